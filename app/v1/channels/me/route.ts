@@ -1,0 +1,9 @@
+import { handle } from '@/server/http/route';
+import { channelsMeRoute } from '@/server/modules/channels/schemas';
+
+export const GET = handle(channelsMeRoute, async ({ partner }) => ({
+  partnerId: partner.partnerId,
+  name: partner.partnerName,
+  keyPrefix: partner.keyPrefix,
+  keyKind: partner.kind,
+}));

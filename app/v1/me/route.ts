@@ -1,0 +1,9 @@
+import { handle } from '@/server/http/route';
+import { meRoute } from '@/server/modules/partners/schemas';
+
+export const GET = handle(meRoute, async ({ partner }) => ({
+  partnerId: partner.partnerId,
+  name: partner.partnerName,
+  keyPrefix: partner.keyPrefix,
+  keyKind: partner.kind,
+}));

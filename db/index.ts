@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
+import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import postgres, { type Sql } from 'postgres';
+import * as schema from './schema';
+
+export type Db = PostgresJsDatabase<typeof schema>;
+/** A transaction handle; module functions accept `Db | Tx` so callers can compose them atomically. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+interface Handle {
+  url: string;
+  sql: Sql;
+  db: Db;
+}
+
+// Next.js bundles instrumentation, route handlers and pages separately; keeping the single pool on
+// globalThis makes every bundle (and the CLI, and tests) share one handle per process.
+const g = globalThis as typeof globalThis & { __encoreDb?: Handle };
+
+export function connect(url: string, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)): Handle {
+  const sql = postgres(url, {
+    max,
+    onnotice: () => {},
+    connection: { application_name: 'encore' },
+    // Money and counts stay exact; bigint columns come back as JS numbers only where the schema says so.
+  });
+  return { url, sql, db: drizzle(sql, { schema, casing: 'snake_case' }) };
+}
+
+/** The process-wide database handle. DATABASE_URL must be resolved (see server/boot.ts) first. */
+export function getHandle(): Handle {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    throw new Error('DATABASE_URL is not resolved yet: the app boots the database in instrumentation.ts');
+  }
+  if (!g.__encoreDb || g.__encoreDb.url !== url) g.__encoreDb = connect(url);
+  return g.__encoreDb;
+}
+
+export function getDb(): Db {
+  return getHandle().db;
+}
+
+export function getSql(): Sql {
+  return getHandle().sql;
+}
+
+export async function closeDb(): Promise<void> {
+  const h = g.__encoreDb;
+  g.__encoreDb = undefined;
+  if (h) await h.sql.end({ timeout: 5 });
+}
+
+export const MIGRATIONS_DIR = path.join(process.cwd(), 'db', 'migrations');
+
+/**
+ * Applies the committed drizzle-kit migrations. An advisory lock makes concurrent starts of several
+ * app instances (or the CLI beside the app) apply each migration exactly once.
+ */
+export async function runMigrations(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    await sql`select pg_advisory_lock(727274)`;
+    try {
+      await migrate(drizzle(sql), { migrationsFolder: MIGRATIONS_DIR });
+    } finally {
+      await sql`select pg_advisory_unlock(727274)`;
+    }
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+export { schema };

@@ -1,0 +1,3 @@
+export * from './partners';
+export * from './staff';
+export * from './platform';

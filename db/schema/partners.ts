@@ -1,0 +1,36 @@
+import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/** A primary ticketing platform integrated with Encore. Every partner-owned row points here. */
+export const partners = pgTable(
+  'partners',
+  {
+    id: text().primaryKey(), // ptr_…
+    name: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('partners_name_idx').on(t.name), index('partners_created_idx').on(t.createdAt)],
+);
+
+/**
+ * API keys. Only a SHA-256 hash of the secret is stored (keys are 190+ bits of randomness, so a fast
+ * hash is safe and keeps authentication at one indexed lookup). `prefix` is the visible start of
+ * the key so staff and partners can tell keys apart. Several active keys per partner allow rotation.
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text().primaryKey(), // key_…
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    kind: text({ enum: ['partner', 'channels'] }).notNull(),
+    label: text().notNull().default(''),
+    prefix: text().notNull(),
+    hash: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamp({ withTimezone: true }),
+    revokedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash), index('api_keys_partner_idx').on(t.partnerId, t.createdAt)],
+);

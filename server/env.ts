@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * Every environment variable Encore reads, validated once. The README's table mirrors this list.
+ * Read through `env()` so a bad value fails at start-up with a readable message, not mid-request.
+ */
+const boolish = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** Absolute base URL the product is reached at; used in every URL we hand to partners and fans. */
+  PUBLIC_BASE_URL: z.url().optional(),
+  /** A PostgreSQL server to use. Without it, an embedded PostgreSQL runs under DATA_DIR. */
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  /** Port of the embedded PostgreSQL; default picks a free one from 54329 up. */
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).optional(),
+  /** Connections per app instance to PostgreSQL. */
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  NEXTAUTH_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  NEXTAUTH_URL: z.url().optional(),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  /** Create (and print once) a demo partner on first start with an empty database. */
+  DEMO_PARTNER: boolish.default(true),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Largest accepted request body on the partner API, in bytes. */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+  /** Default requests per minute per partner on the partner API (per-route limits are stricter). */
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
+});
+
+export type Env = z.infer<typeof schema>;
+
+let cached: Env | undefined;
+
+export class EnvError extends Error {}
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const input: Record<string, string | undefined> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const value = source[key];
+    // An empty variable counts as unset, as shells and .env files often leave them.
+    if (value !== undefined && value !== '') input[key] = value;
+  }
+  const result = schema.safeParse(input);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new EnvError(`Invalid environment configuration:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+export function env(): Env {
+  cached ??= parseEnv();
+  return cached;
+}
+
+/** Forget the parsed environment (tests and the boot sequence change process.env). */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
+export function publicBaseUrl(): string {
+  const e = env();
+  return (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+}

@@ -1,0 +1,36 @@
+import { AppError } from '@/server/lib/errors';
+import { type AuthenticatedKey, authenticateApiKey, kindOfKey } from '@/server/modules/partners/service';
+import type { AuthKind } from './contract';
+
+/** The key from `Authorization: <key>` or `Authorization: Bearer <key>`. */
+export function presentedKey(req: Request): string | null {
+  const header = req.headers.get('authorization')?.trim();
+  if (!header) return null;
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  return (match ? match[1] : header).trim() || null;
+}
+
+export async function authenticate(req: Request, kind: Exclude<AuthKind, 'none'>): Promise<AuthenticatedKey> {
+  const key = presentedKey(req);
+  if (!key) {
+    throw new AppError('UNAUTHORIZED', 'Missing API key: send it in the Authorization header', {
+      headers: { 'www-authenticate': 'Bearer' },
+    });
+  }
+  const presentedKind = kindOfKey(key);
+  if (presentedKind !== kind) {
+    // Checked before the lookup: the key kind is visible in its prefix, and a wrong kind is a 403
+    // whether or not the key exists, so this answer reveals nothing about other keys.
+    throw new AppError(
+      'FORBIDDEN',
+      kind === 'partner'
+        ? 'A channels API key (sk_ch_…) cannot call the partner API; use the partner API key'
+        : 'The Channels API requires a channels API key (sk_ch_…)',
+    );
+  }
+  const found = await authenticateApiKey(key);
+  if (!found) {
+    throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key', { headers: { 'www-authenticate': 'Bearer' } });
+  }
+  return found;
+}

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { defineRoute } from './contract';
+
+export const openApiRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/openapi.json',
+  operationId: 'getOpenApiDocument',
+  tag: 'Meta',
+  summary: 'This OpenAPI 3.1 document',
+  description: 'No authentication. The same document is rendered at /docs.',
+  auth: 'none',
+  raw: true,
+  response: z.record(z.string(), z.unknown()),
+});

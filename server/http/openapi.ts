@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { publicBaseUrl } from '@/server/env';
+import { STATUS_OF } from '@/server/lib/errors';
+import type { RouteContract } from './contract';
+
+type Json = Record<string, unknown>;
+
+/** Rewrites `#/$defs/X` references to `#/components/schemas/X`, collecting the definitions. */
+function hoist(schema: Json, components: Record<string, unknown>): Json {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(node as Json)) {
+      if (k === '$defs' && v && typeof v === 'object') {
+        for (const [name, def] of Object.entries(v as Json)) components[name] = walk(def);
+      } else if (k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/')) {
+        out.$ref = `#/components/schemas/${v.slice('#/$defs/'.length)}`;
+      } else if (k !== '$schema') {
+        out[k] = walk(v);
+      }
+    }
+    return out;
+  };
+  return walk(schema) as Json;
+}
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<string, unknown>): Json {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  // A schema that is itself registered with an id comes back as a reference to its own $defs entry.
+  return hoist(json, components);
+}
+
+function parametersOf(schema: z.ZodType | undefined, where: 'query' | 'path', components: Record<string, unknown>) {
+  if (!schema || !(schema instanceof z.ZodObject)) return [];
+  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
+    const json = toSchema(field, 'input', components);
+    const { description, ...rest } = json;
+    return {
+      name,
+      in: where,
+      required: where === 'path' ? true : !field.safeParse(undefined).success,
+      ...(description ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad input: `errors.details` names each bad field by path',
+  401: 'Missing, invalid or revoked API key',
+  403: 'Wrong kind of key for this API',
+  404: 'Unknown resource (or one that belongs to another partner)',
+  409: 'Conflict with the current state',
+  413: 'Request body too large',
+  415: 'Body is not JSON',
+  429: 'Rate limit exceeded; see the Retry-After header',
+};
+
+export function buildOpenApiDocument(routes: RouteContract[]) {
+  const components: Record<string, unknown> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
+
+  for (const r of routes) {
+    const statuses = new Set<number>(r.errorStatuses ?? []);
+    if (r.auth !== 'none') [401, 403].forEach((s) => statuses.add(s));
+    if (r.query || r.body || r.params) statuses.add(400);
+    if (r.body) [413, 415].forEach((s) => statuses.add(s));
+    if (r.rateLimit) statuses.add(429);
+
+    const dataSchema = toSchema(r.response, 'output', components);
+    const success = r.raw
+      ? dataSchema
+      : {
+          type: 'object',
+          required: ['status', 'data', 'errors'],
+          properties: {
+            status: { type: 'integer', const: 200 },
+            data: dataSchema,
+            errors: r.emptyErrorsArray ? { type: 'array', maxItems: 0 } : { type: 'null' },
+          },
+        };
+
+    const responses: Record<string, unknown> = {
+      '200': { description: 'Success', content: { 'application/json': { schema: success } } },
+    };
+    for (const s of [...statuses].sort()) {
+      responses[String(s)] = { $ref: `#/components/responses/Error${s}` };
+    }
+
+    const op: Record<string, unknown> = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      tags: [r.tag],
+      security: r.auth === 'none' ? [] : [{ [r.auth === 'channels' ? 'ChannelsKey' : 'PartnerKey']: [] }],
+      parameters: [...parametersOf(r.params, 'path', components), ...parametersOf(r.query, 'query', components)],
+      ...(r.body
+        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input', components) } } } }
+        : {}),
+      responses,
+      ...(r.rateLimit ? { 'x-rate-limit': { limit: r.rateLimit.limit, windowSeconds: r.rateLimit.windowSeconds } } : {}),
+    };
+    paths[r.path] ??= {};
+    paths[r.path][r.method.toLowerCase()] = op;
+  }
+
+  const errorResponses: Record<string, unknown> = {};
+  for (const s of Object.keys(ERROR_TEXT).map(Number)) {
+    errorResponses[`Error${s}`] = {
+      description: ERROR_TEXT[s],
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          example: { status: s, data: null, errors: { message: ERROR_TEXT[s].split(':')[0], code: codeOf(s) } },
+        },
+      },
+    };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Encore partner API',
+      version: 'v.1.0',
+      description:
+        'Connects a primary ticketing platform with the Encore resale market. Every response uses the envelope ' +
+        '`{ status, data, errors }`: `errors` is null on success (an empty array in access-layer successes); on error ' +
+        '`data` is null and `errors` is `{ message, code, details? }`. Every response carries `X-Request-Id`.',
+    },
+    servers: [{ url: publicBaseUrl() }],
+    tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        PartnerKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'The partner API key, sent bare (`Authorization: sk_live_…`) or as `Bearer sk_live_…`.',
+        },
+        ChannelsKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Authorization',
+          description: 'A channels API key (`sk_ch_…`); it opens the Channels API only.',
+        },
+      },
+      responses: errorResponses,
+      schemas: {
+        ...components,
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['status', 'data', 'errors'],
+          properties: {
+            status: { type: 'integer' },
+            data: { type: 'null' },
+            errors: {
+              type: 'object',
+              required: ['message', 'code'],
+              properties: {
+                message: { type: 'string' },
+                code: { type: 'string', enum: Object.keys(STATUS_OF) },
+                details: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    required: ['path', 'message'],
+                    properties: {
+                      path: { type: 'string', description: 'e.g. `shows[0].ticketOptions[1].ticketId`' },
+                      message: { type: 'string' },
+                      in: { type: 'string', enum: ['body', 'query', 'path'] },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  };
+}
+
+function codeOf(status: number): string {
+  return Object.entries(STATUS_OF).find(([, s]) => s === status)?.[0] ?? 'BAD_REQUEST';
+}

@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { type Db, getDb } from '@/db';
+import { AppError } from '@/server/lib/errors';
+
+export interface RateLimit {
+  /** Name of the limited resource, part of the counter key (e.g. `sync-tickets`). */
+  name: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  remaining: number;
+  /** Seconds until one more call would be accepted (only when refused). */
+  retryAfter: number;
+}
+
+/**
+ * Sliding-window limiter kept in PostgreSQL, so every app instance shares it. Exact: a call is
+ * refused when `limit` calls were already accepted within the last `windowSeconds`, by the
+ * database clock. One row per key, locked for the decision; refused calls are not counted.
+ */
+export async function consume(limit: RateLimit, subject: string, db: Db = getDb()): Promise<RateDecision> {
+  const key = `${limit.name}:${subject}`;
+  const windowMs = limit.windowSeconds * 1000;
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`insert into rate_limit_windows (key) values (${key}) on conflict do nothing`);
+    const rows = await tx.execute<{ hits: string[] | number[]; now: string }>(
+      sql`select hits, (extract(epoch from clock_timestamp()) * 1000)::bigint as now from rate_limit_windows where key = ${key} for update`,
+    );
+    const now = Number(rows[0].now);
+    const kept = rows[0].hits.map(Number).filter((t) => t > now - windowMs);
+    if (kept.length >= limit.limit) {
+      const retryAfter = Math.max(1, Math.ceil((kept[kept.length - limit.limit] + windowMs - now) / 1000));
+      return { allowed: false, remaining: 0, retryAfter };
+    }
+    kept.push(now);
+    await tx.execute(sql`update rate_limit_windows set hits = ${`{${kept.join(',')}}`}::bigint[] where key = ${key}`);
+    return { allowed: true, remaining: limit.limit - kept.length, retryAfter: 0 };
+  });
+}
+
+/** Throws the 429 envelope error (with Retry-After) when the call is over the limit. */
+export async function enforce(limit: RateLimit, subject: string): Promise<Record<string, string>> {
+  const decision = await consume(limit, subject);
+  const headers = { 'x-ratelimit-limit': String(limit.limit), 'x-ratelimit-remaining': String(decision.remaining) };
+  if (!decision.allowed) {
+    throw new AppError(
+      'RATE_LIMITED',
+      `Rate limit exceeded: at most ${limit.limit} requests per ${limit.windowSeconds === 60 ? 'minute' : `${limit.windowSeconds} seconds`}. Retry after ${decision.retryAfter} s.`,
+      { headers: { ...headers, 'retry-after': String(decision.retryAfter) } },
+    );
+  }
+  return headers;
+}

@@ -1,0 +1,10 @@
+import { channelsMeRoute } from '@/server/modules/channels/schemas';
+import { meRoute } from '@/server/modules/partners/schemas';
+import type { RouteContract } from './contract';
+import { openApiRoute } from './openapi-route';
+
+/**
+ * Every partner-API operation. The OpenAPI document is generated from this list, and a test checks it
+ * against the route files under app/v1 in both directions.
+ */
+export const allRoutes: RouteContract[] = [meRoute, channelsMeRoute, openApiRoute];

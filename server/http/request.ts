@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { AppError, type ErrorDetail } from '@/server/lib/errors';
+
+export type InputLocation = 'body' | 'query' | 'path';
+
+/** `['shows', 0, 'title']` → `shows[0].title` */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return 'is required';
+  if (issue.code === 'unrecognized_keys') return `has unknown field(s): ${issue.keys.join(', ')}`;
+  return issue.message;
+}
+
+/** Zod issues → the envelope's details, each naming the bad field by its path. */
+export function zodDetails(error: z.ZodError, where: InputLocation): ErrorDetail[] {
+  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issueMessage(issue), in: where }));
+}
+
+const LABEL: Record<InputLocation, string> = { body: 'request body', query: 'query parameter', path: 'path parameter' };
+
+export function validationError(error: z.ZodError, where: InputLocation): AppError {
+  const details = zodDetails(error, where);
+  const first = details[0];
+  const subject = first.path ? `${LABEL[where]} ${first.path}` : LABEL[where];
+  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
+  return new AppError('VALIDATION_FAILED', `Invalid ${subject}: ${first.message}${more}`, { details });
+}
+
+export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: InputLocation): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw validationError(result.error, where);
+  return result.data;
+}
+
+/** URLSearchParams → plain object; a repeated key becomes an array. */
+export function queryObject(params: URLSearchParams): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of params) {
+    const prev = out[key];
+    out[key] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  }
+  return out;
+}
+
+/**
+ * Reads a JSON body with a hard size limit (checked on Content-Length and again while streaming, so a
+ * lying or absent header cannot get past it). A body that is not JSON gets 415 or 400, never a 500.
+ */
+export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
+  const type = req.headers.get('content-type');
+  if (type && !/^application\/([\w.+-]+\+)?json\b/i.test(type.trim())) {
+    throw new AppError('UNSUPPORTED_MEDIA_TYPE', `Content-Type must be application/json (got ${type.split(';')[0]})`);
+  }
+  const declared = Number(req.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
+  if (!req.body) throw new AppError('BAD_REQUEST', 'Request body is required', { details: [{ path: '', message: 'is required', in: 'body' }] });
+
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (text.trim() === '') {
+    throw new AppError('BAD_REQUEST', 'Request body is required', { details: [{ path: '', message: 'is required', in: 'body' }] });
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AppError('BAD_REQUEST', `Malformed JSON in request body: ${(err as Error).message}`, {
+      details: [{ path: '', message: 'is not valid JSON', in: 'body' }],
+    });
+  }
+}
+
+function tooLarge(maxBytes: number): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `Request body exceeds the limit of ${maxBytes} bytes`);
+}

@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import { env } from '@/server/env';
+import { AppError } from '@/server/lib/errors';
+import { errorFields, log } from '@/server/lib/log';
+import type { AuthenticatedKey } from '@/server/modules/partners/service';
+import { authenticate } from './auth';
+import type { RouteContract } from './contract';
+import { errorResponse, jsonResponse, successBody } from './envelope';
+import { enforce } from './rate-limit';
+import { parseInput, queryObject, readJsonBody } from './request';
+
+export interface HandlerContext<Q, B, P> {
+  req: Request;
+  requestId: string;
+  /** The calling partner; present on every route whose contract has `auth` other than `none`. */
+  partner: AuthenticatedKey;
+  query: Q;
+  body: B;
+  params: P;
+}
+
+type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
+
+const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get('x-request-id');
+  return given && REQUEST_ID.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
+}
+
+/** Anything that is not an AppError but was still caused by the client (e.g. a database refusing a value). */
+function clientErrorFrom(err: unknown): AppError | null {
+  const code = (err as { code?: string })?.code;
+  // invalid_text_representation, numeric_value_out_of_range, string_data_right_truncation, datetime overflow
+  if (code === '22P02' || code === '22003' || code === '22001' || code === '22008' || code === '22007') {
+    return new AppError('BAD_REQUEST', 'A value in the request is out of range or malformed');
+  }
+  return null;
+}
+
+/**
+ * The one wrapper every `/v1` route handler goes through: request id, key auth and partner context,
+ * per-route rate limit, zod parsing of path, query and body (errors name each bad field), the spec's
+ * envelope, error mapping (never a 500 for client input) and one structured log line per request.
+ */
+export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
+  contract: RouteContract<Q, B, P, R>,
+  fn: (ctx: HandlerContext<z.output<Q>, z.output<B>, z.output<P>>) => Promise<z.output<R>>,
+) {
+  return async (req: Request, routeCtx?: NextRouteContext): Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdOf(req);
+    let partnerId: string | undefined;
+    let status = 500;
+    try {
+      let partner = undefined as unknown as AuthenticatedKey;
+      if (contract.auth !== 'none') {
+        partner = await authenticate(req, contract.auth);
+        partnerId = partner.partnerId;
+      }
+      const rateHeaders = contract.rateLimit ? await enforce(contract.rateLimit, partnerId ?? 'anonymous') : {};
+
+      const rawParams = routeCtx ? await routeCtx.params : {};
+      const params = contract.params ? parseInput(contract.params, rawParams, 'path') : rawParams;
+      const query = contract.query ? parseInput(contract.query, queryObject(new URL(req.url).searchParams), 'query') : {};
+      let body: unknown = undefined;
+      if (contract.body) {
+        const raw = await readJsonBody(req, contract.maxBodyBytes ?? env().MAX_BODY_BYTES);
+        body = parseInput(contract.body, raw, 'body');
+      }
+
+      const data = await fn({ req, requestId, partner, query, body, params } as HandlerContext<
+        z.output<Q>,
+        z.output<B>,
+        z.output<P>
+      >);
+      status = 200;
+      const headers = { 'x-request-id': requestId, ...rateHeaders };
+      if (contract.raw) return jsonResponse(data, status, headers);
+      return jsonResponse(successBody(data, status, contract.emptyErrorsArray), status, headers);
+    } catch (err) {
+      const appError = err instanceof AppError ? err : clientErrorFrom(err);
+      if (appError) {
+        status = appError.status;
+        return errorResponse(appError, requestId);
+      }
+      status = 500;
+      log.error('unhandled error in partner API', { requestId, partnerId, route: contract.path, ...errorFields(err) });
+      return errorResponse(new AppError('INTERNAL', `Internal error; quote request id ${requestId} to support`), requestId);
+    } finally {
+      log.info('request', {
+        requestId,
+        partnerId,
+        method: contract.method,
+        route: contract.path,
+        status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+      });
+    }
+  };
+}
+
+/** Catch-all for unknown `/v1` paths: a 404 in the envelope, never Next's HTML page. */
+export async function notFoundRoute(req: Request): Promise<Response> {
+  const requestId = requestIdOf(req);
+  const { pathname } = new URL(req.url);
+  log.info('request', { requestId, method: req.method, route: 'unknown', path: pathname, status: 404 });
+  return errorResponse(new AppError('NOT_FOUND', `No such endpoint: ${req.method} ${pathname}`), requestId);
+}

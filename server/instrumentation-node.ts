@@ -1,0 +1,16 @@
+import { bootApp } from './boot';
+import { EnvError } from './env';
+
+// Skipped while `next build` collects pages: building must not need a database.
+if (process.env.NEXT_PHASE !== 'phase-production-build') {
+  try {
+    await bootApp();
+  } catch (err) {
+    if (err instanceof EnvError) {
+      process.stderr.write(`\n${err.message}\n\nSee README.md, "Configuration".\n`);
+    } else {
+      process.stderr.write(`\nEncore failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+    }
+    process.exit(1);
+  }
+}

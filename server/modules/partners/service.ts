@@ -1,0 +1,145 @@
+import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
+import { type DbOrTx, getDb } from '@/db';
+import { apiKeys, partners } from '@/db/schema';
+import { notFound } from '@/server/lib/errors';
+import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
+import {
+  type ApiKeyKind,
+  type CreatePartnerInput,
+  type ListPartnersInput,
+  createPartnerInput,
+  listPartnersInput,
+} from './schemas';
+
+export type Partner = typeof partners.$inferSelect;
+export type ApiKeyRecord = Omit<typeof apiKeys.$inferSelect, 'hash'>;
+
+const KEY_PREFIX: Record<ApiKeyKind, string> = { partner: 'sk_live_', channels: 'sk_ch_' };
+const VISIBLE_CHARS = 6;
+
+export function kindOfKey(rawKey: string): ApiKeyKind {
+  return rawKey.startsWith(KEY_PREFIX.channels) ? 'channels' : 'partner';
+}
+
+export async function createPartner(input: CreatePartnerInput, db: DbOrTx = getDb()): Promise<Partner> {
+  const { name } = createPartnerInput.parse(input);
+  const [row] = await db.insert(partners).values({ id: newId('ptr'), name }).returning();
+  return row;
+}
+
+export async function getPartner(partnerId: string, db: DbOrTx = getDb()): Promise<Partner> {
+  const [row] = await db.select().from(partners).where(eq(partners.id, partnerId));
+  if (!row) throw notFound('Partner not found');
+  return row;
+}
+
+export async function listPartners(input: ListPartnersInput, db: DbOrTx = getDb()) {
+  const { search, page, pageSize } = listPartnersInput.parse(input);
+  const where = search ? ilike(partners.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined;
+  const activeKeys = sql<number>`(select count(*)::int from ${apiKeys} where ${apiKeys.partnerId} = ${partners.id} and ${apiKeys.revokedAt} is null and ${apiKeys.kind} = 'partner')`;
+  const [items, [{ total }]] = await Promise.all([
+    db
+      .select({ id: partners.id, name: partners.name, createdAt: partners.createdAt, activeKeys })
+      .from(partners)
+      .where(where)
+      .orderBy(desc(partners.createdAt), desc(partners.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(partners).where(where),
+  ]);
+  return { items, total, page, pageSize, pageCount: Math.max(1, Math.ceil(total / pageSize)) };
+}
+
+const publicKeyColumns = {
+  id: apiKeys.id,
+  partnerId: apiKeys.partnerId,
+  kind: apiKeys.kind,
+  label: apiKeys.label,
+  prefix: apiKeys.prefix,
+  createdAt: apiKeys.createdAt,
+  lastUsedAt: apiKeys.lastUsedAt,
+  revokedAt: apiKeys.revokedAt,
+};
+
+export async function listApiKeys(partnerId: string, db: DbOrTx = getDb()): Promise<ApiKeyRecord[]> {
+  return db.select(publicKeyColumns).from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(desc(apiKeys.createdAt));
+}
+
+/** Creates a key and returns its secret. The secret is never stored and cannot be shown again. */
+export async function createApiKey(
+  input: { partnerId: string; kind: ApiKeyKind; label?: string },
+  db: DbOrTx = getDb(),
+): Promise<{ key: ApiKeyRecord; secret: string }> {
+  await getPartner(input.partnerId, db);
+  const secret = `${KEY_PREFIX[input.kind]}${randomBase62(32)}`;
+  const [key] = await db
+    .insert(apiKeys)
+    .values({
+      id: newId('key'),
+      partnerId: input.partnerId,
+      kind: input.kind,
+      label: input.label ?? '',
+      prefix: secret.slice(0, KEY_PREFIX[input.kind].length + VISIBLE_CHARS),
+      hash: sha256Hex(secret),
+    })
+    .returning(publicKeyColumns);
+  return { key, secret };
+}
+
+export async function revokeApiKey(partnerId: string, keyId: string, db: DbOrTx = getDb()): Promise<ApiKeyRecord> {
+  const [key] = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.partnerId, partnerId)))
+    .returning(publicKeyColumns);
+  if (!key) throw notFound('API key not found');
+  return key;
+}
+
+/** Partner plus one partner key and one channels key: what the CLI, the dashboard and the demo seed create. */
+export async function createPartnerWithKeys(name: string, db = getDb()) {
+  return db.transaction(async (tx) => {
+    const partner = await createPartner({ name }, tx);
+    const { secret: apiKey } = await createApiKey({ partnerId: partner.id, kind: 'partner', label: 'initial' }, tx);
+    const { secret: channelsApiKey } = await createApiKey({ partnerId: partner.id, kind: 'channels', label: 'initial' }, tx);
+    return { partner, apiKey, channelsApiKey };
+  });
+}
+
+export interface AuthenticatedKey {
+  partnerId: string;
+  partnerName: string;
+  keyId: string;
+  keyPrefix: string;
+  kind: ApiKeyKind;
+}
+
+/**
+ * Resolves a presented key to its partner, or null for unknown and revoked keys. One indexed lookup;
+ * last-used time is written at most once a minute per key so bulk traffic does not write per call.
+ */
+export async function authenticateApiKey(rawKey: string, db: DbOrTx = getDb()): Promise<AuthenticatedKey | null> {
+  if (rawKey.length < 10 || rawKey.length > 200) return null;
+  const [row] = await db
+    .select({
+      partnerId: apiKeys.partnerId,
+      partnerName: partners.name,
+      keyId: apiKeys.id,
+      keyPrefix: apiKeys.prefix,
+      kind: apiKeys.kind,
+      lastUsedAt: apiKeys.lastUsedAt,
+    })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
+    .where(and(eq(apiKeys.hash, sha256Hex(rawKey)), isNull(apiKeys.revokedAt)));
+  if (!row) return null;
+  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+    await db
+      .update(apiKeys)
+      .set({ lastUsedAt: sql`now()` })
+      .where(and(eq(apiKeys.id, row.keyId), sql`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < now() - interval '60 seconds')`));
+  }
+  const { lastUsedAt: _ignored, ...key } = row;
+  return key;
+}
+
