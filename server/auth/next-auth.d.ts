@@ -1,0 +1,17 @@
+import type { StaffSession } from '@/server/modules/staff/service';
+
+// The staff member travels in the JWT and in the session next-auth hands back.
+declare module 'next-auth' {
+  interface Session {
+    staff: StaffSession;
+  }
+  interface User {
+    role: StaffSession['role'];
+  }
+}
+
+declare module 'next-auth/jwt' {
+  interface JWT {
+    role?: StaffSession['role'];
+  }
+}

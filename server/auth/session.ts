@@ -1,0 +1,36 @@
+import { getServerSession } from 'next-auth';
+import { redirect } from 'next/navigation';
+import { countStaff, type StaffSession } from '@/server/modules/staff/service';
+import { authOptions } from './options';
+
+/** The signed-in staff member, or null. Works in server components, route handlers and actions. */
+export async function getStaffSession(): Promise<StaffSession | null> {
+  const session = await getServerSession(authOptions);
+  return session?.staff?.id ? session.staff : null;
+}
+
+/**
+ * Only same-site paths are accepted as a place to return to after sign-in, so a crafted link cannot
+ * send a freshly signed-in staff member to another site.
+ */
+export function safeCallbackPath(value: unknown, fallback = '/dashboard'): string {
+  if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) {
+    return fallback;
+  }
+  return value;
+}
+
+export function signInPath(callbackPath: string): string {
+  return `/signin?callbackUrl=${encodeURIComponent(safeCallbackPath(callbackPath))}`;
+}
+
+/**
+ * Gate for dashboard server components: returns the staff member or redirects — to /setup while no
+ * staff exists at all (first run), otherwise to /signin with a way back to `callbackPath`.
+ */
+export async function requireStaff(callbackPath = '/dashboard'): Promise<StaffSession> {
+  const staff = await getStaffSession();
+  if (staff) return staff;
+  if ((await countStaff()) === 0) redirect('/setup');
+  redirect(signInPath(callbackPath));
+}
