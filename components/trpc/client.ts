@@ -1,0 +1,7 @@
+'use client';
+
+import { createTRPCContext } from '@trpc/tanstack-react-query';
+import type { AppRouter } from '@/server/trpc/router';
+
+/** `useTRPC()` gives typed query/mutation options for every dashboard procedure. */
+export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();

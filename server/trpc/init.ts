@@ -1,0 +1,80 @@
+import { initTRPC, TRPCError } from '@trpc/server';
+import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import superjson from 'superjson';
+import { z } from 'zod';
+import { getStaffSession } from '@/server/auth/session';
+import { AppError, type ErrorCode } from '@/server/lib/errors';
+
+/** Per-request context: the signed-in staff member (or null). Same for HTTP calls and server components. */
+export async function createTRPCContext() {
+  return { staff: await getStaffSession() };
+}
+export type TRPCContext = Awaited<ReturnType<typeof createTRPCContext>>;
+
+/** Messages per top-level input field, e.g. { name: ["Name is required"] }, for forms to show. */
+function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of error.issues) {
+    const key = String(issue.path[0] ?? '');
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+const t = initTRPC.context<TRPCContext>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    // Unexpected failures keep their detail in the server log, not in the browser.
+    const message = error.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong. Please try again.' : shape.message;
+    return {
+      ...shape,
+      message,
+      data: {
+        ...shape.data,
+        // Field-level messages for forms when input validation fails.
+        fieldErrors: error.cause instanceof z.ZodError ? fieldErrorsOf(error.cause) : null,
+      },
+    };
+  },
+});
+
+const TRPC_CODE_OF: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  BAD_REQUEST: 'BAD_REQUEST',
+  VALIDATION_FAILED: 'BAD_REQUEST',
+  UNAUTHORIZED: 'UNAUTHORIZED',
+  FORBIDDEN: 'FORBIDDEN',
+  RATE_LIMITED: 'TOO_MANY_REQUESTS',
+};
+
+function isAppError(err: unknown): err is AppError {
+  // The name check covers a second copy of the class in another server bundle.
+  return err instanceof AppError || (err instanceof Error && err.name === 'AppError' && 'code' in err);
+}
+
+/**
+ * The one place module errors become tRPC errors, so callers over HTTP and server components see the
+ * same codes (NOT_FOUND stays NOT_FOUND rather than turning into an internal error).
+ */
+const mapAppErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && isAppError(result.error.cause)) {
+    const cause = result.error.cause;
+    const code = TRPC_CODE_OF[cause.code];
+    if (code) throw new TRPCError({ code, message: cause.message, cause });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Only for what first-run setup needs before anyone can sign in. */
+export const publicProcedure = t.procedure.use(mapAppErrors);
+
+/** Everything else: a signed-in staff member is required (401 otherwise). */
+export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.staff) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+  return next({ ctx: { staff: ctx.staff } });
+});

@@ -1,0 +1,15 @@
+import { TRPCError } from '@trpc/server';
+import { createStaffInput } from '@/server/modules/staff/schemas';
+import { createFirstAdmin } from '@/server/modules/staff/service';
+import { publicProcedure, router } from '../init';
+
+const firstAdminInput = createStaffInput.pick({ email: true, password: true, name: true });
+
+/** First-run setup: the only procedures callable without a session, and only while no staff exists. */
+export const setupRouter = router({
+  createFirstAdmin: publicProcedure.input(firstAdminInput).mutation(async ({ input }) => {
+    const admin = await createFirstAdmin(input);
+    if (!admin) throw new TRPCError({ code: 'FORBIDDEN', message: 'Setup is already complete. Sign in instead.' });
+    return { email: admin.email };
+  }),
+});
