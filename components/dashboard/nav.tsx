@@ -1,0 +1,39 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+
+interface NavItem {
+  href: string;
+  label: string;
+  /** Active only on this exact path (the overview), not on everything below it. */
+  exact?: boolean;
+}
+
+/** Dashboard sections. A new section (events, webhooks, jobs) is one line here once its pages exist. */
+const NAV_ITEMS: NavItem[] = [
+  { href: '/dashboard', label: 'Overview', exact: true },
+  { href: '/dashboard/partners', label: 'Partners' },
+];
+
+export function DashboardNav() {
+  const pathname = usePathname();
+  return (
+    <nav className="nav" aria-label="Dashboard">
+      <ul>
+        {NAV_ITEMS.map((item) => {
+          const active = item.exact
+            ? pathname === item.href
+            : pathname === item.href || pathname.startsWith(`${item.href}/`);
+          return (
+            <li key={item.href}>
+              <Link href={item.href} className="nav-link" aria-current={active ? 'page' : undefined}>
+                {item.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,11 @@
+type Tone = 'error' | 'warning' | 'info' | 'success';
+
+/** A message box. Errors use role="alert" so screen readers announce them when they appear. */
+export function Alert({ tone = 'info', title, children }: { tone?: Tone; title?: string; children?: React.ReactNode }) {
+  return (
+    <div className={`alert alert-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+      {title && <p className="alert-title">{title}</p>}
+      {children && <div className="alert-body">{children}</div>}
+    </div>
+  );
+}

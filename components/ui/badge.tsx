@@ -1,0 +1,9 @@
+export function Badge({
+  tone = 'neutral',
+  children,
+}: {
+  tone?: 'neutral' | 'success' | 'danger';
+  children: React.ReactNode;
+}) {
+  return <span className={`badge badge-${tone}`}>{children}</span>;
+}

@@ -1,0 +1,66 @@
+import Link from 'next/link';
+
+export interface PaginationProps {
+  page: number;
+  pageCount: number;
+  pageSize: number;
+  total: number;
+  /** Path and the query parameters to keep (e.g. the search); `page` is set per link. */
+  basePath: string;
+  params?: Record<string, string | undefined>;
+  noun?: string;
+}
+
+function hrefFor(basePath: string, params: Record<string, string | undefined>, page: number): string {
+  const qs = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v) qs.set(k, v);
+  if (page > 1) qs.set('page', String(page));
+  const s = qs.toString();
+  return s ? `${basePath}?${s}` : basePath;
+}
+
+/** Previous / next links with a "21–40 of 95" summary. Plain links, so pages are bookmarkable. */
+export function Pagination({
+  page,
+  pageCount,
+  pageSize,
+  total,
+  basePath,
+  params = {},
+  noun = 'items',
+}: PaginationProps) {
+  const from = total === 0 ? 0 : Math.min(total, (page - 1) * pageSize + 1);
+  const to = Math.min(total, page * pageSize);
+  const prev = page > 1 ? hrefFor(basePath, params, Math.min(page - 1, pageCount)) : null;
+  const next = page < pageCount ? hrefFor(basePath, params, page + 1) : null;
+  return (
+    <nav className="pagination" aria-label="Pagination">
+      <p className="pagination-summary">
+        {from}–{to} of {total} {noun}
+      </p>
+      <div className="pagination-links">
+        {prev ? (
+          <Link className="btn btn-secondary btn-sm" href={prev} rel="prev">
+            ← Previous
+          </Link>
+        ) : (
+          <span className="btn btn-secondary btn-sm" aria-disabled="true">
+            ← Previous
+          </span>
+        )}
+        <span className="pagination-page">
+          Page {page} of {pageCount}
+        </span>
+        {next ? (
+          <Link className="btn btn-secondary btn-sm" href={next} rel="next">
+            Next →
+          </Link>
+        ) : (
+          <span className="btn btn-secondary btn-sm" aria-disabled="true">
+            Next →
+          </span>
+        )}
+      </div>
+    </nav>
+  );
+}
