@@ -1,0 +1,41 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { DashboardNav } from '@/components/dashboard/nav';
+import { SignOutButton } from '@/components/dashboard/sign-out-button';
+import { TRPCReactProvider } from '@/components/trpc/provider';
+import { getStaffSession } from '@/server/auth/session';
+
+export const metadata: Metadata = { title: { default: 'Dashboard', template: '%s · Encore dashboard' } };
+
+export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
+  const staff = await getStaffSession();
+  // A layout cannot know the URL, so the redirect to sign-in is left to each page's requireStaff(path),
+  // which keeps the way back. The data stays closed regardless: every tRPC procedure needs a session.
+  if (!staff) return children;
+  return (
+    <TRPCReactProvider>
+      <div className="shell">
+        <a href="#main" className="skip-link">
+          Skip to content
+        </a>
+        <aside className="sidebar">
+          <div className="sidebar-inner">
+            <Link href="/dashboard" className="brand">
+              Encore <span className="brand-tag">Staff</span>
+            </Link>
+            <DashboardNav />
+            <div className="sidebar-footer">
+              <span className="sidebar-user" title={staff.email}>
+                {staff.email}
+              </span>
+              <SignOutButton />
+            </div>
+          </div>
+        </aside>
+        <main id="main" className="main" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+    </TRPCReactProvider>
+  );
+}

@@ -1,0 +1,65 @@
+import { TRPCError } from '@trpc/server';
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
+import { Card, CardBody } from '@/components/ui/card';
+import { PageHeader } from '@/components/ui/page-header';
+import { TableSkeleton } from '@/components/ui/table';
+import { Time } from '@/components/ui/time';
+import { requireStaff } from '@/server/auth/session';
+import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
+import { ApiKeysSection } from '../_components/api-keys-section';
+
+export const metadata: Metadata = { title: 'Partner' };
+
+export default async function PartnerPage({ params }: { params: Promise<{ partnerId: string }> }) {
+  const { partnerId } = await params;
+  await requireStaff(`/dashboard/partners/${encodeURIComponent(partnerId)}`);
+
+  const queryClient = getQueryClient();
+  const partner = await queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch((err: unknown) => {
+    if (err instanceof TRPCError && err.code === 'NOT_FOUND') notFound();
+    throw err;
+  });
+  void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId }));
+
+  return (
+    <>
+      <PageHeader title={partner.name} back={{ href: '/dashboard/partners', label: 'Partners' }} />
+      <Card>
+        <CardBody>
+          <dl className="details">
+            <div>
+              <dt>Partner ID</dt>
+              <dd>
+                <code className="mono">{partner.id}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>Created</dt>
+              <dd>
+                <Time value={partner.createdAt} />
+              </dd>
+            </div>
+          </dl>
+        </CardBody>
+      </Card>
+      <HydrateClient>
+        <Suspense fallback={<TableSkeleton rows={3} columns={5} label="Loading API keys" />}>
+          <ApiKeysSection
+            partnerId={partner.id}
+            kind="partner"
+            title="API keys"
+            description="Authenticate the partner's server on the Partner API. Send one as the Authorization header."
+          />
+          <ApiKeysSection
+            partnerId={partner.id}
+            kind="channels"
+            title="Channels API keys"
+            description="Keys starting with sk_ch_ open only the Channels API."
+          />
+        </Suspense>
+      </HydrateClient>
+    </>
+  );
+}

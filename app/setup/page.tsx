@@ -1,0 +1,30 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { connection } from 'next/server';
+import { TRPCReactProvider } from '@/components/trpc/provider';
+import { countStaff } from '@/server/modules/staff/service';
+import { SetupForm } from './setup-form';
+
+export const metadata: Metadata = { title: 'Set up Encore' };
+
+/** First run only: creates the first admin. Once anyone exists, this page is closed. */
+export default async function SetupPage() {
+  await connection(); // depends on the database at request time, never prerendered
+  if ((await countStaff()) > 0) redirect('/signin');
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <p className="brand auth-brand">
+          Encore <span className="brand-tag">Staff</span>
+        </p>
+        <h1 className="auth-title">Create the first admin</h1>
+        <p className="auth-lead">
+          No staff account exists yet. The account you create here can sign in to the dashboard.
+        </p>
+        <TRPCReactProvider>
+          <SetupForm />
+        </TRPCReactProvider>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,71 @@
+'use client';
+
+import { signIn } from 'next-auth/react';
+import { useState } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Field } from '@/components/ui/field';
+
+function messageFor(error: string): string {
+  if (error === 'CredentialsSignin') return 'Wrong e-mail or password. Check both and try again.';
+  if (error === 'SessionRequired') return 'Sign in to continue.';
+  return 'Sign-in failed. Please try again.';
+}
+
+export function SignInForm({ callbackPath, initialError }: { callbackPath: string; initialError: string | null }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(initialError ? messageFor(initialError) : null);
+  const [pending, setPending] = useState(false);
+
+  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
+    e.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      const res = await signIn('credentials', { email, password, redirect: false, callbackUrl: callbackPath });
+      if (!res || res.error || !res.ok) {
+        setError(messageFor(res?.error ?? 'unknown'));
+        setPending(false);
+        return;
+      }
+      // A full load so every server component renders with the new session cookie.
+      window.location.assign(callbackPath);
+    } catch {
+      setError('Could not reach the server. Check your connection and try again.');
+      setPending(false);
+    }
+  }
+
+  return (
+    <form className="form" onSubmit={onSubmit} aria-describedby={error ? 'signin-error' : undefined}>
+      {error && (
+        <div id="signin-error">
+          <Alert tone="error">{error}</Alert>
+        </div>
+      )}
+      <Field
+        label="E-mail"
+        name="email"
+        type="email"
+        autoComplete="username"
+        required
+        autoFocus
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+      <Field
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        value={password}
+        onChange={(e) => setPassword(e.target.value)}
+      />
+      <Button type="submit" variant="primary" className="btn-block" pending={pending} pendingLabel="Signing in…">
+        Sign in
+      </Button>
+    </form>
+  );
+}
