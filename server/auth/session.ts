@@ -1,22 +1,27 @@
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
+import { cache } from 'react';
 import { countStaff, type StaffSession } from '@/server/modules/staff/service';
 import { authOptions } from './options';
 
-/** The signed-in staff member, or null. Works in server components, route handlers and actions. */
-export async function getStaffSession(): Promise<StaffSession | null> {
+/**
+ * The signed-in staff member, or null. Works in server components, route handlers and actions; within
+ * one server render (layout, page, tRPC calls) the cookie is decoded once.
+ */
+export const getStaffSession = cache(async (): Promise<StaffSession | null> => {
   const session = await getServerSession(authOptions);
   return session?.staff?.id ? session.staff : null;
-}
+});
 
 /**
  * Only same-site paths are accepted as a place to return to after sign-in, so a crafted link cannot
- * send a freshly signed-in staff member to another site.
+ * send a freshly signed-in staff member to another site (or back to sign-in, in a loop).
  */
 export function safeCallbackPath(value: unknown, fallback = '/dashboard'): string {
   if (typeof value !== 'string' || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) {
     return fallback;
   }
+  if (/^\/(signin|setup|api)(\/|\?|$)/.test(value)) return fallback;
   return value;
 }
 

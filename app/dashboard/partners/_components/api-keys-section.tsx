@@ -109,12 +109,12 @@ export function ApiKeysSection({ partnerId, kind, title, description }: Props) {
       ) : (
         <Table label={title} fixed>
           <colgroup>
-            <col style={{ width: '17%' }} />
+            <col style={{ width: '11rem' }} />
             <col />
-            <col style={{ width: '24%' }} />
-            <col style={{ width: '24%' }} />
+            <col style={{ width: '21%' }} />
+            <col style={{ width: '21%' }} />
+            <col style={{ width: '7rem' }} />
             <col style={{ width: '7.5rem' }} />
-            <col style={{ width: '6.5rem' }} />
           </colgroup>
           <thead>
             <tr>
