@@ -1,0 +1,72 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+/**
+ * End-to-end tests against the production build (`next build` runs first, from the npm script).
+ * Without DATABASE_URL the server gets a fresh embedded PostgreSQL in a new temporary DATA_DIR per run.
+ */
+const port = Number(process.env.E2E_PORT ?? 3210);
+const baseURL = `http://localhost:${port}`;
+
+// Playwright evaluates this file in the runner and again in each worker; the directory is made once
+// and handed to workers through the environment they inherit.
+if (!process.env.DATABASE_URL && !process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'encore-e2e-'));
+}
+
+const serverEnv: Record<string, string> = {
+  ADMIN_EMAIL: 'e2e-admin@encore.test',
+  ADMIN_PASSWORD: 'e2e-password-123',
+  DEMO_PARTNER: '0',
+  LOG_LEVEL: 'warn',
+  PUBLIC_BASE_URL: baseURL,
+  NEXTAUTH_URL: baseURL,
+  ...(process.env.DATABASE_URL
+    ? { DATABASE_URL: process.env.DATABASE_URL }
+    : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
+};
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: 'e2e/artifacts',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  reporter: [['list'], ['html', { outputFolder: 'playwright-report', open: 'never' }]],
+  use: {
+    baseURL,
+    headless: true,
+    screenshot: 'on',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      // Playwright cannot download its own browser here; Debian's Chromium is used instead.
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: {
+    command: `npx next start -p ${port}`,
+    url: `${baseURL}/healthz`,
+    env: serverEnv,
+    reuseExistingServer: false,
+    // First boot initialises PostgreSQL and applies migrations.
+    timeout: 180_000,
+    stdout: 'pipe',
+    stderr: 'pipe',
+    // SIGTERM lets the app stop its embedded PostgreSQL cleanly.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+  },
+});
