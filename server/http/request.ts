@@ -29,9 +29,10 @@ const LABEL: Record<InputLocation, string> = { body: 'request body', query: 'que
 export function validationError(error: z.ZodError, where: InputLocation): AppError {
   const details = zodDetails(error, where);
   const first = details[0];
-  const subject = first.path ? `${LABEL[where]} ${first.path}` : LABEL[where];
+  // "title is required", "shows[0].status: Invalid option: …"
+  const what = !first.path ? first.message : first.message.startsWith('is ') ? `${first.path} ${first.message}` : `${first.path}: ${first.message}`;
   const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
-  return new AppError('VALIDATION_FAILED', `Invalid ${subject}: ${first.message}${more}`, { details });
+  return new AppError('VALIDATION_FAILED', `Invalid ${LABEL[where]}: ${what}${more}`, { details });
 }
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: InputLocation): z.output<S> {

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { describe, expect, it } from 'vitest';
+import { GET as openapiJson } from '@/app/v1/openapi.json/route';
+import { apiRequest } from '@/server/testing/fixtures';
+import { buildOpenApiDocument } from './openapi';
+import { allRoutes } from './registry';
+
+const APP_V1 = path.join(process.cwd(), 'app', 'v1');
+
+/** Every `METHOD /v1/path` that a route file under app/v1 exports (the catch-all 404 excluded). */
+function routesOnDisk(): string[] {
+  const found: string[] = [];
+  const walk = (dir: string, segments: string[]) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) {
+        if (entry.name.startsWith('[...')) continue; // the unknown-path catch-all
+        const seg = entry.name.replace(/^\[(.+)\]$/, '{$1}');
+        walk(path.join(dir, entry.name), [...segments, seg]);
+      } else if (entry.name === 'route.ts') {
+        const source = fs.readFileSync(path.join(dir, entry.name), 'utf8');
+        const methods = [...source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
+        for (const m of methods) found.push(`${m} /v1/${segments.join('/')}`.replace(/\/$/, ''));
+      }
+    }
+  };
+  walk(APP_V1, []);
+  return found.sort();
+}
+
+describe('OpenAPI document', () => {
+  const doc = buildOpenApiDocument(allRoutes);
+
+  it('is valid OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Parameters<Validator['validate']>[0]);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('lists exactly the routes that exist under app/v1', () => {
+    const documented = Object.entries(doc.paths)
+      .flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`))
+      .sort();
+    expect(routesOnDisk().length).toBeGreaterThan(0);
+    expect(documented).toEqual(routesOnDisk());
+  });
+
+  it('has unique operation ids and documents the envelope and auth', () => {
+    const ids = allRoutes.map((r) => r.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    const me = doc.paths['/v1/me'].get as { security: unknown; responses: Record<string, unknown> };
+    expect(me.security).toEqual([{ PartnerKey: [] }]);
+    expect(Object.keys(me.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
+  });
+
+  it('is served without a key at /v1/openapi.json', async () => {
+    const res = await openapiJson(apiRequest('/v1/openapi.json'));
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.openapi).toBe('3.1.0');
+    expect(body.paths['/v1/me']).toBeDefined();
+  });
+});

@@ -1,0 +1,29 @@
+import { createPartnerWithKeys } from '@/server/modules/partners/service';
+
+let seq = 0;
+
+/** A fresh partner with one partner key and one channels key, unique within the run. */
+export async function makePartner(name = 'Test Partner') {
+  seq += 1;
+  return createPartnerWithKeys(`${name} ${process.pid}-${seq}-${Date.now()}`);
+}
+
+/** A Request as Next.js hands it to a route handler. */
+export function apiRequest(
+  path: string,
+  opts: { method?: string; key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+): Request {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.key) headers.authorization = opts.key;
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  return new Request(`http://encore.test${path}`, { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body });
+}
+
+/** The route context Next.js passes to handlers of dynamic segments. */
+export function routeParams<T extends Record<string, string | string[]>>(params: T) {
+  return { params: Promise.resolve(params) };
+}

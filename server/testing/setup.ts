@@ -1,0 +1,12 @@
+import { afterAll, inject } from 'vitest';
+import { closeDb } from '@/db';
+import { resetEnvCache } from '@/server/env';
+
+process.env.DATABASE_URL = inject('databaseUrl');
+process.env.LOG_LEVEL ??= 'silent';
+process.env.PUBLIC_BASE_URL ??= 'http://encore.test';
+resetEnvCache();
+
+afterAll(async () => {
+  await closeDb();
+});
