@@ -32,8 +32,6 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** Largest accepted request body on the partner API, in bytes. */
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
-  /** Default requests per minute per partner on the partner API (per-route limits are stricter). */
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(6000),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Playwright cannot download its own browser here; the tests use Debian's Chromium.
+# Installs it when missing (as root, through apt-get); CHROMIUM_PATH overrides the location.
+set -euo pipefail
+path="${CHROMIUM_PATH:-/usr/bin/chromium}"
+if [ -x "$path" ]; then
+  exit 0
+fi
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Installing Debian's chromium for the browser tests (one time)..."
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >/dev/null
+  apt-get install -y -qq chromium >/dev/null
+  [ -x "$path" ] && exit 0
+fi
+echo "No Chromium at $path. Install it (Debian: apt-get install -y chromium) or set CHROMIUM_PATH." >&2
+exit 1

@@ -1,0 +1,85 @@
+type Schema = Record<string, unknown>;
+
+function resolve(schema: Schema, components: Record<string, Schema>): { schema: Schema; name?: string } {
+  const ref = schema.$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
+    const name = ref.slice('#/components/schemas/'.length);
+    return { schema: components[name] ?? {}, name };
+  }
+  return { schema };
+}
+
+function typeLabel(schema: Schema, components: Record<string, Schema>): string {
+  const { schema: s, name } = resolve(schema, components);
+  if (name) return name;
+  if (Array.isArray(s.enum)) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
+  if ('const' in s) return JSON.stringify(s.const);
+  if (Array.isArray(s.anyOf)) return (s.anyOf as Schema[]).map((x) => typeLabel(x, components)).join(' | ');
+  if (Array.isArray(s.oneOf)) return (s.oneOf as Schema[]).map((x) => typeLabel(x, components)).join(' | ');
+  if (s.type === 'array' && s.items) return `array of ${typeLabel(s.items as Schema, components)}`;
+  if (Array.isArray(s.type)) return s.type.join(' | ');
+  return typeof s.type === 'string' ? s.type : 'any';
+}
+
+function constraints(s: Schema): string {
+  const parts: string[] = [];
+  if (s.minLength !== undefined) parts.push(`min length ${s.minLength}`);
+  if (s.maxLength !== undefined) parts.push(`max length ${s.maxLength}`);
+  if (s.minimum !== undefined) parts.push(`≥ ${s.minimum}`);
+  if (s.maximum !== undefined) parts.push(`≤ ${s.maximum}`);
+  if (s.minItems !== undefined) parts.push(`at least ${s.minItems} item(s)`);
+  if (s.maxItems !== undefined) parts.push(`at most ${s.maxItems} item(s)`);
+  if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
+  if (s.format) parts.push(String(s.format));
+  if (s.pattern) parts.push(`pattern ${s.pattern}`);
+  return parts.join(', ');
+}
+
+/** Renders a JSON Schema (2020-12, as OpenAPI 3.1 uses it) as nested property tables. */
+export function SchemaView({ schema, components, depth = 0 }: { schema: Schema; components: Record<string, Schema>; depth?: number }) {
+  const { schema: s } = resolve(schema, components);
+  const target = s.type === 'array' && s.items ? resolve(s.items as Schema, components).schema : s;
+  const props = target.properties as Record<string, Schema> | undefined;
+  if (!props || depth > 4) {
+    return <code className="docs-type">{typeLabel(schema, components)}</code>;
+  }
+  const required = new Set((target.required as string[] | undefined) ?? []);
+  return (
+    <table className="docs-props">
+      <thead>
+        <tr>
+          <th>Field</th>
+          <th>Type</th>
+          <th>Required</th>
+          <th>Notes</th>
+        </tr>
+      </thead>
+      <tbody>
+        {Object.entries(props).map(([name, p]) => {
+          const inner = resolve(p, components).schema;
+          const innerTarget = inner.type === 'array' && inner.items ? resolve(inner.items as Schema, components).schema : inner;
+          return (
+            <tr key={name}>
+              <td>
+                <code>{name}</code>
+              </td>
+              <td>
+                <code className="docs-type">{typeLabel(p, components)}</code>
+                {innerTarget.properties ? (
+                  <details>
+                    <summary>fields</summary>
+                    <SchemaView schema={p} components={components} depth={depth + 1} />
+                  </details>
+                ) : null}
+              </td>
+              <td>{required.has(name) ? 'yes' : 'no'}</td>
+              <td>
+                {[typeof inner.description === 'string' ? inner.description : '', constraints(inner)].filter(Boolean).join(' · ')}
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
