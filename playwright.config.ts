@@ -37,7 +37,12 @@ export default defineConfig({
   workers: 1,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  reporter: [['list'], ['html', { outputFolder: 'playwright-report', open: 'never' }]],
+  // list for people, JSON for the `npm test` summary line (.ci/summary.mjs), HTML kept but never opened.
+  reporter: [
+    ['list'],
+    ['json', { outputFile: 'test-results/e2e.json' }],
+    ['html', { outputFolder: 'playwright-report', open: 'never' }],
+  ],
   use: {
     baseURL,
     headless: true,

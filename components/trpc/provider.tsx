@@ -14,6 +14,8 @@ let browserQueryClient: QueryClient | undefined;
 function signInAgainOnUnauthorized(error: unknown): void {
   if (error instanceof TRPCClientError && error.data?.code === 'UNAUTHORIZED' && typeof window !== 'undefined') {
     const here = window.location.pathname + window.location.search;
+    // A full load (not a router push) also drops the cached data of the ended session.
+    // eslint-disable-next-line @next/next/no-location-assign-relative-destination
     window.location.assign(`/signin?callbackUrl=${encodeURIComponent(here)}`);
   }
 }
