@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -13,7 +13,10 @@ const baseURL = `http://localhost:${port}`;
 // Playwright evaluates this file in the runner and again in each worker; the directory is made once
 // and handed to workers through the environment they inherit.
 if (!process.env.DATABASE_URL && !process.env.E2E_DATA_DIR) {
-  process.env.E2E_DATA_DIR = mkdtempSync(path.join(os.tmpdir(), 'encore-e2e-'));
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'encore-e2e-'));
+  process.env.E2E_DATA_DIR = dataDir;
+  // Only the runner gets here (workers inherit the variable); it exits after stopping the server.
+  process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
 const serverEnv: Record<string, string> = {
