@@ -16,8 +16,19 @@ export default defineConfig([
     files: ['server/**/*.ts', 'db/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/app/*'], message: 'server/ and db/ must not import from app/' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@/app/*'], message: 'server/ and db/ must not import from app/' }] },
+      ],
     },
   },
-  globalIgnores(['.next*/**', 'node_modules/**', '.data/**', 'e2e/artifacts/**', 'playwright-report/**', 'test-results/**', 'next-env.d.ts']),
+  globalIgnores([
+    '.next*/**',
+    'node_modules/**',
+    '.data/**',
+    'e2e/artifacts/**',
+    'playwright-report/**',
+    'test-results/**',
+    'next-env.d.ts',
+  ]),
 ]);

@@ -22,7 +22,10 @@ export function proxy(req: NextRequest) {
         {
           status: 405,
           data: null,
-          errors: { message: `Method ${req.method} is not allowed on ${pathname}; use ${allowed.join(' or ')}`, code: 'METHOD_NOT_ALLOWED' },
+          errors: {
+            message: `Method ${req.method} is not allowed on ${pathname}; use ${allowed.join(' or ')}`,
+            code: 'METHOD_NOT_ALLOWED',
+          },
         },
         { status: 405, headers: { allow: allowed.join(', '), 'x-request-id': id, 'cache-control': 'no-store' } },
       );

@@ -83,7 +83,9 @@ describe('embedded PostgreSQL lifecycle', () => {
     const dir = scratch();
     const first = await startEmbeddedPostgres({ dataDir: dir, mode: 'own' });
     await first.stop();
-    const stale = [999999, path.join(dir, 'pg'), '0', String(first.port), '', '127.0.0.1', '0 0', 'ready', ''].join('\n');
+    const stale = [999999, path.join(dir, 'pg'), '0', String(first.port), '', '127.0.0.1', '0 0', 'ready', ''].join(
+      '\n',
+    );
     fs.writeFileSync(path.join(dir, 'pg', 'postmaster.pid'), stale);
     const second = await startEmbeddedPostgres({ dataDir: dir, mode: 'own' });
     const sql = postgres(second.url, { max: 1 });

@@ -73,9 +73,9 @@ function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-async function choosePort(preferred: number | undefined): Promise<number> {
+async function choosePort(preferred: number | undefined, from = 54329): Promise<number> {
   if (preferred) return preferred;
-  for (let port = 54329; port < 54429; port++) {
+  for (let port = from; port < from + 100; port++) {
     if (await portIsFree(port)) return port;
   }
   throw new Error('No free port for the embedded PostgreSQL between 54329 and 54428; set EMBEDDED_PG_PORT');
@@ -154,30 +154,62 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
     fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
   }
 
-  const port = await choosePort(opts.port);
   const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const pg = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port,
-    user: USER,
-    password: PASSWORD,
-    persistent: true,
-    createPostgresUser: isRoot(),
-    authMethod: 'scram-sha-256',
-    initdbFlags: ['--encoding=UTF8', '--locale=C'],
-    // TCP on loopback only; no Unix socket that could collide with a system PostgreSQL.
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', "unix_socket_directories=", '-c', 'max_connections=200'],
-    onLog: (m) => log(String(m).trim()),
-    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
-  });
+  const recent: string[] = [];
+  const remember = (m: unknown) => {
+    const line = String(m instanceof Error ? m.message : m).trim();
+    recent.push(line);
+    if (recent.length > 20) recent.shift();
+    log(line);
+  };
+  const create = (port: number) =>
+    new EmbeddedPostgres({
+      databaseDir: dataDir,
+      port,
+      user: USER,
+      password: PASSWORD,
+      persistent: true,
+      createPostgresUser: isRoot(),
+      authMethod: 'scram-sha-256',
+      initdbFlags: ['--encoding=UTF8', '--locale=C'],
+      // TCP on loopback only; no Unix socket that could collide with a system PostgreSQL.
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'unix_socket_directories=',
+        '-c',
+        'max_connections=200',
+      ],
+      onLog: remember,
+      onError: remember,
+    });
 
+  let port = await choosePort(opts.port);
+  let pg = create(port);
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     log(`initialising embedded PostgreSQL in ${dataDir}`);
     // initdb refuses a non-empty directory; a half-made one from an interrupted init is removed.
     fs.rmSync(dataDir, { recursive: true, force: true });
     await pg.initialise();
   }
-  await pg.start();
+  // A port found free can be taken by another process before PostgreSQL binds it (two test runs
+  // starting together): with an automatically chosen port, try the next free ones.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await pg.start();
+      break;
+    } catch (err) {
+      fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
+      if (opts.port || attempt >= 5) {
+        throw new Error(
+          `embedded PostgreSQL did not start on port ${port}${err instanceof Error ? `: ${err.message}` : ''}\n${recent.slice(-8).join('\n')}`,
+        );
+      }
+      port = await choosePort(undefined, port + 1);
+      pg = create(port);
+    }
+  }
   const client = pg.getPgClient('postgres', '127.0.0.1');
   await client.connect();
   try {

@@ -3,7 +3,7 @@ import { EnvError, parseEnv } from './env';
 
 describe('environment validation', () => {
   it('applies defaults and treats empty variables as unset', () => {
-    const e = parseEnv({ PORT: '', DATA_DIR: '' } as NodeJS.ProcessEnv);
+    const e = parseEnv({ PORT: '', DATA_DIR: '' });
     expect(e.PORT).toBe(3000);
     expect(e.DATA_DIR).toBe('./.data');
     expect(e.DEMO_PARTNER).toBe(true);
@@ -12,7 +12,7 @@ describe('environment validation', () => {
   it('names every bad variable in one readable error', () => {
     let error: unknown;
     try {
-      parseEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x', ADMIN_PASSWORD: 'short' } as NodeJS.ProcessEnv);
+      parseEnv({ PORT: 'eighty', DATABASE_URL: 'mysql://x', ADMIN_PASSWORD: 'short' });
     } catch (err) {
       error = err;
     }

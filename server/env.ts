@@ -30,8 +30,20 @@ const schema = z.object({
   /** Create (and print once) a demo partner on first start with an empty database. */
   DEMO_PARTNER: boolish.default(true),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Inngest (production jobs). Any of these switches background work from the local provider to Inngest. */
+  INNGEST_EVENT_KEY: z.string().min(1).optional(),
+  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+  INNGEST_DEV: z.string().min(1).optional(),
+  /** Local provider: whether this instance works jobs (false: it only enqueues them). */
+  JOBS_WORKER: boolish.default(true),
+  /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
+  ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
   /** Largest accepted request body on the partner API, in bytes. */
-  MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(16 * 1024 * 1024),
+  MAX_BODY_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(16 * 1024 * 1024),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -40,7 +52,7 @@ let cached: Env | undefined;
 
 export class EnvError extends Error {}
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+export function parseEnv(source: Record<string, string | undefined> = process.env): Env {
   const input: Record<string, string | undefined> = {};
   for (const key of Object.keys(schema.shape)) {
     const value = source[key];

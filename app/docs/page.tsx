@@ -24,7 +24,11 @@ export default function DocsPage() {
   const doc = buildOpenApiDocument(allRoutes);
   const components = doc.components.schemas as Record<string, Schema>;
   const ops = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods as Record<string, Operation>).map(([method, op]) => ({ path, method: method.toUpperCase(), op })),
+    Object.entries(methods as Record<string, Operation>).map(([method, op]) => ({
+      path,
+      method: method.toUpperCase(),
+      op,
+    })),
   );
   const tags = [...new Set(ops.map((o) => o.op.tags[0]))];
 
@@ -59,15 +63,17 @@ export default function DocsPage() {
         <h2>Authentication</h2>
         <p>
           Send your API key in the <code>Authorization</code> header, bare (<code>Authorization: sk_live_…</code>) or as{' '}
-          <code>Bearer sk_live_…</code>. A missing, unknown or revoked key answers 401; a channels key (<code>sk_ch_…</code>)
-          on the partner API, or a partner key on the Channels API, answers 403. Check a key with <code>GET /v1/me</code>.
+          <code>Bearer sk_live_…</code>. A missing, unknown or revoked key answers 401; a channels key (
+          <code>sk_ch_…</code>) on the partner API, or a partner key on the Channels API, answers 403. Check a key with{' '}
+          <code>GET /v1/me</code>.
         </p>
         <h2>Errors</h2>
         <p>
-          Errors use the same envelope with <code>data: null</code> and <code>errors: {'{ message, code, details? }'}</code>.
-          Validation errors list each bad field in <code>details</code> by its path (e.g. <code>shows[0].title</code>) and
-          where it is (<code>body</code>, <code>query</code>, <code>path</code>). Over a rate limit the answer is 429 with{' '}
-          <code>Retry-After</code>. Quote the <code>X-Request-Id</code> response header to support.
+          Errors use the same envelope with <code>data: null</code> and{' '}
+          <code>errors: {'{ message, code, details? }'}</code>. Validation errors list each bad field in{' '}
+          <code>details</code> by its path (e.g. <code>shows[0].title</code>) and where it is (<code>body</code>,{' '}
+          <code>query</code>, <code>path</code>). Over a rate limit the answer is 429 with <code>Retry-After</code>.
+          Quote the <code>X-Request-Id</code> response header to support.
         </p>
         {ops.map(({ path, method, op }) => {
           const ok = op.responses['200']?.content?.['application/json']?.schema;
@@ -81,7 +87,9 @@ export default function DocsPage() {
               {op.description ? <p>{op.description}</p> : null}
               <p className="docs-meta">
                 {op.security.length ? 'Requires an API key.' : 'No authentication.'}
-                {op['x-rate-limit'] ? ` Limited to ${op['x-rate-limit'].limit} requests per ${op['x-rate-limit'].windowSeconds} s per partner.` : ''}
+                {op['x-rate-limit']
+                  ? ` Limited to ${op['x-rate-limit'].limit} requests per ${op['x-rate-limit'].windowSeconds} s per partner.`
+                  : ''}
               </p>
               {op.parameters.length ? (
                 <>
@@ -123,7 +131,10 @@ export default function DocsPage() {
               <h4>Response 200 {data ? <small>(the envelope&apos;s data)</small> : null}</h4>
               {ok ? <SchemaView schema={(data as Schema) ?? ok} components={components} /> : null}
               <p className="docs-meta">
-                Error statuses: {Object.keys(op.responses).filter((s) => s !== '200').join(', ') || 'none'}
+                Error statuses:{' '}
+                {Object.keys(op.responses)
+                  .filter((s) => s !== '200')
+                  .join(', ') || 'none'}
               </p>
             </section>
           );

@@ -36,7 +36,15 @@ function constraints(s: Schema): string {
 }
 
 /** Renders a JSON Schema (2020-12, as OpenAPI 3.1 uses it) as nested property tables. */
-export function SchemaView({ schema, components, depth = 0 }: { schema: Schema; components: Record<string, Schema>; depth?: number }) {
+export function SchemaView({
+  schema,
+  components,
+  depth = 0,
+}: {
+  schema: Schema;
+  components: Record<string, Schema>;
+  depth?: number;
+}) {
   const { schema: s } = resolve(schema, components);
   const target = s.type === 'array' && s.items ? resolve(s.items as Schema, components).schema : s;
   const props = target.properties as Record<string, Schema> | undefined;
@@ -57,7 +65,8 @@ export function SchemaView({ schema, components, depth = 0 }: { schema: Schema; 
       <tbody>
         {Object.entries(props).map(([name, p]) => {
           const inner = resolve(p, components).schema;
-          const innerTarget = inner.type === 'array' && inner.items ? resolve(inner.items as Schema, components).schema : inner;
+          const innerTarget =
+            inner.type === 'array' && inner.items ? resolve(inner.items as Schema, components).schema : inner;
           return (
             <tr key={name}>
               <td>
@@ -74,7 +83,9 @@ export function SchemaView({ schema, components, depth = 0 }: { schema: Schema; 
               </td>
               <td>{required.has(name) ? 'yes' : 'no'}</td>
               <td>
-                {[typeof inner.description === 'string' ? inner.description : '', constraints(inner)].filter(Boolean).join(' · ')}
+                {[typeof inner.description === 'string' ? inner.description : '', constraints(inner)]
+                  .filter(Boolean)
+                  .join(' · ')}
               </td>
             </tr>
           );

@@ -14,5 +14,8 @@ export const appSettings = pgTable('app_settings', {
  */
 export const rateLimitWindows = pgTable('rate_limit_windows', {
   key: text().primaryKey(),
-  hits: bigint({ mode: 'number' }).array().notNull().default(sql`'{}'`),
+  hits: bigint({ mode: 'number' })
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
 });

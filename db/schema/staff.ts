@@ -8,7 +8,9 @@ export const staffUsers = pgTable(
     email: text().notNull(), // stored lower-cased
     name: text().notNull().default(''),
     passwordHash: text().notNull(),
-    role: text({ enum: ['admin', 'staff'] }).notNull().default('staff'),
+    role: text({ enum: ['admin', 'staff'] })
+      .notNull()
+      .default('staff'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp({ withTimezone: true }),
   },

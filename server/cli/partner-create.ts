@@ -21,7 +21,9 @@ async function main(): Promise<number> {
     const { values } = parseArgs({ options: { name: { type: 'string', short: 'n' } }, strict: true });
     name = partnerName.parse(values.name ?? '');
   } catch (err) {
-    process.stderr.write(`usage: npm run partner:create -- --name "Partner name"\n${(err as Error).message.includes('Name') ? 'error: --name is required\n' : `error: ${(err as Error).message}\n`}`);
+    process.stderr.write(
+      `usage: npm run partner:create -- --name "Partner name"\n${(err as Error).message.includes('Name') ? 'error: --name is required\n' : `error: ${(err as Error).message}\n`}`,
+    );
     return 2;
   }
   const db = await prepareDatabase('attach');
@@ -38,7 +40,11 @@ async function main(): Promise<number> {
 main().then(
   (code) => process.exit(code),
   (err) => {
-    process.stderr.write(err instanceof EnvError ? `${err.message}\n` : `partner:create failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(
+      err instanceof EnvError
+        ? `${err.message}\n`
+        : `partner:create failed: ${err instanceof Error ? err.message : String(err)}\n`,
+    );
     process.exit(1);
   },
 );

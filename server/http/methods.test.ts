@@ -4,7 +4,15 @@ import { allowedMethodsFor, compileTemplates } from './methods';
 import { z } from 'zod';
 
 const r = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string) =>
-  defineRoute({ method, path, operationId: `${method}${path}`, tag: 't', summary: 's', auth: 'partner', response: z.null() });
+  defineRoute({
+    method,
+    path,
+    operationId: `${method}${path}`,
+    tag: 't',
+    summary: 's',
+    auth: 'partner',
+    response: z.null(),
+  });
 
 describe('405 detection for known /v1 paths', () => {
   const templates = compileTemplates([

@@ -20,7 +20,9 @@ function routesOnDisk(): string[] {
         walk(path.join(dir, entry.name), [...segments, seg]);
       } else if (entry.name === 'route.ts') {
         const source = fs.readFileSync(path.join(dir, entry.name), 'utf8');
-        const methods = [...source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
+        const methods = [
+          ...source.matchAll(/export (?:const|async function|function) (GET|POST|PUT|PATCH|DELETE)\b/g),
+        ].map((m) => m[1]);
         for (const m of methods) found.push(`${m} /v1/${segments.join('/')}`.replace(/\/$/, ''));
       }
     }

@@ -96,10 +96,17 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
       security: r.auth === 'none' ? [] : [{ [r.auth === 'channels' ? 'ChannelsKey' : 'PartnerKey']: [] }],
       parameters: [...parametersOf(r.params, 'path', components), ...parametersOf(r.query, 'query', components)],
       ...(r.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(r.body, 'input', components) } } } }
+        ? {
+            requestBody: {
+              required: true,
+              content: { 'application/json': { schema: toSchema(r.body, 'input', components) } },
+            },
+          }
         : {}),
       responses,
-      ...(r.rateLimit ? { 'x-rate-limit': { limit: r.rateLimit.limit, windowSeconds: r.rateLimit.windowSeconds } } : {}),
+      ...(r.rateLimit
+        ? { 'x-rate-limit': { limit: r.rateLimit.limit, windowSeconds: r.rateLimit.windowSeconds } }
+        : {}),
     };
     paths[r.path] ??= {};
     paths[r.path][r.method.toLowerCase()] = op;

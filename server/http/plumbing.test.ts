@@ -40,7 +40,11 @@ describe('partner API key authentication', () => {
   it('answers 401 in the envelope without a key', async () => {
     const res = await json(await me(apiRequest('/v1/me')));
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ status: 401, data: null, errors: { message: expect.stringContaining('Missing API key'), code: 'UNAUTHORIZED' } });
+    expect(res.body).toEqual({
+      status: 401,
+      data: null,
+      errors: { message: expect.stringContaining('Missing API key'), code: 'UNAUTHORIZED' },
+    });
   });
 
   it('answers 401 for an unknown key', async () => {
@@ -140,7 +144,12 @@ describe('request parsing and the envelope', () => {
 
   it('validates path parameters', async () => {
     const a = await makePartner('PathParam');
-    const res = await json(await echo(apiRequest('/v1/test/echo/x', { key: a.apiKey, body: { title: 't', shows: [{ showId: 's' }] } }), routeParams({ thingId: 'x' })));
+    const res = await json(
+      await echo(
+        apiRequest('/v1/test/echo/x', { key: a.apiKey, body: { title: 't', shows: [{ showId: 's' }] } }),
+        routeParams({ thingId: 'x' }),
+      ),
+    );
     expect(res.status).toBe(400);
     expect(res.body.errors.details).toEqual([{ path: 'thingId', message: 'must start with t_', in: 'path' }]);
   });
@@ -149,22 +158,50 @@ describe('request parsing and the envelope', () => {
     const a = await makePartner('Happy');
     const res = await json(
       await echo(
-        apiRequest('/v1/test/echo/t_9?limit=3', { key: a.apiKey, body: { title: 'x', shows: [{ showId: 's1' }, { showId: 's2' }] } }),
+        apiRequest('/v1/test/echo/t_9?limit=3', {
+          key: a.apiKey,
+          body: { title: 'x', shows: [{ showId: 's1' }, { showId: 's2' }] },
+        }),
         routeParams({ thingId: 't_9' }),
       ),
     );
-    expect(res).toMatchObject({ status: 200, body: { status: 200, data: { partnerId: a.partner.id, thingId: 't_9', count: 2, limit: 3 }, errors: null } });
+    expect(res).toMatchObject({
+      status: 200,
+      body: { status: 200, data: { partnerId: a.partner.id, thingId: 't_9', count: 2, limit: 3 }, errors: null },
+    });
   });
 
   it('answers malformed JSON with 400, a non-JSON content type with 415, an empty body with 400', async () => {
     const a = await makePartner('Malformed');
-    const bad = await json(await echo(apiRequest('/v1/test/echo/t_1', { method: 'POST', key: a.apiKey, rawBody: '{"title": "x",', headers: { 'content-type': 'application/json' } }), routeParams({ thingId: 't_1' })));
+    const bad = await json(
+      await echo(
+        apiRequest('/v1/test/echo/t_1', {
+          method: 'POST',
+          key: a.apiKey,
+          rawBody: '{"title": "x",',
+          headers: { 'content-type': 'application/json' },
+        }),
+        routeParams({ thingId: 't_1' }),
+      ),
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.errors.message).toMatch(/^Malformed JSON/);
-    const form = await json(await echo(apiRequest('/v1/test/echo/t_1', { method: 'POST', key: a.apiKey, rawBody: 'title=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), routeParams({ thingId: 't_1' })));
+    const form = await json(
+      await echo(
+        apiRequest('/v1/test/echo/t_1', {
+          method: 'POST',
+          key: a.apiKey,
+          rawBody: 'title=x',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+        routeParams({ thingId: 't_1' }),
+      ),
+    );
     expect(form.status).toBe(415);
     expect(form.body.errors.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const empty = await json(await echo(apiRequest('/v1/test/echo/t_1', { method: 'POST', key: a.apiKey }), routeParams({ thingId: 't_1' })));
+    const empty = await json(
+      await echo(apiRequest('/v1/test/echo/t_1', { method: 'POST', key: a.apiKey }), routeParams({ thingId: 't_1' })),
+    );
     expect(empty.status).toBe(400);
     expect(empty.body.errors.message).toBe('Request body is required');
   });
@@ -172,7 +209,15 @@ describe('request parsing and the envelope', () => {
   it('answers 413 for a body over the limit, whether or not Content-Length tells', async () => {
     const a = await makePartner('Large');
     const big = JSON.stringify({ title: 'x'.repeat(5000), shows: [{ showId: 's' }] });
-    const withLength = await echo(apiRequest('/v1/test/echo/t_1', { method: 'POST', key: a.apiKey, rawBody: big, headers: { 'content-type': 'application/json', 'content-length': String(big.length) } }), routeParams({ thingId: 't_1' }));
+    const withLength = await echo(
+      apiRequest('/v1/test/echo/t_1', {
+        method: 'POST',
+        key: a.apiKey,
+        rawBody: big,
+        headers: { 'content-type': 'application/json', 'content-length': String(big.length) },
+      }),
+      routeParams({ thingId: 't_1' }),
+    );
     expect(withLength.status).toBe(413);
     const stream = new ReadableStream({
       start(c) {
@@ -181,7 +226,12 @@ describe('request parsing and the envelope', () => {
       },
     });
     const streamed = await echo(
-      new Request('http://encore.test/v1/test/echo/t_1', { method: 'POST', body: stream, headers: { authorization: a.apiKey, 'content-type': 'application/json' }, duplex: 'half' } as RequestInit),
+      new Request('http://encore.test/v1/test/echo/t_1', {
+        method: 'POST',
+        body: stream,
+        headers: { authorization: a.apiKey, 'content-type': 'application/json' },
+        duplex: 'half',
+      } as RequestInit),
       routeParams({ thingId: 't_1' }),
     );
     expect(streamed.status).toBe(413);

@@ -30,7 +30,11 @@ export function validationError(error: z.ZodError, where: InputLocation): AppErr
   const details = zodDetails(error, where);
   const first = details[0];
   // "title is required", "shows[0].status: Invalid option: …"
-  const what = !first.path ? first.message : first.message.startsWith('is ') ? `${first.path} ${first.message}` : `${first.path}: ${first.message}`;
+  const what = !first.path
+    ? first.message
+    : first.message.startsWith('is ')
+      ? `${first.path} ${first.message}`
+      : `${first.path}: ${first.message}`;
   const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
   return new AppError('VALIDATION_FAILED', `Invalid ${LABEL[where]}: ${what}${more}`, { details });
 }
@@ -62,7 +66,10 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
   }
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  if (!req.body) throw new AppError('BAD_REQUEST', 'Request body is required', { details: [{ path: '', message: 'is required', in: 'body' }] });
+  if (!req.body)
+    throw new AppError('BAD_REQUEST', 'Request body is required', {
+      details: [{ path: '', message: 'is required', in: 'body' }],
+    });
 
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -79,7 +86,9 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (text.trim() === '') {
-    throw new AppError('BAD_REQUEST', 'Request body is required', { details: [{ path: '', message: 'is required', in: 'body' }] });
+    throw new AppError('BAD_REQUEST', 'Request body is required', {
+      details: [{ path: '', message: 'is required', in: 'body' }],
+    });
   }
   try {
     return JSON.parse(text);

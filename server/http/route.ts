@@ -63,7 +63,9 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
 
       const rawParams = routeCtx ? await routeCtx.params : {};
       const params = contract.params ? parseInput(contract.params, rawParams, 'path') : rawParams;
-      const query = contract.query ? parseInput(contract.query, queryObject(new URL(req.url).searchParams), 'query') : {};
+      const query = contract.query
+        ? parseInput(contract.query, queryObject(new URL(req.url).searchParams), 'query')
+        : {};
       let body: unknown = undefined;
       if (contract.body) {
         const raw = await readJsonBody(req, contract.maxBodyBytes ?? env().MAX_BODY_BYTES);
@@ -87,7 +89,10 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       }
       status = 500;
       log.error('unhandled error in partner API', { requestId, partnerId, route: contract.path, ...errorFields(err) });
-      return errorResponse(new AppError('INTERNAL', `Internal error; quote request id ${requestId} to support`), requestId);
+      return errorResponse(
+        new AppError('INTERNAL', `Internal error; quote request id ${requestId} to support`),
+        requestId,
+      );
     } finally {
       log.info('request', {
         requestId,

@@ -42,7 +42,11 @@ export class AppError extends Error {
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, opts: { details?: ErrorDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;

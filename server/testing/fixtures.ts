@@ -11,7 +11,13 @@ export async function makePartner(name = 'Test Partner') {
 /** A Request as Next.js hands it to a route handler. */
 export function apiRequest(
   path: string,
-  opts: { method?: string; key?: string | null; body?: unknown; rawBody?: string; headers?: Record<string, string> } = {},
+  opts: {
+    method?: string;
+    key?: string | null;
+    body?: unknown;
+    rawBody?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Request {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key) headers.authorization = opts.key;

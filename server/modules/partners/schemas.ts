@@ -27,7 +27,9 @@ export const meResponse = z
   .object({
     partnerId: z.string().meta({ example: 'ptr_7Qm2kX9aB4cD5eF6gH7i' }),
     name: z.string(),
-    keyPrefix: z.string().meta({ description: 'Visible start of the key used for this call', example: 'sk_live_Ab3dEf' }),
+    keyPrefix: z
+      .string()
+      .meta({ description: 'Visible start of the key used for this call', example: 'sk_live_Ab3dEf' }),
     keyKind: apiKeyKind,
   })
   .meta({ id: 'Me' });

@@ -23,7 +23,10 @@ export function kindOfKey(rawKey: string): ApiKeyKind {
 
 export async function createPartner(input: CreatePartnerInput, db: DbOrTx = getDb()): Promise<Partner> {
   const { name } = createPartnerInput.parse(input);
-  const [row] = await db.insert(partners).values({ id: newId('ptr'), name }).returning();
+  const [row] = await db
+    .insert(partners)
+    .values({ id: newId('ptr'), name })
+    .returning();
   return row;
 }
 
@@ -36,7 +39,8 @@ export async function getPartner(partnerId: string, db: DbOrTx = getDb()): Promi
 export async function listPartners(input: ListPartnersInput, db: DbOrTx = getDb()) {
   const { search, page, pageSize } = listPartnersInput.parse(input);
   const where = search ? ilike(partners.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined;
-  const activeKeys = sql<number>`(select count(*)::int from ${apiKeys} where ${apiKeys.partnerId} = ${partners.id} and ${apiKeys.revokedAt} is null and ${apiKeys.kind} = 'partner')`;
+  // Table-qualified by hand: drizzle renders a lone column of the outer table without its table name.
+  const activeKeys = sql<number>`(select count(*)::int from api_keys k where k.partner_id = "partners"."id" and k.revoked_at is null and k.kind = 'partner')`;
   const [items, [{ total }]] = await Promise.all([
     db
       .select({ id: partners.id, name: partners.name, createdAt: partners.createdAt, activeKeys })
@@ -62,7 +66,11 @@ const publicKeyColumns = {
 };
 
 export async function listApiKeys(partnerId: string, db: DbOrTx = getDb()): Promise<ApiKeyRecord[]> {
-  return db.select(publicKeyColumns).from(apiKeys).where(eq(apiKeys.partnerId, partnerId)).orderBy(desc(apiKeys.createdAt));
+  return db
+    .select(publicKeyColumns)
+    .from(apiKeys)
+    .where(eq(apiKeys.partnerId, partnerId))
+    .orderBy(desc(apiKeys.createdAt));
 }
 
 /** Creates a key and returns its secret. The secret is never stored and cannot be shown again. */
@@ -101,7 +109,10 @@ export async function createPartnerWithKeys(name: string, db = getDb()) {
   return db.transaction(async (tx) => {
     const partner = await createPartner({ name }, tx);
     const { secret: apiKey } = await createApiKey({ partnerId: partner.id, kind: 'partner', label: 'initial' }, tx);
-    const { secret: channelsApiKey } = await createApiKey({ partnerId: partner.id, kind: 'channels', label: 'initial' }, tx);
+    const { secret: channelsApiKey } = await createApiKey(
+      { partnerId: partner.id, kind: 'channels', label: 'initial' },
+      tx,
+    );
     return { partner, apiKey, channelsApiKey };
   });
 }
@@ -137,9 +148,13 @@ export async function authenticateApiKey(rawKey: string, db: DbOrTx = getDb()): 
     await db
       .update(apiKeys)
       .set({ lastUsedAt: sql`now()` })
-      .where(and(eq(apiKeys.id, row.keyId), sql`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < now() - interval '60 seconds')`));
+      .where(
+        and(
+          eq(apiKeys.id, row.keyId),
+          sql`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < now() - interval '60 seconds')`,
+        ),
+      );
   }
   const { lastUsedAt: _ignored, ...key } = row;
   return key;
 }
-

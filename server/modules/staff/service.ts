@@ -53,6 +53,9 @@ export async function verifyStaffCredentials(input: unknown, db: DbOrTx = getDb(
   const [row] = await db.select().from(staffUsers).where(eq(staffUsers.email, parsed.data.email));
   const ok = await bcrypt.compare(parsed.data.password, row?.passwordHash ?? DUMMY_HASH);
   if (!row || !ok) return null;
-  await db.update(staffUsers).set({ lastSignInAt: sql`now()` }).where(eq(staffUsers.id, row.id));
+  await db
+    .update(staffUsers)
+    .set({ lastSignInAt: sql`now()` })
+    .where(eq(staffUsers.id, row.id));
   return { id: row.id, email: row.email, name: row.name, role: row.role };
 }

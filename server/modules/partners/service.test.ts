@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { makePartner } from '@/server/testing/fixtures';
+import { createApiKey, listApiKeys, listPartners, revokeApiKey } from './service';
+
+describe('partners service', () => {
+  it('lists partners newest first with their active partner-key count, searchable and paginated', async () => {
+    const tag = `Listing${Date.now()}`;
+    const a = await makePartner(`${tag} Alpha`);
+    const b = await makePartner(`${tag} Beta`);
+    await createApiKey({ partnerId: b.partner.id, kind: 'partner', label: 'second' });
+    const [aKey] = (await listApiKeys(a.partner.id)).filter((k) => k.kind === 'partner');
+    await revokeApiKey(a.partner.id, aKey.id);
+
+    const found = await listPartners({ search: tag });
+    expect(found.total).toBe(2);
+    expect(found.items.map((p) => p.id)).toEqual([b.partner.id, a.partner.id]);
+    expect(found.items.map((p) => p.activeKeys)).toEqual([2, 0]);
+
+    const page2 = await listPartners({ search: tag, page: 2, pageSize: 1 });
+    expect(page2).toMatchObject({ total: 2, page: 2, pageCount: 2 });
+    expect(page2.items.map((p) => p.id)).toEqual([a.partner.id]);
+  });
+
+  it('treats LIKE wildcards in a search literally', async () => {
+    const tag = `Wild${Date.now()}`;
+    await makePartner(`${tag} 100% real`);
+    await makePartner(`${tag} 100 real`);
+    const found = await listPartners({ search: `${tag} 100%` });
+    expect(found.items).toHaveLength(1);
+  });
+
+  it('stores only a hash of each key and shows the secret once', async () => {
+    const a = await makePartner('Hash');
+    const { key, secret } = await createApiKey({ partnerId: a.partner.id, kind: 'channels', label: 'ch' });
+    expect(secret).toMatch(/^sk_ch_[0-9A-Za-z]{32}$/);
+    expect(key.prefix).toBe(secret.slice(0, 12));
+    expect(JSON.stringify(await listApiKeys(a.partner.id))).not.toContain(secret);
+  });
+});
