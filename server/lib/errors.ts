@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
   | 'METHOD_NOT_ALLOWED'
+  | 'BAD_GATEWAY'
   | 'INTERNAL';
 
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -27,6 +28,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** A partner's own server failed us (unreachable, timed out, answered nonsense). */
+  BAD_GATEWAY: 502,
 };
 
 export interface ErrorDetail {

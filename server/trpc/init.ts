@@ -21,6 +21,14 @@ function fieldErrorsOf(error: z.ZodError): Record<string, string[]> {
   return out;
 }
 
+/** The same, from the field details of an AppError a module threw (checks zod cannot make, e.g. URL lookups). */
+function fieldErrorsOfDetails(details: AppError['details']): Record<string, string[]> | null {
+  if (!details?.length) return null;
+  const out: Record<string, string[]> = {};
+  for (const d of details) (out[d.path.split(/[.[]/)[0]] ??= []).push(d.message);
+  return out;
+}
+
 const t = initTRPC.context<TRPCContext>().create({
   transformer: superjson,
   errorFormatter({ shape, error }) {
@@ -32,7 +40,12 @@ const t = initTRPC.context<TRPCContext>().create({
       data: {
         ...shape.data,
         // Field-level messages for forms when input validation fails.
-        fieldErrors: error.cause instanceof z.ZodError ? fieldErrorsOf(error.cause) : null,
+        fieldErrors:
+          error.cause instanceof z.ZodError
+            ? fieldErrorsOf(error.cause)
+            : isAppError(error.cause)
+              ? fieldErrorsOfDetails(error.cause.details)
+              : null,
       },
     };
   },
@@ -46,6 +59,7 @@ const TRPC_CODE_OF: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   UNAUTHORIZED: 'UNAUTHORIZED',
   FORBIDDEN: 'FORBIDDEN',
   RATE_LIMITED: 'TOO_MANY_REQUESTS',
+  BAD_GATEWAY: 'BAD_GATEWAY',
 };
 
 function isAppError(err: unknown): err is AppError {

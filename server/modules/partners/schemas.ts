@@ -47,3 +47,108 @@ export const meRoute = defineRoute({
   auth: 'partner',
   response: meResponse,
 });
+
+/* ---------- Integration: how Encore calls the partner's servers ---------- */
+
+/** Our names of the verification answer's fields; a partner's field map may only point at these. */
+export const verificationFieldNames = [
+  'userEmail',
+  'tickets',
+  'ticketId',
+  'externalReferenceEventId',
+  'showId',
+  'ticketOptionId',
+  'price',
+  'currency',
+  'status',
+  'tags',
+] as const;
+export type VerificationFieldName = (typeof verificationFieldNames)[number];
+
+export const FEED_INTERVAL_MINUTES = { min: 1, max: 1440, default: 15 } as const;
+
+/** Header names Encore sets itself or that belong to the connection; a partner auth header may not replace them. */
+export const RESERVED_HEADER_NAMES = new Set([
+  'accept',
+  'cache-control',
+  'connection',
+  'content-length',
+  'content-type',
+  'host',
+  'keep-alive',
+  'pragma',
+  'proxy-authorization',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'user-agent',
+]);
+
+/** Empty input means "none": forms send '' for a cleared URL. */
+const optionalUrl = z
+  .string()
+  .trim()
+  .max(2048, 'URL is at most 2048 characters')
+  .transform((v) => (v === '' ? null : v))
+  .nullable();
+
+export const verificationFieldMap = z
+  .record(
+    z.string().trim().min(1, 'Partner field name is required').max(100, 'Partner field name is at most 100 characters'),
+    z.enum(verificationFieldNames, { error: `Map to one of: ${verificationFieldNames.join(', ')}` }),
+  )
+  .superRefine((map, ctx) => {
+    const entries = Object.entries(map);
+    if (entries.length > 30) ctx.addIssue({ code: 'custom', message: 'At most 30 field mappings' });
+    const seen = new Map<string, string>();
+    for (const [from, to] of entries) {
+      const other = seen.get(to);
+      if (other !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [from], message: `Both “${other}” and “${from}” map to ${to}` });
+      }
+      seen.set(to, from);
+    }
+  });
+
+const headerName = z
+  .string()
+  .trim()
+  .max(100, 'Header name is at most 100 characters')
+  .refine((v) => v === '' || /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(v), 'Not a valid HTTP header name')
+  .refine((v) => !RESERVED_HEADER_NAMES.has(v.toLowerCase()), 'Encore sets this header itself; choose another name')
+  .transform((v) => (v === '' ? null : v))
+  .nullable();
+
+/**
+ * Update of a partner's integration settings. Every field is optional: an omitted field keeps its
+ * stored value, `null` (or '' for text) clears it. For the secret header value that means: omit it to
+ * keep the stored secret, send null to remove it.
+ */
+export const updateIntegrationInput = z.object({
+  partnerId: z.string().min(1),
+  verificationUrl: optionalUrl.optional(),
+  verificationFieldMap: verificationFieldMap.optional(),
+  feedUrl: optionalUrl.optional(),
+  feedIntervalMinutes: z
+    .number({ error: 'Enter a number of minutes' })
+    .int('Whole minutes only')
+    .min(FEED_INTERVAL_MINUTES.min, `At least ${FEED_INTERVAL_MINUTES.min} minute`)
+    .max(FEED_INTERVAL_MINUTES.max, `At most ${FEED_INTERVAL_MINUTES.max} minutes (one day)`)
+    .optional(),
+  authHeaderName: headerName.optional(),
+  authHeaderValue: z
+    .string()
+    .trim()
+    .min(1, 'Enter the header value, or remove it')
+    .max(4096, 'Header value is at most 4096 characters')
+    .regex(/^[\x20-\x7e\t]+$/, 'Header values may contain printable ASCII characters only')
+    .nullable()
+    .optional(),
+});
+export type UpdateIntegrationInput = z.input<typeof updateIntegrationInput>;
+
+export const testVerificationInput = z.object({
+  partnerId: z.string().min(1),
+  userEmail: z.string().trim().max(320, 'E-mail is at most 320 characters').pipe(z.email('Enter an e-mail address')),
+});

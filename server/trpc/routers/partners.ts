@@ -1,8 +1,12 @@
+import { fetchFeedNow, testVerification } from '@/server/modules/partners/client';
+import { getIntegration, updateIntegration } from '@/server/modules/partners/integration';
 import {
   createApiKeyInput,
   createPartnerInput,
   listPartnersInput,
   revokeApiKeyInput,
+  testVerificationInput,
+  updateIntegrationInput,
 } from '@/server/modules/partners/schemas';
 import {
   createApiKey,
@@ -25,10 +29,22 @@ const keysRouter = router({
     .mutation(({ input }) => revokeApiKey(input.partnerId, input.keyId)),
 });
 
+/** How Encore calls the partner's servers. The auth header value is write-only: reads show a hint. */
+const integrationRouter = router({
+  get: protectedProcedure.input(partnerIdInput).query(({ input }) => getIntegration(input.partnerId)),
+  update: protectedProcedure.input(updateIntegrationInput).mutation(({ input }) => updateIntegration(input)),
+  /** A partner failure is a result here (`ok: false`), not an error: it is what staff want to see. */
+  testVerification: protectedProcedure
+    .input(testVerificationInput)
+    .mutation(({ input }) => testVerification(input.partnerId, input.userEmail)),
+  fetchFeedNow: protectedProcedure.input(partnerIdInput).mutation(({ input }) => fetchFeedNow(input.partnerId)),
+});
+
 export const partnersRouter = router({
   list: protectedProcedure.input(listPartnersInput).query(({ input }) => listPartners(input)),
   get: protectedProcedure.input(partnerIdInput).query(({ input }) => getPartner(input.partnerId)),
   /** Returns the partner and its two initial keys; the keys are shown once. */
   create: protectedProcedure.input(createPartnerInput).mutation(({ input }) => createPartnerWithKeys(input.name)),
   keys: keysRouter,
+  integration: integrationRouter,
 });

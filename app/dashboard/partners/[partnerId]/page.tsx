@@ -9,6 +9,7 @@ import { Time } from '@/components/ui/time';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { ApiKeysSection } from '../_components/api-keys-section';
+import { IntegrationSection } from '../_components/integration-section';
 
 export const metadata: Metadata = { title: 'Partner' };
 
@@ -22,6 +23,7 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
     throw err;
   });
   void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId }));
+  void queryClient.prefetchQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
 
   return (
     <>
@@ -58,6 +60,9 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
             title="Channels API keys"
             description="Keys starting with sk_ch_ open only the Channels API."
           />
+        </Suspense>
+        <Suspense fallback={<TableSkeleton rows={4} columns={2} label="Loading integration settings" />}>
+          <IntegrationSection partnerId={partner.id} />
         </Suspense>
       </HydrateClient>
     </>

@@ -1,0 +1,528 @@
+import { z } from 'zod';
+import { type DbOrTx, getDb } from '@/db';
+import { AppError, badRequest, type ErrorDetail } from '@/server/lib/errors';
+import { isCurrencyCode, toMinorUnits } from '@/server/lib/money';
+import { OutboundError, partnerRequest } from '@/server/lib/outbound';
+import { type IntegrationRow, loadIntegration, recordFeedRun } from './integration';
+import { testVerificationInput } from './schemas';
+import { getPartner } from './service';
+
+/**
+ * Encore's calls to a partner's own servers (spec, "Partner-side interfaces"): ticket verification
+ * (PULL ownership, asked fresh every time) and the event feed. Both go through `partnerRequest`, so
+ * URL rules, timeouts and size caps are the same as for webhooks.
+ */
+
+export const VERIFICATION_TIMEOUT_MS = 5_000;
+export const VERIFICATION_MAX_BYTES = 1024 * 1024;
+export const FEED_TIMEOUT_MS = 15_000;
+export const FEED_MAX_BYTES = 5 * 1024 * 1024;
+
+/* ---------- Errors ---------- */
+
+export type PartnerCallReason =
+  | 'not_configured'
+  | 'invalid_url'
+  | 'forbidden_address'
+  | 'unreachable'
+  | 'timeout'
+  | 'too_large'
+  | 'http_status'
+  | 'invalid_json'
+  | 'invalid_answer'
+  | 'ownership_mismatch';
+
+/**
+ * Why a call to a partner failed. Not configured is a 409 (the partner's setup is incomplete);
+ * everything else is the partner's server failing us: 502.
+ */
+export class PartnerCallError extends AppError {
+  readonly reason: PartnerCallReason;
+  /** The partner's HTTP status, for `http_status`. */
+  readonly httpStatus?: number;
+
+  constructor(reason: PartnerCallReason, message: string, opts: { details?: ErrorDetail[]; httpStatus?: number } = {}) {
+    super(reason === 'not_configured' ? 'CONFLICT' : 'BAD_GATEWAY', message, { details: opts.details });
+    this.reason = reason;
+    this.httpStatus = opts.httpStatus;
+  }
+}
+
+/* ---------- Transport ---------- */
+
+const REASON_OF_KIND: Record<OutboundError['kind'], PartnerCallReason> = {
+  invalid_url: 'invalid_url',
+  invalid_request: 'unreachable',
+  forbidden_address: 'forbidden_address',
+  timeout: 'timeout',
+  too_large: 'too_large',
+  network: 'unreachable',
+  bad_response: 'unreachable',
+};
+
+function authHeaders(row: IntegrationRow): Record<string, string> {
+  return row.authHeaderName && row.authHeaderValue ? { [row.authHeaderName.toLowerCase()]: row.authHeaderValue } : {};
+}
+
+/** GET a partner URL and parse its JSON; every failure becomes a PartnerCallError naming `what` failed. */
+async function getJson(
+  what: string,
+  url: string,
+  opts: { headers: Record<string, string>; timeoutMs: number; maxResponseBytes: number },
+): Promise<{ json: unknown; durationMs: number }> {
+  let res;
+  try {
+    res = await partnerRequest(url, { method: 'GET', ...opts });
+  } catch (err) {
+    if (!(err instanceof OutboundError)) throw err;
+    const reason = REASON_OF_KIND[err.kind];
+    const message =
+      reason === 'timeout'
+        ? `The partner's ${what} did not answer within ${opts.timeoutMs / 1000} s`
+        : reason === 'too_large'
+          ? `The partner's ${what} answered more than ${opts.maxResponseBytes / 1024 / 1024} MiB`
+          : reason === 'unreachable'
+            ? `The partner's ${what} could not be reached: ${err.message}`
+            : `The partner's ${what} URL is refused: ${err.message}`;
+    throw new PartnerCallError(reason, message);
+  }
+  if (res.status < 200 || res.status > 299) {
+    const redirect = res.status >= 300 && res.status < 400 ? ' (redirects are not followed)' : '';
+    throw new PartnerCallError('http_status', `The partner's ${what} answered HTTP ${res.status}${redirect}`, {
+      httpStatus: res.status,
+    });
+  }
+  try {
+    return { json: JSON.parse(res.body) as unknown, durationMs: res.durationMs };
+  } catch (err) {
+    throw new PartnerCallError(
+      'invalid_json',
+      `The partner's ${what} did not answer valid JSON (${(err as Error).message})`,
+    );
+  }
+}
+
+/* ---------- Validation messages ---------- */
+
+/** `tickets[2].ticketId`, `shows[0].combinations`, `[1].shows[0]` for a path into an answer. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+
+/** One readable sentence per zod issue: "tickets[2].ticketId is required". */
+function issueDetails(error: z.ZodError, describeKey: (key: string) => string = () => ''): ErrorDetail[] {
+  return error.issues.slice(0, 50).map((issue) => {
+    const path = formatPath(issue.path);
+    const last = issue.path[issue.path.length - 1];
+    const note = typeof last === 'string' ? describeKey(last) : '';
+    const subject = `${path || 'The answer'}${note}`;
+    const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_union') && issue.input === undefined;
+    let text: string;
+    if (missing) text = 'is required';
+    else if (issue.code === 'invalid_type')
+      text = `must be ${/^[aeiou]/.test(issue.expected) ? 'an' : 'a'} ${issue.expected}`;
+    else if (issue.code === 'invalid_format' && issue.format === 'datetime') {
+      text = 'must be an ISO 8601 date and time with a time zone offset';
+    } else text = issue.message;
+    return { path, message: `${subject} ${text}` };
+  });
+}
+
+function summarize(details: ErrorDetail[]): string {
+  const first = details[0]?.message ?? 'unknown problem';
+  return details.length > 1 ? `${first} (and ${details.length - 1} more)` : first;
+}
+
+/* ---------- Shared field schemas ---------- */
+
+/** Partner ids are strings; whole numbers are accepted too (many systems emit numeric ids) and kept as text. */
+const partnerId = z
+  .union([z.string().min(1, 'must not be empty'), z.number().int()], { error: 'must be a string' })
+  .transform(String);
+
+const amount = z
+  .union([z.number(), z.string()], { error: 'must be a number or a numeric string' })
+  .refine((v) => (typeof v === 'number' ? Number.isFinite(v) && v >= 0 : /^\s*\d+(\.\d+)?\s*$/.test(v)), {
+    message: 'must be a non-negative decimal number',
+  });
+
+const currencyCode = z
+  .string()
+  .transform((v) => v.trim().toUpperCase())
+  .refine(isCurrencyCode, { message: 'must be an ISO 4217 currency code (e.g. EUR)' });
+
+/* ---------- Ticket verification ---------- */
+
+const verificationTicket = z
+  .object({
+    ticketId: partnerId,
+    externalReferenceEventId: partnerId,
+    showId: partnerId.nullable().optional(),
+    ticketOptionId: partnerId,
+    price: amount,
+    currency: currencyCode,
+    status: z.string().trim().min(1, 'must not be empty'),
+    tags: z.array(z.string().regex(/^[^:]+:.+$/s, { message: "must be a 'key:value' string" })).optional(),
+  })
+  .transform((t, ctx) => {
+    const money = toMinorUnits(t.price, t.currency);
+    if ('error' in money) {
+      ctx.addIssue({ code: 'custom', path: ['price'], message: money.error });
+      return z.NEVER;
+    }
+    return {
+      ticketId: t.ticketId,
+      externalReferenceEventId: t.externalReferenceEventId,
+      showId: t.showId ?? null,
+      ticketOptionId: t.ticketOptionId,
+      /** As the partner sent it, in major units (`45.50`). */
+      price: String(t.price).trim(),
+      priceMinor: money.minor,
+      currency: t.currency,
+      status: t.status.toUpperCase(),
+      tags: t.tags ?? [],
+    };
+  });
+
+const verificationAnswer = z.object({
+  userEmail: z.string().trim().min(1, 'must not be empty'),
+  tickets: z.array(verificationTicket),
+});
+
+export type VerifiedTicket = z.output<typeof verificationTicket>;
+
+export interface TicketVerification {
+  /** The user asked about, as asked. */
+  userEmail: string;
+  /** Tickets the partner reports VALID for this user: the only ones Encore may act on. */
+  tickets: VerifiedTicket[];
+  /** Everything else in the answer, with the reason it cannot be used. */
+  ineligible: { ticket: VerifiedTicket; reason: string }[];
+  checkedAt: Date;
+  durationMs: number;
+}
+
+/** `{verificationUrl}/tickets?user=…`, whether or not the base ends with `/`, keeping any query it has. */
+export function verificationRequestUrl(verificationUrl: string, userEmail: string): string {
+  const url = new URL(verificationUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/tickets`;
+  url.searchParams.set('user', userEmail);
+  return url.toString();
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Renames the partner's field names to ours (partner name → our name), at the top level and in each
+ * ticket. When a partner sends both a mapped field and a field already carrying our name, the mapped
+ * one wins: the mapping is the staff's explicit statement of where the value is.
+ */
+export function applyFieldMap(answer: unknown, map: Record<string, string>): unknown {
+  if (Object.keys(map).length === 0 || !isObject(answer)) return answer;
+  const rename = (obj: Json): Json => {
+    const out: Json = {};
+    for (const [k, v] of Object.entries(obj)) if (!(k in map)) out[k] = v;
+    for (const [k, v] of Object.entries(obj)) if (k in map) out[map[k]] = v;
+    return out;
+  };
+  const top = rename(answer);
+  if (Array.isArray(top.tickets)) top.tickets = top.tickets.map((t: unknown) => (isObject(t) ? rename(t) : t));
+  return top;
+}
+
+async function configuredIntegration(partnerId: string, db: DbOrTx): Promise<IntegrationRow | null> {
+  await getPartner(partnerId, db);
+  return loadIntegration(partnerId, db);
+}
+
+/**
+ * Asks the partner which tickets `userEmail` owns right now (never cached) and returns the valid ones.
+ * Refuses an answer about another user: ownership must be exact.
+ */
+export async function verifyTickets(
+  partnerId: string,
+  userEmail: string,
+  db: DbOrTx = getDb(),
+): Promise<TicketVerification> {
+  const asked = testVerificationInput.shape.userEmail.safeParse(userEmail);
+  if (!asked.success) {
+    throw badRequest('Enter a valid e-mail address', [{ path: 'userEmail', message: asked.error.issues[0].message }]);
+  }
+  const email = asked.data;
+  const row = await configuredIntegration(partnerId, db);
+  if (!row?.verificationUrl) {
+    throw new PartnerCallError('not_configured', 'This partner has no ticket verification URL configured');
+  }
+  const checkedAt = new Date();
+  const { json, durationMs } = await getJson(
+    'verification endpoint',
+    verificationRequestUrl(row.verificationUrl, email),
+    {
+      headers: {
+        accept: 'application/json',
+        // Ownership changes at any moment; no cache between us and the partner may answer for it.
+        'cache-control': 'no-cache',
+        pragma: 'no-cache',
+        ...authHeaders(row),
+      },
+      timeoutMs: VERIFICATION_TIMEOUT_MS,
+      maxResponseBytes: VERIFICATION_MAX_BYTES,
+    },
+  );
+
+  const map = row.verificationFieldMap;
+  const partnerNameOf = new Map(Object.entries(map).map(([from, to]) => [to, from]));
+  const parsed = verificationAnswer.safeParse(applyFieldMap(json, map), { reportInput: true });
+  if (!parsed.success) {
+    const details = issueDetails(parsed.error, (key) => {
+      const from = partnerNameOf.get(key);
+      return from ? ` (partner field “${from}”)` : '';
+    });
+    throw new PartnerCallError(
+      'invalid_answer',
+      `The partner's verification answer does not match the expected shape: ${summarize(details)}`,
+      { details },
+    );
+  }
+  const answer = parsed.data;
+  if (answer.userEmail.toLowerCase() !== email.toLowerCase()) {
+    // The other user's address is deliberately not repeated: this message may reach the asking user.
+    throw new PartnerCallError(
+      'ownership_mismatch',
+      "The partner's verification answer is about a different user than the one asked about; no ticket from it is used",
+      { details: [{ path: 'userEmail', message: 'does not match the user asked about' }] },
+    );
+  }
+
+  const occurrences = new Map<string, number>();
+  for (const t of answer.tickets) occurrences.set(t.ticketId, (occurrences.get(t.ticketId) ?? 0) + 1);
+  const tickets: VerifiedTicket[] = [];
+  const ineligible: TicketVerification['ineligible'] = [];
+  for (const ticket of answer.tickets) {
+    const times = occurrences.get(ticket.ticketId) ?? 0;
+    if (times > 1) ineligible.push({ ticket, reason: `ticketId appears ${times} times in the answer` });
+    else if (ticket.status !== 'VALID') ineligible.push({ ticket, reason: `status is ${ticket.status}, not VALID` });
+    else tickets.push(ticket);
+  }
+  return { userEmail: email, tickets, ineligible, checkedAt, durationMs };
+}
+
+/* ---------- Event feed ---------- */
+
+const feedTicketOption = z
+  .looseObject({
+    ticketId: partnerId.optional(),
+    ticketOptionId: partnerId.optional(),
+    title: z.string().optional(),
+    description: z.string().optional(),
+    currency: currencyCode.optional(),
+    price: amount.nullable().optional(),
+    stock: z.number().optional(),
+    area: z.string().optional(),
+  })
+  .superRefine((o, ctx) => {
+    if (o.ticketId === undefined && o.ticketOptionId === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['ticketId'], message: 'is required (or ticketOptionId)' });
+    } else if (o.ticketId !== undefined && o.ticketOptionId !== undefined && o.ticketId !== o.ticketOptionId) {
+      ctx.addIssue({ code: 'custom', path: ['ticketOptionId'], message: 'differs from ticketId' });
+    }
+  })
+  // One name downstream: combinations call it ticketOptionId, the push API's ticketOption calls it ticketId.
+  .transform(({ ticketId, ticketOptionId, ...rest }) => ({
+    ...rest,
+    ticketOptionId: ticketOptionId ?? ticketId ?? '',
+  }));
+
+const feedPriceType = z.looseObject({
+  priceTypeId: partnerId,
+  title: z.string().optional(),
+  description: z.string().optional(),
+});
+
+const feedCombination = z.object({
+  ticketOptionId: partnerId,
+  priceTypeId: partnerId,
+  price: amount,
+  description: z.string().optional(),
+});
+
+function duplicates(values: string[]): Set<number> {
+  const seen = new Set<string>();
+  const dup = new Set<number>();
+  values.forEach((v, i) => (seen.has(v) ? dup.add(i) : seen.add(v)));
+  return dup;
+}
+
+const feedShow = z
+  .looseObject({
+    showId: partnerId,
+    status: z.string().trim().min(1, 'must not be empty'),
+    dates: z.looseObject({ startsAt: z.iso.datetime({ offset: true }) }),
+    ticketOptions: z.array(feedTicketOption),
+    priceTypes: z.array(feedPriceType).optional(),
+    combinations: z.array(feedCombination).optional(),
+  })
+  .superRefine((show, ctx) => {
+    // Price Detail model: price types sell only through explicitly declared combinations.
+    if (show.priceTypes !== undefined && show.combinations === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['combinations'], message: 'is required when priceTypes is present' });
+    }
+    const optionIds = show.ticketOptions.map((o) => o.ticketOptionId);
+    for (const i of duplicates(optionIds)) {
+      ctx.addIssue({ code: 'custom', path: ['ticketOptions', i, 'ticketOptionId'], message: 'is a duplicate' });
+    }
+    const priceTypeIds = (show.priceTypes ?? []).map((p) => p.priceTypeId);
+    for (const i of duplicates(priceTypeIds)) {
+      ctx.addIssue({ code: 'custom', path: ['priceTypes', i, 'priceTypeId'], message: 'is a duplicate' });
+    }
+    const combos = show.combinations ?? [];
+    combos.forEach((c, i) => {
+      if (!optionIds.includes(c.ticketOptionId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['combinations', i, 'ticketOptionId'],
+          message: `names no ticket option of this show (${c.ticketOptionId})`,
+        });
+      }
+      if (!priceTypeIds.includes(c.priceTypeId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['combinations', i, 'priceTypeId'],
+          message: `names no price type of this show (${c.priceTypeId})`,
+        });
+      }
+    });
+    for (const i of duplicates(combos.map((c) => `${c.ticketOptionId}\u0000${c.priceTypeId}`))) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['combinations', i],
+        message: 'repeats a ticketOptionId + priceTypeId pair',
+      });
+    }
+  });
+
+const feedEvent = z
+  .looseObject({
+    externalReferenceId: partnerId,
+    shows: z.array(feedShow),
+  })
+  .superRefine((event, ctx) => {
+    for (const i of duplicates(event.shows.map((s) => s.showId))) {
+      ctx.addIssue({ code: 'custom', path: ['shows', i, 'showId'], message: 'is a duplicate' });
+    }
+  });
+
+const feedEvents = z.array(feedEvent).superRefine((events, ctx) => {
+  for (const i of duplicates(events.map((e) => e.externalReferenceId))) {
+    ctx.addIssue({ code: 'custom', path: [i, 'externalReferenceId'], message: 'is a duplicate' });
+  }
+});
+
+export type FeedEvent = z.output<typeof feedEvent>;
+
+export interface EventFeed {
+  /**
+   * The feed's events. A feed may answer one event object (the spec's shape) or an array of them (one
+   * feed for a partner's whole catalogue); both arrive here as a list. Error paths follow the answer:
+   * `shows[0]…` for one object, `[2].shows[0]…` for an array.
+   */
+  events: FeedEvent[];
+  fetchedAt: Date;
+  durationMs: number;
+}
+
+export interface FeedSummary {
+  events: number;
+  shows: number;
+  ticketOptions: number;
+  priceTypes: number;
+  combinations: number;
+}
+
+export function summarizeFeed(feed: EventFeed): FeedSummary {
+  const shows = feed.events.flatMap((e) => e.shows);
+  return {
+    events: feed.events.length,
+    shows: shows.length,
+    ticketOptions: shows.reduce((n, s) => n + s.ticketOptions.length, 0),
+    priceTypes: shows.reduce((n, s) => n + (s.priceTypes?.length ?? 0), 0),
+    combinations: shows.reduce((n, s) => n + (s.combinations?.length ?? 0), 0),
+  };
+}
+
+/**
+ * Reads and validates the partner's event feed. It does not touch any catalogue. Every call that
+ * reaches the point of calling (a feed URL is configured) records its run on the integration: time,
+ * error or null, and the next run (now + interval).
+ */
+export async function fetchEventFeed(partnerId: string, db: DbOrTx = getDb()): Promise<EventFeed> {
+  const row = await configuredIntegration(partnerId, db);
+  if (!row?.feedUrl) throw new PartnerCallError('not_configured', 'This partner has no event feed URL configured');
+  const fetchedAt = new Date();
+  try {
+    const { json, durationMs } = await getJson('event feed', row.feedUrl, {
+      headers: { accept: 'application/json', ...authHeaders(row) },
+      timeoutMs: FEED_TIMEOUT_MS,
+      maxResponseBytes: FEED_MAX_BYTES,
+    });
+    const parsed = Array.isArray(json)
+      ? feedEvents.safeParse(json, { reportInput: true })
+      : feedEvent.transform((e) => [e]).safeParse(json, { reportInput: true });
+    if (!parsed.success) {
+      const details = issueDetails(parsed.error);
+      throw new PartnerCallError(
+        'invalid_answer',
+        `The partner's event feed does not match the expected shape: ${summarize(details)}`,
+        { details },
+      );
+    }
+    await recordFeedRun(partnerId, null, db);
+    return { events: parsed.data, fetchedAt, durationMs };
+  } catch (err) {
+    if (err instanceof PartnerCallError) await recordFeedRun(partnerId, err.message, db);
+    throw err;
+  }
+}
+
+/* ---------- Dashboard test actions ---------- */
+
+/** A test call's outcome: the result, or the partner's failure as data (it is what staff asked to see). */
+export type CallOutcome<T> =
+  | { ok: true; result: T }
+  | {
+      ok: false;
+      error: { reason: PartnerCallReason; message: string; details: ErrorDetail[]; httpStatus: number | null };
+    };
+
+async function outcome<T>(run: () => Promise<T>): Promise<CallOutcome<T>> {
+  try {
+    return { ok: true, result: await run() };
+  } catch (err) {
+    if (!(err instanceof PartnerCallError)) throw err;
+    return {
+      ok: false,
+      error: {
+        reason: err.reason,
+        message: err.message,
+        details: err.details ?? [],
+        httpStatus: err.httpStatus ?? null,
+      },
+    };
+  }
+}
+
+export function testVerification(partnerId: string, userEmail: string, db: DbOrTx = getDb()) {
+  return outcome(() => verifyTickets(partnerId, userEmail, db));
+}
+
+/** Runs the feed once now and answers its counts; the run is recorded like a scheduled one. */
+export async function fetchFeedNow(
+  partnerId: string,
+  db: DbOrTx = getDb(),
+): Promise<CallOutcome<FeedSummary & { durationMs: number }>> {
+  return outcome(async () => {
+    const feed = await fetchEventFeed(partnerId, db);
+    return { ...summarizeFeed(feed), durationMs: feed.durationMs };
+  });
+}

@@ -1,0 +1,18 @@
+import { resetEnvCache } from '@/server/env';
+
+/**
+ * Sets environment variables (undefined deletes one) for the rest of a test and re-reads the
+ * environment; the returned function puts the previous values back.
+ */
+export function setEnv(vars: Record<string, string | undefined>): () => void {
+  const saved = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+  const apply = (values: Record<string, string | undefined>) => {
+    for (const [k, v] of Object.entries(values)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+    resetEnvCache();
+  };
+  apply(vars);
+  return () => apply(saved);
+}
