@@ -20,10 +20,15 @@ afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true }
 function pidOf(dataDir: string): number {
   return Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
 }
+/** Running, and not a zombie (an orphan nobody reaped yet has exited all the same). */
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return false;
   }
@@ -39,7 +44,10 @@ async function rows(url: string): Promise<string[]> {
 
 /** Starts the child that owns the server, waits for READY, then SIGKILLs it. */
 async function crashAfterWriting(dataDir: string, note: string): Promise<void> {
-  const child = spawn(TSX, ['server/testing/embedded-child.ts', dataDir, note], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // node with the tsx loader (not the tsx CLI, which forks): SIGKILL must hit the owner itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/testing/embedded-child.ts', dataDir, note], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   await new Promise<void>((resolve, reject) => {

@@ -24,7 +24,10 @@ export function connect(url: string, max = Number(process.env.DATABASE_POOL_SIZE
     max,
     onnotice: () => {},
     connection: { application_name: 'encore' },
-    // Money and counts stay exact; bigint columns come back as JS numbers only where the schema says so.
+    // Unnamed statements: safe behind PgBouncer in transaction mode, and re-executed statements are
+    // described afresh (a cached prepared statement re-typed raw parameters after drizzle replaced
+    // postgres.js's timestamp serializers).
+    prepare: false,
   });
   return { url, sql, db: drizzle(sql, { schema, casing: 'snake_case' }) };
 }

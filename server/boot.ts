@@ -7,6 +7,8 @@ import { env, publicBaseUrl, resetEnvCache } from '@/server/env';
 import { log } from '@/server/lib/log';
 import { createPartnerWithKeys } from '@/server/modules/partners/service';
 import { createStaff } from '@/server/modules/staff/service';
+import { startJobs } from '@/server/jobs/client';
+import { kickWebhookDispatch } from '@/server/modules/webhooks/jobs';
 
 export interface DatabaseHandle {
   url: string;
@@ -101,8 +103,12 @@ export function bootApp(): Promise<void> {
     await ensureSessionSecret();
     await ensureAdminFromEnv();
     await ensureDemoPartner();
+    const jobs = await startJobs();
+    // Messages left pending by the previous run are delivered now, not at the next sweep.
+    kickWebhookDispatch();
     log.info('encore ready', {
       database: db.embedded ? 'embedded' : 'external',
+      jobs: jobs.name,
       baseUrl: publicBaseUrl(),
       bootMs: Date.now() - started,
     });

@@ -1,3 +1,5 @@
 export * from './partners';
 export * from './staff';
 export * from './platform';
+export * from './webhooks';
+export * from './integrations';

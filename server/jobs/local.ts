@@ -1,0 +1,98 @@
+import PgBoss from 'pg-boss';
+import type { z } from 'zod';
+import { errorFields, log } from '@/server/lib/log';
+import type { JobDefinition, JobProvider, SendOptions } from './types';
+
+/**
+ * The embedded default: durable jobs in our own PostgreSQL (schema `pgboss`) on pg-boss 10, worked by
+ * the app process. Jobs survive restarts (they are rows); a job that was running when the process died
+ * is expired and retried by pg-boss, and definitions are idempotent, so a retry shows nothing twice.
+ */
+export class LocalJobProvider implements JobProvider {
+  readonly name = 'local' as const;
+  private boss: PgBoss;
+  private started = false;
+  private workerIds = new Map<string, string[]>();
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly definitions: JobDefinition[],
+    private readonly opts: { work?: boolean; pollingIntervalSeconds?: number } = {},
+  ) {
+    this.boss = new PgBoss({
+      connectionString: databaseUrl,
+      schema: 'pgboss',
+      max: 4,
+      application_name: 'encore-jobs',
+      // Finished jobs stay visible in the operations view for a week.
+      deleteAfterDays: 7,
+      archiveCompletedAfterSeconds: 24 * 3600,
+    });
+    this.boss.on('error', (err) => log.error('job queue error', errorFields(err)));
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    await this.boss.start();
+    for (const def of this.definitions) {
+      await this.boss.createQueue(def.id, {
+        name: def.id,
+        retryLimit: def.retries ?? 3,
+        retryDelay: 5,
+        retryBackoff: true,
+        expireInSeconds: 15 * 60,
+      });
+      if (def.cron) await this.boss.schedule(def.id, def.cron, {});
+    }
+    if (this.opts.work !== false) {
+      for (const def of this.definitions) {
+        const ids: string[] = [];
+        for (let i = 0; i < (def.concurrency ?? 1); i++) {
+          ids.push(
+            await this.boss.work<unknown>(
+              def.id,
+              { batchSize: 1, pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 1, includeMetadata: true },
+              async ([job]) => {
+                const input = def.input.parse(job.data ?? {});
+                try {
+                  return await def.run(input, { provider: 'local', attempt: job.retryCount + 1 });
+                } catch (err) {
+                  log.warn('job failed', {
+                    job: def.id,
+                    jobId: job.id,
+                    attempt: job.retryCount + 1,
+                    ...errorFields(err),
+                  });
+                  throw err;
+                }
+              },
+            ),
+          );
+        }
+        this.workerIds.set(def.id, ids);
+      }
+    }
+    this.started = true;
+  }
+
+  async send<I extends z.ZodType>(def: JobDefinition<I>, input: z.input<I>, opts: SendOptions = {}): Promise<void> {
+    const data = def.input.parse(input) as object;
+    await this.boss.send(def.id, data, {
+      ...(opts.runAt ? { startAfter: opts.runAt } : {}),
+      ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+    });
+    // Wake this instance's worker now instead of at its next poll, when the job is due now.
+    if (!opts.runAt || opts.runAt.getTime() <= Date.now()) {
+      for (const id of this.workerIds.get(def.id) ?? []) this.boss.notifyWorker(id);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (!this.started) return;
+    this.started = false;
+    // Stop fetching first, so no job is taken by a worker whose pool is about to close.
+    for (const id of this.workerIds.keys()) await this.boss.offWork(id);
+    this.workerIds.clear();
+    await this.boss.stop({ graceful: true, wait: true, timeout: 10_000, close: true });
+  }
+}

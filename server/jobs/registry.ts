@@ -1,0 +1,7 @@
+import { webhookDispatchJob } from '@/server/modules/webhooks/jobs';
+import type { JobDefinition } from './types';
+
+/** Every job definition; both providers run exactly this list. */
+export function allJobs(): JobDefinition[] {
+  return [webhookDispatchJob as unknown as JobDefinition];
+}

@@ -1,0 +1,46 @@
+import type { z } from 'zod';
+
+export interface JobContext {
+  /** Which provider runs this call. */
+  provider: 'local' | 'inngest';
+  /** 1 on the first try; retries of a failed run count up. */
+  attempt: number;
+}
+
+/**
+ * A background job: a plain, idempotent function over small inputs (ids), with the trigger that
+ * starts it. The same definition runs on the local provider (pg-boss in our PostgreSQL) and on
+ * Inngest. The truth (what was delivered, imported, expired) lives in domain tables, so running a
+ * job twice or losing a queued one loses nothing: sweeps re-enqueue what is due.
+ */
+export interface JobDefinition<I extends z.ZodType = z.ZodType> {
+  /** Stable id, also the queue name and the Inngest function id, e.g. `webhooks.deliver`. */
+  id: string;
+  description: string;
+  input: I;
+  /** Runs on a schedule (5-field cron, minute precision) instead of, or besides, being sent. */
+  cron?: string;
+  /** How many times a failing run is retried by the provider (domain-level retries are separate). */
+  retries?: number;
+  /** Parallel runs per app instance (local provider). */
+  concurrency?: number;
+  run(input: z.output<I>, ctx: JobContext): Promise<unknown>;
+}
+
+export function defineJob<I extends z.ZodType>(def: JobDefinition<I>): JobDefinition<I> {
+  return def;
+}
+
+export interface SendOptions {
+  /** Run no earlier than this time. */
+  runAt?: Date;
+  /** At most one queued run per key (local provider), e.g. one dispatch per partner. */
+  singletonKey?: string;
+}
+
+export interface JobProvider {
+  readonly name: 'local' | 'inngest';
+  send<I extends z.ZodType>(def: JobDefinition<I>, input: z.input<I>, opts?: SendOptions): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}

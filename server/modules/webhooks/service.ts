@@ -1,0 +1,182 @@
+import { randomBytes } from 'node:crypto';
+import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { type DbOrTx, getDb } from '@/db';
+import { webhookAttempts, webhookEndpoints, webhookMessages } from '@/db/schema';
+import { badRequest, notFound } from '@/server/lib/errors';
+import { newId } from '@/server/lib/ids';
+import { checkPartnerUrl, OutboundError } from '@/server/lib/outbound';
+import { getPartner } from '@/server/modules/partners/service';
+import {
+  type ListMessagesInput,
+  type UpsertEndpointInput,
+  type WebhookBody,
+  listMessagesInput,
+  upsertEndpointInput,
+  webhookBody,
+} from './schemas';
+
+function newSigningSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
+function mask(value: string | null): string | null {
+  return value ? `••••${value.slice(-4)}` : null;
+}
+
+/** The endpoint as staff see it: secrets masked. */
+export async function getEndpoint(partnerId: string, db: DbOrTx = getDb()) {
+  const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.partnerId, partnerId));
+  if (!row) return null;
+  return {
+    partnerId: row.partnerId,
+    url: row.url,
+    enabled: row.enabled,
+    secretHeaderName: row.secretHeaderName,
+    secretHeaderValueHint: mask(row.secretHeaderValue),
+    signingSecretHint: mask(row.signingSecret),
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/**
+ * Creates or updates the partner's receiver. A new endpoint gets a signing secret, returned once.
+ * Enabling an endpoint releases the messages held while it was disabled (they are already due).
+ */
+export async function upsertEndpoint(input: UpsertEndpointInput, db: DbOrTx = getDb()) {
+  const data = upsertEndpointInput.parse(input);
+  await getPartner(data.partnerId, db);
+  try {
+    checkPartnerUrl(data.url);
+  } catch (err) {
+    if (err instanceof OutboundError) throw badRequest(err.message, [{ path: 'url', message: err.message }]);
+    throw err;
+  }
+  const [existing] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.partnerId, data.partnerId));
+  const headerName =
+    data.secretHeaderName === undefined ? (existing?.secretHeaderName ?? null) : data.secretHeaderName || null;
+  const headerValue =
+    data.secretHeaderValue === undefined ? (existing?.secretHeaderValue ?? null) : data.secretHeaderValue || null;
+  if (Boolean(headerName) !== Boolean(headerValue)) {
+    throw badRequest('A secret header needs both a name and a value', [
+      { path: headerName ? 'secretHeaderValue' : 'secretHeaderName', message: 'is required with the other' },
+    ]);
+  }
+  const signingSecret = existing?.signingSecret ?? newSigningSecret();
+  await db
+    .insert(webhookEndpoints)
+    .values({
+      partnerId: data.partnerId,
+      url: data.url,
+      enabled: data.enabled,
+      secretHeaderName: headerName,
+      secretHeaderValue: headerValue,
+      signingSecret,
+    })
+    .onConflictDoUpdate({
+      target: webhookEndpoints.partnerId,
+      set: {
+        url: data.url,
+        enabled: data.enabled,
+        secretHeaderName: headerName,
+        secretHeaderValue: headerValue,
+        updatedAt: sql`now()`,
+      },
+    });
+  return { endpoint: await getEndpoint(data.partnerId, db), signingSecret: existing ? null : signingSecret };
+}
+
+/** A new signing secret, returned once; deliveries sign with it from now on. */
+export async function rotateSigningSecret(partnerId: string, db: DbOrTx = getDb()): Promise<string> {
+  const signingSecret = newSigningSecret();
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ signingSecret, updatedAt: sql`now()` })
+    .where(eq(webhookEndpoints.partnerId, partnerId))
+    .returning({ partnerId: webhookEndpoints.partnerId });
+  if (!row) throw notFound('No webhook endpoint is configured for this partner');
+  return signingSecret;
+}
+
+/**
+ * The outbox: records a message in the caller's transaction, so the state change and its webhook
+ * commit or roll back together. Delivery starts when a dispatcher runs (call kickWebhookDispatch()
+ * after the commit; a sweep every minute catches anything not kicked). Messages are recorded even
+ * when the partner has no endpoint yet or it is disabled: they wait, they are never dropped.
+ */
+export async function enqueueWebhook(db: DbOrTx, partnerId: string, body: WebhookBody): Promise<string> {
+  const msg = webhookBody.parse(body);
+  const id = newId('msg');
+  await db.insert(webhookMessages).values({ id, partnerId, family: msg.family, action: msg.action, data: msg.data });
+  return id;
+}
+
+export async function listMessages(input: ListMessagesInput, db: DbOrTx = getDb()) {
+  const { partnerId, status, action, page, pageSize } = listMessagesInput.parse(input);
+  const where = and(
+    eq(webhookMessages.partnerId, partnerId),
+    status ? eq(webhookMessages.status, status) : undefined,
+    action ? eq(webhookMessages.action, action) : undefined,
+  );
+  const [items, [{ total }], actions] = await Promise.all([
+    db
+      .select()
+      .from(webhookMessages)
+      .where(where)
+      .orderBy(desc(webhookMessages.createdAt), desc(webhookMessages.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ total: count() }).from(webhookMessages).where(where),
+    db
+      .selectDistinct({ action: webhookMessages.action })
+      .from(webhookMessages)
+      .where(eq(webhookMessages.partnerId, partnerId))
+      .orderBy(webhookMessages.action),
+  ]);
+  return {
+    items,
+    total,
+    page,
+    pageSize,
+    pageCount: Math.max(1, Math.ceil(total / pageSize)),
+    actions: actions.map((a) => a.action),
+  };
+}
+
+export async function getMessage(partnerId: string, messageId: string, db: DbOrTx = getDb()) {
+  const [message] = await db
+    .select()
+    .from(webhookMessages)
+    .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.partnerId, partnerId)));
+  if (!message) throw notFound('Webhook message not found');
+  const attempts = await db
+    .select()
+    .from(webhookAttempts)
+    .where(eq(webhookAttempts.messageId, messageId))
+    .orderBy(webhookAttempts.attemptNo);
+  return { message, attempts };
+}
+
+/**
+ * "Retry now": a pending message becomes due at once; a delivered one is sent again (manual replay,
+ * same message id, so receivers that dedupe ignore it).
+ */
+export async function retryNow(partnerId: string, messageId: string, db: DbOrTx = getDb()) {
+  const [row] = await db
+    .update(webhookMessages)
+    .set({ status: 'pending', nextAttemptAt: sql`now()`, deliveredAt: null })
+    .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.partnerId, partnerId)))
+    .returning({ id: webhookMessages.id });
+  if (!row) throw notFound('Webhook message not found');
+  return row.id;
+}
+
+/** Queues a harmless `test.ping` message so staff and partner can check the receiver end to end. */
+export async function sendTestMessage(partnerId: string, db: DbOrTx = getDb()): Promise<string> {
+  await getPartner(partnerId, db);
+  return enqueueWebhook(db, partnerId, {
+    family: 'test',
+    action: 'test.ping',
+    data: { partnerId, sentAt: new Date().toISOString() },
+  });
+}

@@ -1,0 +1,308 @@
+import { spawn } from 'node:child_process';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getDb, getSql } from '@/db';
+import { resetEnvCache } from '@/server/env';
+import { LocalJobProvider } from '@/server/jobs/local';
+import { allJobs } from '@/server/jobs/registry';
+import { Receiver } from '@/server/testing/receiver';
+import { makePartner } from '@/server/testing/fixtures';
+import { dispatchDue } from './delivery';
+import { FAST_RETRIES, retryDelayMs } from './schedule';
+import { enqueueWebhook, getMessage, listMessages, retryNow, sendTestMessage, upsertEndpoint } from './service';
+
+const cleanups: (() => Promise<unknown>)[] = [];
+beforeAll(() => {
+  process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
+  resetEnvCache();
+});
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+afterAll(() => {
+  delete process.env.ALLOW_PRIVATE_PARTNER_URLS;
+  resetEnvCache();
+});
+
+/** A partner with an enabled endpoint pointing at a fresh receiver; disabled again after the test. */
+async function setup(opts: { secretHeader?: [string, string] } = {}) {
+  const receiver = await new Receiver().start();
+  const { partner } = await makePartner('Webhooks');
+  const { signingSecret } = await upsertEndpoint({
+    partnerId: partner.id,
+    url: receiver.url,
+    enabled: true,
+    secretHeaderName: opts.secretHeader?.[0],
+    secretHeaderValue: opts.secretHeader?.[1],
+  });
+  cleanups.push(
+    () => receiver.stop(),
+    () => getSql()`update webhook_endpoints set enabled = false where partner_id = ${partner.id}`,
+  );
+  return { partner, receiver, signingSecret: signingSecret! };
+}
+
+const ticketUpdated = (id: string) => ({
+  family: 'ticket',
+  action: 'ticket.updated',
+  data: { id, newOwnerEmail: 'b@example.com' },
+});
+
+describe('retry schedule', () => {
+  it('starts at 5 s, grows to 8 min by the 50th retry, then waits 12 to 24 hours, forever', () => {
+    expect(retryDelayMs(1)).toBe(5_000);
+    expect(retryDelayMs(FAST_RETRIES)).toBe(8 * 60_000);
+    for (let n = 2; n <= FAST_RETRIES; n++) expect(retryDelayMs(n)).toBeGreaterThan(retryDelayMs(n - 1));
+    expect(retryDelayMs(51, () => 0)).toBe(12 * 3_600_000);
+    expect(retryDelayMs(51, () => 0.9999)).toBeGreaterThan(23.99 * 3_600_000);
+    for (const n of [51, 52, 500, 10_000]) {
+      const d = retryDelayMs(n);
+      expect(d).toBeGreaterThanOrEqual(12 * 3_600_000);
+      expect(d).toBeLessThanOrEqual(24 * 3_600_000);
+    }
+    expect(() => retryDelayMs(0)).toThrow(RangeError);
+  });
+});
+
+describe('webhook delivery', () => {
+  it('retries after each failure (500, 500, 503) on the schedule until a 200, logging four attempts', async () => {
+    const { partner, receiver } = await setup();
+    receiver.reply(500, 500, { status: 503, body: 'maintenance' }, 200);
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-1'));
+    let now = new Date(Date.now() + 1000);
+    const expectedDue: number[] = [];
+
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      // Nothing is sent a millisecond before the message is due.
+      if (attempt > 1) {
+        const early = await dispatchDue({ now: new Date(now.getTime() - 1) });
+        expect(early.delivered + early.failed).toBe(0);
+      }
+      const r = await dispatchDue({ now });
+      expect(r.delivered + r.failed).toBe(1);
+      const { message } = await getMessage(partner.id, id);
+      if (attempt < 4) {
+        expect(message.status).toBe('pending');
+        expect(message.nextAttemptAt.getTime()).toBe(now.getTime() + retryDelayMs(attempt));
+        expectedDue.push(message.nextAttemptAt.getTime() - now.getTime());
+        now = message.nextAttemptAt;
+      } else {
+        expect(message.status).toBe('delivered');
+        expect(message.deliveredAt).toBeInstanceOf(Date);
+      }
+    }
+    expect(expectedDue).toEqual([5_000, retryDelayMs(2), retryDelayMs(3)]);
+    expect(receiver.requests).toHaveLength(4);
+    expect(new Set(receiver.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([id]));
+    const { attempts } = await getMessage(partner.id, id);
+    expect(attempts.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual([
+      [1, 500, false],
+      [2, 500, false],
+      [3, 503, false],
+      [4, 200, true],
+    ]);
+    expect(attempts[2].responseBody).toBe('maintenance');
+    // Once delivered, nothing more is sent.
+    await dispatchDue({ now: new Date(now.getTime() + 86_400_000) });
+    expect(receiver.requests).toHaveLength(4);
+  });
+
+  it('counts 301 (never followed) and 400 as failures, and 201/202/204 as success', async () => {
+    const { partner, receiver } = await setup();
+    const elsewhere = await new Receiver().start();
+    cleanups.push(() => elsewhere.stop());
+    receiver.reply({ status: 301, headers: { location: elsewhere.url } }, 400, 204);
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-2'));
+    let now = new Date(Date.now() + 1000);
+    for (let i = 0; i < 3; i++) {
+      await dispatchDue({ now });
+      now = (await getMessage(partner.id, id)).message.nextAttemptAt;
+    }
+    const { message, attempts } = await getMessage(partner.id, id);
+    expect(attempts.map((a) => a.statusCode)).toEqual([301, 400, 204]);
+    expect(attempts.map((a) => a.success)).toEqual([false, false, true]);
+    expect(attempts[0].error).toContain('redirect');
+    expect(message.status).toBe('delivered');
+    expect(elsewhere.requests).toHaveLength(0);
+
+    for (const status of [201, 202]) {
+      receiver.reply(status);
+      const other = await enqueueWebhook(getDb(), partner.id, ticketUpdated(`T-${status}`));
+      await dispatchDue({ now });
+      expect((await getMessage(partner.id, other)).message.status).toBe('delivered');
+    }
+  });
+
+  it('sends the spec body with Standard Webhooks signature headers and the partner secret header', async () => {
+    const { partner, receiver, signingSecret } = await setup({ secretHeader: ['X-Partner-Secret', 's3cr3t-value'] });
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-3'));
+    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    const [req] = receiver.requests;
+    expect(req.method).toBe('POST');
+    expect(req.headers['content-type']).toBe('application/json');
+    expect(req.headers['x-partner-secret']).toBe('s3cr3t-value');
+    expect(JSON.parse(req.body)).toEqual(ticketUpdated('T-3'));
+    const headers = {
+      'webhook-id': String(req.headers['webhook-id']),
+      'webhook-timestamp': String(req.headers['webhook-timestamp']),
+      'webhook-signature': String(req.headers['webhook-signature']),
+    };
+    expect(headers['webhook-id']).toBe(id);
+    expect(new Webhook(signingSecret).verify(req.body, headers)).toEqual(ticketUpdated('T-3'));
+    const wrong = `whsec_${Buffer.from('a different secret of 24b').toString('base64')}`;
+    expect(() => new Webhook(wrong).verify(req.body, headers)).toThrow();
+    expect(() => new Webhook(signingSecret).verify(req.body.replace('T-3', 'T-4'), headers)).toThrow();
+  });
+
+  it('holds messages while the endpoint is disabled (or missing) and delivers them once enabled', async () => {
+    const { partner, receiver } = await setup();
+    await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: false });
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-5'));
+    const far = new Date(Date.now() + 7 * 86_400_000);
+    await dispatchDue({ now: far });
+    expect(receiver.requests).toHaveLength(0);
+    expect((await getMessage(partner.id, id)).message).toMatchObject({ status: 'pending', attempts: 0 });
+
+    const { partner: noEndpoint } = await makePartner('No endpoint yet');
+    const waiting = await enqueueWebhook(getDb(), noEndpoint.id, ticketUpdated('T-6'));
+    await dispatchDue({ now: far });
+    expect((await getMessage(noEndpoint.id, waiting)).message.status).toBe('pending');
+
+    await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: true });
+    await dispatchDue({ now: far });
+    expect((await getMessage(partner.id, id)).message.status).toBe('delivered');
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('writes the message in the caller transaction: a rollback leaves no message', async () => {
+    const { partner } = await setup();
+    await expect(
+      getDb().transaction(async (tx) => {
+        await enqueueWebhook(tx, partner.id, ticketUpdated('T-7'));
+        throw new Error('the state change failed');
+      }),
+    ).rejects.toThrow('the state change failed');
+    expect((await listMessages({ partnerId: partner.id })).total).toBe(0);
+  });
+
+  it('loses none of 1,000 messages sent while the receiver is down', async () => {
+    const { partner, receiver } = await setup();
+    const port = receiver.port;
+    await receiver.stop(); // connection refused from now on
+    const ids = new Set<string>();
+    await getDb().transaction(async (tx) => {
+      for (let i = 0; i < 1000; i++) ids.add(await enqueueWebhook(tx, partner.id, ticketUpdated(`T-bulk-${i}`)));
+    });
+    const now = new Date(Date.now() + 1000);
+    const down = await dispatchDue({ now });
+    expect(down).toMatchObject({ delivered: 0, failed: 1000 });
+
+    const back = await new Receiver().start(port);
+    cleanups.push(() => back.stop());
+    const up = await dispatchDue({ now: new Date(now.getTime() + 5_000) });
+    expect(up).toMatchObject({ delivered: 1000, failed: 0 });
+    const received = new Set(back.requests.map((r) => String(r.headers['webhook-id'])));
+    expect(received).toEqual(ids);
+    const { total } = await listMessages({ partnerId: partner.id, status: 'delivered' });
+    expect(total).toBe(1000);
+  });
+
+  it('retries now, replays a delivered message with the same id, and sends test messages', async () => {
+    const { partner, receiver } = await setup();
+    receiver.reply(500);
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-8'));
+    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    await retryNow(partner.id, id);
+    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    expect((await getMessage(partner.id, id)).message.status).toBe('delivered');
+    await retryNow(partner.id, id);
+    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([id, id, id]);
+
+    const testId = await sendTestMessage(partner.id);
+    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    expect(receiver.bodies().at(-1)).toMatchObject({
+      family: 'test',
+      action: 'test.ping',
+      data: { partnerId: partner.id },
+    });
+    expect((await getMessage(partner.id, testId)).message.status).toBe('delivered');
+  });
+
+  it("never shows or retries another partner's messages", async () => {
+    const { partner } = await setup();
+    const { partner: other } = await makePartner('Other');
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-9'));
+    await expect(getMessage(other.id, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(retryNow(other.id, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await listMessages({ partnerId: other.id })).total).toBe(0);
+  });
+
+  it('refuses endpoint URLs on private addresses unless allowed', async () => {
+    const { partner } = await makePartner('Private URL');
+    delete process.env.ALLOW_PRIVATE_PARTNER_URLS;
+    resetEnvCache();
+    try {
+      for (const url of [
+        'http://127.0.0.1:9/x',
+        'https://10.1.2.3/x',
+        'https://169.254.169.254/latest',
+        'https://localhost/x',
+      ]) {
+        await expect(upsertEndpoint({ partnerId: partner.id, url })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+      }
+    } finally {
+      process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
+      resetEnvCache();
+    }
+  });
+});
+
+describe('webhook dispatch on the local job provider', () => {
+  it('delivers an enqueued message through the real job definition when kicked', async () => {
+    const { partner, receiver } = await setup();
+    const provider = new LocalJobProvider(process.env.DATABASE_URL!, allJobs(), { pollingIntervalSeconds: 0.5 });
+    await provider.start();
+    cleanups.push(() => provider.stop());
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-10'));
+    await provider.send(
+      allJobs().find((j) => j.id === 'webhooks.dispatch')!,
+      {},
+    );
+    await expect
+      .poll(async () => (await getMessage(partner.id, id)).message.status, { timeout: 10_000 })
+      .toBe('delivered');
+    expect(receiver.requests).toHaveLength(1);
+  });
+
+  it('still delivers a message after the app is killed between attempts', async () => {
+    const { partner, receiver } = await setup();
+    receiver.reply(500);
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-11'));
+    // One process (node with the tsx loader), so SIGKILL kills the worker itself, as a crash would.
+    const startWorker = () => {
+      const child = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'server/testing/worker-child.ts', process.env.DATABASE_URL!],
+        {
+          stdio: ['ignore', 'ignore', 'inherit'],
+        },
+      );
+      cleanups.push(async () => child.kill('SIGKILL'));
+      return child;
+    };
+
+    const first = startWorker();
+    await expect.poll(async () => (await getMessage(partner.id, id)).attempts.length, { timeout: 15_000 }).toBe(1);
+    first.kill('SIGKILL');
+    await new Promise((r) => first.once('exit', r));
+
+    startWorker(); // a new app instance: the retry (5 s after the failure) is still delivered
+    await expect
+      .poll(async () => (await getMessage(partner.id, id)).message.status, { timeout: 30_000 })
+      .toBe('delivered');
+    const { attempts } = await getMessage(partner.id, id);
+    expect(attempts.map((a) => a.statusCode)).toEqual([500, 200]);
+    expect(attempts[1].startedAt.getTime() - attempts[0].startedAt.getTime()).toBeGreaterThanOrEqual(4_900);
+  }, 60_000);
+});

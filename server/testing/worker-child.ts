@@ -1,0 +1,16 @@
+// Test helper process: an app instance reduced to its background part. It starts the local job
+// provider on the given database and kicks a webhook dispatch, as the app does at boot; the test
+// kills it with SIGKILL to simulate a crash between attempts.
+import { resetEnvCache } from '@/server/env';
+
+process.env.DATABASE_URL = process.argv[2];
+process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
+process.env.LOG_LEVEL = process.env.WORKER_LOG_LEVEL ?? 'error';
+resetEnvCache();
+
+const { startJobs } = await import('@/server/jobs/client');
+const { kickWebhookDispatch } = await import('@/server/modules/webhooks/jobs');
+await startJobs();
+kickWebhookDispatch();
+process.stdout.write('WORKING\n');
+setInterval(() => {}, 1 << 30);
