@@ -23,9 +23,9 @@ export const webhookDispatchJob = defineJob({
   },
 });
 
-async function scheduleDispatchAt(at: Date): Promise<void> {
+async function scheduleDispatchAt(at: Date | string): Promise<void> {
   // One queued dispatch per second of due time, however many messages fall due in it.
-  const second = Math.ceil(at.getTime() / 1000);
+  const second = Math.ceil(new Date(at).getTime() / 1000);
   await sendJob(webhookDispatchJob, {}, { runAt: new Date(second * 1000), singletonKey: `at-${second}` });
 }
 

@@ -298,11 +298,12 @@ describe('webhook dispatch on the local job provider', () => {
     await new Promise((r) => first.once('exit', r));
 
     startWorker(); // a new app instance: the retry (5 s after the failure) is still delivered
+    // Due 5 s after the failure; the new instance's dispatch (or, at the latest, the minute sweep) sends it.
     await expect
-      .poll(async () => (await getMessage(partner.id, id)).message.status, { timeout: 30_000 })
+      .poll(async () => (await getMessage(partner.id, id)).message.status, { timeout: 75_000 })
       .toBe('delivered');
     const { attempts } = await getMessage(partner.id, id);
     expect(attempts.map((a) => a.statusCode)).toEqual([500, 200]);
     expect(attempts[1].startedAt.getTime() - attempts[0].startedAt.getTime()).toBeGreaterThanOrEqual(4_900);
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,0 +1,55 @@
+/**
+ * `npm run bench [-- <case>]`: each case measures the project beside a raw baseline in the same run
+ * and prints one line `bench <case>: <value> <unit> vs baseline <value> <unit> ratio <r>`
+ * (r = project/baseline for rates, baseline/project for times: bigger is better, 1.0 = par).
+ */
+import { resetEnvCache } from '@/server/env';
+import { createScratchDatabase } from '@/server/testing/scratch-db';
+
+process.env.LOG_LEVEL ??= 'error';
+process.env.ALLOW_PRIVATE_PARTNER_URLS = '1'; // the receivers are on loopback
+resetEnvCache();
+
+export interface BenchResult {
+  value: number;
+  unit: string;
+  baseline: number;
+  kind: 'rate' | 'time';
+}
+
+const cases: Record<string, () => Promise<{ run: () => Promise<BenchResult> }>> = {
+  'webhook-delivery': () => import('./webhook-delivery'),
+};
+
+async function main() {
+  const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const unknown = wanted.filter((w) => !cases[w]);
+  if (unknown.length) {
+    console.error(`unknown bench case(s): ${unknown.join(', ')}; known: ${Object.keys(cases).join(', ')}`);
+    process.exit(2);
+  }
+  const db = await createScratchDatabase('bench');
+  process.env.DATABASE_URL = db.url;
+  resetEnvCache();
+  try {
+    for (const name of wanted.length ? wanted : Object.keys(cases)) {
+      const { run } = await cases[name]();
+      const r = await run();
+      const ratio = r.kind === 'rate' ? r.value / r.baseline : r.baseline / r.value;
+      const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
+      console.log(
+        `bench ${name}: ${fmt(r.value)} ${r.unit} vs baseline ${fmt(r.baseline)} ${r.unit} ratio ${ratio.toFixed(2)}`,
+      );
+    }
+  } finally {
+    const { closeDb } = await import('@/db');
+    await closeDb();
+    await db.drop();
+  }
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
