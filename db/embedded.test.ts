@@ -46,7 +46,7 @@ async function rows(url: string): Promise<string[]> {
 async function crashAfterWriting(dataDir: string, note: string): Promise<void> {
   // node with the tsx loader (not the tsx CLI, which forks): SIGKILL must hit the owner itself.
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/testing/embedded-child.ts', dataDir, note], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -74,6 +74,7 @@ function portIsFree(port: number): Promise<boolean> {
 }
 
 async function choosePort(preferred: number | undefined, from = 54329): Promise<number> {
+  from ||= 54329;
   if (preferred) return preferred;
   for (let port = from; port < from + 100; port++) {
     if (await portIsFree(port)) return port;
@@ -111,6 +112,8 @@ async function loadEmbeddedPostgres() {
 export interface StartOptions {
   dataDir: string;
   port?: number;
+  /** Where the search for a free port starts (default 54329). */
+  portFrom?: number;
   /** 'own': restart a leftover server under this process. 'attach': reuse a running one as is. */
   mode: 'own' | 'attach';
   log?: (line: string) => void;
@@ -185,7 +188,7 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
       onError: remember,
     });
 
-  let port = await choosePort(opts.port);
+  let port = await choosePort(opts.port, opts.portFrom);
   let pg = create(port);
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     log(`initialising embedded PostgreSQL in ${dataDir}`);

@@ -9,4 +9,7 @@ await sql`create table if not exists survivor (note text)`;
 await sql`insert into survivor values (${process.argv[3] ?? 'written before the crash'})`;
 await sql.end();
 process.stdout.write(`READY ${pg.port}\n`);
+// Exit with the test that started us (its end of our stdin closes when it goes).
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
 setInterval(() => {}, 1 << 30);

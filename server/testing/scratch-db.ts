@@ -26,7 +26,13 @@ export async function createScratchDatabase(label = 'test'): Promise<{ url: stri
     };
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), `encore-${label}-`));
-    const pg = await startEmbeddedPostgres({ dataDir: dir, mode: 'own' });
+    // A random port range per run: a process left over from an earlier run must never find this
+    // run's server where it expects its own (same user and password on the same port).
+    const pg = await startEmbeddedPostgres({
+      dataDir: dir,
+      mode: 'own',
+      portFrom: 55000 + Math.floor(Math.random() * 5000),
+    });
     url = pg.url;
     drop = async () => {
       await pg.stop();

@@ -13,4 +13,7 @@ const { kickWebhookDispatch } = await import('@/server/modules/webhooks/jobs');
 await startJobs();
 kickWebhookDispatch();
 process.stdout.write('WORKING\n');
+// Exit with the test that started us: its end of our stdin closes when it goes, even if it crashed.
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
 setInterval(() => {}, 1 << 30);

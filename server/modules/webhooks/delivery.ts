@@ -87,6 +87,7 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
 
     const results = await mapLimit(claimed, concurrency, (m) => attempt(m, now, opts.random));
     await record(results);
+    log.debug('webhook dispatch round', { claimed: results.length, now: now.toISOString() });
     for (const r of results) {
       if (r.success) result.delivered++;
       else result.failed++;

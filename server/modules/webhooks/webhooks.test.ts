@@ -285,7 +285,7 @@ describe('webhook dispatch on the local job provider', () => {
         process.execPath,
         ['--import', 'tsx', 'server/testing/worker-child.ts', process.env.DATABASE_URL!],
         {
-          stdio: ['ignore', 'ignore', 'inherit'],
+          stdio: ['pipe', process.env.WORKER_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
         },
       );
       cleanups.push(async () => child.kill('SIGKILL'));
@@ -299,9 +299,16 @@ describe('webhook dispatch on the local job provider', () => {
 
     startWorker(); // a new app instance: the retry (5 s after the failure) is still delivered
     // Due 5 s after the failure; the new instance's dispatch (or, at the latest, the minute sweep) sends it.
-    await expect
-      .poll(async () => (await getMessage(partner.id, id)).message.status, { timeout: 75_000 })
-      .toBe('delivered');
+    try {
+      await expect
+        .poll(async () => (await getMessage(partner.id, id)).message.status, { timeout: 75_000 })
+        .toBe('delivered');
+    } catch (err) {
+      // Say what the queue did, so a failure here can be understood from the CI log alone.
+      const jobs = await getSql()`select state, start_after::text, started_on::text, output::text
+        from pgboss.job where name = 'webhooks.dispatch' order by created_on`;
+      throw new Error(`${(err as Error).message}\njobs: ${JSON.stringify(jobs, null, 1)}`);
+    }
     const { attempts } = await getMessage(partner.id, id);
     expect(attempts.map((a) => a.statusCode)).toEqual([500, 200]);
     expect(attempts[1].startedAt.getTime() - attempts[0].startedAt.getTime()).toBeGreaterThanOrEqual(4_900);
