@@ -26,6 +26,8 @@ const serverEnv: Record<string, string> = {
   LOG_LEVEL: 'warn',
   PUBLIC_BASE_URL: baseURL,
   NEXTAUTH_URL: baseURL,
+  // The webhook receiver of e2e/webhooks.spec.ts listens on 127.0.0.1 inside the test process.
+  ALLOW_PRIVATE_PARTNER_URLS: '1',
   ...(process.env.DATABASE_URL
     ? { DATABASE_URL: process.env.DATABASE_URL }
     : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),

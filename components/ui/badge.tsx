@@ -2,7 +2,7 @@ export function Badge({
   tone = 'neutral',
   children,
 }: {
-  tone?: 'neutral' | 'success' | 'danger';
+  tone?: 'neutral' | 'success' | 'warning' | 'danger';
   children: React.ReactNode;
 }) {
   return <span className={`badge badge-${tone}`}>{children}</span>;

@@ -39,3 +39,6 @@ export const listMessagesInput = z.object({
 export type ListMessagesInput = z.input<typeof listMessagesInput>;
 
 export const messageRef = z.object({ partnerId: z.string().min(1), messageId: z.string().min(1) });
+
+/** The dashboard's reference to one partner's webhook settings. */
+export const partnerRef = z.object({ partnerId: z.string().min(1) });

@@ -180,3 +180,36 @@ export async function sendTestMessage(partnerId: string, db: DbOrTx = getDb()): 
     data: { partnerId, sentAt: new Date().toISOString() },
   });
 }
+
+/**
+ * Delivery state across all partners, for the operations view: what is waiting, what is held back by
+ * a missing or disabled endpoint, what is failing, and how old the oldest waiting message is. The
+ * pending figures use the partial index on pending messages; the 24-hour count scans delivered ones.
+ */
+export async function webhookDeliveryStats(db: DbOrTx = getDb()) {
+  const [pending] = await db
+    .select({
+      pending: sql<number>`count(*)::int`,
+      held: sql<number>`(count(*) filter (where ${webhookEndpoints.enabled} is not true))::int`,
+      failing: sql<number>`(count(*) filter (where ${webhookMessages.attempts} > 0))::int`,
+      oldestPendingAt: sql<Date | null>`min(${webhookMessages.createdAt})`.mapWith(webhookMessages.createdAt),
+    })
+    .from(webhookMessages)
+    .leftJoin(webhookEndpoints, eq(webhookEndpoints.partnerId, webhookMessages.partnerId))
+    .where(eq(webhookMessages.status, 'pending'));
+  const [delivered] = await db
+    .select({ delivered24h: sql<number>`count(*)::int` })
+    .from(webhookMessages)
+    .where(
+      and(eq(webhookMessages.status, 'delivered'), sql`${webhookMessages.deliveredAt} > now() - interval '24 hours'`),
+    );
+  return {
+    pending: pending.pending,
+    /** Pending because the partner has no endpoint or it is disabled: waiting by design, not failing. */
+    held: pending.held,
+    /** Pending after at least one failed attempt. */
+    failing: pending.failing,
+    oldestPendingAt: pending.oldestPendingAt ?? null,
+    delivered24h: delivered.delivered24h,
+  };
+}

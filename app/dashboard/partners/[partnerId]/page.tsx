@@ -10,6 +10,7 @@ import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { ApiKeysSection } from '../_components/api-keys-section';
 import { IntegrationSection } from '../_components/integration-section';
+import { WebhooksSection } from '../_components/webhooks-section';
 
 export const metadata: Metadata = { title: 'Partner' };
 
@@ -24,6 +25,7 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
   });
   void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
+  void queryClient.prefetchQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId }));
 
   return (
     <>
@@ -63,6 +65,9 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
         </Suspense>
         <Suspense fallback={<TableSkeleton rows={4} columns={2} label="Loading integration settings" />}>
           <IntegrationSection partnerId={partner.id} />
+        </Suspense>
+        <Suspense fallback={<TableSkeleton rows={4} columns={2} label="Loading webhook settings" />}>
+          <WebhooksSection partnerId={partner.id} />
         </Suspense>
       </HydrateClient>
     </>

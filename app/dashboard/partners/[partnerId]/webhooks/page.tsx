@@ -1,0 +1,95 @@
+import { TRPCError } from '@trpc/server';
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { Suspense } from 'react';
+import { Alert } from '@/components/ui/alert';
+import { PageHeader } from '@/components/ui/page-header';
+import { TableSkeleton } from '@/components/ui/table';
+import { requireStaff } from '@/server/auth/session';
+import { messageStatus } from '@/server/modules/webhooks/schemas';
+import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
+import { WebhookLog, WebhookLogFilters } from '../../_components/webhook-log';
+import { actionsQueryInput, webhookLogPath } from '../../_components/webhook-queries';
+
+export const metadata: Metadata = { title: 'Webhook delivery log' };
+
+const PAGE_SIZE = 25;
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function firstValue(v: string | string[] | undefined): string {
+  return (Array.isArray(v) ? v[0] : v) ?? '';
+}
+
+export default async function WebhookLogPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ partnerId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
+  const { partnerId } = await params;
+  const sp = await searchParams;
+  const parsedStatus = messageStatus.safeParse(firstValue(sp.status));
+  const status = parsedStatus.success ? parsedStatus.data : undefined; // anything else: all statuses
+  const action = firstValue(sp.action).trim().slice(0, 100) || undefined; // the schema's limit
+  const page = Math.max(1, Math.min(1_000_000, Number.parseInt(firstValue(sp.page), 10) || 1));
+
+  const basePath = webhookLogPath(partnerId);
+  const here = new URLSearchParams();
+  if (status) here.set('status', status);
+  if (action) here.set('action', action);
+  if (page > 1) here.set('page', String(page));
+  await requireStaff(`${basePath}${here.size ? `?${here}` : ''}`);
+
+  const queryClient = getQueryClient();
+  const [partner, endpoint] = await Promise.all([
+    queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch((err: unknown) => {
+      if (err instanceof TRPCError && err.code === 'NOT_FOUND') notFound();
+      throw err;
+    }),
+    queryClient.fetchQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId })),
+  ]);
+  const partnerPath = `/dashboard/partners/${encodeURIComponent(partnerId)}`;
+  const input = { partnerId, status, action, page, pageSize: PAGE_SIZE };
+  void queryClient.prefetchQuery(trpc.webhooks.messages.list.queryOptions(input));
+  void queryClient.prefetchQuery(trpc.webhooks.messages.list.queryOptions(actionsQueryInput(partnerId)));
+
+  return (
+    <>
+      <PageHeader
+        title="Webhook delivery log"
+        description={
+          <>
+            Every message for <strong>{partner.name}</strong>, newest first, with each delivery attempt. Pending
+            messages are retried until the receiver accepts them.
+          </>
+        }
+        back={{ href: partnerPath, label: partner.name }}
+      />
+      {/* Why messages are not moving, when it is by design. */}
+      {!endpoint && (
+        <Alert tone="warning" title="No receiver URL yet">
+          Messages wait here until the partner&rsquo;s webhook endpoint is saved in the{' '}
+          <Link href={partnerPath}>webhook settings</Link>.
+        </Alert>
+      )}
+      {endpoint && !endpoint.enabled && (
+        <Alert tone="warning" title="Delivery is paused">
+          Messages wait until delivery is switched on again in the <Link href={partnerPath}>webhook settings</Link>.
+        </Alert>
+      )}
+      <HydrateClient>
+        <WebhookLogFilters basePath={basePath} partnerId={partnerId} status={status} action={action} />
+        {/* A new key per filter/page shows the skeleton again instead of the previous rows. */}
+        <Suspense
+          key={`${status}|${action}|${page}`}
+          fallback={<TableSkeleton rows={6} columns={7} label="Loading messages" />}
+        >
+          <WebhookLog input={input} basePath={basePath} />
+        </Suspense>
+      </HydrateClient>
+    </>
+  );
+}

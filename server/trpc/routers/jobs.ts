@@ -1,0 +1,11 @@
+import { jobsOverview } from '@/server/jobs/ops';
+import { webhookDeliveryStats } from '@/server/modules/webhooks/service';
+import { protectedProcedure, router } from '../init';
+
+/** The operations view: the job queue (local provider) and the domain state it works on. */
+export const jobsRouter = router({
+  overview: protectedProcedure.query(async () => {
+    const [jobs, webhooks] = await Promise.all([jobsOverview(), webhookDeliveryStats()]);
+    return { ...jobs, webhooks, readAt: new Date() };
+  }),
+});

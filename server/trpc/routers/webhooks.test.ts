@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetEnvCache } from '@/server/env';
+import { makePartner } from '@/server/testing/fixtures';
+import { createCallerFactory } from '../init';
+import { appRouter } from '../router';
+
+// The dispatcher itself is tested in the webhooks module; here: the procedures ask for it.
+const kick = vi.hoisted(() => vi.fn());
+vi.mock('@/server/modules/webhooks/jobs', () => ({ kickWebhookDispatch: kick }));
+
+const createCaller = createCallerFactory(appRouter);
+const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' } });
+const anonymous = createCaller({ staff: null });
+
+beforeAll(() => {
+  process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
+  resetEnvCache();
+});
+afterAll(() => {
+  delete process.env.ALLOW_PRIVATE_PARTNER_URLS;
+  resetEnvCache();
+});
+beforeEach(() => kick.mockClear());
+
+describe('webhooks router', () => {
+  it('refuses callers who are not signed in', async () => {
+    const { partner } = await makePartner('Router auth');
+    await expect(anonymous.webhooks.endpoint.get({ partnerId: partner.id })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+    await expect(anonymous.webhooks.messages.sendTest({ partnerId: partner.id })).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+    await expect(anonymous.jobs.overview()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+
+  it('returns the signing secret once, on creation and on rotation, and kicks delivery after each change', async () => {
+    const { partner } = await makePartner('Router endpoint');
+    const partnerId = partner.id;
+    expect(await staff.webhooks.endpoint.get({ partnerId })).toBeNull();
+
+    const created = await staff.webhooks.endpoint.upsert({ partnerId, url: 'http://127.0.0.1:9/hooks' });
+    expect(created.signingSecret).toMatch(/^whsec_/);
+    expect(kick).toHaveBeenCalledTimes(1);
+    const updated = await staff.webhooks.endpoint.upsert({
+      partnerId,
+      url: 'http://127.0.0.1:9/other',
+      enabled: false,
+    });
+    expect(updated.signingSecret).toBeNull();
+    expect(updated.endpoint).toMatchObject({ url: 'http://127.0.0.1:9/other', enabled: false });
+    expect(JSON.stringify(await staff.webhooks.endpoint.get({ partnerId }))).not.toContain(created.signingSecret!);
+
+    const { signingSecret } = await staff.webhooks.endpoint.rotateSecret({ partnerId });
+    expect(signingSecret).toMatch(/^whsec_/);
+    expect(signingSecret).not.toBe(created.signingSecret);
+
+    const { messageId } = await staff.webhooks.messages.sendTest({ partnerId });
+    expect(kick).toHaveBeenCalledTimes(3);
+    const list = await staff.webhooks.messages.list({ partnerId, status: 'pending', action: 'test.ping' });
+    expect(list.items.map((m) => m.id)).toEqual([messageId]);
+    const { message, attempts } = await staff.webhooks.messages.get({ partnerId, messageId });
+    expect(message).toMatchObject({ family: 'test', action: 'test.ping', status: 'pending' });
+    expect(attempts).toEqual([]);
+    await staff.webhooks.messages.retryNow({ partnerId, messageId });
+    expect(kick).toHaveBeenCalledTimes(4);
+  });
+
+  it('maps module errors: a refused URL names the field, an unknown message is NOT_FOUND', async () => {
+    const { partner } = await makePartner('Router errors');
+    await expect(
+      staff.webhooks.endpoint.upsert({ partnerId: partner.id, url: 'ftp://partner.example/hooks' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', message: 'Partner URLs must use https' });
+    await expect(staff.webhooks.endpoint.rotateSecret({ partnerId: partner.id })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(staff.webhooks.messages.get({ partnerId: partner.id, messageId: 'msg_nope' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    await expect(
+      staff.webhooks.messages.retryNow({ partnerId: partner.id, messageId: 'msg_nope' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(kick).not.toHaveBeenCalled();
+  });
+});
