@@ -4,7 +4,7 @@ import { type DbOrTx, getDb } from '@/db';
 import { webhookAttempts, webhookEndpoints, webhookMessages } from '@/db/schema';
 import { badRequest, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
-import { checkPartnerUrl, OutboundError } from '@/server/lib/outbound';
+import { checkPartnerUrlResolves, OutboundError } from '@/server/lib/outbound';
 import { getPartner } from '@/server/modules/partners/service';
 import {
   type ListMessagesInput,
@@ -47,7 +47,7 @@ export async function upsertEndpoint(input: UpsertEndpointInput, db: DbOrTx = ge
   const data = upsertEndpointInput.parse(input);
   await getPartner(data.partnerId, db);
   try {
-    checkPartnerUrl(data.url);
+    await checkPartnerUrlResolves(data.url);
   } catch (err) {
     if (err instanceof OutboundError) throw badRequest(err.message, [{ path: 'url', message: err.message }]);
     throw err;

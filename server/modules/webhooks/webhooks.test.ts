@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
+import dns from 'node:dns';
+import os from 'node:os';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, getSql } from '@/db';
 import { resetEnvCache } from '@/server/env';
 import { LocalJobProvider } from '@/server/jobs/local';
+import { isPrivateAddress } from '@/server/lib/outbound';
 import { allJobs } from '@/server/jobs/registry';
 import { Receiver } from '@/server/testing/receiver';
 import { makePartner } from '@/server/testing/fixtures';

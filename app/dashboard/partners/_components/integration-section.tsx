@@ -19,6 +19,7 @@ import {
 } from '@/server/modules/partners/schemas';
 import type { AppRouter } from '@/server/trpc/router';
 import styles from './integration-section.module.css';
+import layout from './form-layout.module.css';
 
 type Outputs = inferRouterOutputs<AppRouter>['partners']['integration'];
 type Settings = Outputs['get'];
@@ -136,8 +137,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
     <form className="form" noValidate onSubmit={submit} aria-label="Integration settings">
       {update.error && !anyFieldError && <Alert tone="error">{errorMessage(update.error)}</Alert>}
 
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Ticket verification</legend>
+      <fieldset className={layout.group}>
+        <legend className={layout.legend}>Ticket verification</legend>
         <Field
           label="Verification URL"
           name="verificationUrl"
@@ -231,9 +232,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
         </div>
       </fieldset>
 
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Event feed</legend>
-        <div className={styles.twoColumns}>
+      <fieldset className={layout.group}>
+        <legend className={layout.legend}>Event feed</legend>
+        <div className={layout.twoColumns}>
           <Field
             label="Feed URL"
             name="feedUrl"
@@ -263,10 +264,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
         </div>
       </fieldset>
 
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Auth header</legend>
+      <fieldset className={layout.group}>
+        <legend className={layout.legend}>Auth header</legend>
         <p className="field-hint">Sent with both calls so the partner knows it is Encore. The value is a secret.</p>
-        <div className={styles.twoColumns}>
+        <div className={layout.twoColumns}>
           <Field
             label="Header name"
             name="authHeaderName"

@@ -17,6 +17,7 @@ import { errorMessage, fieldErrors } from '@/components/trpc/errors';
 import type { AppRouter } from '@/server/trpc/router';
 import { webhookLogPath } from './webhook-queries';
 import styles from './webhooks.module.css';
+import layout from './form-layout.module.css';
 
 type Endpoint = NonNullable<inferRouterOutputs<AppRouter>['webhooks']['endpoint']['get']>;
 
@@ -167,13 +168,13 @@ function EndpointForm({
             : 'Delivery is paused: messages wait and are sent once this is ticked and saved.'}
         </p>
       </div>
-      <fieldset className={styles.group}>
-        <legend className={styles.legend}>Secret header</legend>
+      <fieldset className={layout.group}>
+        <legend className={layout.legend}>Secret header</legend>
         <p className="field-hint">
           Optional: a header the partner&rsquo;s receiver checks besides the signature, e.g.{' '}
           <code className="mono">X-Encore-Secret</code>.
         </p>
-        <div className={styles.twoColumns}>
+        <div className={layout.twoColumns}>
           <Field
             label="Header name"
             name="secretHeaderName"
