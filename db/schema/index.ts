@@ -3,3 +3,4 @@ export * from './staff';
 export * from './platform';
 export * from './webhooks';
 export * from './integrations';
+export * from './catalog';

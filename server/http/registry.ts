@@ -1,3 +1,4 @@
+import { cancelEventRoute, createEventRoute, updateEventRoute } from '@/server/modules/catalog/contracts';
 import { channelsMeRoute } from '@/server/modules/channels/schemas';
 import { meRoute } from '@/server/modules/partners/schemas';
 import type { RouteContract } from './contract';
@@ -7,4 +8,11 @@ import { openApiRoute } from './openapi-route';
  * Every partner-API operation. The OpenAPI document is generated from this list, and a test checks it
  * against the route files under app/v1 in both directions.
  */
-export const allRoutes: RouteContract[] = [meRoute, channelsMeRoute, openApiRoute];
+export const allRoutes: RouteContract[] = [
+  meRoute,
+  channelsMeRoute,
+  openApiRoute,
+  createEventRoute,
+  updateEventRoute,
+  cancelEventRoute,
+];

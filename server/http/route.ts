@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { env } from '@/server/env';
-import { AppError } from '@/server/lib/errors';
+import { AppError, pgErrorOf } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import type { AuthenticatedKey } from '@/server/modules/partners/service';
 import { authenticate } from './auth';
@@ -31,7 +31,7 @@ export function requestIdOf(req: Request): string {
 
 /** Anything that is not an AppError but was still caused by the client (e.g. a database refusing a value). */
 function clientErrorFrom(err: unknown): AppError | null {
-  const code = (err as { code?: string })?.code;
+  const code = pgErrorOf(err)?.code;
   // invalid_text_representation, numeric_value_out_of_range, string_data_right_truncation, datetime overflow
   if (code === '22P02' || code === '22003' || code === '22001' || code === '22008' || code === '22007') {
     return new AppError('BAD_REQUEST', 'A value in the request is out of range or malformed');

@@ -66,3 +66,12 @@ export const notFound = (message: string) => new AppError('NOT_FOUND', message);
 export const conflict = (message: string) => new AppError('CONFLICT', message);
 export const badRequest = (message: string, details?: ErrorDetail[]) =>
   new AppError('BAD_REQUEST', message, { details });
+
+/** The PostgreSQL error behind a failure, whether thrown as is or wrapped (drizzle wraps query errors). */
+export function pgErrorOf(err: unknown): { code?: string; constraint_name?: string } | undefined {
+  for (let e = err as { code?: string; cause?: unknown } | undefined, i = 0; e && i < 3; e = e.cause as typeof e, i++) {
+    if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code))
+      return e as { code?: string; constraint_name?: string };
+  }
+  return undefined;
+}

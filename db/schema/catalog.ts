@@ -1,0 +1,104 @@
+import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { partners } from './partners';
+
+/**
+ * The partner's catalogue. Partner identifiers are unique per partner (externalReferenceId, showId)
+ * or per show (ticket option `ticketId`, `priceTypeId`), never globally; our own ids are opaque.
+ * Nested objects the spec leaves free-form (location, configuration, images, producers, seating) are
+ * kept as JSON exactly as validated.
+ */
+export const events = pgTable(
+  'events',
+  {
+    id: text().primaryKey(), // evt_…
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    externalReferenceId: text().notNull(),
+    title: text().notNull(),
+    description: text().notNull(),
+    location: jsonb().notNull(),
+    configuration: jsonb().notNull(),
+    producers: jsonb(),
+    seating: jsonb(),
+    cancelledAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('events_partner_ref_idx').on(t.partnerId, t.externalReferenceId)],
+);
+
+export const shows = pgTable(
+  'shows',
+  {
+    id: text().primaryKey(), // shw_…
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    eventId: text()
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    showId: text().notNull(),
+    position: integer().notNull(),
+    title: text().notNull(),
+    /** The date as the partner sent it (offset kept), and as an instant for queries. */
+    date: text().notNull(),
+    startsAt: timestamp({ withTimezone: true }).notNull(),
+    primarySalesUrl: text(),
+    status: text({ enum: ['LIVE', 'CANCELLED'] })
+      .notNull()
+      .default('LIVE'),
+    images: jsonb().notNull(),
+    configuration: jsonb().notNull(),
+    location: jsonb(),
+    showRescheduled: boolean().notNull().default(false),
+    resaleEnabled: boolean().notNull().default(true),
+    cancelledAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex('shows_partner_show_idx').on(t.partnerId, t.showId), index('shows_event_idx').on(t.eventId)],
+);
+
+export const ticketOptions = pgTable(
+  'ticket_options',
+  {
+    id: text().primaryKey(), // opt_…
+    partnerId: text().notNull(),
+    showPk: text()
+      .notNull()
+      .references(() => shows.id, { onDelete: 'cascade' }),
+    ticketId: text().notNull(),
+    position: integer().notNull(),
+    title: text().notNull(),
+    description: text().notNull(),
+    currency: text().notNull(),
+    /** Price in minor units of `currency`, excluding commissions and fees; null when not sent. */
+    priceMinor: bigint({ mode: 'number' }),
+    stock: integer(),
+    webVisibility: boolean().notNull().default(true),
+    webSoldOut: boolean(),
+    area: text(),
+  },
+  (t) => [uniqueIndex('ticket_options_show_ticket_idx').on(t.showPk, t.ticketId)],
+);
+
+export const priceTypes = pgTable(
+  'price_types',
+  {
+    id: text().primaryKey(), // prt_…
+    partnerId: text().notNull(),
+    showPk: text()
+      .notNull()
+      .references(() => shows.id, { onDelete: 'cascade' }),
+    priceTypeId: text().notNull(),
+    position: integer().notNull(),
+    legacyId: jsonb(), // the partner's optional `_id`, any shape
+    title: text(),
+    description: text(),
+    webVisibility: boolean().notNull().default(true),
+    webSoldOut: boolean(),
+    stock: integer(),
+    invisible: boolean().notNull().default(false),
+    inventory: jsonb(),
+  },
+  (t) => [uniqueIndex('price_types_show_price_type_idx').on(t.showPk, t.priceTypeId)],
+);

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { defineRoute } from '@/server/http/contract';
+import { eventCreateSchema, eventResponse, eventUpdateSchema } from './schemas';
+
+export const createEventRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/events',
+  operationId: 'createEvent',
+  tag: 'Events',
+  summary: 'Create an event with its shows, ticket options and price types',
+  description:
+    'Answers the stored event with the response-side defaults filled. An event whose externalReferenceId ' +
+    'exists answers 409 (use PUT to update). A showId already used by another event of yours answers 409. ' +
+    'Pricing: Standard (ticket options only) or Price Detail (options, price types and explicit combinations ' +
+    'declared with POST /v1/events/rules; never generated).',
+  auth: 'partner',
+  body: eventCreateSchema,
+  response: eventResponse,
+  errorStatuses: [409],
+});
+
+export const updateEventRoute = defineRoute({
+  method: 'PUT',
+  path: '/v1/events',
+  operationId: 'updateEvent',
+  tag: 'Events',
+  summary: 'Update an event (fields present replace, omitted fields keep)',
+  description:
+    'Shows are matched by showId, ticket options by ticketId, price types by priceTypeId; ones not sent are ' +
+    'kept (an update never deletes them). A new show must be complete. A changed show date sets ' +
+    'showRescheduled. resaleEnabled stays off only while false is sent; sending true re-enables resale. ' +
+    'A show sent with status CANCELLED is cancelled (irreversibly). Unknown event: 404.',
+  auth: 'partner',
+  body: eventUpdateSchema,
+  response: eventResponse,
+  errorStatuses: [404, 409],
+});
+
+export const cancelEventRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/events/{externalReferenceId}/cancellation',
+  operationId: 'cancelEvent',
+  tag: 'Events',
+  summary: 'Cancel an event, or one of its shows',
+  description:
+    'All shows of the event (or only `showId`) become CANCELLED: unavailable for sales and transfers, ' +
+    'their tickets invalid. Repeating the call changes nothing. Unknown event or show: 404.',
+  auth: 'partner',
+  params: z.object({ externalReferenceId: z.string().min(1).max(200) }),
+  query: z.object({ showId: z.string().min(1).optional().meta({ description: "The show's id in your system" }) }),
+  response: eventResponse,
+  errorStatuses: [404],
+});

@@ -1,0 +1,341 @@
+import { describe, expect, it } from 'vitest';
+import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
+import { POST as create, PUT as update } from '@/app/v1/events/route';
+import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
+
+let seq = 0;
+const ref = () => `EV-${Date.now()}-${++seq}`;
+
+function show(showId: string, extra: Record<string, unknown> = {}) {
+  return {
+    title: 'Night one',
+    date: '2027-04-02T21:00:00.000-03:00',
+    showId,
+    ticketOptions: [
+      { title: 'General', ticketId: `${showId}-GA`, description: 'Standing', currency: 'ARS', price: 5500 },
+      {
+        title: 'VIP',
+        ticketId: `${showId}-VIP`,
+        description: 'Seated',
+        currency: 'ARS',
+        price: '12000.50',
+        area: 'North',
+      },
+    ],
+    images: [{ url: 'https://img.example/1.png' }],
+    configuration: {},
+    ...extra,
+  };
+}
+
+function event(externalReferenceId: string, extra: Record<string, unknown> = {}) {
+  return {
+    title: 'The Band',
+    description: '<p>Live</p>',
+    externalReferenceId,
+    shows: [show(`${externalReferenceId}-S1`)],
+    location: { city: 'Buenos Aires', venueName: 'Arena', timeZone: 'America/Argentina/Buenos_Aires' },
+    configuration: { redemption: { policy: 'NONE' } },
+    ...extra,
+  };
+}
+
+async function call(fn: (req: Request, ctx?: never) => Promise<Response>, key: string, body: unknown, method = 'POST') {
+  const res = await fn(apiRequest('/v1/events', { method, key, body }));
+  return { status: res.status, body: await res.json() };
+}
+
+describe('POST /v1/events', () => {
+  it('creates an event and answers it with the response-side defaults', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    const res = await call(create, apiKey, event(id));
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeNull();
+    const data = res.body.data;
+    expect(data.externalReferenceId).toBe(id);
+    expect(data.location).toMatchObject({
+      city: 'Buenos Aires',
+      venueName: 'Arena',
+      state: '',
+      address: '',
+      country: '',
+      postalCode: '',
+    });
+    const [s] = data.shows;
+    expect(s).toMatchObject({
+      showId: `${id}-S1`,
+      status: 'LIVE',
+      showRescheduled: false,
+      resaleEnabled: true,
+      date: '2027-04-02T21:00:00.000-03:00',
+    });
+    expect(s.images).toEqual([{ url: 'https://img.example/1.png', kind: 'main' }]);
+    expect(s.ticketOptions).toEqual([
+      {
+        title: 'General',
+        ticketId: `${id}-S1-GA`,
+        description: 'Standing',
+        currency: 'ARS',
+        price: 5500,
+        webVisibility: true,
+      },
+      {
+        title: 'VIP',
+        ticketId: `${id}-S1-VIP`,
+        description: 'Seated',
+        currency: 'ARS',
+        price: 12000.5,
+        webVisibility: true,
+        area: 'North',
+      },
+    ]);
+    expect(s.priceTypes).toEqual([]);
+  });
+
+  it('stores the Price Detail model: price types with their defaults', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    const res = await call(
+      create,
+      apiKey,
+      event(id, {
+        shows: [
+          show(`${id}-S1`, {
+            priceTypes: [
+              { priceTypeId: 'ADULT', title: 'Adult' },
+              { priceTypeId: 'CHILD', invisible: true, inventory: { soldPercentage: 40 } },
+            ],
+          }),
+        ],
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data.shows[0].priceTypes).toEqual([
+      { priceTypeId: 'ADULT', title: 'Adult', webVisibility: true, invisible: false },
+      { priceTypeId: 'CHILD', webVisibility: true, invisible: true, inventory: { soldPercentage: 40 } },
+    ]);
+  });
+
+  it('answers 409 for an existing event, per partner only', async () => {
+    const a = await makePartner('Events A');
+    const b = await makePartner('Events B');
+    const id = ref();
+    expect((await call(create, a.apiKey, event(id))).status).toBe(200);
+    const again = await call(create, a.apiKey, event(id));
+    expect(again.status).toBe(409);
+    expect(again.body.errors.code).toBe('CONFLICT');
+    // The same partner identifiers are free for another partner.
+    expect((await call(create, b.apiKey, event(id))).status).toBe(200);
+  });
+
+  it('answers 409 when a showId already belongs to another event of the partner', async () => {
+    const { apiKey } = await makePartner('Events');
+    const first = ref();
+    await call(create, apiKey, event(first));
+    const res = await call(create, apiKey, event(ref(), { shows: [show(`${first}-S1`)] }));
+    expect(res.status).toBe(409);
+    expect(res.body.errors.message).toContain(`${first}-S1`);
+  });
+
+  it('names every missing or invalid field by its path', async () => {
+    const { apiKey } = await makePartner('Events');
+    const bad = event(ref(), { title: undefined });
+    (bad.shows[0] as Record<string, unknown>).status = 'OPEN';
+    delete (bad.shows[0].ticketOptions[0] as Record<string, unknown>).currency;
+    const res = await call(create, apiKey, bad);
+    expect(res.status).toBe(400);
+    const paths = res.body.errors.details.map((d: { path: string }) => d.path);
+    expect(paths).toEqual(expect.arrayContaining(['title', 'shows[0].status', 'shows[0].ticketOptions[0].currency']));
+  });
+
+  it('refuses a price with more decimals than the currency has', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    const s = show(`${id}-S1`);
+    s.ticketOptions[0].price = '10.505';
+    const res = await call(create, apiKey, event(id, { shows: [s] }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors.details[0].path).toBe('shows[0].ticketOptions[0].price');
+  });
+});
+
+describe('PUT /v1/events', () => {
+  it('answers 404 for an unknown event, and for another partner’s', async () => {
+    const a = await makePartner('Events A');
+    const b = await makePartner('Events B');
+    const id = ref();
+    await call(create, a.apiKey, event(id));
+    expect((await call(update, a.apiKey, { externalReferenceId: ref(), title: 'x' }, 'PUT')).status).toBe(404);
+    const other = await call(update, b.apiKey, { externalReferenceId: id, title: 'stolen' }, 'PUT');
+    expect(other.status).toBe(404);
+    expect(other.body.errors.message).toBe('Event not found');
+  });
+
+  it('merges: present fields replace, omitted ones keep; shows and options matched by id, never deleted', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    await call(create, apiKey, event(id, { shows: [show(`${id}-S1`), show(`${id}-S2`)] }));
+    const res = await call(
+      update,
+      apiKey,
+      {
+        externalReferenceId: id,
+        title: 'The Band (new lineup)',
+        shows: [
+          {
+            showId: `${id}-S1`,
+            ticketOptions: [
+              { title: 'General', ticketId: `${id}-S1-GA`, description: 'Standing', currency: 'ARS', price: 6000 },
+              { title: 'Balcony', ticketId: `${id}-S1-BAL`, description: 'Upstairs', currency: 'ARS', price: 4000 },
+            ],
+          },
+        ],
+      },
+      'PUT',
+    );
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data.title).toBe('The Band (new lineup)');
+    expect(data.description).toBe('<p>Live</p>');
+    expect(data.shows.map((s: { showId: string }) => s.showId)).toEqual([`${id}-S1`, `${id}-S2`]);
+    const options = data.shows[0].ticketOptions;
+    expect(options.map((o: { ticketId: string; price: number }) => [o.ticketId, o.price])).toEqual([
+      [`${id}-S1-GA`, 6000],
+      [`${id}-S1-VIP`, 12000.5],
+      [`${id}-S1-BAL`, 4000],
+    ]);
+    expect(options[0].title).toBe('General');
+  });
+
+  it('marks a show rescheduled when its date changes, not when the same instant is resent', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    await call(create, apiKey, event(id));
+    const same = await call(
+      update,
+      apiKey,
+      { externalReferenceId: id, shows: [{ showId: `${id}-S1`, date: '2027-04-03T00:00:00.000Z' }] },
+      'PUT',
+    );
+    expect(same.body.data.shows[0].showRescheduled).toBe(false);
+    const moved = await call(
+      update,
+      apiKey,
+      { externalReferenceId: id, shows: [{ showId: `${id}-S1`, date: '2027-04-09T21:00:00.000-03:00' }] },
+      'PUT',
+    );
+    expect(moved.body.data.shows[0]).toMatchObject({ showRescheduled: true, date: '2027-04-09T21:00:00.000-03:00' });
+  });
+
+  it('keeps resale off only while false is sent; true re-enables it', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    await call(create, apiKey, event(id));
+    const s = `${id}-S1`;
+    const off = await call(
+      update,
+      apiKey,
+      { externalReferenceId: id, shows: [{ showId: s, resaleEnabled: false }] },
+      'PUT',
+    );
+    expect(off.body.data.shows[0].resaleEnabled).toBe(false);
+    const omitted = await call(
+      update,
+      apiKey,
+      { externalReferenceId: id, shows: [{ showId: s, title: 'Renamed' }] },
+      'PUT',
+    );
+    expect(omitted.body.data.shows[0].resaleEnabled).toBe(false);
+    const on = await call(
+      update,
+      apiKey,
+      { externalReferenceId: id, shows: [{ showId: s, resaleEnabled: true }] },
+      'PUT',
+    );
+    expect(on.body.data.shows[0].resaleEnabled).toBe(true);
+  });
+
+  it('adds a complete new show and refuses an incomplete one', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    await call(create, apiKey, event(id));
+    const incomplete = await call(
+      update,
+      apiKey,
+      { externalReferenceId: id, shows: [{ showId: `${id}-NEW`, title: 'Matinee' }] },
+      'PUT',
+    );
+    expect(incomplete.status).toBe(400);
+    expect(incomplete.body.errors.details[0].path).toBe('shows[0]');
+    const added = await call(update, apiKey, { externalReferenceId: id, shows: [show(`${id}-NEW`)] }, 'PUT');
+    expect(added.body.data.shows.map((s: { showId: string }) => s.showId)).toEqual([`${id}-S1`, `${id}-NEW`]);
+  });
+
+  it('cancels a show sent as CANCELLED, and refuses to make it LIVE again', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    await call(create, apiKey, event(id));
+    const res = await call(
+      update,
+      apiKey,
+      { externalReferenceId: id, shows: [{ showId: `${id}-S1`, status: 'CANCELLED' }] },
+      'PUT',
+    );
+    expect(res.body.data.shows[0].status).toBe('CANCELLED');
+    const back = await call(
+      update,
+      apiKey,
+      { externalReferenceId: id, shows: [{ showId: `${id}-S1`, status: 'LIVE' }] },
+      'PUT',
+    );
+    expect(back.status).toBe(400);
+    expect(back.body.errors.details[0].path).toBe('shows[0].status');
+  });
+});
+
+describe('POST /v1/events/{externalReferenceId}/cancellation', () => {
+  const cancelCall = async (key: string, id: string, showId?: string) => {
+    const res = await cancel(
+      apiRequest(
+        `/v1/events/${encodeURIComponent(id)}/cancellation${showId ? `?showId=${encodeURIComponent(showId)}` : ''}`,
+        { method: 'POST', key },
+      ),
+      routeParams({ externalReferenceId: id }),
+    );
+    return { status: res.status, body: await res.json() };
+  };
+
+  it('cancels every show of the event, idempotently', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    await call(create, apiKey, event(id, { shows: [show(`${id}-S1`), show(`${id}-S2`)] }));
+    for (let i = 0; i < 2; i++) {
+      const res = await cancelCall(apiKey, id);
+      expect(res.status).toBe(200);
+      expect(res.body.data.shows.map((s: { status: string }) => s.status)).toEqual(['CANCELLED', 'CANCELLED']);
+    }
+  });
+
+  it('cancels only the named show', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    await call(create, apiKey, event(id, { shows: [show(`${id}-S1`), show(`${id}-S2`)] }));
+    const res = await cancelCall(apiKey, id, `${id}-S2`);
+    expect(res.body.data.shows.map((s: { status: string }) => s.status)).toEqual(['LIVE', 'CANCELLED']);
+  });
+
+  it('answers 404 for an unknown event or show, and for another partner’s event', async () => {
+    const a = await makePartner('Events A');
+    const b = await makePartner('Events B');
+    const id = ref();
+    await call(create, a.apiKey, event(id));
+    expect((await cancelCall(a.apiKey, ref())).status).toBe(404);
+    const noShow = await cancelCall(a.apiKey, id, 'nope');
+    expect(noShow.status).toBe(404);
+    expect(noShow.body.errors.message).toBe('Show not found');
+    expect((await cancelCall(b.apiKey, id)).status).toBe(404);
+    const still = await call(update, a.apiKey, { externalReferenceId: id }, 'PUT');
+    expect(still.body.data.shows[0].status).toBe('LIVE');
+  });
+});

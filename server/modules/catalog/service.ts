@@ -1,0 +1,414 @@
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { type DbOrTx, type Tx, getDb } from '@/db';
+import { events, priceTypes, shows, ticketOptions } from '@/db/schema';
+import { AppError, badRequest, conflict, type ErrorDetail, notFound, pgErrorOf } from '@/server/lib/errors';
+import { newId } from '@/server/lib/ids';
+import { currencyExponent, toMinorUnits } from '@/server/lib/money';
+import {
+  type EventCreateInput,
+  type EventUpdateInput,
+  type PriceTypeInput,
+  type ShowInput,
+  type TicketOptionInput,
+  eventResponse,
+  isCompleteShow,
+} from './schemas';
+
+type ShowRow = typeof shows.$inferSelect;
+type OptionRow = typeof ticketOptions.$inferSelect;
+type PriceTypeRow = typeof priceTypes.$inferSelect;
+
+const LOCATION_STRINGS = ['city', 'state', 'venueName', 'address', 'country', 'postalCode'] as const;
+
+function locationOut(location: unknown): Record<string, unknown> | undefined {
+  if (!location || typeof location !== 'object') return undefined;
+  const out: Record<string, unknown> = { ...(location as Record<string, unknown>) };
+  for (const key of LOCATION_STRINGS) out[key] = (out[key] as string | null | undefined) ?? '';
+  return out;
+}
+
+function majorUnits(minor: number | null, currency: string): number | null {
+  if (minor === null) return null;
+  return minor / 10 ** currencyExponent(currency);
+}
+
+function priceMinorOf(option: Pick<TicketOptionInput, 'price' | 'currency'>, path: string): number | null {
+  if (option.price === null || option.price === undefined) return null;
+  const r = toMinorUnits(option.price, option.currency);
+  if ('error' in r)
+    throw badRequest(`Invalid request body: ${path} ${r.error}`, [{ path, message: r.error, in: 'body' }]);
+  return r.minor;
+}
+
+/** Maps a unique-index violation on a partner id to a 409 that names it. */
+function rethrowUnique(err: unknown, what: Record<string, string>): never {
+  const e = pgErrorOf(err);
+  const name = e?.constraint_name ?? '';
+  if (e?.code === '23505' && what[name]) throw conflict(what[name]);
+  throw err;
+}
+
+async function insertOptions(
+  tx: Tx,
+  partnerId: string,
+  showPk: string,
+  options: TicketOptionInput[],
+  path: string,
+  from = 0,
+) {
+  if (!options.length) return;
+  await tx.insert(ticketOptions).values(
+    options.map((o, i) => ({
+      id: newId('opt'),
+      partnerId,
+      showPk,
+      ticketId: o.ticketId,
+      position: from + i,
+      title: o.title,
+      description: o.description,
+      currency: o.currency,
+      priceMinor: priceMinorOf(o, `${path}[${i}].price`),
+      stock: o.stock ?? null,
+      webVisibility: o.webVisibility ?? true,
+      webSoldOut: o.webSoldOut ?? null,
+      area: o.area ?? null,
+    })),
+  );
+}
+
+async function insertPriceTypes(tx: Tx, partnerId: string, showPk: string, list: PriceTypeInput[], from = 0) {
+  if (!list.length) return;
+  await tx.insert(priceTypes).values(
+    list.map((p, i) => ({
+      id: newId('prt'),
+      partnerId,
+      showPk,
+      priceTypeId: p.priceTypeId,
+      position: from + i,
+      legacyId: p._id ?? null,
+      title: p.title ?? null,
+      description: p.description ?? null,
+      webVisibility: p.webVisibility ?? true,
+      webSoldOut: p.webSoldOut ?? null,
+      stock: p.stock ?? null,
+      invisible: p.invisible ?? false,
+      inventory: p.inventory ?? null,
+    })),
+  );
+}
+
+async function insertShow(tx: Tx, partnerId: string, eventId: string, show: ShowInput, position: number, path: string) {
+  const showPk = newId('shw');
+  await tx.insert(shows).values({
+    id: showPk,
+    partnerId,
+    eventId,
+    showId: show.showId,
+    position,
+    title: show.title,
+    date: show.date,
+    startsAt: new Date(show.date),
+    primarySalesUrl: show.primarySalesUrl ?? null,
+    status: show.status ?? 'LIVE',
+    images: show.images,
+    configuration: show.configuration,
+    location: show.location ?? null,
+    showRescheduled: show.showRescheduled ?? false,
+    resaleEnabled: show.resaleEnabled ?? true,
+    cancelledAt: show.status === 'CANCELLED' ? new Date() : null,
+  });
+  await insertOptions(tx, partnerId, showPk, show.ticketOptions, `${path}.ticketOptions`);
+  await insertPriceTypes(tx, partnerId, showPk, show.priceTypes ?? []);
+}
+
+const UNIQUE_MESSAGES = (ids: string[]) => ({
+  events_partner_ref_idx: 'Event already exists: use PUT /v1/events to update it',
+  shows_partner_show_idx: `A showId is already used by another event of this partner (${ids.join(', ')})`,
+});
+
+/** POST /v1/events: a new event with its shows, options and price types. 409 when it exists. */
+export async function createEvent(partnerId: string, input: EventCreateInput, db = getDb()) {
+  try {
+    return await db.transaction(async (tx) => {
+      const eventId = newId('evt');
+      const [row] = await tx
+        .insert(events)
+        .values({
+          id: eventId,
+          partnerId,
+          externalReferenceId: input.externalReferenceId,
+          title: input.title,
+          description: input.description,
+          location: input.location,
+          configuration: input.configuration,
+          producers: input.producers ?? null,
+          seating: input.seating ?? null,
+        })
+        .onConflictDoNothing()
+        .returning({ id: events.id });
+      if (!row) throw conflict('Event already exists: use PUT /v1/events to update it');
+      for (const [i, show] of input.shows.entries()) await insertShow(tx, partnerId, eventId, show, i, `shows[${i}]`);
+      return getEvent(partnerId, input.externalReferenceId, tx);
+    });
+  } catch (err) {
+    rethrowUnique(err, UNIQUE_MESSAGES(input.shows.map((s) => s.showId)));
+  }
+}
+
+/**
+ * PUT /v1/events: fields present replace stored values, omitted ones are kept. Shows, options and
+ * price types are matched by their partner ids; ones not sent stay (never deleted by an update). A
+ * changed show date marks the show rescheduled; a show sent as CANCELLED is cancelled.
+ */
+export async function updateEvent(partnerId: string, input: EventUpdateInput, db = getDb()) {
+  try {
+    return await db.transaction(async (tx) => {
+      const [event] = await tx
+        .select()
+        .from(events)
+        .where(and(eq(events.partnerId, partnerId), eq(events.externalReferenceId, input.externalReferenceId)))
+        .for('update');
+      if (!event) throw notFound('Event not found');
+
+      const patch: Partial<typeof events.$inferInsert> = {};
+      if (input.title !== undefined) patch.title = input.title;
+      if (input.description !== undefined) patch.description = input.description;
+      if (input.location !== undefined) patch.location = input.location;
+      if (input.configuration !== undefined) patch.configuration = input.configuration;
+      if (input.producers !== undefined) patch.producers = input.producers;
+      if (input.seating !== undefined) patch.seating = input.seating;
+      await tx
+        .update(events)
+        .set({ ...patch, updatedAt: sql`now()` })
+        .where(eq(events.id, event.id));
+
+      const existing = await tx.select().from(shows).where(eq(shows.eventId, event.id));
+      const byShowId = new Map(existing.map((s) => [s.showId, s]));
+      let nextPosition = existing.length;
+      const problems: ErrorDetail[] = [];
+      const cancelled: string[] = [];
+      for (const [i, show] of (input.shows ?? []).entries()) {
+        const path = `shows[${i}]`;
+        const current = byShowId.get(show.showId);
+        if (!current) {
+          if (!isCompleteShow(show)) {
+            problems.push({ path, message: 'is a new show and must carry every required Show field', in: 'body' });
+            continue;
+          }
+          await insertShow(tx, partnerId, event.id, show, nextPosition++, path);
+          continue;
+        }
+        await mergeShow(tx, partnerId, current, show, path);
+        if (show.status === 'CANCELLED' && current.status !== 'CANCELLED') cancelled.push(current.id);
+      }
+      if (problems.length) {
+        throw new AppError('VALIDATION_FAILED', `Invalid request body: ${problems[0].path} ${problems[0].message}`, {
+          details: problems,
+        });
+      }
+      if (cancelled.length) await cancelShows(tx, cancelled);
+      return getEvent(partnerId, input.externalReferenceId, tx);
+    });
+  } catch (err) {
+    rethrowUnique(err, UNIQUE_MESSAGES((input.shows ?? []).map((s) => s.showId)));
+  }
+}
+
+async function mergeShow(tx: Tx, partnerId: string, current: ShowRow, show: Partial<ShowInput>, path: string) {
+  const patch: Partial<typeof shows.$inferInsert> = {};
+  if (show.title !== undefined) patch.title = show.title;
+  if (show.date !== undefined && new Date(show.date).getTime() !== current.startsAt.getTime()) {
+    patch.date = show.date;
+    patch.startsAt = new Date(show.date);
+    patch.showRescheduled = true;
+  } else if (show.date !== undefined) {
+    patch.date = show.date;
+  }
+  if (show.showRescheduled !== undefined && patch.showRescheduled === undefined)
+    patch.showRescheduled = show.showRescheduled;
+  if (show.primarySalesUrl !== undefined) patch.primarySalesUrl = show.primarySalesUrl;
+  if (show.images !== undefined) patch.images = show.images;
+  if (show.configuration !== undefined) patch.configuration = show.configuration;
+  if (show.location !== undefined) patch.location = show.location;
+  // Resale stays off only while false is sent: a present value always wins, true re-enables.
+  if (show.resaleEnabled !== undefined) patch.resaleEnabled = show.resaleEnabled;
+  if (show.status === 'LIVE' && current.status === 'CANCELLED') {
+    throw badRequest(`Invalid request body: ${path}.status a cancelled show cannot be made LIVE again`, [
+      { path: `${path}.status`, message: 'a cancelled show cannot be made LIVE again', in: 'body' },
+    ]);
+  }
+  if (Object.keys(patch).length) await tx.update(shows).set(patch).where(eq(shows.id, current.id));
+
+  if (show.ticketOptions) {
+    const rows = await tx.select().from(ticketOptions).where(eq(ticketOptions.showPk, current.id));
+    const byId = new Map(rows.map((r) => [r.ticketId, r]));
+    const fresh: TicketOptionInput[] = [];
+    for (const [j, o] of show.ticketOptions.entries()) {
+      const row = byId.get(o.ticketId);
+      if (!row) {
+        fresh.push(o);
+        continue;
+      }
+      const currency = o.currency ?? row.currency;
+      await tx
+        .update(ticketOptions)
+        .set({
+          title: o.title ?? row.title,
+          description: o.description ?? row.description,
+          currency,
+          priceMinor:
+            o.price !== undefined
+              ? priceMinorOf({ price: o.price, currency }, `${path}.ticketOptions[${j}].price`)
+              : row.priceMinor,
+          stock: o.stock ?? row.stock,
+          webVisibility: o.webVisibility ?? row.webVisibility,
+          webSoldOut: o.webSoldOut ?? row.webSoldOut,
+          area: o.area ?? row.area,
+        })
+        .where(eq(ticketOptions.id, row.id));
+    }
+    await insertOptions(tx, partnerId, current.id, fresh, `${path}.ticketOptions`, rows.length);
+  }
+  if (show.priceTypes) {
+    const rows = await tx.select().from(priceTypes).where(eq(priceTypes.showPk, current.id));
+    const byId = new Map(rows.map((r) => [r.priceTypeId, r]));
+    const fresh: PriceTypeInput[] = [];
+    for (const p of show.priceTypes) {
+      const row = byId.get(p.priceTypeId);
+      if (!row) {
+        fresh.push(p);
+        continue;
+      }
+      await tx
+        .update(priceTypes)
+        .set({
+          legacyId: p._id !== undefined ? p._id : row.legacyId,
+          title: p.title ?? row.title,
+          description: p.description ?? row.description,
+          webVisibility: p.webVisibility ?? row.webVisibility,
+          webSoldOut: p.webSoldOut ?? row.webSoldOut,
+          stock: p.stock ?? row.stock,
+          invisible: p.invisible ?? row.invisible,
+          inventory: p.inventory !== undefined ? p.inventory : row.inventory,
+        })
+        .where(eq(priceTypes.id, row.id));
+    }
+    await insertPriceTypes(tx, partnerId, current.id, fresh, rows.length);
+  }
+}
+
+/**
+ * Cancels shows: status CANCELLED, unavailable for sales and transfers. The one place later features
+ * extend (invalidate the shows' tickets, terminate active listings, cancel payouts, issue refunds).
+ */
+export async function cancelShows(tx: Tx, showPks: string[]): Promise<void> {
+  if (!showPks.length) return;
+  await tx
+    .update(shows)
+    .set({ status: 'CANCELLED', cancelledAt: sql`coalesce(${shows.cancelledAt}, now())` })
+    .where(inArray(shows.id, showPks));
+}
+
+/** POST /v1/events/{externalReferenceId}/cancellation, optionally for one show. */
+export async function cancelEvent(partnerId: string, externalReferenceId: string, showId?: string, db = getDb()) {
+  return db.transaction(async (tx) => {
+    const [event] = await tx
+      .select()
+      .from(events)
+      .where(and(eq(events.partnerId, partnerId), eq(events.externalReferenceId, externalReferenceId)))
+      .for('update');
+    if (!event) throw notFound('Event not found');
+    const targets = await tx
+      .select({ id: shows.id })
+      .from(shows)
+      .where(and(eq(shows.eventId, event.id), showId ? eq(shows.showId, showId) : undefined));
+    if (showId && targets.length === 0) throw notFound('Show not found');
+    await cancelShows(
+      tx,
+      targets.map((t) => t.id),
+    );
+    if (!showId) {
+      await tx
+        .update(events)
+        .set({ cancelledAt: sql`coalesce(${events.cancelledAt}, now())`, updatedAt: sql`now()` })
+        .where(and(eq(events.id, event.id), isNull(events.cancelledAt)));
+    }
+    return getEvent(partnerId, externalReferenceId, tx);
+  });
+}
+
+function optionOut(o: OptionRow) {
+  return {
+    title: o.title,
+    ticketId: o.ticketId,
+    description: o.description,
+    currency: o.currency,
+    price: majorUnits(o.priceMinor, o.currency),
+    ...(o.stock !== null ? { stock: o.stock } : {}),
+    webVisibility: o.webVisibility,
+    ...(o.webSoldOut !== null ? { webSoldOut: o.webSoldOut } : {}),
+    ...(o.area !== null ? { area: o.area } : {}),
+  };
+}
+
+function priceTypeOut(p: PriceTypeRow) {
+  return {
+    priceTypeId: p.priceTypeId,
+    ...(p.legacyId !== null ? { _id: p.legacyId } : {}),
+    ...(p.title !== null ? { title: p.title } : {}),
+    ...(p.description !== null ? { description: p.description } : {}),
+    webVisibility: p.webVisibility,
+    ...(p.webSoldOut !== null ? { webSoldOut: p.webSoldOut } : {}),
+    ...(p.stock !== null ? { stock: p.stock } : {}),
+    invisible: p.invisible,
+    ...(p.inventory !== null ? { inventory: p.inventory } : {}),
+  };
+}
+
+function imagesOut(images: unknown) {
+  return (Array.isArray(images) ? images : []).map((img: Record<string, unknown>) => ({
+    ...img,
+    kind: img.kind ?? 'main',
+  }));
+}
+
+/** The event as the API answers it, with the response-side defaults filled. 404 for another partner's. */
+export async function getEvent(partnerId: string, externalReferenceId: string, db: DbOrTx = getDb()) {
+  const [event] = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.partnerId, partnerId), eq(events.externalReferenceId, externalReferenceId)));
+  if (!event) throw notFound('Event not found');
+  const showRows = await db.select().from(shows).where(eq(shows.eventId, event.id)).orderBy(asc(shows.position));
+  const pks = showRows.map((s) => s.id);
+  const [options, types] = pks.length
+    ? await Promise.all([
+        db.select().from(ticketOptions).where(inArray(ticketOptions.showPk, pks)).orderBy(asc(ticketOptions.position)),
+        db.select().from(priceTypes).where(inArray(priceTypes.showPk, pks)).orderBy(asc(priceTypes.position)),
+      ])
+    : [[], []];
+  // Through the response schema: it fills the response-side defaults and drops anything internal.
+  return eventResponse.parse({
+    title: event.title,
+    description: event.description,
+    externalReferenceId: event.externalReferenceId,
+    location: locationOut(event.location) ?? {},
+    configuration: event.configuration as Record<string, unknown>,
+    ...(event.producers !== null ? { producers: event.producers as unknown[] } : {}),
+    ...(event.seating !== null ? { seating: event.seating as Record<string, unknown> } : {}),
+    shows: showRows.map((s) => ({
+      title: s.title,
+      date: s.date,
+      showId: s.showId,
+      ...(s.primarySalesUrl !== null ? { primarySalesUrl: s.primarySalesUrl } : {}),
+      status: s.status,
+      ticketOptions: options.filter((o) => o.showPk === s.id).map(optionOut),
+      priceTypes: types.filter((p) => p.showPk === s.id).map(priceTypeOut),
+      images: imagesOut(s.images),
+      configuration: s.configuration as Record<string, unknown>,
+      showRescheduled: s.showRescheduled,
+      ...(s.location !== null ? { location: locationOut(s.location) } : {}),
+      resaleEnabled: s.resaleEnabled,
+    })),
+  });
+}
