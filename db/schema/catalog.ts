@@ -102,3 +102,44 @@ export const priceTypes = pgTable(
   },
   (t) => [uniqueIndex('price_types_show_price_type_idx').on(t.showPk, t.priceTypeId)],
 );
+
+/** Price Detail: the explicitly declared ticketOption + priceType pairs that sell, with their price. */
+export const combinations = pgTable(
+  'combinations',
+  {
+    id: text().primaryKey(), // cmb_…
+    partnerId: text().notNull(),
+    showPk: text()
+      .notNull()
+      .references(() => shows.id, { onDelete: 'cascade' }),
+    ticketOptionId: text().notNull(),
+    priceTypeId: text().notNull(),
+    currency: text().notNull(),
+    priceMinor: bigint({ mode: 'number' }),
+    description: text(),
+  },
+  (t) => [uniqueIndex('combinations_pair_idx').on(t.showPk, t.ticketOptionId, t.priceTypeId)],
+);
+
+/**
+ * Resale-eligibility rules, scoped to an event, a show, or a show's ticket option and/or price type.
+ * Empty scope columns are '' (not null) so one unique index covers every scope.
+ */
+export const resaleRules = pgTable(
+  'resale_rules',
+  {
+    id: text().primaryKey(), // rul_…
+    partnerId: text().notNull(),
+    eventPk: text()
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    showId: text().notNull().default(''),
+    ticketOptionId: text().notNull().default(''),
+    priceTypeId: text().notNull().default(''),
+    ruleType: text().notNull(),
+    rules: jsonb().notNull(),
+    description: text(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('resale_rules_scope_idx').on(t.eventPk, t.showId, t.ticketOptionId, t.priceTypeId, t.ruleType)],
+);

@@ -1,4 +1,9 @@
-import { cancelEventRoute, createEventRoute, updateEventRoute } from '@/server/modules/catalog/contracts';
+import {
+  applyRulesRoute,
+  cancelEventRoute,
+  createEventRoute,
+  updateEventRoute,
+} from '@/server/modules/catalog/contracts';
 import { channelsMeRoute } from '@/server/modules/channels/schemas';
 import { meRoute } from '@/server/modules/partners/schemas';
 import type { RouteContract } from './contract';
@@ -15,4 +20,5 @@ export const allRoutes: RouteContract[] = [
   createEventRoute,
   updateEventRoute,
   cancelEventRoute,
+  applyRulesRoute,
 ];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '@/server/http/contract';
+import { rulesRequestSchema, rulesResponse } from './rules-schemas';
 import { eventCreateSchema, eventResponse, eventUpdateSchema } from './schemas';
 
 export const createEventRoute = defineRoute({
@@ -49,5 +50,26 @@ export const cancelEventRoute = defineRoute({
   params: z.object({ externalReferenceId: z.string().min(1).max(200) }),
   query: z.object({ showId: z.string().min(1).optional().meta({ description: "The show's id in your system" }) }),
   response: eventResponse,
+  errorStatuses: [404],
+});
+
+export const applyRulesRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/events/rules',
+  operationId: 'applyRules',
+  tag: 'Events',
+  summary: 'Apply rules: combinations and resale eligibility',
+  description:
+    'An array of rules, applied all or none. `COMBINATION` declares a ticketOption + priceType pair of a show ' +
+    "(`ticketOptionId` = the option's ticketId) with its `price`, which wins over the option price; " +
+    'combinations are never generated. Resale rules (`rules` object by type): RESALE_ENABLED `{ enabled }`, ' +
+    'LISTING_WINDOW `{ opensHoursBeforeShow?, closesHoursBeforeShow? }`, PRICE_LIMITS `{ minPercentOfFace?, ' +
+    'maxPercentOfFace? }`, MAX_TICKETS_PER_LISTING `{ max }`, P2P_TRANSFER `{ allowed }`; scoped to the event, ' +
+    "a show, or a show's ticket option and/or price type; the most specific rule of a type wins (option + " +
+    'price type, option, price type, show, event). Re-sending a rule for the same scope replaces it. ' +
+    'Unknown ruleType: 400. Unknown event: 404. Ids that do not belong to the event: 400 naming them.',
+  auth: 'partner',
+  body: rulesRequestSchema,
+  response: rulesResponse,
   errorStatuses: [404],
 });
