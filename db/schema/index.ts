@@ -4,3 +4,4 @@ export * from './platform';
 export * from './webhooks';
 export * from './integrations';
 export * from './catalog';
+export * from './tickets';

@@ -19,6 +19,8 @@ export interface BenchResult {
 
 const cases: Record<string, () => Promise<{ run: () => Promise<BenchResult> }>> = {
   'webhook-delivery': () => import('./webhook-delivery'),
+  'ticket-import': () => import('./ticket-import'),
+  'sync-tickets': () => import('./sync-tickets'),
 };
 
 async function main() {

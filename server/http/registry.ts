@@ -6,6 +6,7 @@ import {
 } from '@/server/modules/catalog/contracts';
 import { channelsMeRoute } from '@/server/modules/channels/schemas';
 import { meRoute } from '@/server/modules/partners/schemas';
+import { createTicketsRoute, getBatchRoute, syncTicketsRoute } from '@/server/modules/tickets/contracts';
 import type { RouteContract } from './contract';
 import { openApiRoute } from './openapi-route';
 
@@ -21,4 +22,7 @@ export const allRoutes: RouteContract[] = [
   updateEventRoute,
   cancelEventRoute,
   applyRulesRoute,
+  createTicketsRoute,
+  syncTicketsRoute,
+  getBatchRoute,
 ];

@@ -1,0 +1,84 @@
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { events, shows } from './catalog';
+import { partners } from './partners';
+
+/**
+ * Tickets the partner pushed. The partner's `ticketId` is unique per partner; `id` (tkt_…) is ours.
+ * Ownership stays with the partner's platform (verified on demand); this is what resale needs to
+ * show and check a ticket.
+ */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    ticketId: text().notNull(),
+    eventPk: text()
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    showPk: text()
+      .notNull()
+      .references(() => shows.id, { onDelete: 'cascade' }),
+    ticketOptionId: text().notNull(),
+    priceTypeId: text(),
+    currency: text().notNull(),
+    priceMinor: bigint({ mode: 'number' }),
+    buyer: jsonb().notNull(),
+    /** Lower-cased buyer e-mail when the buyer has one (search, ownership checks). */
+    buyerEmail: text(),
+    data: jsonb().notNull(), // ticketAccess, nominalTicket, props, primarySalesFee, primarySaleBuyerData, tags, buyerEmailExternal
+    status: text({ enum: ['VALID', 'INVALIDATED'] })
+      .notNull()
+      .default('VALID'),
+    invalidatedAt: timestamp({ withTimezone: true }),
+    admittedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('tickets_partner_ticket_idx').on(t.partnerId, t.ticketId),
+    index('tickets_show_idx').on(t.showPk),
+    index('tickets_buyer_email_idx').on(t.partnerId, t.buyerEmail),
+  ],
+);
+
+/** A `POST /v1/tickets` request, stored whole before the 200 answer and imported by a job. */
+export const ticketBatches = pgTable(
+  'ticket_batches',
+  {
+    id: text().primaryKey(), // tbt_…
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    status: text({ enum: ['queued', 'processing', 'completed'] })
+      .notNull()
+      .default('queued'),
+    total: integer().notNull(),
+    imported: integer().notNull().default(0),
+    failed: integer().notNull().default(0),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('ticket_batches_partner_idx').on(t.partnerId, t.createdAt)],
+);
+
+export const ticketBatchItems = pgTable(
+  'ticket_batch_items',
+  {
+    batchId: text()
+      .notNull()
+      .references(() => ticketBatches.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+    ticketId: text().notNull(),
+    /** The service id answered for this ticketId (the existing ticket's, or reserved for a new one). */
+    serviceId: text().notNull(),
+    payload: jsonb().notNull(),
+    status: text({ enum: ['pending', 'imported', 'failed'] })
+      .notNull()
+      .default('pending'),
+    errors: jsonb(),
+  },
+  (t) => [primaryKey({ columns: [t.batchId, t.position] })],
+);

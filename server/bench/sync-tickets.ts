@@ -1,0 +1,1 @@
+export { runSync as run } from './tickets';

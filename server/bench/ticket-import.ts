@@ -1,0 +1,1 @@
+export { runImport as run } from './tickets';

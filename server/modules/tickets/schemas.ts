@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { priceSchema } from '@/server/modules/catalog/schemas';
+
+/**
+ * Ticket payloads. Inner shapes follow what partners of the reference product already send (see
+ * shared/spec/anchor-notes.md); unknown extra keys inside the free-form objects are kept.
+ */
+const email = z.email('must be an e-mail address');
+
+export const buyerObject = z.looseObject({
+  email: z.string().optional(),
+  phone: z.string().min(1).optional(),
+  id: z.string().min(1).optional(),
+  fullName: z.string().optional(),
+  name: z.string().optional(),
+});
+
+/**
+ * The original purchaser: an e-mail string, or an object with at least one of email, phone, id. Checked
+ * in one refinement so the error carries the spec's message instead of a generic union failure.
+ */
+export const buyerSchema = z
+  .union([z.string(), buyerObject])
+  .superRefine((b, ctx) => {
+    const mail = typeof b === 'string' ? b : b.email;
+    if (mail !== undefined && !email.safeParse(mail).success) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'must be an e-mail address',
+        path: typeof b === 'string' ? [] : ['email'],
+      });
+    }
+    if (typeof b !== 'string' && !b.email && !b.phone && !b.id) {
+      ctx.addIssue({ code: 'custom', message: 'buyer.email or buyer.phone or buyer.id is required' });
+    }
+  })
+  .meta({
+    description:
+      'An e-mail string, or `{ email?, phone?, id?, fullName?, name? }` with at least one of email, phone, id',
+  });
+
+export const ticketAccessSchema = z
+  .looseObject({
+    type: z.enum(['URL', 'API', 'OTHER']),
+    locator: z.string().min(1),
+    status: z.string().optional(),
+  })
+  .meta({ description: 'URL: locator is the QR/ticket URL; OTHER: locator is the access code itself' });
+
+export const primarySalesFeeSchema = z.looseObject({ type: z.enum(['FIXED', 'PERCENTAGE']), value: z.number().min(0) });
+
+const tag = z.string().regex(/^[^:\s][^:]*:.+$/, 'must be a key:value string');
+
+export const ticketCreateSchema = z
+  .object({
+    externalReferenceEventId: z.string().min(1),
+    showId: z.string().min(1).nullable().optional(),
+    buyer: buyerSchema,
+    ticketId: z.string().min(1).max(200),
+    ticketAccess: ticketAccessSchema,
+    ticketOptionId: z.string().min(1),
+    priceTypeId: z.string().min(1).optional(),
+    price: priceSchema.optional(),
+    buyerEmailExternal: z.string().optional(),
+    primarySaleBuyerData: z.looseObject({}).optional(),
+    nominalTicket: z.looseObject({}).optional(),
+    props: z.looseObject({}).optional(),
+    primarySalesFee: primarySalesFeeSchema.optional(),
+    tags: z.array(tag).optional(),
+  })
+  .meta({ id: 'TicketCreate' });
+export type TicketCreate = z.output<typeof ticketCreateSchema>;
+
+export const MAX_TICKETS_PER_REQUEST = 10_000;
+
+export const ticketsRequestSchema = z
+  .array(ticketCreateSchema)
+  .min(1, 'at least one ticket is required')
+  .max(MAX_TICKETS_PER_REQUEST, `at most ${MAX_TICKETS_PER_REQUEST} tickets per request`)
+  .superRefine((list, ctx) => {
+    const seen = new Map<string, number>();
+    list.forEach((t, i) => {
+      if (!t?.ticketId) return;
+      const first = seen.get(t.ticketId);
+      if (first !== undefined) {
+        ctx.addIssue({ code: 'custom', path: [i, 'ticketId'], message: `repeats [${first}].ticketId "${t.ticketId}"` });
+      } else seen.set(t.ticketId, i);
+    });
+  });
+
+export const ticketErrorSchema = z.object({ path: z.string(), message: z.string() });
+
+export const ticketResultSchema = z
+  .object({
+    ticketId: z.string(),
+    id: z.string().meta({ description: "Encore's id for the ticket" }),
+    status: z.enum(['imported', 'failed']),
+    errors: z.array(ticketErrorSchema).optional(),
+  })
+  .meta({ id: 'TicketImportResult' });
+
+export const syncTicketsResponse = z
+  .object({ imported: z.number().int(), failed: z.number().int(), tickets: z.array(ticketResultSchema) })
+  .meta({ id: 'SyncTicketsResult' });
+
+export const acceptedTicketsResponse = z
+  .object({
+    batchId: z.string(),
+    status: z.enum(['queued', 'processing', 'completed']),
+    total: z.number().int(),
+    tickets: z.array(z.object({ ticketId: z.string(), id: z.string() })),
+  })
+  .meta({ id: 'TicketBatchAccepted' });
+
+export const batchResponse = z
+  .object({
+    batchId: z.string(),
+    status: z.enum(['queued', 'processing', 'completed']),
+    total: z.number().int(),
+    imported: z.number().int(),
+    failed: z.number().int(),
+    pending: z.number().int(),
+    createdAt: z.string(),
+    completedAt: z.string().nullable(),
+    errors: z.array(z.object({ ticketId: z.string(), errors: z.array(ticketErrorSchema) })),
+  })
+  .meta({ id: 'TicketBatch' });
