@@ -6,7 +6,15 @@ import {
 } from '@/server/modules/catalog/contracts';
 import { channelsMeRoute } from '@/server/modules/channels/schemas';
 import { meRoute } from '@/server/modules/partners/schemas';
-import { createTicketsRoute, getBatchRoute, syncTicketsRoute } from '@/server/modules/tickets/contracts';
+import {
+  admitTicketRoute,
+  admitTicketsRoute,
+  createTicketsRoute,
+  deleteTicketRoute,
+  getBatchRoute,
+  syncTicketsRoute,
+  updateTicketRoute,
+} from '@/server/modules/tickets/contracts';
 import type { RouteContract } from './contract';
 import { openApiRoute } from './openapi-route';
 
@@ -25,4 +33,8 @@ export const allRoutes: RouteContract[] = [
   createTicketsRoute,
   syncTicketsRoute,
   getBatchRoute,
+  updateTicketRoute,
+  deleteTicketRoute,
+  admitTicketRoute,
+  admitTicketsRoute,
 ];

@@ -3,9 +3,13 @@ import { defineRoute } from '@/server/http/contract';
 import {
   MAX_TICKETS_PER_REQUEST,
   acceptedTicketsResponse,
+  batchAdmissionSchema,
   batchResponse,
   syncTicketsResponse,
+  ticketParams,
+  ticketResponse,
   ticketsRequestSchema,
+  ticketUpdateSchema,
 } from './schemas';
 
 export const createTicketsRoute = defineRoute({
@@ -50,4 +54,64 @@ export const getBatchRoute = defineRoute({
   params: z.object({ batchId: z.string().min(1).max(100) }),
   response: batchResponse,
   errorStatuses: [404],
+});
+
+export const updateTicketRoute = defineRoute({
+  method: 'PUT',
+  path: '/v1/tickets/{ticketId}',
+  operationId: 'updateTicket',
+  tag: 'Tickets',
+  summary: 'Update a ticket (access information, buyer details, other properties)',
+  description:
+    'Fields sent replace the stored ones; the result is validated against the catalogue like an import. ' +
+    "Moving a ticket to another option or price type without a price takes that one's face value. " +
+    'A deleted ticket answers 409.',
+  auth: 'partner',
+  params: ticketParams,
+  body: ticketUpdateSchema,
+  response: ticketResponse,
+  errorStatuses: [404, 409],
+});
+
+export const deleteTicketRoute = defineRoute({
+  method: 'DELETE',
+  path: '/v1/tickets/{ticketId}',
+  operationId: 'deleteTicket',
+  tag: 'Tickets',
+  summary: 'Invalidate a ticket, irreversibly',
+  description:
+    'The ticket becomes invalid for all purposes; a later update or admission answers 409. Repeating the call changes nothing.',
+  auth: 'partner',
+  params: ticketParams,
+  response: ticketResponse,
+  errorStatuses: [404],
+});
+
+export const admitTicketRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/tickets/{ticketId}/eventAdmission',
+  operationId: 'admitTicket',
+  tag: 'Tickets',
+  summary: "Record a ticket's admission at the venue",
+  description:
+    'Answers `data: true`. A ticket already admitted, deleted, or of a cancelled show answers 409 saying why.',
+  auth: 'partner',
+  params: ticketParams,
+  response: z.literal(true),
+  errorStatuses: [404, 409],
+});
+
+export const admitTicketsRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/tickets/batch/eventAdmission',
+  operationId: 'admitTickets',
+  tag: 'Tickets',
+  summary: 'Record several admissions, all or nothing',
+  description:
+    'Items `{ ticketId, entryDate }` (ISO 8601 with a zone, e.g. `2026-05-01T21:03:00Z`). Answers `data: true` when ' +
+    'every admission was recorded; otherwise nothing is recorded and a 409 names every item that failed.',
+  auth: 'partner',
+  body: batchAdmissionSchema,
+  response: z.literal(true),
+  errorStatuses: [409],
 });

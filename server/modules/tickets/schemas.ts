@@ -125,3 +125,34 @@ export const batchResponse = z
     errors: z.array(z.object({ ticketId: z.string(), errors: z.array(ticketErrorSchema) })),
   })
   .meta({ id: 'TicketBatch' });
+
+/** PUT /v1/tickets/{ticketId}: every field optional; the ticketId is the path's. */
+export const ticketUpdateSchema = ticketCreateSchema.omit({ ticketId: true }).partial().meta({ id: 'TicketUpdate' });
+export type TicketUpdate = z.output<typeof ticketUpdateSchema>;
+
+export const ticketParams = z.object({ ticketId: z.string().min(1).max(200) });
+
+export const ticketResponse = z
+  .object({
+    id: z.string(),
+    ticketId: z.string(),
+    externalReferenceEventId: z.string(),
+    showId: z.string(),
+    ticketOptionId: z.string(),
+    priceTypeId: z.string().nullable(),
+    price: z.number().nullable(),
+    currency: z.string(),
+    status: z.enum(['VALID', 'INVALIDATED']),
+    admittedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Ticket' });
+
+export const batchAdmissionSchema = z
+  .array(
+    z.object({
+      ticketId: z.string().min(1),
+      entryDate: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-05-01T21:03:00Z' }),
+    }),
+  )
+  .min(1, 'at least one admission is required')
+  .max(1000, 'at most 1000 admissions per request');

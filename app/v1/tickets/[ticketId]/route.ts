@@ -1,0 +1,10 @@
+import { handle } from '@/server/http/route';
+import { deleteTicketRoute, updateTicketRoute } from '@/server/modules/tickets/contracts';
+import { invalidateTicket, updateTicket } from '@/server/modules/tickets/lifecycle';
+
+export const PUT = handle(updateTicketRoute, ({ partner, params, body }) =>
+  updateTicket(partner.partnerId, params.ticketId, body),
+);
+export const DELETE = handle(deleteTicketRoute, ({ partner, params }) =>
+  invalidateTicket(partner.partnerId, params.ticketId),
+);
