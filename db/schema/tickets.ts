@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { events, shows } from './catalog';
 import { partners } from './partners';
@@ -34,11 +35,16 @@ export const tickets = pgTable(
       .default('VALID'),
     invalidatedAt: timestamp({ withTimezone: true }),
     admittedAt: timestamp({ withTimezone: true }),
+    /** The secure view's URL token: random (≈244 bits), stable for the ticket's life. */
+    secureToken: text()
+      .notNull()
+      .default(sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('tickets_partner_ticket_idx').on(t.partnerId, t.ticketId),
+    uniqueIndex('tickets_secure_token_idx').on(t.secureToken),
     index('tickets_show_idx').on(t.showPk),
     index('tickets_buyer_email_idx').on(t.partnerId, t.buyerEmail),
   ],

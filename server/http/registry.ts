@@ -12,6 +12,8 @@ import {
   createTicketsRoute,
   deleteTicketRoute,
   getBatchRoute,
+  salePublicUrlRoute,
+  secureUrlRoute,
   syncTicketsRoute,
   updateTicketRoute,
 } from '@/server/modules/tickets/contracts';
@@ -37,4 +39,6 @@ export const allRoutes: RouteContract[] = [
   deleteTicketRoute,
   admitTicketRoute,
   admitTicketsRoute,
+  secureUrlRoute,
+  salePublicUrlRoute,
 ];

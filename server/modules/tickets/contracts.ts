@@ -115,3 +115,33 @@ export const admitTicketsRoute = defineRoute({
   response: z.literal(true),
   errorStatuses: [409],
 });
+
+const langParam = z
+  .string()
+  .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as es or pt-BR')
+  .meta({ description: 'Language of the page, e.g. `es`, `en`, `pt-BR`' });
+
+export const secureUrlRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/tickets/{ticketId}/url',
+  operationId: 'getSecureTicketUrl',
+  tag: 'Tickets',
+  summary: 'The secure ticket view URL (locked QR, state and actions)',
+  description: 'Answers the absolute URL as `data`. It is unguessable and the same for the ticket on every call.',
+  auth: 'partner',
+  params: ticketParams,
+  response: z.url(),
+  errorStatuses: [404],
+});
+
+export const salePublicUrlRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/events/tickets/salePublicUrl',
+  operationId: 'getSalePublicUrl',
+  tag: 'Tickets',
+  summary: "The public resale market URL of the ticket's event, filtered to the ticket",
+  auth: 'partner',
+  query: z.object({ ticketId: z.string().min(1).max(200), lang: langParam }),
+  response: z.url(),
+  errorStatuses: [404],
+});

@@ -1,0 +1,2 @@
+ALTER TABLE "tickets" ADD COLUMN "secure_token" text DEFAULT replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '') NOT NULL;--> statement-breakpoint
+CREATE UNIQUE INDEX "tickets_secure_token_idx" ON "tickets" USING btree ("secure_token");

@@ -1,0 +1,47 @@
+import { and, eq } from 'drizzle-orm';
+import { type DbOrTx, getDb } from '@/db';
+import { events, shows, tickets } from '@/db/schema';
+import { publicBaseUrl } from '@/server/env';
+import { notFound } from '@/server/lib/errors';
+
+async function ticketRow(partnerId: string, ticketId: string, db: DbOrTx) {
+  const [row] = await db
+    .select({ id: tickets.id, eventPk: tickets.eventPk, secureToken: tickets.secureToken })
+    .from(tickets)
+    .where(and(eq(tickets.partnerId, partnerId), eq(tickets.ticketId, ticketId)));
+  if (!row) throw notFound('Ticket not found');
+  return row;
+}
+
+/** GET /v1/tickets/{ticketId}/url: the secure ticket view; unguessable and the same on every call. */
+export async function secureViewUrl(partnerId: string, ticketId: string, db: DbOrTx = getDb()): Promise<string> {
+  const row = await ticketRow(partnerId, ticketId, db);
+  return `${publicBaseUrl()}/t/${row.secureToken}`;
+}
+
+/** GET /v1/events/tickets/salePublicUrl: the event's resale market, filtered to the ticket. */
+export async function salePublicUrl(partnerId: string, ticketId: string, lang: string, db: DbOrTx = getDb()) {
+  const row = await ticketRow(partnerId, ticketId, db);
+  const url = new URL(`${publicBaseUrl()}/market/${row.eventPk}`);
+  url.searchParams.set('ticket', row.id);
+  url.searchParams.set('lang', lang);
+  return url.toString();
+}
+
+/** What the placeholder secure view shows (the fan-pages issue replaces it). */
+export async function secureViewByToken(token: string, db: DbOrTx = getDb()) {
+  if (!/^[0-9a-f]{64}$/.test(token)) return null;
+  const [row] = await db
+    .select({
+      event: events.title,
+      show: shows.title,
+      startsAt: shows.startsAt,
+      status: tickets.status,
+      showStatus: shows.status,
+    })
+    .from(tickets)
+    .innerJoin(events, eq(events.id, tickets.eventPk))
+    .innerJoin(shows, eq(shows.id, tickets.showPk))
+    .where(eq(tickets.secureToken, token));
+  return row ?? null;
+}
