@@ -50,3 +50,8 @@ export function toMinorUnits(value: number | string, currency: string): { minor:
   if (!Number.isSafeInteger(minor)) return { error: 'is too large' };
   return { minor: minor === 0 ? 0 : minor };
 }
+
+/** Major units of an amount in minor units, e.g. (4550, "EUR") → 45.5; null stays null. */
+export function fromMinorUnits(minor: number | null, currency: string): number | null {
+  return minor === null ? null : minor / 10 ** currencyExponent(currency);
+}

@@ -178,6 +178,21 @@ export async function effectiveResaleRules(partnerId: string, scope: RuleScope, 
   >;
 }
 
+/** The declared ticketOption + priceType pair of a show, if any (combinations are never generated). */
+async function findCombination(showPk: string, ticketOptionId: string, priceTypeId: string, db: DbOrTx) {
+  const [row] = await db
+    .select({ priceMinor: combinations.priceMinor })
+    .from(combinations)
+    .where(
+      and(
+        eq(combinations.showPk, showPk),
+        eq(combinations.ticketOptionId, ticketOptionId),
+        eq(combinations.priceTypeId, priceTypeId),
+      ),
+    );
+  return row;
+}
+
 /**
  * Face value of a ticket in minor units: the combination's price when the pair is declared with a price
  * (Price Detail), else the ticket option's price (Standard). Null when neither has one.
@@ -189,16 +204,7 @@ export async function faceValueMinor(
   db: DbOrTx = getDb(),
 ) {
   if (priceTypeId) {
-    const [combo] = await db
-      .select({ priceMinor: combinations.priceMinor })
-      .from(combinations)
-      .where(
-        and(
-          eq(combinations.showPk, showPk),
-          eq(combinations.ticketOptionId, ticketOptionId),
-          eq(combinations.priceTypeId, priceTypeId),
-        ),
-      );
+    const combo = await findCombination(showPk, ticketOptionId, priceTypeId, db);
     if (combo?.priceMinor !== null && combo?.priceMinor !== undefined) return combo.priceMinor;
   }
   const [option] = await db
@@ -215,15 +221,5 @@ export async function isDeclaredCombination(
   priceTypeId: string,
   db: DbOrTx = getDb(),
 ) {
-  const [row] = await db
-    .select({ id: combinations.id })
-    .from(combinations)
-    .where(
-      and(
-        eq(combinations.showPk, showPk),
-        eq(combinations.ticketOptionId, ticketOptionId),
-        eq(combinations.priceTypeId, priceTypeId),
-      ),
-    );
-  return Boolean(row);
+  return Boolean(await findCombination(showPk, ticketOptionId, priceTypeId, db));
 }

@@ -3,7 +3,7 @@ import { type DbOrTx, type Tx, getDb } from '@/db';
 import { events, priceTypes, shows, ticketOptions } from '@/db/schema';
 import { AppError, badRequest, conflict, type ErrorDetail, notFound, pgErrorOf } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
-import { currencyExponent, toMinorUnits } from '@/server/lib/money';
+import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
 import {
   type EventCreateInput,
   type EventUpdateInput,
@@ -17,20 +17,6 @@ import {
 type ShowRow = typeof shows.$inferSelect;
 type OptionRow = typeof ticketOptions.$inferSelect;
 type PriceTypeRow = typeof priceTypes.$inferSelect;
-
-const LOCATION_STRINGS = ['city', 'state', 'venueName', 'address', 'country', 'postalCode'] as const;
-
-function locationOut(location: unknown): Record<string, unknown> | undefined {
-  if (!location || typeof location !== 'object') return undefined;
-  const out: Record<string, unknown> = { ...(location as Record<string, unknown>) };
-  for (const key of LOCATION_STRINGS) out[key] = (out[key] as string | null | undefined) ?? '';
-  return out;
-}
-
-function majorUnits(minor: number | null, currency: string): number | null {
-  if (minor === null) return null;
-  return minor / 10 ** currencyExponent(currency);
-}
 
 function priceMinorOf(option: Pick<TicketOptionInput, 'price' | 'currency'>, path: string): number | null {
   if (option.price === null || option.price === undefined) return null;
@@ -343,7 +329,7 @@ function optionOut(o: OptionRow) {
     ticketId: o.ticketId,
     description: o.description,
     currency: o.currency,
-    price: majorUnits(o.priceMinor, o.currency),
+    price: fromMinorUnits(o.priceMinor, o.currency),
     ...(o.stock !== null ? { stock: o.stock } : {}),
     webVisibility: o.webVisibility,
     ...(o.webSoldOut !== null ? { webSoldOut: o.webSoldOut } : {}),
@@ -363,13 +349,6 @@ function priceTypeOut(p: PriceTypeRow) {
     invisible: p.invisible,
     ...(p.inventory !== null ? { inventory: p.inventory } : {}),
   };
-}
-
-function imagesOut(images: unknown) {
-  return (Array.isArray(images) ? images : []).map((img: Record<string, unknown>) => ({
-    ...img,
-    kind: img.kind ?? 'main',
-  }));
 }
 
 /** The event as the API answers it, with the response-side defaults filled. 404 for another partner's. */
@@ -392,7 +371,7 @@ export async function getEvent(partnerId: string, externalReferenceId: string, d
     title: event.title,
     description: event.description,
     externalReferenceId: event.externalReferenceId,
-    location: locationOut(event.location) ?? {},
+    location: (event.location as Record<string, unknown>) ?? {},
     configuration: event.configuration as Record<string, unknown>,
     ...(event.producers !== null ? { producers: event.producers as unknown[] } : {}),
     ...(event.seating !== null ? { seating: event.seating as Record<string, unknown> } : {}),
@@ -404,10 +383,10 @@ export async function getEvent(partnerId: string, externalReferenceId: string, d
       status: s.status,
       ticketOptions: options.filter((o) => o.showPk === s.id).map(optionOut),
       priceTypes: types.filter((p) => p.showPk === s.id).map(priceTypeOut),
-      images: imagesOut(s.images),
+      images: s.images as Record<string, unknown>[],
       configuration: s.configuration as Record<string, unknown>,
       showRescheduled: s.showRescheduled,
-      ...(s.location !== null ? { location: locationOut(s.location) } : {}),
+      ...(s.location !== null ? { location: s.location as Record<string, unknown> } : {}),
       resaleEnabled: s.resaleEnabled,
     })),
   });

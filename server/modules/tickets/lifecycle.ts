@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { events, shows, tickets } from '@/db/schema';
 import { AppError, conflict, type ErrorDetail, notFound } from '@/server/lib/errors';
-import { currencyExponent } from '@/server/lib/money';
+import { currencyExponent, fromMinorUnits } from '@/server/lib/money';
 import type { TicketCreate, TicketUpdate } from './schemas';
 import { importTickets } from './service';
 
@@ -27,7 +27,7 @@ function view(row: Awaited<ReturnType<typeof loadTicket>>) {
     showId: row.showId,
     ticketOptionId: t.ticketOptionId,
     priceTypeId: t.priceTypeId,
-    price: t.priceMinor === null ? null : t.priceMinor / 10 ** currencyExponent(t.currency),
+    price: fromMinorUnits(t.priceMinor, t.currency),
     currency: t.currency,
     status: t.status,
     admittedAt: t.admittedAt ? new Date(t.admittedAt).toISOString() : null,
