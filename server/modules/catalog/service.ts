@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type DbOrTx, type Tx, getDb } from '@/db';
-import { events, priceTypes, shows, ticketOptions } from '@/db/schema';
+import { events, priceTypes, shows, ticketOptions, tickets } from '@/db/schema';
 import { AppError, badRequest, conflict, type ErrorDetail, notFound, pgErrorOf } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
@@ -284,8 +284,10 @@ async function mergeShow(tx: Tx, partnerId: string, current: ShowRow, show: Part
 }
 
 /**
- * Cancels shows: status CANCELLED, unavailable for sales and transfers. The one place later features
- * extend (invalidate the shows' tickets, terminate active listings, cancel payouts, issue refunds).
+ * Cancels shows: status CANCELLED, unavailable for sales and transfers, and their tickets invalidated.
+ * The one place later features extend (terminate active listings, cancel payouts, issue refunds).
+ * The shows are updated first: a ticket import holds a share lock on the shows it checks, so it either
+ * commits before this (and its tickets are invalidated here) or sees the show cancelled.
  */
 export async function cancelShows(tx: Tx, showPks: string[]): Promise<void> {
   if (!showPks.length) return;
@@ -293,6 +295,10 @@ export async function cancelShows(tx: Tx, showPks: string[]): Promise<void> {
     .update(shows)
     .set({ status: 'CANCELLED', cancelledAt: sql`coalesce(${shows.cancelledAt}, now())` })
     .where(inArray(shows.id, showPks));
+  await tx
+    .update(tickets)
+    .set({ status: 'INVALIDATED', invalidatedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(inArray(tickets.showPk, showPks), eq(tickets.status, 'VALID')));
 }
 
 /** POST /v1/events/{externalReferenceId}/cancellation, optionally for one show. */

@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { POST as applyRules } from '@/app/v1/events/rules/route';
@@ -6,6 +7,8 @@ import { POST as syncPost } from '@/app/v1/sync/tickets/route';
 import { POST as admitBatch } from '@/app/v1/tickets/batch/eventAdmission/route';
 import { POST as admitOne } from '@/app/v1/tickets/[ticketId]/eventAdmission/route';
 import { DELETE as del, PUT as put } from '@/app/v1/tickets/[ticketId]/route';
+import { getDb } from '@/db';
+import { tickets } from '@/db/schema';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 
 let seq = 0;
@@ -149,7 +152,7 @@ describe('admission', () => {
     expect(again.body.errors.message).toMatch(/^Ticket already admitted at \d{4}-/);
   });
 
-  it('refuses admission for a cancelled show', async () => {
+  it('invalidates the tickets of a cancelled show: no admission, no change', async () => {
     const s = await setup();
     await cancel(
       apiRequest(`/v1/events/${s.ref}/cancellation`, { method: 'POST', key: s.apiKey }),
@@ -157,7 +160,21 @@ describe('admission', () => {
     );
     const res = await admit(s.apiKey, 'T1');
     expect(res.status).toBe(409);
-    expect(res.body.errors.message).toContain('cancelled');
+    expect(res.body.errors.message).toBe(
+      'The show is cancelled; its tickets are invalid and cannot be changed or admitted',
+    );
+    const changed = await putTicket(s.apiKey, 'T2', { buyer: 'other@example.com' });
+    expect(changed.status).toBe(409);
+    const many = await admitMany(s.apiKey, [{ ticketId: 'T3', entryDate: '2027-06-01T20:05:00Z' }]);
+    expect(many.body.errors.details).toEqual([
+      { path: '[0].ticketId', message: 'belongs to a cancelled show', in: 'body' },
+    ]);
+    const rows = await getDb()
+      .select({ status: tickets.status, invalidatedAt: tickets.invalidatedAt })
+      .from(tickets)
+      .where(eq(tickets.partnerId, s.partner.id));
+    expect(rows.map((r) => r.status)).toEqual(['INVALIDATED', 'INVALIDATED', 'INVALIDATED']);
+    expect(rows.every((r) => r.invalidatedAt !== null)).toBe(true);
   });
 
   it('records a batch all or nothing, naming every item that failed', async () => {

@@ -34,7 +34,13 @@ function view(row: Awaited<ReturnType<typeof loadTicket>>) {
   };
 }
 
-const invalid = () => conflict('Ticket was deleted and is invalid; it cannot be changed or admitted');
+/** 409 for an invalidated ticket, saying why: its show was cancelled, or the partner deleted it. */
+const invalid = (showStatus: string) =>
+  conflict(
+    showStatus === 'CANCELLED'
+      ? 'The show is cancelled; its tickets are invalid and cannot be changed or admitted'
+      : 'Ticket was deleted and is invalid; it cannot be changed or admitted',
+  );
 
 /**
  * PUT /v1/tickets/{ticketId}: the stored ticket with the fields sent replacing their values, validated
@@ -43,7 +49,7 @@ const invalid = () => conflict('Ticket was deleted and is invalid; it cannot be 
 export async function updateTicket(partnerId: string, ticketId: string, patch: TicketUpdate, db = getDb()) {
   return db.transaction(async (tx) => {
     const row = await loadTicket(partnerId, ticketId, tx, true);
-    if (row.t.status === 'INVALIDATED') throw invalid();
+    if (row.t.status === 'INVALIDATED' || row.showStatus === 'CANCELLED') throw invalid(row.showStatus);
     const data = row.t.data as Record<string, unknown>;
     const exp = currencyExponent(row.t.currency);
     const merged: TicketCreate = {
@@ -91,8 +97,7 @@ export async function invalidateTicket(partnerId: string, ticketId: string, db =
 export async function admitTicket(partnerId: string, ticketId: string, db = getDb()): Promise<true> {
   return db.transaction(async (tx) => {
     const row = await loadTicket(partnerId, ticketId, tx, true);
-    if (row.t.status === 'INVALIDATED') throw invalid();
-    if (row.showStatus === 'CANCELLED') throw conflict('The show is cancelled; its tickets cannot be admitted');
+    if (row.t.status === 'INVALIDATED' || row.showStatus === 'CANCELLED') throw invalid(row.showStatus);
     if (row.t.admittedAt) throw conflict(`Ticket already admitted at ${new Date(row.t.admittedAt).toISOString()}`);
     await tx
       .update(tickets)
@@ -133,9 +138,9 @@ export async function admitTickets(
       const r = byId.get(item.ticketId);
       if (seen.has(item.ticketId)) problems.push({ path, message: 'appears twice in this request', in: 'body' });
       else if (!r) problems.push({ path, message: 'Ticket not found', in: 'body' });
-      else if (r.status === 'INVALIDATED') problems.push({ path, message: 'was deleted and is invalid', in: 'body' });
       else if (r.showStatus === 'CANCELLED')
         problems.push({ path, message: 'belongs to a cancelled show', in: 'body' });
+      else if (r.status === 'INVALIDATED') problems.push({ path, message: 'was deleted and is invalid', in: 'body' });
       else if (r.admittedAt)
         problems.push({ path, message: `already admitted at ${new Date(r.admittedAt).toISOString()}`, in: 'body' });
       seen.add(item.ticketId);
