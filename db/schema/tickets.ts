@@ -1,5 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  integer,
+  json,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { events, shows } from './catalog';
 import { partners } from './partners';
 
@@ -50,7 +61,12 @@ export const tickets = pgTable(
   ],
 );
 
-/** A `POST /v1/tickets` request, stored whole before the 200 answer and imported by a job. */
+/**
+ * A `POST /v1/tickets` request, stored whole (one row, the validated tickets as one JSON document)
+ * before the 200 answer, and imported by a job in chunks. `processed` is the import's cursor: tickets
+ * before it are imported or failed, moved forward in the same transaction as the tickets it covers, so
+ * a run stopped anywhere resumes exactly where it stopped. The payload is cleared once completed.
+ */
 export const ticketBatches = pgTable(
   'ticket_batches',
   {
@@ -64,27 +80,27 @@ export const ticketBatches = pgTable(
     total: integer().notNull(),
     imported: integer().notNull().default(0),
     failed: integer().notNull().default(0),
+    processed: integer().notNull().default(0),
+    /** The request's tickets (TicketCreate[]); null once the batch is completed. */
+    payload: json(),
+    /** Encore's id answered for each ticket, by position. */
+    serviceIds: json().$type<string[]>(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
   },
   (t) => [index('ticket_batches_partner_idx').on(t.partnerId, t.createdAt)],
 );
 
-export const ticketBatchItems = pgTable(
-  'ticket_batch_items',
+/** The tickets of a batch that failed to import, with why (`[{ path, message }]`). */
+export const ticketBatchErrors = pgTable(
+  'ticket_batch_errors',
   {
     batchId: text()
       .notNull()
       .references(() => ticketBatches.id, { onDelete: 'cascade' }),
     position: integer().notNull(),
     ticketId: text().notNull(),
-    /** The service id answered for this ticketId (the existing ticket's, or reserved for a new one). */
-    serviceId: text().notNull(),
-    payload: jsonb().notNull(),
-    status: text({ enum: ['pending', 'imported', 'failed'] })
-      .notNull()
-      .default('pending'),
-    errors: jsonb(),
+    errors: jsonb().notNull(),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.position] })],
 );

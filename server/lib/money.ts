@@ -10,9 +10,18 @@ export function isCurrencyCode(code: string): boolean {
   return /^[A-Z]{3}$/.test(code) && KNOWN_CURRENCIES.has(code);
 }
 
+const exponents = new Map<string, number>();
+
 /** Decimal places of a currency's minor unit (EUR 2, JPY 0, KWD 3). */
 export function currencyExponent(currency: string): number {
-  return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  let exponent = exponents.get(currency);
+  if (exponent === undefined) {
+    // Building an Intl.NumberFormat costs tens of microseconds; imports ask once per ticket.
+    exponent =
+      new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    exponents.set(currency, exponent);
+  }
+  return exponent;
 }
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;

@@ -1,6 +1,6 @@
 // Test helper process: an app instance reduced to its background part. It starts the local job
-// provider on the given database and kicks a webhook dispatch, as the app does at boot; the test
-// kills it with SIGKILL to simulate a crash between attempts.
+// provider on the given database and kicks a webhook dispatch, as the app does at boot (and, with
+// WORKER_IMPORT_BATCH, queues that ticket batch's import); tests kill it with SIGKILL to simulate a crash.
 import { resetEnvCache } from '@/server/env';
 
 process.env.DATABASE_URL = process.argv[2];
@@ -12,6 +12,11 @@ const { startJobs } = await import('@/server/jobs/client');
 const { kickWebhookDispatch } = await import('@/server/modules/webhooks/jobs');
 await startJobs();
 kickWebhookDispatch();
+if (process.env.WORKER_IMPORT_BATCH) {
+  const { sendJob } = await import('@/server/jobs/client');
+  const { importTicketBatchJob } = await import('@/server/modules/tickets/jobs');
+  await sendJob(importTicketBatchJob, { batchId: process.env.WORKER_IMPORT_BATCH });
+}
 process.stdout.write('WORKING\n');
 // Exit with the test that started us: its end of our stdin closes when it goes, even if it crashed.
 process.stdin.on('end', () => process.exit(0));

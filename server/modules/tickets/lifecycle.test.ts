@@ -139,7 +139,13 @@ describe('DELETE /v1/tickets/{ticketId}', () => {
         ],
       }),
     );
-    expect((await reimport.json()).data.tickets[0].errors[0].path).toBe('ticketId');
+    const reimported = (await reimport.json()).data.tickets[0];
+    expect(reimported).toMatchObject({ ticketId: 'T2', id: res.body.data.id, status: 'failed' });
+    expect(reimported.errors).toEqual([
+      { path: 'ticketId', message: 'is invalid (deleted, or its show was cancelled); it cannot be changed' },
+    ]);
+    const [stored] = await getDb().select().from(tickets).where(eq(tickets.id, res.body.data.id));
+    expect(stored).toMatchObject({ status: 'INVALIDATED', buyerEmail: 'fan@example.com' });
   });
 });
 

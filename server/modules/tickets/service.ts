@@ -1,15 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
-import {
-  combinations,
-  events,
-  priceTypes,
-  shows,
-  ticketBatches,
-  ticketBatchItems,
-  ticketOptions,
-  tickets,
-} from '@/db/schema';
+import { combinations, events, priceTypes, shows, ticketBatchErrors, ticketBatches, ticketOptions } from '@/db/schema';
 import { notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { toMinorUnits } from '@/server/lib/money';
@@ -28,46 +19,49 @@ export interface ImportResult {
 
 const CHUNK = 1000;
 
-/** Our ids for these partner ticketIds where the tickets exist already. */
-async function existingIds(db: DbOrTx, partnerId: string, ticketIds: string[]) {
+/** Our ids and statuses for these partner ticketIds, where the tickets exist (one query, one parameter). */
+async function existingTickets(db: DbOrTx, partnerId: string, ticketIds: string[]) {
   const map = new Map<string, { id: string; status: string }>();
-  for (let i = 0; i < ticketIds.length; i += CHUNK) {
-    const rows = await db
-      .select({ ticketId: tickets.ticketId, id: tickets.id, status: tickets.status })
-      .from(tickets)
-      .where(and(eq(tickets.partnerId, partnerId), inArray(tickets.ticketId, ticketIds.slice(i, i + CHUNK))));
-    for (const r of rows) map.set(r.ticketId, { id: r.id, status: r.status });
-  }
+  if (!ticketIds.length) return map;
+  const rows = await db.execute<{ ticket_id: string; id: string; status: string }>(sql`
+    select ticket_id, id, status from tickets
+    where partner_id = ${partnerId} and ticket_id in (select json_array_elements_text(${JSON.stringify(ticketIds)}::json))`);
+  for (const r of rows) map.set(r.ticket_id, { id: r.id, status: r.status });
   return map;
 }
 
+/** What tickets are checked against: the partner's events named by the tickets, their shows and pricing. */
+interface Catalogue {
+  eventByRef: Map<string, string>;
+  showByKey: Map<string, ShowRef>;
+  showsOfEvent: Map<string, ShowRef[]>;
+  optionByKey: Map<string, { currency: string; priceMinor: number | null }>;
+  typeSet: Set<string>;
+  comboPrice: Map<string, number | null>;
+}
+interface ShowRef {
+  pk: string;
+  status: string;
+}
+
 /**
- * Validates tickets against the catalogue and upserts them (re-sending a ticketId updates it, never
- * duplicates it). Per-ticket results; a failed ticket does not stop the others. A ticket must name an
- * existing event, a LIVE show of it (showId may be left out when the event has one show), one of the
- * show's ticket options and, with priceTypeId, a declared combination. Invalidated tickets stay so.
+ * Loads the catalogue the tickets name. The shows are read FOR SHARE: a cancellation running meanwhile
+ * waits for this import to commit (and then invalidates its tickets too), so no ticket lands valid on a
+ * show cancelled under it.
  */
-export async function importTickets(
-  partnerId: string,
-  items: { ticket: TicketCreate; serviceId?: string }[],
-  db: DbOrTx = getDb(),
-): Promise<ImportResult[]> {
-  const refs = [...new Set(items.map((i) => i.ticket.externalReferenceEventId))];
+async function loadCatalogue(db: DbOrTx, partnerId: string, refs: string[]): Promise<Catalogue> {
   const eventRows = await db
     .select({ pk: events.id, ref: events.externalReferenceId })
     .from(events)
     .where(and(eq(events.partnerId, partnerId), inArray(events.externalReferenceId, refs)));
-  const eventByRef = new Map(eventRows.map((e) => [e.ref, e.pk]));
   const eventPks = eventRows.map((e) => e.pk);
   const showRows = eventPks.length
     ? await db
         .select({ pk: shows.id, showId: shows.showId, eventPk: shows.eventId, status: shows.status })
         .from(shows)
         .where(inArray(shows.eventId, eventPks))
+        .for('share')
     : [];
-  const showByKey = new Map(showRows.map((s) => [`${s.eventPk}|${s.showId}`, s]));
-  const showsOfEvent = new Map<string, typeof showRows>();
-  for (const s of showRows) showsOfEvent.set(s.eventPk, [...(showsOfEvent.get(s.eventPk) ?? []), s]);
   const showPks = showRows.map((s) => s.pk);
   const [options, types, combos] = showPks.length
     ? await Promise.all([
@@ -95,70 +89,86 @@ export async function importTickets(
           .where(inArray(combinations.showPk, showPks)),
       ])
     : [[], [], []];
-  const optionByKey = new Map(options.map((o) => [`${o.showPk}|${o.id}`, o]));
-  const typeSet = new Set(types.map((t) => `${t.showPk}|${t.id}`));
-  const comboByKey = new Map(combos.map((c) => [`${c.showPk}|${c.o}|${c.p}`, c]));
-  const existing = await existingIds(
-    db,
-    partnerId,
-    items.map((i) => i.ticket.ticketId),
-  );
+  const showsOfEvent = new Map<string, ShowRef[]>();
+  for (const s of showRows) showsOfEvent.set(s.eventPk, [...(showsOfEvent.get(s.eventPk) ?? []), s]);
+  return {
+    eventByRef: new Map(eventRows.map((e) => [e.ref, e.pk])),
+    showByKey: new Map(showRows.map((s) => [`${s.eventPk}|${s.showId}`, s])),
+    showsOfEvent,
+    optionByKey: new Map(options.map((o) => [`${o.showPk}|${o.id}`, o])),
+    typeSet: new Set(types.map((t) => `${t.showPk}|${t.id}`)),
+    comboPrice: new Map(combos.map((c) => [`${c.showPk}|${c.o}|${c.p}`, c.priceMinor])),
+  };
+}
 
-  const results: ImportResult[] = [];
-  const rows: (typeof tickets.$inferInsert)[] = [];
-  for (const { ticket: t, serviceId } of items) {
-    const errors: TicketError[] = [];
-    const prior = existing.get(t.ticketId);
-    const id = prior?.id ?? serviceId ?? newId('tkt');
-    const fail = (path: string, message: string) => errors.push({ path, message });
-    const eventPk = eventByRef.get(t.externalReferenceEventId);
-    let show: (typeof showRows)[number] | undefined;
-    if (prior?.status === 'INVALIDATED') fail('ticketId', 'was deleted and is invalid; it cannot be changed');
-    if (!eventPk) fail('externalReferenceEventId', 'Event not found');
-    else if (t.showId) {
-      show = showByKey.get(`${eventPk}|${t.showId}`);
-      if (!show) fail('showId', 'does not belong to the event');
-    } else {
-      const list = showsOfEvent.get(eventPk) ?? [];
-      if (list.length === 1) show = list[0];
-      else fail('showId', 'is required: the event has several shows');
+/** A tickets row as the upsert's JSON carries it (column names). */
+interface TicketRow {
+  id: string;
+  ticket_id: string;
+  event_pk: string;
+  show_pk: string;
+  ticket_option_id: string;
+  price_type_id: string | null;
+  currency: string;
+  price_minor: number | null;
+  buyer: unknown;
+  buyer_email: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Checks one ticket against the catalogue: it must name an existing event, a LIVE show of it (showId may
+ * be left out when the event has one show), one of the show's ticket options and, with priceTypeId, a
+ * declared combination. Answers the row to write, or every error found.
+ */
+function checkTicket(cat: Catalogue, t: TicketCreate, id: string): { row: TicketRow } | { errors: TicketError[] } {
+  const errors: TicketError[] = [];
+  const fail = (path: string, message: string) => errors.push({ path, message });
+  const eventPk = cat.eventByRef.get(t.externalReferenceEventId);
+  let show: ShowRef | undefined;
+  if (!eventPk) fail('externalReferenceEventId', 'Event not found');
+  else if (t.showId) {
+    show = cat.showByKey.get(`${eventPk}|${t.showId}`);
+    if (!show) fail('showId', 'does not belong to the event');
+  } else {
+    const list = cat.showsOfEvent.get(eventPk) ?? [];
+    if (list.length === 1) show = list[0];
+    else fail('showId', 'is required: the event has several shows');
+  }
+  if (show?.status === 'CANCELLED') fail('showId', 'the show is cancelled and takes no new tickets');
+  const option = show ? cat.optionByKey.get(`${show.pk}|${t.ticketOptionId}`) : undefined;
+  if (show && !option) fail('ticketOptionId', "must equal a ticketId of the show's ticket options");
+  let comboPrice: number | null | undefined;
+  if (show && option && t.priceTypeId) {
+    if (!cat.typeSet.has(`${show.pk}|${t.priceTypeId}`))
+      fail('priceTypeId', "must equal a priceTypeId of the show's price types");
+    else {
+      const key = `${show.pk}|${t.ticketOptionId}|${t.priceTypeId}`;
+      if (!cat.comboPrice.has(key))
+        fail('priceTypeId', 'this ticketOption + priceType pair is not a declared COMBINATION');
+      comboPrice = cat.comboPrice.get(key);
     }
-    if (show?.status === 'CANCELLED') fail('showId', 'the show is cancelled and takes no new tickets');
-    const option = show ? optionByKey.get(`${show.pk}|${t.ticketOptionId}`) : undefined;
-    if (show && !option) fail('ticketOptionId', "must equal a ticketId of the show's ticket options");
-    let comboPrice: number | null | undefined;
-    if (show && option && t.priceTypeId) {
-      if (!typeSet.has(`${show.pk}|${t.priceTypeId}`))
-        fail('priceTypeId', "must equal a priceTypeId of the show's price types");
-      else {
-        const combo = comboByKey.get(`${show.pk}|${t.ticketOptionId}|${t.priceTypeId}`);
-        if (!combo) fail('priceTypeId', 'this ticketOption + priceType pair is not a declared COMBINATION');
-        comboPrice = combo?.priceMinor;
-      }
-    }
-    let priceMinor: number | null = comboPrice ?? option?.priceMinor ?? null;
-    if (option && t.price !== undefined && t.price !== null) {
-      const m = toMinorUnits(t.price, option.currency);
-      if ('error' in m) fail('price', m.error);
-      else priceMinor = m.minor;
-    }
-    if (errors.length || !eventPk || !show || !option) {
-      results.push({ ticketId: t.ticketId, id, status: 'failed', errors });
-      continue;
-    }
-    const buyerEmail = typeof t.buyer === 'string' ? t.buyer : (t.buyer.email ?? null);
-    rows.push({
+  }
+  let priceMinor: number | null = comboPrice ?? option?.priceMinor ?? null;
+  if (option && t.price !== undefined && t.price !== null) {
+    const m = toMinorUnits(t.price, option.currency);
+    if ('error' in m) fail('price', m.error);
+    else priceMinor = m.minor;
+  }
+  if (errors.length || !eventPk || !show || !option) return { errors };
+  const buyerEmail = typeof t.buyer === 'string' ? t.buyer : (t.buyer.email ?? null);
+  return {
+    row: {
       id,
-      partnerId,
-      ticketId: t.ticketId,
-      eventPk,
-      showPk: show.pk,
-      ticketOptionId: t.ticketOptionId,
-      priceTypeId: t.priceTypeId ?? null,
+      ticket_id: t.ticketId,
+      event_pk: eventPk,
+      show_pk: show.pk,
+      ticket_option_id: t.ticketOptionId,
+      price_type_id: t.priceTypeId ?? null,
       currency: option.currency,
-      priceMinor,
+      price_minor: priceMinor,
       buyer: t.buyer,
-      buyerEmail: buyerEmail?.toLowerCase() ?? null,
+      buyer_email: buyerEmail?.toLowerCase() ?? null,
       data: {
         ticketAccess: t.ticketAccess,
         ...(t.buyerEmailExternal !== undefined ? { buyerEmailExternal: t.buyerEmailExternal } : {}),
@@ -168,103 +178,145 @@ export async function importTickets(
         ...(t.primarySalesFee ? { primarySalesFee: t.primarySalesFee } : {}),
         ...(t.tags ? { tags: t.tags } : {}),
       },
-    });
-    results.push({ ticketId: t.ticketId, id, status: 'imported' });
-  }
-
-  for (let i = 0; i < rows.length; i += CHUNK) {
-    await db
-      .insert(tickets)
-      .values(rows.slice(i, i + CHUNK))
-      .onConflictDoUpdate({
-        target: [tickets.partnerId, tickets.ticketId],
-        set: {
-          eventPk: sql`excluded.event_pk`,
-          showPk: sql`excluded.show_pk`,
-          ticketOptionId: sql`excluded.ticket_option_id`,
-          priceTypeId: sql`excluded.price_type_id`,
-          currency: sql`excluded.currency`,
-          priceMinor: sql`excluded.price_minor`,
-          buyer: sql`excluded.buyer`,
-          buyerEmail: sql`excluded.buyer_email`,
-          data: sql`excluded.data`,
-          updatedAt: sql`now()`,
-        },
-        // A ticket invalidated meanwhile stays invalid.
-        setWhere: sql`${tickets.status} = 'VALID'`,
-      });
-  }
-  return results;
+    },
+  };
 }
 
 /**
- * POST /v1/tickets: stores the whole request (one row per ticket) and answers at once; a job imports it.
- * Each partner ticketId gets its service id now: the existing ticket's, or one reserved for it.
+ * Inserts or updates the rows, a thousand per statement, each statement one JSON parameter expanded
+ * by PostgreSQL (cheaper than thousands of bind parameters). An existing ticket keeps its id; one
+ * invalidated (deleted, or its show cancelled) stays so and is not written. Rows go in ticketId order
+ * so concurrent imports of overlapping tickets lock them in the same order. Answers ticketId → id of
+ * every row written.
  */
-export async function acceptTickets(partnerId: string, list: TicketCreate[], db = getDb()) {
-  const existing = await existingIds(
+async function upsertTickets(db: DbOrTx, partnerId: string, rows: TicketRow[]): Promise<Map<string, string>> {
+  const written = new Map<string, string>();
+  const sorted = [...rows].sort((a, b) => (a.ticket_id < b.ticket_id ? -1 : a.ticket_id > b.ticket_id ? 1 : 0));
+  for (let i = 0; i < sorted.length; i += CHUNK) {
+    const chunk = JSON.stringify(sorted.slice(i, i + CHUNK));
+    const out = await db.execute<{ id: string; ticket_id: string }>(sql`
+      insert into tickets (id, partner_id, ticket_id, event_pk, show_pk, ticket_option_id, price_type_id,
+        currency, price_minor, buyer, buyer_email, data)
+      select r.id, ${partnerId}, r.ticket_id, r.event_pk, r.show_pk, r.ticket_option_id, r.price_type_id,
+        r.currency, r.price_minor, r.buyer, r.buyer_email, r.data
+      from json_to_recordset(${chunk}::json) as r(id text, ticket_id text, event_pk text, show_pk text,
+        ticket_option_id text, price_type_id text, currency text, price_minor bigint, buyer jsonb,
+        buyer_email text, data jsonb)
+      on conflict (partner_id, ticket_id) do update set
+        event_pk = excluded.event_pk, show_pk = excluded.show_pk, ticket_option_id = excluded.ticket_option_id,
+        price_type_id = excluded.price_type_id, currency = excluded.currency, price_minor = excluded.price_minor,
+        buyer = excluded.buyer, buyer_email = excluded.buyer_email, data = excluded.data, updated_at = now()
+      where tickets.status = 'VALID'
+      returning id, ticket_id`);
+    for (const r of out) written.set(r.ticket_id, r.id);
+  }
+  return written;
+}
+
+/**
+ * Validates tickets against the catalogue and upserts them (re-sending a ticketId updates it, never
+ * duplicates it). Per-ticket results in the order given; a failed ticket does not stop the others.
+ * `serviceId` is the id to give a new ticket (answered earlier by POST /v1/tickets).
+ */
+export async function importTickets(
+  partnerId: string,
+  items: { ticket: TicketCreate; serviceId?: string }[],
+  db: DbOrTx = getDb(),
+): Promise<ImportResult[]> {
+  const cat = await loadCatalogue(db, partnerId, [...new Set(items.map((i) => i.ticket.externalReferenceEventId))]);
+  const checked = items.map(({ ticket, serviceId }) => checkTicket(cat, ticket, serviceId ?? newId('tkt')));
+  const written = await upsertTickets(
+    db,
+    partnerId,
+    checked.flatMap((c) => ('row' in c ? [c.row] : [])),
+  );
+  // Failed or refused tickets still answer Encore's id when the ticket exists (usually none: one query only then).
+  const unwritten = items.filter(({ ticket }) => !written.has(ticket.ticketId)).map(({ ticket }) => ticket.ticketId);
+  const existing = await existingTickets(db, partnerId, unwritten);
+  return items.map(({ ticket: t }, k) => {
+    const c = checked[k];
+    const id =
+      written.get(t.ticketId) ?? existing.get(t.ticketId)?.id ?? ('row' in c ? c.row.id : (items[k].serviceId ?? ''));
+    if ('row' in c && written.has(t.ticketId)) return { ticketId: t.ticketId, id, status: 'imported' };
+    const errors = 'errors' in c ? [...c.errors] : [];
+    if (existing.get(t.ticketId)?.status === 'INVALIDATED')
+      errors.unshift({
+        path: 'ticketId',
+        message: 'is invalid (deleted, or its show was cancelled); it cannot be changed',
+      });
+    return { ticketId: t.ticketId, id, status: 'failed', errors };
+  });
+}
+
+/**
+ * POST /v1/tickets: stores the whole request as one row and answers at once; a job imports it. Each
+ * partner ticketId gets its service id now: the existing ticket's, or one reserved for it.
+ */
+export async function acceptTickets(partnerId: string, list: TicketCreate[], db: DbOrTx = getDb()) {
+  const existing = await existingTickets(
     db,
     partnerId,
     list.map((t) => t.ticketId),
   );
   const batchId = newId('tbt');
   const assigned = list.map((t) => ({ ticketId: t.ticketId, id: existing.get(t.ticketId)?.id ?? newId('tkt') }));
-  await db.transaction(async (tx) => {
-    await tx.insert(ticketBatches).values({ id: batchId, partnerId, total: list.length });
-    for (let i = 0; i < list.length; i += CHUNK) {
-      await tx.insert(ticketBatchItems).values(
-        list.slice(i, i + CHUNK).map((t, j) => ({
-          batchId,
-          position: i + j,
-          ticketId: t.ticketId,
-          serviceId: assigned[i + j].id,
-          payload: t,
-        })),
-      );
-    }
-  });
+  await db.execute(sql`
+    insert into ticket_batches (id, partner_id, total, payload, service_ids)
+    values (${batchId}, ${partnerId}, ${list.length}, ${JSON.stringify(list)}::json,
+      ${JSON.stringify(assigned.map((a) => a.id))}::json)`);
   return { batchId, status: 'queued' as const, total: list.length, tickets: assigned };
 }
 
-/** Imports a stored batch's pending tickets, a thousand at a time. Idempotent: done items are skipped. */
+/**
+ * Imports a stored batch from its cursor, a thousand tickets per transaction. Each transaction locks
+ * the batch row, imports the next chunk, records its failures and moves the cursor: a run stopped
+ * anywhere (or two runs at once) neither skips nor repeats a ticket.
+ */
 export async function processBatch(batchId: string, db = getDb()): Promise<void> {
   const [batch] = await db.select().from(ticketBatches).where(eq(ticketBatches.id, batchId));
   if (!batch || batch.status === 'completed') return;
-  await db.update(ticketBatches).set({ status: 'processing' }).where(eq(ticketBatches.id, batchId));
-  for (;;) {
-    const items = await db
-      .select()
-      .from(ticketBatchItems)
-      .where(and(eq(ticketBatchItems.batchId, batchId), eq(ticketBatchItems.status, 'pending')))
-      .orderBy(asc(ticketBatchItems.position))
-      .limit(CHUNK);
-    if (!items.length) break;
-    await db.transaction(async (tx) => {
+  const list = (batch.payload ?? []) as TicketCreate[];
+  const serviceIds = batch.serviceIds ?? [];
+  if (batch.status === 'queued') {
+    await db.update(ticketBatches).set({ status: 'processing' }).where(eq(ticketBatches.id, batchId));
+  }
+  for (let more = true; more;) {
+    more = await db.transaction(async (tx) => {
+      const [{ processed, total }] = await tx
+        .select({ processed: ticketBatches.processed, total: ticketBatches.total })
+        .from(ticketBatches)
+        .where(eq(ticketBatches.id, batchId))
+        .for('update');
+      if (processed >= total) return false;
+      const end = Math.min(processed + CHUNK, total);
       const results = await importTickets(
         batch.partnerId,
-        items.map((it) => ({ ticket: it.payload as TicketCreate, serviceId: it.serviceId })),
+        list.slice(processed, end).map((ticket, k) => ({ ticket, serviceId: serviceIds[processed + k] })),
         tx,
       );
-      const outcome = JSON.stringify(
-        items.map((it, k) => ({ position: it.position, status: results[k].status, errors: results[k].errors ?? null })),
+      const failures = results.flatMap((r, k) =>
+        r.status === 'failed' ? [{ position: processed + k, ticket_id: r.ticketId, errors: r.errors ?? [] }] : [],
       );
-      await tx.execute(sql`
-        update ticket_batch_items i set status = v.status, errors = v.errors
-        from jsonb_to_recordset(${outcome}::jsonb) as v(position int, status text, errors jsonb)
-        where i.batch_id = ${batchId} and i.position = v.position`);
-      const failed = results.filter((r) => r.status === 'failed').length;
+      if (failures.length) {
+        await tx.execute(sql`
+          insert into ticket_batch_errors (batch_id, position, ticket_id, errors)
+          select ${batchId}, f.position, f.ticket_id, f.errors
+          from json_to_recordset(${JSON.stringify(failures)}::json) as f(position int, ticket_id text, errors jsonb)`);
+      }
       await tx
         .update(ticketBatches)
         .set({
-          imported: sql`${ticketBatches.imported} + ${results.length - failed}`,
-          failed: sql`${ticketBatches.failed} + ${failed}`,
+          processed: end,
+          imported: sql`${ticketBatches.imported} + ${results.length - failures.length}`,
+          failed: sql`${ticketBatches.failed} + ${failures.length}`,
         })
         .where(eq(ticketBatches.id, batchId));
+      return end < total;
     });
   }
   await db
     .update(ticketBatches)
-    .set({ status: 'completed', completedAt: sql`now()` })
+    .set({ status: 'completed', completedAt: sql`now()`, payload: null })
     .where(and(eq(ticketBatches.id, batchId), sql`${ticketBatches.status} <> 'completed'`));
 }
 
@@ -275,10 +327,10 @@ export async function getBatch(partnerId: string, batchId: string, db: DbOrTx = 
     .where(and(eq(ticketBatches.id, batchId), eq(ticketBatches.partnerId, partnerId)));
   if (!batch) throw notFound('Ticket batch not found');
   const failedItems = await db
-    .select({ ticketId: ticketBatchItems.ticketId, errors: ticketBatchItems.errors })
-    .from(ticketBatchItems)
-    .where(and(eq(ticketBatchItems.batchId, batchId), eq(ticketBatchItems.status, 'failed')))
-    .orderBy(asc(ticketBatchItems.position))
+    .select({ ticketId: ticketBatchErrors.ticketId, errors: ticketBatchErrors.errors })
+    .from(ticketBatchErrors)
+    .where(eq(ticketBatchErrors.batchId, batchId))
+    .orderBy(asc(ticketBatchErrors.position))
     .limit(1000);
   return {
     batchId: batch.id,
