@@ -24,3 +24,5 @@ FROM (
 WHERE i."batch_id" = b."id" AND b."status" <> 'completed';--> statement-breakpoint
 INSERT INTO "ticket_batch_errors" ("batch_id", "position", "ticket_id", "errors")
 SELECT "batch_id", "position", "ticket_id", coalesce("errors", '[]'::jsonb) FROM "ticket_batch_items" WHERE "status" = 'failed';
+--> statement-breakpoint
+UPDATE "ticket_batches" SET "processed" = "total" WHERE "status" = 'completed';
