@@ -11,7 +11,7 @@ import { type ResaleRuleType, type RuleItem, resaleRuleBodies } from './rules-sc
  * event they name: the show must belong to it, the ticket option and price type to that show.
  * Re-sending a rule for the same scope and type replaces it (no duplicates).
  */
-export async function applyRules(partnerId: string, items: RuleItem[], db = getDb()) {
+export async function applyRules(partnerId: string, items: RuleItem[], db: DbOrTx = getDb()) {
   return db.transaction(async (tx) => {
     const refs = [...new Set(items.map((r) => r.externalReferenceEventId))];
     const eventRows = await tx

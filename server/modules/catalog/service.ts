@@ -113,7 +113,7 @@ const UNIQUE_MESSAGES = (ids: string[]) => ({
 });
 
 /** POST /v1/events: a new event with its shows, options and price types. 409 when it exists. */
-export async function createEvent(partnerId: string, input: EventCreateInput, db = getDb()) {
+export async function createEvent(partnerId: string, input: EventCreateInput, db: DbOrTx = getDb()) {
   try {
     return await db.transaction(async (tx) => {
       const eventId = newId('evt');
@@ -146,7 +146,7 @@ export async function createEvent(partnerId: string, input: EventCreateInput, db
  * price types are matched by their partner ids; ones not sent stay (never deleted by an update). A
  * changed show date marks the show rescheduled; a show sent as CANCELLED is cancelled.
  */
-export async function updateEvent(partnerId: string, input: EventUpdateInput, db = getDb()) {
+export async function updateEvent(partnerId: string, input: EventUpdateInput, db: DbOrTx = getDb()) {
   try {
     return await db.transaction(async (tx) => {
       const [event] = await tx

@@ -3,7 +3,7 @@ import { type DbOrTx, getDb } from '@/db';
 import { AppError, badRequest, type ErrorDetail } from '@/server/lib/errors';
 import { isCurrencyCode, toMinorUnits } from '@/server/lib/money';
 import { OutboundError, partnerRequest } from '@/server/lib/outbound';
-import { type IntegrationRow, loadIntegration, recordFeedRun } from './integration';
+import { type IntegrationRow, loadIntegration } from './integration';
 import { testVerificationInput } from './schemas';
 import { getPartner } from './service';
 
@@ -452,37 +452,31 @@ export function summarizeFeed(feed: EventFeed): FeedSummary {
 }
 
 /**
- * Reads and validates the partner's event feed. It does not touch any catalogue. Every call that
- * reaches the point of calling (a feed URL is configured) records its run on the integration: time,
- * error or null, and the next run (now + interval).
+ * Reads and validates the partner's event feed. It touches neither the catalogue nor the schedule: a
+ * run (fetch + apply, recorded on the integration) is `pullFeed` in the catalogue module; this alone
+ * is also the dashboard's "Fetch feed now" check.
  */
 export async function fetchEventFeed(partnerId: string, db: DbOrTx = getDb()): Promise<EventFeed> {
   const row = await configuredIntegration(partnerId, db);
   if (!row?.feedUrl) throw new PartnerCallError('not_configured', 'This partner has no event feed URL configured');
   const fetchedAt = new Date();
-  try {
-    const { json, durationMs } = await getJson('event feed', row.feedUrl, {
-      headers: { accept: 'application/json', ...authHeaders(row) },
-      timeoutMs: FEED_TIMEOUT_MS,
-      maxResponseBytes: FEED_MAX_BYTES,
-    });
-    const parsed = Array.isArray(json)
-      ? feedEvents.safeParse(json, { reportInput: true })
-      : feedEvent.transform((e) => [e]).safeParse(json, { reportInput: true });
-    if (!parsed.success) {
-      const details = issueDetails(parsed.error);
-      throw new PartnerCallError(
-        'invalid_answer',
-        `The partner's event feed does not match the expected shape: ${summarize(details)}`,
-        { details },
-      );
-    }
-    await recordFeedRun(partnerId, null, db);
-    return { events: parsed.data, fetchedAt, durationMs };
-  } catch (err) {
-    if (err instanceof PartnerCallError) await recordFeedRun(partnerId, err.message, db);
-    throw err;
+  const { json, durationMs } = await getJson('event feed', row.feedUrl, {
+    headers: { accept: 'application/json', ...authHeaders(row) },
+    timeoutMs: FEED_TIMEOUT_MS,
+    maxResponseBytes: FEED_MAX_BYTES,
+  });
+  const parsed = Array.isArray(json)
+    ? feedEvents.safeParse(json, { reportInput: true })
+    : feedEvent.transform((e) => [e]).safeParse(json, { reportInput: true });
+  if (!parsed.success) {
+    const details = issueDetails(parsed.error);
+    throw new PartnerCallError(
+      'invalid_answer',
+      `The partner's event feed does not match the expected shape: ${summarize(details)}`,
+      { details },
+    );
   }
+  return { events: parsed.data, fetchedAt, durationMs };
 }
 
 /* ---------- Dashboard test actions ---------- */
@@ -516,7 +510,7 @@ export function testVerification(partnerId: string, userEmail: string, db: DbOrT
   return outcome(() => verifyTickets(partnerId, userEmail, db));
 }
 
-/** Runs the feed once now and answers its counts; the run is recorded like a scheduled one. */
+/** Reads and checks the feed now and answers its counts; nothing is applied or recorded (not a run). */
 export async function fetchFeedNow(
   partnerId: string,
   db: DbOrTx = getDb(),

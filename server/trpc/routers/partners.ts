@@ -1,3 +1,4 @@
+import { pullFeed } from '@/server/modules/catalog/feed';
 import { fetchFeedNow, testVerification } from '@/server/modules/partners/client';
 import { getIntegration, updateIntegration } from '@/server/modules/partners/integration';
 import {
@@ -38,6 +39,8 @@ const integrationRouter = router({
     .input(testVerificationInput)
     .mutation(({ input }) => testVerification(input.partnerId, input.userEmail)),
   fetchFeedNow: protectedProcedure.input(partnerIdInput).mutation(({ input }) => fetchFeedNow(input.partnerId)),
+  /** Fetches the feed and applies it to the catalogue now, like a scheduled run (recorded the same way). */
+  pullFeedNow: protectedProcedure.input(partnerIdInput).mutation(({ input }) => pullFeed(input.partnerId)),
 });
 
 export const partnersRouter = router({

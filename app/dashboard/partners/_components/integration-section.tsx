@@ -341,15 +341,13 @@ function FeedPanel({ settings }: { settings: Settings }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const headingId = useId();
-  const run = useMutation(
-    trpc.partners.integration.fetchFeedNow.mutationOptions({
-      // The run is recorded either way: refresh last run / error / next run.
-      onSettled: () =>
-        queryClient.invalidateQueries({
-          queryKey: trpc.partners.integration.get.queryKey({ partnerId: settings.partnerId }),
-        }),
-    }),
-  );
+  // A pull is recorded, whatever its outcome: refresh last run / error / next run. A fetch is only a check.
+  const refresh = () =>
+    queryClient.invalidateQueries({
+      queryKey: trpc.partners.integration.get.queryKey({ partnerId: settings.partnerId }),
+    });
+  const run = useMutation(trpc.partners.integration.fetchFeedNow.mutationOptions());
+  const pull = useMutation(trpc.partners.integration.pullFeedNow.mutationOptions({ onSettled: refresh }));
   const result = run.data;
 
   return (
@@ -398,6 +396,14 @@ function FeedPanel({ settings }: { settings: Settings }) {
         >
           Fetch feed now
         </Button>
+        <Button
+          onClick={() => pull.mutate({ partnerId: settings.partnerId })}
+          pending={pull.isPending}
+          pendingLabel="Pulling feed…"
+          disabled={!settings.feedUrl}
+        >
+          Pull now
+        </Button>
         {!settings.feedUrl && <span className="muted">Save a feed URL first.</span>}
       </div>
       {run.error && <Alert tone="error">{errorMessage(run.error)}</Alert>}
@@ -409,7 +415,35 @@ function FeedPanel({ settings }: { settings: Settings }) {
         </Alert>
       )}
       {result?.ok === false && <FailureAlert failure={result.error} title="The feed could not be used" />}
+      {pull.error && <Alert tone="error">{errorMessage(pull.error)}</Alert>}
+      {pull.data?.ok === true && <PullResult result={pull.data.result} />}
+      {pull.data?.ok === false && <FailureAlert failure={pull.data.error} title="The feed could not be pulled" />}
     </section>
+  );
+}
+
+/** What a "Pull now" applied: counts, and each event the catalogue refused with why. */
+function PullResult({ result }: { result: Extract<Outputs['pullFeedNow'], { ok: true }>['result'] }) {
+  const counts = `${plural(result.created, 'event')} created, ${result.updated} updated`;
+  if (result.refused.length === 0) {
+    return (
+      <Alert tone="success" title={`Feed applied (${result.durationMs} ms)`}>
+        {counts}.
+      </Alert>
+    );
+  }
+  return (
+    <Alert tone="warning" title={`Feed applied, ${result.refused.length} of ${plural(result.events, 'event')} refused`}>
+      <p>{counts}.</p>
+      <ul className={styles.issues}>
+        {result.refused.slice(0, 10).map((r) => (
+          <li key={r.index}>
+            [{r.index}] {r.externalReferenceId}: {r.message}
+          </li>
+        ))}
+        {result.refused.length > 10 && <li>… and {result.refused.length - 10} more</li>}
+      </ul>
+    </Alert>
   );
 }
 
