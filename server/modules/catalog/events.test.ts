@@ -208,6 +208,60 @@ describe('PUT /v1/events', () => {
     expect(options[0].title).toBe('General');
   });
 
+  it('keeps stored visibility flags of an option and a price type resent without them', async () => {
+    const { apiKey } = await makePartner('Events');
+    const id = ref();
+    const base = show(`${id}-S1`);
+    const hiddenGa = { ...base.ticketOptions[0], webVisibility: false };
+    const created = await call(
+      create,
+      apiKey,
+      event(id, {
+        shows: [
+          {
+            ...base,
+            ticketOptions: [hiddenGa, base.ticketOptions[1]],
+            priceTypes: [{ priceTypeId: 'ADULT', webVisibility: false, invisible: true }, { priceTypeId: 'KID' }],
+          },
+        ],
+      }),
+    );
+    expect(created.body.data.shows[0].ticketOptions.map((o: { webVisibility: boolean }) => o.webVisibility)).toEqual([
+      false,
+      true,
+    ]);
+    const flags = (types: { webVisibility: boolean; invisible: boolean }[]) =>
+      types.map((t) => [t.webVisibility, t.invisible]);
+    expect(flags(created.body.data.shows[0].priceTypes)).toEqual([
+      [false, true],
+      [true, false],
+    ]);
+    const { webVisibility: _omitted, ...gaWithoutFlag } = hiddenGa;
+    const res = await call(
+      update,
+      apiKey,
+      {
+        externalReferenceId: id,
+        shows: [
+          {
+            showId: `${id}-S1`,
+            ticketOptions: [{ ...gaWithoutFlag, price: 6100 }],
+            priceTypes: [{ priceTypeId: 'ADULT', title: 'Adult' }],
+          },
+        ],
+      },
+      'PUT',
+    );
+    expect(res.status).toBe(200);
+    const [ga] = res.body.data.shows[0].ticketOptions;
+    expect(ga).toMatchObject({ price: 6100, webVisibility: false });
+    expect(res.body.data.shows[0].priceTypes[0]).toMatchObject({
+      title: 'Adult',
+      webVisibility: false,
+      invisible: true,
+    });
+  });
+
   it('marks a show rescheduled when its date changes, not when the same instant is resent', async () => {
     const { apiKey } = await makePartner('Events');
     const id = ref();

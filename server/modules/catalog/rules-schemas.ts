@@ -72,14 +72,14 @@ export const ruleItemSchema = z
       ctx.addIssue({ code: 'custom', path: ['ruleType'], message: `must be one of ${RULE_TYPES.join(', ')}` });
       return;
     }
-    if ((r.ticketOptionId || r.priceTypeId) && !r.showId) {
-      ctx.addIssue({ code: 'custom', path: ['showId'], message: 'is required with ticketOptionId or priceTypeId' });
-    }
     if (r.ruleType === 'COMBINATION') {
       for (const f of ['showId', 'ticketOptionId', 'priceTypeId'] as const) {
         if (!r[f]) ctx.addIssue({ code: 'custom', path: [f], message: 'is required for a COMBINATION' });
       }
       return;
+    }
+    if ((r.ticketOptionId || r.priceTypeId) && !r.showId) {
+      ctx.addIssue({ code: 'custom', path: ['showId'], message: 'is required with ticketOptionId or priceTypeId' });
     }
     const body = resaleRuleBodies[r.ruleType as ResaleRuleType].safeParse(r.rules ?? {});
     if (!body.success) {

@@ -390,8 +390,9 @@ describe('ticketOptionSchema', () => {
     expect(ticketOptionSchema.safeParse(option({ currency: 'KWD', price: '1.125' })).success).toBe(true);
   });
 
-  it('defaults webVisibility to true and keeps the optional fields', () => {
-    expect(ticketOptionSchema.parse(option()).webVisibility).toBe(true);
+  it('leaves webVisibility unset on input (a PUT keeps the stored value), true in responses', () => {
+    expect(ticketOptionSchema.parse(option()).webVisibility).toBeUndefined();
+    expect(ticketOptionResponse.parse(option()).webVisibility).toBe(true);
     const parsed = ticketOptionSchema.parse(
       option({ webVisibility: false, webSoldOut: true, stock: 0, area: 'Floor' }),
     );
@@ -412,8 +413,9 @@ describe('priceTypeSchema', () => {
     expect(issues(priceTypeSchema, { priceTypeId: '' })).toEqual({ priceTypeId: 'must not be empty' });
   });
 
-  it('defaults webVisibility true and invisible false', () => {
-    expect(priceTypeSchema.parse({ priceTypeId: 'adult' })).toEqual({
+  it('leaves webVisibility and invisible unset on input, true and false in responses', () => {
+    expect(priceTypeSchema.parse({ priceTypeId: 'adult' })).toEqual({ priceTypeId: 'adult' });
+    expect(priceTypeResponse.parse({ priceTypeId: 'adult' })).toEqual({
       priceTypeId: 'adult',
       webVisibility: true,
       invisible: false,

@@ -201,7 +201,8 @@ function ticketOptionShape() {
     currency: currency(),
     price: priceSchema.optional(),
     stock: count().optional(),
-    webVisibility: flag().default(true),
+    // Not defaulted here: a PUT that leaves it out keeps the stored value (a new option gets true).
+    webVisibility: flag().optional().meta({ description: 'Default true' }),
     webSoldOut: flag().optional(),
     area: text().optional().meta({ description: 'Zone grouping; several options may share one value' }),
   };
@@ -225,7 +226,9 @@ export const ticketOptionSchema = z
   .object(ticketOptionShape())
   .superRefine(checkPriceFitsCurrency)
   .meta({ id: 'TicketOptionInput' });
-export const ticketOptionResponse = z.object(ticketOptionShape()).meta({ id: 'TicketOption' });
+export const ticketOptionResponse = z
+  .object({ ...ticketOptionShape(), webVisibility: flag().default(true) })
+  .meta({ id: 'TicketOption' });
 
 /* ---------- PriceType ---------- */
 
@@ -246,16 +249,19 @@ function priceTypeShape() {
     _id: z.unknown().optional(),
     title: text().optional(),
     description: text().optional(),
-    webVisibility: flag().default(true),
+    // Not defaulted here: a PUT that leaves them out keeps the stored values (new: true and false).
+    webVisibility: flag().optional().meta({ description: 'Default true' }),
     webSoldOut: flag().optional(),
     stock: count().optional(),
-    invisible: flag().default(false),
+    invisible: flag().optional().meta({ description: 'Default false' }),
     inventory: priceTypeInventorySchema.optional(),
   };
 }
 
 export const priceTypeSchema = z.object(priceTypeShape()).meta({ id: 'PriceTypeInput' });
-export const priceTypeResponse = z.object(priceTypeShape()).meta({ id: 'PriceType' });
+export const priceTypeResponse = z
+  .object({ ...priceTypeShape(), webVisibility: flag().default(true), invisible: flag().default(false) })
+  .meta({ id: 'PriceType' });
 
 /* ---------- Show ---------- */
 
