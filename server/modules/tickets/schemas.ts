@@ -20,7 +20,8 @@ export const buyerObject = z.looseObject({
  * in one refinement so the error carries the spec's message instead of a generic union failure.
  */
 export const buyerSchema = z
-  .union([z.string(), buyerObject])
+  // A missing buyer says "is required" like every other missing field (a union's own message would be "Invalid input").
+  .union([z.string(), buyerObject], { error: (issue) => (issue.input === undefined ? 'is required' : undefined) })
   .superRefine((b, ctx) => {
     const mail = typeof b === 'string' ? b : b.email;
     if (mail !== undefined && !email.safeParse(mail).success) {
@@ -151,7 +152,12 @@ export const batchAdmissionSchema = z
   .array(
     z.object({
       ticketId: z.string().min(1),
-      entryDate: z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2026-05-01T21:03:00Z' }),
+      // The format message only for a value sent: a missing entryDate keeps saying "is required".
+      entryDate: z.iso.datetime({
+        offset: true,
+        error: (issue) =>
+          issue.input === undefined ? undefined : 'must be an ISO 8601 date-time, e.g. 2026-05-01T21:03:00Z',
+      }),
     }),
   )
   .min(1, 'at least one admission is required')
