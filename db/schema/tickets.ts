@@ -56,7 +56,8 @@ export const tickets = pgTable(
   (t) => [
     uniqueIndex('tickets_partner_ticket_idx').on(t.partnerId, t.ticketId),
     uniqueIndex('tickets_secure_token_idx').on(t.secureToken),
-    index('tickets_show_idx').on(t.showPk),
+    // Serves a show's tickets and the dashboard's keyset pages by ticketId.
+    index('tickets_show_ticket_idx').on(t.showPk, t.ticketId),
     index('tickets_buyer_email_idx').on(t.partnerId, t.buyerEmail),
   ],
 );

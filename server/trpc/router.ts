@@ -1,4 +1,5 @@
 import { router } from './init';
+import { catalogRouter } from './routers/catalog';
 import { jobsRouter } from './routers/jobs';
 import { partnersRouter } from './routers/partners';
 import { setupRouter } from './routers/setup';
@@ -10,6 +11,7 @@ export const appRouter = router({
   setup: setupRouter,
   webhooks: webhooksRouter,
   jobs: jobsRouter,
+  catalog: catalogRouter,
 });
 
 export type AppRouter = typeof appRouter;

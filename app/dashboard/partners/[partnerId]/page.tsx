@@ -2,12 +2,14 @@ import { TRPCError } from '@trpc/server';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { Suspense } from 'react';
+import { ButtonLink } from '@/components/ui/button';
 import { Card, CardBody } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { TableSkeleton } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
+import { batchesPath, eventsPath } from '../_catalog/paths';
 import { ApiKeysSection } from '../_components/api-keys-section';
 import { IntegrationSection } from '../_components/integration-section';
 import { WebhooksSection } from '../_components/webhooks-section';
@@ -29,7 +31,16 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
 
   return (
     <>
-      <PageHeader title={partner.name} back={{ href: '/dashboard/partners', label: 'Partners' }} />
+      <PageHeader
+        title={partner.name}
+        back={{ href: '/dashboard/partners', label: 'Partners' }}
+        actions={
+          <>
+            <ButtonLink href={eventsPath(partner.id)}>Events</ButtonLink>
+            <ButtonLink href={batchesPath(partner.id)}>Ticket batches</ButtonLink>
+          </>
+        }
+      />
       <Card>
         <CardBody>
           <dl className="details">

@@ -1,0 +1,386 @@
+'use client';
+
+import { useSuspenseQuery } from '@tanstack/react-query';
+import type { inferRouterOutputs } from '@trpc/server';
+import { Badge } from '@/components/ui/badge';
+import { ButtonLink } from '@/components/ui/button';
+import { Card, CardBody, CardHeader } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Table } from '@/components/ui/table';
+import { Time } from '@/components/ui/time';
+import { useTRPC } from '@/components/trpc/client';
+import type { AppRouter } from '@/server/trpc/router';
+import { ShowBadges } from './badges';
+import styles from './catalog.module.css';
+import { formatCount, formatMoney } from './format';
+import { showTicketsPath } from './paths';
+
+type Detail = inferRouterOutputs<AppRouter>['catalog']['event'];
+type ApiShow = Detail['event']['shows'][number];
+type ShowMeta = Detail['shows'][number];
+type RuleGroup = Detail['ruleGroups'][number];
+
+const SCOPE_LABEL: Record<RuleGroup['level'], string> = {
+  event: 'Whole event',
+  show: 'Whole show',
+  priceType: 'Price type',
+  ticketOption: 'Ticket option',
+  'ticketOption+priceType': 'Ticket option + price type',
+};
+
+function yesNo(value: boolean | undefined) {
+  return value ? 'Yes' : 'No';
+}
+
+/** Location fields the partner filled, in reading order. */
+function placeOf(location: Record<string, unknown> | undefined): string {
+  if (!location) return '';
+  const parts = ['venueName', 'address', 'city', 'state', 'postalCode', 'country']
+    .map((k) => location[k])
+    .filter((v): v is string => typeof v === 'string' && v.trim() !== '');
+  if (parts.length) return parts.join(', ');
+  return typeof location.raw === 'string' ? location.raw : '';
+}
+
+export function EventDetail({ partnerId, eventId }: { partnerId: string; eventId: string }) {
+  const trpc = useTRPC();
+  const { data } = useSuspenseQuery(trpc.catalog.event.queryOptions({ partnerId, eventId }));
+  const { event } = data;
+  const eventRules = data.ruleGroups.filter((g) => g.level === 'event');
+  const place = placeOf(event.location as Record<string, unknown>);
+
+  return (
+    <div className={styles.stack}>
+      <Card aria-labelledby="event-heading">
+        <CardHeader title="Event" headingId="event-heading" />
+        <CardBody>
+          <dl className="details">
+            <div>
+              <dt>External reference ID</dt>
+              <dd>
+                <code className={`mono ${styles.wrap}`}>{event.externalReferenceId}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>Encore ID</dt>
+              <dd>
+                <code className="mono">{data.id}</code>
+              </dd>
+            </div>
+            <div>
+              <dt>Status</dt>
+              <dd>
+                {data.cancelledAt ? <Badge tone="danger">Cancelled</Badge> : <Badge tone="success">Active</Badge>}
+              </dd>
+            </div>
+            {place && (
+              <div>
+                <dt>Location</dt>
+                <dd>{place}</dd>
+              </div>
+            )}
+            <div>
+              <dt>Received</dt>
+              <dd>
+                <Time value={data.createdAt} />
+              </dd>
+            </div>
+            <div>
+              <dt>Last updated</dt>
+              <dd>
+                <Time value={data.updatedAt} />
+              </dd>
+            </div>
+          </dl>
+          {event.description && <p className={styles.note}>{event.description}</p>}
+        </CardBody>
+      </Card>
+
+      <Card aria-labelledby="event-rules-heading">
+        <CardHeader
+          title="Event rules"
+          headingId="event-rules-heading"
+          description="Resale rules for every show of the event. A rule set on a show, ticket option or price type wins over these."
+        />
+        <CardBody>
+          {eventRules.length ? (
+            <RuleGroups groups={eventRules} />
+          ) : (
+            <p className={styles.note}>
+              No event-wide rules. Partners set them with <code className="mono">POST /v1/events/rules</code>.
+            </p>
+          )}
+        </CardBody>
+      </Card>
+
+      <h2 className={styles.sectionTitle}>
+        Shows <span className={styles.muted}>({event.shows.length})</span>
+      </h2>
+      {event.shows.length === 0 && <EmptyState title="This event has no shows" />}
+      {event.shows.map((show, i) => (
+        <ShowCard
+          key={show.showId}
+          partnerId={partnerId}
+          eventId={eventId}
+          show={show}
+          meta={data.shows[i]}
+          rules={data.ruleGroups.filter((g) => g.showId === show.showId)}
+        />
+      ))}
+    </div>
+  );
+}
+
+function ShowCard({
+  partnerId,
+  eventId,
+  show,
+  meta,
+  rules,
+}: {
+  partnerId: string;
+  eventId: string;
+  show: ApiShow;
+  meta: ShowMeta;
+  rules: RuleGroup[];
+}) {
+  const headingId = `show-${meta.id}`;
+  const priceTypes = show.priceTypes ?? [];
+  const priceDetail = priceTypes.length > 0 || meta.combinations.length > 0;
+  return (
+    <Card aria-labelledby={headingId} data-show-id={show.showId}>
+      <CardHeader
+        headingId={headingId}
+        title={show.title}
+        description={
+          <>
+            <code className="mono">{show.showId}</code> · <Time value={meta.startsAt} />{' '}
+            <span className={styles.muted}>(sent as {show.date})</span>
+          </>
+        }
+        actions={
+          <ButtonLink href={showTicketsPath(partnerId, eventId, meta.id)} size="sm" variant="primary">
+            Tickets ({formatCount(meta.tickets.total)})
+          </ButtonLink>
+        }
+      />
+      <CardBody>
+        <div className={styles.badges}>
+          <ShowBadges
+            status={show.status ?? 'LIVE'}
+            showRescheduled={show.showRescheduled}
+            resaleEnabled={show.resaleEnabled}
+          />
+          <Badge>{priceDetail ? 'Price Detail pricing' : 'Standard pricing'}</Badge>
+          {meta.cancelledAt && (
+            <span className={styles.note}>
+              Cancelled <Time value={meta.cancelledAt} />
+            </span>
+          )}
+        </div>
+
+        <section className={styles.section} aria-label={`Ticket options of ${show.title}`}>
+          <h3 className={styles.subheading}>Ticket options</h3>
+          {show.ticketOptions.length === 0 ? (
+            <p className={styles.note}>No ticket options.</p>
+          ) : (
+            <Table label={`Ticket options of ${show.title}`}>
+              <thead>
+                <tr>
+                  <th scope="col">Option</th>
+                  <th scope="col" className="num">
+                    Price
+                  </th>
+                  <th scope="col" className="num">
+                    Stock
+                  </th>
+                  <th scope="col">Area</th>
+                  <th scope="col">On sale</th>
+                </tr>
+              </thead>
+              <tbody>
+                {show.ticketOptions.map((o) => (
+                  <tr key={o.ticketId}>
+                    <td>
+                      <span className={styles.titleCell}>
+                        <strong>{o.title}</strong>
+                        <code className={`mono ${styles.sub}`}>{o.ticketId}</code>
+                      </span>
+                    </td>
+                    <td className="num">
+                      {formatMoney(o.price, o.currency) ?? <span className={styles.muted}>No price</span>}
+                    </td>
+                    <td className="num">{o.stock ?? '—'}</td>
+                    <td>{o.area ?? '—'}</td>
+                    <td>
+                      <span className={styles.badges}>
+                        {o.webVisibility ? <Badge tone="success">Visible</Badge> : <Badge>Hidden</Badge>}
+                        {o.webSoldOut && <Badge tone="warning">Sold out</Badge>}
+                      </span>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </section>
+
+        <section className={styles.section} aria-label={`Price types of ${show.title}`}>
+          <h3 className={styles.subheading}>Price types</h3>
+          {priceTypes.length === 0 ? (
+            <p className={styles.note}>None: each ticket option is one product at its own price (Standard).</p>
+          ) : (
+            <Table label={`Price types of ${show.title}`}>
+              <thead>
+                <tr>
+                  <th scope="col">Price type</th>
+                  <th scope="col" className="num">
+                    Stock
+                  </th>
+                  <th scope="col">Visible</th>
+                  <th scope="col">Invisible</th>
+                  <th scope="col">Sold out</th>
+                </tr>
+              </thead>
+              <tbody>
+                {priceTypes.map((p) => (
+                  <tr key={p.priceTypeId}>
+                    <td>
+                      <span className={styles.titleCell}>
+                        <strong>{p.title ?? p.priceTypeId}</strong>
+                        {p.title && <code className={`mono ${styles.sub}`}>{p.priceTypeId}</code>}
+                      </span>
+                    </td>
+                    <td className="num">{p.stock ?? '—'}</td>
+                    <td>{yesNo(p.webVisibility)}</td>
+                    <td>{yesNo(p.invisible)}</td>
+                    <td>{p.webSoldOut === undefined ? '—' : yesNo(p.webSoldOut)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </Table>
+          )}
+        </section>
+
+        <section className={styles.section} aria-label={`Combinations of ${show.title}`}>
+          <h3 className={styles.subheading}>Combinations</h3>
+          {meta.combinations.length === 0 ? (
+            <p className={styles.note}>
+              {priceTypes.length
+                ? 'No combinations declared yet: only declared ticket option + price type pairs sell. Partners declare them with POST /v1/events/rules (ruleType COMBINATION).'
+                : 'None (Standard pricing).'}
+            </p>
+          ) : (
+            <>
+              <p className={styles.note}>
+                Only these pairs sell. A combination&rsquo;s price wins over its ticket option&rsquo;s price; without
+                one, the option&rsquo;s price applies.
+              </p>
+              <Table label={`Combinations of ${show.title}`}>
+                <thead>
+                  <tr>
+                    <th scope="col">Ticket option</th>
+                    <th scope="col">Price type</th>
+                    <th scope="col" className="num">
+                      Combination price
+                    </th>
+                    <th scope="col" className="num">
+                      Option price
+                    </th>
+                    <th scope="col" className="num">
+                      Face value
+                    </th>
+                    <th scope="col">Description</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {meta.combinations.map((c) => (
+                    <tr key={`${c.ticketOptionId}|${c.priceTypeId}`}>
+                      <td>
+                        <code className="mono">{c.ticketOptionId}</code>
+                      </td>
+                      <td>
+                        <code className="mono">{c.priceTypeId}</code>
+                      </td>
+                      <td className="num">{formatMoney(c.price, c.currency) ?? '—'}</td>
+                      <td className="num">{formatMoney(c.optionPrice, c.currency) ?? '—'}</td>
+                      <td className="num">
+                        <span className={styles.titleCell}>
+                          <strong>{formatMoney(c.faceValue, c.currency) ?? 'No price'}</strong>
+                          <span className={styles.sub}>
+                            {c.priceFrom === 'combination'
+                              ? 'combination price wins'
+                              : c.priceFrom === 'option'
+                                ? 'option price'
+                                : ''}
+                          </span>
+                        </span>
+                      </td>
+                      <td>{c.description ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </Table>
+            </>
+          )}
+        </section>
+
+        <section className={styles.section} aria-label={`Rules of ${show.title}`}>
+          <h3 className={styles.subheading}>Rules</h3>
+          {rules.length ? (
+            <RuleGroups groups={rules} />
+          ) : (
+            <p className={styles.note}>No rules for this show: the event rules apply.</p>
+          )}
+        </section>
+
+        <p className={styles.note}>
+          Tickets: {formatCount(meta.tickets.valid)} valid · {formatCount(meta.tickets.invalidated)} invalidated ·{' '}
+          {formatCount(meta.tickets.admitted)} admitted
+        </p>
+      </CardBody>
+    </Card>
+  );
+}
+
+function scopeOf(g: RuleGroup): React.ReactNode {
+  const ids = [
+    g.ticketOptionId && (
+      <span key="o">
+        option <code className="mono">{g.ticketOptionId}</code>
+      </span>
+    ),
+    g.priceTypeId && (
+      <span key="p">
+        price type <code className="mono">{g.priceTypeId}</code>
+      </span>
+    ),
+  ].filter(Boolean);
+  return (
+    <>
+      {SCOPE_LABEL[g.level]}
+      {ids.length > 0 && <>: {ids.reduce<React.ReactNode[]>((acc, x, i) => (i ? [...acc, ', ', x] : [x]), [])}</>}
+    </>
+  );
+}
+
+/** Rules by scope, most general first; the most specific rule of a type is the one in force. */
+function RuleGroups({ groups }: { groups: RuleGroup[] }) {
+  return (
+    <ul className={styles.rules}>
+      {groups.map((g) =>
+        g.rules.map((r) => (
+          <li key={`${g.showId}|${g.ticketOptionId}|${g.priceTypeId}|${r.ruleType}`} className={styles.rule}>
+            <span>
+              <Badge>{r.ruleType}</Badge> <span className={styles.note}>{scopeOf(g)}</span>
+            </span>
+            <span className={styles.titleCell}>
+              <code className={styles.ruleBody}>{JSON.stringify(r.rules)}</code>
+              {r.description && <span className={styles.sub}>{r.description}</span>}
+            </span>
+          </li>
+        )),
+      )}
+    </ul>
+  );
+}

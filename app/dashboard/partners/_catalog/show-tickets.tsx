@@ -1,0 +1,159 @@
+'use client';
+
+import { useSuspenseQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { ButtonLink } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Table } from '@/components/ui/table';
+import { Time } from '@/components/ui/time';
+import { useTRPC } from '@/components/trpc/client';
+import { TicketStatus } from './badges';
+import styles from './catalog.module.css';
+import { formatCount, formatMoney } from './format';
+import { withParams } from './paths';
+
+export interface ShowTicketsInput {
+  partnerId: string;
+  eventId: string;
+  showId: string;
+  search?: string;
+  after?: string;
+  before?: string;
+  pageSize: number;
+}
+
+export function ShowTickets({ input, basePath }: { input: ShowTicketsInput; basePath: string }) {
+  const trpc = useTRPC();
+  const { data } = useSuspenseQuery(trpc.catalog.showTickets.queryOptions(input));
+  const firstPage = withParams(basePath, { q: input.search });
+
+  if (data.total === 0) {
+    return input.search ? (
+      <EmptyState
+        title={`No tickets match “${input.search}”`}
+        description="Search by the start of a ticket ID (exact case), or by a buyer's whole e-mail address (any case)."
+        action={<ButtonLink href={basePath}>Clear search</ButtonLink>}
+      />
+    ) : (
+      <EmptyState
+        title="No tickets for this show yet"
+        description={
+          <>
+            Partners push tickets with <code className="mono">POST /v1/tickets</code> or{' '}
+            <code className="mono">POST /v1/sync/tickets</code>.
+          </>
+        }
+      />
+    );
+  }
+
+  if (data.items.length === 0) {
+    // A cursor from an old link that no longer leads anywhere.
+    return (
+      <EmptyState
+        title="Nothing on this page"
+        action={<ButtonLink href={firstPage}>Go to the first page</ButtonLink>}
+      />
+    );
+  }
+
+  const noun = data.total === 1 ? 'ticket' : 'tickets';
+  return (
+    <>
+      <Table label="Tickets">
+        <thead>
+          <tr>
+            <th scope="col">Ticket ID</th>
+            <th scope="col">Status</th>
+            <th scope="col">Option / price type</th>
+            <th scope="col" className="num">
+              Price
+            </th>
+            <th scope="col">Buyer</th>
+            <th scope="col">Received (UTC)</th>
+          </tr>
+        </thead>
+        <tbody>
+          {data.items.map((t) => (
+            <tr key={t.id} data-ticket-id={t.ticketId}>
+              <td>
+                <span className={styles.titleCell}>
+                  <code className={`mono ${styles.wrap}`}>{t.ticketId}</code>
+                  <code className={`mono ${styles.sub}`}>{t.id}</code>
+                </span>
+              </td>
+              <td>
+                <TicketStatus status={t.status} admittedAt={t.admittedAt} />
+              </td>
+              <td>
+                <code className="mono">{t.ticketOptionId}</code>
+                {t.priceTypeId && (
+                  <>
+                    {' '}
+                    / <code className="mono">{t.priceTypeId}</code>
+                  </>
+                )}
+              </td>
+              <td className={`num ${styles.nowrap}`}>
+                {formatMoney(t.price, t.currency) ?? <span className={styles.muted}>No price</span>}
+              </td>
+              <td>
+                <span className={styles.titleCell}>
+                  {t.buyerEmail ? (
+                    <span className={styles.wrap}>{t.buyerEmail}</span>
+                  ) : (
+                    <span className={styles.muted}>No e-mail</span>
+                  )}
+                  {t.buyerName && <span className={styles.sub}>{t.buyerName}</span>}
+                </span>
+              </td>
+              <td className={styles.nowrap}>
+                <Time value={t.createdAt} compact />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <nav className="pagination" aria-label="Pagination">
+        <p className="pagination-summary">
+          {formatCount(data.offset + 1)}–{formatCount(data.offset + data.items.length)} of {formatCount(data.total)}{' '}
+          {noun}
+        </p>
+        {/* Keyset pages: each link names the ticketId it continues from, so pages stay exact during imports. */}
+        <div className="pagination-links">
+          {data.prevCursor ? (
+            <>
+              <Link className="btn btn-ghost btn-sm" href={firstPage}>
+                First page
+              </Link>
+              <Link
+                className="btn btn-secondary btn-sm"
+                href={withParams(basePath, { q: input.search, before: data.prevCursor })}
+                rel="prev"
+              >
+                ← Previous
+              </Link>
+            </>
+          ) : (
+            <span className="btn btn-secondary btn-sm" aria-disabled="true">
+              ← Previous
+            </span>
+          )}
+          {data.nextCursor ? (
+            <Link
+              className="btn btn-secondary btn-sm"
+              href={withParams(basePath, { q: input.search, after: data.nextCursor })}
+              rel="next"
+            >
+              Next →
+            </Link>
+          ) : (
+            <span className="btn btn-secondary btn-sm" aria-disabled="true">
+              Next →
+            </span>
+          )}
+        </div>
+      </nav>
+    </>
+  );
+}

@@ -1,0 +1,33 @@
+import {
+  batchRef,
+  eventRef,
+  getBatchDetail,
+  getEventDetail,
+  getShowSummary,
+  listBatches,
+  listBatchesInput,
+  listEvents,
+  listEventsInput,
+  listShowTickets,
+  listShowTicketsInput,
+  showRef,
+} from '@/server/modules/catalog/browse';
+import { protectedProcedure, router } from '../init';
+
+/**
+ * The events browser: one partner's events, shows, tickets and ticket batches, read-only. Every
+ * procedure takes the partnerId and answers NOT_FOUND for an id that is not that partner's.
+ */
+export const catalogRouter = router({
+  /** Newest first, offset pages, search on title or externalReferenceId. */
+  events: protectedProcedure.input(listEventsInput).query(({ input }) => listEvents(input)),
+  /** The API's event representation plus our ids, ticket counts, combinations and rules by scope. */
+  event: protectedProcedure.input(eventRef).query(({ input }) => getEventDetail(input)),
+  /** Heading of a show's ticket page. */
+  show: protectedProcedure.input(showRef).query(({ input }) => getShowSummary(input)),
+  /** Keyset pages by partner ticketId; search by ticketId prefix or whole buyer e-mail. */
+  showTickets: protectedProcedure.input(listShowTicketsInput).query(({ input }) => listShowTickets(input)),
+  batches: protectedProcedure.input(listBatchesInput).query(({ input }) => listBatches(input)),
+  /** One batch's progress and a page of its failed tickets with their errors. */
+  batch: protectedProcedure.input(batchRef).query(({ input }) => getBatchDetail(input)),
+});
