@@ -1,21 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-
-const ADMIN_EMAIL = 'e2e-admin@encore.test';
-const ADMIN_PASSWORD = 'e2e-password-123';
-// The database may outlive one run (DATABASE_URL), so names are unique per run.
-const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-async function shot(page: Page, name: string) {
-  // From the top, so the sticky sidebar sits where a visitor sees it.
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
-}
-
-async function signIn(page: Page, password = ADMIN_PASSWORD) {
-  await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
-  await page.getByLabel('Password').fill(password);
-  await page.getByLabel('Password').press('Enter');
-}
+import { expect, test } from '@playwright/test';
+import { RUN, shot, signIn } from './helpers';
 
 test.describe('access control', () => {
   test('the tRPC endpoint refuses unauthenticated calls', async ({ request }) => {
@@ -222,6 +206,14 @@ test('staff manage a partner and its API keys', async ({ page, context, request 
 
     await page.goto(`/dashboard/partners?q=${encodeURIComponent(`no such partner ${RUN}`)}`);
     await expect(page.getByText(/No partners match/)).toBeVisible();
+
+    // A page past the end (an old bookmark) offers the way back to the first page, keeping the search.
+    await page.goto(`/dashboard/partners?q=${encodeURIComponent(partnerName)}&page=50`);
+    await expect(page.getByText('Nothing on this page')).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Pagination' })).toContainText('Page 50 of 1');
+    await page.getByRole('link', { name: 'Go to the first page' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/partners\?q=E2E\+Partner[^&]*$/);
+    await expect(table.getByRole('link', { name: partnerName })).toBeVisible();
   });
 
   await test.step('the overview counts partners', async () => {

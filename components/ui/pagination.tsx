@@ -1,4 +1,7 @@
 import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { ButtonLink } from './button';
+import { EmptyState } from './empty-state';
 
 export interface PaginationProps {
   page: number;
@@ -62,5 +65,33 @@ export function Pagination({
         )}
       </div>
     </nav>
+  );
+}
+
+/**
+ * One page of a list with its pagination under it. A page past the end (an old bookmark, rows removed
+ * since) shows a way back to the first page instead of an empty table.
+ */
+export function PagedList({
+  empty,
+  children,
+  ...pagination
+}: PaginationProps & { empty: boolean; children: ReactNode }) {
+  return (
+    <>
+      {empty ? (
+        <EmptyState
+          title="Nothing on this page"
+          action={
+            <ButtonLink href={hrefFor(pagination.basePath, pagination.params ?? {}, 1)}>
+              Go to the first page
+            </ButtonLink>
+          }
+        />
+      ) : (
+        children
+      )}
+      <Pagination {...pagination} />
+    </>
   );
 }

@@ -2,9 +2,8 @@
 
 import { useSuspenseQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { ButtonLink } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Pagination } from '@/components/ui/pagination';
+import { PagedList } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
@@ -45,31 +44,16 @@ export function BatchList({ input }: { input: BatchListInput }) {
     );
   }
 
-  const pagination = (
-    <Pagination
+  return (
+    <PagedList
       page={data.page}
       pageCount={data.pageCount}
       pageSize={data.pageSize}
       total={data.total}
       basePath={basePath}
       noun={data.total === 1 ? 'batch' : 'batches'}
-    />
-  );
-
-  if (data.items.length === 0) {
-    return (
-      <>
-        <EmptyState
-          title="Nothing on this page"
-          action={<ButtonLink href={basePath}>Go to the first page</ButtonLink>}
-        />
-        {pagination}
-      </>
-    );
-  }
-
-  return (
-    <>
+      empty={data.items.length === 0}
+    >
       <Table label="Ticket batches">
         <thead>
           <tr>
@@ -104,7 +88,6 @@ export function BatchList({ input }: { input: BatchListInput }) {
           ))}
         </tbody>
       </Table>
-      {pagination}
-    </>
+    </PagedList>
   );
 }

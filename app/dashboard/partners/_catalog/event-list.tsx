@@ -5,13 +5,13 @@ import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
 import { ButtonLink } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Pagination } from '@/components/ui/pagination';
+import { PagedList } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import styles from './catalog.module.css';
 import { formatCount } from './format';
-import { eventPath, eventsPath, withParams } from './paths';
+import { eventPath, eventsPath } from './paths';
 
 export interface EventListInput {
   partnerId: string;
@@ -45,8 +45,8 @@ export function EventList({ input }: { input: EventListInput }) {
     );
   }
 
-  const pagination = (
-    <Pagination
+  return (
+    <PagedList
       page={data.page}
       pageCount={data.pageCount}
       pageSize={data.pageSize}
@@ -54,24 +54,8 @@ export function EventList({ input }: { input: EventListInput }) {
       basePath={basePath}
       params={{ q: input.search }}
       noun={data.total === 1 ? 'event' : 'events'}
-    />
-  );
-
-  if (data.items.length === 0) {
-    // A page number past the end (an old bookmark).
-    return (
-      <>
-        <EmptyState
-          title="Nothing on this page"
-          action={<ButtonLink href={withParams(basePath, { q: input.search })}>Go to the first page</ButtonLink>}
-        />
-        {pagination}
-      </>
-    );
-  }
-
-  return (
-    <>
+      empty={data.items.length === 0}
+    >
       <Table label="Events">
         <thead>
           <tr>
@@ -124,7 +108,6 @@ export function EventList({ input }: { input: EventListInput }) {
           ))}
         </tbody>
       </Table>
-      {pagination}
-    </>
+    </PagedList>
   );
 }

@@ -4,7 +4,7 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ButtonLink } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Pagination } from '@/components/ui/pagination';
+import { PagedList } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
@@ -39,8 +39,8 @@ export function PartnerList({ input }: { input: PartnerListInput }) {
     );
   }
 
-  const pagination = (
-    <Pagination
+  return (
+    <PagedList
       page={data.page}
       pageCount={data.pageCount}
       pageSize={data.pageSize}
@@ -48,30 +48,8 @@ export function PartnerList({ input }: { input: PartnerListInput }) {
       basePath="/dashboard/partners"
       params={{ q: input.search }}
       noun={data.total === 1 ? 'partner' : 'partners'}
-    />
-  );
-
-  if (data.items.length === 0) {
-    // A page number past the end (an old bookmark, or partners were removed).
-    return (
-      <>
-        <EmptyState
-          title="Nothing on this page"
-          action={
-            <ButtonLink
-              href={input.search ? `/dashboard/partners?q=${encodeURIComponent(input.search)}` : '/dashboard/partners'}
-            >
-              Go to the first page
-            </ButtonLink>
-          }
-        />
-        {pagination}
-      </>
-    );
-  }
-
-  return (
-    <>
+      empty={data.items.length === 0}
+    >
       <Table label="Partners">
         <thead>
           <tr>
@@ -102,7 +80,6 @@ export function PartnerList({ input }: { input: PartnerListInput }) {
           ))}
         </tbody>
       </Table>
-      {pagination}
-    </>
+    </PagedList>
   );
 }

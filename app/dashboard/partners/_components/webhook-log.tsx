@@ -6,7 +6,7 @@ import { useRouter } from 'next/navigation';
 import { useId, useTransition } from 'react';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Pagination } from '@/components/ui/pagination';
+import { PagedList } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
@@ -134,8 +134,8 @@ export function WebhookLog({ input, basePath }: { input: WebhookLogInput; basePa
   }
 
   const params = { status: input.status, action: input.action };
-  const pagination = (
-    <Pagination
+  return (
+    <PagedList
       page={data.page}
       pageCount={data.pageCount}
       pageSize={data.pageSize}
@@ -143,23 +143,8 @@ export function WebhookLog({ input, basePath }: { input: WebhookLogInput; basePa
       basePath={basePath}
       params={params}
       noun={data.total === 1 ? 'message' : 'messages'}
-    />
-  );
-
-  if (data.items.length === 0) {
-    return (
-      <>
-        <EmptyState
-          title="Nothing on this page"
-          action={<ButtonLink href={hrefOf(basePath, params)}>Go to the first page</ButtonLink>}
-        />
-        {pagination}
-      </>
-    );
-  }
-
-  return (
-    <>
+      empty={data.items.length === 0}
+    >
       <Table label="Webhook messages">
         <thead>
           <tr>
@@ -203,8 +188,7 @@ export function WebhookLog({ input, basePath }: { input: WebhookLogInput; basePa
           ))}
         </tbody>
       </Table>
-      {pagination}
-    </>
+    </PagedList>
   );
 }
 
