@@ -1,25 +1,5 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-
-const ADMIN_EMAIL = 'e2e-admin@encore.test';
-const ADMIN_PASSWORD = 'e2e-password-123';
-// The database may outlive one run (DATABASE_URL), so names are unique per run.
-const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
-}
-
-/**
- * Waits until React has hydrated the element (it then carries React's internal keys), so a click or a
- * typed value right after a full page load is not lost to the server-rendered HTML.
- */
-async function hydrated(page: Page, selector: string) {
-  await page.waitForFunction((sel) => {
-    const el = document.querySelector(sel);
-    return !!el && Object.keys(el).some((k) => k.startsWith('__react'));
-  }, selector);
-}
+import { type APIRequestContext, expect, test } from '@playwright/test';
+import { RUN, hydrated, shot, signIn } from './helpers';
 
 /** A partner API call over HTTP with the key the dashboard showed; the envelope's data, after a 200. */
 async function api(request: APIRequestContext, key: string, method: 'GET' | 'POST', path: string, data?: unknown) {
@@ -61,9 +41,7 @@ test('staff browse a partner’s events, shows, tickets and ticket batches', asy
   await test.step('sign in and create a partner; its API key is shown once', async () => {
     await page.goto('/dashboard/partners/new');
     await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
-    await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByLabel('Password').press('Enter');
+    await signIn(page);
     await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
     await hydrated(page, 'form');
     await page.getByLabel('Partner name').fill(partnerName);

@@ -1,22 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
-
-const ADMIN_EMAIL = 'e2e-admin@encore.test';
-const ADMIN_PASSWORD = 'e2e-password-123';
-// The database may outlive one run (DATABASE_URL), so ids are unique per run.
-const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-/**
- * Waits until React has hydrated the element (it then carries React's internal keys), so a click or a
- * typed value right after a full page load is not lost to the server-rendered HTML.
- */
-async function hydrated(page: Page, selector: string) {
-  await page.waitForFunction((sel) => {
-    const el = document.querySelector(sel);
-    return !!el && Object.keys(el).some((k) => k.startsWith('__react'));
-  }, selector);
-}
+import { expect, test } from '@playwright/test';
+import { RUN, hydrated, signIn } from './helpers';
 
 /** The partner's public event feed: a real HTTP server on loopback answering whatever `feed` holds. */
 class FeedServer {
@@ -79,9 +64,7 @@ test('staff point a partner at its event feed and pull it into the catalogue', a
 
   await test.step('sign in and create a partner', async () => {
     await page.goto('/dashboard/partners/new');
-    await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByLabel('Password').press('Enter');
+    await signIn(page);
     await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
     await hydrated(page, 'form');
     await page.getByLabel('Partner name').fill(`E2E Feed ${RUN}`);

@@ -1,27 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { RUN, hydrated, shot, signIn } from './helpers';
 import { Webhook } from 'standardwebhooks';
-
-const ADMIN_EMAIL = 'e2e-admin@encore.test';
-const ADMIN_PASSWORD = 'e2e-password-123';
-const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
-
-async function shot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
-}
-
-/**
- * Waits until React has hydrated the element (it then carries React's internal keys), so a click or a
- * typed value right after a full page load is not lost to the server-rendered HTML.
- */
-async function hydrated(page: Page, selector: string) {
-  await page.waitForFunction((sel) => {
-    const el = document.querySelector(sel);
-    return !!el && Object.keys(el).some((k) => k.startsWith('__react'));
-  }, selector);
-}
 
 interface Received {
   headers: http.IncomingHttpHeaders;
@@ -90,9 +71,7 @@ test('staff configure a webhook endpoint, follow deliveries, retry a failed one 
   await test.step('sign in and create a partner', async () => {
     await page.goto('/dashboard/partners/new');
     await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
-    await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
-    await page.getByLabel('Password').fill(ADMIN_PASSWORD);
-    await page.getByLabel('Password').press('Enter');
+    await signIn(page);
     await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
     await hydrated(page, 'form');
     await page.getByLabel('Partner name').fill(partnerName);

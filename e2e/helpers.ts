@@ -1,0 +1,32 @@
+import type { Page } from '@playwright/test';
+
+/** The admin the e2e server is started with (playwright.config.ts, ADMIN_EMAIL / ADMIN_PASSWORD). */
+export const ADMIN_EMAIL = 'e2e-admin@encore.test';
+export const ADMIN_PASSWORD = 'e2e-password-123';
+
+/** Unique per run: the database may outlive one run (DATABASE_URL), so names and ids carry it. */
+export const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
+
+/** A full-page screenshot kept with the run's artifacts. */
+export async function shot(page: Page, name: string) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
+}
+
+/**
+ * Waits until React has hydrated the element (it then carries React's internal keys), so a click or a
+ * typed value right after a full page load is not lost to the server-rendered HTML.
+ */
+export async function hydrated(page: Page, selector: string) {
+  await page.waitForFunction((sel) => {
+    const el = document.querySelector(sel);
+    return !!el && Object.keys(el).some((k) => k.startsWith('__react'));
+  }, selector);
+}
+
+/** Fills and submits the sign-in form the page is on. */
+export async function signIn(page: Page, password = ADMIN_PASSWORD) {
+  await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
+  await page.getByLabel('Password').fill(password);
+  await page.getByLabel('Password').press('Enter');
+}
