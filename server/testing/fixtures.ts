@@ -33,3 +33,38 @@ export function apiRequest(
 export function routeParams<T extends Record<string, string | string[]>>(params: T) {
   return { params: Promise.resolve(params) };
 }
+
+/**
+ * A show as `POST /v1/events` takes it: option GA at 40.00 EUR unless `extra` says otherwise
+ * (`ticketOptions`, `priceTypes`, `date`, …).
+ */
+export function testShow(showId: string, extra: Record<string, unknown> = {}) {
+  return {
+    title: showId,
+    date: '2027-06-01T20:00:00Z',
+    showId,
+    images: [],
+    configuration: {},
+    ticketOptions: [{ title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: '40.00' }],
+    ...extra,
+  };
+}
+
+/** Pushes an event through the `POST /v1/events` route, as a partner does; throws unless it is stored. */
+export async function pushEvent(key: string, externalReferenceId: string, shows: unknown[]) {
+  const { POST } = await import('@/app/v1/events/route');
+  const res = await POST(
+    apiRequest('/v1/events', {
+      key,
+      body: {
+        title: externalReferenceId,
+        description: 'd',
+        externalReferenceId,
+        location: {},
+        configuration: {},
+        shows,
+      },
+    }),
+  );
+  if (res.status !== 200) throw new Error(`event ${externalReferenceId} refused: ${await res.text()}`);
+}

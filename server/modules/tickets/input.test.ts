@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { POST as applyRules } from '@/app/v1/events/rules/route';
-import { POST as createEvent, PUT as updateEvent } from '@/app/v1/events/route';
+import { PUT as updateEvent } from '@/app/v1/events/route';
 import { GET as salePublicUrl } from '@/app/v1/events/tickets/salePublicUrl/route';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
 import { POST as admitBatch } from '@/app/v1/tickets/batch/eventAdmission/route';
@@ -12,39 +12,18 @@ import { DELETE as del, PUT as put } from '@/app/v1/tickets/[ticketId]/route';
 import { POST as ticketsPost } from '@/app/v1/tickets/route';
 import { getDb } from '@/db';
 import { shows, ticketBatches, tickets } from '@/db/schema';
-import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
+import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 
 let seq = 0;
 const uid = () => `${Date.now()}-${++seq}`;
 
-function showOf(showId: string) {
-  return {
-    title: showId,
-    date: '2027-06-01T20:00:00Z',
-    showId,
-    images: [],
-    configuration: {},
-    ticketOptions: [{ title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: '40.00' }],
-    priceTypes: [{ priceTypeId: 'ADULT' }, { priceTypeId: 'CHILD' }],
-  };
-}
-
-async function newEvent(key: string, ref: string, showIds: string[]) {
-  const res = await createEvent(
-    apiRequest('/v1/events', {
-      key,
-      body: {
-        title: 'E',
-        description: 'd',
-        externalReferenceId: ref,
-        location: {},
-        configuration: {},
-        shows: showIds.map(showOf),
-      },
-    }),
+const priceTypes = [{ priceTypeId: 'ADULT' }, { priceTypeId: 'CHILD' }];
+const newEvent = (key: string, ref: string, showIds: string[]) =>
+  pushEvent(
+    key,
+    ref,
+    showIds.map((id) => testShow(id, { priceTypes })),
   );
-  expect(res.status).toBe(200);
-}
 
 /**
  * A fresh partner with a two-show event (`ref`: S1, S2) and a one-show event (`single`: its show `solo`),

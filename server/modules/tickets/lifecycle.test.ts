@@ -2,14 +2,13 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { POST as applyRules } from '@/app/v1/events/rules/route';
-import { POST as createEvent } from '@/app/v1/events/route';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
 import { POST as admitBatch } from '@/app/v1/tickets/batch/eventAdmission/route';
 import { POST as admitOne } from '@/app/v1/tickets/[ticketId]/eventAdmission/route';
 import { DELETE as del, PUT as put } from '@/app/v1/tickets/[ticketId]/route';
 import { getDb } from '@/db';
 import { tickets } from '@/db/schema';
-import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
+import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 
 let seq = 0;
 
@@ -17,32 +16,15 @@ let seq = 0;
 async function setup() {
   const partner = await makePartner('Lifecycle');
   const ref = `LC-${Date.now()}-${++seq}`;
-  await createEvent(
-    apiRequest('/v1/events', {
-      key: partner.apiKey,
-      body: {
-        title: 'E',
-        description: 'd',
-        externalReferenceId: ref,
-        location: {},
-        configuration: {},
-        shows: [
-          {
-            title: 'S',
-            date: '2027-06-01T20:00:00Z',
-            showId: `${ref}-S`,
-            images: [],
-            configuration: {},
-            ticketOptions: [
-              { title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: '40.00' },
-              { title: 'VIP', ticketId: 'VIP', description: 'v', currency: 'EUR', price: 90 },
-            ],
-            priceTypes: [{ priceTypeId: 'ADULT' }, { priceTypeId: 'CHILD' }],
-          },
-        ],
-      },
+  await pushEvent(partner.apiKey, ref, [
+    testShow(`${ref}-S`, {
+      ticketOptions: [
+        { title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: '40.00' },
+        { title: 'VIP', ticketId: 'VIP', description: 'v', currency: 'EUR', price: 90 },
+      ],
+      priceTypes: [{ priceTypeId: 'ADULT' }, { priceTypeId: 'CHILD' }],
     }),
-  );
+  ]);
   await applyRules(
     apiRequest('/v1/events/rules', {
       key: partner.apiKey,

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { POST as createEvent } from '@/app/v1/events/route';
 import { getDb, getSql } from '@/db';
 import { shows, ticketBatches, tickets } from '@/db/schema';
-import { apiRequest, makePartner } from '@/server/testing/fixtures';
+import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 import type { TicketCreate } from './schemas';
 import { acceptTickets } from './service';
 
@@ -27,32 +26,6 @@ function startWorker(batchId: string) {
   return child;
 }
 
-async function event(key: string, ref: string) {
-  const res = await createEvent(
-    apiRequest('/v1/events', {
-      key,
-      body: {
-        title: ref,
-        description: 'd',
-        externalReferenceId: ref,
-        location: {},
-        configuration: {},
-        shows: [
-          {
-            title: 'S',
-            date: '2027-06-01T20:00:00Z',
-            showId: `${ref}-S`,
-            images: [],
-            configuration: {},
-            ticketOptions: [{ title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: 40 }],
-          },
-        ],
-      },
-    }),
-  );
-  expect(res.status).toBe(200);
-}
-
 const batchRow = async (id: string) => (await getDb().select().from(ticketBatches).where(eq(ticketBatches.id, id)))[0];
 
 describe('a queued ticket batch across an app restart', () => {
@@ -60,8 +33,8 @@ describe('a queued ticket batch across an app restart', () => {
     const { partner, apiKey } = await makePartner('Restart');
     const refA = `RS-A-${Date.now()}`;
     const refB = `RS-B-${Date.now()}`;
-    await event(apiKey, refA);
-    await event(apiKey, refB);
+    await pushEvent(apiKey, refA, [testShow(`${refA}-S`)]);
+    await pushEvent(apiKey, refB, [testShow(`${refB}-S`)]);
     // 3,000 tickets of event A, then 7,000 of event B: the import takes them a thousand per transaction.
     const list: TicketCreate[] = Array.from({ length: 10_000 }, (_, i) => ({
       externalReferenceEventId: i < 3000 ? refA : refB,

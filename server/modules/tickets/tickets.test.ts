@@ -1,14 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { POST as applyRules } from '@/app/v1/events/rules/route';
-import { POST as createEvent } from '@/app/v1/events/route';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
 import { GET as getBatchGet } from '@/app/v1/tickets/batches/[batchId]/route';
 import { POST as ticketsPost } from '@/app/v1/tickets/route';
 import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { getDb } from '@/db';
 import { tickets } from '@/db/schema';
-import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
+import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { processBatch, unfinishedBatchIds } from './service';
 
 let seq = 0;
@@ -16,29 +15,8 @@ let seq = 0;
 async function setup() {
   const partner = await makePartner('Tickets');
   const ref = `TK-${Date.now()}-${++seq}`;
-  const showOf = (n: number) => ({
-    title: `S${n}`,
-    date: '2027-06-01T20:00:00Z',
-    showId: `${ref}-S${n}`,
-    images: [],
-    configuration: {},
-    ticketOptions: [{ title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: '40.00' }],
-    priceTypes: [{ priceTypeId: 'ADULT' }, { priceTypeId: 'CHILD' }],
-  });
-  const res = await createEvent(
-    apiRequest('/v1/events', {
-      key: partner.apiKey,
-      body: {
-        title: 'E',
-        description: 'd',
-        externalReferenceId: ref,
-        location: {},
-        configuration: {},
-        shows: [showOf(1), showOf(2)],
-      },
-    }),
-  );
-  expect(res.status).toBe(200);
+  const priceTypes = [{ priceTypeId: 'ADULT' }, { priceTypeId: 'CHILD' }];
+  await pushEvent(partner.apiKey, ref, [testShow(`${ref}-S1`, { priceTypes }), testShow(`${ref}-S2`, { priceTypes })]);
   await applyRules(
     apiRequest('/v1/events/rules', {
       key: partner.apiKey,

@@ -1,36 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { POST as createEvent } from '@/app/v1/events/route';
 import { GET as salePublicUrl } from '@/app/v1/events/tickets/salePublicUrl/route';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
 import { GET as secureUrl } from '@/app/v1/tickets/[ticketId]/url/route';
-import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
+import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { secureViewByToken } from './urls';
 
 async function setup() {
   const partner = await makePartner('Urls');
   const ref = `URL-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
-  await createEvent(
-    apiRequest('/v1/events', {
-      key: partner.apiKey,
-      body: {
-        title: 'Concert',
-        description: 'd',
-        externalReferenceId: ref,
-        location: {},
-        configuration: {},
-        shows: [
-          {
-            title: 'Night',
-            date: '2027-06-01T20:00:00Z',
-            showId: `${ref}-S`,
-            images: [],
-            configuration: {},
-            ticketOptions: [{ title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: 40 }],
-          },
-        ],
-      },
-    }),
-  );
+  await pushEvent(partner.apiKey, ref, [testShow(`${ref}-S`)]);
   const res = await syncPost(
     apiRequest('/v1/sync/tickets', {
       key: partner.apiKey,
@@ -44,7 +22,7 @@ async function setup() {
     }),
   );
   expect((await res.json()).data.imported).toBe(2);
-  return partner;
+  return { ...partner, ref };
 }
 
 const secure = async (key: string, ticketId: string) => {
@@ -62,7 +40,7 @@ describe('ticket URLs', () => {
     expect((await secure(s.apiKey, 'U1')).body.data).toBe(a.body.data);
     expect((await secure(s.apiKey, 'U2')).body.data).not.toBe(a.body.data);
     const token = a.body.data.split('/t/')[1];
-    expect(await secureViewByToken(token)).toMatchObject({ event: 'Concert', show: 'Night', status: 'VALID' });
+    expect(await secureViewByToken(token)).toMatchObject({ event: s.ref, show: `${s.ref}-S`, status: 'VALID' });
     expect(await secureViewByToken('0'.repeat(64))).toBeNull();
   });
 
