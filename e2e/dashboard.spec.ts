@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { RUN, shot, signIn } from './helpers';
+import { RUN, hydrated, shot, signIn } from './helpers';
 
 test.describe('access control', () => {
   test('the tRPC endpoint refuses unauthenticated calls', async ({ request }) => {
@@ -185,6 +185,30 @@ test('staff manage a partner and its API keys', async ({ page, context, request 
     await expect(channels.getByTestId('secret-value')).toHaveCount(0);
     await expect(channels.locator('tbody tr')).toHaveCount(2);
     await shot(page, 'partner-page');
+  });
+
+  await test.step('a default primary sales fee is checked, saved, kept and removed after confirming', async () => {
+    const fee = page.getByTestId('sales-fee');
+    await expect(fee.getByText('No default fee set')).toBeVisible();
+    await fee.getByLabel('Fee type').selectOption('PERCENTAGE');
+    await fee.getByLabel('Value (%)').fill('120');
+    await fee.getByRole('button', { name: 'Save fee' }).click();
+    await expect(fee.getByText('A percentage is at most 100')).toBeVisible();
+    await fee.getByLabel('Value (%)').fill('7.5');
+    await fee.getByLabel('Value (%)').press('Enter');
+    await expect(fee.getByRole('status')).toHaveText('Saved.');
+    await expect(fee.getByText('Current default: 7.5%.')).toBeVisible();
+    await page.reload();
+    await expect(fee.getByText('Current default: 7.5%.')).toBeVisible();
+
+    await hydrated(page, '[data-testid="sales-fee"] form');
+    await fee.getByRole('button', { name: 'Remove default fee' }).click();
+    const dialog = page.getByRole('alertdialog', { name: 'Remove the default fee?' });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(fee.getByText('Current default: 7.5%.')).toBeVisible();
+    await fee.getByRole('button', { name: 'Remove default fee' }).click();
+    await dialog.getByRole('button', { name: 'Remove fee' }).click();
+    await expect(fee.getByText('No default fee set')).toBeVisible();
   });
 
   await test.step('the partner list finds the partner by name and paginates', async () => {

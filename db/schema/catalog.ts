@@ -2,6 +2,15 @@ import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqu
 import { partners } from './partners';
 
 /**
+ * A primary sales fee as stored (events, shows, ticket options, partners; tickets keep theirs in
+ * `data.primarySalesFee`): FIXED in major units of the currency, PERCENTAGE 0–100. Null: none set here.
+ */
+export interface StoredPrimarySalesFee {
+  type: 'FIXED' | 'PERCENTAGE';
+  value: number;
+}
+
+/**
  * The partner's catalogue. Partner identifiers are unique per partner (externalReferenceId, showId)
  * or per show (ticket option `ticketId`, `priceTypeId`), never globally; our own ids are opaque.
  * Nested objects the spec leaves free-form (location, configuration, images, producers, seating) are
@@ -21,6 +30,7 @@ export const events = pgTable(
     configuration: jsonb().notNull(),
     producers: jsonb(),
     seating: jsonb(),
+    primarySalesFee: jsonb().$type<StoredPrimarySalesFee>(),
     cancelledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -53,6 +63,7 @@ export const shows = pgTable(
     location: jsonb(),
     showRescheduled: boolean().notNull().default(false),
     resaleEnabled: boolean().notNull().default(true),
+    primarySalesFee: jsonb().$type<StoredPrimarySalesFee>(),
     cancelledAt: timestamp({ withTimezone: true }),
   },
   (t) => [uniqueIndex('shows_partner_show_idx').on(t.partnerId, t.showId), index('shows_event_idx').on(t.eventId)],
@@ -77,6 +88,7 @@ export const ticketOptions = pgTable(
     webVisibility: boolean().notNull().default(true),
     webSoldOut: boolean(),
     area: text(),
+    primarySalesFee: jsonb().$type<StoredPrimarySalesFee>(),
   },
   (t) => [uniqueIndex('ticket_options_show_ticket_idx').on(t.showPk, t.ticketId)],
 );

@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { StoredPrimarySalesFee } from './catalog';
 
 /** A primary ticketing platform integrated with Encore. Every partner-owned row points here. */
 export const partners = pgTable(
@@ -6,6 +7,8 @@ export const partners = pgTable(
   {
     id: text().primaryKey(), // ptr_…
     name: text().notNull(),
+    /** The primary sales fee when neither ticket, ticket option, show nor event sets one; set by staff. */
+    primarySalesFee: jsonb().$type<StoredPrimarySalesFee>(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

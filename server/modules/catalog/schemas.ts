@@ -170,6 +170,47 @@ const seatingSchema = z
   .object({ image: text().optional(), svgCode: text().optional() })
   .meta({ description: 'Seat map: an image URL and/or SVG markup' });
 
+/* ---------- Primary sales fee (ticket, ticket option, show, event; partner default) ---------- */
+
+export const PRIMARY_SALES_FEE_TYPES = ['FIXED', 'PERCENTAGE'] as const;
+
+const FEE_DESCRIPTION =
+  'The primary sale’s fee. FIXED: `value` is an amount in major units of the ticket’s currency (its ticket ' +
+  'option’s), 0 or more, stored as sent. PERCENTAGE: `value` is a percentage from 0 to 100. Resolved per ticket: ' +
+  'the ticket’s fee, else its ticket option’s, else its show’s, else its event’s, else a partner default set by ' +
+  'Encore staff.';
+
+/**
+ * `{ type, value }`, one schema for every level (tickets import it from here). Zod's own messages for
+ * a bad type or a negative value, as tickets answered them before the catalogue took a fee too. A
+ * PERCENTAGE over 100 is refused with the path `….primarySalesFee.value`. Unknown extra keys pass
+ * (tickets keep their free-form objects as sent); the catalogue stores only `{ type, value }`.
+ */
+export const primarySalesFeeSchema = z
+  .looseObject({ type: z.enum(PRIMARY_SALES_FEE_TYPES), value: z.number().min(0) })
+  .superRefine((fee, ctx) => {
+    if (fee.type === 'PERCENTAGE' && typeof fee.value === 'number' && fee.value > 100) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be at most 100 for a PERCENTAGE fee' });
+    }
+  })
+  .meta({ id: 'PrimarySalesFeeInput', description: FEE_DESCRIPTION });
+
+export const primarySalesFeeResponse = z
+  .object({ type: z.enum(PRIMARY_SALES_FEE_TYPES), value: z.number() })
+  .meta({ id: 'PrimarySalesFee', description: FEE_DESCRIPTION });
+
+/** On the catalogue's inputs: absent keeps the stored fee (PUT), `null` clears it, an object replaces it. */
+const feeField = (level: string) =>
+  primarySalesFeeSchema
+    .nullable()
+    .optional()
+    .meta({
+      description: `This ${level}’s primary sales fee. In an update, omitted keeps the stored fee and \`null\` removes it`,
+    });
+
+const feeResponseField = (level: string) =>
+  primarySalesFeeResponse.optional().meta({ description: `This ${level}’s primary sales fee, when one is set` });
+
 /* ---------- TicketOption ---------- */
 
 const currency = () =>
@@ -223,11 +264,15 @@ function checkPriceFitsCurrency(option: { price?: unknown; currency?: unknown },
 }
 
 export const ticketOptionSchema = z
-  .object(ticketOptionShape())
+  .object({ ...ticketOptionShape(), primarySalesFee: feeField('ticket option') })
   .superRefine(checkPriceFitsCurrency)
   .meta({ id: 'TicketOptionInput' });
 export const ticketOptionResponse = z
-  .object({ ...ticketOptionShape(), webVisibility: flag().default(true) })
+  .object({
+    ...ticketOptionShape(),
+    webVisibility: flag().default(true),
+    primarySalesFee: feeResponseField('ticket option'),
+  })
   .meta({ id: 'TicketOption' });
 
 /* ---------- PriceType ---------- */
@@ -289,6 +334,7 @@ function showShape() {
     showRescheduled: flag().optional(),
     location: locationSchema.optional(),
     resaleEnabled: flag().optional(),
+    primarySalesFee: feeField('show'),
   };
 }
 
@@ -357,6 +403,7 @@ export const showResponse = z
     showRescheduled: z.boolean().default(false),
     location: locationResponse.optional(),
     resaleEnabled: z.boolean().default(true).meta({ description: 'false disables resale of this show’s tickets' }),
+    primarySalesFee: feeResponseField('show'),
   })
   .meta({ id: 'Show' });
 
@@ -396,6 +443,7 @@ export const eventCreateSchema = z
     producers: z.array(producerSchema).optional(),
     configuration: configurationSchema,
     seating: seatingSchema.optional(),
+    primarySalesFee: feeField('event'),
   })
   .superRefine(checkShowIdsUnique)
   .meta({ id: 'EventCreate', description: 'A new event with its shows. Unknown fields are ignored.' });
@@ -410,6 +458,7 @@ export const eventUpdateSchema = z
     producers: z.array(producerSchema).optional(),
     configuration: configurationSchema.optional(),
     seating: seatingSchema.optional(),
+    primarySalesFee: feeField('event'),
   })
   .superRefine(checkShowIdsUnique)
   .meta({
@@ -430,12 +479,15 @@ export const eventResponse = z
     producers: z.array(producerResponse).optional(),
     configuration: configurationResponse,
     seating: seatingSchema.optional(),
+    primarySalesFee: feeResponseField('event'),
   })
   .meta({ id: 'Event' });
 
 /* ---------- types ---------- */
 
 /** Parsed input (defaults applied, currency upper-cased). */
+export type PrimarySalesFeeInput = z.output<typeof primarySalesFeeSchema>;
+export type PrimarySalesFee = z.output<typeof primarySalesFeeResponse>;
 export type ImageInput = z.output<typeof imageSchema>;
 export type Configuration = z.output<typeof configurationSchema>;
 export type LocationInput = z.output<typeof locationSchema>;

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type DbOrTx, type Tx, getDb } from '@/db';
-import { events, priceTypes, shows, ticketOptions, tickets } from '@/db/schema';
+import { events, priceTypes, shows, type StoredPrimarySalesFee, ticketOptions, tickets } from '@/db/schema';
 import { AppError, badRequest, conflict, type ErrorDetail, notFound, pgErrorOf } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
@@ -8,6 +8,7 @@ import {
   type EventCreateInput,
   type EventUpdateInput,
   type PriceTypeInput,
+  type PrimarySalesFeeInput,
   type ShowInput,
   type TicketOptionInput,
   eventResponse,
@@ -24,6 +25,15 @@ function priceMinorOf(option: Pick<TicketOptionInput, 'price' | 'currency'>, pat
   if ('error' in r)
     throw badRequest(`Invalid request body: ${path} ${r.error}`, [{ path, message: r.error, in: 'body' }]);
   return r.minor;
+}
+
+/**
+ * A fee as stored: only `{ type, value }` (the schema lets unknown keys through for tickets), FIXED as
+ * sent in major units. `null` (sent to clear it) and absent both store null; updates tell the two apart
+ * before calling this (absent keeps the stored fee).
+ */
+function feeOf(fee: PrimarySalesFeeInput | null | undefined): StoredPrimarySalesFee | null {
+  return fee ? { type: fee.type, value: fee.value } : null;
 }
 
 /** Maps a unique-index violation on a partner id to a 409 that names it. */
@@ -58,6 +68,7 @@ async function insertOptions(
       webVisibility: o.webVisibility ?? true,
       webSoldOut: o.webSoldOut ?? null,
       area: o.area ?? null,
+      primarySalesFee: feeOf(o.primarySalesFee),
     })),
   );
 }
@@ -101,6 +112,7 @@ async function insertShow(tx: Tx, partnerId: string, eventId: string, show: Show
     location: show.location ?? null,
     showRescheduled: show.showRescheduled ?? false,
     resaleEnabled: show.resaleEnabled ?? true,
+    primarySalesFee: feeOf(show.primarySalesFee),
     cancelledAt: show.status === 'CANCELLED' ? new Date() : null,
   });
   await insertOptions(tx, partnerId, showPk, show.ticketOptions, `${path}.ticketOptions`);
@@ -129,6 +141,7 @@ export async function createEvent(partnerId: string, input: EventCreateInput, db
           configuration: input.configuration,
           producers: input.producers ?? null,
           seating: input.seating ?? null,
+          primarySalesFee: feeOf(input.primarySalesFee),
         })
         .onConflictDoNothing()
         .returning({ id: events.id });
@@ -163,6 +176,8 @@ export async function updateEvent(partnerId: string, input: EventUpdateInput, db
       if (input.configuration !== undefined) patch.configuration = input.configuration;
       if (input.producers !== undefined) patch.producers = input.producers;
       if (input.seating !== undefined) patch.seating = input.seating;
+      // Like a ticket option's price: present replaces, null clears, absent keeps.
+      if (input.primarySalesFee !== undefined) patch.primarySalesFee = feeOf(input.primarySalesFee);
       await tx
         .update(events)
         .set({ ...patch, updatedAt: sql`now()` })
@@ -218,6 +233,7 @@ async function mergeShow(tx: Tx, partnerId: string, current: ShowRow, show: Part
   if (show.location !== undefined) patch.location = show.location;
   // Resale stays off only while false is sent: a present value always wins, true re-enables.
   if (show.resaleEnabled !== undefined) patch.resaleEnabled = show.resaleEnabled;
+  if (show.primarySalesFee !== undefined) patch.primarySalesFee = feeOf(show.primarySalesFee);
   if (show.status === 'LIVE' && current.status === 'CANCELLED') {
     throw badRequest(`Invalid request body: ${path}.status a cancelled show cannot be made LIVE again`, [
       { path: `${path}.status`, message: 'a cancelled show cannot be made LIVE again', in: 'body' },
@@ -250,6 +266,7 @@ async function mergeShow(tx: Tx, partnerId: string, current: ShowRow, show: Part
           webVisibility: o.webVisibility ?? row.webVisibility,
           webSoldOut: o.webSoldOut ?? row.webSoldOut,
           area: o.area ?? row.area,
+          primarySalesFee: o.primarySalesFee !== undefined ? feeOf(o.primarySalesFee) : row.primarySalesFee,
         })
         .where(eq(ticketOptions.id, row.id));
     }
@@ -340,6 +357,7 @@ function optionOut(o: OptionRow) {
     webVisibility: o.webVisibility,
     ...(o.webSoldOut !== null ? { webSoldOut: o.webSoldOut } : {}),
     ...(o.area !== null ? { area: o.area } : {}),
+    ...(o.primarySalesFee !== null ? { primarySalesFee: o.primarySalesFee } : {}),
   };
 }
 
@@ -381,6 +399,7 @@ export async function getEvent(partnerId: string, externalReferenceId: string, d
     configuration: event.configuration as Record<string, unknown>,
     ...(event.producers !== null ? { producers: event.producers as unknown[] } : {}),
     ...(event.seating !== null ? { seating: event.seating as Record<string, unknown> } : {}),
+    ...(event.primarySalesFee !== null ? { primarySalesFee: event.primarySalesFee } : {}),
     shows: showRows.map((s) => ({
       title: s.title,
       date: s.date,
@@ -394,6 +413,7 @@ export async function getEvent(partnerId: string, externalReferenceId: string, d
       showRescheduled: s.showRescheduled,
       ...(s.location !== null ? { location: s.location as Record<string, unknown> } : {}),
       resaleEnabled: s.resaleEnabled,
+      ...(s.primarySalesFee !== null ? { primarySalesFee: s.primarySalesFee } : {}),
     })),
   });
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '@/server/http/contract';
+import { primarySalesFeeSchema } from '@/server/modules/catalog/schemas';
 
 export const partnerName = z.string().trim().min(1, 'Name is required').max(120, 'Name is at most 120 characters');
 
@@ -34,7 +35,17 @@ export const meResponse = z
   })
   .meta({ id: 'Me' });
 
+/**
+ * The partner's default primary sales fee, set by staff: the last step of the fee resolution order
+ * (ticket, ticket option, show, event, partner). Same schema as the partner API's; `null` removes it.
+ */
+export const setPrimarySalesFeeInput = z.object({
+  partnerId: z.string().min(1),
+  primarySalesFee: primarySalesFeeSchema.nullable(),
+});
+
 export type CreatePartnerInput = z.infer<typeof createPartnerInput>;
+export type SetPrimarySalesFeeInput = z.input<typeof setPrimarySalesFeeInput>;
 export type ListPartnersInput = z.input<typeof listPartnersInput>;
 
 export const meRoute = defineRoute({

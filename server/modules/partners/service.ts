@@ -7,8 +7,10 @@ import {
   type ApiKeyKind,
   type CreatePartnerInput,
   type ListPartnersInput,
+  type SetPrimarySalesFeeInput,
   createPartnerInput,
   listPartnersInput,
+  setPrimarySalesFeeInput,
 } from './schemas';
 
 export type Partner = typeof partners.$inferSelect;
@@ -32,6 +34,21 @@ export async function createPartner(input: CreatePartnerInput, db: DbOrTx = getD
 
 export async function getPartner(partnerId: string, db: DbOrTx = getDb()): Promise<Partner> {
   const [row] = await db.select().from(partners).where(eq(partners.id, partnerId));
+  if (!row) throw notFound('Partner not found');
+  return row;
+}
+
+/**
+ * Sets (or with null removes) the partner's default primary sales fee. Only `{ type, value }` is
+ * stored; FIXED is an amount in major units of each ticket's currency.
+ */
+export async function setPrimarySalesFee(input: SetPrimarySalesFeeInput, db: DbOrTx = getDb()): Promise<Partner> {
+  const { partnerId, primarySalesFee: fee } = setPrimarySalesFeeInput.parse(input);
+  const [row] = await db
+    .update(partners)
+    .set({ primarySalesFee: fee ? { type: fee.type, value: fee.value } : null, updatedAt: sql`now()` })
+    .where(eq(partners.id, partnerId))
+    .returning();
   if (!row) throw notFound('Partner not found');
   return row;
 }

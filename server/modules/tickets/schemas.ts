@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { priceSchema } from '@/server/modules/catalog/schemas';
+import { primarySalesFeeSchema, priceSchema } from '@/server/modules/catalog/schemas';
 
 /**
  * Ticket payloads. Inner shapes follow what partners of the reference product already send (see
@@ -48,7 +48,8 @@ export const ticketAccessSchema = z
   })
   .meta({ description: 'URL: locator is the QR/ticket URL; OTHER: locator is the access code itself' });
 
-export const primarySalesFeeSchema = z.looseObject({ type: z.enum(['FIXED', 'PERCENTAGE']), value: z.number().min(0) });
+/** The catalogue's fee schema, one for every level; re-exported so ticket code keeps importing it from here. */
+export { primarySalesFeeSchema };
 
 const tag = z.string().regex(/^[^:\s][^:]*:.+$/, 'must be a key:value string');
 

@@ -6,6 +6,7 @@ import {
   createPartnerInput,
   listPartnersInput,
   revokeApiKeyInput,
+  setPrimarySalesFeeInput,
   testVerificationInput,
   updateIntegrationInput,
 } from '@/server/modules/partners/schemas';
@@ -16,6 +17,7 @@ import {
   listApiKeys,
   listPartners,
   revokeApiKey,
+  setPrimarySalesFee,
 } from '@/server/modules/partners/service';
 import { protectedProcedure, router } from '../init';
 
@@ -48,6 +50,10 @@ export const partnersRouter = router({
   get: protectedProcedure.input(partnerIdInput).query(({ input }) => getPartner(input.partnerId)),
   /** Returns the partner and its two initial keys; the keys are shown once. */
   create: protectedProcedure.input(createPartnerInput).mutation(({ input }) => createPartnerWithKeys(input.name)),
+  /** The partner's default primary sales fee (used when ticket, option, show and event set none); null removes it. */
+  setPrimarySalesFee: protectedProcedure
+    .input(setPrimarySalesFeeInput)
+    .mutation(({ input }) => setPrimarySalesFee(input)),
   keys: keysRouter,
   integration: integrationRouter,
 });
