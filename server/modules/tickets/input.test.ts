@@ -133,6 +133,19 @@ describe('POST /v1/sync/tickets: shape', () => {
     expect(await ticketRows(s.partner.id)).toEqual([]);
   });
 
+  it('says what a buyer must be when it is neither an e-mail string nor an object', async () => {
+    const s = await setup();
+    const res = await sync(s.apiKey, [ticket(s, 'W0', { buyer: 42 }), ticket(s, 'W1', { buyer: null })]);
+    expect(res.status).toBe(400);
+    expect(res.body.errors.details).toEqual(
+      [0, 1].map((i) => ({
+        path: `[${i}].buyer`,
+        message: 'must be an e-mail string or an object with email, phone or id',
+        in: 'body',
+      })),
+    );
+  });
+
   it('refuses tags that are not key:value strings, naming each', async () => {
     const s = await setup();
     const res = await sync(s.apiKey, [
@@ -254,6 +267,12 @@ describe('POST /v1/tickets (queued): refused requests store nothing', () => {
     expect(repeated.status).toBe(400);
     expect(repeated.body.errors.details).toEqual([
       { path: '[2].ticketId', message: 'repeats [0].ticketId "Q0"', in: 'body' },
+    ]);
+    // Named beside other problems too, so one answer lists everything to fix.
+    const both = await queue(s.apiKey, [ticket(s, 'Q0'), ticket(s, 'Q0', { ticketOptionId: '' })]);
+    expect(both.body.errors.details).toEqual([
+      { path: '[1].ticketOptionId', message: RANGE_EMPTY, in: 'body' },
+      { path: '[1].ticketId', message: 'repeats [0].ticketId "Q0"', in: 'body' },
     ]);
 
     const tooMany = await queue(

@@ -20,8 +20,11 @@ export const buyerObject = z.looseObject({
  * in one refinement so the error carries the spec's message instead of a generic union failure.
  */
 export const buyerSchema = z
-  // A missing buyer says "is required" like every other missing field (a union's own message would be "Invalid input").
-  .union([z.string(), buyerObject], { error: (issue) => (issue.input === undefined ? 'is required' : undefined) })
+  // Readable messages instead of the union's own "Invalid input": missing, or neither shape.
+  .union([z.string(), buyerObject], {
+    error: (issue) =>
+      issue.input === undefined ? 'is required' : 'must be an e-mail string or an object with email, phone or id',
+  })
   .superRefine((b, ctx) => {
     const mail = typeof b === 'string' ? b : b.email;
     if (mail !== undefined && !email.safeParse(mail).success) {
@@ -79,16 +82,21 @@ export const ticketsRequestSchema = z
   .array(ticketCreateSchema)
   .min(1, 'at least one ticket is required')
   .max(MAX_TICKETS_PER_REQUEST, `at most ${MAX_TICKETS_PER_REQUEST} tickets per request`)
-  .superRefine((list, ctx) => {
-    const seen = new Map<string, number>();
-    list.forEach((t, i) => {
-      if (!t?.ticketId) return;
-      const first = seen.get(t.ticketId);
-      if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: [i, 'ticketId'], message: `repeats [${first}].ticketId "${t.ticketId}"` });
-      } else seen.set(t.ticketId, i);
-    });
-  });
+  .superRefine(
+    (list, ctx) => {
+      const seen = new Map<string, number>();
+      list.forEach((t, i) => {
+        const ticketId: unknown = t?.ticketId;
+        if (typeof ticketId !== 'string' || !ticketId) return;
+        const first = seen.get(ticketId);
+        if (first !== undefined) {
+          ctx.addIssue({ code: 'custom', path: [i, 'ticketId'], message: `repeats [${first}].ticketId "${ticketId}"` });
+        } else seen.set(ticketId, i);
+      });
+    },
+    // Also when some ticket has other problems, so one answer names every problem of the request.
+    { when: (payload) => Array.isArray(payload.value) },
+  );
 
 export const ticketErrorSchema = z.object({ path: z.string(), message: z.string() });
 
