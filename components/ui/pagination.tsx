@@ -68,30 +68,36 @@ export function Pagination({
   );
 }
 
+/** What a paged list query answers (the list routers' shape). */
+export interface PageOf {
+  page: number;
+  pageCount: number;
+  pageSize: number;
+  total: number;
+}
+
 /**
  * One page of a list with its pagination under it. A page past the end (an old bookmark, rows removed
  * since) shows a way back to the first page instead of an empty table.
  */
 export function PagedList({
+  result,
   empty,
   children,
-  ...pagination
-}: PaginationProps & { empty: boolean; children: ReactNode }) {
+  ...link
+}: Omit<PaginationProps, keyof PageOf> & { result: PageOf; empty: boolean; children: ReactNode }) {
+  const { page, pageCount, pageSize, total } = result;
   return (
     <>
       {empty ? (
         <EmptyState
           title="Nothing on this page"
-          action={
-            <ButtonLink href={hrefFor(pagination.basePath, pagination.params ?? {}, 1)}>
-              Go to the first page
-            </ButtonLink>
-          }
+          action={<ButtonLink href={hrefFor(link.basePath, link.params ?? {}, 1)}>Go to the first page</ButtonLink>}
         />
       ) : (
         children
       )}
-      <Pagination {...pagination} />
+      <Pagination page={page} pageCount={pageCount} pageSize={pageSize} total={total} {...link} />
     </>
   );
 }

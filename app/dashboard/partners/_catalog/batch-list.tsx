@@ -46,10 +46,7 @@ export function BatchList({ input }: { input: BatchListInput }) {
 
   return (
     <PagedList
-      page={data.page}
-      pageCount={data.pageCount}
-      pageSize={data.pageSize}
-      total={data.total}
+      result={data}
       basePath={basePath}
       noun={data.total === 1 ? 'batch' : 'batches'}
       empty={data.items.length === 0}

@@ -47,10 +47,7 @@ export function EventList({ input }: { input: EventListInput }) {
 
   return (
     <PagedList
-      page={data.page}
-      pageCount={data.pageCount}
-      pageSize={data.pageSize}
-      total={data.total}
+      result={data}
       basePath={basePath}
       params={{ q: input.search }}
       noun={data.total === 1 ? 'event' : 'events'}

@@ -41,10 +41,7 @@ export function PartnerList({ input }: { input: PartnerListInput }) {
 
   return (
     <PagedList
-      page={data.page}
-      pageCount={data.pageCount}
-      pageSize={data.pageSize}
-      total={data.total}
+      result={data}
       basePath="/dashboard/partners"
       params={{ q: input.search }}
       noun={data.total === 1 ? 'partner' : 'partners'}

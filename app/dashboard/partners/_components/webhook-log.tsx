@@ -136,10 +136,7 @@ export function WebhookLog({ input, basePath }: { input: WebhookLogInput; basePa
   const params = { status: input.status, action: input.action };
   return (
     <PagedList
-      page={data.page}
-      pageCount={data.pageCount}
-      pageSize={data.pageSize}
-      total={data.total}
+      result={data}
       basePath={basePath}
       params={params}
       noun={data.total === 1 ? 'message' : 'messages'}
