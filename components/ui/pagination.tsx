@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ButtonLink } from './button';
 import { EmptyState } from './empty-state';
+import { withParams } from './url';
 
 export interface PaginationProps {
   page: number;
@@ -15,11 +16,21 @@ export interface PaginationProps {
 }
 
 function hrefFor(basePath: string, params: Record<string, string | undefined>, page: number): string {
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v) qs.set(k, v);
-  if (page > 1) qs.set('page', String(page));
-  const s = qs.toString();
-  return s ? `${basePath}?${s}` : basePath;
+  return withParams(basePath, { ...params, page: page > 1 ? page : undefined });
+}
+
+/** "← Previous" or "Next →": a link to that page, or shown disabled where there is none. */
+export function PageLink({ href, rel }: { href: string | null; rel: 'prev' | 'next' }) {
+  const label = rel === 'prev' ? '← Previous' : 'Next →';
+  return href ? (
+    <Link className="btn btn-secondary btn-sm" href={href} rel={rel}>
+      {label}
+    </Link>
+  ) : (
+    <span className="btn btn-secondary btn-sm" aria-disabled="true">
+      {label}
+    </span>
+  );
 }
 
 /** Previous / next links with a "21–40 of 95" summary. Plain links, so pages are bookmarkable. */
@@ -42,27 +53,11 @@ export function Pagination({
         {from}–{to} of {total} {noun}
       </p>
       <div className="pagination-links">
-        {prev ? (
-          <Link className="btn btn-secondary btn-sm" href={prev} rel="prev">
-            ← Previous
-          </Link>
-        ) : (
-          <span className="btn btn-secondary btn-sm" aria-disabled="true">
-            ← Previous
-          </span>
-        )}
+        <PageLink href={prev} rel="prev" />
         <span className="pagination-page">
           Page {page} of {pageCount}
         </span>
-        {next ? (
-          <Link className="btn btn-secondary btn-sm" href={next} rel="next">
-            Next →
-          </Link>
-        ) : (
-          <span className="btn btn-secondary btn-sm" aria-disabled="true">
-            Next →
-          </span>
-        )}
+        <PageLink href={next} rel="next" />
       </div>
     </nav>
   );

@@ -3,6 +3,7 @@ import { Suspense } from 'react';
 import { ButtonLink } from '@/components/ui/button';
 import { TableSkeleton } from '@/components/ui/table';
 import { PageHeader } from '@/components/ui/page-header';
+import { pageParam, param, type SearchParams, withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { PartnerList } from './_components/partner-list';
@@ -13,21 +14,11 @@ export const metadata: Metadata = { title: 'Partners' };
 const PAGE_SIZE = 20;
 const MAX_SEARCH = 120; // the schema's limit; longer input is cut rather than refused
 
-type SearchParams = Record<string, string | string[] | undefined>;
-
-function firstValue(v: string | string[] | undefined): string {
-  return (Array.isArray(v) ? v[0] : v) ?? '';
-}
-
 export default async function PartnersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  const q = firstValue(sp.q).trim().slice(0, MAX_SEARCH);
-  const page = Math.max(1, Math.min(1_000_000, Number.parseInt(firstValue(sp.page), 10) || 1));
-
-  const here = new URLSearchParams();
-  if (q) here.set('q', q);
-  if (page > 1) here.set('page', String(page));
-  await requireStaff(`/dashboard/partners${here.size ? `?${here}` : ''}`);
+  const q = param(sp, 'q', MAX_SEARCH);
+  const page = pageParam(sp);
+  await requireStaff(withParams('/dashboard/partners', { q, page: page > 1 ? page : undefined }));
 
   const input = { search: q || undefined, page, pageSize: PAGE_SIZE };
   // Started here, streamed to <PartnerList> which suspends on it until the rows arrive.

@@ -1,7 +1,8 @@
 /**
  * Paths of the events browser, shared by its server pages and client components (a plain module:
- * server components cannot call functions exported by a client module). Every URL segment is one of
- * our own ids (ptr_…, evt_…, shw_…, tbt_…), encoded anyway so a hand-edited URL cannot break out of it.
+ * server components cannot call functions exported by a client module; query strings are built with
+ * components/ui/url). Every URL segment is one of our own ids (ptr_…, evt_…, shw_…, tbt_…), encoded
+ * anyway so a hand-edited URL cannot break out of it.
  */
 const e = encodeURIComponent;
 
@@ -12,23 +13,3 @@ export const showTicketsPath = (partnerId: string, eventId: string, showId: stri
   `${eventPath(partnerId, eventId)}/shows/${e(showId)}`;
 export const batchesPath = (partnerId: string) => `${partnerPath(partnerId)}/batches`;
 export const batchPath = (partnerId: string, batchId: string) => `${batchesPath(partnerId)}/${e(batchId)}`;
-
-/** `path?k=v…` with the empty values left out. */
-export function withParams(path: string, params: Record<string, string | number | undefined | null>): string {
-  const qs = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== null && v !== '') qs.set(k, String(v));
-  return qs.size ? `${path}?${qs}` : path;
-}
-
-type SearchParams = Record<string, string | string[] | undefined>;
-
-/** The first value of a query parameter, trimmed and cut to `max` (longer input is cut, not refused). */
-export function param(sp: SearchParams, key: string, max = 254): string {
-  const v = sp[key];
-  return ((Array.isArray(v) ? v[0] : v) ?? '').trim().slice(0, max);
-}
-
-/** A page number from the URL: anything unreadable is page 1. */
-export function pageParam(sp: SearchParams): number {
-  return Math.max(1, Math.min(1_000_000, Number.parseInt(param(sp, 'page'), 10) || 1));
-}

@@ -4,13 +4,14 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { ButtonLink } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { PageLink } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
+import { withParams } from '@/components/ui/url';
 import { TicketStatus } from './badges';
 import styles from './catalog.module.css';
 import { formatCount, formatMoney } from './format';
-import { withParams } from './paths';
 
 export interface ShowTicketsInput {
   partnerId: string;
@@ -121,37 +122,19 @@ export function ShowTickets({ input, basePath }: { input: ShowTicketsInput; base
         </p>
         {/* Keyset pages: each link names the ticketId it continues from, so pages stay exact during imports. */}
         <div className="pagination-links">
-          {data.prevCursor ? (
-            <>
-              <Link className="btn btn-ghost btn-sm" href={firstPage}>
-                First page
-              </Link>
-              <Link
-                className="btn btn-secondary btn-sm"
-                href={withParams(basePath, { q: input.search, before: data.prevCursor })}
-                rel="prev"
-              >
-                ← Previous
-              </Link>
-            </>
-          ) : (
-            <span className="btn btn-secondary btn-sm" aria-disabled="true">
-              ← Previous
-            </span>
-          )}
-          {data.nextCursor ? (
-            <Link
-              className="btn btn-secondary btn-sm"
-              href={withParams(basePath, { q: input.search, after: data.nextCursor })}
-              rel="next"
-            >
-              Next →
+          {data.prevCursor && (
+            <Link className="btn btn-ghost btn-sm" href={firstPage}>
+              First page
             </Link>
-          ) : (
-            <span className="btn btn-secondary btn-sm" aria-disabled="true">
-              Next →
-            </span>
           )}
+          <PageLink
+            href={data.prevCursor ? withParams(basePath, { q: input.search, before: data.prevCursor }) : null}
+            rel="prev"
+          />
+          <PageLink
+            href={data.nextCursor ? withParams(basePath, { q: input.search, after: data.nextCursor }) : null}
+            rel="next"
+          />
         </div>
       </nav>
     </>

@@ -10,6 +10,7 @@ import { PagedList } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
+import { withParams } from '@/components/ui/url';
 import { MessageStatusBadge } from './webhook-message';
 import { actionsQueryInput } from './webhook-queries';
 import styles from './webhooks.module.css';
@@ -24,13 +25,6 @@ export interface WebhookLogInput {
 
 /** While anything shown is still pending, the log refreshes itself so staff see deliveries land. */
 const LIVE_REFRESH_MS = 3_000;
-
-function hrefOf(basePath: string, params: { status?: string; action?: string }): string {
-  const qs = new URLSearchParams();
-  if (params.status) qs.set('status', params.status);
-  if (params.action) qs.set('action', params.action);
-  return qs.size ? `${basePath}?${qs}` : basePath;
-}
 
 /**
  * Status and action filters. They live in the URL (shareable, back button works); the form is a plain
@@ -66,7 +60,7 @@ export function WebhookLogFilters({
       onSubmit={(e) => {
         e.preventDefault();
         const form = new FormData(e.currentTarget);
-        const href = hrefOf(basePath, {
+        const href = withParams(basePath, {
           status: String(form.get('status') ?? ''),
           action: String(form.get('action') ?? ''),
         });

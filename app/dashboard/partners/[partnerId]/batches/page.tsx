@@ -3,17 +3,16 @@ import { Suspense } from 'react';
 import { ButtonLink } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/page-header';
 import { TableSkeleton } from '@/components/ui/table';
+import { pageParam, type SearchParams, withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { BatchList } from '../../_catalog/batch-list';
 import { notFoundOn404 } from '../../_catalog/not-found-on-404';
-import { batchesPath, eventsPath, pageParam, partnerPath, withParams } from '../../_catalog/paths';
+import { batchesPath, eventsPath, partnerPath } from '../../_catalog/paths';
 
 export const metadata: Metadata = { title: 'Ticket batches' };
 
 const PAGE_SIZE = 20;
-
-type SearchParams = Record<string, string | string[] | undefined>;
 
 export default async function BatchesPage({
   params,

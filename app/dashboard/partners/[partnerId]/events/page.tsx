@@ -3,18 +3,17 @@ import { Suspense } from 'react';
 import { ButtonLink } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/page-header';
 import { TableSkeleton } from '@/components/ui/table';
+import { pageParam, param, type SearchParams, withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { EventList } from '../../_catalog/event-list';
 import { notFoundOn404 } from '../../_catalog/not-found-on-404';
-import { batchesPath, eventsPath, pageParam, param, partnerPath, withParams } from '../../_catalog/paths';
+import { batchesPath, eventsPath, partnerPath } from '../../_catalog/paths';
 import { SearchForm } from '../../_catalog/search-form';
 
 export const metadata: Metadata = { title: 'Events' };
 
 const PAGE_SIZE = 20;
-
-type SearchParams = Record<string, string | string[] | undefined>;
 
 export default async function EventsPage({
   params,

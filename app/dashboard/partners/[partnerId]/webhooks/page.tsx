@@ -6,6 +6,7 @@ import { Suspense } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { PageHeader } from '@/components/ui/page-header';
 import { TableSkeleton } from '@/components/ui/table';
+import { pageParam, param, type SearchParams, withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
 import { messageStatus } from '@/server/modules/webhooks/schemas';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
@@ -16,12 +17,6 @@ export const metadata: Metadata = { title: 'Webhook delivery log' };
 
 const PAGE_SIZE = 25;
 
-type SearchParams = Record<string, string | string[] | undefined>;
-
-function firstValue(v: string | string[] | undefined): string {
-  return (Array.isArray(v) ? v[0] : v) ?? '';
-}
-
 export default async function WebhookLogPage({
   params,
   searchParams,
@@ -31,17 +26,13 @@ export default async function WebhookLogPage({
 }) {
   const { partnerId } = await params;
   const sp = await searchParams;
-  const parsedStatus = messageStatus.safeParse(firstValue(sp.status));
+  const parsedStatus = messageStatus.safeParse(param(sp, 'status'));
   const status = parsedStatus.success ? parsedStatus.data : undefined; // anything else: all statuses
-  const action = firstValue(sp.action).trim().slice(0, 100) || undefined; // the schema's limit
-  const page = Math.max(1, Math.min(1_000_000, Number.parseInt(firstValue(sp.page), 10) || 1));
+  const action = param(sp, 'action', 100) || undefined; // the schema's limit
+  const page = pageParam(sp);
 
   const basePath = webhookLogPath(partnerId);
-  const here = new URLSearchParams();
-  if (status) here.set('status', status);
-  if (action) here.set('action', action);
-  if (page > 1) here.set('page', String(page));
-  await requireStaff(`${basePath}${here.size ? `?${here}` : ''}`);
+  await requireStaff(withParams(basePath, { status, action, page: page > 1 ? page : undefined }));
 
   const queryClient = getQueryClient();
   const [partner, endpoint] = await Promise.all([

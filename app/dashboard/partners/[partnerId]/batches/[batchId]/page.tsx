@@ -1,16 +1,15 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/ui/page-header';
+import { pageParam, type SearchParams, withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { BatchDetail } from '../../../_catalog/batch-detail';
 import { notFoundOn404 } from '../../../_catalog/not-found-on-404';
-import { batchesPath, batchPath, pageParam, withParams } from '../../../_catalog/paths';
+import { batchesPath, batchPath } from '../../../_catalog/paths';
 
 export const metadata: Metadata = { title: 'Ticket batch' };
 
 const PAGE_SIZE = 50;
-
-type SearchParams = Record<string, string | string[] | undefined>;
 
 export default async function BatchPage({
   params,

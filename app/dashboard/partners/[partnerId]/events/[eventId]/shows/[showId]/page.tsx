@@ -3,21 +3,20 @@ import { Suspense } from 'react';
 import { PageHeader } from '@/components/ui/page-header';
 import { TableSkeleton } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
+import { param, type SearchParams, withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { ShowBadges } from '../../../../../_catalog/badges';
 import styles from '../../../../../_catalog/catalog.module.css';
 import { formatCount } from '../../../../../_catalog/format';
 import { notFoundOn404 } from '../../../../../_catalog/not-found-on-404';
-import { eventPath, param, showTicketsPath, withParams } from '../../../../../_catalog/paths';
+import { eventPath, showTicketsPath } from '../../../../../_catalog/paths';
 import { SearchForm } from '../../../../../_catalog/search-form';
 import { ShowTickets } from '../../../../../_catalog/show-tickets';
 
 export const metadata: Metadata = { title: 'Show tickets' };
 
 const PAGE_SIZE = 25;
-
-type SearchParams = Record<string, string | string[] | undefined>;
 
 export default async function ShowTicketsPage({
   params,
