@@ -1,3 +1,4 @@
+import { POST as createEvent } from '@/app/v1/events/route';
 import { createPartnerWithKeys } from '@/server/modules/partners/service';
 
 let seq = 0;
@@ -52,8 +53,7 @@ export function testShow(showId: string, extra: Record<string, unknown> = {}) {
 
 /** Pushes an event through the `POST /v1/events` route, as a partner does; throws unless it is stored. */
 export async function pushEvent(key: string, externalReferenceId: string, shows: unknown[]) {
-  const { POST } = await import('@/app/v1/events/route');
-  const res = await POST(
+  const res = await createEvent(
     apiRequest('/v1/events', {
       key,
       body: {

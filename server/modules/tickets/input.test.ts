@@ -4,15 +4,19 @@ import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellati
 import { POST as applyRules } from '@/app/v1/events/rules/route';
 import { PUT as updateEvent } from '@/app/v1/events/route';
 import { GET as salePublicUrl } from '@/app/v1/events/tickets/salePublicUrl/route';
-import { POST as syncPost } from '@/app/v1/sync/tickets/route';
-import { POST as admitBatch } from '@/app/v1/tickets/batch/eventAdmission/route';
 import { GET as getBatch } from '@/app/v1/tickets/batches/[batchId]/route';
-import { POST as admitOne } from '@/app/v1/tickets/[ticketId]/eventAdmission/route';
-import { DELETE as del, PUT as put } from '@/app/v1/tickets/[ticketId]/route';
-import { POST as ticketsPost } from '@/app/v1/tickets/route';
 import { getDb } from '@/db';
 import { shows, ticketBatches, tickets } from '@/db/schema';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import {
+  admit,
+  admitMany,
+  deleteTicket,
+  json,
+  putTicket,
+  queueTickets,
+  syncTickets,
+} from '@/server/testing/ticket-api';
 
 let seq = 0;
 const uid = () => `${Date.now()}-${++seq}`;
@@ -74,20 +78,8 @@ function without(t: Record<string, unknown>, field: string) {
   return copy;
 }
 
-const json = async (res: Response) => ({ status: res.status, body: await res.json() });
-const sync = (key: string, body: unknown) => syncPost(apiRequest('/v1/sync/tickets', { key, body })).then(json);
-const queue = (key: string, body: unknown) => ticketsPost(apiRequest('/v1/tickets', { key, body })).then(json);
-const putTicket = (key: string, ticketId: string, body: unknown) =>
-  put(apiRequest(`/v1/tickets/${ticketId}`, { method: 'PUT', key, body }), routeParams({ ticketId })).then(json);
-const deleteTicket = (key: string, ticketId: string) =>
-  del(apiRequest(`/v1/tickets/${ticketId}`, { method: 'DELETE', key }), routeParams({ ticketId })).then(json);
-const admit = (key: string, ticketId: string) =>
-  admitOne(
-    apiRequest(`/v1/tickets/${ticketId}/eventAdmission`, { method: 'POST', key }),
-    routeParams({ ticketId }),
-  ).then(json);
-const admitMany = (key: string, body: unknown) =>
-  admitBatch(apiRequest('/v1/tickets/batch/eventAdmission', { key, body })).then(json);
+const sync = syncTickets;
+const queue = queueTickets;
 const saleUrl = (key: string, query: string) =>
   salePublicUrl(apiRequest(`/v1/events/tickets/salePublicUrl${query}`, { key })).then(json);
 const cancelShow = (key: string, ref: string, query = '') =>

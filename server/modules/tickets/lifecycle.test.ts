@@ -3,12 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { POST as applyRules } from '@/app/v1/events/rules/route';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
-import { POST as admitBatch } from '@/app/v1/tickets/batch/eventAdmission/route';
-import { POST as admitOne } from '@/app/v1/tickets/[ticketId]/eventAdmission/route';
-import { DELETE as del, PUT as put } from '@/app/v1/tickets/[ticketId]/route';
 import { getDb } from '@/db';
 import { tickets } from '@/db/schema';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { admit, admitMany, deleteTicket, putTicket } from '@/server/testing/ticket-api';
 
 let seq = 0;
 
@@ -51,19 +49,6 @@ async function setup() {
   expect((await res.json()).data.imported).toBe(3);
   return { ...partner, ref };
 }
-
-const json = async (res: Response) => ({ status: res.status, body: await res.json() });
-const putTicket = (key: string, ticketId: string, body: unknown) =>
-  put(apiRequest(`/v1/tickets/${ticketId}`, { method: 'PUT', key, body }), routeParams({ ticketId })).then(json);
-const deleteTicket = (key: string, ticketId: string) =>
-  del(apiRequest(`/v1/tickets/${ticketId}`, { method: 'DELETE', key }), routeParams({ ticketId })).then(json);
-const admit = (key: string, ticketId: string) =>
-  admitOne(
-    apiRequest(`/v1/tickets/${ticketId}/eventAdmission`, { method: 'POST', key }),
-    routeParams({ ticketId }),
-  ).then(json);
-const admitMany = (key: string, body: unknown) =>
-  admitBatch(apiRequest('/v1/tickets/batch/eventAdmission', { key, body })).then(json);
 
 describe('PUT /v1/tickets/{ticketId}', () => {
   it('changes access and buyer, keeps the rest, and re-prices a ticket moved to another combination', async () => {

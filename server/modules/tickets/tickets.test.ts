@@ -8,6 +8,7 @@ import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellati
 import { getDb } from '@/db';
 import { tickets } from '@/db/schema';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { syncTickets } from '@/server/testing/ticket-api';
 import { processBatch, unfinishedBatchIds } from './service';
 
 let seq = 0;
@@ -45,10 +46,7 @@ const ticket = (s: { ref: string; s1: string }, ticketId: string, extra: Record<
   ...extra,
 });
 
-async function sync(key: string, body: unknown) {
-  const res = await syncPost(apiRequest('/v1/sync/tickets', { key, body }));
-  return { status: res.status, body: await res.json() };
-}
+const sync = syncTickets;
 
 describe('POST /v1/sync/tickets', () => {
   it('imports valid tickets and reports each failure by field, without stopping the others', async () => {
