@@ -55,7 +55,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: {
       // Playwright cannot download its own browser here; Debian's Chromium is used instead.
-      executablePath: '/usr/bin/chromium',
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: [
         '--no-sandbox',
         '--disable-gpu',

@@ -1,5 +1,7 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EnvError, parseEnv } from './env';
+import { envVariableNames, EnvError, parseEnv } from './env';
 
 describe('environment validation', () => {
   it('applies defaults and treats empty variables as unset', () => {
@@ -22,5 +24,60 @@ describe('environment validation', () => {
     expect(message).toMatch(/PORT: /);
     expect(message).toContain('DATABASE_URL: must be a postgres:// or postgresql:// URL');
     expect(message).toContain('ADMIN_PASSWORD: must be at least 8 characters');
+  });
+});
+
+describe('the README configuration tables', () => {
+  const readme = readFileSync(path.join(process.cwd(), 'README.md'), 'utf8');
+  /** Variable names in the first column of the table under the given heading. */
+  const tableUnder = (heading: string) => {
+    const start = readme.indexOf(heading);
+    expect(start, `README has "${heading}"`).toBeGreaterThan(-1);
+    const rest = readme.slice(start + heading.length);
+    const section = rest.slice(0, rest.search(/\n#{2,3} /));
+    const names = new Set<string>();
+    for (const line of section.split('\n')) {
+      if (!line.startsWith('|')) continue;
+      for (const m of line.split('|')[1].matchAll(/`([A-Z][A-Z0-9_]+)`/g)) names.add(m[1]);
+    }
+    return names;
+  };
+
+  it('lists exactly the variables server/env.ts reads', () => {
+    expect([...tableUnder('### Runtime (`server/env.ts`)')].sort()).toEqual([...envVariableNames].sort());
+  });
+
+  it('documents every other variable the code, scripts and tests read', () => {
+    const documented = new Set([
+      ...tableUnder('### Runtime (`server/env.ts`)'),
+      ...tableUnder('### Build, test and bench tooling'),
+    ]);
+    // Set by Node/Next.js themselves, or passed only from a test to the child process it starts.
+    const notConfiguration = new Set([
+      'NEXT_RUNTIME',
+      'NEXT_PHASE',
+      'E2E_DATA_DIR',
+      'WORKER_IMPORT_BATCH',
+      'WORKER_LOG_LEVEL',
+    ]);
+    const read = new Set<string>();
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (['node_modules', '.git', '.data', 'test-results', 'playwright-report'].includes(entry.name)) continue;
+        if (entry.name.startsWith('.next')) continue;
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) walk(full);
+        else if (/\.(ts|tsx|mts|mjs|sh)$/.test(entry.name) || full.includes(`${path.sep}.ci${path.sep}`)) {
+          const text = readFileSync(full, 'utf8');
+          for (const m of text.matchAll(/process\.env\.([A-Z][A-Z0-9_]+)/g)) read.add(m[1]);
+          if (full.endsWith('.sh') || full.includes(`${path.sep}.ci${path.sep}`)) {
+            for (const m of text.matchAll(/\$\{?([A-Z][A-Z0-9_]+)/g)) read.add(m[1]);
+          }
+        }
+      }
+    };
+    walk(process.cwd());
+    const undocumented = [...read].filter((name) => !documented.has(name) && !notConfiguration.has(name));
+    expect(undocumented).toEqual([]);
   });
 });

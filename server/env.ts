@@ -34,6 +34,8 @@ const schema = z.object({
   INNGEST_EVENT_KEY: z.string().min(1).optional(),
   INNGEST_SIGNING_KEY: z.string().min(1).optional(),
   INNGEST_DEV: z.string().min(1).optional(),
+  /** A self-hosted Inngest server (read by the Inngest SDK itself; validated here so a typo stops the start). */
+  INNGEST_BASE_URL: z.url().optional(),
   /** Local provider: whether this instance works jobs (false: it only enqueues them). */
   JOBS_WORKER: boolish.default(true),
   /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
@@ -47,6 +49,9 @@ const schema = z.object({
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** The names of every variable above (the README's configuration table is tested against this list). */
+export const envVariableNames: readonly string[] = Object.keys(schema.shape);
 
 let cached: Env | undefined;
 

@@ -1,0 +1,148 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb, getSql } from '@/db';
+import { enqueueWebhook } from '@/server/modules/webhooks/service';
+import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
+import { createScratchDatabase } from '@/server/testing/scratch-db';
+import { syncTickets } from '@/server/testing/ticket-api';
+import { backupDatabase, restoreDatabase } from './backup';
+
+const run = promisify(execFile);
+
+async function backupText(sql: postgres.Sql): Promise<string> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  await backupDatabase(sql, out);
+  out.end();
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** The backup without its header line (which carries the time it was taken). */
+const body = (text: string) => text.slice(text.indexOf('\n') + 1);
+
+// Text that COPY must escape: tab, newline, backslash, quotes, non-BMP characters.
+const TRICKY = 'Line 1\n\tLine "2" \\ back\\slash — 🎫 ünïcødé';
+
+describe('backup and restore', () => {
+  let target: { url: string; drop: () => Promise<void> };
+  let targetSql: postgres.Sql;
+  let backup: string;
+  let ref: string;
+
+  beforeAll(async () => {
+    const partner = await makePartner('Backup');
+    ref = `BK-${Date.now()}`;
+    await pushEvent(partner.apiKey, ref, [testShow(`${ref}-S1`)]);
+    await getSql()`update events set description = ${TRICKY} where external_reference_id = ${ref}`;
+    const res = await syncTickets(partner.apiKey, [
+      {
+        externalReferenceEventId: ref,
+        showId: `${ref}-S1`,
+        buyer: 'fan@example.com',
+        ticketId: `${ref}-T1`,
+        ticketOptionId: 'GA',
+        ticketAccess: { type: 'URL', locator: 'https://qr.example/1.png', status: 'LOCKED' },
+      },
+    ]);
+    expect(res.body.data?.imported, JSON.stringify(res.body)).toBe(1);
+    const messageId = await enqueueWebhook(getDb(), partner.partner.id, {
+      family: 'test',
+      action: 'ping',
+      data: { x: 1 },
+    });
+    await getSql()`insert into webhook_attempts (message_id, partner_id, attempt_no, url, started_at, duration_ms, success)
+      values (${messageId}, ${partner.partner.id}, 1, 'http://r.test', now(), 5, false)`;
+
+    backup = await backupText(getSql());
+    target = await createScratchDatabase('restore');
+    targetSql = postgres(target.url, { max: 2, onnotice: () => {} });
+  });
+
+  afterAll(async () => {
+    await targetSql?.end();
+    await target?.drop();
+  });
+
+  it('restores every row exactly: a backup of the restored database has the same content', async () => {
+    await restoreDatabase(targetSql, Readable.from([backup]));
+    expect(body(await backupText(targetSql))).toBe(body(backup));
+    const [event] = await targetSql<{ description: string }[]>`
+      select description from events where external_reference_id = ${ref}`;
+    expect(event.description).toBe(TRICKY);
+    const [ticket] = await targetSql<
+      { n: number }[]
+    >`select count(*)::int as n from tickets where ticket_id = ${`${ref}-T1`}`;
+    expect(ticket.n).toBe(1);
+  });
+
+  it('moves serial sequences past the restored ids', async () => {
+    const [{ max }] = await targetSql<{ max: number }[]>`select max(id)::int as max from webhook_attempts`;
+    const [msg] = await targetSql<
+      { id: string; partner_id: string }[]
+    >`select id, partner_id from webhook_messages limit 1`;
+    const [row] = await targetSql<{ id: number }[]>`
+      insert into webhook_attempts (message_id, partner_id, attempt_no, url, started_at, duration_ms, success)
+      values (${msg.id}, ${msg.partner_id}, 2, 'http://r.test', now(), 5, false) returning id::int`;
+    expect(row.id).toBeGreaterThan(max);
+  });
+
+  it('refuses to overwrite a database with data unless told to, and then replaces it', async () => {
+    await expect(restoreDatabase(targetSql, Readable.from([backup]))).rejects.toThrow(/already has data.*--replace/);
+    await restoreDatabase(targetSql, Readable.from([backup]), { replace: true });
+    expect(body(await backupText(targetSql))).toBe(body(backup));
+  });
+
+  it('refuses a file that is not a backup, a truncated one, and one from another migration level', async () => {
+    await expect(restoreDatabase(targetSql, Readable.from(['hello\n']), { replace: true })).rejects.toThrow(
+      /not an Encore backup/,
+    );
+    const cut = backup.slice(0, backup.indexOf('\\.\n'));
+    await expect(restoreDatabase(targetSql, Readable.from([cut]), { replace: true })).rejects.toThrow(
+      /ends inside table/,
+    );
+    // Nothing was lost by the refused restores (each runs in one transaction).
+    expect(body(await backupText(targetSql))).toBe(body(backup));
+
+    const header = JSON.parse(backup.slice('-- encore-backup '.length, backup.indexOf('\n'))) as {
+      migrations: string[];
+    };
+    const older = backup.replace(JSON.stringify(header.migrations), JSON.stringify(header.migrations.slice(0, -1)));
+    await expect(restoreDatabase(targetSql, Readable.from([older]), { replace: true })).rejects.toThrow(
+      /taken at migration \d+, this database is at \d+/,
+    );
+  });
+
+  it('the npm scripts write a gzip backup and restore it into an empty database', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'encore-backup-'));
+    const fresh = await createScratchDatabase('restore2');
+    try {
+      const file = path.join(dir, 'b.sql.gz');
+      const cli = (args: string[], url: string) =>
+        run('npx', ['tsx', 'server/cli/db-backup.ts', ...args], { env: { ...process.env, DATABASE_URL: url } });
+      const made = await cli(['backup', '--out', file], target.url);
+      expect(made.stderr).toMatch(/backup: \d+ tables, \d+ rows/);
+      expect(gunzipSync(readFileSync(file)).toString('utf8')).toContain(
+        TRICKY.replaceAll('\\', '\\\\').replaceAll('\n', '\\n').replaceAll('\t', '\\t'),
+      );
+      await cli(['restore', '--in', file], fresh.url);
+      const freshSql = postgres(fresh.url, { max: 1, onnotice: () => {} });
+      try {
+        expect(body(await backupText(freshSql))).toBe(body(await backupText(targetSql)));
+      } finally {
+        await freshSql.end();
+      }
+      await expect(cli(['restore'], fresh.url)).rejects.toMatchObject({ code: 2 });
+    } finally {
+      await fresh.drop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
