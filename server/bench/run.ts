@@ -1,10 +1,13 @@
 /**
  * `npm run bench [-- <case>]`: each case measures the project beside a raw baseline in the same run
  * and prints one line `bench <case>: <value> <unit> vs baseline <value> <unit> ratio <r>`
- * (r = project/baseline for rates, baseline/project for times: bigger is better, 1.0 = par).
+ * (r = project/baseline for rates, baseline/project for times: bigger is better, 1.0 = par), after a
+ * `# <case>: …` line giving the sizes and the machine. The ticket cases start the built app (`next
+ * start`, built into .next-bench when absent or stale) and a bare baseline server; both are stopped here.
  */
 import { resetEnvCache } from '@/server/env';
 import { createScratchDatabase } from '@/server/testing/scratch-db';
+import { stopServers } from './servers';
 
 process.env.LOG_LEVEL ??= 'error';
 process.env.ALLOW_PRIVATE_PARTNER_URLS = '1'; // the receivers are on loopback
@@ -44,6 +47,7 @@ async function main() {
       );
     }
   } finally {
+    await stopServers();
     const { closeDb } = await import('@/db');
     await closeDb();
     await db.drop();

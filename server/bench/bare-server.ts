@@ -1,0 +1,72 @@
+/**
+ * The bare baseline of the HTTP ticket benches, run by servers.ts as its own process: a `node:http`
+ * server that reads a JSON array of tickets, parses it, and inserts the rows through postgres.js (one
+ * multi-row INSERT per 1,000), then answers each ticket's id. No auth, validation, catalogue lookup,
+ * envelope or job queue: the fastest a server can take the same requests into the same table.
+ *
+ * Env: DATABASE_URL, BARE_PORT, BARE_CONFIG = {"partnerId","eventPk","showPk"} (the rows' keys).
+ */
+import http from 'node:http';
+import postgres from 'postgres';
+import { z } from 'zod';
+
+const config = z
+  .object({ partnerId: z.string(), eventPk: z.string(), showPk: z.string() })
+  .parse(JSON.parse(process.env.BARE_CONFIG ?? '{}'));
+const sql = postgres(process.env.DATABASE_URL ?? '', { max: 10, onnotice: () => {}, prepare: false });
+
+interface Ticket {
+  ticketId: string;
+  buyer: string;
+  ticketAccess: unknown;
+  ticketOptionId: string;
+}
+
+async function insert(tickets: Ticket[]): Promise<{ ticketId: string; id: string }[]> {
+  const out: { ticketId: string; id: string }[] = [];
+  for (let i = 0; i < tickets.length; i += 1000) {
+    const rows = tickets.slice(i, i + 1000).map((t) => ({
+      id: `tkt_raw_${t.ticketId}`,
+      partner_id: config.partnerId,
+      ticket_id: t.ticketId,
+      event_pk: config.eventPk,
+      show_pk: config.showPk,
+      ticket_option_id: t.ticketOptionId,
+      currency: 'USD',
+      price_minor: 5000,
+      buyer: JSON.stringify(t.buyer),
+      buyer_email: t.buyer,
+      data: JSON.stringify({ ticketAccess: t.ticketAccess }),
+    }));
+    await sql`insert into tickets ${sql(rows)}`;
+    for (const r of rows) out.push({ ticketId: r.ticket_id, id: r.id });
+  }
+  return out;
+}
+
+const server = http.createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/ready') {
+    res.writeHead(200).end('ok');
+    return;
+  }
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    const tickets = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Ticket[];
+    insert(tickets).then(
+      (written) => {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ tickets: written }));
+      },
+      (err: Error) => {
+        res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: err.message }));
+      },
+    );
+  });
+});
+server.keepAliveTimeout = 30_000;
+server.listen(Number(process.env.BARE_PORT), '127.0.0.1');
+
+process.once('SIGTERM', () => {
+  server.close();
+  void sql.end({ timeout: 2 }).then(() => process.exit(0));
+});
