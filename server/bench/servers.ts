@@ -166,6 +166,32 @@ export function startBare(databaseUrl: string, config: Record<string, string>): 
   return bare;
 }
 
+/** A port free right now (the OS picks it), for a child that needs no fixed port. */
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The webhook receiver (receiver-server.ts) in its own process; answers its base URL. */
+export async function startReceiver(): Promise<string> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  await startChild(
+    'webhook receiver',
+    ['--import', 'tsx', path.join(root, 'server', 'bench', 'receiver-server.ts')],
+    childEnv({ RECEIVER_PORT: String(port) }),
+    port,
+    `${base}/ready`,
+  );
+  return base;
+}
+
 function killGroup(child: ChildProcess, signal: NodeJS.Signals) {
   try {
     if (child.pid) process.kill(-child.pid, signal);
