@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -45,21 +45,29 @@ function newestSourceMtime(dir: string): number {
 }
 
 /** `next build` into DIST_DIR when it has no build yet or a source file is newer than its build. */
-export function ensureBuild(): void {
+export async function ensureBuild(): Promise<void> {
   const buildId = path.join(root, DIST_DIR, 'BUILD_ID');
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   if (builtAt && builtAt >= newestSourceMtime(root)) return;
   console.log(`# building the app into ${DIST_DIR} (${builtAt ? 'sources changed' : 'no build yet'}) …`);
   const t0 = Date.now();
-  const r = spawnSync(process.execPath, [nextBin(), 'build'], {
+  // Its own process group like the servers, so an interrupted bench stops the build too.
+  const child = spawn(process.execPath, [nextBin(), 'build'], {
     cwd: root,
     env: { ...process.env, NEXT_DIST_DIR: DIST_DIR, NODE_ENV: 'production' },
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
   });
-  if (r.status !== 0) {
-    throw new Error(`next build failed:\n${r.stdout}\n${r.stderr}`);
-  }
+  children.add(child);
+  let output = '';
+  const keep = (b: Buffer) => {
+    output = (output + b.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  children.delete(child);
+  if (code !== 0) throw new Error(`next build failed (${code}):\n${output}`);
   console.log(`# built in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 
@@ -125,7 +133,7 @@ let app: Promise<string> | undefined;
  */
 export function startApp(databaseUrl: string): Promise<string> {
   app ??= (async () => {
-    ensureBuild();
+    await ensureBuild();
     const base = `http://127.0.0.1:${APP_PORT}`;
     await startChild(
       'next start',
@@ -221,13 +229,7 @@ export async function stopServers(): Promise<void> {
   bare = undefined;
 }
 
-// A bench that crashes or is interrupted still takes its servers with it.
+// A bench that crashes still takes its servers with it (run.ts stops them on a signal).
 process.once('exit', () => {
   for (const child of children) killGroup(child, 'SIGKILL');
 });
-for (const sig of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(sig, () => {
-    for (const child of children) killGroup(child, 'SIGKILL');
-    process.exit(130);
-  });
-}
