@@ -1,10 +1,13 @@
 /**
  * `npm run bench [-- <case>]`: each case measures the project beside a raw baseline in the same run
  * and prints one line `bench <case>: <value> <unit> vs baseline <value> <unit> ratio <r>`
- * (r = project/baseline for rates, baseline/project for times: bigger is better, 1.0 = par).
+ * (r = project/baseline for rates, baseline/project for times: bigger is better, 1.0 = par), after a
+ * `# <case>: …` line giving the sizes and the machine. The ticket cases start the built app (`next
+ * start`, built into .next-bench when absent or stale) and a bare baseline server; both are stopped here.
  */
 import { resetEnvCache } from '@/server/env';
 import { createScratchDatabase } from '@/server/testing/scratch-db';
+import { stopServers } from './servers';
 
 process.env.LOG_LEVEL ??= 'error';
 process.env.ALLOW_PRIVATE_PARTNER_URLS = '1'; // the receivers are on loopback
@@ -23,6 +26,30 @@ const cases: Record<string, () => Promise<{ run: () => Promise<BenchResult> }>> 
   'sync-tickets': () => import('./sync-tickets'),
 };
 
+let dropDb: (() => Promise<void>) | undefined;
+let interrupted = false;
+
+/** Stops the servers, closes the pool and drops the scratch database; once, whoever asks first. */
+let cleaning: Promise<void> | undefined;
+function cleanup(): Promise<void> {
+  cleaning ??= (async () => {
+    await stopServers();
+    const { closeDb } = await import('@/db');
+    await closeDb();
+    await dropDb?.();
+  })();
+  return cleaning;
+}
+
+// An interrupted bench still stops its servers and its database.
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(sig, () => {
+    interrupted = true;
+    console.error(`bench: ${sig}, cleaning up`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+
 async function main() {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const unknown = wanted.filter((w) => !cases[w]);
@@ -31,12 +58,14 @@ async function main() {
     process.exit(2);
   }
   const db = await createScratchDatabase('bench');
+  dropDb = db.drop;
   process.env.DATABASE_URL = db.url;
   resetEnvCache();
   try {
     for (const name of wanted.length ? wanted : Object.keys(cases)) {
       const { run } = await cases[name]();
       const r = await run();
+      if (interrupted) break;
       const ratio = r.kind === 'rate' ? r.value / r.baseline : r.baseline / r.value;
       const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
       console.log(
@@ -44,9 +73,7 @@ async function main() {
       );
     }
   } finally {
-    const { closeDb } = await import('@/db');
-    await closeDb();
-    await db.drop();
+    await cleanup();
   }
   process.exit(0);
 }

@@ -1,6 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { webhookMessages } from '@/db/schema';
 import { LocalJobProvider } from '@/server/jobs/local';
@@ -9,25 +8,56 @@ import { createPartnerWithKeys } from '@/server/modules/partners/service';
 import { webhookDispatchJob } from '@/server/modules/webhooks/jobs';
 import { enqueueWebhook, upsertEndpoint } from '@/server/modules/webhooks/service';
 import type { BenchResult } from './run';
+import { machine, startReceiver } from './servers';
 
 const N = 5000;
+const REPS = 3;
+/**
+ * Deliveries one app instance keeps in flight: the dispatch job runs 2 at once (its `concurrency`,
+ * jobs.ts), each dispatcher 32 (dispatchDue's default, delivery.ts). Under a stream of state changes
+ * every enqueueing transaction kicks a dispatch, so both run; the bench queues two dispatches likewise.
+ */
+const DISPATCHERS = 2;
+const CONCURRENCY = DISPATCHERS * 32;
 
 /**
- * Deliveries per second to a local receiver: the whole path (outbox rows → job provider → dispatcher
- * → signed POST → attempt log) against a bare `fetch` loop posting the same bodies to the same server.
+ * Posts every body with CONCURRENCY requests in flight through a keep-alive agent like the
+ * dispatcher's; answers the milliseconds it took. (fetch was about 4x slower here: node:http is the
+ * fastest bare client, so it is the baseline.)
+ */
+async function postAll(url: string, bodies: string[]): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const send = (body: string) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json' } });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', resolve);
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const t0 = performance.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < bodies.length) await send(bodies[next++]);
+    }),
+  );
+  const ms = performance.now() - t0;
+  agent.destroy();
+  return ms;
+}
+
+/**
+ * Deliveries per second to a local receiver: the whole path (outbox rows → job provider → dispatchers
+ * → signed POST → attempt log) against a bare client posting the same bodies to the same server with
+ * as many requests in flight. Best of REPS runs of each, alternating (the machine is shared).
  */
 export async function run(): Promise<BenchResult> {
-  let received = 0;
-  const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      received++;
-      res.writeHead(204).end();
-    });
-  });
-  server.keepAliveTimeout = 5000;
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  const receiver = await startReceiver();
+  const url = `${receiver}/hooks`;
+  const receivedCount = async () => Number(await (await fetch(`${receiver}/count`)).text());
   const bodies = Array.from({ length: N }, (_, i) =>
     JSON.stringify({
       family: 'ticket',
@@ -35,37 +65,43 @@ export async function run(): Promise<BenchResult> {
       data: { id: `T-${i}`, newOwnerEmail: `fan${i}@example.com` },
     }),
   );
-
-  // Baseline: the same bodies, one POST after another with fetch.
-  const b0 = performance.now();
-  for (const body of bodies) {
-    const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
-    await res.arrayBuffer();
-  }
-  const baseline = N / ((performance.now() - b0) / 1000);
-
-  // Project: enqueue, then let the local job provider deliver everything.
-  const { partner } = await createPartnerWithKeys('Bench partner');
-  await upsertEndpoint({ partnerId: partner.id, url });
-  await getDb().transaction(async (tx) => {
-    for (const body of bodies) await enqueueWebhook(tx, partner.id, JSON.parse(body));
-  });
   const provider = new LocalJobProvider(process.env.DATABASE_URL!, allJobs(), { pollingIntervalSeconds: 0.5 });
   await provider.start();
-  received = 0;
-  const p0 = performance.now();
-  await provider.send(webhookDispatchJob, {});
-  for (;;) {
-    const [{ n }] = await getDb()
-      .select({ n: count() })
-      .from(webhookMessages)
-      .where(eq(webhookMessages.status, 'delivered'));
-    if (n >= N) break;
-    await new Promise((r) => setTimeout(r, 20));
+  await postAll(url, bodies.slice(0, 500)); // warm-up
+
+  const baseRates: number[] = [];
+  const appRates: number[] = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    baseRates.push(N / ((await postAll(url, bodies)) / 1000));
+
+    // Project: enqueue (not timed), then let the job provider's dispatchers deliver everything.
+    const { partner } = await createPartnerWithKeys(`Bench webhooks ${rep}`);
+    await upsertEndpoint({ partnerId: partner.id, url });
+    await getDb().transaction(async (tx) => {
+      for (const body of bodies) await enqueueWebhook(tx, partner.id, JSON.parse(body));
+    });
+    const before = await receivedCount();
+    const p0 = performance.now();
+    for (let d = 0; d < DISPATCHERS; d++) await provider.send(webhookDispatchJob, {});
+    // The clock stops when every attempt is recorded as delivered.
+    for (;;) {
+      const [{ n }] = await getDb()
+        .select({ n: count() })
+        .from(webhookMessages)
+        .where(and(eq(webhookMessages.partnerId, partner.id), eq(webhookMessages.status, 'delivered')));
+      if (n >= N) break;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    appRates.push(N / ((performance.now() - p0) / 1000));
+    const received = (await receivedCount()) - before;
+    if (received < N) throw new Error(`receiver saw ${received} of ${N} deliveries`);
   }
-  const value = N / ((performance.now() - p0) / 1000);
   await provider.stop();
-  server.close();
-  if (received < N) throw new Error(`receiver saw ${received} of ${N} deliveries`);
-  return { value, unit: 'deliveries/s', baseline, kind: 'rate' };
+  const list = (xs: number[]) => xs.map((x) => x.toFixed(0)).join(', ');
+  console.log(
+    `# webhook-delivery: ${N} messages of ~${bodies[0].length} bytes, ${DISPATCHERS} dispatchers x 32 = ${CONCURRENCY} in flight, ` +
+      `receiver in its own process on loopback; baseline = bare node:http client, ${CONCURRENCY} in flight; best of ${REPS} ` +
+      `(app ${list(appRates)}; baseline ${list(baseRates)} deliveries/s); machine: ${machine()}`,
+  );
+  return { value: Math.max(...appRates), unit: 'deliveries/s', baseline: Math.max(...baseRates), kind: 'rate' };
 }

@@ -14,9 +14,23 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+// Ids draw their random bytes from a pool refilled 4 KiB at a time: a randomBytes call per id cost
+// ~5 µs, paid 5,000 times by a 5,000-ticket request. Secrets (randomBase62) never use the pool.
+let pool = Buffer.alloc(0);
+let used = 0;
+
 /** Our own opaque ids: a short type prefix and 20 random base62 characters (~119 bits). */
 export function newId(prefix: string): string {
-  return `${prefix}_${randomBase62(20)}`;
+  let out = '';
+  while (out.length < 20) {
+    if (used === pool.length) {
+      pool = randomBytes(4096);
+      used = 0;
+    }
+    const byte = pool[used++];
+    if (byte < 248) out += ALPHABET[byte % 62];
+  }
+  return `${prefix}_${out}`;
 }
 
 export function sha256Hex(value: string): string {

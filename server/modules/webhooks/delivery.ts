@@ -1,4 +1,4 @@
-import { Webhook } from 'standardwebhooks';
+import { createHmac } from 'node:crypto';
 import { getSql } from '@/db';
 import { OutboundError, partnerRequest } from '@/server/lib/outbound';
 import { errorFields, log } from '@/server/lib/log';
@@ -104,6 +104,17 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
   return result;
 }
 
+/**
+ * The Standard Webhooks v1 signature: HMAC-SHA256 of `id.timestamp.body` keyed by the secret's base64
+ * part. Node's crypto instead of the library's pure-JS SHA-256, which cost ~13 µs more per delivery;
+ * webhooks.test.ts and the e2e verify these signatures with the library.
+ */
+function sign(secret: string, id: string, at: Date, body: string): string {
+  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+  const timestamp = Math.floor(at.getTime() / 1000);
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
 async function attempt(m: Claimed, now: Date, random?: () => number): Promise<AttemptResult> {
   const body = JSON.stringify({ family: m.family, action: m.action, data: m.data });
   // The signature carries the real time (receivers check it against their clock), not the test clock.
@@ -112,7 +123,7 @@ async function attempt(m: Claimed, now: Date, random?: () => number): Promise<At
     'content-type': 'application/json',
     'webhook-id': m.id,
     'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-    'webhook-signature': new Webhook(m.signing_secret).sign(m.id, sentAt, body),
+    'webhook-signature': sign(m.signing_secret, m.id, sentAt, body),
   };
   if (m.secret_header_name && m.secret_header_value)
     headers[m.secret_header_name.toLowerCase()] = m.secret_header_value;
