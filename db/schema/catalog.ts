@@ -1,4 +1,4 @@
-import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { partners } from './partners';
 
 /**
@@ -11,8 +11,9 @@ export interface StoredPrimarySalesFee {
 }
 
 /**
- * The partner's catalogue. Partner identifiers are unique per partner (externalReferenceId, showId)
- * or per show (ticket option `ticketId`, `priceTypeId`), never globally; our own ids are opaque.
+ * The partner's catalogue. Partner identifiers are scoped the way the spec sends them, never globally:
+ * externalReferenceId per partner, showId per event, a ticket option's `ticketId` and a `priceTypeId`
+ * per show; our own ids are opaque.
  * Nested objects the spec leaves free-form (location, configuration, images, producers, seating) are
  * kept as JSON exactly as validated.
  */
@@ -66,7 +67,9 @@ export const shows = pgTable(
     primarySalesFee: jsonb().$type<StoredPrimarySalesFee>(),
     cancelledAt: timestamp({ withTimezone: true }),
   },
-  (t) => [uniqueIndex('shows_partner_show_idx').on(t.partnerId, t.showId), index('shows_event_idx').on(t.eventId)],
+  // A showId is unique within its event (every call naming a show names its event too); the index
+  // also serves every lookup of an event's shows.
+  (t) => [uniqueIndex('shows_event_show_idx').on(t.eventId, t.showId)],
 );
 
 export const ticketOptions = pgTable(

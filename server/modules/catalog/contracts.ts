@@ -11,7 +11,7 @@ export const createEventRoute = defineRoute({
   summary: 'Create an event with its shows, ticket options and price types',
   description:
     'Answers the stored event with the response-side defaults filled. An event whose externalReferenceId ' +
-    'exists answers 409 (use PUT to update). A showId already used by another event of yours answers 409. ' +
+    'exists answers 409 (use PUT to update). A showId is scoped to its event: two events may both have a show "1". ' +
     'Pricing: Standard (ticket options only) or Price Detail (options, price types and explicit combinations ' +
     'declared with POST /v1/events/rules; never generated).',
   auth: 'partner',

@@ -129,13 +129,13 @@ describe('POST /v1/events', () => {
     expect((await call(create, b.apiKey, event(id))).status).toBe(200);
   });
 
-  it('answers 409 when a showId already belongs to another event of the partner', async () => {
+  it('accepts a showId another event of the partner already uses (showIds are scoped to their event)', async () => {
     const { apiKey } = await makePartner('Events');
     const first = ref();
     await call(create, apiKey, event(first));
     const res = await call(create, apiKey, event(ref(), { shows: [show(`${first}-S1`)] }));
-    expect(res.status).toBe(409);
-    expect(res.body.errors.message).toContain(`${first}-S1`);
+    expect(res.status).toBe(200);
+    expect(res.body.data.shows[0].showId).toBe(`${first}-S1`);
   });
 
   it('names every missing or invalid field by its path', async () => {

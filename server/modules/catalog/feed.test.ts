@@ -200,26 +200,23 @@ describe('pullFeed', () => {
       { externalReferenceId: 'evt-a', shows: [feedShow('A1')] },
       { externalReferenceId: 'evt-b', shows: [noCurrency] },
       { externalReferenceId: 'evt-c', shows: [feedShow('C1')] },
-      // A showId this partner already uses for another event: refused by the catalogue itself (409).
+      // A showId another event of the feed uses too: showIds are per event, so both have a show A1.
       { externalReferenceId: 'evt-d', shows: [feedShow('A1')] },
       { externalReferenceId: 'evt-e', shows: [feedShow('E1')] },
     ];
 
     const result = await pulled(partnerId);
-    expect(result).toMatchObject({ events: 5, created: 3, updated: 0 });
+    expect(result).toMatchObject({ events: 5, created: 4, updated: 0 });
     expect(result.refused.map((r) => [r.index, r.externalReferenceId, r.message])).toEqual([
       [1, 'evt-b', 'shows[0].ticketOptions[0].currency is required'],
-      [3, 'evt-d', 'A showId is already used by another event of this partner (A1)'],
     ]);
-    expect(result.error).toBe(
-      '2 of 5 events refused: [1] evt-b: shows[0].ticketOptions[0].currency is required; ' +
-        '[3] evt-d: A showId is already used by another event of this partner (A1)',
-    );
+    expect(result.error).toBe('1 of 5 events refused: [1] evt-b: shows[0].ticketOptions[0].currency is required');
     expect((await getIntegration(partnerId)).feedLastError).toBe(result.error);
 
-    for (const ref of ['evt-a', 'evt-c', 'evt-e']) expect((await getEvent(partnerId, ref)).shows).toHaveLength(1);
+    for (const ref of ['evt-a', 'evt-c', 'evt-d', 'evt-e'])
+      expect((await getEvent(partnerId, ref)).shows).toHaveLength(1);
+    expect((await getEvent(partnerId, 'evt-d')).shows[0].showId).toBe('A1');
     await notFound(getEvent(partnerId, 'evt-b'));
-    await notFound(getEvent(partnerId, 'evt-d'));
 
     // Once the partner fixes its feed, the next run applies it and clears the error.
     fake.feed = [{ externalReferenceId: 'evt-b', shows: [feedShow('B1')] }];

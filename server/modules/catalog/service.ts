@@ -121,7 +121,9 @@ async function insertShow(tx: Tx, partnerId: string, eventId: string, show: Show
 
 const UNIQUE_MESSAGES = (ids: string[]) => ({
   events_partner_ref_idx: 'Event already exists: use PUT /v1/events to update it',
-  shows_partner_show_idx: `A showId is already used by another event of this partner (${ids.join(', ')})`,
+  // Only a concurrent request adding the same show to the same event can hit this (a request's own
+  // showIds are checked to be distinct).
+  shows_event_show_idx: `A show with this showId was added to the event by a concurrent request (${ids.join(', ')}); retry`,
 });
 
 /** POST /v1/events: a new event with its shows, options and price types. 409 when it exists. */
