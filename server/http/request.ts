@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AppError, type ErrorDetail } from '@/server/lib/errors';
+import { findUnstorable, storableText } from '@/server/lib/storable';
 
 export type InputLocation = 'body' | 'query' | 'path';
 
@@ -37,6 +38,30 @@ export function validationError(error: z.ZodError, where: InputLocation): AppErr
       : `${first.path}: ${first.message}`;
   const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
   return new AppError('VALIDATION_FAILED', `Invalid ${LABEL[where]}: ${what}${more}`, { details });
+}
+
+/**
+ * Refuses, before any schema or query sees it, what PostgreSQL could not store (NUL characters, unpaired
+ * surrogates, hostile nesting): a 400 naming each such field instead of a 500 — or worse, a queued
+ * import that fails on every retry.
+ */
+export function assertStorable(value: unknown, where: InputLocation): void {
+  const found = findUnstorable(value);
+  if (!found.length) return;
+  const details = found.map((f) => ({
+    path: formatPath(f.path.map((p) => (typeof p === 'string' ? storableText(p) : p))),
+    message: f.message,
+    in: where,
+  }));
+  const first = details[0];
+  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
+  throw new AppError(
+    'VALIDATION_FAILED',
+    `Invalid ${LABEL[where]}: ${first.path ? `${first.path} ` : ''}${first.message}${more}`,
+    {
+      details,
+    },
+  );
 }
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: InputLocation): z.output<S> {

@@ -8,7 +8,7 @@ import { authenticate } from './auth';
 import type { RouteContract } from './contract';
 import { errorResponse, jsonResponse, successBody } from './envelope';
 import { enforce } from './rate-limit';
-import { parseInput, queryObject, readJsonBody } from './request';
+import { assertStorable, parseInput, queryObject, readJsonBody } from './request';
 
 export interface HandlerContext<Q, B, P> {
   req: Request;
@@ -62,13 +62,15 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       const rateHeaders = contract.rateLimit ? await enforce(contract.rateLimit, partnerId ?? 'anonymous') : {};
 
       const rawParams = routeCtx ? await routeCtx.params : {};
+      assertStorable(rawParams, 'path');
       const params = contract.params ? parseInput(contract.params, rawParams, 'path') : rawParams;
-      const query = contract.query
-        ? parseInput(contract.query, queryObject(new URL(req.url).searchParams), 'query')
-        : {};
+      const rawQuery = queryObject(new URL(req.url).searchParams);
+      assertStorable(rawQuery, 'query');
+      const query = contract.query ? parseInput(contract.query, rawQuery, 'query') : {};
       let body: unknown = undefined;
       if (contract.body) {
         const raw = await readJsonBody(req, contract.maxBodyBytes ?? env().MAX_BODY_BYTES);
+        assertStorable(raw, 'body');
         body = parseInput(contract.body, raw, 'body');
       }
 

@@ -55,10 +55,10 @@ export const RULE_TYPES = ['COMBINATION', ...(Object.keys(resaleRuleBodies) as R
 
 export const ruleItemSchema = z
   .object({
-    externalReferenceEventId: z.string().min(1),
-    showId: z.string().min(1).optional(),
-    ticketOptionId: z.string().min(1).optional(),
-    priceTypeId: z.string().min(1).optional(),
+    externalReferenceEventId: z.string().min(1).max(200),
+    showId: z.string().min(1).max(200).optional(),
+    ticketOptionId: z.string().min(1).max(200).optional(),
+    priceTypeId: z.string().min(1).max(200).optional(),
     price: priceSchema.optional(),
     ruleType: z
       .string()

@@ -29,7 +29,8 @@ const text = () => z.string({ error: unlessMissing('must be a string') });
 /** Titles are what a buyer sees: blank is refused. */
 const title = () => text().trim().min(1, 'must not be empty');
 /** Partner identifiers are kept exactly as sent (no trimming: they are the partner's keys). */
-const partnerId = () => text().min(1, 'must not be empty');
+// At most 200 characters: they are keys of unique indexes (PostgreSQL refuses index entries over ~2.7 kB).
+const partnerId = () => text().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const flag = () => z.boolean({ error: unlessMissing('must be true or false') });
 const count = () =>
   z
@@ -429,9 +430,10 @@ function checkShowIdsUnique(event: { shows?: unknown }, ctx: z.RefinementCtx) {
 }
 
 const externalReferenceId = () =>
-  partnerId()
-    .max(200, 'must be at most 200 characters')
-    .meta({ description: 'Partner’s event id; identifies the event in all later calls', example: 'evt-2026-0042' });
+  partnerId().meta({
+    description: 'Partner’s event id; identifies the event in all later calls',
+    example: 'evt-2026-0042',
+  });
 
 export const eventCreateSchema = z
   .object({

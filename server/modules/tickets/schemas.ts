@@ -5,7 +5,8 @@ import { primarySalesFeeSchema, priceSchema } from '@/server/modules/catalog/sch
  * Ticket payloads. Inner shapes follow what partners of the reference product already send (see
  * shared/spec/anchor-notes.md); unknown extra keys inside the free-form objects are kept.
  */
-const email = z.email('must be an e-mail address');
+// 254 characters at most (RFC 5321); the buyer's e-mail is an index key.
+const email = z.email('must be an e-mail address').max(254, 'must be an e-mail address of at most 254 characters');
 
 export const buyerObject = z.looseObject({
   email: z.string().optional(),
@@ -58,13 +59,13 @@ const tag = z.string().regex(/^[^:\s][^:]*:.+$/, 'must be a key:value string');
 
 export const ticketCreateSchema = z
   .object({
-    externalReferenceEventId: z.string().min(1),
-    showId: z.string().min(1).nullable().optional(),
+    externalReferenceEventId: z.string().min(1).max(200),
+    showId: z.string().min(1).max(200).nullable().optional(),
     buyer: buyerSchema,
     ticketId: z.string().min(1).max(200),
     ticketAccess: ticketAccessSchema,
-    ticketOptionId: z.string().min(1),
-    priceTypeId: z.string().min(1).optional(),
+    ticketOptionId: z.string().min(1).max(200),
+    priceTypeId: z.string().min(1).max(200).optional(),
     price: priceSchema.optional(),
     buyerEmailExternal: z.string().optional(),
     primarySaleBuyerData: z.looseObject({}).optional(),

@@ -1,7 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { combinations, events, priceTypes, shows, ticketBatchErrors, ticketBatches, ticketOptions } from '@/db/schema';
-import { notFound } from '@/server/lib/errors';
+import { notFound, pgErrorOf } from '@/server/lib/errors';
+import { errorFields, log } from '@/server/lib/log';
+import { storableText } from '@/server/lib/storable';
 import { newId } from '@/server/lib/ids';
 import { toMinorUnits } from '@/server/lib/money';
 import type { TicketCreate } from './schemas';
@@ -214,11 +216,11 @@ async function upsertTickets(db: DbOrTx, partnerId: string, rows: TicketRow[]): 
 }
 
 /**
- * Validates tickets against the catalogue and upserts them (re-sending a ticketId updates it, never
+ * Validates tickets against the catalogue and upserts them, all in one go (re-sending a ticketId updates it, never
  * duplicates it). Per-ticket results in the order given; a failed ticket does not stop the others.
  * `serviceId` is the id to give a new ticket (answered earlier by POST /v1/tickets).
  */
-export async function importTickets(
+async function importTogether(
   partnerId: string,
   items: { ticket: TicketCreate; serviceId?: string }[],
   db: DbOrTx = getDb(),
@@ -246,6 +248,56 @@ export async function importTickets(
       });
     return { ticketId: t.ticketId, id, status: 'failed', errors };
   });
+}
+
+/** Failures that say nothing about the tickets (the database is unreachable, busy, or chose this
+ * transaction as a deadlock victim): the caller retries the whole chunk later. Anything else a ticket
+ * caused, and is that ticket's error. */
+function isTransient(err: unknown): boolean {
+  const code = pgErrorOf(err)?.code ?? (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return /^(08|40|53|57|58)/.test(code) || /^(CONNECTION_|CONNECT_TIMEOUT|ECONN|ETIMEDOUT|EPIPE)/.test(code);
+}
+
+/**
+ * Validates tickets against the catalogue and upserts them (re-sending a ticketId updates it, never
+ * duplicates it). Per-ticket results in the order given; a failed ticket does not stop the others.
+ * `serviceId` is the id to give a new ticket (answered earlier by POST /v1/tickets).
+ *
+ * A ticket the database still refuses (a value validation did not catch, e.g. in a batch accepted
+ * before it did) must not sink the others, nor a queued batch forever: the tickets go in inside a
+ * savepoint, and when that fails the set is halved until the refused tickets stand alone, each then
+ * reported as failed with the database's reason.
+ */
+export async function importTickets(
+  partnerId: string,
+  items: { ticket: TicketCreate; serviceId?: string }[],
+  db: DbOrTx = getDb(),
+): Promise<ImportResult[]> {
+  if (!items.length) return [];
+  try {
+    return await db.transaction((sp) => importTogether(partnerId, items, sp));
+  } catch (err) {
+    if (isTransient(err)) throw err;
+    if (items.length === 1) {
+      const { ticket, serviceId } = items[0];
+      const reason = (pgErrorOf(err) as { message?: string } | undefined)?.message ?? (err as Error).message;
+      log.warn('ticket refused by the database', { partnerId, ...errorFields(err) });
+      return [
+        {
+          ticketId: typeof ticket?.ticketId === 'string' ? storableText(ticket.ticketId) : '',
+          id: serviceId ?? '',
+          status: 'failed',
+          errors: [{ path: '', message: `could not be stored: ${storableText(String(reason))}` }],
+        },
+      ];
+    }
+    const half = Math.ceil(items.length / 2);
+    return [
+      ...(await importTickets(partnerId, items.slice(0, half), db)),
+      ...(await importTickets(partnerId, items.slice(half), db)),
+    ];
+  }
 }
 
 /**
@@ -295,7 +347,9 @@ export async function processBatch(batchId: string, db = getDb()): Promise<void>
         tx,
       );
       const failures = results.flatMap((r, k) =>
-        r.status === 'failed' ? [{ position: processed + k, ticket_id: r.ticketId, errors: r.errors ?? [] }] : [],
+        r.status === 'failed'
+          ? [{ position: processed + k, ticket_id: storableText(r.ticketId), errors: r.errors ?? [] }]
+          : [],
       );
       if (failures.length) {
         await tx.execute(sql`
