@@ -1,34 +1,54 @@
 import { type NextRequest, NextResponse } from 'next/server';
+import { AppError } from '@/server/lib/errors';
+import { errorResponse } from '@/server/http/envelope';
 import { allowedMethodsFor, compileTemplates } from '@/server/http/methods';
 import { allRoutes } from '@/server/http/registry';
+import { requestIdOf } from '@/server/http/request-id';
 
-const VALID = /^[\w.:-]{1,128}$/;
 const templates = compileTemplates(allRoutes);
+
+/** Whether every segment of a percent-encoded path decodes (invalid UTF-8 such as `%FF` does not). */
+function decodable(pathname: string): boolean {
+  try {
+    for (const segment of pathname.split('/')) decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Gives every request an id (the caller's X-Request-Id when sane) and echoes it on every response,
- * including the ones Next.js answers itself. Route handlers read the same header. A known /v1 path
- * called with a method it does not have gets a 405 in the API's envelope instead of an empty body.
+ * including the ones Next.js answers itself. Route handlers read the same header. On /v1, answers in
+ * the API's envelope what Next.js would otherwise answer itself: a path whose percent-encoding is not
+ * UTF-8 (Next.js fails decoding it with a 500) gets a 400, a known path called with a method it does
+ * not have a 405.
  */
 export function proxy(req: NextRequest) {
-  const given = req.headers.get('x-request-id');
-  const id = given && VALID.test(given) ? given : `req_${crypto.randomUUID().replace(/-/g, '')}`;
+  const id = requestIdOf(req);
   const { pathname } = req.nextUrl;
 
-  if (pathname.startsWith('/v1/') && req.method !== 'OPTIONS' && req.method !== 'HEAD') {
-    const allowed = allowedMethodsFor(templates, req.method, pathname);
-    if (allowed) {
-      return NextResponse.json(
-        {
-          status: 405,
-          data: null,
-          errors: {
-            message: `Method ${req.method} is not allowed on ${pathname}; use ${allowed.join(' or ')}`,
-            code: 'METHOD_NOT_ALLOWED',
-          },
-        },
-        { status: 405, headers: { allow: allowed.join(', '), 'x-request-id': id, 'cache-control': 'no-store' } },
+  if (pathname.startsWith('/v1/')) {
+    if (!decodable(pathname)) {
+      return errorResponse(
+        new AppError('BAD_REQUEST', 'The request path is not valid UTF-8 once percent-decoded', {
+          details: [{ path: '', message: 'is not valid UTF-8 once percent-decoded', in: 'path' }],
+        }),
+        id,
       );
+    }
+    if (req.method !== 'OPTIONS' && req.method !== 'HEAD') {
+      const allowed = allowedMethodsFor(templates, req.method, pathname);
+      if (allowed) {
+        return errorResponse(
+          new AppError(
+            'METHOD_NOT_ALLOWED',
+            `Method ${req.method} is not allowed on ${pathname}; use ${allowed.join(' or ')}`,
+            { headers: { allow: allowed.join(', ') } },
+          ),
+          id,
+        );
+      }
     }
   }
 

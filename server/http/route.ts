@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import { env } from '@/server/env';
 import { AppError, pgErrorOf } from '@/server/lib/errors';
@@ -8,6 +7,7 @@ import { authenticate } from './auth';
 import type { RouteContract } from './contract';
 import { errorResponse, jsonResponse, successBody } from './envelope';
 import { enforce } from './rate-limit';
+import { requestIdOf } from './request-id';
 import { assertStorable, parseInput, queryObject, readJsonBody } from './request';
 
 export interface HandlerContext<Q, B, P> {
@@ -21,13 +21,6 @@ export interface HandlerContext<Q, B, P> {
 }
 
 type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
-
-const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-export function requestIdOf(req: Request): string {
-  const given = req.headers.get('x-request-id');
-  return given && REQUEST_ID.test(given) ? given : `req_${randomUUID().replace(/-/g, '')}`;
-}
 
 /** Anything that is not an AppError but was still caused by the client (e.g. a database refusing a value). */
 function clientErrorFrom(err: unknown): AppError | null {
