@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { Sql } from 'postgres';
 import { getSql } from '@/db';
 import { OutboundError, partnerRequest } from '@/server/lib/outbound';
 import { errorFields, log } from '@/server/lib/log';
@@ -13,7 +14,8 @@ interface Claimed {
   partner_id: string;
   family: string;
   action: string;
-  data: Record<string, unknown>;
+  /** The message's data as JSON text (spliced into the body as is: no parse and re-serialisation). */
+  data: string;
   attempts: number;
   url: string;
   secret_header_name: string | null;
@@ -81,12 +83,12 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
       update webhook_messages m set next_attempt_at = ${new Date(now.getTime() + LEASE_MS).toISOString()}::text::timestamptz
       from due, webhook_endpoints e
       where m.id = due.id and e.partner_id = m.partner_id
-      returning m.id, m.partner_id, m.family, m.action, m.data, m.attempts,
+      returning m.id, m.partner_id, m.family, m.action, m.data::text as data, m.attempts,
         e.url, e.secret_header_name, e.secret_header_value, e.signing_secret`;
     if (claimed.length === 0) break;
 
     const results = await mapLimit(claimed, concurrency, (m) => attempt(m, now, opts.random));
-    await record(results);
+    await record(sql, results);
     log.debug('webhook dispatch round', { claimed: results.length, now: now.toISOString() });
     for (const r of results) {
       if (r.success) result.delivered++;
@@ -116,7 +118,7 @@ function sign(secret: string, id: string, at: Date, body: string): string {
 }
 
 async function attempt(m: Claimed, now: Date, random?: () => number): Promise<AttemptResult> {
-  const body = JSON.stringify({ family: m.family, action: m.action, data: m.data });
+  const body = `{"family":${JSON.stringify(m.family)},"action":${JSON.stringify(m.action)},"data":${m.data}}`;
   // The signature carries the real time (receivers check it against their clock), not the test clock.
   const sentAt = new Date();
   const headers: Record<string, string> = {
@@ -165,17 +167,14 @@ async function attempt(m: Claimed, now: Date, random?: () => number): Promise<At
   };
 }
 
-/** Writes all attempts of a round and the messages' new state in two statements. */
-async function record(results: AttemptResult[]): Promise<void> {
-  const sql = getSql();
-  await sql.begin(async (tx) => {
-    // Every parameter goes in as text and is cast in SQL: drizzle replaces postgres.js's timestamp
-    // serializers, and typed timestamp parameters then fail on re-executed prepared statements.
-    const text = (values: (string | number | boolean | null)[]) =>
-      tx.array(values.map((v) => (v === null ? null : String(v))) as string[]);
-    await tx`
-      insert into webhook_attempts
-        (message_id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success)
+/** Writes all attempts of a round and the messages' new state in one statement (so one transaction). */
+async function record(tx: Sql, results: AttemptResult[]): Promise<void> {
+  // Every parameter goes in as text and is cast in SQL: drizzle replaces postgres.js's timestamp
+  // serializers, and typed timestamp parameters then fail on re-executed prepared statements.
+  const text = (values: (string | number | boolean | null)[]) =>
+    tx.array(values.map((v) => (v === null ? null : String(v))) as string[]);
+  await tx`
+    with v as (
       select * from unnest(
         ${text(results.map((r) => r.id))}::text[],
         ${text(results.map((r) => r.partnerId))}::text[],
@@ -186,30 +185,25 @@ async function record(results: AttemptResult[]): Promise<void> {
         ${text(results.map((r) => r.statusCode))}::text[]::int[],
         ${text(results.map((r) => r.error))}::text[],
         ${text(results.map((r) => r.responseBody))}::text[],
-        ${text(results.map((r) => r.success))}::text[]::boolean[]
-      )`;
-    await tx`
-      update webhook_messages m set
-        status = case when v.success then 'delivered' else 'pending' end,
-        attempts = v.attempt_no,
-        next_attempt_at = v.next_at,
-        last_attempt_at = v.started_at,
-        last_status_code = v.status_code,
-        last_error = v.error,
-        delivered_at = case when v.success then now() else null end
-      from (
-        select * from unnest(
-          ${text(results.map((r) => r.id))}::text[],
-          ${text(results.map((r) => r.success))}::text[]::boolean[],
-          ${text(results.map((r) => r.attemptNo))}::text[]::int[],
-          ${text(results.map((r) => r.nextAttemptAt.toISOString()))}::text[]::timestamptz[],
-          ${text(results.map((r) => r.startedAt.toISOString()))}::text[]::timestamptz[],
-          ${text(results.map((r) => r.statusCode))}::text[]::int[],
-          ${text(results.map((r) => r.error))}::text[]
-        ) as t(id, success, attempt_no, next_at, started_at, status_code, error)
-      ) v
-      where m.id = v.id`;
-  });
+        ${text(results.map((r) => r.success))}::text[]::boolean[],
+        ${text(results.map((r) => r.nextAttemptAt.toISOString()))}::text[]::timestamptz[]
+      ) as t(id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success, next_at)
+    ),
+    attempts as (
+      insert into webhook_attempts
+        (message_id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success)
+      select id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success from v
+    )
+    update webhook_messages m set
+      status = case when v.success then 'delivered' else 'pending' end,
+      attempts = v.attempt_no,
+      next_attempt_at = v.next_at,
+      last_attempt_at = v.started_at,
+      last_status_code = v.status_code,
+      last_error = v.error,
+      delivered_at = case when v.success then now() else null end
+    from v
+    where m.id = v.id`;
   for (const r of results) {
     if (!r.success) log.debug('webhook attempt failed', { messageId: r.id, attempt: r.attemptNo, error: r.error });
   }
