@@ -59,6 +59,9 @@ describe('the README configuration tables', () => {
       'E2E_DATA_DIR',
       'WORKER_IMPORT_BATCH',
       'WORKER_LOG_LEVEL',
+      'BARE_CONFIG',
+      'BARE_PORT',
+      'RECEIVER_PORT',
     ]);
     const read = new Set<string>();
     const walk = (dir: string) => {

@@ -10,7 +10,7 @@ import { enqueueWebhook, upsertEndpoint } from '@/server/modules/webhooks/servic
 import type { BenchResult } from './run';
 import { machine, startReceiver } from './servers';
 
-const N = 5000;
+const N = Number(process.env.BENCH_WEBHOOKS ?? 5000);
 const REPS = 3;
 /**
  * Deliveries one app instance keeps in flight: the dispatch job runs 2 at once (its `concurrency`,
