@@ -25,8 +25,10 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
 /** Anything that is not an AppError but was still caused by the client (e.g. a database refusing a value). */
 function clientErrorFrom(err: unknown): AppError | null {
   const code = pgErrorOf(err)?.code;
-  // invalid_text_representation, numeric_value_out_of_range, string_data_right_truncation, datetime overflow
-  if (code === '22P02' || code === '22003' || code === '22001' || code === '22008' || code === '22007') {
+  // invalid_text_representation, numeric_value_out_of_range, string_data_right_truncation, datetime
+  // overflow and format; and, as a net under the input checks, untranslatable_character (a NUL in
+  // jsonb), character_not_in_repertoire (a NUL in text) and program_limit_exceeded (an index key too long).
+  if (['22P02', '22003', '22001', '22008', '22007', '22P05', '22021', '54000'].includes(code ?? '')) {
     return new AppError('BAD_REQUEST', 'A value in the request is out of range or malformed');
   }
   return null;

@@ -2,17 +2,34 @@ import { z } from 'zod';
 import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { errorFields, log } from '@/server/lib/log';
-import { acceptTickets, processBatch, unfinishedBatchIds } from './service';
+import { abandonBatch, acceptTickets, isTransient, processBatch, unfinishedBatchIds } from './service';
 
-/** Imports one stored `POST /v1/tickets` batch. Idempotent: finished items are skipped. */
+const IMPORT_RETRIES = 5;
+
+/**
+ * Imports one stored `POST /v1/tickets` batch. Idempotent: finished items are skipped. A ticket the
+ * database refuses fails alone (importTickets); should a run still fail on its last attempt for a
+ * reason that is not transient (a fault no retry cures), the tickets left are recorded as failed with
+ * the reason and the batch completes, so it never stays "processing" with the sweep re-queueing it
+ * forever. A transient failure (database unreachable) never abandons: the sweep resumes the batch.
+ */
 export const importTicketBatchJob = defineJob({
   id: 'tickets.importBatch',
   description: 'Import a ticket batch',
   input: z.object({ batchId: z.string().min(1) }),
-  retries: 5,
+  retries: IMPORT_RETRIES,
   concurrency: 2,
-  async run({ batchId }) {
-    await processBatch(batchId);
+  async run({ batchId }, ctx) {
+    try {
+      await processBatch(batchId);
+    } catch (err) {
+      if (ctx.attempt <= IMPORT_RETRIES || isTransient(err)) throw err;
+      log.error('ticket batch import failed on every attempt; the tickets left are marked failed', {
+        batchId,
+        ...errorFields(err),
+      });
+      await abandonBatch(batchId, `not imported: the import failed ${ctx.attempt} times; please send it again`);
+    }
     return { batchId };
   },
 });

@@ -10,6 +10,7 @@ import { findUnstorable, MAX_JSON_DEPTH } from '@/server/lib/storable';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { admit, deleteTicket, json, putTicket, queueTickets, syncTickets } from '@/server/testing/ticket-api';
 import { acceptTickets, getBatch, processBatch, syncTickets as syncService } from './service';
+import { importTicketBatchJob } from './jobs';
 import type { TicketCreate } from './schemas';
 
 let seq = 0;
@@ -217,5 +218,26 @@ describe('an import the database still refuses', () => {
     expect(res.imported).toBe(2);
     expect(res.tickets.map((t) => t.status)).toEqual(['imported', 'failed', 'imported']);
     expect(res.tickets[1].errors?.[0].message).toMatch(/^could not be stored: /);
+  });
+});
+
+describe('a batch whose import keeps failing', () => {
+  it('fails on the early attempts and, on the last, records the tickets left as failed and completes', async () => {
+    const s = await setup();
+    const accepted = await acceptTickets(s.partner.id, [ticket(s.ref, 'A1'), ticket(s.ref, 'A2')] as TicketCreate[]);
+    // A payload no retry can read (not a list of tickets).
+    await getDb().execute(
+      sql`update ticket_batches set payload = '{"broken": true}'::json where id = ${accepted.batchId}`,
+    );
+    await expect(
+      importTicketBatchJob.run({ batchId: accepted.batchId }, { provider: 'local', attempt: 1 }),
+    ).rejects.toThrow();
+    expect((await getBatch(s.partner.id, accepted.batchId)).status).not.toBe('completed');
+
+    await importTicketBatchJob.run({ batchId: accepted.batchId }, { provider: 'local', attempt: 6 });
+    const batch = await getBatch(s.partner.id, accepted.batchId);
+    expect(batch).toMatchObject({ status: 'completed', total: 2, imported: 0, failed: 2, pending: 0 });
+    expect(batch.errors).toHaveLength(2);
+    expect(batch.errors[0].errors[0].message).toBe('not imported: the import failed 6 times; please send it again');
   });
 });

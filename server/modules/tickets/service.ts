@@ -253,7 +253,7 @@ async function importTogether(
 /** Failures that say nothing about the tickets (the database is unreachable, busy, or chose this
  * transaction as a deadlock victim): the caller retries the whole chunk later. Anything else a ticket
  * caused, and is that ticket's error. */
-function isTransient(err: unknown): boolean {
+export function isTransient(err: unknown): boolean {
   const code = pgErrorOf(err)?.code ?? (err as { code?: unknown } | null)?.code;
   if (typeof code !== 'string') return false;
   return /^(08|40|53|57|58)/.test(code) || /^(CONNECTION_|CONNECT_TIMEOUT|ECONN|ETIMEDOUT|EPIPE)/.test(code);
@@ -372,6 +372,41 @@ export async function processBatch(batchId: string, db = getDb()): Promise<void>
     .update(ticketBatches)
     .set({ status: 'completed', completedAt: sql`now()`, payload: null })
     .where(and(eq(ticketBatches.id, batchId), sql`${ticketBatches.status} <> 'completed'`));
+}
+
+/**
+ * Ends a batch whose import keeps failing: every ticket not imported yet is recorded as failed with
+ * `reason`, and the batch completes (the partner sees which tickets to send again).
+ */
+export async function abandonBatch(batchId: string, reason: string, db = getDb()): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [batch] = await tx.select().from(ticketBatches).where(eq(ticketBatches.id, batchId)).for('update');
+    if (!batch || batch.status === 'completed') return;
+    const list: unknown[] = Array.isArray(batch.payload) ? batch.payload : [];
+    const failures = [];
+    for (let position = batch.processed; position < batch.total; position++) {
+      const item = list[position] as { ticketId?: unknown } | undefined;
+      const ticketId = typeof item?.ticketId === 'string' ? storableText(item.ticketId) : '';
+      failures.push({ position, ticket_id: ticketId, errors: [{ path: '', message: reason }] });
+    }
+    if (failures.length) {
+      await tx.execute(sql`
+        insert into ticket_batch_errors (batch_id, position, ticket_id, errors)
+        select ${batchId}, f.position, f.ticket_id, f.errors
+        from json_to_recordset(${JSON.stringify(failures)}::json) as f(position int, ticket_id text, errors jsonb)
+        on conflict do nothing`);
+    }
+    await tx
+      .update(ticketBatches)
+      .set({
+        status: 'completed',
+        completedAt: sql`now()`,
+        payload: null,
+        processed: batch.total,
+        failed: sql`${ticketBatches.failed} + ${failures.length}`,
+      })
+      .where(eq(ticketBatches.id, batchId));
+  });
 }
 
 export async function getBatch(partnerId: string, batchId: string, db: DbOrTx = getDb()) {
