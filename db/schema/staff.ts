@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** People who sign in to the dashboard. Passwords are bcrypt hashes. */
 export const staffUsers = pgTable(
@@ -13,6 +13,8 @@ export const staffUsers = pgTable(
       .default('staff'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp({ withTimezone: true }),
+    /** Carried in the session token; bumping it ends every session of this member at once. */
+    sessionVersion: integer().notNull().default(0),
   },
   (t) => [uniqueIndex('staff_users_email_idx').on(t.email)],
 );
