@@ -133,12 +133,13 @@ export async function listStaff(db: DbOrTx = getDb()) {
  * sign in. The advisory lock (the one first-run setup takes) serialises removals so two members cannot
  * remove each other at the same time and leave nobody.
  */
-export async function removeStaff(actorId: string, staffId: string, db = getDb()): Promise<void> {
+export async function removeStaff(actorId: string, staffId: string, db: DbOrTx = getDb()): Promise<void> {
   if (actorId === staffId) throw new AppError('BAD_REQUEST', 'You cannot remove yourself');
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
+    const [target] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.id, staffId));
+    if (!target) throw notFound('Staff member not found');
     if ((await countStaff(tx)) <= 1) throw conflict('The last staff member cannot be removed');
-    const deleted = await tx.delete(staffUsers).where(eq(staffUsers.id, staffId)).returning({ id: staffUsers.id });
-    if (!deleted.length) throw notFound('Staff member not found');
+    await tx.delete(staffUsers).where(eq(staffUsers.id, staffId));
   });
 }

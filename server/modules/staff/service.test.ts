@@ -1,0 +1,101 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
+import { createCallerFactory } from '@/server/trpc/init';
+import { appRouter } from '@/server/trpc/router';
+import {
+  countStaff,
+  activeStaff,
+  createStaff,
+  removeStaff,
+  SIGN_IN_LIMITS,
+  SignInLimitedError,
+  verifyStaffCredentials,
+} from './service';
+
+const createCaller = createCallerFactory(appRouter);
+let seq = 0;
+const uniqueEmail = (tag: string) => `${tag}-${process.pid}-${++seq}-${Date.now()}@encore.test`;
+
+describe('removing staff', () => {
+  it('removes a member, whose session then no longer resolves; refuses self-removal', async () => {
+    const admin = await createStaff({ email: uniqueEmail('admin'), password: 'correct horse', role: 'admin' });
+    const member = await createStaff({ email: uniqueEmail('member'), password: 'correct horse' });
+    expect(await activeStaff(member.id, 0)).toMatchObject({ id: member.id, email: member.email });
+
+    const asAdmin = createCaller({ staff: admin });
+    const listed = await asAdmin.staff.list();
+    expect(listed.currentStaffId).toBe(admin.id);
+    expect(listed.items.map((s) => s.id)).toEqual(expect.arrayContaining([admin.id, member.id]));
+    expect(JSON.stringify(listed)).not.toContain('passwordHash');
+
+    await expect(asAdmin.staff.remove({ staffId: admin.id })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await asAdmin.staff.remove({ staffId: member.id });
+    expect(await activeStaff(member.id, 0)).toBeNull();
+    expect((await asAdmin.staff.list()).items.map((s) => s.id)).not.toContain(member.id);
+    await expect(asAdmin.staff.remove({ staffId: member.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    // The removed member can no longer sign in either.
+    expect(await verifyStaffCredentials({ email: member.email, password: 'correct horse' })).toBeNull();
+  });
+
+  it('refuses a session whose version is no longer current', async () => {
+    const member = await createStaff({ email: uniqueEmail('version'), password: 'correct horse' });
+    await getDb().execute(sql`update staff_users set session_version = session_version + 1 where id = ${member.id}`);
+    expect(await activeStaff(member.id, 0)).toBeNull();
+    expect(await activeStaff(member.id, 1)).toMatchObject({ id: member.id });
+  });
+
+  it('never removes the last member', async () => {
+    // Inside a transaction that is rolled back, so other tests keep their staff.
+    const rollback = new Error('rollback');
+    const err = await getDb()
+      .transaction(async (tx) => {
+        await tx.execute(sql`delete from staff_users`);
+        const only = await createStaff({ email: uniqueEmail('only'), password: 'correct horse' }, tx);
+        expect(await countStaff(tx)).toBe(1);
+        await removeStaff('stf_someone_else', only.id, tx);
+        throw rollback;
+      })
+      .catch((e: unknown) => e);
+    expect(err).not.toBe(rollback);
+    expect(err).toMatchObject({ code: 'CONFLICT', message: 'The last staff member cannot be removed' });
+  });
+});
+
+describe('sign-in limit', () => {
+  it('refuses further attempts after 10 failures for one e-mail, even with the right password', async () => {
+    const email = uniqueEmail('limited');
+    await createStaff({ email, password: 'correct horse' });
+    const ip = `10.0.0.${seq}`;
+    for (let i = 0; i < SIGN_IN_LIMITS.email.limit; i += 1) {
+      expect(await verifyStaffCredentials({ email, password: `wrong ${i}` }, ip)).toBeNull();
+    }
+    const err = await verifyStaffCredentials({ email, password: 'correct horse' }, ip).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SignInLimitedError);
+    expect((err as SignInLimitedError).retryAfter).toBeGreaterThan(SIGN_IN_LIMITS.email.windowSeconds - 60);
+    // Another account from another address is not affected.
+    const other = uniqueEmail('other');
+    await createStaff({ email: other, password: 'correct horse' });
+    expect(await verifyStaffCredentials({ email: other, password: 'correct horse' }, '10.9.9.9')).toMatchObject({
+      email: other,
+    });
+  });
+
+  it('counts only failures: successful sign-ins do not use up the limit', async () => {
+    const email = uniqueEmail('success');
+    await createStaff({ email, password: 'correct horse' });
+    for (let i = 0; i < SIGN_IN_LIMITS.email.limit + 2; i += 1) {
+      expect(await verifyStaffCredentials({ email, password: 'correct horse' }, '10.1.1.1')).toMatchObject({ email });
+    }
+  });
+
+  it('limits failures per IP across many e-mails', async () => {
+    const ip = `192.0.2.${seq}-${Date.now()}`;
+    for (let i = 0; i < SIGN_IN_LIMITS.ip.limit; i += 1) {
+      expect(await verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, ip)).toBeNull();
+    }
+    await expect(verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, ip)).rejects.toBeInstanceOf(
+      SignInLimitedError,
+    );
+  });
+});
