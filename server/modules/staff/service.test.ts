@@ -4,6 +4,8 @@ import { getDb } from '@/db';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
 import {
+  acceptInvitation,
+  findInvitation,
   countStaff,
   activeStaff,
   createStaff,
@@ -97,5 +99,65 @@ describe('sign-in limit', () => {
     await expect(verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, ip)).rejects.toBeInstanceOf(
       SignInLimitedError,
     );
+  });
+});
+
+describe('invitations', () => {
+  it('invites by e-mail, the link works once, and the new member can sign in', async () => {
+    const admin = await createStaff({ email: uniqueEmail('inviter'), password: 'correct horse', role: 'admin' });
+    const asAdmin = createCaller({ staff: admin });
+    const anonymous = createCaller({ staff: null });
+    const email = uniqueEmail('Invitee').toUpperCase();
+
+    await expect(anonymous.staff.invite({ email })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    const { invitation, token } = await asAdmin.staff.invite({ email: `  ${email} ` });
+    expect(invitation.email).toBe(email.toLowerCase());
+    const days = (invitation.expiresAt.getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+    const listed = await asAdmin.staff.list();
+    expect(listed.invitations.map((i) => i.id)).toContain(invitation.id);
+    expect(JSON.stringify(listed)).not.toContain(token);
+
+    await expect(anonymous.staff.acceptInvitation({ token, password: 'short' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect(await anonymous.staff.acceptInvitation({ token, name: 'New One', password: 'new password!' })).toEqual({
+      email: email.toLowerCase(),
+    });
+    await expect(anonymous.staff.acceptInvitation({ token, password: 'another password' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.2.2.2')).toMatchObject({
+      email: email.toLowerCase(),
+      name: 'New One',
+      role: 'staff',
+    });
+    expect((await asAdmin.staff.list()).invitations.map((i) => i.id)).not.toContain(invitation.id);
+    // Already a member now.
+    await expect(asAdmin.staff.invite({ email })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(asAdmin.staff.invite({ email: 'not an e-mail' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('re-inviting replaces the old link; revoked and expired links do not work', async () => {
+    const admin = await createStaff({ email: uniqueEmail('inviter2'), password: 'correct horse', role: 'admin' });
+    const asAdmin = createCaller({ staff: admin });
+    const email = uniqueEmail('again');
+    const first = await asAdmin.staff.invite({ email });
+    const second = await asAdmin.staff.invite({ email });
+    expect(await findInvitation(first.token)).toBeNull();
+    expect(await findInvitation(second.token)).toMatchObject({ email });
+
+    await asAdmin.staff.revokeInvitation({ invitationId: second.invitation.id });
+    expect(await findInvitation(second.token)).toBeNull();
+
+    const third = await asAdmin.staff.invite({ email });
+    await getDb().execute(
+      sql`update staff_invitations set expires_at = now() - interval '1 second' where id = ${third.invitation.id}`,
+    );
+    await expect(acceptInvitation({ token: third.token, password: 'new password!' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.3.3.3')).toBeNull();
   });
 });
