@@ -52,7 +52,7 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
     }),
   );
 
-  const nameError = fieldErrors(rename.error).name?.[0] ?? null;
+  const nameError = fieldErrors(rename.error).name ?? null;
 
   return (
     <Card aria-labelledby={headingId} data-testid="partner-settings">
