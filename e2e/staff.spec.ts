@@ -56,7 +56,7 @@ test('staff rename, disable and re-enable a partner; a disabled partner’s key 
     expect((await me.json()).errors.message).toBe('This partner is disabled. Contact Encore support.');
     await shot(page, 'staff-01-partner-disabled');
 
-    await page.goto(`/dashboard/partners?search=${encodeURIComponent(renamed)}`);
+    await page.goto(`/dashboard/partners?q=${encodeURIComponent(renamed)}`);
     const row = page.getByRole('row').filter({ hasText: renamed });
     await expect(row.getByText('Disabled', { exact: true })).toBeVisible();
   });
