@@ -9,6 +9,10 @@ import { Field } from '@/components/ui/field';
 function messageFor(error: string): string {
   if (error === 'CredentialsSignin') return 'Wrong e-mail or password. Check both and try again.';
   if (error === 'SessionRequired') return 'Sign in to continue.';
+  // Thrown by the credentials check (server/auth/options.ts) once too many attempts failed.
+  if (error === 'TooManySignInAttempts') {
+    return 'Too many failed sign-in attempts. For your security, sign-in is paused for up to 15 minutes; try again later.';
+  }
   return 'Sign-in failed. Please try again.';
 }
 

@@ -1,4 +1,4 @@
-import { pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** People who sign in to the dashboard. Passwords are bcrypt hashes. */
 export const staffUsers = pgTable(
@@ -13,6 +13,30 @@ export const staffUsers = pgTable(
       .default('staff'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp({ withTimezone: true }),
+    /** Carried in the session token; bumping it ends every session of this member at once. */
+    sessionVersion: integer().notNull().default(0),
   },
   (t) => [uniqueIndex('staff_users_email_idx').on(t.email)],
+);
+
+/**
+ * Invitations to become staff. Only a SHA-256 hash of the one-time token is stored; the link with the
+ * token is shown once to the inviting member. Accepting sets `acceptedAt` and creates the staff user.
+ */
+export const staffInvitations = pgTable(
+  'staff_invitations',
+  {
+    id: text().primaryKey(), // inv_…
+    email: text().notNull(), // stored lower-cased
+    role: text({ enum: ['admin', 'staff'] })
+      .notNull()
+      .default('staff'),
+    tokenHash: text().notNull(),
+    /** The inviting member; kept as plain text so removing them keeps the record. */
+    invitedBy: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    acceptedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [uniqueIndex('staff_invitations_token_idx').on(t.tokenHash), index('staff_invitations_email_idx').on(t.email)],
 );

@@ -7,11 +7,14 @@ declare module 'next-auth' {
   }
   interface User {
     role: StaffSession['role'];
+    /** Session version at sign-in (see staff_users.session_version). */
+    sv?: number;
   }
 }
 
 declare module 'next-auth/jwt' {
   interface JWT {
     role?: StaffSession['role'];
+    sv?: number;
   }
 }

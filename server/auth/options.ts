@@ -1,6 +1,14 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { verifyStaffCredentials } from '@/server/modules/staff/service';
+import { SIGN_IN_LIMITED, SignInLimitedError, verifyStaffCredentials } from '@/server/modules/staff/service';
+
+/** The client's address as the proxy in front of us reports it (first hop), for the sign-in limit. */
+function clientIpOf(headers: Record<string, unknown> | undefined): string {
+  const forwarded = headers?.['x-forwarded-for'];
+  const first = typeof forwarded === 'string' ? forwarded.split(',')[0].trim() : '';
+  const real = headers?.['x-real-ip'];
+  return first || (typeof real === 'string' && real.trim()) || 'unknown';
+}
 
 /** Staff sessions last a working day; the token is re-issued at most hourly while in use. */
 const SESSION_MAX_AGE_S = 12 * 60 * 60;
@@ -21,9 +29,20 @@ export const authOptions: NextAuthOptions = {
         email: { label: 'E-mail', type: 'email' },
         password: { label: 'Password', type: 'password' },
       },
-      async authorize(credentials) {
-        const staff = await verifyStaffCredentials({ email: credentials?.email, password: credentials?.password });
-        return staff ? { id: staff.id, email: staff.email, name: staff.name, role: staff.role } : null;
+      async authorize(credentials, req) {
+        try {
+          const staff = await verifyStaffCredentials(
+            { email: credentials?.email, password: credentials?.password },
+            clientIpOf(req?.headers),
+          );
+          return staff
+            ? { id: staff.id, email: staff.email, name: staff.name, role: staff.role, sv: staff.sessionVersion ?? 0 }
+            : null;
+        } catch (err) {
+          // next-auth hands a thrown error's message to the sign-in page as `error`; the form explains it.
+          if (err instanceof SignInLimitedError) throw new Error(SIGN_IN_LIMITED);
+          throw err;
+        }
       },
     }),
   ],
@@ -35,6 +54,7 @@ export const authOptions: NextAuthOptions = {
         token.email = user.email;
         token.name = user.name;
         token.role = user.role;
+        token.sv = user.sv;
       }
       return token;
     },
@@ -44,6 +64,7 @@ export const authOptions: NextAuthOptions = {
         email: token.email ?? '',
         name: token.name ?? '',
         role: token.role ?? 'staff',
+        sessionVersion: token.sv ?? 0,
       };
       return session;
     },

@@ -1,16 +1,19 @@
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
-import { countStaff, type StaffSession } from '@/server/modules/staff/service';
+import { activeStaff, countStaff, type StaffSession } from '@/server/modules/staff/service';
 import { authOptions } from './options';
 
 /**
  * The signed-in staff member, or null. Works in server components, route handlers and actions; within
- * one server render (layout, page, tRPC calls) the cookie is decoded once.
+ * one server render (layout, page, tRPC calls) the cookie is decoded once. The token alone is not
+ * trusted: the member must still exist with the same session version, so a removed member's next
+ * request is signed out even though their JWT has not expired.
  */
 export const getStaffSession = cache(async (): Promise<StaffSession | null> => {
   const session = await getServerSession(authOptions);
-  return session?.staff?.id ? session.staff : null;
+  if (!session?.staff?.id) return null;
+  return activeStaff(session.staff.id, session.staff.sessionVersion ?? 0);
 });
 
 /**

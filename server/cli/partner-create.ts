@@ -19,11 +19,13 @@ async function main(): Promise<number> {
   let name: string;
   try {
     const { values } = parseArgs({ options: { name: { type: 'string', short: 'n' } }, strict: true });
-    name = partnerName.parse(values.name ?? '');
+    if (values.name === undefined) throw new Error('--name is required');
+    const parsed = partnerName.safeParse(values.name ?? '');
+    if (!parsed.success) throw new Error(parsed.error.issues[0].message);
+    name = parsed.data;
   } catch (err) {
-    process.stderr.write(
-      `usage: npm run partner:create -- --name "Partner name"\n${(err as Error).message.includes('Name') ? 'error: --name is required\n' : `error: ${(err as Error).message}\n`}`,
-    );
+    // The schema's own message ("Name is required", "Name is at most 100 characters") or parseArgs'.
+    process.stderr.write(`usage: npm run partner:create -- --name "Partner name"\nerror: ${(err as Error).message}\n`);
     return 2;
   }
   const db = await prepareDatabase('attach');

@@ -32,5 +32,9 @@ export async function authenticate(req: Request, kind: Exclude<AuthKind, 'none'>
   if (!found) {
     throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key', { headers: { 'www-authenticate': 'Bearer' } });
   }
+  if (found.partnerDisabled) {
+    // After the key check, so only a holder of a genuine key learns that its partner is disabled.
+    throw new AppError('FORBIDDEN', 'This partner is disabled. Contact Encore support.');
+  }
   return found;
 }

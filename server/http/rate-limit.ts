@@ -41,6 +41,26 @@ export async function consume(limit: RateLimit, subject: string, db: Db = getDb(
   });
 }
 
+/**
+ * Whether one more call would be accepted, without recording one. For limits that count only some
+ * outcomes (failed sign-ins): check with `peek` first, `consume` once the outcome is known.
+ */
+export async function peek(limit: RateLimit, subject: string, db: Db = getDb()): Promise<RateDecision> {
+  const key = `${limit.name}:${subject}`;
+  const windowMs = limit.windowSeconds * 1000;
+  const rows = await db.execute<{ hits: string[] | number[]; now: string }>(
+    sql`select hits, (extract(epoch from clock_timestamp()) * 1000)::bigint as now from rate_limit_windows where key = ${key}`,
+  );
+  if (!rows[0]) return { allowed: true, remaining: limit.limit, retryAfter: 0 };
+  const now = Number(rows[0].now);
+  const kept = rows[0].hits.map(Number).filter((t) => t > now - windowMs);
+  if (kept.length >= limit.limit) {
+    const retryAfter = Math.max(1, Math.ceil((kept[kept.length - limit.limit] + windowMs - now) / 1000));
+    return { allowed: false, remaining: 0, retryAfter };
+  }
+  return { allowed: true, remaining: limit.limit - kept.length, retryAfter: 0 };
+}
+
 /** Throws the 429 envelope error (with Retry-After) when the call is over the limit. */
 export async function enforce(limit: RateLimit, subject: string): Promise<Record<string, string>> {
   const decision = await consume(limit, subject);

@@ -2,9 +2,16 @@ import { z } from 'zod';
 import { defineRoute } from '@/server/http/contract';
 import { primarySalesFeeSchema } from '@/server/modules/catalog/schemas';
 
-export const partnerName = z.string().trim().min(1, 'Name is required').max(120, 'Name is at most 120 characters');
+export const PARTNER_NAME_MAX = 100;
+export const partnerName = z
+  .string({ error: 'Name is required' })
+  .trim()
+  .min(1, 'Name is required')
+  .max(PARTNER_NAME_MAX, `Name is at most ${PARTNER_NAME_MAX} characters`);
 
 export const createPartnerInput = z.object({ name: partnerName });
+export const renamePartnerInput = z.object({ partnerId: z.string().min(1), name: partnerName });
+export const setPartnerDisabledInput = z.object({ partnerId: z.string().min(1), disabled: z.boolean() });
 
 export const listPartnersInput = z.object({
   search: z.string().trim().max(120).optional(),
@@ -45,6 +52,8 @@ export const setPrimarySalesFeeInput = z.object({
 });
 
 export type CreatePartnerInput = z.infer<typeof createPartnerInput>;
+export type RenamePartnerInput = z.input<typeof renamePartnerInput>;
+export type SetPartnerDisabledInput = z.input<typeof setPartnerDisabledInput>;
 export type SetPrimarySalesFeeInput = z.input<typeof setPrimarySalesFeeInput>;
 export type ListPartnersInput = z.input<typeof listPartnersInput>;
 

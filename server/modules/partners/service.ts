@@ -7,9 +7,13 @@ import {
   type ApiKeyKind,
   type CreatePartnerInput,
   type ListPartnersInput,
+  type RenamePartnerInput,
+  type SetPartnerDisabledInput,
   type SetPrimarySalesFeeInput,
   createPartnerInput,
   listPartnersInput,
+  renamePartnerInput,
+  setPartnerDisabledInput,
   setPrimarySalesFeeInput,
 } from './schemas';
 
@@ -38,6 +42,35 @@ export async function getPartner(partnerId: string, db: DbOrTx = getDb()): Promi
   return row;
 }
 
+export async function renamePartner(input: RenamePartnerInput, db: DbOrTx = getDb()): Promise<Partner> {
+  const { partnerId, name } = renamePartnerInput.parse(input);
+  const [row] = await db
+    .update(partners)
+    .set({ name, updatedAt: sql`now()` })
+    .where(eq(partners.id, partnerId))
+    .returning();
+  if (!row) throw notFound('Partner not found');
+  return row;
+}
+
+/**
+ * Disables or re-enables a partner. Disabling deletes nothing: keys, catalogue and tickets stay, the
+ * keys just answer 403 until the partner is enabled again. Disabling twice keeps the first time.
+ */
+export async function setPartnerDisabled(input: SetPartnerDisabledInput, db: DbOrTx = getDb()): Promise<Partner> {
+  const { partnerId, disabled } = setPartnerDisabledInput.parse(input);
+  const [row] = await db
+    .update(partners)
+    .set({
+      disabledAt: disabled ? sql`coalesce(${partners.disabledAt}, now())` : null,
+      updatedAt: sql`now()`,
+    })
+    .where(eq(partners.id, partnerId))
+    .returning();
+  if (!row) throw notFound('Partner not found');
+  return row;
+}
+
 /**
  * Sets (or with null removes) the partner's default primary sales fee. Only `{ type, value }` is
  * stored; FIXED is an amount in major units of each ticket's currency.
@@ -60,7 +93,13 @@ export async function listPartners(input: ListPartnersInput, db: DbOrTx = getDb(
   const activeKeys = sql<number>`(select count(*)::int from api_keys k where k.partner_id = "partners"."id" and k.revoked_at is null and k.kind = 'partner')`;
   const [items, [{ total }]] = await Promise.all([
     db
-      .select({ id: partners.id, name: partners.name, createdAt: partners.createdAt, activeKeys })
+      .select({
+        id: partners.id,
+        name: partners.name,
+        createdAt: partners.createdAt,
+        disabledAt: partners.disabledAt,
+        activeKeys,
+      })
       .from(partners)
       .where(where)
       .orderBy(desc(partners.createdAt), desc(partners.id))
@@ -140,6 +179,8 @@ export interface AuthenticatedKey {
   keyId: string;
   keyPrefix: string;
   kind: ApiKeyKind;
+  /** The partner is disabled by staff: the key is genuine but may not be used (403). */
+  partnerDisabled: boolean;
 }
 
 /**
@@ -156,12 +197,14 @@ export async function authenticateApiKey(rawKey: string, db: DbOrTx = getDb()): 
       keyPrefix: apiKeys.prefix,
       kind: apiKeys.kind,
       lastUsedAt: apiKeys.lastUsedAt,
+      partnerDisabled: sql<boolean>`${partners.disabledAt} is not null`,
     })
     .from(apiKeys)
     .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
     .where(and(eq(apiKeys.hash, sha256Hex(rawKey)), isNull(apiKeys.revokedAt)));
   if (!row) return null;
-  if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000) {
+  // A disabled partner's calls are refused, so they do not count as use either.
+  if (!row.partnerDisabled && (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)) {
     await db
       .update(apiKeys)
       .set({ lastUsedAt: sql`now()` })

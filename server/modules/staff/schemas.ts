@@ -12,3 +12,19 @@ export const createStaffInput = z.object({
 export type CreateStaffInput = z.input<typeof createStaffInput>;
 
 export const signInInput = z.object({ email: staffEmail, password: z.string().min(1).max(200) });
+
+/** Invitation links stay valid this long; an expired one is simply invited again. */
+export const INVITATION_TTL_DAYS = 7;
+
+export const inviteStaffInput = z.object({
+  email: z.string().trim().max(320, 'E-mail is at most 320 characters').pipe(staffEmail),
+  role: z.enum(['admin', 'staff']).default('staff'),
+});
+export type InviteStaffInput = z.input<typeof inviteStaffInput>;
+
+export const acceptInvitationInput = z.object({
+  token: z.string().min(10).max(200),
+  name: z.string().trim().max(120, 'Name is at most 120 characters').default(''),
+  password: staffPassword,
+});
+export type AcceptInvitationInput = z.input<typeof acceptInvitationInput>;

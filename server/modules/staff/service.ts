@@ -1,16 +1,28 @@
 import bcrypt from 'bcryptjs';
-import { count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
-import { staffUsers } from '@/db/schema';
-import { conflict } from '@/server/lib/errors';
-import { newId } from '@/server/lib/ids';
-import { type CreateStaffInput, createStaffInput, signInInput } from './schemas';
+import { staffInvitations, staffUsers } from '@/db/schema';
+import { consume, peek, type RateLimit } from '@/server/http/rate-limit';
+import { AppError, conflict, notFound } from '@/server/lib/errors';
+import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
+import {
+  type AcceptInvitationInput,
+  acceptInvitationInput,
+  type CreateStaffInput,
+  createStaffInput,
+  INVITATION_TTL_DAYS,
+  type InviteStaffInput,
+  inviteStaffInput,
+  signInInput,
+} from './schemas';
 
 export interface StaffSession {
   id: string;
   email: string;
   name: string;
   role: 'admin' | 'staff';
+  /** The member's session version when the session began; a different stored version ends it. */
+  sessionVersion?: number;
 }
 
 const BCRYPT_COST = 11;
@@ -47,15 +59,195 @@ export async function createFirstAdmin(input: CreateStaffInput, db = getDb()): P
 // A constant hash to compare against when the e-mail is unknown, so timing does not reveal accounts.
 const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_COST);
 
-export async function verifyStaffCredentials(input: unknown, db: DbOrTx = getDb()): Promise<StaffSession | null> {
+/**
+ * Failed sign-ins are limited per e-mail (guessing one account's password) and per client IP
+ * (trying many accounts). The IP limit is higher because an office shares one address.
+ */
+export const SIGN_IN_LIMITS = {
+  email: { name: 'signin-email', limit: 10, windowSeconds: 15 * 60 },
+  ip: { name: 'signin-ip', limit: 50, windowSeconds: 15 * 60 },
+} as const satisfies Record<string, RateLimit>;
+
+/** What next-auth passes on as the sign-in error when the limit is reached; the form explains it. */
+export const SIGN_IN_LIMITED = 'TooManySignInAttempts';
+
+export class SignInLimitedError extends AppError {
+  constructor(readonly retryAfter: number) {
+    super('RATE_LIMITED', SIGN_IN_LIMITED);
+  }
+}
+
+/**
+ * Checks e-mail and password. Throws SignInLimitedError (without checking the password, so a guess
+ * cannot succeed either) once too many attempts failed recently for this e-mail or this IP. Only
+ * failures are counted; a correct password inside the limit signs in as usual.
+ */
+export async function verifyStaffCredentials(
+  input: unknown,
+  clientIp: string = 'unknown',
+  db = getDb(),
+): Promise<StaffSession | null> {
   const parsed = signInInput.safeParse(input);
   if (!parsed.success) return null;
-  const [row] = await db.select().from(staffUsers).where(eq(staffUsers.email, parsed.data.email));
-  const ok = await bcrypt.compare(parsed.data.password, row?.passwordHash ?? DUMMY_HASH);
-  if (!row || !ok) return null;
+  const { email, password } = parsed.data;
+  const checks = await Promise.all([peek(SIGN_IN_LIMITS.email, email, db), peek(SIGN_IN_LIMITS.ip, clientIp, db)]);
+  const refused = checks.filter((c) => !c.allowed);
+  if (refused.length) throw new SignInLimitedError(Math.max(...refused.map((c) => c.retryAfter)));
+
+  const [row] = await db.select().from(staffUsers).where(eq(staffUsers.email, email));
+  const ok = await bcrypt.compare(password, row?.passwordHash ?? DUMMY_HASH);
+  if (!row || !ok) {
+    await consume(SIGN_IN_LIMITS.email, email, db);
+    await consume(SIGN_IN_LIMITS.ip, clientIp, db);
+    return null;
+  }
   await db
     .update(staffUsers)
     .set({ lastSignInAt: sql`now()` })
     .where(eq(staffUsers.id, row.id));
-  return { id: row.id, email: row.email, name: row.name, role: row.role };
+  return { id: row.id, email: row.email, name: row.name, role: row.role, sessionVersion: row.sessionVersion };
+}
+
+/**
+ * The member a session token names, or null when the member was removed or their sessions were
+ * ended since the token was issued. Checked on every dashboard request, so removal takes effect at once.
+ */
+export async function activeStaff(
+  id: string,
+  sessionVersion: number,
+  db: DbOrTx = getDb(),
+): Promise<StaffSession | null> {
+  const [row] = await db.select().from(staffUsers).where(eq(staffUsers.id, id));
+  if (!row || row.sessionVersion !== sessionVersion) return null;
+  return { id: row.id, email: row.email, name: row.name, role: row.role, sessionVersion: row.sessionVersion };
+}
+
+export async function listStaff(db: DbOrTx = getDb()) {
+  return db
+    .select({
+      id: staffUsers.id,
+      email: staffUsers.email,
+      name: staffUsers.name,
+      role: staffUsers.role,
+      createdAt: staffUsers.createdAt,
+      lastSignInAt: staffUsers.lastSignInAt,
+    })
+    .from(staffUsers)
+    .orderBy(asc(staffUsers.createdAt), asc(staffUsers.id));
+}
+
+/**
+ * Removes a staff member; their sessions end with the row. Nobody removes themselves (they would lock
+ * themselves out mid-action) and the last member stays, so the dashboard always has someone who can
+ * sign in. The advisory lock (the one first-run setup takes) serialises removals so two members cannot
+ * remove each other at the same time and leave nobody.
+ */
+export async function removeStaff(actorId: string, staffId: string, db: DbOrTx = getDb()): Promise<void> {
+  if (actorId === staffId) throw new AppError('BAD_REQUEST', 'You cannot remove yourself');
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
+    const [target] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.id, staffId));
+    if (!target) throw notFound('Staff member not found');
+    if ((await countStaff(tx)) <= 1) throw conflict('The last staff member cannot be removed');
+    await tx.delete(staffUsers).where(eq(staffUsers.id, staffId));
+  });
+}
+
+/**
+ * Invites someone by e-mail. There is no mail yet, so the returned token goes into a link shown once
+ * to the inviting member, who passes it on. Only its hash is stored. Inviting the same address again
+ * replaces the pending invitation (the old link stops working).
+ */
+export async function inviteStaff(
+  actorId: string,
+  input: InviteStaffInput,
+  db = getDb(),
+): Promise<{ invitation: { id: string; email: string; role: 'admin' | 'staff'; expiresAt: Date }; token: string }> {
+  const { email, role } = inviteStaffInput.parse(input);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, email));
+    if (existing) throw conflict('A staff member with this e-mail already exists');
+    await tx
+      .delete(staffInvitations)
+      .where(and(eq(staffInvitations.email, email), isNull(staffInvitations.acceptedAt)));
+    const token = randomBase62(32);
+    const [row] = await tx
+      .insert(staffInvitations)
+      .values({
+        id: newId('inv'),
+        email,
+        role,
+        tokenHash: sha256Hex(token),
+        invitedBy: actorId,
+        expiresAt: sql`now() + make_interval(days => ${INVITATION_TTL_DAYS})`,
+      })
+      .returning();
+    return { invitation: { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt }, token };
+  });
+}
+
+/** Pending (not yet accepted, not expired) invitations, newest first. */
+export async function listInvitations(db: DbOrTx = getDb()) {
+  return db
+    .select({
+      id: staffInvitations.id,
+      email: staffInvitations.email,
+      role: staffInvitations.role,
+      createdAt: staffInvitations.createdAt,
+      expiresAt: staffInvitations.expiresAt,
+    })
+    .from(staffInvitations)
+    .where(and(isNull(staffInvitations.acceptedAt), gt(staffInvitations.expiresAt, sql`now()`)))
+    .orderBy(desc(staffInvitations.createdAt));
+}
+
+export async function revokeInvitation(invitationId: string, db: DbOrTx = getDb()): Promise<void> {
+  const deleted = await db
+    .delete(staffInvitations)
+    .where(and(eq(staffInvitations.id, invitationId), isNull(staffInvitations.acceptedAt)))
+    .returning({ id: staffInvitations.id });
+  if (!deleted.length) throw notFound('Invitation not found');
+}
+
+/** The pending invitation a link's token belongs to, or null for unknown, used or expired links. */
+export async function findInvitation(token: string, db: DbOrTx = getDb()) {
+  if (token.length < 10 || token.length > 200) return null;
+  const [row] = await db
+    .select({ id: staffInvitations.id, email: staffInvitations.email, expiresAt: staffInvitations.expiresAt })
+    .from(staffInvitations)
+    .where(
+      and(
+        eq(staffInvitations.tokenHash, sha256Hex(token)),
+        isNull(staffInvitations.acceptedAt),
+        gt(staffInvitations.expiresAt, sql`now()`),
+      ),
+    );
+  return row ?? null;
+}
+
+/**
+ * Accepts an invitation: creates the staff member with the chosen password and uses up the link. The
+ * row lock makes a link work once even when submitted twice at the same time.
+ */
+export async function acceptInvitation(input: AcceptInvitationInput, db = getDb()): Promise<StaffSession> {
+  const { token, name, password } = acceptInvitationInput.parse(input);
+  return db.transaction(async (tx) => {
+    const [inv] = await tx
+      .select()
+      .from(staffInvitations)
+      .where(
+        and(
+          eq(staffInvitations.tokenHash, sha256Hex(token)),
+          isNull(staffInvitations.acceptedAt),
+          gt(staffInvitations.expiresAt, sql`now()`),
+        ),
+      )
+      .for('update');
+    if (!inv) throw notFound('This invitation link is invalid, used or expired. Ask for a new one.');
+    await tx
+      .update(staffInvitations)
+      .set({ acceptedAt: sql`now()` })
+      .where(eq(staffInvitations.id, inv.id));
+    return createStaff({ email: inv.email, name, password, role: inv.role }, tx);
+  });
 }

@@ -5,7 +5,9 @@ import {
   createApiKeyInput,
   createPartnerInput,
   listPartnersInput,
+  renamePartnerInput,
   revokeApiKeyInput,
+  setPartnerDisabledInput,
   setPrimarySalesFeeInput,
   testVerificationInput,
   updateIntegrationInput,
@@ -16,7 +18,9 @@ import {
   getPartner,
   listApiKeys,
   listPartners,
+  renamePartner,
   revokeApiKey,
+  setPartnerDisabled,
   setPrimarySalesFee,
 } from '@/server/modules/partners/service';
 import { protectedProcedure, router } from '../init';
@@ -50,6 +54,9 @@ export const partnersRouter = router({
   get: protectedProcedure.input(partnerIdInput).query(({ input }) => getPartner(input.partnerId)),
   /** Returns the partner and its two initial keys; the keys are shown once. */
   create: protectedProcedure.input(createPartnerInput).mutation(({ input }) => createPartnerWithKeys(input.name)),
+  rename: protectedProcedure.input(renamePartnerInput).mutation(({ input }) => renamePartner(input)),
+  /** A disabled partner's keys answer 403; nothing is deleted and enabling again restores access. */
+  setDisabled: protectedProcedure.input(setPartnerDisabledInput).mutation(({ input }) => setPartnerDisabled(input)),
   /** The partner's default primary sales fee (used when ticket, option, show and event set none); null removes it. */
   setPrimarySalesFee: protectedProcedure
     .input(setPrimarySalesFeeInput)

@@ -12,6 +12,7 @@ import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { batchesPath, eventsPath } from '../_catalog/paths';
 import { ApiKeysSection } from '../_components/api-keys-section';
 import { IntegrationSection } from '../_components/integration-section';
+import { PartnerSettingsSection } from '../_components/partner-settings-section';
 import { SalesFeeSection } from '../_components/sales-fee-section';
 import { WebhooksSection } from '../_components/webhooks-section';
 
@@ -83,6 +84,9 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
         </Suspense>
         <Suspense fallback={<TableSkeleton rows={4} columns={2} label="Loading webhook settings" />}>
           <WebhooksSection partnerId={partner.id} />
+        </Suspense>
+        <Suspense fallback={<TableSkeleton rows={2} columns={2} label="Loading partner settings" />}>
+          <PartnerSettingsSection partnerId={partner.id} />
         </Suspense>
       </HydrateClient>
     </>

@@ -9,6 +9,7 @@ import { Field } from '@/components/ui/field';
 import { SecretReveal } from '@/components/ui/secret-reveal';
 import { useTRPC } from '@/components/trpc/client';
 import { errorMessage, fieldErrors } from '@/components/trpc/errors';
+import { PARTNER_NAME_MAX } from '@/server/modules/partners/schemas';
 
 export function CreatePartnerForm() {
   const trpc = useTRPC();
@@ -80,7 +81,7 @@ export function CreatePartnerForm() {
             name="name"
             required
             autoFocus
-            maxLength={120}
+            maxLength={PARTNER_NAME_MAX}
             value={name}
             onChange={(e) => setName(e.target.value)}
             error={nameError}

@@ -2,6 +2,7 @@
 
 import { useSuspenseQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { Badge } from '@/components/ui/badge';
 import { ButtonLink } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PagedList } from '@/components/ui/pagination';
@@ -65,6 +66,12 @@ export function PartnerList({ input }: { input: PartnerListInput }) {
                 <Link href={`/dashboard/partners/${p.id}`} className="strong-link">
                   {p.name}
                 </Link>
+                {p.disabledAt && (
+                  <>
+                    {' '}
+                    <Badge tone="danger">Disabled</Badge>
+                  </>
+                )}
               </td>
               <td>
                 <code className="mono">{p.id}</code>

@@ -1,0 +1,27 @@
+import type { Metadata } from 'next';
+import { Suspense } from 'react';
+import { PageHeader } from '@/components/ui/page-header';
+import { TableSkeleton } from '@/components/ui/table';
+import { requireStaff } from '@/server/auth/session';
+import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
+import { StaffMembers } from './_components/staff-members';
+
+export const metadata: Metadata = { title: 'Staff' };
+
+export default async function StaffPage() {
+  await requireStaff('/dashboard/staff');
+  void getQueryClient().prefetchQuery(trpc.staff.list.queryOptions());
+  return (
+    <>
+      <PageHeader
+        title="Staff"
+        description="Who can sign in to this dashboard. Invite members with a one-time link; removing a member signs them out at once."
+      />
+      <HydrateClient>
+        <Suspense fallback={<TableSkeleton rows={3} columns={4} label="Loading staff" />}>
+          <StaffMembers />
+        </Suspense>
+      </HydrateClient>
+    </>
+  );
+}

@@ -1,0 +1,40 @@
+import type { Metadata } from 'next';
+import Link from 'next/link';
+import { connection } from 'next/server';
+import { TRPCReactProvider } from '@/components/trpc/provider';
+import { findInvitation } from '@/server/modules/staff/service';
+import { AcceptInvitationForm } from './accept-form';
+
+export const metadata: Metadata = { title: 'Accept invitation' };
+
+/** Where an invitation link leads: the invitee chooses a password and becomes staff. */
+export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
+  await connection(); // depends on the database at request time, never prerendered
+  const { token } = await params;
+  const invitation = await findInvitation(token);
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <p className="brand auth-brand">
+          Encore <span className="brand-tag">Staff</span>
+        </p>
+        <h1 className="auth-title">Join Encore staff</h1>
+        {invitation ? (
+          <>
+            <p className="auth-lead">
+              You were invited as <strong>{invitation.email}</strong>. Choose a password to create your account.
+            </p>
+            <TRPCReactProvider>
+              <AcceptInvitationForm token={token} email={invitation.email} />
+            </TRPCReactProvider>
+          </>
+        ) : (
+          <p className="auth-lead" role="alert">
+            This invitation link is invalid, already used or expired. Ask a staff member for a new one, or{' '}
+            <Link href="/signin">sign in</Link> if you already have an account.
+          </p>
+        )}
+      </div>
+    </main>
+  );
+}

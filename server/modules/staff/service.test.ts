@@ -1,0 +1,167 @@
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
+import { consume } from '@/server/http/rate-limit';
+import { createCallerFactory } from '@/server/trpc/init';
+import { appRouter } from '@/server/trpc/router';
+import {
+  acceptInvitation,
+  findInvitation,
+  countStaff,
+  activeStaff,
+  createStaff,
+  removeStaff,
+  SIGN_IN_LIMITS,
+  SignInLimitedError,
+  verifyStaffCredentials,
+} from './service';
+
+const createCaller = createCallerFactory(appRouter);
+let seq = 0;
+const uniqueEmail = (tag: string) => `${tag}-${process.pid}-${++seq}-${Date.now()}@encore.test`;
+
+describe('removing staff', () => {
+  it('removes a member, whose session then no longer resolves; refuses self-removal', async () => {
+    const admin = await createStaff({ email: uniqueEmail('admin'), password: 'correct horse', role: 'admin' });
+    const member = await createStaff({ email: uniqueEmail('member'), password: 'correct horse' });
+    expect(await activeStaff(member.id, 0)).toMatchObject({ id: member.id, email: member.email });
+
+    const asAdmin = createCaller({ staff: admin });
+    const listed = await asAdmin.staff.list();
+    expect(listed.currentStaffId).toBe(admin.id);
+    expect(listed.items.map((s) => s.id)).toEqual(expect.arrayContaining([admin.id, member.id]));
+    expect(JSON.stringify(listed)).not.toContain('passwordHash');
+
+    await expect(asAdmin.staff.remove({ staffId: admin.id })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await asAdmin.staff.remove({ staffId: member.id });
+    expect(await activeStaff(member.id, 0)).toBeNull();
+    expect((await asAdmin.staff.list()).items.map((s) => s.id)).not.toContain(member.id);
+    await expect(asAdmin.staff.remove({ staffId: member.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    // The removed member can no longer sign in either.
+    expect(await verifyStaffCredentials({ email: member.email, password: 'correct horse' })).toBeNull();
+  });
+
+  it('refuses a session whose version is no longer current', async () => {
+    const member = await createStaff({ email: uniqueEmail('version'), password: 'correct horse' });
+    await getDb().execute(sql`update staff_users set session_version = session_version + 1 where id = ${member.id}`);
+    expect(await activeStaff(member.id, 0)).toBeNull();
+    expect(await activeStaff(member.id, 1)).toMatchObject({ id: member.id });
+  });
+
+  it('never removes the last member', async () => {
+    // Inside a transaction that is rolled back, so other tests keep their staff.
+    const rollback = new Error('rollback');
+    const err = await getDb()
+      .transaction(async (tx) => {
+        await tx.execute(sql`delete from staff_users`);
+        const only = await createStaff({ email: uniqueEmail('only'), password: 'correct horse' }, tx);
+        expect(await countStaff(tx)).toBe(1);
+        await removeStaff('stf_someone_else', only.id, tx);
+        throw rollback;
+      })
+      .catch((e: unknown) => e);
+    expect(err).not.toBe(rollback);
+    expect(err).toMatchObject({ code: 'CONFLICT', message: 'The last staff member cannot be removed' });
+  });
+});
+
+describe('sign-in limit', () => {
+  it('refuses further attempts after 10 failures for one e-mail, even with the right password', async () => {
+    const email = uniqueEmail('limited');
+    await createStaff({ email, password: 'correct horse' });
+    const ip = `10.0.0.${seq}`;
+    for (let i = 0; i < SIGN_IN_LIMITS.email.limit; i += 1) {
+      expect(await verifyStaffCredentials({ email, password: `wrong ${i}` }, ip)).toBeNull();
+    }
+    const err = await verifyStaffCredentials({ email, password: 'correct horse' }, ip).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SignInLimitedError);
+    expect((err as SignInLimitedError).retryAfter).toBeGreaterThan(SIGN_IN_LIMITS.email.windowSeconds - 60);
+    // Another account from another address is not affected.
+    const other = uniqueEmail('other');
+    await createStaff({ email: other, password: 'correct horse' });
+    expect(await verifyStaffCredentials({ email: other, password: 'correct horse' }, '10.9.9.9')).toMatchObject({
+      email: other,
+    });
+  });
+
+  it('counts only failures: successful sign-ins do not use up the limit', async () => {
+    const email = uniqueEmail('success');
+    await createStaff({ email, password: 'correct horse' });
+    for (let i = 0; i < SIGN_IN_LIMITS.email.limit + 2; i += 1) {
+      expect(await verifyStaffCredentials({ email, password: 'correct horse' }, '10.1.1.1')).toMatchObject({ email });
+    }
+  });
+
+  it('limits failures per IP across many e-mails', async () => {
+    const ip = `192.0.2.${seq}-${Date.now()}`;
+    // Earlier failures from this address are recorded directly (49 bcrypt checks would only make the
+    // test slow); the last one and the refusal go through the real check.
+    for (let i = 0; i < SIGN_IN_LIMITS.ip.limit - 1; i += 1) await consume(SIGN_IN_LIMITS.ip, ip);
+    expect(await verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, ip)).toBeNull();
+    await expect(verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, ip)).rejects.toBeInstanceOf(
+      SignInLimitedError,
+    );
+    // The e-mail limit of a fresh address was not what refused it.
+    expect(await verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, `${ip}-other`)).toBeNull();
+  });
+});
+
+describe('invitations', () => {
+  it('invites by e-mail, the link works once, and the new member can sign in', async () => {
+    const admin = await createStaff({ email: uniqueEmail('inviter'), password: 'correct horse', role: 'admin' });
+    const asAdmin = createCaller({ staff: admin });
+    const anonymous = createCaller({ staff: null });
+    const email = uniqueEmail('Invitee').toUpperCase();
+
+    await expect(anonymous.staff.invite({ email })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    const { invitation, token } = await asAdmin.staff.invite({ email: `  ${email} ` });
+    expect(invitation.email).toBe(email.toLowerCase());
+    const days = (invitation.expiresAt.getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.9);
+    expect(days).toBeLessThanOrEqual(7);
+    const listed = await asAdmin.staff.list();
+    expect(listed.invitations.map((i) => i.id)).toContain(invitation.id);
+    expect(JSON.stringify(listed)).not.toContain(token);
+
+    await expect(anonymous.staff.acceptInvitation({ token, password: 'short' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+    expect(await anonymous.staff.acceptInvitation({ token, name: 'New One', password: 'new password!' })).toEqual({
+      email: email.toLowerCase(),
+    });
+    await expect(anonymous.staff.acceptInvitation({ token, password: 'another password' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.2.2.2')).toMatchObject({
+      email: email.toLowerCase(),
+      name: 'New One',
+      role: 'staff',
+    });
+    expect((await asAdmin.staff.list()).invitations.map((i) => i.id)).not.toContain(invitation.id);
+    // Already a member now.
+    await expect(asAdmin.staff.invite({ email })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(asAdmin.staff.invite({ email: 'not an e-mail' })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+  });
+
+  it('re-inviting replaces the old link; revoked and expired links do not work', async () => {
+    const admin = await createStaff({ email: uniqueEmail('inviter2'), password: 'correct horse', role: 'admin' });
+    const asAdmin = createCaller({ staff: admin });
+    const email = uniqueEmail('again');
+    const first = await asAdmin.staff.invite({ email });
+    const second = await asAdmin.staff.invite({ email });
+    expect(await findInvitation(first.token)).toBeNull();
+    expect(await findInvitation(second.token)).toMatchObject({ email });
+
+    await asAdmin.staff.revokeInvitation({ invitationId: second.invitation.id });
+    expect(await findInvitation(second.token)).toBeNull();
+
+    const third = await asAdmin.staff.invite({ email });
+    await getDb().execute(
+      sql`update staff_invitations set expires_at = now() - interval '1 second' where id = ${third.invitation.id}`,
+    );
+    await expect(acceptInvitation({ token: third.token, password: 'new password!' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.3.3.3')).toBeNull();
+  });
+});
