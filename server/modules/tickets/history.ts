@@ -22,11 +22,14 @@ export async function recordTicketEvents(
     from unnest(${`{${ticketPks.map((id) => `"${id.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]) as id`);
 }
 
-/** A ticket's recorded history, oldest first (the dashboard's ticket page). */
+/**
+ * A ticket's recorded history in the order it happened (the dashboard's ticket page). By id, not `at`:
+ * a batch admission records the partner's entryDate, which may lie before the import.
+ */
 export function ticketHistory(db: DbOrTx, ticketPk: string) {
   return db
     .select({ kind: ticketEvents.kind, batchId: ticketEvents.batchId, at: ticketEvents.at })
     .from(ticketEvents)
     .where(eq(ticketEvents.ticketPk, ticketPk))
-    .orderBy(asc(ticketEvents.at), asc(ticketEvents.id));
+    .orderBy(asc(ticketEvents.id));
 }
