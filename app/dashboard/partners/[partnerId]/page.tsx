@@ -10,6 +10,7 @@ import { Time } from '@/components/ui/time';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { batchesPath, eventsPath, ticketsPath } from '../_catalog/paths';
+import { SearchForm } from '../_catalog/search-form';
 import { ApiKeysSection } from '../_components/api-keys-section';
 import { IntegrationSection } from '../_components/integration-section';
 import { SalesFeeSection } from '../_components/sales-fee-section';
@@ -105,6 +106,13 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
             description="The partner's events, shows and tickets, the ticket batches they imported, and a ticket search across all their events."
           />
           <CardBody>
+            <SearchForm
+              action={ticketsPath(partner.id)}
+              id="partner-ticket-search"
+              label="Find a ticket"
+              placeholder="Ticket id, tkt_… or buyer e-mail"
+              query=""
+            />
             <div className="toolbar">
               <ButtonLink href={eventsPath(partner.id)}>Events</ButtonLink>
               <ButtonLink href={ticketsPath(partner.id)}>Find a ticket</ButtonLink>
