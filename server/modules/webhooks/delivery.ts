@@ -31,6 +31,7 @@ interface AttemptResult {
   statusCode: number | null;
   error: string | null;
   responseBody: string | null;
+  requestHeaders: Record<string, string>;
   success: boolean;
   nextAttemptAt: Date;
 }
@@ -149,9 +150,20 @@ async function attempt(m: Claimed, now: Date, random?: () => number): Promise<At
     statusCode,
     error,
     responseBody,
+    requestHeaders: maskSecretHeader(headers, m.secret_header_name),
     success,
     nextAttemptAt: success ? now : new Date(now.getTime() + retryDelayMs(attemptNo, random)),
   };
+}
+
+/**
+ * The headers as stored for support: all of them (the signature lets staff check a receiver's
+ * verification), except the partner's shared secret header, whose value is a credential.
+ */
+function maskSecretHeader(headers: Record<string, string>, secretName: string | null): Record<string, string> {
+  if (!secretName) return { ...headers };
+  const name = secretName.toLowerCase();
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, k === name ? '••••••••' : v]));
 }
 
 /** Writes all attempts of a round and the messages' new state in two statements. */
@@ -164,7 +176,8 @@ async function record(results: AttemptResult[]): Promise<void> {
       tx.array(values.map((v) => (v === null ? null : String(v))) as string[]);
     await tx`
       insert into webhook_attempts
-        (message_id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success)
+        (message_id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success,
+         request_headers)
       select * from unnest(
         ${text(results.map((r) => r.id))}::text[],
         ${text(results.map((r) => r.partnerId))}::text[],
@@ -175,7 +188,8 @@ async function record(results: AttemptResult[]): Promise<void> {
         ${text(results.map((r) => r.statusCode))}::text[]::int[],
         ${text(results.map((r) => r.error))}::text[],
         ${text(results.map((r) => r.responseBody))}::text[],
-        ${text(results.map((r) => r.success))}::text[]::boolean[]
+        ${text(results.map((r) => r.success))}::text[]::boolean[],
+        ${text(results.map((r) => JSON.stringify(r.requestHeaders)))}::text[]::jsonb[]
       )`;
     await tx`
       update webhook_messages m set
