@@ -45,7 +45,7 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
         }
       />
       <PartnerNav />
-      <PartnerSection id="overview">
+      <PartnerSection id="details">
         <Card>
           <CardBody>
             <dl className="details">
@@ -103,7 +103,7 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
           <CardHeader
             headingId="catalogue-heading"
             title="Catalogue and tickets"
-            description="The partner's events, shows and tickets, the ticket batches they imported, and a ticket search across all their events."
+            description="Find a ticket by id or buyer e-mail across all of the partner's events. Events and ticket batches are linked at the top of the page."
           />
           <CardBody>
             <SearchForm
@@ -113,11 +113,6 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
               placeholder="Ticket id, tkt_… or buyer e-mail"
               query=""
             />
-            <div className="toolbar">
-              <ButtonLink href={eventsPath(partner.id)}>Events</ButtonLink>
-              <ButtonLink href={ticketsPath(partner.id)}>Find a ticket</ButtonLink>
-              <ButtonLink href={batchesPath(partner.id)}>Ticket batches</ButtonLink>
-            </div>
           </CardBody>
         </Card>
       </PartnerSection>

@@ -6,7 +6,7 @@ import styles from './partner-nav.module.css';
  * section (rename/disable) that renders with id="settings".
  */
 export const PARTNER_SECTIONS = [
-  { id: 'overview', label: 'Overview' },
+  { id: 'details', label: 'Details' },
   { id: 'keys', label: 'Keys' },
   { id: 'integration', label: 'Integration' },
   { id: 'fees', label: 'Fees' },
