@@ -43,9 +43,9 @@ const ticket = (ref: string, ticketId: string, extra: Record<string, unknown> = 
 /** Console errors and page errors (hydration mismatches surface as these). */
 function watchConsole(page: Page) {
   const errors: string[] = [];
-  page.on('pageerror', (err) => errors.push(err.message));
+  page.on('pageerror', (err) => errors.push(`${page.url()}: ${err.message}`));
   page.on('console', (msg) => {
-    if (msg.type() === 'error' && !/status of 404/.test(msg.text())) errors.push(msg.text());
+    if (msg.type() === 'error' && !/status of 404/.test(msg.text())) errors.push(`${page.url()}: ${msg.text()}`);
   });
   return errors;
 }
@@ -176,9 +176,10 @@ test('support finds tickets, reads their history, batches, webhook headers and s
         .toBe('completed');
     }
     await page.goto(`/dashboard/partners/${partnerId}/batches/${bad.body.data.batchId}`);
-    const badge = page.locator('.page-header').getByText('Failed', { exact: true });
-    await expect(badge).toBeVisible();
-    await expect(page.locator('.page-header').getByText('Completed', { exact: true })).toHaveCount(0);
+    // The Progress card's status badge: red "Failed", not an amber "Completed".
+    const badge = page.locator('.card-actions .badge');
+    await expect(badge).toHaveText('Failed');
+    await expect(badge).toHaveClass(/badge-danger/);
 
     await page.goto(`/dashboard/partners/${partnerId}/tickets?q=OK-${RUN}`);
     await page.getByRole('link', { name: `OK-${RUN}` }).click();
