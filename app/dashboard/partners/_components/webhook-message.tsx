@@ -206,7 +206,7 @@ export function WebhookMessageDetail({ partnerId, messageId }: { partnerId: stri
                   <td>
                     {a.requestHeaders ? (
                       <details className={styles.response} data-testid="attempt-headers">
-                        <summary>Show ({Object.keys(a.requestHeaders).length})</summary>
+                        <summary>Headers ({Object.keys(a.requestHeaders).length})</summary>
                         <pre>
                           {Object.entries(a.requestHeaders)
                             .map(([k, v]) => `${k}: ${v}`)
