@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   index,
   integer,
   json,
@@ -104,4 +105,24 @@ export const ticketBatchErrors = pgTable(
     errors: jsonb().notNull(),
   },
   (t) => [primaryKey({ columns: [t.batchId, t.position] })],
+);
+
+/**
+ * A ticket's history for support: imported, updated, admitted, invalidated, with when. Written by the
+ * tickets module in the same statement or transaction as the change. `batchId` names the batch that
+ * imported or updated it (null for the synchronous import and the single-ticket endpoints). Tickets
+ * imported before this table existed have no rows; the dashboard falls back to their created/updated times.
+ */
+export const ticketEvents = pgTable(
+  'ticket_events',
+  {
+    id: bigserial({ mode: 'number' }).primaryKey(),
+    ticketPk: text()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    kind: text({ enum: ['imported', 'updated', 'admitted', 'invalidated'] }).notNull(),
+    batchId: text(),
+    at: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ticket_events_ticket_idx').on(t.ticketPk, t.at)],
 );

@@ -71,6 +71,11 @@ export const webhookAttempts = pgTable(
     error: text(),
     /** The first 1 KiB of the receiver's answer. */
     responseBody: text(),
+    /**
+     * The request headers sent (webhook-id, -timestamp, -signature, …); the partner's secret header
+     * with its value masked. Null for attempts made before they were stored.
+     */
+    requestHeaders: jsonb().$type<Record<string, string>>(),
     success: boolean().notNull(),
   },
   (t) => [index('webhook_attempts_message_idx').on(t.messageId, t.attemptNo)],

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type DbOrTx, getDb } from '@/db';
 import { combinations, events, resaleRules, shows, ticketBatchErrors, ticketBatches, tickets } from '@/db/schema';
 import { notFound } from '@/server/lib/errors';
+import { sanitizeDescription } from '@/server/lib/html';
 import { fromMinorUnits } from '@/server/lib/money';
 import type { TicketError } from '@/server/modules/tickets/service';
 import { getEvent } from './service';
@@ -267,6 +268,8 @@ export async function getEventDetail(input: z.input<typeof eventRef>, db: DbOrTx
     updatedAt: row.updatedAt,
     cancelledAt: row.cancelledAt,
     event,
+    /** The description sanitised here, on the server, for rendering as HTML. */
+    descriptionHtml: event.description ? sanitizeDescription(event.description) : null,
     shows: showsOut,
     ruleGroups,
   };

@@ -4,6 +4,7 @@ import { events, priceTypes, shows, type StoredPrimarySalesFee, ticketOptions, t
 import { AppError, badRequest, conflict, type ErrorDetail, notFound, pgErrorOf } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
+import { recordTicketEvents } from '@/server/modules/tickets/history';
 import {
   type EventCreateInput,
   type EventUpdateInput,
@@ -314,10 +315,17 @@ export async function cancelShows(tx: Tx, showPks: string[]): Promise<void> {
     .update(shows)
     .set({ status: 'CANCELLED', cancelledAt: sql`coalesce(${shows.cancelledAt}, now())` })
     .where(inArray(shows.id, showPks));
-  await tx
+  const invalidated = await tx
     .update(tickets)
     .set({ status: 'INVALIDATED', invalidatedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(inArray(tickets.showPk, showPks), eq(tickets.status, 'VALID')));
+    .where(and(inArray(tickets.showPk, showPks), eq(tickets.status, 'VALID')))
+    .returning({ id: tickets.id });
+  // The ticket history is the tickets module's table: written through its function, in this transaction.
+  await recordTicketEvents(
+    tx,
+    invalidated.map((t) => t.id),
+    'invalidated',
+  );
 }
 
 /** POST /v1/events/{externalReferenceId}/cancellation, optionally for one show. */

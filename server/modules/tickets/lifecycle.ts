@@ -4,6 +4,7 @@ import { events, shows, tickets } from '@/db/schema';
 import { AppError, conflict, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { currencyExponent, fromMinorUnits } from '@/server/lib/money';
 import type { TicketCreate, TicketUpdate } from './schemas';
+import { recordTicketEvents } from './history';
 import { importTickets } from './service';
 
 async function loadTicket(partnerId: string, ticketId: string, db: DbOrTx, lock = false) {
@@ -80,17 +81,25 @@ export async function updateTicket(partnerId: string, ticketId: string, patch: T
 
 /** DELETE /v1/tickets/{ticketId}: invalid for all purposes, irreversibly. Repeating it changes nothing. */
 export async function invalidateTicket(partnerId: string, ticketId: string, db = getDb()) {
-  const [row] = await db
-    .update(tickets)
-    .set({
-      status: 'INVALIDATED',
-      invalidatedAt: sql`coalesce(${tickets.invalidatedAt}, now())`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(tickets.partnerId, partnerId), eq(tickets.ticketId, ticketId)))
-    .returning({ id: tickets.id });
-  if (!row) throw notFound('Ticket not found');
-  return view(await loadTicket(partnerId, ticketId, db));
+  return db.transaction(async (tx) => {
+    const [before] = await tx
+      .select({ id: tickets.id, status: tickets.status })
+      .from(tickets)
+      .where(and(eq(tickets.partnerId, partnerId), eq(tickets.ticketId, ticketId)))
+      .for('update');
+    if (!before) throw notFound('Ticket not found');
+    await tx
+      .update(tickets)
+      .set({
+        status: 'INVALIDATED',
+        invalidatedAt: sql`coalesce(${tickets.invalidatedAt}, now())`,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(tickets.id, before.id));
+    // A repeated DELETE changes nothing, so it records nothing either.
+    if (before.status === 'VALID') await recordTicketEvents(tx, [before.id], 'invalidated');
+    return view(await loadTicket(partnerId, ticketId, tx));
+  });
 }
 
 /** POST /v1/tickets/{ticketId}/eventAdmission: marks the ticket used. A second admission is a 409. */
@@ -103,6 +112,7 @@ export async function admitTicket(partnerId: string, ticketId: string, db = getD
       .update(tickets)
       .set({ admittedAt: sql`now()` })
       .where(eq(tickets.id, row.t.id));
+    await recordTicketEvents(tx, [row.t.id], 'admitted');
     return true as const;
   });
 }
@@ -155,10 +165,15 @@ export async function admitTickets(
       );
     }
     const payload = JSON.stringify(items.map((i) => ({ ticket_id: i.ticketId, entry_date: i.entryDate })));
+    // The history row takes the admission's entryDate, like admitted_at; same statement, one CTE.
     await tx.execute(sql`
-      update tickets t set admitted_at = v.entry_date, updated_at = now()
-      from jsonb_to_recordset(${payload}::jsonb) as v(ticket_id text, entry_date timestamptz)
-      where t.partner_id = ${partnerId} and t.ticket_id = v.ticket_id`);
+      with up as (
+        update tickets t set admitted_at = v.entry_date, updated_at = now()
+        from jsonb_to_recordset(${payload}::jsonb) as v(ticket_id text, entry_date timestamptz)
+        where t.partner_id = ${partnerId} and t.ticket_id = v.ticket_id
+        returning t.id, t.admitted_at
+      )
+      insert into ticket_events (ticket_pk, kind, at) select id, 'admitted', admitted_at from up`);
     return true as const;
   });
 }

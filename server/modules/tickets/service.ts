@@ -191,12 +191,20 @@ function checkTicket(cat: Catalogue, t: TicketCreate, id: string): { row: Ticket
  * so concurrent imports of overlapping tickets lock them in the same order. Answers ticketId → id of
  * every row written.
  */
-async function upsertTickets(db: DbOrTx, partnerId: string, rows: TicketRow[]): Promise<Map<string, string>> {
+async function upsertTickets(
+  db: DbOrTx,
+  partnerId: string,
+  rows: TicketRow[],
+  batchId: string | null,
+): Promise<Map<string, string>> {
   const written = new Map<string, string>();
   const sorted = [...rows].sort((a, b) => (a.ticket_id < b.ticket_id ? -1 : a.ticket_id > b.ticket_id ? 1 : 0));
   for (let i = 0; i < sorted.length; i += CHUNK) {
     const chunk = JSON.stringify(sorted.slice(i, i + CHUNK));
+    // The history rows go in the same statement (a data-modifying CTE): one INSERT … SELECT per chunk
+    // keeps the import's throughput. xmax = 0 tells a fresh insert from an update of an existing row.
     const out = await db.execute<{ id: string; ticket_id: string }>(sql`
+      with up as (
       insert into tickets (id, partner_id, ticket_id, event_pk, show_pk, ticket_option_id, price_type_id,
         currency, price_minor, buyer, buyer_email, data)
       select r.id, ${partnerId}, r.ticket_id, r.event_pk, r.show_pk, r.ticket_option_id, r.price_type_id,
@@ -209,7 +217,12 @@ async function upsertTickets(db: DbOrTx, partnerId: string, rows: TicketRow[]): 
         price_type_id = excluded.price_type_id, currency = excluded.currency, price_minor = excluded.price_minor,
         buyer = excluded.buyer, buyer_email = excluded.buyer_email, data = excluded.data, updated_at = now()
       where tickets.status = 'VALID'
-      returning id, ticket_id`);
+      returning id, ticket_id, (xmax = 0) as inserted
+      ), history as (
+        insert into ticket_events (ticket_pk, kind, batch_id)
+        select id, case when inserted then 'imported' else 'updated' end, ${batchId}::text from up
+      )
+      select id, ticket_id from up`);
     for (const r of out) written.set(r.ticket_id, r.id);
   }
   return written;
@@ -224,6 +237,7 @@ async function importTogether(
   partnerId: string,
   items: { ticket: TicketCreate; serviceId?: string }[],
   db: DbOrTx = getDb(),
+  batchId: string | null = null,
 ): Promise<ImportResult[]> {
   const cat = await loadCatalogue(db, partnerId, [...new Set(items.map((i) => i.ticket.externalReferenceEventId))]);
   const checked = items.map(({ ticket, serviceId }) => checkTicket(cat, ticket, serviceId ?? newId('tkt')));
@@ -231,6 +245,7 @@ async function importTogether(
     db,
     partnerId,
     checked.flatMap((c) => ('row' in c ? [c.row] : [])),
+    batchId,
   );
   // Failed or refused tickets still answer Encore's id when the ticket exists (usually none: one query only then).
   const unwritten = items.filter(({ ticket }) => !written.has(ticket.ticketId)).map(({ ticket }) => ticket.ticketId);
@@ -273,10 +288,11 @@ export async function importTickets(
   partnerId: string,
   items: { ticket: TicketCreate; serviceId?: string }[],
   db: DbOrTx = getDb(),
+  batchId: string | null = null,
 ): Promise<ImportResult[]> {
   if (!items.length) return [];
   try {
-    return await db.transaction((sp) => importTogether(partnerId, items, sp));
+    return await db.transaction((sp) => importTogether(partnerId, items, sp, batchId));
   } catch (err) {
     if (isTransient(err)) throw err;
     if (items.length === 1) {
@@ -294,8 +310,8 @@ export async function importTickets(
     }
     const half = Math.ceil(items.length / 2);
     return [
-      ...(await importTickets(partnerId, items.slice(0, half), db)),
-      ...(await importTickets(partnerId, items.slice(half), db)),
+      ...(await importTickets(partnerId, items.slice(0, half), db, batchId)),
+      ...(await importTickets(partnerId, items.slice(half), db, batchId)),
     ];
   }
 }
@@ -345,6 +361,7 @@ export async function processBatch(batchId: string, db = getDb()): Promise<void>
         batch.partnerId,
         list.slice(processed, end).map((ticket, k) => ({ ticket, serviceId: serviceIds[processed + k] })),
         tx,
+        batchId,
       );
       const failures = results.flatMap((r, k) =>
         r.status === 'failed'

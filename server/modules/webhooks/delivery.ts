@@ -33,6 +33,7 @@ interface AttemptResult {
   statusCode: number | null;
   error: string | null;
   responseBody: string | null;
+  requestHeaders: Record<string, string>;
   success: boolean;
   nextAttemptAt: Date;
 }
@@ -162,9 +163,20 @@ async function attempt(m: Claimed, now: Date, random?: () => number): Promise<At
     statusCode,
     error,
     responseBody,
+    requestHeaders: maskSecretHeader(headers, m.secret_header_name),
     success,
     nextAttemptAt: success ? now : new Date(now.getTime() + retryDelayMs(attemptNo, random)),
   };
+}
+
+/**
+ * The headers as stored for support: all of them (the signature lets staff check a receiver's
+ * verification), except the partner's shared secret header, whose value is a credential.
+ */
+function maskSecretHeader(headers: Record<string, string>, secretName: string | null): Record<string, string> {
+  if (!secretName) return { ...headers };
+  const name = secretName.toLowerCase();
+  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, k === name ? '••••••••' : v]));
 }
 
 /** Writes all attempts of a round and the messages' new state in one statement (so one transaction). */
@@ -186,13 +198,18 @@ async function record(tx: Sql, results: AttemptResult[]): Promise<void> {
         ${text(results.map((r) => r.error))}::text[],
         ${text(results.map((r) => r.responseBody))}::text[],
         ${text(results.map((r) => r.success))}::text[]::boolean[],
-        ${text(results.map((r) => r.nextAttemptAt.toISOString()))}::text[]::timestamptz[]
-      ) as t(id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success, next_at)
+        ${text(results.map((r) => r.nextAttemptAt.toISOString()))}::text[]::timestamptz[],
+        ${text(results.map((r) => JSON.stringify(r.requestHeaders)))}::text[]::jsonb[]
+      ) as t(id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success,
+        next_at, request_headers)
     ),
     attempts as (
       insert into webhook_attempts
-        (message_id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success)
-      select id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success from v
+        (message_id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success,
+         request_headers)
+      select id, partner_id, attempt_no, url, started_at, duration_ms, status_code, error, response_body, success,
+        request_headers
+      from v
     )
     update webhook_messages m set
       status = case when v.success then 'delivered' else 'pending' end,

@@ -155,6 +155,14 @@ describe('webhook delivery', () => {
     const wrong = `whsec_${Buffer.from('a different secret of 24b').toString('base64')}`;
     expect(() => new Webhook(wrong).verify(req.body, headers)).toThrow();
     expect(() => new Webhook(signingSecret).verify(req.body.replace('T-3', 'T-4'), headers)).toThrow();
+
+    // The attempt keeps the headers as sent, for the dashboard; the shared secret's value is masked.
+    const [logged] = (await getMessage(partner.id, id)).attempts;
+    expect(logged.requestHeaders).toEqual({
+      'content-type': 'application/json',
+      ...headers,
+      'x-partner-secret': '••••••••',
+    });
   });
 
   it('holds messages while the endpoint is disabled (or missing) and delivers them once enabled', async () => {

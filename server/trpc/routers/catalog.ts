@@ -12,6 +12,7 @@ import {
   listShowTicketsInput,
   showRef,
 } from '@/server/modules/catalog/browse';
+import { getTicketDetail, searchPartnerTickets, searchTicketsInput, ticketRef } from '@/server/modules/tickets/support';
 import { protectedProcedure, router } from '../init';
 
 /**
@@ -30,4 +31,8 @@ export const catalogRouter = router({
   batches: protectedProcedure.input(listBatchesInput).query(({ input }) => listBatches(input)),
   /** One batch's progress and a page of its failed tickets with their errors. */
   batch: protectedProcedure.input(batchRef).query(({ input }) => getBatchDetail(input)),
+  /** Support: a ticket by our id, partner ticketId prefix or buyer e-mail, across all the partner's events. */
+  searchTickets: protectedProcedure.input(searchTicketsInput).query(({ input }) => searchPartnerTickets(input)),
+  /** Support: one ticket by our id with its partner ids, buyer, history, secure view and batch. */
+  ticket: protectedProcedure.input(ticketRef).query(({ input }) => getTicketDetail(input)),
 });

@@ -39,7 +39,7 @@ export function BatchDetail({ input }: { input: BatchDetailInput }) {
         <CardHeader
           title="Progress"
           headingId="batch-progress-heading"
-          actions={<BatchStatusBadge status={batch.status} failed={batch.failed} />}
+          actions={<BatchStatusBadge status={batch.status} failed={batch.failed} total={batch.total} />}
         />
         <CardBody>
           <dl className={styles.summary}>

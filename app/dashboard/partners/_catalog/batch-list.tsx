@@ -70,7 +70,7 @@ export function BatchList({ input }: { input: BatchListInput }) {
                 </Link>
               </td>
               <td>
-                <BatchStatusBadge status={b.status} failed={b.failed} />
+                <BatchStatusBadge status={b.status} failed={b.failed} total={b.total} />
               </td>
               <td>
                 <BatchProgress batch={b} />

@@ -92,7 +92,14 @@ export function EventDetail({ partnerId, eventId }: { partnerId: string; eventId
               </dd>
             </div>
           </dl>
-          {event.description && <p className={styles.note}>{event.description}</p>}
+          {data.descriptionHtml && (
+            // Sanitised on the server (server/lib/html.ts): partner HTML renders as formatting, never as script.
+            <div
+              className={styles.note}
+              data-testid="event-description"
+              dangerouslySetInnerHTML={{ __html: data.descriptionHtml }}
+            />
+          )}
         </CardBody>
       </Card>
 

@@ -13,3 +13,5 @@ export const showTicketsPath = (partnerId: string, eventId: string, showId: stri
   `${eventPath(partnerId, eventId)}/shows/${e(showId)}`;
 export const batchesPath = (partnerId: string) => `${partnerPath(partnerId)}/batches`;
 export const batchPath = (partnerId: string, batchId: string) => `${batchesPath(partnerId)}/${e(batchId)}`;
+export const ticketsPath = (partnerId: string) => `${partnerPath(partnerId)}/tickets`;
+export const ticketPath = (partnerId: string, ticketId: string) => `${ticketsPath(partnerId)}/${e(ticketId)}`;

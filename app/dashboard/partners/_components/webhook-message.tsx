@@ -174,6 +174,7 @@ export function WebhookMessageDetail({ partnerId, messageId }: { partnerId: stri
                 <th scope="col">HTTP status</th>
                 <th scope="col">Error</th>
                 <th scope="col">Response</th>
+                <th scope="col">Request headers</th>
               </tr>
             </thead>
             <tbody>
@@ -200,6 +201,20 @@ export function WebhookMessageDetail({ partnerId, messageId }: { partnerId: stri
                       </details>
                     ) : (
                       <span className="muted">Empty</span>
+                    )}
+                  </td>
+                  <td>
+                    {a.requestHeaders ? (
+                      <details className={styles.response} data-testid="attempt-headers">
+                        <summary>Headers ({Object.keys(a.requestHeaders).length})</summary>
+                        <pre>
+                          {Object.entries(a.requestHeaders)
+                            .map(([k, v]) => `${k}: ${v}`)
+                            .join('\n')}
+                        </pre>
+                      </details>
+                    ) : (
+                      <span className="muted">Not recorded</span>
                     )}
                   </td>
                 </tr>

@@ -45,7 +45,10 @@ export default async function WebhookLogPage({
   const partnerPath = `/dashboard/partners/${encodeURIComponent(partnerId)}`;
   const input = { partnerId, status, action, page, pageSize: PAGE_SIZE };
   void queryClient.prefetchQuery(trpc.webhooks.messages.list.queryOptions(input));
-  void queryClient.prefetchQuery(trpc.webhooks.messages.list.queryOptions(actionsQueryInput(partnerId)));
+  // Awaited, not streamed: the filters read it with useQuery (no Suspense), so a server render without it
+  // and a client render with it (the streamed promise resolved first) gave different <option>s, a
+  // hydration error (React #418).
+  await queryClient.prefetchQuery(trpc.webhooks.messages.list.queryOptions(actionsQueryInput(partnerId)));
 
   return (
     <>

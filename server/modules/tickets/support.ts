@@ -1,0 +1,128 @@
+import { and, asc, eq, like, or } from 'drizzle-orm';
+import { z } from 'zod';
+import { type DbOrTx, getDb } from '@/db';
+import { events, shows, tickets } from '@/db/schema';
+import { publicBaseUrl } from '@/server/env';
+import { notFound } from '@/server/lib/errors';
+import { fromMinorUnits } from '@/server/lib/money';
+import { ticketHistory, type TicketEventKind } from './history';
+
+/**
+ * Support's ticket tools in the staff dashboard: find a ticket across all of a partner's events, and
+ * one ticket's page (partner ids, buyer, history, secure view, batch). Scoped by partnerId: another
+ * partner's ticket is never found, exactly like one that does not exist.
+ */
+
+const partnerId = z.string().min(1).max(100);
+
+export const searchTicketsInput = z.object({
+  partnerId,
+  /** Our id (tkt_…), a partner ticketId prefix, or a whole buyer e-mail (any case). */
+  query: z.string().trim().min(1).max(254),
+  limit: z.number().int().min(1).max(100).default(50),
+});
+export const ticketRef = z.object({ partnerId, ticketId: z.string().min(1).max(100) });
+
+/** `%`, `_` and `\` typed by staff are matched literally. */
+const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** Matches ordered by event and ticketId; uses the (partner_id, ticket_id) and (partner_id, buyer_email) indexes. */
+export async function searchPartnerTickets(input: z.input<typeof searchTicketsInput>, db: DbOrTx = getDb()) {
+  const { partnerId, query, limit } = searchTicketsInput.parse(input);
+  const rows = await db
+    .select({
+      id: tickets.id,
+      ticketId: tickets.ticketId,
+      status: tickets.status,
+      admittedAt: tickets.admittedAt,
+      buyerEmail: tickets.buyerEmail,
+      eventId: events.id,
+      eventTitle: events.title,
+      externalReferenceEventId: events.externalReferenceId,
+      showPk: shows.id,
+      showId: shows.showId,
+    })
+    .from(tickets)
+    .innerJoin(events, eq(events.id, tickets.eventPk))
+    .innerJoin(shows, eq(shows.id, tickets.showPk))
+    .where(
+      and(
+        eq(tickets.partnerId, partnerId),
+        or(
+          eq(tickets.id, query),
+          like(tickets.ticketId, `${likeEscape(query)}%`),
+          eq(tickets.buyerEmail, query.toLowerCase()),
+        ),
+      ),
+    )
+    .orderBy(asc(events.externalReferenceId), asc(tickets.ticketId))
+    .limit(limit + 1);
+  return { items: rows.slice(0, limit), more: rows.length > limit };
+}
+
+export type TicketHistoryEntry = {
+  kind: TicketEventKind | 'created' | 'last-updated';
+  at: Date;
+  batchId: string | null;
+};
+
+/**
+ * One ticket by our id. The history is what `ticket_events` recorded; a ticket imported before it
+ * existed shows what is known instead (created, and last updated when that differs), marked `recorded: false`.
+ */
+export async function getTicketDetail(input: z.input<typeof ticketRef>, db: DbOrTx = getDb()) {
+  const { partnerId, ticketId } = ticketRef.parse(input);
+  const [row] = await db
+    .select({
+      t: tickets,
+      eventTitle: events.title,
+      externalReferenceEventId: events.externalReferenceId,
+      showId: shows.showId,
+      showTitle: shows.title,
+      showStatus: shows.status,
+    })
+    .from(tickets)
+    .innerJoin(events, eq(events.id, tickets.eventPk))
+    .innerJoin(shows, eq(shows.id, tickets.showPk))
+    .where(and(eq(tickets.partnerId, partnerId), eq(tickets.id, ticketId)));
+  if (!row) throw notFound('Ticket not found');
+  const { t } = row;
+  const recorded = await ticketHistory(db, t.id);
+  const history: TicketHistoryEntry[] = recorded.length
+    ? recorded
+    : [
+        { kind: 'created', at: t.createdAt, batchId: null },
+        ...(t.updatedAt.getTime() !== t.createdAt.getTime()
+          ? [{ kind: 'last-updated' as const, at: t.updatedAt, batchId: null }]
+          : []),
+        ...(t.admittedAt ? [{ kind: 'admitted' as const, at: t.admittedAt, batchId: null }] : []),
+        ...(t.invalidatedAt ? [{ kind: 'invalidated' as const, at: t.invalidatedAt, batchId: null }] : []),
+      ];
+  return {
+    id: t.id,
+    ticketId: t.ticketId,
+    eventId: t.eventPk,
+    eventTitle: row.eventTitle,
+    externalReferenceEventId: row.externalReferenceEventId,
+    showPk: t.showPk,
+    showId: row.showId,
+    showTitle: row.showTitle,
+    showStatus: row.showStatus,
+    ticketOptionId: t.ticketOptionId,
+    priceTypeId: t.priceTypeId,
+    price: fromMinorUnits(t.priceMinor, t.currency),
+    buyer: t.buyer,
+    buyerEmail: t.buyerEmail,
+    status: t.status,
+    admittedAt: t.admittedAt,
+    invalidatedAt: t.invalidatedAt,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    secureViewUrl: `${publicBaseUrl()}/t/${t.secureToken}`,
+    /** The batch that first imported it (the newest one that touched it when no import was recorded). */
+    batchId:
+      recorded.find((h) => h.kind === 'imported')?.batchId ?? recorded.findLast((h) => h.batchId)?.batchId ?? null,
+    history,
+    historyRecorded: recorded.length > 0,
+  };
+}
