@@ -57,10 +57,30 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing, invalid or revoked API key',
   403: 'Wrong kind of key for this API',
   404: 'Unknown resource (or one that belongs to another partner)',
+  405: 'Method not allowed on this path',
   409: 'Conflict with the current state',
   413: 'Request body too large',
   415: 'Body is not JSON',
   429: 'Rate limit exceeded; see the Retry-After header',
+};
+
+/** Error answers as the API gives them, where the generic one would say less than the real one. */
+const ERROR_EXAMPLES: Record<number, unknown> = {
+  400: {
+    status: 400,
+    data: null,
+    errors: {
+      message: 'Invalid request body: shows[0].date is required',
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'shows[0].date', message: 'is required', in: 'body' }],
+    },
+  },
+  404: { status: 404, data: null, errors: { message: 'Event not found', code: 'NOT_FOUND' } },
+  409: {
+    status: 409,
+    data: null,
+    errors: { message: 'Ticket already admitted at 2027-05-02T00:03:00.000Z', code: 'CONFLICT' },
+  },
 };
 
 export function buildOpenApiDocument(routes: RouteContract[]) {
@@ -148,7 +168,11 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-          example: { status: s, data: null, errors: { message: ERROR_TEXT[s].split(':')[0], code: codeOf(s) } },
+          example: ERROR_EXAMPLES[s] ?? {
+            status: s,
+            data: null,
+            errors: { message: ERROR_TEXT[s].split(':')[0], code: codeOf(s) },
+          },
         },
       },
     };
