@@ -46,6 +46,7 @@ interface Operation {
     { content?: { 'application/json': { schema: Schema; examples?: Examples } }; $ref?: string }
   >;
   'x-curl'?: string;
+  'x-example-note'?: string;
   'x-rate-limit'?: { limit: number; windowSeconds: number };
 }
 
@@ -183,6 +184,7 @@ export default function DocsPage() {
                 <>
                   <h4>Example call</h4>
                   <Code label={`curl for ${op.operationId}`}>{op['x-curl']}</Code>
+                  {op['x-example-note'] ? <p className="docs-meta">{op['x-example-note']}</p> : null}
                 </>
               ) : null}
               {op.requestBody ? (

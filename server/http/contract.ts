@@ -47,6 +47,8 @@ export interface RouteExample {
   body?: unknown;
   /** The envelope's `data` (or the raw value for `raw` routes). */
   response: unknown;
+  /** What to change before pasting, e.g. an id only Encore knows. */
+  note?: string;
 }
 
 export function defineRoute<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(

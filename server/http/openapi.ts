@@ -139,6 +139,7 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
         ...parametersOf(r.query, 'query', components, ex?.query),
       ],
       ...(ex ? { 'x-curl': curlOf(r) } : {}),
+      ...(ex?.note ? { 'x-example-note': ex.note } : {}),
       ...(r.body
         ? {
             requestBody: {

@@ -53,8 +53,8 @@ export const createTicketsExample = {
 };
 
 export const getBatchExample = {
-  /** Replace with the batchId that POST /v1/tickets answered. */
   params: { batchId: responses.createTickets.batchId },
+  note: 'Use the batchId your POST /v1/tickets call answered.',
   response: responses.getTicketBatch,
 };
 
