@@ -33,6 +33,22 @@ export interface RouteContract<
   errorStatuses?: number[];
   /** Not an envelope: the response is the raw value (OpenAPI document itself). */
   raw?: boolean;
+  /**
+   * One worked call: path/query values, the request body (when the operation has one) and the success
+   * answer's `data`. Emitted as OpenAPI `examples`, rendered with a curl line at /docs, and checked by
+   * server/http/examples.test.ts against the schemas above and against the real handlers.
+   */
+  examples?: RouteExample;
+}
+
+export interface RouteExample {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** The envelope's `data` (or the raw value for `raw` routes). */
+  response: unknown;
+  /** What to change before pasting, e.g. an id only Encore knows. */
+  note?: string;
 }
 
 export function defineRoute<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(

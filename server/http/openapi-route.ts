@@ -11,4 +11,7 @@ export const openApiRoute = defineRoute({
   auth: 'none',
   raw: true,
   response: z.record(z.string(), z.unknown()),
+  examples: {
+    response: { openapi: '3.1.0', info: { title: 'Encore partner API', version: 'v.1.0' }, paths: {} },
+  },
 });

@@ -31,7 +31,12 @@ function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<
   return hoist(json, components);
 }
 
-function parametersOf(schema: z.ZodType | undefined, where: 'query' | 'path', components: Record<string, unknown>) {
+function parametersOf(
+  schema: z.ZodType | undefined,
+  where: 'query' | 'path',
+  components: Record<string, unknown>,
+  example: Record<string, string> | undefined,
+) {
   if (!schema || !(schema instanceof z.ZodObject)) return [];
   return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
     const json = toSchema(field, 'input', components);
@@ -41,6 +46,7 @@ function parametersOf(schema: z.ZodType | undefined, where: 'query' | 'path', co
       in: where,
       required: where === 'path' ? true : !field.safeParse(undefined).success,
       ...(description ? { description } : {}),
+      ...(example?.[name] !== undefined ? { example: example[name] } : {}),
       schema: rest,
     };
   });
@@ -51,10 +57,30 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing, invalid or revoked API key',
   403: 'Wrong kind of key for this API',
   404: 'Unknown resource (or one that belongs to another partner)',
+  405: 'Method not allowed on this path',
   409: 'Conflict with the current state',
   413: 'Request body too large',
   415: 'Body is not JSON',
   429: 'Rate limit exceeded; see the Retry-After header',
+};
+
+/** Error answers as the API gives them, where the generic one would say less than the real one. */
+const ERROR_EXAMPLES: Record<number, unknown> = {
+  400: {
+    status: 400,
+    data: null,
+    errors: {
+      message: 'Invalid request body: shows[0].date is required',
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'shows[0].date', message: 'is required', in: 'body' }],
+    },
+  },
+  404: { status: 404, data: null, errors: { message: 'Event not found', code: 'NOT_FOUND' } },
+  409: {
+    status: 409,
+    data: null,
+    errors: { message: 'Ticket already admitted at 2027-05-02T00:03:00.000Z', code: 'CONFLICT' },
+  },
 };
 
 export function buildOpenApiDocument(routes: RouteContract[]) {
@@ -81,8 +107,22 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
           },
         };
 
+    const ex = r.examples;
+    const successExample = ex
+      ? r.raw
+        ? ex.response
+        : { status: 200, data: ex.response, errors: r.emptyErrorsArray ? [] : null }
+      : undefined;
     const responses: Record<string, unknown> = {
-      '200': { description: 'Success', content: { 'application/json': { schema: success } } },
+      '200': {
+        description: 'Success',
+        content: {
+          'application/json': {
+            schema: success,
+            ...(ex ? { examples: { default: { summary: 'Success', value: successExample } } } : {}),
+          },
+        },
+      },
     };
     for (const s of [...statuses].sort()) {
       responses[String(s)] = { $ref: `#/components/responses/Error${s}` };
@@ -94,12 +134,22 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
       ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
       security: r.auth === 'none' ? [] : [{ [r.auth === 'channels' ? 'ChannelsKey' : 'PartnerKey']: [] }],
-      parameters: [...parametersOf(r.params, 'path', components), ...parametersOf(r.query, 'query', components)],
+      parameters: [
+        ...parametersOf(r.params, 'path', components, ex?.params),
+        ...parametersOf(r.query, 'query', components, ex?.query),
+      ],
+      ...(ex ? { 'x-curl': curlOf(r) } : {}),
+      ...(ex?.note ? { 'x-example-note': ex.note } : {}),
       ...(r.body
         ? {
             requestBody: {
               required: true,
-              content: { 'application/json': { schema: toSchema(r.body, 'input', components) } },
+              content: {
+                'application/json': {
+                  schema: toSchema(r.body, 'input', components),
+                  ...(ex?.body !== undefined ? { examples: { default: { summary: 'Example', value: ex.body } } } : {}),
+                },
+              },
             },
           }
         : {}),
@@ -119,7 +169,11 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
       content: {
         'application/json': {
           schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-          example: { status: s, data: null, errors: { message: ERROR_TEXT[s].split(':')[0], code: codeOf(s) } },
+          example: ERROR_EXAMPLES[s] ?? {
+            status: s,
+            data: null,
+            errors: { message: ERROR_TEXT[s].split(':')[0], code: codeOf(s) },
+          },
         },
       },
     };
@@ -187,6 +241,24 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
       },
     },
   };
+}
+
+/** The example call as a curl line against the public base URL, with the key as a shell variable. */
+export function curlOf(r: RouteContract): string {
+  const ex = r.examples;
+  let path = r.path;
+  for (const [k, v] of Object.entries(ex?.params ?? {})) path = path.replace(`{${k}}`, encodeURIComponent(v));
+  const qs = new URLSearchParams(ex?.query ?? {}).toString();
+  const url = `${publicBaseUrl()}${path}${qs ? `?${qs}` : ''}`;
+  const parts = [`curl -X ${r.method} '${url}'`];
+  if (r.auth !== 'none')
+    parts.push(`-H "Authorization: $${r.auth === 'channels' ? 'ENCORE_CHANNELS_KEY' : 'ENCORE_KEY'}"`);
+  if (ex?.body !== undefined) {
+    parts.push(`-H 'Content-Type: application/json'`);
+    // Single-quoted for the shell: a quote inside the JSON is closed, escaped and reopened.
+    parts.push(`-d '${JSON.stringify(ex.body).replace(/'/g, `'\\''`)}'`);
+  }
+  return parts.join(' \\\n  ');
 }
 
 function codeOf(status: number): string {

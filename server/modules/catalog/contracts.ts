@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '@/server/http/contract';
 import { rulesRequestSchema, rulesResponse } from './rules-schemas';
 import { eventCreateSchema, eventResponse, eventUpdateSchema } from './schemas';
+import { applyRulesExample, cancelEventExample, createEventExample, updateEventExample } from './examples';
 
 export const createEventRoute = defineRoute({
   method: 'POST',
@@ -18,6 +19,7 @@ export const createEventRoute = defineRoute({
   body: eventCreateSchema,
   response: eventResponse,
   errorStatuses: [409],
+  examples: createEventExample,
 });
 
 export const updateEventRoute = defineRoute({
@@ -35,6 +37,7 @@ export const updateEventRoute = defineRoute({
   body: eventUpdateSchema,
   response: eventResponse,
   errorStatuses: [404, 409],
+  examples: updateEventExample,
 });
 
 export const cancelEventRoute = defineRoute({
@@ -51,6 +54,7 @@ export const cancelEventRoute = defineRoute({
   query: z.object({ showId: z.string().min(1).optional().meta({ description: "The show's id in your system" }) }),
   response: eventResponse,
   errorStatuses: [404],
+  examples: cancelEventExample,
 });
 
 export const applyRulesRoute = defineRoute({
@@ -72,4 +76,5 @@ export const applyRulesRoute = defineRoute({
   body: rulesRequestSchema,
   response: rulesResponse,
   errorStatuses: [404],
+  examples: applyRulesExample,
 });

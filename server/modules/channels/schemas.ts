@@ -13,4 +13,12 @@ export const channelsMeRoute = defineRoute({
   summary: 'The partner a channels key belongs to',
   auth: 'channels',
   response: meResponse,
+  examples: {
+    response: {
+      partnerId: 'ptr_7Qm2kX9aB4cD5eF6gH7i',
+      name: 'Andes Tickets',
+      keyPrefix: 'sk_ch_Xy7zQw',
+      keyKind: 'channels',
+    },
+  },
 });

@@ -184,7 +184,7 @@ const verificationTicket = z
     };
   });
 
-const verificationAnswer = z.object({
+export const verificationAnswer = z.object({
   userEmail: z.string().trim().min(1, 'must not be empty'),
   tickets: z.array(verificationTicket),
 });
@@ -402,7 +402,7 @@ const feedShow = z
     }
   });
 
-const feedEvent = z
+export const feedEvent = z
   .looseObject({
     externalReferenceId: partnerId,
     shows: z.array(feedShow),

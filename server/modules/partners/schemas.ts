@@ -66,6 +66,14 @@ export const meRoute = defineRoute({
   description: 'Answers which partner the presented API key belongs to. Use it to check a key.',
   auth: 'partner',
   response: meResponse,
+  examples: {
+    response: {
+      partnerId: 'ptr_7Qm2kX9aB4cD5eF6gH7i',
+      name: 'Andes Tickets',
+      keyPrefix: 'sk_live_Ab3dEf',
+      keyKind: 'partner',
+    },
+  },
 });
 
 /* ---------- Integration: how Encore calls the partner's servers ---------- */

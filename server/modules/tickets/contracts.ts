@@ -11,6 +11,17 @@ import {
   ticketsRequestSchema,
   ticketUpdateSchema,
 } from './schemas';
+import {
+  admitTicketExample,
+  admitTicketsExample,
+  createTicketsExample,
+  deleteTicketExample,
+  getBatchExample,
+  salePublicUrlExample,
+  secureUrlExample,
+  syncTicketsExample,
+  updateTicketExample,
+} from './examples';
 
 export const createTicketsRoute = defineRoute({
   method: 'POST',
@@ -27,6 +38,7 @@ export const createTicketsRoute = defineRoute({
   body: ticketsRequestSchema,
   response: acceptedTicketsResponse,
   maxBodyBytes: 64 * 1024 * 1024,
+  examples: createTicketsExample,
 });
 
 export const syncTicketsRoute = defineRoute({
@@ -42,6 +54,7 @@ export const syncTicketsRoute = defineRoute({
   body: ticketsRequestSchema,
   response: syncTicketsResponse,
   rateLimit: { name: 'sync-tickets', limit: 60, windowSeconds: 60 },
+  examples: syncTicketsExample,
 });
 
 export const getBatchRoute = defineRoute({
@@ -54,6 +67,7 @@ export const getBatchRoute = defineRoute({
   params: z.object({ batchId: z.string().min(1).max(100) }),
   response: batchResponse,
   errorStatuses: [404],
+  examples: getBatchExample,
 });
 
 export const updateTicketRoute = defineRoute({
@@ -71,6 +85,7 @@ export const updateTicketRoute = defineRoute({
   body: ticketUpdateSchema,
   response: ticketResponse,
   errorStatuses: [404, 409],
+  examples: updateTicketExample,
 });
 
 export const deleteTicketRoute = defineRoute({
@@ -85,6 +100,7 @@ export const deleteTicketRoute = defineRoute({
   params: ticketParams,
   response: ticketResponse,
   errorStatuses: [404],
+  examples: deleteTicketExample,
 });
 
 export const admitTicketRoute = defineRoute({
@@ -99,6 +115,7 @@ export const admitTicketRoute = defineRoute({
   params: ticketParams,
   response: z.literal(true),
   errorStatuses: [404, 409],
+  examples: admitTicketExample,
 });
 
 export const admitTicketsRoute = defineRoute({
@@ -114,6 +131,7 @@ export const admitTicketsRoute = defineRoute({
   body: batchAdmissionSchema,
   response: z.literal(true),
   errorStatuses: [409],
+  examples: admitTicketsExample,
 });
 
 const langParam = z
@@ -132,6 +150,7 @@ export const secureUrlRoute = defineRoute({
   params: ticketParams,
   response: z.url(),
   errorStatuses: [404],
+  examples: secureUrlExample,
 });
 
 export const salePublicUrlRoute = defineRoute({
@@ -144,4 +163,5 @@ export const salePublicUrlRoute = defineRoute({
   query: z.object({ ticketId: z.string().min(1).max(200), lang: langParam }),
   response: z.url(),
   errorStatuses: [404],
+  examples: salePublicUrlExample,
 });

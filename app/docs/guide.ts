@@ -1,0 +1,135 @@
+/**
+ * The prose parts of the API reference that are not operations of our own: webhooks Encore sends and the
+ * partner-side interfaces Encore calls. The example answers are checked against the schemas Encore reads
+ * them with (server/modules/partners/client.ts) by server/http/docs-guide.test.ts.
+ */
+import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog/examples';
+
+export const INTEGRATION_ORDER = [
+  [
+    'Events',
+    'POST /v1/events creates each event with its shows, ticket options and price types; PUT /v1/events updates it.',
+  ],
+  [
+    'Rules',
+    'POST /v1/events/rules declares the ticketOption + priceType combinations (Price Detail) and resale rules.',
+  ],
+  [
+    'Tickets',
+    'POST /v1/tickets (queued, high volume) or POST /v1/sync/tickets (answers per ticket) for every ticket sold; then updates, admissions and invalidations as they happen.',
+  ],
+  [
+    'Marketplace',
+    'Show the secure view URL (GET /v1/tickets/{ticketId}/url) and the resale market link (GET /v1/events/tickets/salePublicUrl); answer the ticket verification endpoint; receive webhooks.',
+  ],
+  ['Market data', 'Inventory and leads (spec sections “Market data”); not open in this version of the API.'],
+] as const;
+
+export const webhookExamples = [
+  {
+    family: 'ticket',
+    action: 'ticket.updated',
+    data: { id: 'T-0001', newOwnerEmail: 'maria.lopez@example.com' },
+    when: 'A ticket field changes, most often a transfer after a resale purchase. `id` is your ticketId.',
+  },
+  {
+    family: 'ticketShield',
+    action: 'ticketShield.updated',
+    data: { status: true, eventId: EXAMPLE_EVENT_ID, showId: EXAMPLE_SHOW_ID },
+    when: 'Protection is switched on (true) or off (false) for an event or show: while on, show the secure view URL.',
+  },
+] as const;
+
+export const WEBHOOK_HEADERS = `POST /your/webhook/path HTTP/1.1
+Content-Type: application/json
+webhook-id: msg_2Kx9…            (stable across retries of the same message)
+webhook-timestamp: 1779750000    (seconds since the epoch, at sending)
+webhook-signature: v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=`;
+
+/** Standard Webhooks verification in plain Node (no dependency); `standardwebhooks` on npm does the same. */
+export const VERIFY_NODE = `import crypto from 'node:crypto';
+
+// secret: the whsec_… signing secret Encore gave you.
+export function verifyEncoreWebhook(secret, headers, rawBody) {
+  const id = headers['webhook-id'];
+  const timestamp = headers['webhook-timestamp'];
+  const signatures = String(headers['webhook-signature'] ?? '').split(' ');
+  // Refuse old or future messages (replay protection): 5 minutes of tolerance.
+  if (Math.abs(Date.now() / 1000 - Number(timestamp)) > 300) return false;
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const expected = crypto
+    .createHmac('sha256', key)
+    .update(\`\${id}.\${timestamp}.\${rawBody}\`) // rawBody: the exact bytes received, not re-serialised JSON
+    .digest();
+  return signatures.some((s) => {
+    const [version, sig] = s.split(',');
+    const given = Buffer.from(sig ?? '', 'base64');
+    return version === 'v1' && given.length === expected.length && crypto.timingSafeEqual(given, expected);
+  });
+}
+
+// Express: keep the raw body, verify, drop duplicates by webhook-id, answer 2xx fast.
+app.post('/encore/webhooks', express.raw({ type: 'application/json' }), async (req, res) => {
+  if (!verifyEncoreWebhook(process.env.ENCORE_WEBHOOK_SECRET, req.headers, req.body.toString('utf8'))) {
+    return res.sendStatus(401);
+  }
+  const messageId = req.headers['webhook-id'];
+  if (await alreadyProcessed(messageId)) return res.sendStatus(200); // at-least-once: a retry of a done message
+  const { family, action, data } = JSON.parse(req.body);
+  await handle(family, action, data);
+  await markProcessed(messageId);
+  res.sendStatus(204);
+});`;
+
+export const verificationExample = {
+  request: 'GET https://api.partner.example.com/encore/tickets?user=ana.garcia%40example.com',
+  answer: {
+    userEmail: 'ana.garcia@example.com',
+    tickets: [
+      {
+        ticketId: 'T-0001',
+        externalReferenceEventId: EXAMPLE_EVENT_ID,
+        showId: EXAMPLE_SHOW_ID,
+        ticketOptionId: 'platea-a',
+        price: 80000,
+        currency: 'ARS',
+        status: 'VALID',
+        tags: ['channel:box-office'],
+      },
+    ],
+  },
+};
+
+export const feedExample = {
+  request: 'GET https://api.partner.example.com/encore/feed',
+  answer: {
+    externalReferenceId: EXAMPLE_EVENT_ID,
+    shows: [
+      {
+        showId: EXAMPLE_SHOW_ID,
+        status: 'ON_SALE',
+        dates: { startsAt: '2027-05-01T21:00:00-03:00' },
+        ticketOptions: [
+          { ticketId: 'campo', title: 'Campo', currency: 'ARS', price: 55000 },
+          { ticketId: 'platea-a', title: 'Platea A', currency: 'ARS', price: 80000 },
+        ],
+        priceTypes: [
+          { priceTypeId: 'general', title: 'General' },
+          { priceTypeId: 'student', title: 'Student' },
+        ],
+        combinations: [
+          { ticketOptionId: 'campo', priceTypeId: 'general', price: 55000 },
+          { ticketOptionId: 'platea-a', priceTypeId: 'general', price: 80000 },
+          { ticketOptionId: 'platea-a', priceTypeId: 'student', price: 64000, description: 'Student, ID at the door' },
+        ],
+      },
+    ],
+  },
+};
+
+export const CHANGELOG = [
+  [
+    'v.1.0',
+    'First published version: events, rules, tickets (queued and synchronous), admissions, secure and resale URLs, webhooks.',
+  ],
+] as const;

@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { feedEvent, verificationAnswer } from '@/server/modules/partners/client';
+import { webhookBody } from '@/server/modules/webhooks/schemas';
+import { feedExample, verificationExample, webhookExamples } from '@/app/docs/guide';
+
+describe('partner-side examples in /docs', () => {
+  it('the ticket verification answer is one Encore accepts', () => {
+    expect(verificationAnswer.safeParse(verificationExample.answer).error?.issues ?? []).toEqual([]);
+  });
+
+  it('the event feed answer is one Encore accepts', () => {
+    expect(feedEvent.safeParse(feedExample.answer).error?.issues ?? []).toEqual([]);
+  });
+
+  it('the webhook bodies have the shape Encore sends', () => {
+    for (const w of webhookExamples) {
+      const { family, action, data } = w;
+      expect(webhookBody.safeParse({ family, action, data }).success).toBe(true);
+      expect(action.startsWith(`${family}.`)).toBe(true);
+    }
+  });
+});

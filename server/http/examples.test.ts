@@ -1,0 +1,136 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { POST as cancelEvent } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
+import { POST as applyRules } from '@/app/v1/events/rules/route';
+import { POST as createEvent, PUT as updateEvent } from '@/app/v1/events/route';
+import { GET as salePublicUrl } from '@/app/v1/events/tickets/salePublicUrl/route';
+import { GET as channelsMe } from '@/app/v1/channels/me/route';
+import { GET as me } from '@/app/v1/me/route';
+import { GET as openapiJson } from '@/app/v1/openapi.json/route';
+import { POST as syncTickets } from '@/app/v1/sync/tickets/route';
+import { POST as admitTickets } from '@/app/v1/tickets/batch/eventAdmission/route';
+import { GET as getBatch } from '@/app/v1/tickets/batches/[batchId]/route';
+import { POST as admitTicket } from '@/app/v1/tickets/[ticketId]/eventAdmission/route';
+import { DELETE as deleteTicket, PUT as updateTicket } from '@/app/v1/tickets/[ticketId]/route';
+import { GET as secureUrl } from '@/app/v1/tickets/[ticketId]/url/route';
+import { POST as createTickets } from '@/app/v1/tickets/route';
+import { processBatch } from '@/server/modules/tickets/service';
+import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
+import type { RouteContract } from './contract';
+import { buildOpenApiDocument } from './openapi';
+import { allRoutes } from './registry';
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/**
+ * The handler of every operation, in the spec's integration order (events → rules → tickets), so each
+ * example finds what the earlier ones created. The batch is read after the ticket job ran.
+ */
+const ORDER: [string, Handler][] = [
+  ['getMe', me as Handler],
+  ['getChannelsMe', channelsMe as Handler],
+  ['getOpenApiDocument', openapiJson as Handler],
+  ['createEvent', createEvent as Handler],
+  ['updateEvent', updateEvent as Handler],
+  ['applyRules', applyRules as Handler],
+  ['syncTickets', syncTickets as Handler],
+  ['createTickets', createTickets as Handler],
+  ['getTicketBatch', getBatch as Handler],
+  ['updateTicket', updateTicket as Handler],
+  ['getSecureTicketUrl', secureUrl as Handler],
+  ['getSalePublicUrl', salePublicUrl as Handler],
+  ['admitTicket', admitTicket as Handler],
+  ['admitTickets', admitTickets as Handler],
+  ['deleteTicket', deleteTicket as Handler],
+  ['cancelEvent', cancelEvent as Handler],
+];
+
+const byId = new Map(allRoutes.map((r) => [r.operationId, r]));
+
+describe('route examples', () => {
+  it.each(allRoutes.map((r) => [r.operationId, r] as const))('%s has examples that match its schemas', (_id, r) => {
+    expect(r.examples, 'no examples').toBeDefined();
+    const ex = r.examples!;
+    if (r.body) {
+      expect(ex.body, 'no request example').toBeDefined();
+      const parsed = r.body.safeParse(ex.body);
+      expect(parsed.error?.issues ?? []).toEqual([]);
+    } else expect(ex.body).toBeUndefined();
+    for (const [schema, value] of [
+      [r.params, ex.params],
+      [r.query, ex.query],
+    ] as const) {
+      if (schema) expect(schema.safeParse(value).error?.issues ?? []).toEqual([]);
+      else expect(value).toBeUndefined();
+    }
+    expect(ex.response, 'no response example').toBeDefined();
+    expect(r.response.safeParse(ex.response).error?.issues ?? []).toEqual([]);
+  });
+
+  it('puts them in the OpenAPI document with a curl line', () => {
+    const doc = buildOpenApiDocument(allRoutes);
+    for (const r of allRoutes) {
+      const op = (doc.paths[r.path] as Record<string, Record<string, unknown>>)[r.method.toLowerCase()];
+      const ok = op.responses as Record<string, { content: { 'application/json': { examples: unknown } } }>;
+      expect(ok['200'].content['application/json'].examples, r.operationId).toBeDefined();
+      if (r.body) expect(JSON.stringify(op.requestBody)).toContain('"examples"');
+      expect(op['x-curl']).toMatch(new RegExp(`^curl -X ${r.method} '`));
+    }
+  });
+
+  it('every operation is exercised in the order below', () => {
+    expect(ORDER.map(([id]) => id).sort()).toEqual(allRoutes.map((r) => r.operationId).sort());
+  });
+
+  it('work when pasted: each example, sent in integration order to the real handler, answers 200', async () => {
+    const partner = await makePartner('Examples');
+    const captured: Record<string, unknown> = {};
+    let batchId = '';
+    for (const [id, handler] of ORDER) {
+      const r = byId.get(id) as RouteContract;
+      const ex = r.examples as { body: unknown[] } & NonNullable<RouteContract['examples']>;
+      // The batch id is Encore's, known only once POST /v1/tickets answered; the example says so.
+      const params = id === 'getTicketBatch' ? { batchId } : (ex.params ?? {});
+      if (id === 'getTicketBatch') await processBatch(batchId);
+      let url = r.path;
+      for (const [k, v] of Object.entries(params)) url = url.replace(`{${k}}`, encodeURIComponent(v));
+      if (ex.query) url += `?${new URLSearchParams(ex.query)}`;
+      const key = r.auth === 'channels' ? partner.channelsApiKey : r.auth === 'partner' ? partner.apiKey : null;
+      const res = await handler(apiRequest(url, { method: r.method, key, body: ex.body }), routeParams(params));
+      const body = await res.json();
+      expect({ id, status: res.status, errors: r.raw ? null : body.errors }).toEqual({
+        id,
+        status: 200,
+        errors: r.raw ? null : r.emptyErrorsArray ? [] : null,
+      });
+      const data = r.raw ? body : body.data;
+      expect(r.response.safeParse(data).error?.issues ?? [], id).toEqual([]);
+      if (id === 'createTickets') batchId = data.batchId;
+      // Ticket imports answer 200 with a result per ticket: every example ticket must be imported.
+      if (id === 'syncTickets') expect(data).toMatchObject({ failed: 0, imported: ex.body.length });
+      if (id === 'getTicketBatch') expect(data).toMatchObject({ status: 'completed', failed: 0, errors: [] });
+      captured[id] = data;
+      if (process.env.DEBUG_EXAMPLES) console.log(id, JSON.stringify(data).slice(0, 1500));
+    }
+    // Refreshes the stored answers shown in the docs: UPDATE_EXAMPLES=1 npx vitest run server/http/examples.test.ts
+    if (process.env.UPDATE_EXAMPLES) {
+      const pick = (ids: string[]) => Object.fromEntries(ids.map((i) => [i, captured[i]]));
+      const write = (mod: string, ids: string[]) =>
+        fs.writeFileSync(
+          path.join(process.cwd(), 'server/modules', mod, 'response-examples.json'),
+          `${JSON.stringify(pick(ids), null, 2)}\n`,
+        );
+      write('catalog', ['createEvent', 'updateEvent', 'applyRules', 'cancelEvent']);
+      write('tickets', [
+        'syncTickets',
+        'createTickets',
+        'getTicketBatch',
+        'updateTicket',
+        'getSecureTicketUrl',
+        'getSalePublicUrl',
+        'deleteTicket',
+      ]);
+    }
+  });
+});
