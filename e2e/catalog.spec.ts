@@ -69,7 +69,7 @@ test('staff browse a partner’s events, shows, tickets and ticket batches', asy
       title: `Arena Tour ${RUN}`,
       description: 'Two nights',
       externalReferenceId: REF,
-      location: { city: 'Lima', venueName: 'Estadio Nacional' },
+      location: { city: 'Lima', venueName: 'Estadio Nacional', timeZone: 'America/Lima' },
       configuration: {},
       shows: [
         {
@@ -172,6 +172,9 @@ test('staff browse a partner’s events, shows, tickets and ticket batches', asy
     eventUrl = page.url();
     const night1 = page.locator(`[data-show-id="${SHOW}"]`);
     await expect(night1.getByRole('heading', { name: 'Night one' })).toBeVisible();
+    // Sent as 21:00 at -03:00: 19:00 at the venue (Lima, UTC-5), beside UTC.
+    await expect(night1.getByTestId('venue-time')).toHaveText('10 Sep 2027, 19:00 America/Lima');
+    await expect(night1.getByText('11 Sep 2027, 00:00 UTC', { exact: true })).toBeVisible();
     await expect(night1.getByText('Price Detail pricing')).toBeVisible();
     await expect(night1.getByText('Live', { exact: true })).toBeVisible();
 

@@ -62,6 +62,8 @@ describe('the README configuration tables', () => {
       'BARE_CONFIG',
       'BARE_PORT',
       'RECEIVER_PORT',
+      // In the sample code /docs shows partners (their receiver's variable, not ours).
+      'ENCORE_WEBHOOK_SECRET',
     ]);
     const read = new Set<string>();
     const walk = (dir: string) => {

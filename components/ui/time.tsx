@@ -41,3 +41,67 @@ export function Time({
     </time>
   );
 }
+
+const OFFSET = /([+-])(\d{2}):?(\d{2})$|Z$/i;
+
+/**
+ * A date as the venue reads it: in its IANA time zone when the location names one, else at the
+ * UTC offset the partner sent the date with (`2027-06-01T20:00:00-03:00`). Built from numeric parts
+ * only (formatToParts), so Node and the browser render the same text.
+ */
+export function formatInVenue(date: Date, timeZone?: string | null, sentAs?: string | null): string | null {
+  if (timeZone) {
+    try {
+      const parts = Object.fromEntries(
+        new Intl.DateTimeFormat('en-US', {
+          timeZone,
+          year: 'numeric',
+          month: 'numeric',
+          day: 'numeric',
+          hour: 'numeric',
+          minute: 'numeric',
+          hourCycle: 'h23',
+        })
+          .formatToParts(date)
+          .map((p) => [p.type, p.value]),
+      );
+      const month = MONTHS[Number(parts.month) - 1];
+      return `${Number(parts.day)} ${month} ${parts.year}, ${pad(Number(parts.hour) % 24)}:${parts.minute} ${timeZone}`;
+    } catch {
+      // An unknown zone (validated on input, but data may predate that): fall back to the offset.
+    }
+  }
+  const m = sentAs ? OFFSET.exec(sentAs) : null;
+  if (!m || !m[1]) return null; // no offset, or UTC itself: the UTC form says it all
+  const minutes = (m[1] === '-' ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+  const local = new Date(date.getTime() + minutes * 60_000);
+  const time = `${pad(local.getUTCHours())}:${pad(local.getUTCMinutes())}`;
+  return `${local.getUTCDate()} ${MONTHS[local.getUTCMonth()]} ${local.getUTCFullYear()}, ${time} UTC${m[1]}${m[2]}:${m[3]}`;
+}
+
+/** A show's date at the venue, next to UTC: `1 Jun 2027, 17:00 America/Lima · 1 Jun 2027, 22:00 UTC`. */
+export function VenueTime({
+  value,
+  timeZone,
+  sentAs,
+}: {
+  value: Date | string;
+  timeZone?: string | null;
+  sentAs?: string | null;
+}) {
+  const date = typeof value === 'string' ? new Date(value) : value;
+  const venue = formatInVenue(date, timeZone, sentAs);
+  return (
+    <>
+      {venue ? (
+        <>
+          <time dateTime={date.toISOString()} data-testid="venue-time">
+            {venue}
+          </time>{' '}
+          ·{' '}
+        </>
+      ) : null}
+      <Time value={date} />
+    </>
+  );
+}

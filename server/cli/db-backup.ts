@@ -12,62 +12,49 @@ import type { Readable, Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createGunzip, createGzip } from 'node:zlib';
 import { backupDatabase, RestoreError, restoreDatabase } from '@/db/backup';
-import { closeDb, getSql } from '@/db';
-import { prepareDatabase } from '@/server/boot';
-import { EnvError } from '@/server/env';
+import { runWithDatabase } from './run';
+import { getSql } from '@/db';
 
 process.env.LOG_LEVEL = 'error';
 
 const USAGE = 'usage: npm run db:backup -- --out FILE[.gz]\n       npm run db:restore -- --in FILE[.gz] [--replace]\n';
 
-async function main(): Promise<number> {
-  const [command, ...rest] = process.argv.slice(2);
-  const { values } = parseArgs({
+const [command, ...rest] = process.argv.slice(2);
+let values: { out?: string; in?: string; replace?: boolean } = {};
+try {
+  ({ values } = parseArgs({
     args: rest,
     options: { out: { type: 'string' }, in: { type: 'string' }, replace: { type: 'boolean', default: false } },
     strict: true,
-  });
-  if (
-    (command === 'backup' && !values.out) ||
-    (command === 'restore' && !values.in) ||
-    !['backup', 'restore'].includes(command)
-  ) {
-    process.stderr.write(USAGE);
-    return 2;
-  }
-  const db = await prepareDatabase('attach');
-  try {
-    let counts: Record<string, number>;
-    if (command === 'backup') {
-      const file = values.out!;
-      const fileStream = createWriteStream(file, { flags: 'wx' });
-      const out: Writable = file.endsWith('.gz') ? createGzip() : fileStream;
-      if (out !== fileStream) out.pipe(fileStream);
-      counts = await backupDatabase(getSql(), out);
-      out.end();
-      await once(fileStream, 'close');
-    } else {
-      const file = values.in!;
-      const fileStream = createReadStream(file);
-      const input: Readable = file.endsWith('.gz') ? fileStream.pipe(createGunzip()) : fileStream;
-      counts = await restoreDatabase(getSql(), input, { replace: values.replace });
-    }
-    const rows = Object.values(counts).reduce((a, b) => a + b, 0);
-    process.stderr.write(`${command}: ${Object.keys(counts).length} tables, ${rows} rows\n`);
-    return 0;
-  } finally {
-    await closeDb();
-    await db.stop();
-  }
+  }));
+} catch (err) {
+  process.stderr.write(`error: ${(err as Error).message}\n`);
 }
 
-main().then(
-  (code) => process.exit(code),
-  (err) => {
-    const known = err instanceof EnvError || err instanceof RestoreError;
-    process.stderr.write(
-      known ? `${(err as Error).message}\n` : `failed: ${err instanceof Error ? err.message : String(err)}\n`,
-    );
-    process.exit(1);
-  },
-);
+if (!(command === 'backup' && values.out) && !(command === 'restore' && values.in)) {
+  process.stderr.write(USAGE);
+  process.exit(2);
+} else {
+  runWithDatabase(
+    `db:${command}`,
+    async () => {
+      let counts: Record<string, number>;
+      if (values.out) {
+        const fileStream = createWriteStream(values.out, { flags: 'wx' });
+        const out: Writable = values.out.endsWith('.gz') ? createGzip() : fileStream;
+        if (out !== fileStream) out.pipe(fileStream);
+        counts = await backupDatabase(getSql(), out);
+        out.end();
+        await once(fileStream, 'close');
+      } else {
+        const fileStream = createReadStream(values.in!);
+        const input: Readable = values.in!.endsWith('.gz') ? fileStream.pipe(createGunzip()) : fileStream;
+        counts = await restoreDatabase(getSql(), input, { replace: values.replace });
+      }
+      const rows = Object.values(counts).reduce((a, b) => a + b, 0);
+      process.stderr.write(`${command}: ${Object.keys(counts).length} tables, ${rows} rows\n`);
+      return 0;
+    },
+    (err) => err instanceof RestoreError,
+  );
+}

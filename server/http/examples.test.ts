@@ -111,7 +111,6 @@ describe('route examples', () => {
       if (id === 'syncTickets') expect(data).toMatchObject({ failed: 0, imported: ex.body.length });
       if (id === 'getTicketBatch') expect(data).toMatchObject({ status: 'completed', failed: 0, errors: [] });
       captured[id] = data;
-      if (process.env.DEBUG_EXAMPLES) console.log(id, JSON.stringify(data).slice(0, 1500));
     }
     // Refreshes the stored answers shown in the docs: UPDATE_EXAMPLES=1 npx vitest run server/http/examples.test.ts
     if (process.env.UPDATE_EXAMPLES) {

@@ -7,7 +7,7 @@ import { ButtonLink } from '@/components/ui/button';
 import { Card, CardBody, CardHeader } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table } from '@/components/ui/table';
-import { Time } from '@/components/ui/time';
+import { Time, VenueTime } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import type { AppRouter } from '@/server/trpc/router';
 import { ShowBadges } from './badges';
@@ -129,6 +129,7 @@ export function EventDetail({ partnerId, eventId }: { partnerId: string; eventId
           key={show.showId}
           partnerId={partnerId}
           eventId={eventId}
+          eventZone={zoneOf(event.location)}
           show={show}
           meta={data.shows[i]}
           rules={data.ruleGroups.filter((g) => g.showId === show.showId)}
@@ -138,20 +139,29 @@ export function EventDetail({ partnerId, eventId }: { partnerId: string; eventId
   );
 }
 
+function zoneOf(location: unknown): string | null {
+  const zone = (location as { timeZone?: unknown } | null | undefined)?.timeZone;
+  return typeof zone === 'string' && zone ? zone : null;
+}
+
 function ShowCard({
   partnerId,
   eventId,
+  eventZone,
   show,
   meta,
   rules,
 }: {
   partnerId: string;
   eventId: string;
+  eventZone: string | null;
   show: ApiShow;
   meta: ShowMeta;
   rules: RuleGroup[];
 }) {
   const headingId = `show-${meta.id}`;
+  // The show's own location overrides the event's (spec: Show.location).
+  const venueZone = zoneOf(show.location) ?? eventZone;
   const priceTypes = show.priceTypes ?? [];
   const priceDetail = priceTypes.length > 0 || meta.combinations.length > 0;
   return (
@@ -161,7 +171,8 @@ function ShowCard({
         title={show.title}
         description={
           <>
-            <code className="mono">{show.showId}</code> · <Time value={meta.startsAt} />{' '}
+            <code className="mono">{show.showId}</code> ·{' '}
+            <VenueTime value={meta.startsAt} timeZone={venueZone} sentAs={show.date} />{' '}
             <span className={styles.muted}>(sent as {show.date})</span>
           </>
         }
