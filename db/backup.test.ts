@@ -64,7 +64,8 @@ describe('backup and restore', () => {
     backup = await backupText(getSql());
     target = await createScratchDatabase('restore');
     targetSql = postgres(target.url, { max: 2, onnotice: () => {} });
-  });
+    // The source is the run's shared database, as large as the test files before this one made it.
+  }, 180_000);
 
   afterAll(async () => {
     await targetSql?.end();
@@ -81,7 +82,7 @@ describe('backup and restore', () => {
       { n: number }[]
     >`select count(*)::int as n from tickets where ticket_id = ${`${ref}-T1`}`;
     expect(ticket.n).toBe(1);
-  });
+  }, 120_000);
 
   it('moves serial sequences past the restored ids', async () => {
     const [{ max }] = await targetSql<{ max: number }[]>`select max(id)::int as max from webhook_attempts`;
@@ -98,7 +99,7 @@ describe('backup and restore', () => {
     await expect(restoreDatabase(targetSql, Readable.from([backup]))).rejects.toThrow(/already has data.*--replace/);
     await restoreDatabase(targetSql, Readable.from([backup]), { replace: true });
     expect(body(await backupText(targetSql))).toBe(body(backup));
-  });
+  }, 120_000);
 
   it('refuses a file that is not a backup, a truncated one, and one from another migration level', async () => {
     await expect(restoreDatabase(targetSql, Readable.from(['hello\n']), { replace: true })).rejects.toThrow(
@@ -118,7 +119,7 @@ describe('backup and restore', () => {
     await expect(restoreDatabase(targetSql, Readable.from([older]), { replace: true })).rejects.toThrow(
       /taken at migration \d+, this database is at \d+/,
     );
-  });
+  }, 120_000);
 
   it('the npm scripts write a gzip backup and restore it into an empty database', async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'encore-backup-'));
@@ -144,5 +145,5 @@ describe('backup and restore', () => {
       await fresh.drop();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 180_000);
 });

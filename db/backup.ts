@@ -92,10 +92,16 @@ export async function backupDatabase(sql: Sql, out: Writable): Promise<Record<st
       await write(out, `COPY public.${quoteIdent(table)} (${cols}) FROM stdin;\n`);
       const stream = await tx.unsafe(`copy public.${quoteIdent(table)} (${cols}) to stdout`).readable();
       let rows = 0;
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        for (const byte of chunk) if (byte === 10) rows++;
-        await write(out, chunk);
-      }
+      // Piped rather than iterated with awaits: postgres.js's COPY stream can miss its end when it is
+      // paused at the moment the copy completes (seen with tables of tens of megabytes).
+      stream.on('data', (chunk: Buffer) => {
+        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) rows++;
+      });
+      await new Promise<void>((resolve, reject) => {
+        stream.once('end', resolve);
+        stream.once('error', reject);
+        stream.pipe(out, { end: false });
+      });
       counts[table] = rows;
       await write(out, '\\.\n\n');
     }
