@@ -1,6 +1,6 @@
 import { AppError } from '@/server/lib/errors';
 import { type AuthenticatedKey, authenticateApiKey, kindOfKey } from '@/server/modules/partners/service';
-import type { AuthKind } from './contract';
+import type { AuthKind } from '@/server/lib/contract';
 
 /** The key from `Authorization: <key>` or `Authorization: Bearer <key>`. */
 export function presentedKey(req: Request): string | null {

@@ -17,7 +17,7 @@ import { GET as secureUrl } from '@/app/v1/tickets/[ticketId]/url/route';
 import { POST as createTickets } from '@/app/v1/tickets/route';
 import { processBatch } from '@/server/modules/tickets/service';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
-import type { RouteContract } from './contract';
+import type { RouteContract } from '@/server/lib/contract';
 import { buildOpenApiDocument } from './openapi';
 import { allRoutes } from './registry';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineRoute } from './contract';
+import { defineRoute } from '@/server/lib/contract';
 import { allowedMethodsFor, compileTemplates } from './methods';
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-import type { RouteContract } from './contract';
+import type { RouteContract } from '@/server/lib/contract';
 
 interface Template {
   pattern: RegExp;

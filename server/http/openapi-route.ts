@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from './contract';
+import { defineRoute } from '@/server/lib/contract';
 
 export const openApiRoute = defineRoute({
   method: 'GET',

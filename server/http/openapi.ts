@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { publicBaseUrl } from '@/server/env';
 import { STATUS_OF } from '@/server/lib/errors';
-import type { RouteContract } from './contract';
+import type { RouteContract } from '@/server/lib/contract';
 
 type Json = Record<string, unknown>;
 

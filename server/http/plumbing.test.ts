@@ -5,7 +5,7 @@ import { GET as me } from '@/app/v1/me/route';
 import { GET as unknownGet, POST as unknownPost } from '@/app/v1/[...path]/route';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/server/modules/partners/service';
-import { defineRoute } from './contract';
+import { defineRoute } from '@/server/lib/contract';
 import { handle } from './route';
 
 async function json(res: Response) {

@@ -17,7 +17,7 @@ import {
   syncTicketsRoute,
   updateTicketRoute,
 } from '@/server/modules/tickets/contracts';
-import type { RouteContract } from './contract';
+import type { RouteContract } from '@/server/lib/contract';
 import { openApiRoute } from './openapi-route';
 
 /**

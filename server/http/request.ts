@@ -1,43 +1,23 @@
 import { z } from 'zod';
-import { AppError, type ErrorDetail } from '@/server/lib/errors';
+import {
+  type ErrorDetail,
+  AppError,
+  formatPath,
+  type InputLocation,
+  invalidInput,
+  zodDetails,
+} from '@/server/lib/errors';
 import { findUnstorable, storableText } from '@/server/lib/storable';
 
-export type InputLocation = 'body' | 'query' | 'path';
-
-/** `['shows', 0, 'title']` → `shows[0].title` */
-export function formatPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const part of path) {
-    if (typeof part === 'number') out += `[${part}]`;
-    else out += out ? `.${String(part)}` : String(part);
-  }
-  return out;
-}
-
-function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return 'is required';
-  if (issue.code === 'unrecognized_keys') return `has unknown field(s): ${issue.keys.join(', ')}`;
-  return issue.message;
-}
-
-/** Zod issues → the envelope's details, each naming the bad field by its path. */
-export function zodDetails(error: z.ZodError, where: InputLocation): ErrorDetail[] {
-  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issueMessage(issue), in: where }));
-}
-
-const LABEL: Record<InputLocation, string> = { body: 'request body', query: 'query parameter', path: 'path parameter' };
-
 export function validationError(error: z.ZodError, where: InputLocation): AppError {
-  const details = zodDetails(error, where);
-  const first = details[0];
   // "title is required", "shows[0].status: Invalid option: …"
-  const what = !first.path
-    ? first.message
-    : first.message.startsWith('is ')
-      ? `${first.path} ${first.message}`
-      : `${first.path}: ${first.message}`;
-  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
-  return new AppError('VALIDATION_FAILED', `Invalid ${LABEL[where]}: ${what}${more}`, { details });
+  return invalidInput(zodDetails(error, where), where, (first) =>
+    !first.path
+      ? first.message
+      : first.message.startsWith('is ')
+        ? `${first.path} ${first.message}`
+        : `${first.path}: ${first.message}`,
+  );
 }
 
 /**
@@ -53,15 +33,7 @@ export function assertStorable(value: unknown, where: InputLocation): void {
     message: f.message,
     in: where,
   }));
-  const first = details[0];
-  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
-  throw new AppError(
-    'VALIDATION_FAILED',
-    `Invalid ${LABEL[where]}: ${first.path ? `${first.path} ` : ''}${first.message}${more}`,
-    {
-      details,
-    },
-  );
+  throw invalidInput(details, where);
 }
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, where: InputLocation): z.output<S> {

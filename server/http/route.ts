@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { env } from '@/server/env';
-import { AppError, pgErrorOf } from '@/server/lib/errors';
+import { AppError, clientErrorFrom } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import type { AuthenticatedKey } from '@/server/modules/partners/service';
 import { authenticate } from './auth';
-import type { RouteContract } from './contract';
+import type { RouteContract } from '@/server/lib/contract';
 import { errorResponse, jsonResponse, successBody } from './envelope';
-import { enforce } from './rate-limit';
+import { enforce } from '@/server/lib/rate-limit';
 import { requestIdOf } from './request-id';
 import { assertStorable, parseInput, queryObject, readJsonBody } from './request';
 
@@ -21,18 +21,6 @@ export interface HandlerContext<Q, B, P> {
 }
 
 type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
-
-/** Anything that is not an AppError but was still caused by the client (e.g. a database refusing a value). */
-function clientErrorFrom(err: unknown): AppError | null {
-  const code = pgErrorOf(err)?.code;
-  // invalid_text_representation, numeric_value_out_of_range, string_data_right_truncation, datetime
-  // overflow and format; and, as a net under the input checks, untranslatable_character (a NUL in
-  // jsonb), character_not_in_repertoire (a NUL in text) and program_limit_exceeded (an index key too long).
-  if (['22P02', '22003', '22001', '22008', '22007', '22P05', '22021', '54000'].includes(code ?? '')) {
-    return new AppError('BAD_REQUEST', 'A value in the request is out of range or malformed');
-  }
-  return null;
-}
 
 /**
  * The one wrapper every `/v1` route handler goes through: request id, key auth and partner context,

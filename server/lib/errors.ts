@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 /**
  * The one error type modules throw for anything a caller did wrong or asked for that does not
  * exist. The partner API maps it to the envelope; tRPC maps it to its own codes.
@@ -74,4 +75,64 @@ export function pgErrorOf(err: unknown): { code?: string; constraint_name?: stri
       return e as { code?: string; constraint_name?: string };
   }
   return undefined;
+}
+
+/**
+ * The one classification of database failures. Transient: the connection, the server's resources or a
+ * serialization conflict (a retry may succeed). Client-caused: a value PostgreSQL refused (malformed or
+ * out of range text, numbers and dates; and, as a net under the input checks, a NUL in jsonb (22P05) or
+ * text (22021) and an index key too long (54000)), answered 400 instead of 500.
+ */
+export function isTransient(err: unknown): boolean {
+  const code = pgErrorOf(err)?.code ?? (err as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return /^(08|40|53|57|58)/.test(code) || /^(CONNECTION_|CONNECT_TIMEOUT|ECONN|ETIMEDOUT|EPIPE)/.test(code);
+}
+
+const CLIENT_VALUE_CODES = new Set(['22P02', '22003', '22001', '22008', '22007', '22P05', '22021', '54000']);
+
+/** Anything that is not an AppError but was still caused by the client (a database refusing a value). */
+export function clientErrorFrom(err: unknown): AppError | null {
+  if (CLIENT_VALUE_CODES.has(pgErrorOf(err)?.code ?? '')) {
+    return new AppError('BAD_REQUEST', 'A value in the request is out of range or malformed');
+  }
+  return null;
+}
+
+export type InputLocation = 'body' | 'query' | 'path';
+
+const LABEL: Record<InputLocation, string> = { body: 'request body', query: 'query parameter', path: 'path parameter' };
+
+/** `['shows', 0, 'title']` → `shows[0].title` */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) {
+    if (typeof part === 'number') out += `[${part}]`;
+    else out += out ? `.${String(part)}` : String(part);
+  }
+  return out;
+}
+
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type' && /received undefined/.test(issue.message)) return 'is required';
+  if (issue.code === 'unrecognized_keys') return `has unknown field(s): ${issue.keys.join(', ')}`;
+  return issue.message;
+}
+
+/** Zod issues → the envelope's details, each naming the bad field by its path. */
+export function zodDetails(error: z.ZodError, where: InputLocation): ErrorDetail[] {
+  return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issueMessage(issue), in: where }));
+}
+
+/**
+ * The one 400 for bad input: the message names the first bad field ("Invalid request body: title is
+ * required (and 2 more problems)"), `details` name every one. `describe` words the first problem.
+ */
+export function invalidInput(
+  details: ErrorDetail[],
+  where: InputLocation,
+  describe: (first: ErrorDetail) => string = (d) => (d.path ? `${d.path} ${d.message}` : d.message),
+): AppError {
+  const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''})` : '';
+  return new AppError('VALIDATION_FAILED', `Invalid ${LABEL[where]}: ${describe(details[0])}${more}`, { details });
 }

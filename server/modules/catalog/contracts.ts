@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from '@/server/http/contract';
+import { defineRoute } from '@/server/lib/contract';
 import { rulesRequestSchema, rulesResponse } from './rules-schemas';
 import { eventCreateSchema, eventResponse, eventUpdateSchema } from './schemas';
 import { applyRulesExample, cancelEventExample, createEventExample, updateEventExample } from './examples';

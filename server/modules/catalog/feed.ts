@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Db, type DbOrTx, getDb } from '@/db';
 import { partnerIntegrations } from '@/db/schema';
-import { zodDetails } from '@/server/http/request';
+import { zodDetails } from '@/server/lib/errors';
 import { AppError, type ErrorDetail } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { formatPath } from '@/server/http/request';
+import { formatPath } from '@/server/lib/errors';
 import {
   DATE_TIME_MESSAGE,
   configurationSchema,

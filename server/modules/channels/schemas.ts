@@ -1,4 +1,4 @@
-import { defineRoute } from '@/server/http/contract';
+import { defineRoute } from '@/server/lib/contract';
 import { meResponse } from '@/server/modules/partners/schemas';
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from '@/server/http/contract';
+import { defineRoute } from '@/server/lib/contract';
 import { primarySalesFeeSchema } from '@/server/modules/catalog/schemas';
 
 export const PARTNER_NAME_MAX = 100;

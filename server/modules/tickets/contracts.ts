@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineRoute } from '@/server/http/contract';
+import { defineRoute } from '@/server/lib/contract';
 import {
   MAX_TICKETS_PER_REQUEST,
   acceptedTicketsResponse,

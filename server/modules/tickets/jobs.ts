@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { errorFields, log } from '@/server/lib/log';
-import { abandonBatch, acceptTickets, isTransient, processBatch, unfinishedBatchIds } from './service';
+import { isTransient } from '@/server/lib/errors';
+import { abandonBatch, acceptTickets, processBatch, unfinishedBatchIds } from './service';
 
 const IMPORT_RETRIES = 5;
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { combinations, events, priceTypes, shows, ticketBatchErrors, ticketBatches, ticketOptions } from '@/db/schema';
-import { notFound, pgErrorOf } from '@/server/lib/errors';
+import { isTransient, notFound, pgErrorOf } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import { storableText } from '@/server/lib/storable';
 import { newId } from '@/server/lib/ids';
@@ -263,15 +263,6 @@ async function importTogether(
       });
     return { ticketId: t.ticketId, id, status: 'failed', errors };
   });
-}
-
-/** Failures that say nothing about the tickets (the database is unreachable, busy, or chose this
- * transaction as a deadlock victim): the caller retries the whole chunk later. Anything else a ticket
- * caused, and is that ticket's error. */
-export function isTransient(err: unknown): boolean {
-  const code = pgErrorOf(err)?.code ?? (err as { code?: unknown } | null)?.code;
-  if (typeof code !== 'string') return false;
-  return /^(08|40|53|57|58)/.test(code) || /^(CONNECTION_|CONNECT_TIMEOUT|ECONN|ETIMEDOUT|EPIPE)/.test(code);
 }
 
 /**

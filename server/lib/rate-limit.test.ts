@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
 import { defineRoute } from './contract';
 import { consume } from './rate-limit';
-import { handle } from './route';
+import { handle } from '@/server/http/route';
 
 const limited = handle(
   defineRoute({
