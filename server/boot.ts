@@ -5,10 +5,11 @@ import { startEmbeddedPostgres } from '@/db/embedded';
 import { appSettings, partners, staffUsers } from '@/db/schema';
 import { env, publicBaseUrl, resetEnvCache } from '@/server/env';
 import { log } from '@/server/lib/log';
-import { createPartnerWithKeys } from '@/server/modules/partners/service';
-import { createStaff } from '@/server/modules/staff/service';
+import { createPartnerWithKeys } from '@/server/modules/partners';
+import { createStaff } from '@/server/modules/staff';
 import { startJobs } from '@/server/jobs/client';
-import { kickWebhookDispatch } from '@/server/modules/webhooks/jobs';
+import { allJobs } from '@/server/jobs/registry';
+import { requestDispatch } from '@/server/modules/webhooks';
 
 export interface DatabaseHandle {
   url: string;
@@ -103,9 +104,9 @@ export function bootApp(): Promise<void> {
     await ensureSessionSecret();
     await ensureAdminFromEnv();
     await ensureDemoPartner();
-    const jobs = await startJobs();
+    const jobs = await startJobs(allJobs());
     // Messages left pending by the previous run are delivered now, not at the next sweep.
-    kickWebhookDispatch();
+    requestDispatch();
     log.info('encore ready', {
       database: db.embedded ? 'embedded' : 'external',
       jobs: jobs.name,

@@ -3,7 +3,7 @@
  * partner-side interfaces Encore calls. The example answers are checked against the schemas Encore reads
  * them with (server/modules/partners/client.ts) by server/http/docs-guide.test.ts.
  */
-import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog/examples';
+import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog';
 
 export const INTEGRATION_ORDER = [
   [

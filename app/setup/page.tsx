@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { TRPCReactProvider } from '@/components/trpc/provider';
-import { countStaff } from '@/server/modules/staff/service';
+import { countStaff } from '@/server/modules/staff';
 import { SetupForm } from './setup-form';
 
 export const metadata: Metadata = { title: 'Set up Encore' };

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { getStaffSession, safeCallbackPath } from '@/server/auth/session';
-import { countStaff } from '@/server/modules/staff/service';
+import { countStaff } from '@/server/modules/staff';
 import { SignInForm } from './signin-form';
 
 export const metadata: Metadata = { title: 'Sign in' };

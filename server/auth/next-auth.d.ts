@@ -1,4 +1,4 @@
-import type { StaffSession } from '@/server/modules/staff/service';
+import type { StaffSession } from '@/server/modules/staff';
 
 // The staff member travels in the JWT and in the session next-auth hands back.
 declare module 'next-auth' {

@@ -1,6 +1,6 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { SIGN_IN_LIMITED, SignInLimitedError, verifyStaffCredentials } from '@/server/modules/staff/service';
+import { SIGN_IN_LIMITED, SignInLimitedError, verifyStaffCredentials } from '@/server/modules/staff';
 
 /** The client's address as the proxy in front of us reports it (first hop), for the sign-in limit. */
 function clientIpOf(headers: Record<string, unknown> | undefined): string {

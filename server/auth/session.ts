@@ -1,7 +1,7 @@
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
-import { activeStaff, countStaff, type StaffSession } from '@/server/modules/staff/service';
+import { activeStaff, countStaff, type StaffSession } from '@/server/modules/staff';
 import { authOptions } from './options';
 
 /**

@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
 import { getDb } from '@/db';
 import { shows, ticketBatches } from '@/db/schema';
-import { createPartnerWithKeys } from '@/server/modules/partners/service';
+import { createPartnerWithKeys } from '@/server/modules/partners';
 import type { BenchResult } from './run';
 import { machine, startApp, startBare } from './servers';
 

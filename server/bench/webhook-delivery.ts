@@ -4,9 +4,9 @@ import { getDb } from '@/db';
 import { webhookMessages } from '@/db/schema';
 import { LocalJobProvider } from '@/server/jobs/local';
 import { allJobs } from '@/server/jobs/registry';
-import { createPartnerWithKeys } from '@/server/modules/partners/service';
-import { webhookDispatchJob } from '@/server/modules/webhooks/jobs';
-import { enqueueWebhook, upsertEndpoint } from '@/server/modules/webhooks/service';
+import { createPartnerWithKeys } from '@/server/modules/partners';
+import { webhookDispatchJob } from '@/server/modules/webhooks';
+import { enqueueWebhook, upsertEndpoint } from '@/server/modules/webhooks';
 import type { BenchResult } from './run';
 import { machine, startReceiver } from './servers';
 
@@ -65,8 +65,8 @@ export async function run(): Promise<BenchResult> {
       data: { id: `T-${i}`, newOwnerEmail: `fan${i}@example.com` },
     }),
   );
-  const provider = new LocalJobProvider(process.env.DATABASE_URL!, allJobs(), { pollingIntervalSeconds: 0.5 });
-  await provider.start();
+  const provider = new LocalJobProvider(process.env.DATABASE_URL!, { pollingIntervalSeconds: 0.5 });
+  await provider.start(allJobs());
   await postAll(url, bodies.slice(0, 500)); // warm-up
 
   const baseRates: number[] = [];
@@ -82,7 +82,7 @@ export async function run(): Promise<BenchResult> {
     });
     const before = await receivedCount();
     const p0 = performance.now();
-    for (let d = 0; d < DISPATCHERS; d++) await provider.send(webhookDispatchJob, {});
+    for (let d = 0; d < DISPATCHERS; d++) await provider.send(webhookDispatchJob.id, {});
     // The clock stops when every attempt is recorded as delivered.
     for (;;) {
       const [{ n }] = await getDb()

@@ -6,8 +6,8 @@
  * to the app's running embedded PostgreSQL, or starts it for the duration of the command.
  */
 import { parseArgs } from 'node:util';
-import { partnerName } from '@/server/modules/partners/schemas';
-import { createPartnerWithKeys } from '@/server/modules/partners/service';
+import { partnerName } from '@/server/modules/partners';
+import { createPartnerWithKeys } from '@/server/modules/partners';
 import { runWithDatabase } from './run';
 
 // stdout carries only the JSON line; diagnostics go to stderr.

@@ -1,5 +1,5 @@
 import { AppError } from '@/server/lib/errors';
-import { type AuthenticatedKey, authenticateApiKey, kindOfKey } from '@/server/modules/partners/service';
+import { type AuthenticatedKey, authenticateApiKey, kindOfKey } from '@/server/modules/partners';
 import type { AuthKind } from '@/server/lib/contract';
 
 /** The key from `Authorization: <key>` or `Authorization: Bearer <key>`. */

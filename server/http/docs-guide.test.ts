@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { feedEvent, verificationAnswer } from '@/server/modules/partners/client';
-import { webhookBody } from '@/server/modules/webhooks/schemas';
+import { feedEvent } from '@/server/modules/catalog';
+import { verificationAnswer } from '@/server/modules/partners';
+import { webhookBody } from '@/server/modules/webhooks';
 import { feedExample, verificationExample, webhookExamples } from '@/app/docs/guide';
 
 describe('partner-side examples in /docs', () => {

@@ -15,7 +15,7 @@ import { POST as admitTicket } from '@/app/v1/tickets/[ticketId]/eventAdmission/
 import { DELETE as deleteTicket, PUT as updateTicket } from '@/app/v1/tickets/[ticketId]/route';
 import { GET as secureUrl } from '@/app/v1/tickets/[ticketId]/url/route';
 import { POST as createTickets } from '@/app/v1/tickets/route';
-import { processBatch } from '@/server/modules/tickets/service';
+import { processBatch } from '@/server/modules/tickets';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 import type { RouteContract } from '@/server/lib/contract';
 import { buildOpenApiDocument } from './openapi';

@@ -4,7 +4,7 @@ import { GET as channelsMe } from '@/app/v1/channels/me/route';
 import { GET as me } from '@/app/v1/me/route';
 import { GET as unknownGet, POST as unknownPost } from '@/app/v1/[...path]/route';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
-import { createApiKey, listApiKeys, revokeApiKey } from '@/server/modules/partners/service';
+import { createApiKey, listApiKeys, revokeApiKey } from '@/server/modules/partners';
 import { defineRoute } from '@/server/lib/contract';
 import { handle } from './route';
 

@@ -1,11 +1,6 @@
-import {
-  applyRulesRoute,
-  cancelEventRoute,
-  createEventRoute,
-  updateEventRoute,
-} from '@/server/modules/catalog/contracts';
-import { channelsMeRoute } from '@/server/modules/channels/schemas';
-import { meRoute } from '@/server/modules/partners/schemas';
+import { applyRulesRoute, cancelEventRoute, createEventRoute, updateEventRoute } from '@/server/modules/catalog';
+import { channelsMeRoute } from '@/server/modules/channels';
+import { meRoute } from '@/server/modules/partners';
 import {
   admitTicketRoute,
   admitTicketsRoute,
@@ -16,7 +11,7 @@ import {
   secureUrlRoute,
   syncTicketsRoute,
   updateTicketRoute,
-} from '@/server/modules/tickets/contracts';
+} from '@/server/modules/tickets';
 import type { RouteContract } from '@/server/lib/contract';
 import { openApiRoute } from './openapi-route';
 

@@ -1,12 +1,5 @@
 import { z } from 'zod';
-import {
-  type ErrorDetail,
-  AppError,
-  formatPath,
-  type InputLocation,
-  invalidInput,
-  zodDetails,
-} from '@/server/lib/errors';
+import { AppError, formatPath, type InputLocation, invalidInput, zodDetails } from '@/server/lib/errors';
 import { findUnstorable, storableText } from '@/server/lib/storable';
 
 export function validationError(error: z.ZodError, where: InputLocation): AppError {

@@ -2,13 +2,15 @@ import type { z } from 'zod';
 import { env } from '@/server/env';
 import { AppError, clientErrorFrom } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
-import type { AuthenticatedKey } from '@/server/modules/partners/service';
+import type { AuthenticatedKey } from '@/server/modules/partners';
 import { authenticate } from './auth';
 import type { RouteContract } from '@/server/lib/contract';
 import { errorResponse, jsonResponse, successBody } from './envelope';
 import { enforce } from '@/server/lib/rate-limit';
 import { requestIdOf } from './request-id';
 import { assertStorable, parseInput, queryObject, readJsonBody } from './request';
+// Modules subscribe to each other's domain events here (see the file); every entry point loads it.
+import '@/server/wiring';
 
 export interface HandlerContext<Q, B, P> {
   req: Request;

@@ -1,11 +1,16 @@
 import type { z } from 'zod';
 import { env } from '@/server/env';
-import { log } from '@/server/lib/log';
-import { allJobs } from './registry';
+import { errorFields, log } from '@/server/lib/log';
 import { getInngest, InngestJobProvider } from './inngest';
 import { LocalJobProvider } from './local';
 import type { JobDefinition, JobProvider, SendOptions } from './types';
 
+/**
+ * The job client: sends jobs by name and knows no job. The definitions (server/jobs/registry.ts) are
+ * handed to the provider at boot (`startJobs`), so a module's jobs can send jobs through this client
+ * without the client importing them back. Kept on globalThis: Next.js bundles the instrumentation
+ * (which starts the provider) and each route separately, in one process.
+ */
 const g = globalThis as typeof globalThis & { __encoreJobs?: JobProvider };
 
 /** Inngest when it is configured (keys, or INNGEST_DEV for a dev server); otherwise the local provider. */
@@ -18,7 +23,7 @@ function createProvider(): JobProvider {
   if (inngestConfigured()) return new InngestJobProvider(getInngest());
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('The local job provider needs the database to be resolved first');
-  return new LocalJobProvider(url, allJobs(), { work: env().JOBS_WORKER, pollingIntervalSeconds: 0.5 });
+  return new LocalJobProvider(url, { work: env().JOBS_WORKER, pollingIntervalSeconds: 0.5 });
 }
 
 export function jobProvider(): JobProvider {
@@ -26,12 +31,19 @@ export function jobProvider(): JobProvider {
   return g.__encoreJobs;
 }
 
-/** Starts the provider (the local one starts its workers and crons); called once at boot. */
-export async function startJobs(): Promise<JobProvider> {
+/** Starts the provider with every job definition (the local one starts its workers and crons); once, at boot. */
+export async function startJobs(definitions: JobDefinition[]): Promise<JobProvider> {
   const provider = jobProvider();
-  await provider.start();
-  log.info('jobs ready', { provider: provider.name, jobs: allJobs().map((j) => j.id) });
+  await provider.start(definitions);
+  log.info('jobs ready', { provider: provider.name, jobs: definitions.map((j) => j.id) });
   return provider;
+}
+
+/** Puts `provider` in place of the configured one (tests and benches); answers the one it replaced. */
+export function replaceJobProvider(provider: JobProvider | undefined): JobProvider | undefined {
+  const previous = g.__encoreJobs;
+  g.__encoreJobs = provider;
+  return previous;
 }
 
 export async function stopJobs(): Promise<void> {
@@ -40,10 +52,38 @@ export async function stopJobs(): Promise<void> {
   await provider?.stop();
 }
 
+/**
+ * Queues a job: by its definition within the module that defines it (the input is checked now, against
+ * the definition's schema), or by name (its id) from anywhere else (checked when it runs).
+ */
 export function sendJob<I extends z.ZodType>(
-  def: JobDefinition<I>,
+  job: JobDefinition<I>,
   input: z.input<I>,
   opts?: SendOptions,
-): Promise<void> {
-  return jobProvider().send(def, input, opts);
+): Promise<void>;
+export function sendJob(job: string, input?: object, opts?: SendOptions): Promise<void>;
+export function sendJob(job: string | JobDefinition, input: unknown = {}, opts?: SendOptions): Promise<void> {
+  if (typeof job === 'string') return jobProvider().send(job, input as object, opts);
+  return jobProvider().send(job.id, job.input.parse(input) as object, opts);
+}
+
+const merging = new Map<string, NodeJS.Timeout>();
+const MERGE_MS = 25;
+
+/**
+ * Queues a job soon, merging the same job with the same input asked for within 25 ms into one send, so a
+ * burst of state changes costs one queue write. A send that fails is logged: jobs sent this way have a
+ * sweep (a cron of their own) that catches up.
+ */
+export function sendJobSoon(name: string, input: object = {}): void {
+  const key = `${name}\u0000${JSON.stringify(input)}`;
+  if (merging.has(key)) return;
+  const timer = setTimeout(() => {
+    merging.delete(key);
+    sendJob(name, input).catch((err) =>
+      log.warn('could not queue a job; its sweep will catch up', { job: name, ...errorFields(err) }),
+    );
+  }, MERGE_MS);
+  timer.unref?.();
+  merging.set(key, timer);
 }

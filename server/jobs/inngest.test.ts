@@ -8,7 +8,7 @@ import { getDb, getSql } from '@/db';
 import { resetEnvCache } from '@/server/env';
 import { makePartner } from '@/server/testing/fixtures';
 import { Receiver } from '@/server/testing/receiver';
-import { enqueueWebhook, getMessage, upsertEndpoint } from '@/server/modules/webhooks/service';
+import { enqueueWebhook, getMessage, upsertEndpoint } from '@/server/modules/webhooks';
 import { eventName, InngestJobProvider, inngestFunctions } from './inngest';
 import { allJobs } from './registry';
 import { defineJob } from './types';
@@ -111,7 +111,7 @@ describe('Inngest wiring', () => {
       const provider = new InngestJobProvider(new Inngest({ id: 'encore-test', isDev: true, baseUrl: base }));
       const dispatch = allJobs().find((j) => j.id === 'webhooks.dispatch')!;
       const runAt = new Date(Date.now() + 5_000);
-      await provider.send(dispatch, {}, { runAt });
+      await provider.send(dispatch.id, {}, { runAt });
       expect(received).toHaveLength(1);
       expect(received[0].path).toMatch(/^\/e\//);
       const [event] = received[0].body as { name: string; data: { input: unknown; runAt: string } }[];

@@ -1,5 +1,4 @@
 import PgBoss from 'pg-boss';
-import type { z } from 'zod';
 import { errorFields, log } from '@/server/lib/log';
 import type { JobDefinition, JobProvider, SendOptions } from './types';
 
@@ -16,7 +15,6 @@ export class LocalJobProvider implements JobProvider {
 
   constructor(
     private readonly databaseUrl: string,
-    private readonly definitions: JobDefinition[],
     private readonly opts: { work?: boolean; pollingIntervalSeconds?: number } = {},
   ) {
     this.boss = new PgBoss({
@@ -31,10 +29,10 @@ export class LocalJobProvider implements JobProvider {
     this.boss.on('error', (err) => log.error('job queue error', errorFields(err)));
   }
 
-  async start(): Promise<void> {
+  async start(definitions: JobDefinition[]): Promise<void> {
     if (this.started) return;
     await this.boss.start();
-    for (const def of this.definitions) {
+    for (const def of definitions) {
       await this.boss.createQueue(def.id, {
         name: def.id,
         retryLimit: def.retries ?? 3,
@@ -45,7 +43,7 @@ export class LocalJobProvider implements JobProvider {
       if (def.cron) await this.boss.schedule(def.id, def.cron, {});
     }
     if (this.opts.work !== false) {
-      for (const def of this.definitions) {
+      for (const def of definitions) {
         const ids: string[] = [];
         for (let i = 0; i < (def.concurrency ?? 1); i++) {
           ids.push(
@@ -75,15 +73,14 @@ export class LocalJobProvider implements JobProvider {
     this.started = true;
   }
 
-  async send<I extends z.ZodType>(def: JobDefinition<I>, input: z.input<I>, opts: SendOptions = {}): Promise<void> {
-    const data = def.input.parse(input) as object;
-    await this.boss.send(def.id, data, {
+  async send(name: string, input: object, opts: SendOptions = {}): Promise<void> {
+    await this.boss.send(name, input, {
       ...(opts.runAt ? { startAfter: opts.runAt } : {}),
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
     });
     // Wake this instance's worker now instead of at its next poll, when the job is due now.
     if (!opts.runAt || opts.runAt.getTime() <= Date.now()) {
-      for (const id of this.workerIds.get(def.id) ?? []) this.boss.notifyWorker(id);
+      for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
     }
   }
 

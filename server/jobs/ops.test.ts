@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { getDb } from '@/db';
 import { resetEnvCache } from '@/server/env';
 import { makePartner } from '@/server/testing/fixtures';
-import { enqueueWebhook, webhookDeliveryStats } from '@/server/modules/webhooks/service';
+import { enqueueWebhook, webhookDeliveryStats } from '@/server/modules/webhooks';
 import { LocalJobProvider } from './local';
 import { errorText, jobsOverview } from './ops';
 import { defineJob, type JobDefinition } from './types';
@@ -57,18 +57,18 @@ const jobOf = async (id: string) => (await jobsOverview(definitions)).jobs.find(
 
 describe('jobs overview (local provider)', () => {
   it('counts runs by state per job, with the last error, last completion, schedule and recent failures', async () => {
-    const provider = new LocalJobProvider(process.env.DATABASE_URL!, definitions, { pollingIntervalSeconds: 0.5 });
-    await provider.start();
+    const provider = new LocalJobProvider(process.env.DATABASE_URL!, { pollingIntervalSeconds: 0.5 });
+    await provider.start(definitions);
     cleanups.push(() => provider.stop());
     cleanups.push(async () => release());
 
-    await provider.send(fails, { n: 1 });
+    await provider.send(fails.id, { n: 1 });
     await expect.poll(async () => (await jobOf(fails.id)).counts?.failed24h, { timeout: 15_000 }).toBe(1);
-    await provider.send(fails, { n: 2 });
-    await provider.send(retries, {});
-    await provider.send(blocks, {});
-    await provider.send(succeeds, {});
-    await provider.send(succeeds, {}, { runAt: new Date(Date.now() + 3_600_000) });
+    await provider.send(fails.id, { n: 2 });
+    await provider.send(retries.id, {});
+    await provider.send(blocks.id, {});
+    await provider.send(succeeds.id, {});
+    await provider.send(succeeds.id, {}, { runAt: new Date(Date.now() + 3_600_000) });
 
     await expect
       .poll(

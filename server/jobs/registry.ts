@@ -1,7 +1,9 @@
-import { pullDueFeedsJob, pullFeedJob } from '@/server/modules/catalog/feed-jobs';
-import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets/jobs';
-import { webhookDispatchJob } from '@/server/modules/webhooks/jobs';
+import { pullDueFeedsJob, pullFeedJob } from '@/server/modules/catalog';
+import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
+import { webhookDispatchJob } from '@/server/modules/webhooks';
 import type { JobDefinition } from './types';
+// Modules subscribe to each other's domain events here (see the file); every entry point loads it.
+import '@/server/wiring';
 
 /** Every job definition; both providers run exactly this list. */
 export function allJobs(): JobDefinition[] {

@@ -40,7 +40,9 @@ export interface SendOptions {
 
 export interface JobProvider {
   readonly name: 'local' | 'inngest';
-  send<I extends z.ZodType>(def: JobDefinition<I>, input: z.input<I>, opts?: SendOptions): Promise<void>;
-  start(): Promise<void>;
+  /** Queues the job with this id; its definition's schema checks the input when it runs. */
+  send(name: string, input: object, opts?: SendOptions): Promise<void>;
+  /** Takes the definitions this process runs (handed over at boot: the provider imports none). */
+  start(definitions: JobDefinition[]): Promise<void>;
   stop(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { POST as createEvent } from '@/app/v1/events/route';
-import { createPartnerWithKeys } from '@/server/modules/partners/service';
+import { createPartnerWithKeys } from '@/server/modules/partners';
 
 let seq = 0;
 

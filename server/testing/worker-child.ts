@@ -9,12 +9,13 @@ process.env.LOG_LEVEL = process.env.WORKER_LOG_LEVEL ?? 'error';
 resetEnvCache();
 
 const { startJobs } = await import('@/server/jobs/client');
-const { kickWebhookDispatch } = await import('@/server/modules/webhooks/jobs');
-await startJobs();
-kickWebhookDispatch();
+const { allJobs } = await import('@/server/jobs/registry');
+const { requestDispatch } = await import('@/server/modules/webhooks');
+await startJobs(allJobs());
+requestDispatch();
 if (process.env.WORKER_IMPORT_BATCH) {
   const { sendJob } = await import('@/server/jobs/client');
-  const { importTicketBatchJob } = await import('@/server/modules/tickets/jobs');
+  const { importTicketBatchJob } = await import('@/server/modules/tickets');
   await sendJob(importTicketBatchJob, { batchId: process.env.WORKER_IMPORT_BATCH });
 }
 process.stdout.write('WORKING\n');

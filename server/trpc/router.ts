@@ -5,6 +5,8 @@ import { partnersRouter } from './routers/partners';
 import { setupRouter } from './routers/setup';
 import { staffRouter } from './routers/staff';
 import { webhooksRouter } from './routers/webhooks';
+// Modules subscribe to each other's domain events here (see the file); every entry point loads it.
+import '@/server/wiring';
 
 /** The dashboard API. One router per feature; later features (events, webhooks, jobs) add a line here. */
 export const appRouter = router({

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import { TRPCReactProvider } from '@/components/trpc/provider';
-import { findInvitation } from '@/server/modules/staff/service';
+import { findInvitation } from '@/server/modules/staff';
 import { AcceptInvitationForm } from './accept-form';
 
 export const metadata: Metadata = { title: 'Accept invitation' };

@@ -1,6 +1,6 @@
 import { handle } from '@/server/http/route';
-import { createEventRoute, updateEventRoute } from '@/server/modules/catalog/contracts';
-import { createEvent, updateEvent } from '@/server/modules/catalog/service';
+import { createEventRoute, updateEventRoute } from '@/server/modules/catalog';
+import { createEvent, updateEvent } from '@/server/modules/catalog';
 
 export const POST = handle(createEventRoute, ({ partner, body }) => createEvent(partner.partnerId, body));
 export const PUT = handle(updateEventRoute, ({ partner, body }) => updateEvent(partner.partnerId, body));

@@ -1,5 +1,5 @@
 import { handle } from '@/server/http/route';
-import { meRoute } from '@/server/modules/partners/schemas';
+import { meRoute } from '@/server/modules/partners';
 
 export const GET = handle(meRoute, async ({ partner }) => ({
   partnerId: partner.partnerId,

@@ -1,5 +1,5 @@
 import { handle } from '@/server/http/route';
-import { createTicketsRoute } from '@/server/modules/tickets/contracts';
-import { acceptTicketBatch } from '@/server/modules/tickets/jobs';
+import { createTicketsRoute } from '@/server/modules/tickets';
+import { acceptTicketBatch } from '@/server/modules/tickets';
 
 export const POST = handle(createTicketsRoute, ({ partner, body }) => acceptTicketBatch(partner.partnerId, body));

@@ -3,7 +3,8 @@ import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { AppError } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
-import { claimDueFeeds, pullFeed, releaseFeedClaim } from './feed';
+import { claimDueFeeds, releaseFeedClaim } from '@/server/modules/partners';
+import { pullFeed } from './feed';
 
 /**
  * Pulls one partner's event feed into its catalogue. A failing partner server is a recorded outcome,

@@ -1,22 +1,22 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
 import { combinations, partnerIntegrations, shows, tickets } from '@/db/schema';
 import { AppError } from '@/server/lib/errors';
-import { getIntegration, updateIntegration } from '@/server/modules/partners/integration';
-import { syncTickets } from '@/server/modules/tickets/service';
+import { claimDueFeeds, getIntegration, updateIntegration } from '@/server/modules/partners';
+import { syncTickets } from '@/server/modules/tickets';
 import { setEnv } from '@/server/testing/env';
 import { FakePartner, fakeFeedEvent } from '@/server/testing/fake-partner';
 import { makePartner } from '@/server/testing/fixtures';
+import { recordJobs } from '@/server/testing/jobs';
 import { createCallerFactory } from '@/server/trpc/init';
 import { partnersRouter } from '@/server/trpc/routers/partners';
-import { claimDueFeeds, describeRefusals, pullFeed } from './feed';
+import { describeRefusals, pullFeed } from './feed';
 import { pullDueFeedsJob, pullFeedJob } from './feed-jobs';
 import { getEvent } from './service';
 
-// The sweep queues pulls through the job provider; here the queue is a spy and pulls are run directly.
-const sendJob = vi.hoisted(() => vi.fn(async (..._args: unknown[]) => {}));
-vi.mock('@/server/jobs/client', () => ({ sendJob }));
+// The sweep queues pulls through the job client; here its provider records them and pulls are run directly.
+let jobs: ReturnType<typeof recordJobs>;
 
 let fake: FakePartner;
 let restoreEnv: () => void;
@@ -26,8 +26,9 @@ beforeAll(async () => {
 });
 beforeEach(() => {
   fake.reset();
-  sendJob.mockReset();
+  jobs = recordJobs();
 });
+afterEach(() => jobs.restore());
 afterAll(async () => {
   restoreEnv();
   await fake.close();
@@ -298,7 +299,7 @@ describe('describeRefusals', () => {
 });
 
 describe('feed jobs', () => {
-  const sentPartnerIds = () => sendJob.mock.calls.map((call) => (call[1] as { partnerId: string }).partnerId);
+  const sentPartnerIds = () => jobs.sent.map((job) => (job.input as { partnerId: string }).partnerId);
 
   it('claims only due partners, moves their next run ahead, and a second sweep right after claims nothing', async () => {
     const due = await feedPartner();
@@ -315,14 +316,14 @@ describe('feed jobs', () => {
     expect(sentPartnerIds()).toContain(due);
     expect(sentPartnerIds()).not.toContain(notDue);
     expect(sentPartnerIds()).not.toContain(noFeed);
-    expect(sendJob).toHaveBeenCalledWith(pullFeedJob, { partnerId: due }, { singletonKey: due });
+    expect(jobs.sent).toContainEqual({ name: pullFeedJob.id, input: { partnerId: due }, opts: { singletonKey: due } });
 
     const claimed = await getIntegration(due);
     expect(claimed.feedNextRunAt!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
     expect((await getIntegration(notDue)).feedNextRunAt).toEqual(later);
     expect((await getIntegration(noFeed)).feedNextRunAt).toBeNull();
 
-    sendJob.mockClear();
+    jobs.sent.length = 0;
     await pullDueFeedsJob.run({}, ctx);
     expect(sentPartnerIds()).not.toContain(due);
 
@@ -351,13 +352,13 @@ describe('feed jobs', () => {
 
   it('gives a claim back when its pull cannot be queued, so the next sweep retries it', async () => {
     const partnerId = await feedPartner();
-    sendJob.mockImplementation(async (...args: unknown[]) => {
-      if ((args[1] as { partnerId: string }).partnerId === partnerId) throw new Error('queue unavailable');
-    });
+    jobs.restore();
+    jobs = recordJobs({ fail: (job) => (job.input as { partnerId: string }).partnerId === partnerId });
     await pullDueFeedsJob.run({}, ctx);
     expect((await getIntegration(partnerId)).feedNextRunAt!.getTime()).toBeLessThanOrEqual(Date.now());
 
-    sendJob.mockReset();
+    jobs.restore();
+    jobs = recordJobs();
     await pullDueFeedsJob.run({}, ctx);
     expect(sentPartnerIds()).toContain(partnerId);
   });

@@ -1,18 +1,9 @@
-import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { type Db, type DbOrTx, getDb } from '@/db';
-import { partnerIntegrations } from '@/db/schema';
-import { zodDetails } from '@/server/lib/errors';
-import { AppError, type ErrorDetail } from '@/server/lib/errors';
+import { AppError, type ErrorDetail, zodDetails } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
-import {
-  type CallOutcome,
-  type EventFeed,
-  type FeedEvent,
-  fetchEventFeed,
-  PartnerCallError,
-} from '@/server/modules/partners/client';
-import { recordFeedRun } from '@/server/modules/partners/integration';
+import { type CallOutcome, PartnerCallError, recordFeedRun } from '@/server/modules/partners';
+import { type EventFeed, type FeedEvent, fetchEventFeed } from './feed-schemas';
 import { applyRules } from './rules';
 import type { RuleItem } from './rules-schemas';
 import {
@@ -323,37 +314,3 @@ export async function pullFeed(partnerId: string, db: Db = getDb()): Promise<Cal
 }
 
 /* ---------- Schedule ---------- */
-
-/** At most this many partners are claimed per sweep; the rest are claimed by the next one. */
-export const FEED_CLAIM_BATCH = 200;
-
-const isDue = () => and(isNotNull(partnerIntegrations.feedUrl), lte(partnerIntegrations.feedNextRunAt, sql`now()`));
-
-/**
- * Claims the partners whose feed is due, oldest first, by moving their next run one interval ahead in
- * the same statement. Rows another sweep is claiming are skipped (SKIP LOCKED), and once committed a
- * claim is no longer due, so two app instances never pull the same partner twice in one period.
- */
-export async function claimDueFeeds(db: DbOrTx = getDb(), limit = FEED_CLAIM_BATCH): Promise<string[]> {
-  const due = db
-    .select({ partnerId: partnerIntegrations.partnerId })
-    .from(partnerIntegrations)
-    .where(isDue())
-    .orderBy(asc(partnerIntegrations.feedNextRunAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
-  const rows = await db
-    .update(partnerIntegrations)
-    .set({ feedNextRunAt: sql`now() + make_interval(mins => ${partnerIntegrations.feedIntervalMinutes})` })
-    .where(and(inArray(partnerIntegrations.partnerId, due), isDue()))
-    .returning({ partnerId: partnerIntegrations.partnerId });
-  return rows.map((r) => r.partnerId);
-}
-
-/** Makes a claimed partner due again (its pull could not be queued), so the next sweep retries it. */
-export async function releaseFeedClaim(partnerId: string, db: DbOrTx = getDb()): Promise<void> {
-  await db
-    .update(partnerIntegrations)
-    .set({ feedNextRunAt: sql`now()` })
-    .where(and(eq(partnerIntegrations.partnerId, partnerId), isNotNull(partnerIntegrations.feedUrl)));
-}

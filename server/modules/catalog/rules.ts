@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
-import { combinations, events, priceTypes, resaleRules, shows, ticketOptions } from '@/db/schema';
+import { combinations, events, priceTypes, resaleRules, shows, ticketOptions } from '@/db/schema/catalog';
 import { AppError, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { toMinorUnits } from '@/server/lib/money';

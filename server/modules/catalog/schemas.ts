@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { primarySalesFeeResponse, primarySalesFeeSchema } from '@/server/modules/partners/schemas';
 import { decimalString, isCurrencyCode, toMinorUnits } from '@/server/lib/money';
 
 /*
@@ -171,34 +172,7 @@ const seatingSchema = z
   .object({ image: text().optional(), svgCode: text().optional() })
   .meta({ description: 'Seat map: an image URL and/or SVG markup' });
 
-/* ---------- Primary sales fee (ticket, ticket option, show, event; partner default) ---------- */
-
-export const PRIMARY_SALES_FEE_TYPES = ['FIXED', 'PERCENTAGE'] as const;
-
-const FEE_DESCRIPTION =
-  'The primary sale’s fee. FIXED: `value` is an amount in major units of the ticket’s currency (its ticket ' +
-  'option’s), 0 or more, stored as sent. PERCENTAGE: `value` is a percentage from 0 to 100. Resolved per ticket: ' +
-  'the ticket’s fee, else its ticket option’s, else its show’s, else its event’s, else a partner default set by ' +
-  'Encore staff.';
-
-/**
- * `{ type, value }`, one schema for every level (tickets import it from here). Zod's own messages for
- * a bad type or a negative value, as tickets answered them before the catalogue took a fee too. A
- * PERCENTAGE over 100 is refused with the path `….primarySalesFee.value`. Unknown extra keys pass
- * (tickets keep their free-form objects as sent); the catalogue stores only `{ type, value }`.
- */
-export const primarySalesFeeSchema = z
-  .looseObject({ type: z.enum(PRIMARY_SALES_FEE_TYPES), value: z.number().min(0) })
-  .superRefine((fee, ctx) => {
-    if (fee.type === 'PERCENTAGE' && typeof fee.value === 'number' && fee.value > 100) {
-      ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be at most 100 for a PERCENTAGE fee' });
-    }
-  })
-  .meta({ id: 'PrimarySalesFeeInput', description: FEE_DESCRIPTION });
-
-export const primarySalesFeeResponse = z
-  .object({ type: z.enum(PRIMARY_SALES_FEE_TYPES), value: z.number() })
-  .meta({ id: 'PrimarySalesFee', description: FEE_DESCRIPTION });
+/* ---------- Primary sales fee (its schema: the partners module's, the lowest that uses it) ---------- */
 
 /** On the catalogue's inputs: absent keeps the stored fee (PUT), `null` clears it, an object replaces it. */
 const feeField = (level: string) =>

@@ -1,10 +1,9 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { type DbOrTx, type Tx, getDb } from '@/db';
-import { events, priceTypes, shows, type StoredPrimarySalesFee, ticketOptions, tickets } from '@/db/schema';
+import { events, priceTypes, shows, type StoredPrimarySalesFee, ticketOptions } from '@/db/schema/catalog';
 import { AppError, badRequest, conflict, type ErrorDetail, notFound, pgErrorOf } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
-import { recordTicketEvents } from '@/server/modules/tickets/history';
 import {
   type EventCreateInput,
   type EventUpdateInput,
@@ -15,6 +14,7 @@ import {
   eventResponse,
   isCompleteShow,
 } from './schemas';
+import { notifyShowsCancelled } from './lookups';
 
 type ShowRow = typeof shows.$inferSelect;
 type OptionRow = typeof ticketOptions.$inferSelect;
@@ -315,17 +315,8 @@ export async function cancelShows(tx: Tx, showPks: string[]): Promise<void> {
     .update(shows)
     .set({ status: 'CANCELLED', cancelledAt: sql`coalesce(${shows.cancelledAt}, now())` })
     .where(inArray(shows.id, showPks));
-  const invalidated = await tx
-    .update(tickets)
-    .set({ status: 'INVALIDATED', invalidatedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(inArray(tickets.showPk, showPks), eq(tickets.status, 'VALID')))
-    .returning({ id: tickets.id });
-  // The ticket history is the tickets module's table: written through its function, in this transaction.
-  await recordTicketEvents(
-    tx,
-    invalidated.map((t) => t.id),
-    'invalidated',
-  );
+  // The tickets module invalidates the shows' tickets (and later modules end their listings), in this transaction.
+  await notifyShowsCancelled(tx, showPks);
 }
 
 /** POST /v1/events/{externalReferenceId}/cancellation, optionally for one show. */

@@ -9,14 +9,14 @@ import { getDb } from '@/db';
 import { combinations, events, shows, tickets } from '@/db/schema';
 import { AppError, pgErrorOf } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
-import { updateIntegration } from '@/server/modules/partners/integration';
-import { processBatch } from '@/server/modules/tickets/service';
-import { secureViewByToken } from '@/server/modules/tickets/urls';
+import { updateIntegration } from '@/server/modules/partners';
+import { processBatch } from '@/server/modules/tickets';
+import { secureViewByToken } from '@/server/modules/tickets';
 import { setEnv } from '@/server/testing/env';
 import { FakePartner } from '@/server/testing/fake-partner';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { admit, json, putTicket, queueTickets, syncTickets } from '@/server/testing/ticket-api';
-import { getEventDetail, getShowSummary, listShowTickets } from './browse';
+import { getEventDetailWithTickets, getShowSummaryWithTickets, listShowTickets } from '@/server/modules/tickets';
 import { pullFeed } from './feed';
 import { effectiveResaleRules } from './rules';
 import { getEvent } from './service';
@@ -434,8 +434,8 @@ describe('dashboard browse with a show id two events share', () => {
       { externalReferenceEventId: s.refA, showId: '1', ruleType: 'RESALE_ENABLED', rules: { enabled: false } },
     ]);
 
-    const a = await getEventDetail({ partnerId: s.partnerId, eventId: s.eventPkOf(s.refA) });
-    const b = await getEventDetail({ partnerId: s.partnerId, eventId: s.eventPkOf(s.refB) });
+    const a = await getEventDetailWithTickets({ partnerId: s.partnerId, eventId: s.eventPkOf(s.refA) });
+    const b = await getEventDetailWithTickets({ partnerId: s.partnerId, eventId: s.eventPkOf(s.refB) });
     expect(a.shows.map((x) => [x.showId, x.id, x.tickets.total])).toEqual([
       ['1', s.pkOf(s.refA, '1'), 1],
       ['2', s.pkOf(s.refA, '2'), 1],
@@ -448,7 +448,7 @@ describe('dashboard browse with a show id two events share', () => {
     expect(b.ruleGroups).toEqual([]);
 
     const b1 = { partnerId: s.partnerId, eventId: s.eventPkOf(s.refB), showId: s.pkOf(s.refB, '1') };
-    expect(await getShowSummary(b1)).toMatchObject({
+    expect(await getShowSummaryWithTickets(b1)).toMatchObject({
       showId: '1',
       title: 'B one',
       event: { externalReferenceId: s.refB },

@@ -5,15 +5,8 @@ import { AppError } from '@/server/lib/errors';
 import { setEnv } from '@/server/testing/env';
 import { FakePartner, fakeFeedEvent, fakeTicket } from '@/server/testing/fake-partner';
 import { makePartner } from '@/server/testing/fixtures';
-import {
-  applyFieldMap,
-  fetchEventFeed,
-  fetchFeedNow,
-  PartnerCallError,
-  testVerification,
-  verificationRequestUrl,
-  verifyTickets,
-} from './client';
+import { applyFieldMap, PartnerCallError, testVerification, verificationRequestUrl, verifyTickets } from './client';
+import { fetchEventFeed, fetchFeedNow } from '@/server/modules/catalog';
 import { getIntegration, updateIntegration } from './integration';
 import type { UpdateIntegrationInput } from './schemas';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type DbOrTx, getDb } from '@/db';
-import { AppError, badRequest, type ErrorDetail } from '@/server/lib/errors';
+import { AppError, badRequest, type ErrorDetail, formatPath } from '@/server/lib/errors';
 import { isCurrencyCode, toMinorUnits } from '@/server/lib/money';
 import { OutboundError, partnerRequest } from '@/server/lib/outbound';
 import { type IntegrationRow, loadIntegration } from './integration';
@@ -104,11 +104,6 @@ async function getJson(
 
 /* ---------- Validation messages ---------- */
 
-/** `tickets[2].ticketId`, `shows[0].combinations`, `[1].shows[0]` for a path into an answer. */
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
-}
-
 /** One readable sentence per zod issue: "tickets[2].ticketId is required". */
 function issueDetails(error: z.ZodError, describeKey: (key: string) => string = () => ''): ErrorDetail[] {
   return error.issues.slice(0, 50).map((issue) => {
@@ -136,17 +131,17 @@ function summarize(details: ErrorDetail[]): string {
 /* ---------- Shared field schemas ---------- */
 
 /** Partner ids are strings; whole numbers are accepted too (many systems emit numeric ids) and kept as text. */
-const partnerId = z
+export const partnerIdField = z
   .union([z.string().min(1, 'must not be empty'), z.number().int()], { error: 'must be a string' })
   .transform(String);
 
-const amount = z
+export const amountField = z
   .union([z.number(), z.string()], { error: 'must be a number or a numeric string' })
   .refine((v) => (typeof v === 'number' ? Number.isFinite(v) && v >= 0 : /^\s*\d+(\.\d+)?\s*$/.test(v)), {
     message: 'must be a non-negative decimal number',
   });
 
-const currencyCode = z
+export const currencyCodeField = z
   .string()
   .transform((v) => v.trim().toUpperCase())
   .refine(isCurrencyCode, { message: 'must be an ISO 4217 currency code (e.g. EUR)' });
@@ -155,12 +150,12 @@ const currencyCode = z
 
 const verificationTicket = z
   .object({
-    ticketId: partnerId,
-    externalReferenceEventId: partnerId,
-    showId: partnerId.nullable().optional(),
-    ticketOptionId: partnerId,
-    price: amount,
-    currency: currencyCode,
+    ticketId: partnerIdField,
+    externalReferenceEventId: partnerIdField,
+    showId: partnerIdField.nullable().optional(),
+    ticketOptionId: partnerIdField,
+    price: amountField,
+    currency: currencyCodeField,
     status: z.string().trim().min(1, 'must not be empty'),
     tags: z.array(z.string().regex(/^[^:]+:.+$/s, { message: "must be a 'key:value' string" })).optional(),
   })
@@ -310,153 +305,14 @@ export async function verifyTickets(
 
 /* ---------- Event feed ---------- */
 
-const feedTicketOption = z
-  .looseObject({
-    ticketId: partnerId.optional(),
-    ticketOptionId: partnerId.optional(),
-    title: z.string().optional(),
-    description: z.string().optional(),
-    currency: currencyCode.optional(),
-    price: amount.nullable().optional(),
-    stock: z.number().optional(),
-    area: z.string().optional(),
-  })
-  .superRefine((o, ctx) => {
-    if (o.ticketId === undefined && o.ticketOptionId === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['ticketId'], message: 'is required (or ticketOptionId)' });
-    } else if (o.ticketId !== undefined && o.ticketOptionId !== undefined && o.ticketId !== o.ticketOptionId) {
-      ctx.addIssue({ code: 'custom', path: ['ticketOptionId'], message: 'differs from ticketId' });
-    }
-  })
-  // One name downstream: combinations call it ticketOptionId, the push API's ticketOption calls it ticketId.
-  .transform(({ ticketId, ticketOptionId, ...rest }) => ({
-    ...rest,
-    ticketOptionId: ticketOptionId ?? ticketId ?? '',
-  }));
-
-const feedPriceType = z.looseObject({
-  priceTypeId: partnerId,
-  title: z.string().optional(),
-  description: z.string().optional(),
-});
-
-const feedCombination = z.object({
-  ticketOptionId: partnerId,
-  priceTypeId: partnerId,
-  price: amount,
-  description: z.string().optional(),
-});
-
-function duplicates(values: string[]): Set<number> {
-  const seen = new Set<string>();
-  const dup = new Set<number>();
-  values.forEach((v, i) => (seen.has(v) ? dup.add(i) : seen.add(v)));
-  return dup;
-}
-
-const feedShow = z
-  .looseObject({
-    showId: partnerId,
-    status: z.string().trim().min(1, 'must not be empty'),
-    dates: z.looseObject({ startsAt: z.iso.datetime({ offset: true }) }),
-    ticketOptions: z.array(feedTicketOption),
-    priceTypes: z.array(feedPriceType).optional(),
-    combinations: z.array(feedCombination).optional(),
-  })
-  .superRefine((show, ctx) => {
-    // Price Detail model: price types sell only through explicitly declared combinations.
-    if (show.priceTypes !== undefined && show.combinations === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['combinations'], message: 'is required when priceTypes is present' });
-    }
-    const optionIds = show.ticketOptions.map((o) => o.ticketOptionId);
-    for (const i of duplicates(optionIds)) {
-      ctx.addIssue({ code: 'custom', path: ['ticketOptions', i, 'ticketOptionId'], message: 'is a duplicate' });
-    }
-    const priceTypeIds = (show.priceTypes ?? []).map((p) => p.priceTypeId);
-    for (const i of duplicates(priceTypeIds)) {
-      ctx.addIssue({ code: 'custom', path: ['priceTypes', i, 'priceTypeId'], message: 'is a duplicate' });
-    }
-    const combos = show.combinations ?? [];
-    combos.forEach((c, i) => {
-      if (!optionIds.includes(c.ticketOptionId)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['combinations', i, 'ticketOptionId'],
-          message: `names no ticket option of this show (${c.ticketOptionId})`,
-        });
-      }
-      if (!priceTypeIds.includes(c.priceTypeId)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['combinations', i, 'priceTypeId'],
-          message: `names no price type of this show (${c.priceTypeId})`,
-        });
-      }
-    });
-    for (const i of duplicates(combos.map((c) => `${c.ticketOptionId}\u0000${c.priceTypeId}`))) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['combinations', i],
-        message: 'repeats a ticketOptionId + priceTypeId pair',
-      });
-    }
-  });
-
-export const feedEvent = z
-  .looseObject({
-    externalReferenceId: partnerId,
-    shows: z.array(feedShow),
-  })
-  .superRefine((event, ctx) => {
-    for (const i of duplicates(event.shows.map((s) => s.showId))) {
-      ctx.addIssue({ code: 'custom', path: ['shows', i, 'showId'], message: 'is a duplicate' });
-    }
-  });
-
-const feedEvents = z.array(feedEvent).superRefine((events, ctx) => {
-  for (const i of duplicates(events.map((e) => e.externalReferenceId))) {
-    ctx.addIssue({ code: 'custom', path: [i, 'externalReferenceId'], message: 'is a duplicate' });
-  }
-});
-
-export type FeedEvent = z.output<typeof feedEvent>;
-
-export interface EventFeed {
-  /**
-   * The feed's events. A feed may answer one event object (the spec's shape) or an array of them (one
-   * feed for a partner's whole catalogue); both arrive here as a list. Error paths follow the answer:
-   * `shows[0]…` for one object, `[2].shows[0]…` for an array.
-   */
-  events: FeedEvent[];
-  fetchedAt: Date;
-  durationMs: number;
-}
-
-export interface FeedSummary {
-  events: number;
-  shows: number;
-  ticketOptions: number;
-  priceTypes: number;
-  combinations: number;
-}
-
-export function summarizeFeed(feed: EventFeed): FeedSummary {
-  const shows = feed.events.flatMap((e) => e.shows);
-  return {
-    events: feed.events.length,
-    shows: shows.length,
-    ticketOptions: shows.reduce((n, s) => n + s.ticketOptions.length, 0),
-    priceTypes: shows.reduce((n, s) => n + (s.priceTypes?.length ?? 0), 0),
-    combinations: shows.reduce((n, s) => n + (s.combinations?.length ?? 0), 0),
-  };
-}
-
 /**
- * Reads and validates the partner's event feed. It touches neither the catalogue nor the schedule: a
- * run (fetch + apply, recorded on the integration) is `pullFeed` in the catalogue module; this alone
- * is also the dashboard's "Fetch feed now" check.
+ * GETs the partner's event feed and answers its JSON as sent; the catalogue module checks its shape
+ * (feed-schemas.ts) and applies it. Every failure is a PartnerCallError.
  */
-export async function fetchEventFeed(partnerId: string, db: DbOrTx = getDb()): Promise<EventFeed> {
+export async function fetchFeedAnswer(
+  partnerId: string,
+  db: DbOrTx = getDb(),
+): Promise<{ json: unknown; fetchedAt: Date; durationMs: number }> {
   const row = await configuredIntegration(partnerId, db);
   if (!row?.feedUrl) throw new PartnerCallError('not_configured', 'This partner has no event feed URL configured');
   const fetchedAt = new Date();
@@ -465,18 +321,19 @@ export async function fetchEventFeed(partnerId: string, db: DbOrTx = getDb()): P
     timeoutMs: FEED_TIMEOUT_MS,
     maxResponseBytes: FEED_MAX_BYTES,
   });
-  const parsed = Array.isArray(json)
-    ? feedEvents.safeParse(json, { reportInput: true })
-    : feedEvent.transform((e) => [e]).safeParse(json, { reportInput: true });
-  if (!parsed.success) {
-    const details = issueDetails(parsed.error);
-    throw new PartnerCallError(
-      'invalid_answer',
-      `The partner's event feed does not match the expected shape: ${summarize(details)}`,
-      { details },
-    );
-  }
-  return { events: parsed.data, fetchedAt, durationMs };
+  return { json, fetchedAt, durationMs };
+}
+
+/** A partner's answer that does not match its expected shape, every problem named. */
+export function invalidAnswer(what: string, error: z.ZodError): PartnerCallError {
+  const details = issueDetails(error);
+  return new PartnerCallError(
+    'invalid_answer',
+    `The partner's ${what} does not match the expected shape: ${summarize(details)}`,
+    {
+      details,
+    },
+  );
 }
 
 /* ---------- Dashboard test actions ---------- */
@@ -489,7 +346,7 @@ export type CallOutcome<T> =
       error: { reason: PartnerCallReason; message: string; details: ErrorDetail[]; httpStatus: number | null };
     };
 
-async function outcome<T>(run: () => Promise<T>): Promise<CallOutcome<T>> {
+export async function callOutcome<T>(run: () => Promise<T>): Promise<CallOutcome<T>> {
   try {
     return { ok: true, result: await run() };
   } catch (err) {
@@ -507,16 +364,5 @@ async function outcome<T>(run: () => Promise<T>): Promise<CallOutcome<T>> {
 }
 
 export function testVerification(partnerId: string, userEmail: string, db: DbOrTx = getDb()) {
-  return outcome(() => verifyTickets(partnerId, userEmail, db));
-}
-
-/** Reads and checks the feed now and answers its counts; nothing is applied or recorded (not a run). */
-export async function fetchFeedNow(
-  partnerId: string,
-  db: DbOrTx = getDb(),
-): Promise<CallOutcome<FeedSummary & { durationMs: number }>> {
-  return outcome(async () => {
-    const feed = await fetchEventFeed(partnerId, db);
-    return { ...summarizeFeed(feed), durationMs: feed.durationMs };
-  });
+  return callOutcome(() => verifyTickets(partnerId, userEmail, db));
 }

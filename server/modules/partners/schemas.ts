@@ -1,6 +1,34 @@
 import { z } from 'zod';
 import { defineRoute } from '@/server/lib/contract';
-import { primarySalesFeeSchema } from '@/server/modules/catalog/schemas';
+
+/* ---------- Primary sales fee (ticket, ticket option, show, event; partner default) ---------- */
+
+export const PRIMARY_SALES_FEE_TYPES = ['FIXED', 'PERCENTAGE'] as const;
+
+const FEE_DESCRIPTION =
+  'The primary sale’s fee. FIXED: `value` is an amount in major units of the ticket’s currency (its ticket ' +
+  'option’s), 0 or more, stored as sent. PERCENTAGE: `value` is a percentage from 0 to 100. Resolved per ticket: ' +
+  'the ticket’s fee, else its ticket option’s, else its show’s, else its event’s, else a partner default set by ' +
+  'Encore staff.';
+
+/**
+ * `{ type, value }`, one schema for every level (the catalogue and tickets import it from here). Zod's own messages for
+ * a bad type or a negative value, as tickets answered them before the catalogue took a fee too. A
+ * PERCENTAGE over 100 is refused with the path `….primarySalesFee.value`. Unknown extra keys pass
+ * (tickets keep their free-form objects as sent); the catalogue stores only `{ type, value }`.
+ */
+export const primarySalesFeeSchema = z
+  .looseObject({ type: z.enum(PRIMARY_SALES_FEE_TYPES), value: z.number().min(0) })
+  .superRefine((fee, ctx) => {
+    if (fee.type === 'PERCENTAGE' && typeof fee.value === 'number' && fee.value > 100) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be at most 100 for a PERCENTAGE fee' });
+    }
+  })
+  .meta({ id: 'PrimarySalesFeeInput', description: FEE_DESCRIPTION });
+
+export const primarySalesFeeResponse = z
+  .object({ type: z.enum(PRIMARY_SALES_FEE_TYPES), value: z.number() })
+  .meta({ id: 'PrimarySalesFee', description: FEE_DESCRIPTION });
 
 export const PARTNER_NAME_MAX = 100;
 export const partnerName = z

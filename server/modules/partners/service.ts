@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
-import { apiKeys, partners } from '@/db/schema';
+import { apiKeys, partners } from '@/db/schema/partners';
 import { notFound } from '@/server/lib/errors';
 import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
 import {

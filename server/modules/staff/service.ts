@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
 import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
-import { staffInvitations, staffUsers } from '@/db/schema';
+import { staffInvitations, staffUsers } from '@/db/schema/staff';
 import { consume, peek, type RateLimit } from '@/server/lib/rate-limit';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
 import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';

@@ -4,7 +4,7 @@
  * the event of ../catalog/examples.ts; server/http/examples.test.ts sends them to the real handlers in
  * that order. Answers come from ./response-examples.json.
  */
-import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog/examples';
+import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog';
 import responses from './response-examples.json';
 
 function ticket(ticketId: string, seat: string) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { POST as createEvent, PUT as updateEvent } from '@/app/v1/events/route';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
-import { setPrimarySalesFee } from '@/server/modules/partners/service';
+import { setPrimarySalesFee } from '@/server/modules/partners';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
 import { resolvePrimarySalesFee } from './fees';
 

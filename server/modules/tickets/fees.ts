@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
-import type { StoredPrimarySalesFee } from '@/db/schema';
+import type { StoredPrimarySalesFee } from '@/server/modules/catalog';
 import { notFound } from '@/server/lib/errors';
 
 /** Where a ticket's fee came from, nearest level first. */

@@ -1,6 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
-import { ticketEvents } from '@/db/schema';
+import { ticketEvents } from '@/db/schema/tickets';
 
 export type TicketEventKind = (typeof ticketEvents.kind.enumValues)[number];
 

@@ -3,6 +3,7 @@ import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { errorFields, log } from '@/server/lib/log';
 import { isTransient } from '@/server/lib/errors';
+import { transaction } from '@/server/lib/transaction';
 import { abandonBatch, acceptTickets, processBatch, unfinishedBatchIds } from './service';
 
 const IMPORT_RETRIES = 5;
@@ -49,15 +50,12 @@ export const resumeTicketBatchesJob = defineJob({
   },
 });
 
-/** Stores the batch, then queues its import; the answer carries the batch id and every service id. */
-export async function acceptTicketBatch(partnerId: string, list: Parameters<typeof acceptTickets>[1]) {
-  const accepted = await acceptTickets(partnerId, list);
-  // The batch is durable before this send; if the send fails, the minute sweep queues it.
-  await sendJob(importTicketBatchJob, { batchId: accepted.batchId }).catch((err) =>
-    log.warn('could not queue a ticket batch import; the minute sweep will', {
-      batchId: accepted.batchId,
-      ...errorFields(err),
-    }),
-  );
-  return accepted;
+/** Stores the batch and, once that commits, queues its import; the answer carries the batch id and every service id. */
+export function acceptTicketBatch(partnerId: string, list: Parameters<typeof acceptTickets>[1]) {
+  // The batch is durable before the send; if the send fails, the minute sweep queues it.
+  return transaction(async ({ tx, after }) => {
+    const accepted = await acceptTickets(partnerId, list, tx);
+    after.job(importTicketBatchJob.id, { batchId: accepted.batchId });
+    return accepted;
+  });
 }

@@ -1,18 +1,19 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
-import { events, shows, tickets } from '@/db/schema';
+import { type DbOrTx, getDb, type Tx } from '@/db';
+import { tickets } from '@/db/schema/tickets';
 import { AppError, conflict, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { currencyExponent, fromMinorUnits } from '@/server/lib/money';
+import { showDirectory } from '@/server/modules/catalog';
 import type { TicketCreate, TicketUpdate } from './schemas';
 import { recordTicketEvents } from './history';
 import { importTickets } from './service';
 
 async function loadTicket(partnerId: string, ticketId: string, db: DbOrTx, lock = false) {
+  const show = showDirectory(db);
   const q = db
-    .select({ t: tickets, ref: events.externalReferenceId, showId: shows.showId, showStatus: shows.status })
+    .select({ t: tickets, ref: show.eventRef, showId: show.showId, showStatus: show.showStatus })
     .from(tickets)
-    .innerJoin(events, eq(events.id, tickets.eventPk))
-    .innerJoin(shows, eq(shows.id, tickets.showPk))
+    .innerJoin(show, eq(show.showPk, tickets.showPk))
     .where(and(eq(tickets.partnerId, partnerId), eq(tickets.ticketId, ticketId)));
   const [row] = lock ? await q.for('update', { of: tickets }) : await q;
   if (!row) throw notFound('Ticket not found');
@@ -128,16 +129,17 @@ export async function admitTickets(
 ): Promise<true> {
   return db.transaction(async (tx) => {
     const ids = items.map((i) => i.ticketId);
+    const show = showDirectory(tx);
     const rows = await tx
       .select({
         id: tickets.id,
         ticketId: tickets.ticketId,
         status: tickets.status,
         admittedAt: tickets.admittedAt,
-        showStatus: shows.status,
+        showStatus: show.showStatus,
       })
       .from(tickets)
-      .innerJoin(shows, eq(shows.id, tickets.showPk))
+      .innerJoin(show, eq(show.showPk, tickets.showPk))
       .where(and(eq(tickets.partnerId, partnerId), inArray(tickets.ticketId, ids)))
       .for('update', { of: tickets });
     const byId = new Map(rows.map((r) => [r.ticketId, r]));
@@ -176,4 +178,21 @@ export async function admitTickets(
       insert into ticket_events (ticket_pk, kind, at) select id, 'admitted', admitted_at from up`);
     return true as const;
   });
+}
+
+/**
+ * Invalidates the valid tickets of cancelled shows, with their history, in the cancelling transaction
+ * (subscribed to the catalogue's show cancellations in server/wiring.ts).
+ */
+export async function invalidateTicketsOfShows(tx: Tx, showPks: string[]): Promise<void> {
+  const invalidated = await tx
+    .update(tickets)
+    .set({ status: 'INVALIDATED', invalidatedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(and(inArray(tickets.showPk, showPks), eq(tickets.status, 'VALID')))
+    .returning({ id: tickets.id });
+  await recordTicketEvents(
+    tx,
+    invalidated.map((t) => t.id),
+    'invalidated',
+  );
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { primarySalesFeeSchema, priceSchema } from '@/server/modules/catalog/schemas';
+import { priceSchema } from '@/server/modules/catalog/schemas';
+import { primarySalesFeeSchema } from '@/server/modules/partners/schemas';
 
 /**
  * Ticket payloads. Inner shapes follow what partners of the reference product already send (see

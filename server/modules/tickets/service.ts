@@ -1,11 +1,12 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
-import { combinations, events, priceTypes, shows, ticketBatchErrors, ticketBatches, ticketOptions } from '@/db/schema';
+import { ticketBatchErrors, ticketBatches } from '@/db/schema/tickets';
 import { isTransient, notFound, pgErrorOf } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import { storableText } from '@/server/lib/storable';
 import { newId } from '@/server/lib/ids';
 import { toMinorUnits } from '@/server/lib/money';
+import { type Catalogue, catalogueFor, type ShowRef } from '@/server/modules/catalog';
 import type { TicketCreate } from './schemas';
 
 export interface TicketError {
@@ -30,77 +31,6 @@ async function existingTickets(db: DbOrTx, partnerId: string, ticketIds: string[
     where partner_id = ${partnerId} and ticket_id in (select json_array_elements_text(${JSON.stringify(ticketIds)}::json))`);
   for (const r of rows) map.set(r.ticket_id, { id: r.id, status: r.status });
   return map;
-}
-
-/** What tickets are checked against: the partner's events named by the tickets, their shows and pricing. */
-interface Catalogue {
-  eventByRef: Map<string, string>;
-  showByKey: Map<string, ShowRef>;
-  showsOfEvent: Map<string, ShowRef[]>;
-  optionByKey: Map<string, { currency: string; priceMinor: number | null }>;
-  typeSet: Set<string>;
-  comboPrice: Map<string, number | null>;
-}
-interface ShowRef {
-  pk: string;
-  status: string;
-}
-
-/**
- * Loads the catalogue the tickets name. The shows are read FOR SHARE: a cancellation running meanwhile
- * waits for this import to commit (and then invalidates its tickets too), so no ticket lands valid on a
- * show cancelled under it.
- */
-async function loadCatalogue(db: DbOrTx, partnerId: string, refs: string[]): Promise<Catalogue> {
-  const eventRows = await db
-    .select({ pk: events.id, ref: events.externalReferenceId })
-    .from(events)
-    .where(and(eq(events.partnerId, partnerId), inArray(events.externalReferenceId, refs)));
-  const eventPks = eventRows.map((e) => e.pk);
-  const showRows = eventPks.length
-    ? await db
-        .select({ pk: shows.id, showId: shows.showId, eventPk: shows.eventId, status: shows.status })
-        .from(shows)
-        .where(inArray(shows.eventId, eventPks))
-        .for('share')
-    : [];
-  const showPks = showRows.map((s) => s.pk);
-  const [options, types, combos] = showPks.length
-    ? await Promise.all([
-        db
-          .select({
-            showPk: ticketOptions.showPk,
-            id: ticketOptions.ticketId,
-            currency: ticketOptions.currency,
-            priceMinor: ticketOptions.priceMinor,
-          })
-          .from(ticketOptions)
-          .where(inArray(ticketOptions.showPk, showPks)),
-        db
-          .select({ showPk: priceTypes.showPk, id: priceTypes.priceTypeId })
-          .from(priceTypes)
-          .where(inArray(priceTypes.showPk, showPks)),
-        db
-          .select({
-            showPk: combinations.showPk,
-            o: combinations.ticketOptionId,
-            p: combinations.priceTypeId,
-            priceMinor: combinations.priceMinor,
-          })
-          .from(combinations)
-          .where(inArray(combinations.showPk, showPks)),
-      ])
-    : [[], [], []];
-  const showsOfEvent = new Map<string, ShowRef[]>();
-  for (const s of showRows) showsOfEvent.set(s.eventPk, [...(showsOfEvent.get(s.eventPk) ?? []), s]);
-  return {
-    eventByRef: new Map(eventRows.map((e) => [e.ref, e.pk])),
-    showByKey: new Map(showRows.map((s) => [`${s.eventPk}|${s.showId}`, s])),
-    showsOfEvent,
-    optionByKey: new Map(options.map((o) => [`${o.showPk}|${o.id}`, o])),
-    typeSet: new Set(types.map((t) => `${t.showPk}|${t.id}`)),
-    comboPrice: new Map(combos.map((c) => [`${c.showPk}|${c.o}|${c.p}`, c.priceMinor])),
-  };
 }
 
 /** A tickets row as the upsert's JSON carries it (column names). */
@@ -239,7 +169,7 @@ async function importTogether(
   db: DbOrTx = getDb(),
   batchId: string | null = null,
 ): Promise<ImportResult[]> {
-  const cat = await loadCatalogue(db, partnerId, [...new Set(items.map((i) => i.ticket.externalReferenceEventId))]);
+  const cat = await catalogueFor(db, partnerId, [...new Set(items.map((i) => i.ticket.externalReferenceEventId))]);
   const checked = items.map(({ ticket, serviceId }) => checkTicket(cat, ticket, serviceId ?? newId('tkt')));
   const written = await upsertTickets(
     db,

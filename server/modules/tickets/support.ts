@@ -1,9 +1,11 @@
 import { and, asc, eq, like, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { type DbOrTx, getDb } from '@/db';
-import { events, shows, tickets } from '@/db/schema';
+import { tickets } from '@/db/schema/tickets';
 import { publicBaseUrl } from '@/server/env';
 import { notFound } from '@/server/lib/errors';
+import { likeEscape } from '@/server/lib/paging';
+import { showDirectory } from '@/server/modules/catalog';
 import { fromMinorUnits } from '@/server/lib/money';
 import { ticketHistory, type TicketEventKind } from './history';
 
@@ -24,11 +26,11 @@ export const searchTicketsInput = z.object({
 export const ticketRef = z.object({ partnerId, ticketId: z.string().min(1).max(100) });
 
 /** `%`, `_` and `\` typed by staff are matched literally. */
-const likeEscape = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Matches ordered by event and ticketId; uses the (partner_id, ticket_id) and (partner_id, buyer_email) indexes. */
 export async function searchPartnerTickets(input: z.input<typeof searchTicketsInput>, db: DbOrTx = getDb()) {
   const { partnerId, query, limit } = searchTicketsInput.parse(input);
+  const show = showDirectory(db);
   const rows = await db
     .select({
       id: tickets.id,
@@ -36,15 +38,14 @@ export async function searchPartnerTickets(input: z.input<typeof searchTicketsIn
       status: tickets.status,
       admittedAt: tickets.admittedAt,
       buyerEmail: tickets.buyerEmail,
-      eventId: events.id,
-      eventTitle: events.title,
-      externalReferenceEventId: events.externalReferenceId,
-      showPk: shows.id,
-      showId: shows.showId,
+      eventId: show.eventPk,
+      eventTitle: show.eventTitle,
+      externalReferenceEventId: show.eventRef,
+      showPk: show.showPk,
+      showId: show.showId,
     })
     .from(tickets)
-    .innerJoin(events, eq(events.id, tickets.eventPk))
-    .innerJoin(shows, eq(shows.id, tickets.showPk))
+    .innerJoin(show, eq(show.showPk, tickets.showPk))
     .where(
       and(
         eq(tickets.partnerId, partnerId),
@@ -55,7 +56,7 @@ export async function searchPartnerTickets(input: z.input<typeof searchTicketsIn
         ),
       ),
     )
-    .orderBy(asc(events.externalReferenceId), asc(tickets.ticketId))
+    .orderBy(asc(show.eventRef), asc(tickets.ticketId))
     .limit(limit + 1);
   return { items: rows.slice(0, limit), more: rows.length > limit };
 }
@@ -72,18 +73,18 @@ export type TicketHistoryEntry = {
  */
 export async function getTicketDetail(input: z.input<typeof ticketRef>, db: DbOrTx = getDb()) {
   const { partnerId, ticketId } = ticketRef.parse(input);
+  const show = showDirectory(db);
   const [row] = await db
     .select({
       t: tickets,
-      eventTitle: events.title,
-      externalReferenceEventId: events.externalReferenceId,
-      showId: shows.showId,
-      showTitle: shows.title,
-      showStatus: shows.status,
+      eventTitle: show.eventTitle,
+      externalReferenceEventId: show.eventRef,
+      showId: show.showId,
+      showTitle: show.showTitle,
+      showStatus: show.showStatus,
     })
     .from(tickets)
-    .innerJoin(events, eq(events.id, tickets.eventPk))
-    .innerJoin(shows, eq(shows.id, tickets.showPk))
+    .innerJoin(show, eq(show.showPk, tickets.showPk))
     .where(and(eq(tickets.partnerId, partnerId), eq(tickets.id, ticketId)));
   if (!row) throw notFound('Ticket not found');
   const { t } = row;

@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
-import { events, shows, tickets } from '@/db/schema';
+import { tickets } from '@/db/schema/tickets';
 import { publicBaseUrl } from '@/server/env';
 import { notFound } from '@/server/lib/errors';
+import { showDirectory } from '@/server/modules/catalog';
 
 async function ticketRow(partnerId: string, ticketId: string, db: DbOrTx) {
   const [row] = await db
@@ -31,17 +32,17 @@ export async function salePublicUrl(partnerId: string, ticketId: string, lang: s
 /** What the placeholder secure view shows (the fan-pages issue replaces it). */
 export async function secureViewByToken(token: string, db: DbOrTx = getDb()) {
   if (!/^[0-9a-f]{64}$/.test(token)) return null;
+  const show = showDirectory(db);
   const [row] = await db
     .select({
-      event: events.title,
-      show: shows.title,
-      startsAt: shows.startsAt,
+      event: show.eventTitle,
+      show: show.showTitle,
+      startsAt: show.startsAt,
       status: tickets.status,
-      showStatus: shows.status,
+      showStatus: show.showStatus,
     })
     .from(tickets)
-    .innerJoin(events, eq(events.id, tickets.eventPk))
-    .innerJoin(shows, eq(shows.id, tickets.showPk))
+    .innerJoin(show, eq(show.showPk, tickets.showPk))
     .where(eq(tickets.secureToken, token));
   return row ?? null;
 }

@@ -1,16 +1,16 @@
 import { z } from 'zod';
-import { sendJob } from '@/server/jobs/client';
+import { sendJob, sendJobSoon } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
-import { errorFields, log } from '@/server/lib/log';
 import { dispatchDue } from './delivery';
+import { WEBHOOK_DISPATCH_JOB } from './service';
 
 /**
- * Delivers every due webhook message. Triggered after messages are enqueued (kickWebhookDispatch),
+ * Delivers every due webhook message. Triggered after messages are enqueued (the outbox asks after its commit),
  * at the time the earliest retry is due, and every minute as a sweep — so a lost trigger or a
  * restarted app only delays a message, never drops it.
  */
 export const webhookDispatchJob = defineJob({
-  id: 'webhooks.dispatch',
+  id: WEBHOOK_DISPATCH_JOB,
   description: 'Deliver due webhook messages',
   input: z.object({}).default({}),
   cron: '* * * * *',
@@ -29,19 +29,7 @@ async function scheduleDispatchAt(at: Date | string): Promise<void> {
   await sendJob(webhookDispatchJob, {}, { runAt: new Date(second * 1000), singletonKey: `at-${second}` });
 }
 
-let kickTimer: NodeJS.Timeout | undefined;
-
-/**
- * Asks for a dispatch soon, after the enqueueing transaction committed. Kicks within 25 ms are merged
- * into one job, so a burst of state changes costs one queue write.
- */
-export function kickWebhookDispatch(): void {
-  if (kickTimer) return;
-  kickTimer = setTimeout(() => {
-    kickTimer = undefined;
-    sendJob(webhookDispatchJob, {}).catch((err) =>
-      log.warn('could not queue webhook dispatch; the sweep will', errorFields(err)),
-    );
-  }, 25);
-  kickTimer.unref?.();
+/** Asks for a dispatch soon, outside any transaction: at boot, for what the last run left pending. */
+export function requestDispatch(): void {
+  sendJobSoon(WEBHOOK_DISPATCH_JOB);
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
-import { webhookAttempts, webhookEndpoints, webhookMessages } from '@/db/schema';
+import { type Db, type DbOrTx, getDb } from '@/db';
+import { webhookAttempts, webhookEndpoints, webhookMessages } from '@/db/schema/webhooks';
 import { badRequest, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
+import { transaction, type Work } from '@/server/lib/transaction';
 import { checkPartnerUrlResolves, OutboundError } from '@/server/lib/outbound';
-import { getPartner } from '@/server/modules/partners/service';
+import { getPartner } from '@/server/modules/partners';
 import {
   type ListMessagesInput,
   type UpsertEndpointInput,
@@ -43,47 +44,51 @@ export async function getEndpoint(partnerId: string, db: DbOrTx = getDb()) {
  * Creates or updates the partner's receiver. A new endpoint gets a signing secret, returned once.
  * Enabling an endpoint releases the messages held while it was disabled (they are already due).
  */
-export async function upsertEndpoint(input: UpsertEndpointInput, db: DbOrTx = getDb()) {
+export async function upsertEndpoint(input: UpsertEndpointInput, within?: Work | Db) {
   const data = upsertEndpointInput.parse(input);
-  await getPartner(data.partnerId, db);
   try {
     await checkPartnerUrlResolves(data.url);
   } catch (err) {
     if (err instanceof OutboundError) throw badRequest(err.message, [{ path: 'url', message: err.message }]);
     throw err;
   }
-  const [existing] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.partnerId, data.partnerId));
-  const headerName =
-    data.secretHeaderName === undefined ? (existing?.secretHeaderName ?? null) : data.secretHeaderName || null;
-  const headerValue =
-    data.secretHeaderValue === undefined ? (existing?.secretHeaderValue ?? null) : data.secretHeaderValue || null;
-  if (Boolean(headerName) !== Boolean(headerValue)) {
-    throw badRequest('A secret header needs both a name and a value', [
-      { path: headerName ? 'secretHeaderValue' : 'secretHeaderName', message: 'is required with the other' },
-    ]);
-  }
-  const signingSecret = existing?.signingSecret ?? newSigningSecret();
-  await db
-    .insert(webhookEndpoints)
-    .values({
-      partnerId: data.partnerId,
-      url: data.url,
-      enabled: data.enabled,
-      secretHeaderName: headerName,
-      secretHeaderValue: headerValue,
-      signingSecret,
-    })
-    .onConflictDoUpdate({
-      target: webhookEndpoints.partnerId,
-      set: {
+  return transaction(async ({ tx: db, after }) => {
+    await getPartner(data.partnerId, db);
+    const [existing] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.partnerId, data.partnerId));
+    const headerName =
+      data.secretHeaderName === undefined ? (existing?.secretHeaderName ?? null) : data.secretHeaderName || null;
+    const headerValue =
+      data.secretHeaderValue === undefined ? (existing?.secretHeaderValue ?? null) : data.secretHeaderValue || null;
+    if (Boolean(headerName) !== Boolean(headerValue)) {
+      throw badRequest('A secret header needs both a name and a value', [
+        { path: headerName ? 'secretHeaderValue' : 'secretHeaderName', message: 'is required with the other' },
+      ]);
+    }
+    const signingSecret = existing?.signingSecret ?? newSigningSecret();
+    await db
+      .insert(webhookEndpoints)
+      .values({
+        partnerId: data.partnerId,
         url: data.url,
         enabled: data.enabled,
         secretHeaderName: headerName,
         secretHeaderValue: headerValue,
-        updatedAt: sql`now()`,
-      },
-    });
-  return { endpoint: await getEndpoint(data.partnerId, db), signingSecret: existing ? null : signingSecret };
+        signingSecret,
+      })
+      .onConflictDoUpdate({
+        target: webhookEndpoints.partnerId,
+        set: {
+          url: data.url,
+          enabled: data.enabled,
+          secretHeaderName: headerName,
+          secretHeaderValue: headerValue,
+          updatedAt: sql`now()`,
+        },
+      });
+    // An enabled endpoint gets what waits for it (held while it was missing or disabled) now, not at the sweep.
+    if (data.enabled) dispatchSoon(after);
+    return { endpoint: await getEndpoint(data.partnerId, db), signingSecret: existing ? null : signingSecret };
+  }, within);
 }
 
 /** A new signing secret, returned once; deliveries sign with it from now on. */
@@ -98,17 +103,29 @@ export async function rotateSigningSecret(partnerId: string, db: DbOrTx = getDb(
   return signingSecret;
 }
 
+/** The dispatch job's id (webhooks/jobs.ts defines it; named here so the outbox needs no import of it). */
+export const WEBHOOK_DISPATCH_JOB = 'webhooks.dispatch';
+
+/** Asks, once the transaction commits, for a dispatch soon (merged with other asks within 25 ms). */
+function dispatchSoon(after: Work['after']): void {
+  after.job(WEBHOOK_DISPATCH_JOB, {}, { merge: true });
+}
+
 /**
  * The outbox: records a message in the caller's transaction, so the state change and its webhook
- * commit or roll back together. Delivery starts when a dispatcher runs (call kickWebhookDispatch()
- * after the commit; a sweep every minute catches anything not kicked). Messages are recorded even
- * when the partner has no endpoint yet or it is disabled: they wait, they are never dropped.
+ * commit or roll back together, and asks for a dispatch after the commit (a sweep every minute catches
+ * anything a lost ask missed). Messages are recorded even when the partner has no endpoint yet or it
+ * is disabled: they wait, they are never dropped. Given the database instead of a Work, it is its own
+ * transaction.
  */
-export async function enqueueWebhook(db: DbOrTx, partnerId: string, body: WebhookBody): Promise<string> {
+export async function enqueueWebhook(within: Work | Db, partnerId: string, body: WebhookBody): Promise<string> {
   const msg = webhookBody.parse(body);
-  const id = newId('msg');
-  await db.insert(webhookMessages).values({ id, partnerId, family: msg.family, action: msg.action, data: msg.data });
-  return id;
+  return transaction(async ({ tx, after }) => {
+    const id = newId('msg');
+    await tx.insert(webhookMessages).values({ id, partnerId, family: msg.family, action: msg.action, data: msg.data });
+    dispatchSoon(after);
+    return id;
+  }, within);
 }
 
 export async function listMessages(input: ListMessagesInput, db: DbOrTx = getDb()) {
@@ -161,24 +178,29 @@ export async function getMessage(partnerId: string, messageId: string, db: DbOrT
  * "Retry now": a pending message becomes due at once; a delivered one is sent again (manual replay,
  * same message id, so receivers that dedupe ignore it).
  */
-export async function retryNow(partnerId: string, messageId: string, db: DbOrTx = getDb()) {
-  const [row] = await db
-    .update(webhookMessages)
-    .set({ status: 'pending', nextAttemptAt: sql`now()`, deliveredAt: null })
-    .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.partnerId, partnerId)))
-    .returning({ id: webhookMessages.id });
-  if (!row) throw notFound('Webhook message not found');
-  return row.id;
+export async function retryNow(partnerId: string, messageId: string, within?: Work | Db) {
+  return transaction(async ({ tx, after }) => {
+    const [row] = await tx
+      .update(webhookMessages)
+      .set({ status: 'pending', nextAttemptAt: sql`now()`, deliveredAt: null })
+      .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.partnerId, partnerId)))
+      .returning({ id: webhookMessages.id });
+    if (!row) throw notFound('Webhook message not found');
+    dispatchSoon(after);
+    return row.id;
+  }, within);
 }
 
 /** Queues a harmless `test.ping` message so staff and partner can check the receiver end to end. */
-export async function sendTestMessage(partnerId: string, db: DbOrTx = getDb()): Promise<string> {
-  await getPartner(partnerId, db);
-  return enqueueWebhook(db, partnerId, {
-    family: 'test',
-    action: 'test.ping',
-    data: { partnerId, sentAt: new Date().toISOString() },
-  });
+export async function sendTestMessage(partnerId: string, within?: Work | Db): Promise<string> {
+  return transaction(async (work) => {
+    await getPartner(partnerId, work.tx);
+    return enqueueWebhook(work, partnerId, {
+      family: 'test',
+      action: 'test.ping',
+      data: { partnerId, sentAt: new Date().toISOString() },
+    });
+  }, within);
 }
 
 /**

@@ -277,14 +277,11 @@ describe('webhook delivery', () => {
 describe('webhook dispatch on the local job provider', () => {
   it('delivers an enqueued message through the real job definition when kicked', async () => {
     const { partner, receiver } = await setup();
-    const provider = new LocalJobProvider(process.env.DATABASE_URL!, allJobs(), { pollingIntervalSeconds: 0.5 });
-    await provider.start();
+    const provider = new LocalJobProvider(process.env.DATABASE_URL!, { pollingIntervalSeconds: 0.5 });
+    await provider.start(allJobs());
     cleanups.push(() => provider.stop());
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-10'));
-    await provider.send(
-      allJobs().find((j) => j.id === 'webhooks.dispatch')!,
-      {},
-    );
+    await provider.send('webhooks.dispatch', {});
     await expect
       .poll(async () => (await getMessage(partner.id, id)).message.status, { timeout: 10_000 })
       .toBe('delivered');

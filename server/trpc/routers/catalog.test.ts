@@ -1,11 +1,11 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { applyRules } from '@/server/modules/catalog/rules';
-import { rulesRequestSchema } from '@/server/modules/catalog/rules-schemas';
-import { eventCreateSchema, type EventCreateBody } from '@/server/modules/catalog/schemas';
-import { createEvent } from '@/server/modules/catalog/service';
-import { admitTicket, invalidateTicket } from '@/server/modules/tickets/lifecycle';
-import { ticketsRequestSchema } from '@/server/modules/tickets/schemas';
-import { acceptTickets, processBatch, syncTickets } from '@/server/modules/tickets/service';
+import { applyRules } from '@/server/modules/catalog';
+import { rulesRequestSchema } from '@/server/modules/catalog';
+import { eventCreateSchema, type EventCreateBody } from '@/server/modules/catalog';
+import { createEvent } from '@/server/modules/catalog';
+import { admitTicket, invalidateTicket } from '@/server/modules/tickets';
+import { ticketsRequestSchema } from '@/server/modules/tickets';
+import { acceptTickets, processBatch, syncTickets } from '@/server/modules/tickets';
 import { makePartner } from '@/server/testing/fixtures';
 import { createCallerFactory } from '../init';
 import { appRouter } from '../router';

@@ -1,18 +1,19 @@
+import { eventRef, listEventsInput, showRef } from '@/server/modules/catalog';
 import {
   batchRef,
-  eventRef,
   getBatchDetail,
-  getEventDetail,
-  getShowSummary,
+  getEventDetailWithTickets,
+  getShowSummaryWithTickets,
+  getTicketDetail,
   listBatches,
   listBatchesInput,
-  listEvents,
-  listEventsInput,
+  listEventsWithTickets,
   listShowTickets,
   listShowTicketsInput,
-  showRef,
-} from '@/server/modules/catalog/browse';
-import { getTicketDetail, searchPartnerTickets, searchTicketsInput, ticketRef } from '@/server/modules/tickets/support';
+  searchPartnerTickets,
+  searchTicketsInput,
+  ticketRef,
+} from '@/server/modules/tickets';
 import { protectedProcedure, router } from '../init';
 
 /**
@@ -21,11 +22,11 @@ import { protectedProcedure, router } from '../init';
  */
 export const catalogRouter = router({
   /** Newest first, offset pages, search on title or externalReferenceId. */
-  events: protectedProcedure.input(listEventsInput).query(({ input }) => listEvents(input)),
+  events: protectedProcedure.input(listEventsInput).query(({ input }) => listEventsWithTickets(input)),
   /** The API's event representation plus our ids, ticket counts, combinations and rules by scope. */
-  event: protectedProcedure.input(eventRef).query(({ input }) => getEventDetail(input)),
+  event: protectedProcedure.input(eventRef).query(({ input }) => getEventDetailWithTickets(input)),
   /** Heading of a show's ticket page. */
-  show: protectedProcedure.input(showRef).query(({ input }) => getShowSummary(input)),
+  show: protectedProcedure.input(showRef).query(({ input }) => getShowSummaryWithTickets(input)),
   /** Keyset pages by partner ticketId; search by ticketId prefix or whole buyer e-mail. */
   showTickets: protectedProcedure.input(listShowTicketsInput).query(({ input }) => listShowTickets(input)),
   batches: protectedProcedure.input(listBatchesInput).query(({ input }) => listBatches(input)),

@@ -1,5 +1,5 @@
 import { jobsOverview } from '@/server/jobs/ops';
-import { webhookDeliveryStats } from '@/server/modules/webhooks/service';
+import { webhookDeliveryStats } from '@/server/modules/webhooks';
 import { protectedProcedure, router } from '../init';
 
 /** The operations view: the job queue (local provider) and the domain state it works on. */

@@ -1,6 +1,5 @@
-import { pullFeed } from '@/server/modules/catalog/feed';
-import { fetchFeedNow, testVerification } from '@/server/modules/partners/client';
-import { getIntegration, updateIntegration } from '@/server/modules/partners/integration';
+import { fetchFeedNow, pullFeed } from '@/server/modules/catalog';
+import { getIntegration, testVerification, updateIntegration } from '@/server/modules/partners';
 import {
   createApiKeyInput,
   createPartnerInput,
@@ -11,7 +10,7 @@ import {
   setPrimarySalesFeeInput,
   testVerificationInput,
   updateIntegrationInput,
-} from '@/server/modules/partners/schemas';
+} from '@/server/modules/partners';
 import {
   createApiKey,
   createPartnerWithKeys,
@@ -22,7 +21,7 @@ import {
   revokeApiKey,
   setPartnerDisabled,
   setPrimarySalesFee,
-} from '@/server/modules/partners/service';
+} from '@/server/modules/partners';
 import { protectedProcedure, router } from '../init';
 
 const partnerIdInput = revokeApiKeyInput.pick({ partnerId: true });

@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
-import { createStaffInput } from '@/server/modules/staff/schemas';
-import { createFirstAdmin } from '@/server/modules/staff/service';
+import { createStaffInput } from '@/server/modules/staff';
+import { createFirstAdmin } from '@/server/modules/staff';
 import { publicProcedure, router } from '../init';
 
 const firstAdminInput = createStaffInput.pick({ email: true, password: true, name: true });

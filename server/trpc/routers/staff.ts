@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { acceptInvitationInput, inviteStaffInput } from '@/server/modules/staff/schemas';
+import { acceptInvitationInput, inviteStaffInput } from '@/server/modules/staff';
 import {
   acceptInvitation,
   inviteStaff,
@@ -7,7 +7,7 @@ import {
   listStaff,
   removeStaff,
   revokeInvitation,
-} from '@/server/modules/staff/service';
+} from '@/server/modules/staff';
 import { protectedProcedure, publicProcedure, router } from '../init';
 
 /**

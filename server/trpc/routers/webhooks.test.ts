@@ -1,12 +1,17 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '@/server/env';
 import { makePartner } from '@/server/testing/fixtures';
+import { recordJobs } from '@/server/testing/jobs';
 import { createCallerFactory } from '../init';
 import { appRouter } from '../router';
 
-// The dispatcher itself is tested in the webhooks module; here: the procedures ask for it.
-const kick = vi.hoisted(() => vi.fn());
-vi.mock('@/server/modules/webhooks/jobs', () => ({ kickWebhookDispatch: kick }));
+// The dispatcher itself is tested in the webhooks module; here: the procedures ask for it after their commit.
+let jobs: ReturnType<typeof recordJobs>;
+/** Dispatches asked for: the asks are merged over 25 ms, so wait past that first. */
+async function dispatchesAsked(): Promise<number> {
+  await new Promise((r) => setTimeout(r, 40));
+  return jobs.sent.filter((j) => j.name === 'webhooks.dispatch').length;
+}
 
 const createCaller = createCallerFactory(appRouter);
 const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' } });
@@ -20,7 +25,10 @@ afterAll(() => {
   delete process.env.ALLOW_PRIVATE_PARTNER_URLS;
   resetEnvCache();
 });
-beforeEach(() => kick.mockClear());
+beforeEach(() => {
+  jobs = recordJobs();
+});
+afterEach(() => jobs.restore());
 
 describe('webhooks router', () => {
   it('refuses callers who are not signed in', async () => {
@@ -34,14 +42,14 @@ describe('webhooks router', () => {
     await expect(anonymous.jobs.overview()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 
-  it('returns the signing secret once, on creation and on rotation, and kicks delivery after each change', async () => {
+  it('returns the signing secret once, on creation and on rotation, and asks for a dispatch after each change that makes messages due', async () => {
     const { partner } = await makePartner('Router endpoint');
     const partnerId = partner.id;
     expect(await staff.webhooks.endpoint.get({ partnerId })).toBeNull();
 
     const created = await staff.webhooks.endpoint.upsert({ partnerId, url: 'http://127.0.0.1:9/hooks' });
     expect(created.signingSecret).toMatch(/^whsec_/);
-    expect(kick).toHaveBeenCalledTimes(1);
+    expect(await dispatchesAsked()).toBe(1);
     const updated = await staff.webhooks.endpoint.upsert({
       partnerId,
       url: 'http://127.0.0.1:9/other',
@@ -49,6 +57,7 @@ describe('webhooks router', () => {
     });
     expect(updated.signingSecret).toBeNull();
     expect(updated.endpoint).toMatchObject({ url: 'http://127.0.0.1:9/other', enabled: false });
+    expect(await dispatchesAsked()).toBe(1); // a disabled endpoint holds its messages: nothing to deliver
     expect(JSON.stringify(await staff.webhooks.endpoint.get({ partnerId }))).not.toContain(created.signingSecret!);
 
     const { signingSecret } = await staff.webhooks.endpoint.rotateSecret({ partnerId });
@@ -56,14 +65,14 @@ describe('webhooks router', () => {
     expect(signingSecret).not.toBe(created.signingSecret);
 
     const { messageId } = await staff.webhooks.messages.sendTest({ partnerId });
-    expect(kick).toHaveBeenCalledTimes(3);
+    expect(await dispatchesAsked()).toBe(2);
     const list = await staff.webhooks.messages.list({ partnerId, status: 'pending', action: 'test.ping' });
     expect(list.items.map((m) => m.id)).toEqual([messageId]);
     const { message, attempts } = await staff.webhooks.messages.get({ partnerId, messageId });
     expect(message).toMatchObject({ family: 'test', action: 'test.ping', status: 'pending' });
     expect(attempts).toEqual([]);
     await staff.webhooks.messages.retryNow({ partnerId, messageId });
-    expect(kick).toHaveBeenCalledTimes(4);
+    expect(await dispatchesAsked()).toBe(3);
   });
 
   it('maps module errors: a refused URL names the field, an unknown message is NOT_FOUND', async () => {
@@ -80,6 +89,6 @@ describe('webhooks router', () => {
     await expect(
       staff.webhooks.messages.retryNow({ partnerId: partner.id, messageId: 'msg_nope' }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect(kick).not.toHaveBeenCalled();
+    expect(await dispatchesAsked()).toBe(0);
   });
 });

@@ -1,5 +1,4 @@
-import { kickWebhookDispatch } from '@/server/modules/webhooks/jobs';
-import { listMessagesInput, messageRef, partnerRef, upsertEndpointInput } from '@/server/modules/webhooks/schemas';
+import { listMessagesInput, messageRef, partnerRef, upsertEndpointInput } from '@/server/modules/webhooks';
 import {
   getEndpoint,
   getMessage,
@@ -8,7 +7,7 @@ import {
   rotateSigningSecret,
   sendTestMessage,
   upsertEndpoint,
-} from '@/server/modules/webhooks/service';
+} from '@/server/modules/webhooks';
 import { protectedProcedure, router } from '../init';
 
 /**
@@ -18,32 +17,23 @@ import { protectedProcedure, router } from '../init';
 const endpointRouter = router({
   get: protectedProcedure.input(partnerRef).query(({ input }) => getEndpoint(input.partnerId)),
   /** `signingSecret` is set only when this call created the endpoint. */
-  upsert: protectedProcedure.input(upsertEndpointInput).mutation(async ({ input }) => {
-    const result = await upsertEndpoint(input);
-    // Enabling an endpoint releases the messages it held; deliver them now rather than at the sweep.
-    kickWebhookDispatch();
-    return result;
-  }),
+  upsert: protectedProcedure.input(upsertEndpointInput).mutation(({ input }) => upsertEndpoint(input)),
   rotateSecret: protectedProcedure
     .input(partnerRef)
     .mutation(async ({ input }) => ({ signingSecret: await rotateSigningSecret(input.partnerId) })),
 });
 
-/** The delivery log. Mutations that make a message due kick the dispatcher, so delivery starts at once. */
+/** The delivery log. Mutations that make a message due ask for a dispatch after their commit (the service does). */
 const messagesRouter = router({
   list: protectedProcedure.input(listMessagesInput).query(({ input }) => listMessages(input)),
   get: protectedProcedure.input(messageRef).query(({ input }) => getMessage(input.partnerId, input.messageId)),
   /** Pending: due now. Delivered: sent again with the same id (a replay). */
-  retryNow: protectedProcedure.input(messageRef).mutation(async ({ input }) => {
-    const messageId = await retryNow(input.partnerId, input.messageId);
-    kickWebhookDispatch();
-    return { messageId };
-  }),
-  sendTest: protectedProcedure.input(partnerRef).mutation(async ({ input }) => {
-    const messageId = await sendTestMessage(input.partnerId);
-    kickWebhookDispatch();
-    return { messageId };
-  }),
+  retryNow: protectedProcedure
+    .input(messageRef)
+    .mutation(async ({ input }) => ({ messageId: await retryNow(input.partnerId, input.messageId) })),
+  sendTest: protectedProcedure
+    .input(partnerRef)
+    .mutation(async ({ input }) => ({ messageId: await sendTestMessage(input.partnerId) })),
 });
 
 export const webhooksRouter = router({

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
-import { secureViewByToken } from '@/server/modules/tickets/urls';
+import { secureViewByToken } from '@/server/modules/tickets';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Your ticket', robots: { index: false } };

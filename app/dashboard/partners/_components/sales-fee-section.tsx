@@ -10,7 +10,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
 import { errorMessage, fieldErrors } from '@/components/trpc/errors';
-import { PRIMARY_SALES_FEE_TYPES } from '@/server/modules/catalog/schemas';
+import { PRIMARY_SALES_FEE_TYPES } from '@/server/modules/partners/schemas';
 import type { AppRouter } from '@/server/trpc/router';
 import layout from './form-layout.module.css';
 

@@ -1,5 +1,5 @@
 import { handle } from '@/server/http/route';
-import { channelsMeRoute } from '@/server/modules/channels/schemas';
+import { channelsMeRoute } from '@/server/modules/channels';
 
 export const GET = handle(channelsMeRoute, async ({ partner }) => ({
   partnerId: partner.partnerId,

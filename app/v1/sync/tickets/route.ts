@@ -1,5 +1,5 @@
 import { handle } from '@/server/http/route';
-import { syncTicketsRoute } from '@/server/modules/tickets/contracts';
-import { syncTickets } from '@/server/modules/tickets/service';
+import { syncTicketsRoute } from '@/server/modules/tickets';
+import { syncTickets } from '@/server/modules/tickets';
 
 export const POST = handle(syncTicketsRoute, ({ partner, body }) => syncTickets(partner.partnerId, body));

@@ -1,6 +1,6 @@
 import { handle } from '@/server/http/route';
-import { deleteTicketRoute, updateTicketRoute } from '@/server/modules/tickets/contracts';
-import { invalidateTicket, updateTicket } from '@/server/modules/tickets/lifecycle';
+import { deleteTicketRoute, updateTicketRoute } from '@/server/modules/tickets';
+import { invalidateTicket, updateTicket } from '@/server/modules/tickets';
 
 export const PUT = handle(updateTicketRoute, ({ partner, params, body }) =>
   updateTicket(partner.partnerId, params.ticketId, body),

@@ -8,7 +8,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { TableSkeleton } from '@/components/ui/table';
 import { pageParam, param, type SearchParams, withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
-import { messageStatus } from '@/server/modules/webhooks/schemas';
+import { messageStatus } from '@/server/modules/webhooks';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { WebhookLog, WebhookLogFilters } from '../../_components/webhook-log';
 import { actionsQueryInput, webhookLogPath } from '../../_components/webhook-queries';

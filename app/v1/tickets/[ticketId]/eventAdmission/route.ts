@@ -1,5 +1,5 @@
 import { handle } from '@/server/http/route';
-import { admitTicketRoute } from '@/server/modules/tickets/contracts';
-import { admitTicket } from '@/server/modules/tickets/lifecycle';
+import { admitTicketRoute } from '@/server/modules/tickets';
+import { admitTicket } from '@/server/modules/tickets';
 
 export const POST = handle(admitTicketRoute, ({ partner, params }) => admitTicket(partner.partnerId, params.ticketId));

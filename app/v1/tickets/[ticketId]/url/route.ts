@@ -1,5 +1,5 @@
 import { handle } from '@/server/http/route';
-import { secureUrlRoute } from '@/server/modules/tickets/contracts';
-import { secureViewUrl } from '@/server/modules/tickets/urls';
+import { secureUrlRoute } from '@/server/modules/tickets';
+import { secureViewUrl } from '@/server/modules/tickets';
 
 export const GET = handle(secureUrlRoute, ({ partner, params }) => secureViewUrl(partner.partnerId, params.ticketId));

@@ -1,0 +1,51 @@
+import { type Db, getDb, type Tx } from '@/db';
+import { sendJob, sendJobSoon } from '@/server/jobs/client';
+import type { SendOptions } from '@/server/jobs/types';
+import { errorFields, log } from './log';
+
+/** Effects that must happen only once the transaction's writes are committed. */
+export interface After {
+  /**
+   * Queues the job `name` (a job definition's id) after the commit. `merge`: jobs that sweep a table
+   * (the webhook dispatcher) are asked for once however many transactions ask within 25 ms.
+   */
+  job(name: string, input?: object, opts?: SendOptions & { merge?: boolean }): void;
+  /** Any other effect after the commit (a mail, a cache refresh). */
+  run(effect: () => Promise<void> | void): void;
+}
+
+/** A transaction and its after-commit list: what domain code that writes and then acts is handed. */
+export interface Work {
+  tx: Tx;
+  after: After;
+}
+
+/**
+ * The one way to act after a commit: runs `fn` in a transaction and, only when it commits, the effects it
+ * asked for, in order; a rollback (an error) drops them. Given a `Work` already under way, `fn` joins it
+ * (its writes and effects belong to the outer transaction). An effect that fails is logged, never
+ * thrown: the state is committed, and every effect queued here has a sweep that catches up (the
+ * dispatcher's minute cron, the batch resume job), so the caller's answer stays true.
+ */
+export async function transaction<T>(fn: (work: Work) => Promise<T>, within?: Work | Db): Promise<T> {
+  if (within && 'after' in within) return fn(within);
+  const effects: { what: string; run: () => Promise<void> | void }[] = [];
+  const after: After = {
+    job(name, input = {}, opts = {}) {
+      const { merge, ...send } = opts;
+      effects.push({ what: name, run: () => (merge ? sendJobSoon(name, input) : sendJob(name, input, send)) });
+    },
+    run(effect) {
+      effects.push({ what: 'effect', run: effect });
+    },
+  };
+  const result = await (within ?? getDb()).transaction((tx) => fn({ tx, after }));
+  for (const effect of effects) {
+    try {
+      await effect.run();
+    } catch (err) {
+      log.warn('an after-commit effect failed; its sweep catches up', { effect: effect.what, ...errorFields(err) });
+    }
+  }
+  return result;
+}

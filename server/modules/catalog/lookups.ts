@@ -1,0 +1,139 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type DbOrTx, getDb, type Tx } from '@/db';
+import { combinations, events, priceTypes, shows, ticketOptions } from '@/db/schema/catalog';
+
+export type { StoredPrimarySalesFee } from '@/db/schema/catalog';
+
+/*
+ * The catalogue as other modules read it, inside their own transaction: they never query the catalogue's
+ * tables themselves (one owner per table), they call these.
+ */
+
+/** What tickets are checked against (the tickets module's import): the partner's events named by the tickets, their shows and pricing. */
+export interface Catalogue {
+  eventByRef: Map<string, string>;
+  showByKey: Map<string, ShowRef>;
+  showsOfEvent: Map<string, ShowRef[]>;
+  optionByKey: Map<string, { currency: string; priceMinor: number | null }>;
+  typeSet: Set<string>;
+  comboPrice: Map<string, number | null>;
+}
+export interface ShowRef {
+  pk: string;
+  status: string;
+}
+
+/**
+ * Loads the catalogue the tickets name. The shows are read FOR SHARE: a cancellation running meanwhile
+ * waits for this import to commit (and then invalidates its tickets too), so no ticket lands valid on a
+ * show cancelled under it.
+ */
+export async function catalogueFor(db: DbOrTx, partnerId: string, refs: string[]): Promise<Catalogue> {
+  const eventRows = await db
+    .select({ pk: events.id, ref: events.externalReferenceId })
+    .from(events)
+    .where(and(eq(events.partnerId, partnerId), inArray(events.externalReferenceId, refs)));
+  const eventPks = eventRows.map((e) => e.pk);
+  const showRows = eventPks.length
+    ? await db
+        .select({ pk: shows.id, showId: shows.showId, eventPk: shows.eventId, status: shows.status })
+        .from(shows)
+        .where(inArray(shows.eventId, eventPks))
+        .for('share')
+    : [];
+  const showPks = showRows.map((s) => s.pk);
+  const [options, types, combos] = showPks.length
+    ? await Promise.all([
+        db
+          .select({
+            showPk: ticketOptions.showPk,
+            id: ticketOptions.ticketId,
+            currency: ticketOptions.currency,
+            priceMinor: ticketOptions.priceMinor,
+          })
+          .from(ticketOptions)
+          .where(inArray(ticketOptions.showPk, showPks)),
+        db
+          .select({ showPk: priceTypes.showPk, id: priceTypes.priceTypeId })
+          .from(priceTypes)
+          .where(inArray(priceTypes.showPk, showPks)),
+        db
+          .select({
+            showPk: combinations.showPk,
+            o: combinations.ticketOptionId,
+            p: combinations.priceTypeId,
+            priceMinor: combinations.priceMinor,
+          })
+          .from(combinations)
+          .where(inArray(combinations.showPk, showPks)),
+      ])
+    : [[], [], []];
+  const showsOfEvent = new Map<string, ShowRef[]>();
+  for (const s of showRows) showsOfEvent.set(s.eventPk, [...(showsOfEvent.get(s.eventPk) ?? []), s]);
+  return {
+    eventByRef: new Map(eventRows.map((e) => [e.ref, e.pk])),
+    showByKey: new Map(showRows.map((s) => [`${s.eventPk}|${s.showId}`, s])),
+    showsOfEvent,
+    optionByKey: new Map(options.map((o) => [`${o.showPk}|${o.id}`, o])),
+    typeSet: new Set(types.map((t) => `${t.showPk}|${t.id}`)),
+    comboPrice: new Map(combos.map((c) => [`${c.showPk}|${c.o}|${c.p}`, c.priceMinor])),
+  };
+}
+
+/** The show pks of each of these events (for counting what other modules keep per show). */
+export async function showPksOfEvents(eventPks: string[], db: DbOrTx = getDb()): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>();
+  if (!eventPks.length) return map;
+  const rows = await db
+    .select({ pk: shows.id, eventPk: shows.eventId })
+    .from(shows)
+    .where(inArray(shows.eventId, eventPks));
+  for (const r of rows) map.set(r.eventPk, [...(map.get(r.eventPk) ?? []), r.pk]);
+  return map;
+}
+
+/**
+ * One row per show with its event's labels, as a subquery other modules join on `showPk` (so a list of
+ * their rows with event and show names stays one statement, and the catalogue's columns stay its own).
+ * Its columns are prefixed: drizzle names a subquery's columns unqualified, and they must not clash with
+ * the joining table's (tickets.show_pk).
+ */
+export function showDirectory(db: DbOrTx = getDb()) {
+  return db
+    .select({
+      showPk: sql`${shows.id}`.mapWith(shows.id).as('directory_show_pk'),
+      showId: sql`${shows.showId}`.mapWith(shows.showId).as('directory_show_ref'),
+      showTitle: sql`${shows.title}`.mapWith(shows.title).as('directory_show_title'),
+      showStatus: sql`${shows.status}`.mapWith(shows.status).as('directory_show_status'),
+      startsAt: sql`${shows.startsAt}`.mapWith(shows.startsAt).as('directory_show_starts_at'),
+      eventPk: sql`${events.id}`.mapWith(events.id).as('directory_event_pk'),
+      eventRef: sql`${events.externalReferenceId}`.mapWith(events.externalReferenceId).as('directory_event_ref'),
+      eventTitle: sql`${events.title}`.mapWith(events.title).as('directory_event_title'),
+    })
+    .from(shows)
+    .innerJoin(events, eq(events.id, shows.eventId))
+    .as('show_directory');
+}
+
+/** What another module does when shows are cancelled, inside the cancelling transaction. */
+export type ShowsCancelledListener = (tx: Tx, showPks: string[]) => Promise<void>;
+
+const showsCancelledListeners = new Map<string, ShowsCancelledListener>();
+
+/**
+ * Subscribes a module above the catalogue (tickets now; listings, payouts, refunds later) to show
+ * cancellations, by name (subscribing again replaces). The subscriptions are made in one place,
+ * server/wiring.ts, which every entry point loads: the catalogue never imports the modules that
+ * depend on it, so the import graph has no circle.
+ */
+export function onShowsCancelled(name: string, listener: ShowsCancelledListener): void {
+  showsCancelledListeners.set(name, listener);
+}
+
+export async function notifyShowsCancelled(tx: Tx, showPks: string[]): Promise<void> {
+  // A cancellation without its cascade would leave valid tickets on a cancelled show: refuse it loudly.
+  if (!showsCancelledListeners.size) {
+    throw new Error('Show cancellation has no subscribers: server/wiring.ts was not loaded by this entry point');
+  }
+  for (const listener of showsCancelledListeners.values()) await listener(tx, showPks);
+}

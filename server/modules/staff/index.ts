@@ -1,0 +1,3 @@
+/** Staff: dashboard users, invitations and sign-in. Owns the tables of db/schema/staff.ts. */
+export * from './schemas';
+export * from './service';

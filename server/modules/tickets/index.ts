@@ -1,0 +1,15 @@
+/**
+ * Tickets: the partner's issued tickets (import by batch, lifecycle, admission, URLs) and the staff views
+ * of them. Owns the tables of db/schema/tickets.ts (tickets, ticket_batches, ticket_batch_errors,
+ * ticket_events); depends on the catalogue, which it validates tickets against.
+ */
+export * from './browse';
+export * from './contracts';
+export * from './examples';
+export * from './fees';
+export * from './jobs';
+export * from './lifecycle';
+export * from './schemas';
+export * from './service';
+export * from './support';
+export * from './urls';

@@ -1,0 +1,29 @@
+import { replaceJobProvider } from '@/server/jobs/client';
+import type { JobProvider, SendOptions } from '@/server/jobs/types';
+
+export interface SentJob {
+  name: string;
+  input: object;
+  opts?: SendOptions;
+}
+
+/**
+ * Records the jobs sent through the job client instead of queueing them (the queue itself is tested
+ * with the real providers in server/jobs). `fail` makes sends (all, or those it picks) reject, as an
+ * unreachable queue would.
+ */
+export function recordJobs(opts: { fail?: boolean | ((job: SentJob) => boolean) } = {}) {
+  const sent: SentJob[] = [];
+  const recorder: JobProvider = {
+    name: 'local',
+    async send(name, input, sendOpts) {
+      const fail = typeof opts.fail === 'function' ? opts.fail({ name, input, opts: sendOpts }) : opts.fail;
+      if (fail) throw new Error('queue unreachable');
+      sent.push({ name, input, ...(sendOpts ? { opts: sendOpts } : {}) });
+    },
+    async start() {},
+    async stop() {},
+  };
+  const previous = replaceJobProvider(recorder);
+  return { sent, restore: () => void replaceJobProvider(previous) };
+}

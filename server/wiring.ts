@@ -1,0 +1,11 @@
+import { onShowsCancelled } from '@/server/modules/catalog';
+import { invalidateTicketsOfShows } from '@/server/modules/tickets';
+
+/*
+ * The one place modules are wired to each other's domain events: a lower module publishes (the
+ * catalogue cancels shows), the modules above it subscribe, and the lower one never imports them, so the
+ * import graph has no circle. Every entry point loads this file: the route wrapper (server/http/route.ts),
+ * tRPC (server/trpc/init.ts), the job registry (server/jobs/registry.ts) and the test setup. A publisher
+ * with no subscriber refuses to go on (see notifyShowsCancelled), so a missing load fails loudly.
+ */
+onShowsCancelled('tickets', invalidateTicketsOfShows);
