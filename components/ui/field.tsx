@@ -43,3 +43,25 @@ export function Field({ label, hint, error, id, className, ...input }: FieldProp
 export function Input({ className, ...rest }: ComponentProps<'input'>) {
   return <input className={['input', className ?? ''].filter(Boolean).join(' ')} {...rest} />;
 }
+
+/** A labelled <select>; the options are its children. */
+export function SelectField({
+  label,
+  id,
+  className,
+  children,
+  ...select
+}: ComponentProps<'select'> & { label: string }) {
+  const autoId = useId();
+  const selectId = id ?? autoId;
+  return (
+    <div className={['field', className ?? ''].filter(Boolean).join(' ')}>
+      <label htmlFor={selectId} className="field-label">
+        {label}
+      </label>
+      <select id={selectId} className="input" {...select}>
+        {children}
+      </select>
+    </div>
+  );
+}
