@@ -30,7 +30,7 @@ export function ActionForm({
       }}
       {...rest}
     >
-      <ErrorAlert error={error} shownAtField={errorAtField} />
+      <ErrorAlert error={error} shownElsewhere={errorAtField} />
       {children}
     </form>
   );

@@ -12,8 +12,8 @@ export function Alert({ tone = 'info', title, children }: { tone?: Tone; title?:
   );
 }
 
-/** What a failed call says, in an error alert; nothing without an error, or when a field already shows it. */
-export function ErrorAlert({ error, shownAtField = false }: { error: unknown; shownAtField?: boolean }) {
-  if (!error || shownAtField) return null;
+/** What a failed call says, in an error alert; nothing without an error, or when a field or a dialog already shows it. */
+export function ErrorAlert({ error, shownElsewhere = false }: { error: unknown; shownElsewhere?: boolean }) {
+  if (!error || shownElsewhere) return null;
   return <Alert tone="error">{errorMessage(error)}</Alert>;
 }

@@ -63,3 +63,16 @@ export function SectionCard({
     </Card>
   );
 }
+
+/** A titled part of a card's body ("Event feed", "Signing and testing"), labelled by its heading. */
+export function Subsection({ title, children }: { title: ReactNode; children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section className="stack" aria-labelledby={headingId}>
+      <h3 className="subsection-title" id={headingId}>
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}

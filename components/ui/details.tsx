@@ -9,7 +9,12 @@ export function DetailList({
   className,
   ...rest
 }: ComponentProps<'dl'> & { variant?: 'details' | 'stats' }) {
-  return <dl className={[variant === 'stats' ? 'stat-list' : 'details', className ?? ''].filter(Boolean).join(' ')} {...rest} />;
+  return (
+    <dl
+      className={[variant === 'stats' ? 'stat-list' : 'details', className ?? ''].filter(Boolean).join(' ')}
+      {...rest}
+    />
+  );
 }
 
 /** One pair of a <DetailList>; the value's attributes (a test id) go on its <dd>. */

@@ -28,7 +28,13 @@ export function EmptyStateWithLink({
   description?: React.ReactNode;
   link: { href: string; label: string };
 }) {
-  return <EmptyState title={title} description={description} action={<ButtonLink href={link.href}>{link.label}</ButtonLink>} />;
+  return (
+    <EmptyState
+      title={title}
+      description={description}
+      action={<ButtonLink href={link.href}>{link.label}</ButtonLink>}
+    />
+  );
 }
 
 /** A search that found nothing: what was searched for, how to search instead, and the way back to all. */

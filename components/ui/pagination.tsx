@@ -106,11 +106,7 @@ export function PagedList({
   if (total === 0) return none;
   return (
     <>
-      {result.items.length === 0 ? (
-        <PastTheEnd firstPage={hrefFor(link.basePath, link.params ?? {}, 1)} />
-      ) : (
-        children
-      )}
+      {result.items.length === 0 ? <PastTheEnd firstPage={hrefFor(link.basePath, link.params ?? {}, 1)} /> : children}
       <Pagination
         page={page}
         pageCount={pageCount}

@@ -1,4 +1,4 @@
-import { type ComponentProps, Suspense } from 'react';
+import { Suspense } from 'react';
 
 /** A column header: its text, or the text with how the column reads. */
 export type Column =
@@ -35,7 +35,7 @@ export function Table({
   fixed = false,
   columns,
   widths,
-  body,
+  bodyTestId,
 }: {
   children: React.ReactNode;
   label: string;
@@ -44,8 +44,8 @@ export function Table({
   columns?: readonly Column[];
   /** With `fixed`: each column's width (none: it takes what is left). */
   widths?: readonly (string | undefined)[];
-  /** Attributes of the <tbody> (a test id). */
-  body?: ComponentProps<'tbody'>;
+  /** A test id for the <tbody>, whose rows a test reads. */
+  bodyTestId?: string;
 }) {
   return (
     <div className="table-wrap">
@@ -66,7 +66,7 @@ export function Table({
                 ))}
               </tr>
             </thead>
-            <tbody {...body}>{children}</tbody>
+            <tbody data-testid={bodyTestId}>{children}</tbody>
           </>
         ) : (
           children
