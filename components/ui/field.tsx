@@ -40,6 +40,11 @@ export function Field({ label, hint, error, id, className, ...input }: FieldProp
   );
 }
 
+/** A field for a URL of the partner's servers: the URL keyboard on phones, no autofill. */
+export function UrlField(props: FieldProps) {
+  return <Field type="url" inputMode="url" autoComplete="off" {...props} />;
+}
+
 export function Input({ className, ...rest }: ComponentProps<'input'>) {
   return <input className={['input', className ?? ''].filter(Boolean).join(' ')} {...rest} />;
 }

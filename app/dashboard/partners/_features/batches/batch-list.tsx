@@ -1,9 +1,9 @@
 'use client';
 
 import { useSuspenseQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PagedList, type PageInput } from '@/components/ui/pagination';
+import { IdLink } from '@/components/ui/id-link';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
@@ -50,9 +50,7 @@ export function BatchList({ input }: { input: BatchListInput }) {
         {data.items.map((b) => (
           <tr key={b.id} data-batch-id={b.id}>
             <td className={styles.nowrap}>
-              <Link href={batchPath(input.partnerId, b.id)} className="strong-link">
-                <code className="mono">{b.id}</code>
-              </Link>
+              <IdLink href={batchPath(input.partnerId, b.id)} id={b.id} />
             </td>
             <td>
               <BatchStatusBadge status={b.status} failed={b.failed} total={b.total} />

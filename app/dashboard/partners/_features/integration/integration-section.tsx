@@ -8,7 +8,7 @@ import { Alert, ErrorAlert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { SectionCard, Subsection } from '@/components/ui/card';
-import { Field, Input } from '@/components/ui/field';
+import { Field, Input, UrlField } from '@/components/ui/field';
 import { Table } from '@/components/ui/table';
 import { Detail, DetailList } from '@/components/ui/details';
 import { Time } from '@/components/ui/time';
@@ -21,6 +21,7 @@ import {
 } from '@/server/modules/partners/schemas';
 import type { AppRouter } from '@/server/trpc/router';
 import layout from '../../_shared/form-layout.module.css';
+import { HeaderFields } from '../../_shared/header-fields';
 import styles from './integration-section.module.css';
 
 type Outputs = inferRouterOutputs<AppRouter>['partners']['integration'];
@@ -136,12 +137,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
     <ActionForm onSubmit={submit} aria-label="Integration settings" error={update.error} errorAtField={anyFieldError}>
       <fieldset className={layout.group}>
         <legend className={layout.legend}>Ticket verification</legend>
-        <Field
+        <UrlField
           label="Verification URL"
           name="verificationUrl"
-          type="url"
-          inputMode="url"
-          autoComplete="off"
           placeholder="https://tickets.partner.example/encore"
           value={verificationUrl}
           onChange={(e) => setVerificationUrl(e.target.value)}
@@ -232,12 +230,9 @@ function SettingsForm({ settings }: { settings: Settings }) {
       <fieldset className={layout.group}>
         <legend className={layout.legend}>Event feed</legend>
         <div className={layout.twoColumns}>
-          <Field
+          <UrlField
             label="Feed URL"
             name="feedUrl"
-            type="url"
-            inputMode="url"
-            autoComplete="off"
             placeholder="https://partner.example/feed.json"
             value={feedUrl}
             onChange={(e) => setFeedUrl(e.target.value)}
@@ -264,36 +259,21 @@ function SettingsForm({ settings }: { settings: Settings }) {
       <fieldset className={layout.group}>
         <legend className={layout.legend}>Auth header</legend>
         <p className="field-hint">Sent with both calls so the partner knows it is Encore. The value is a secret.</p>
-        <div className={layout.twoColumns}>
-          <Field
-            label="Header name"
-            name="authHeaderName"
-            autoComplete="off"
-            placeholder="X-Encore-Token"
-            maxLength={100}
-            value={headerName}
-            disabled={removeHeader}
-            onChange={(e) => setHeaderName(e.target.value)}
-            error={errorOf('authHeaderName')}
-          />
-          <Field
-            label="Header value"
-            name="authHeaderValue"
-            type="password"
-            autoComplete="new-password"
-            maxLength={4096}
-            value={headerValue}
-            disabled={removeHeader}
-            onChange={(e) => setHeaderValue(e.target.value)}
-            error={errorOf('authHeaderValue')}
-            placeholder={settings.authHeaderValueSet ? 'Stored: leave empty to keep' : undefined}
-            hint={
-              settings.authHeaderValueSet
-                ? `A value is stored${settings.authHeaderValueHint ? ` (ends in ${settings.authHeaderValueHint.slice(1)})` : ''}. Type a new one to replace it.`
-                : 'No value stored.'
-            }
-          />
-        </div>
+        <HeaderFields
+          prefix="authHeader"
+          placeholder="X-Encore-Token"
+          maxLength={{ name: 100, value: 4096 }}
+          name={headerName}
+          value={headerValue}
+          onName={setHeaderName}
+          onValue={setHeaderValue}
+          errors={{ name: errorOf('authHeaderName'), value: errorOf('authHeaderValue') }}
+          disabled={{ name: removeHeader, value: removeHeader }}
+          stored={
+            settings.authHeaderValueSet &&
+            (settings.authHeaderValueHint ? `ends in ${settings.authHeaderValueHint.slice(1)}` : true)
+          }
+        />
         {(settings.authHeaderName || settings.authHeaderValueSet) && (
           <label className={styles.check}>
             <input type="checkbox" checked={removeHeader} onChange={(e) => setRemoveHeader(e.target.checked)} />

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import { Card } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { IdLink } from '@/components/ui/id-link';
 import { Table } from '@/components/ui/table';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@/server/trpc/router';
@@ -20,9 +21,7 @@ export function TicketSearchResults({ partnerId, result }: { partnerId: string; 
           {result.items.map((t) => (
             <tr key={t.id} data-ticket-id={t.ticketId}>
               <td>
-                <Link href={ticketPath(partnerId, t.id)} className="strong-link">
-                  <code className="mono">{t.ticketId}</code>
-                </Link>
+                <IdLink href={ticketPath(partnerId, t.id)} id={t.ticketId} />
               </td>
               <td>
                 <Link href={eventPath(partnerId, t.eventId)}>{t.eventTitle}</Link>{' '}

@@ -8,6 +8,7 @@ import { Button } from '@/components/ui/button';
 import { EmptyStateWithLink } from '@/components/ui/empty-state';
 import { SelectField } from '@/components/ui/field';
 import { PagedList, type PageInput } from '@/components/ui/pagination';
+import { IdLink } from '@/components/ui/id-link';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
@@ -64,31 +65,8 @@ export function WebhookLogFilters({
         startNavigation(() => router.push(href));
       }}
     >
-      <SelectField
-        label="Status"
-        name="status"
-        className={styles.filter}
-        defaultValue={status ?? ''}
-        key={`s-${status}`}
-      >
-        <option value="">All statuses</option>
-        <option value="pending">Pending</option>
-        <option value="delivered">Delivered</option>
-      </SelectField>
-      <SelectField
-        label="Action"
-        name="action"
-        className={styles.filter}
-        defaultValue={action ?? ''}
-        key={`a-${action}`}
-      >
-        <option value="">All actions</option>
-        {actions.map((a) => (
-          <option key={a} value={a}>
-            {a}
-          </option>
-        ))}
-      </SelectField>
+      <Filter name="status" label="Status" value={status} all="All statuses" options={STATUSES} />
+      <Filter name="action" label="Action" value={action} all="All actions" options={actions.map((a) => [a, a])} />
       <Button type="submit" pending={navigating} pendingLabel="Filtering…">
         Apply filters
       </Button>
@@ -98,6 +76,37 @@ export function WebhookLogFilters({
         </Link>
       )}
     </form>
+  );
+}
+
+const STATUSES: [string, string][] = [
+  ['pending', 'Pending'],
+  ['delivered', 'Delivered'],
+];
+
+/** One filter: all, or one of `options` ([value, label]); a new value from the URL resets it. */
+function Filter({
+  name,
+  label,
+  value,
+  all,
+  options,
+}: {
+  name: string;
+  label: string;
+  value?: string;
+  all: string;
+  options: [string, string][];
+}) {
+  return (
+    <SelectField label={label} name={name} className={styles.filter} defaultValue={value ?? ''} key={value}>
+      <option value="">{all}</option>
+      {options.map(([v, text]) => (
+        <option key={v} value={v}>
+          {text}
+        </option>
+      ))}
+    </SelectField>
   );
 }
 
@@ -138,9 +147,7 @@ export function WebhookLog({ input }: { input: WebhookLogInput }) {
         {data.items.map((m) => (
           <tr key={m.id} data-message-id={m.id}>
             <td className={styles.idCell}>
-              <Link href={webhookMessagePath(input.partnerId, m.id)} className="strong-link">
-                <code className="mono">{m.id}</code>
-              </Link>
+              <IdLink href={webhookMessagePath(input.partnerId, m.id)} id={m.id} />
             </td>
             <td className={styles.nowrap}>{m.action}</td>
             <td>

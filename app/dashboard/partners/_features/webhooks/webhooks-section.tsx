@@ -10,7 +10,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { SectionCard, Subsection } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Field } from '@/components/ui/field';
+import { UrlField } from '@/components/ui/field';
 import { OneTimeSecret } from '@/components/ui/secret-reveal';
 import { Detail, DetailList } from '@/components/ui/details';
 import { Time } from '@/components/ui/time';
@@ -18,6 +18,7 @@ import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import type { AppRouter } from '@/server/trpc/router';
 import layout from '../../_shared/form-layout.module.css';
+import { HeaderFields } from '../../_shared/header-fields';
 import { webhookLogPath, webhookMessagePath } from '../../_shared/paths';
 import styles from './webhooks.module.css';
 
@@ -118,7 +119,6 @@ function EndpointForm({
 
   const errors = fieldErrors(upsert.error);
   const anyFieldError = Object.values(errors).some(Boolean);
-  const valueStored = Boolean(endpoint?.secretHeaderValueHint);
   const removingHeader = Boolean(endpoint?.secretHeaderName) && headerName.trim() === '';
 
   function submit() {
@@ -144,12 +144,9 @@ function EndpointForm({
       error={upsert.error}
       errorAtField={anyFieldError}
     >
-      <Field
+      <UrlField
         label="Receiver URL"
         name="url"
-        type="url"
-        inputMode="url"
-        autoComplete="off"
         required
         placeholder="https://partner.example/encore/webhooks"
         value={url}
@@ -174,36 +171,19 @@ function EndpointForm({
           Optional: a header the partner&rsquo;s receiver checks besides the signature, e.g.{' '}
           <code className="mono">X-Encore-Secret</code>.
         </p>
-        <div className={layout.twoColumns}>
-          <Field
-            label="Header name"
-            name="secretHeaderName"
-            autoComplete="off"
-            placeholder="X-Encore-Secret"
-            maxLength={64}
-            value={headerName}
-            onChange={(e) => setHeaderName(e.target.value)}
-            error={errors.secretHeaderName ?? null}
-            hint={removingHeader ? 'Empty: the header and its stored value are removed on save.' : undefined}
-          />
-          <Field
-            label="Header value"
-            name="secretHeaderValue"
-            type="password"
-            autoComplete="new-password"
-            maxLength={500}
-            value={headerValue}
-            disabled={removingHeader}
-            onChange={(e) => setHeaderValue(e.target.value)}
-            error={errors.secretHeaderValue ?? null}
-            placeholder={valueStored ? 'Stored: leave empty to keep' : undefined}
-            hint={
-              valueStored
-                ? `A value is stored (${endpoint?.secretHeaderValueHint}). Type a new one to replace it.`
-                : 'No value stored.'
-            }
-          />
-        </div>
+        <HeaderFields
+          prefix="secretHeader"
+          placeholder="X-Encore-Secret"
+          maxLength={{ name: 64, value: 500 }}
+          name={headerName}
+          value={headerValue}
+          onName={setHeaderName}
+          onValue={setHeaderValue}
+          errors={{ name: errors.secretHeaderName ?? null, value: errors.secretHeaderValue ?? null }}
+          disabled={{ name: false, value: removingHeader }}
+          nameHint={removingHeader ? 'Empty: the header and its stored value are removed on save.' : undefined}
+          stored={endpoint?.secretHeaderValueHint ?? false}
+        />
       </fieldset>
       <FormActions
         submit={endpoint ? 'Save endpoint' : 'Create endpoint'}
