@@ -6,6 +6,7 @@ import { ActionForm } from '@/components/ui/action-form';
 import { Button } from '@/components/ui/button';
 import { Field } from '@/components/ui/field';
 import { fieldErrors } from '@/components/trpc/errors';
+import { PasswordField, StaffEmailField } from './fields';
 
 export interface Account {
   name: string;
@@ -73,17 +74,7 @@ export function AccountForm<TVariables>({
       errorAtField={Object.keys(errors).length > 0}
     >
       {fixedEmail === undefined && (
-        <Field
-          label="E-mail"
-          name="email"
-          type="email"
-          autoComplete="username"
-          required
-          autoFocus
-          value={typedEmail}
-          onChange={(e) => setTypedEmail(e.target.value)}
-          error={errors.email}
-        />
+        <StaffEmailField value={typedEmail} onChange={(e) => setTypedEmail(e.target.value)} error={errors.email} />
       )}
       <Field
         label="Name"
@@ -93,24 +84,18 @@ export function AccountForm<TVariables>({
         onChange={(e) => setName(e.target.value)}
         error={errors.name}
       />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
+      <PasswordField
         autoComplete="new-password"
-        required
         minLength={8}
+        hint="At least 8 characters."
         value={password}
         onChange={(e) => setPassword(e.target.value)}
         error={errors.password}
-        hint="At least 8 characters."
       />
-      <Field
+      <PasswordField
         label="Repeat password"
         name="confirm"
-        type="password"
         autoComplete="new-password"
-        required
         value={confirm}
         onChange={(e) => setConfirm(e.target.value)}
         error={mismatch ? 'The passwords do not match' : null}
