@@ -8,7 +8,7 @@ import { SectionCard } from '@/components/ui/card';
 import { Detail, DetailList } from '@/components/ui/details';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table } from '@/components/ui/table';
-import { Time } from '@/components/ui/time';
+import { Time, TimeCell } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import styles from './jobs-overview.module.css';
 
@@ -195,9 +195,7 @@ export function JobsOverview() {
             >
               {data.recentFailures.map((f) => (
                 <tr key={`${f.jobRunId}-${f.attempt}`}>
-                  <td className={styles.nowrap}>
-                    <Time value={f.at} compact />
-                  </td>
+                  <TimeCell value={f.at} />
                   <td>
                     <code className="mono">{f.job}</code>
                   </td>

@@ -5,7 +5,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PagedList, type PageInput } from '@/components/ui/pagination';
 import { IdLink } from '@/components/ui/id-link';
 import { Table } from '@/components/ui/table';
-import { Time } from '@/components/ui/time';
+import { TimeCell } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import styles from '../../_shared/browser.module.css';
 import { batchesPath, batchPath } from '../../_shared/paths';
@@ -58,12 +58,8 @@ export function BatchList({ input }: { input: BatchListInput }) {
             <td>
               <BatchProgress batch={b} />
             </td>
-            <td className={styles.nowrap}>
-              <Time value={b.createdAt} compact />
-            </td>
-            <td className={styles.nowrap}>
-              <Time value={b.completedAt} compact fallback="Not yet" />
-            </td>
+            <TimeCell value={b.createdAt} />
+            <TimeCell value={b.completedAt} fallback="Not yet" />
           </tr>
         ))}
       </Table>

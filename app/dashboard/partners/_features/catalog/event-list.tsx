@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { EmptyState, NoMatch } from '@/components/ui/empty-state';
 import { PagedList, type PageInput } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
-import { Time } from '@/components/ui/time';
+import { Time, TimeCell } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import styles from '../../_shared/browser.module.css';
 import { formatCount } from '../../_shared/format';
@@ -88,9 +88,7 @@ export function EventList({ input }: { input: EventListInput }) {
                 <span className={styles.muted}>No shows</span>
               )}
             </td>
-            <td className={styles.nowrap}>
-              <Time value={e.createdAt} compact />
-            </td>
+            <TimeCell value={e.createdAt} />
           </tr>
         ))}
       </Table>

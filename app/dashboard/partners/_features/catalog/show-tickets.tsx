@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { EmptyState, NoMatch } from '@/components/ui/empty-state';
 import { PageLink, PastTheEnd } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
-import { Time } from '@/components/ui/time';
+import { TimeCell } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import { withParams } from '@/components/ui/url';
 import { TicketStatus } from './badges';
@@ -99,9 +99,7 @@ export function ShowTickets({ input, basePath }: { input: ShowTicketsInput; base
                 {t.buyerName && <span className={styles.sub}>{t.buyerName}</span>}
               </span>
             </td>
-            <td className={styles.nowrap}>
-              <Time value={t.createdAt} compact />
-            </td>
+            <TimeCell value={t.createdAt} />
           </tr>
         ))}
       </Table>

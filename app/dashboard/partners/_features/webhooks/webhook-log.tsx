@@ -10,7 +10,7 @@ import { SelectField } from '@/components/ui/field';
 import { PagedList, type PageInput } from '@/components/ui/pagination';
 import { IdLink } from '@/components/ui/id-link';
 import { Table } from '@/components/ui/table';
-import { Time } from '@/components/ui/time';
+import { Time, TimeCell } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import { withParams } from '@/components/ui/url';
 import { partnerPath, webhookLogPath, webhookMessagePath } from '../../_shared/paths';
@@ -164,9 +164,7 @@ export function WebhookLog({ input }: { input: WebhookLogInput }) {
             <td>
               <LastResult statusCode={m.lastStatusCode} error={m.lastError} attempts={m.attempts} />
             </td>
-            <td className={styles.nowrap}>
-              <Time value={m.createdAt} compact />
-            </td>
+            <TimeCell value={m.createdAt} />
           </tr>
         ))}
       </Table>
