@@ -4,7 +4,7 @@ import { signIn } from 'next-auth/react';
 import { useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Field } from '@/components/ui/field';
+import { PasswordField, StaffEmailField } from '@/components/auth/fields';
 
 function messageFor(error: string): string {
   if (error === 'CredentialsSignin') return 'Wrong e-mail or password. Check both and try again.';
@@ -48,25 +48,8 @@ export function SignInForm({ callbackPath, initialError }: { callbackPath: strin
           <Alert tone="error">{error}</Alert>
         </div>
       )}
-      <Field
-        label="E-mail"
-        name="email"
-        type="email"
-        autoComplete="username"
-        required
-        autoFocus
-        value={email}
-        onChange={(e) => setEmail(e.target.value)}
-      />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-      />
+      <StaffEmailField value={email} onChange={(e) => setEmail(e.target.value)} />
+      <PasswordField autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
       <Button type="submit" variant="primary" className="btn-block" pending={pending} pendingLabel="Signing in…">
         Sign in
       </Button>

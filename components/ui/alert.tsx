@@ -1,3 +1,5 @@
+import { errorMessage } from '@/components/trpc/errors';
+
 type Tone = 'error' | 'warning' | 'info' | 'success';
 
 /** A message box. Errors use role="alert" so screen readers announce them when they appear. */
@@ -8,4 +10,10 @@ export function Alert({ tone = 'info', title, children }: { tone?: Tone; title?:
       {children && <div className="alert-body">{children}</div>}
     </div>
   );
+}
+
+/** What a failed call says, in an error alert; nothing without an error, or when a field or a dialog already shows it. */
+export function ErrorAlert({ error, shownElsewhere = false }: { error: unknown; shownElsewhere?: boolean }) {
+  if (!error || shownElsewhere) return null;
+  return <Alert tone="error">{errorMessage(error)}</Alert>;
 }

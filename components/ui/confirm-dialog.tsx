@@ -1,6 +1,6 @@
 'use client';
 
-import { Alert } from './alert';
+import { ErrorAlert } from './alert';
 import { Button } from './button';
 import { Dialog } from './dialog';
 
@@ -13,7 +13,8 @@ export interface ConfirmDialogProps {
   /** 'danger' for irreversible actions such as revoking a key. */
   tone?: 'danger' | 'primary';
   pending?: boolean;
-  error?: string | null;
+  /** The failed call, shown in the dialog (what it says: see errorMessage). */
+  error?: unknown;
   onConfirm: () => void;
   onCancel: () => void;
 }
@@ -39,7 +40,7 @@ export function ConfirmDialog({
       onClose={pending ? () => {} : onCancel}
       role="alertdialog"
     >
-      {error && <Alert tone="error">{error}</Alert>}
+      <ErrorAlert error={error} />
       <div className="dialog-actions">
         <Button onClick={onCancel} disabled={pending} data-autofocus>
           Cancel

@@ -40,6 +40,33 @@ export function Field({ label, hint, error, id, className, ...input }: FieldProp
   );
 }
 
+/** A field for a URL of the partner's servers: the URL keyboard on phones, no autofill. */
+export function UrlField(props: FieldProps) {
+  return <Field type="url" inputMode="url" autoComplete="off" {...props} />;
+}
+
 export function Input({ className, ...rest }: ComponentProps<'input'>) {
   return <input className={['input', className ?? ''].filter(Boolean).join(' ')} {...rest} />;
+}
+
+/** A labelled <select>; the options are its children. */
+export function SelectField({
+  label,
+  id,
+  className,
+  children,
+  ...select
+}: ComponentProps<'select'> & { label: string }) {
+  const autoId = useId();
+  const selectId = id ?? autoId;
+  return (
+    <div className={['field', className ?? ''].filter(Boolean).join(' ')}>
+      <label htmlFor={selectId} className="field-label">
+        {label}
+      </label>
+      <select id={selectId} className="input" {...select}>
+        {children}
+      </select>
+    </div>
+  );
 }

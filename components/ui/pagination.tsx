@@ -71,28 +71,50 @@ export interface PageOf {
   total: number;
 }
 
+/** A page past the end of its list (an old link): a way back to the first page. */
+export function PastTheEnd({ firstPage }: { firstPage: string }) {
+  return (
+    <EmptyState title="Nothing on this page" action={<ButtonLink href={firstPage}>Go to the first page</ButtonLink>} />
+  );
+}
+
+/** What a request for one page of a list names (the list routers' input). */
+export interface PageInput {
+  page: number;
+  pageSize: number;
+}
+
 /**
- * One page of a list with its pagination under it. A page past the end (an old bookmark, rows removed
- * since) shows a way back to the first page instead of an empty table.
+ * One page of a list with its pagination under it. A list with nothing in it at all shows `none`
+ * instead (nothing yet, or nothing matches the search). A page past the end (an old bookmark, rows
+ * removed since) shows a way back to the first page instead of an empty table.
  */
 export function PagedList({
   result,
-  empty,
+  none,
+  nouns: [one, many],
   children,
   ...link
-}: Omit<PaginationProps, keyof PageOf> & { result: PageOf; empty: boolean; children: ReactNode }) {
+}: Omit<PaginationProps, keyof PageOf | 'noun'> & {
+  result: PageOf & { items: readonly unknown[] };
+  none: ReactNode;
+  /** What the list counts, singular and plural: "1 partner", "2 partners". */
+  nouns: readonly [string, string];
+  children: ReactNode;
+}) {
   const { page, pageCount, pageSize, total } = result;
+  if (total === 0) return none;
   return (
     <>
-      {empty ? (
-        <EmptyState
-          title="Nothing on this page"
-          action={<ButtonLink href={hrefFor(link.basePath, link.params ?? {}, 1)}>Go to the first page</ButtonLink>}
-        />
-      ) : (
-        children
-      )}
-      <Pagination page={page} pageCount={pageCount} pageSize={pageSize} total={total} {...link} />
+      {result.items.length === 0 ? <PastTheEnd firstPage={hrefFor(link.basePath, link.params ?? {}, 1)} /> : children}
+      <Pagination
+        page={page}
+        pageCount={pageCount}
+        pageSize={pageSize}
+        total={total}
+        noun={total === 1 ? one : many}
+        {...link}
+      />
     </>
   );
 }

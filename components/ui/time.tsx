@@ -105,3 +105,12 @@ export function VenueTime({
     </>
   );
 }
+
+/** A table cell holding a compact timestamp that never wraps (dense lists whose header names UTC). */
+export function TimeCell({ value, fallback }: { value: Date | string | null | undefined; fallback?: string }) {
+  return (
+    <td className="nowrap">
+      <Time value={value} compact fallback={fallback} />
+    </td>
+  );
+}

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { PageHeader } from '@/components/ui/page-header';
-import { TableSkeleton } from '@/components/ui/table';
+import { TableSuspense } from '@/components/ui/table';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { JobsOverview } from './_components/jobs-overview';
@@ -18,9 +17,9 @@ export default async function JobsPage() {
         description="Background work: webhook delivery and the other jobs Encore runs, with their queues, failures and schedules."
       />
       <HydrateClient>
-        <Suspense fallback={<TableSkeleton rows={4} columns={6} label="Loading jobs" />}>
+        <TableSuspense label="Loading jobs" rows={4} columns={6}>
           <JobsOverview />
-        </Suspense>
+        </TableSuspense>
       </HydrateClient>
     </>
   );

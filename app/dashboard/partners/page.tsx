@@ -1,13 +1,13 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { ButtonLink } from '@/components/ui/button';
-import { TableSkeleton } from '@/components/ui/table';
 import { PageHeader } from '@/components/ui/page-header';
-import { pageParam, param, type SearchParams, withParams } from '@/components/ui/url';
+import { SearchForm } from '@/components/ui/search-form';
+import { listParams, pageInUrl, type SearchParams } from '@/components/ui/search-params';
+import { TableSuspense } from '@/components/ui/table';
+import { withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
-import { PartnerList } from './_components/partner-list';
-import { PartnerSearch } from './_components/partner-search';
+import { PartnerList } from './_features/list/partner-list';
 
 export const metadata: Metadata = { title: 'Partners' };
 
@@ -15,10 +15,8 @@ const PAGE_SIZE = 20;
 const MAX_SEARCH = 120; // the schema's limit; longer input is cut rather than refused
 
 export default async function PartnersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const sp = await searchParams;
-  const q = param(sp, 'q', MAX_SEARCH);
-  const page = pageParam(sp);
-  await requireStaff(withParams('/dashboard/partners', { q, page: page > 1 ? page : undefined }));
+  const { q, page } = listParams(await searchParams, MAX_SEARCH);
+  await requireStaff(withParams('/dashboard/partners', { q, page: pageInUrl(page) }));
 
   const input = { search: q || undefined, page, pageSize: PAGE_SIZE };
   // Started here, streamed to <PartnerList> which suspends on it until the rows arrive.
@@ -35,12 +33,18 @@ export default async function PartnersPage({ searchParams }: { searchParams: Pro
           </ButtonLink>
         }
       />
-      <PartnerSearch query={q} />
+      <SearchForm
+        action="/dashboard/partners"
+        id="partner-search"
+        label="Search partners by name"
+        placeholder="Search by name"
+        query={q}
+        maxLength={MAX_SEARCH}
+      />
       <HydrateClient>
-        {/* A new key per search/page shows the skeleton again instead of the previous rows. */}
-        <Suspense key={`${q}|${page}`} fallback={<TableSkeleton rows={5} columns={4} label="Loading partners" />}>
+        <TableSuspense key={`${q}|${page}`} label="Loading partners" rows={5} columns={4}>
           <PartnerList input={input} />
-        </Suspense>
+        </TableSuspense>
       </HydrateClient>
     </>
   );

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
 import { PageHeader } from '@/components/ui/page-header';
-import { TableSkeleton } from '@/components/ui/table';
+import { TableSuspense } from '@/components/ui/table';
 import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { StaffMembers } from './_components/staff-members';
@@ -18,9 +17,9 @@ export default async function StaffPage() {
         description="Who can sign in to this dashboard. Invite members with a one-time link; removing a member signs them out at once."
       />
       <HydrateClient>
-        <Suspense fallback={<TableSkeleton rows={3} columns={4} label="Loading staff" />}>
+        <TableSuspense label="Loading staff" rows={3} columns={4}>
           <StaffMembers />
-        </Suspense>
+        </TableSuspense>
       </HydrateClient>
     </>
   );

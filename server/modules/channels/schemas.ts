@@ -1,5 +1,5 @@
 import { defineRoute } from '@/server/lib/contract';
-import { meResponse } from '@/server/modules/partners';
+import { meResponse } from '@/server/modules/partners/schemas';
 
 /**
  * The Channels API (an external platform pushes its resale listings) is opened by `sk_ch_` keys only.

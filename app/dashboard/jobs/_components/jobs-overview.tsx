@@ -1,14 +1,14 @@
 'use client';
 
 import { useSuspenseQuery } from '@tanstack/react-query';
-import { useId } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardHeader } from '@/components/ui/card';
+import { SectionCard } from '@/components/ui/card';
+import { Detail, DetailList } from '@/components/ui/details';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table } from '@/components/ui/table';
-import { Time } from '@/components/ui/time';
+import { Time, TimeCell } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import styles from './jobs-overview.module.css';
 
@@ -41,8 +41,6 @@ const COUNT_COLUMNS = [
  */
 export function JobsOverview() {
   const trpc = useTRPC();
-  const jobsHeadingId = useId();
-  const failuresHeadingId = useId();
   const { data, refetch, isFetching } = useSuspenseQuery({
     ...trpc.jobs.overview.queryOptions(),
     refetchInterval: REFRESH_MS,
@@ -118,16 +116,14 @@ export function JobsOverview() {
         </div>
       </section>
 
-      <Card aria-labelledby={jobsHeadingId}>
-        <CardHeader
-          headingId={jobsHeadingId}
-          title="Jobs"
-          description={
-            local
-              ? 'Counts from the queue. Finished runs are kept for a week.'
-              : 'Defined jobs and their schedules; their runs are counted by Inngest.'
-          }
-        />
+      <SectionCard
+        title="Jobs"
+        description={
+          local
+            ? 'Counts from the queue. Finished runs are kept for a week.'
+            : 'Defined jobs and their schedules; their runs are counted by Inngest.'
+        }
+      >
         {data.jobs.map((job) => (
           <div className="card-body" key={job.id} data-job={job.id}>
             <div className={styles.jobHead}>
@@ -146,26 +142,26 @@ export function JobsOverview() {
               </span>
             </div>
             {local && (
-              <dl className={`details ${styles.counts}`}>
+              <DetailList className={styles.counts}>
                 {COUNT_COLUMNS.map((c) => {
                   const n = job.counts?.[c.key] ?? 0;
                   const bad = n > 0 && (c.key === 'failed24h' || c.key === 'retrying');
                   return (
-                    <div key={c.key} title={c.title}>
-                      <dt>{c.label}</dt>
-                      <dd data-count={c.key} className={bad ? styles.bad : n === 0 ? styles.zero : undefined}>
-                        {n}
-                      </dd>
-                    </div>
+                    <Detail
+                      key={c.key}
+                      title={c.title}
+                      term={c.label}
+                      data-count={c.key}
+                      className={bad ? styles.bad : n === 0 ? styles.zero : undefined}
+                    >
+                      {n}
+                    </Detail>
                   );
                 })}
-                <div>
-                  <dt>Last completed</dt>
-                  <dd>
-                    <Time value={job.lastCompletedAt} fallback="Never" seconds />
-                  </dd>
-                </div>
-              </dl>
+                <Detail term="Last completed">
+                  <Time value={job.lastCompletedAt} fallback="Never" seconds />
+                </Detail>
+              </DetailList>
             )}
             {local &&
               (job.lastError ? (
@@ -181,58 +177,44 @@ export function JobsOverview() {
               ))}
           </div>
         ))}
-      </Card>
+      </SectionCard>
 
       {local && (
-        <Card aria-labelledby={failuresHeadingId}>
-          <CardHeader
-            headingId={failuresHeadingId}
-            title="Recent failures"
-            description="The last 20 failed runs, newest first. A run that will be retried is retried by the queue on its own."
-          />
+        <SectionCard
+          title="Recent failures"
+          description="The last 20 failed runs, newest first. A run that will be retried is retried by the queue on its own."
+        >
           {data.recentFailures.length === 0 ? (
             <div className="card-body">
               <EmptyState title="No failed runs" description="Failures of the last seven days appear here." />
             </div>
           ) : (
-            <Table label="Recent failures">
-              <thead>
-                <tr>
-                  <th scope="col">Time (UTC)</th>
-                  <th scope="col">Job</th>
-                  <th scope="col" className="num">
-                    Try
-                  </th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Error</th>
+            <Table
+              label="Recent failures"
+              columns={['Time (UTC)', 'Job', { label: 'Try', num: true }, 'Outcome', 'Error']}
+            >
+              {data.recentFailures.map((f) => (
+                <tr key={`${f.jobRunId}-${f.attempt}`}>
+                  <TimeCell value={f.at} />
+                  <td>
+                    <code className="mono">{f.job}</code>
+                  </td>
+                  <td className="num">{f.attempt}</td>
+                  <td className={styles.nowrap}>
+                    {f.state === 'retry' ? (
+                      <Badge tone="warning">
+                        Retry {f.retryAt ? `in ${formatAge(f.retryAt.getTime() - now)}` : 'pending'}
+                      </Badge>
+                    ) : (
+                      <Badge tone="danger">Failed</Badge>
+                    )}
+                  </td>
+                  <td className={styles.wrap}>{f.error}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {data.recentFailures.map((f) => (
-                  <tr key={`${f.jobRunId}-${f.attempt}`}>
-                    <td className={styles.nowrap}>
-                      <Time value={f.at} compact />
-                    </td>
-                    <td>
-                      <code className="mono">{f.job}</code>
-                    </td>
-                    <td className="num">{f.attempt}</td>
-                    <td className={styles.nowrap}>
-                      {f.state === 'retry' ? (
-                        <Badge tone="warning">
-                          Retry {f.retryAt ? `in ${formatAge(f.retryAt.getTime() - now)}` : 'pending'}
-                        </Badge>
-                      ) : (
-                        <Badge tone="danger">Failed</Badge>
-                      )}
-                    </td>
-                    <td className={styles.wrap}>{f.error}</td>
-                  </tr>
-                ))}
-              </tbody>
+              ))}
             </Table>
           )}
-        </Card>
+        </SectionCard>
       )}
     </>
   );

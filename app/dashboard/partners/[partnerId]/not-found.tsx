@@ -1,12 +1,11 @@
-import { ButtonLink } from '@/components/ui/button';
-import { EmptyState } from '@/components/ui/empty-state';
+import { EmptyStateWithLink } from '@/components/ui/empty-state';
 
 export default function PartnerNotFound() {
   return (
-    <EmptyState
+    <EmptyStateWithLink
       title="Partner not found"
       description="It may have been removed, or the link is wrong."
-      action={<ButtonLink href="/dashboard/partners">Back to partners</ButtonLink>}
+      link={{ href: '/dashboard/partners', label: 'Back to partners' }}
     />
   );
 }

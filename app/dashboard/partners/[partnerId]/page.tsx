@@ -1,34 +1,25 @@
-import { TRPCError } from '@trpc/server';
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
-import { Suspense } from 'react';
 import { ButtonLink } from '@/components/ui/button';
-import { Card, CardBody, CardHeader } from '@/components/ui/card';
+import { Card, CardBody, SectionCard } from '@/components/ui/card';
+import { Detail, DetailList } from '@/components/ui/details';
 import { PageHeader } from '@/components/ui/page-header';
-import { TableSkeleton } from '@/components/ui/table';
+import { SearchForm } from '@/components/ui/search-form';
 import { Time } from '@/components/ui/time';
-import { requireStaff } from '@/server/auth/session';
-import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
-import { batchesPath, eventsPath, ticketsPath } from '../_catalog/paths';
-import { SearchForm } from '../_catalog/search-form';
-import { ApiKeysSection } from '../_components/api-keys-section';
-import { IntegrationSection } from '../_components/integration-section';
-import { PartnerSettingsSection } from '../_components/partner-settings-section';
-import { SalesFeeSection } from '../_components/sales-fee-section';
-import { PartnerNav, PartnerSection } from '../_components/partner-nav';
-import { WebhooksSection } from '../_components/webhooks-section';
+import { HydrateClient, trpc } from '@/server/trpc/server';
+import { IntegrationSection } from '../_features/integration/integration-section';
+import { ApiKeysSection } from '../_features/keys/api-keys-section';
+import { PartnerNav, PartnerSection } from '../_features/overview/partner-nav';
+import { SalesFeeSection } from '../_features/fees/sales-fee-section';
+import { PartnerSettingsSection } from '../_features/settings/partner-settings-section';
+import { WebhooksSection } from '../_features/webhooks/webhooks-section';
+import { loadPartnerPage, type PartnerPageProps } from '../_shared/partner-page';
+import { batchesPath, eventsPath, partnerPath, ticketsPath } from '../_shared/paths';
 
 export const metadata: Metadata = { title: 'Partner' };
 
-export default async function PartnerPage({ params }: { params: Promise<{ partnerId: string }> }) {
+export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'params'>) {
   const { partnerId } = await params;
-  await requireStaff(`/dashboard/partners/${encodeURIComponent(partnerId)}`);
-
-  const queryClient = getQueryClient();
-  const partner = await queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch((err: unknown) => {
-    if (err instanceof TRPCError && err.code === 'NOT_FOUND') notFound();
-    throw err;
-  });
+  const { queryClient, partner } = await loadPartnerPage(partnerId, partnerPath(partnerId));
   void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId }));
@@ -49,68 +40,51 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
       <PartnerSection id="details">
         <Card>
           <CardBody>
-            <dl className="details">
-              <div>
-                <dt>Partner ID</dt>
-                <dd>
-                  <code className="mono">{partner.id}</code>
-                </dd>
-              </div>
-              <div>
-                <dt>Created</dt>
-                <dd>
-                  <Time value={partner.createdAt} />
-                </dd>
-              </div>
-            </dl>
+            <DetailList>
+              <Detail term="Partner ID">
+                <code className="mono">{partner.id}</code>
+              </Detail>
+              <Detail term="Created">
+                <Time value={partner.createdAt} />
+              </Detail>
+            </DetailList>
           </CardBody>
         </Card>
       </PartnerSection>
       <HydrateClient>
-        <PartnerSection id="keys">
-          <Suspense fallback={<TableSkeleton rows={3} columns={5} label="Loading API keys" />}>
-            <ApiKeysSection
-              partnerId={partner.id}
-              kind="partner"
-              title="API keys"
-              description="Authenticate the partner's server on the Partner API. Send one as the Authorization header."
-            />
-            <ApiKeysSection
-              partnerId={partner.id}
-              kind="channels"
-              title="Channels API keys"
-              description="Keys starting with sk_ch_ open only the Channels API."
-            />
-          </Suspense>
+        <PartnerSection id="keys" loading={{ label: 'Loading API keys', rows: 3, columns: 5 }}>
+          <ApiKeysSection
+            partnerId={partner.id}
+            kind="partner"
+            title="API keys"
+            description="Authenticate the partner's server on the Partner API. Send one as the Authorization header."
+          />
+          <ApiKeysSection
+            partnerId={partner.id}
+            kind="channels"
+            title="Channels API keys"
+            description="Keys starting with sk_ch_ open only the Channels API."
+          />
         </PartnerSection>
-        <PartnerSection id="integration">
-          <Suspense fallback={<TableSkeleton rows={4} columns={2} label="Loading integration settings" />}>
-            <IntegrationSection partnerId={partner.id} />
-          </Suspense>
+        <PartnerSection id="integration" loading={{ label: 'Loading integration settings', rows: 4, columns: 2 }}>
+          <IntegrationSection partnerId={partner.id} />
         </PartnerSection>
-        <PartnerSection id="fees">
-          <Suspense fallback={<TableSkeleton rows={2} columns={2} label="Loading the primary sales fee" />}>
-            <SalesFeeSection partnerId={partner.id} />
-          </Suspense>
+        <PartnerSection id="fees" loading={{ label: 'Loading the primary sales fee', rows: 2, columns: 2 }}>
+          <SalesFeeSection partnerId={partner.id} />
         </PartnerSection>
-        <PartnerSection id="webhooks">
-          <Suspense fallback={<TableSkeleton rows={4} columns={2} label="Loading webhook settings" />}>
-            <WebhooksSection partnerId={partner.id} />
-          </Suspense>
+        <PartnerSection id="webhooks" loading={{ label: 'Loading webhook settings', rows: 4, columns: 2 }}>
+          <WebhooksSection partnerId={partner.id} />
         </PartnerSection>
-        <PartnerSection id="settings">
-          <Suspense fallback={<TableSkeleton rows={2} columns={2} label="Loading partner settings" />}>
-            <PartnerSettingsSection partnerId={partner.id} />
-          </Suspense>
+        <PartnerSection id="settings" loading={{ label: 'Loading partner settings', rows: 2, columns: 2 }}>
+          <PartnerSettingsSection partnerId={partner.id} />
         </PartnerSection>
       </HydrateClient>
       <PartnerSection id="catalogue">
-        <Card aria-labelledby="catalogue-heading">
-          <CardHeader
-            headingId="catalogue-heading"
-            title="Catalogue and tickets"
-            description="Find a ticket by id or buyer e-mail across all of the partner's events. Events and ticket batches are linked at the top of the page."
-          />
+        <SectionCard
+          headingId="catalogue-heading"
+          title="Catalogue and tickets"
+          description="Find a ticket by id or buyer e-mail across all of the partner's events. Events and ticket batches are linked at the top of the page."
+        >
           <CardBody>
             <SearchForm
               action={ticketsPath(partner.id)}
@@ -120,7 +94,7 @@ export default async function PartnerPage({ params }: { params: Promise<{ partne
               query=""
             />
           </CardBody>
-        </Card>
+        </SectionCard>
       </PartnerSection>
     </>
   );

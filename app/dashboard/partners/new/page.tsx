@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/ui/page-header';
 import { requireStaff } from '@/server/auth/session';
-import { CreatePartnerForm } from '../_components/create-partner-form';
+import { CreatePartnerForm } from '../_features/create/create-partner-form';
 
 export const metadata: Metadata = { title: 'New partner' };
 

@@ -1,39 +1,26 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
-import { ButtonLink } from '@/components/ui/button';
-import { PageHeader } from '@/components/ui/page-header';
-import { TableSkeleton } from '@/components/ui/table';
-import { pageParam, type SearchParams, withParams } from '@/components/ui/url';
-import { requireStaff } from '@/server/auth/session';
-import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
-import { BatchList } from '../../_catalog/batch-list';
-import { notFoundOn404 } from '../../_catalog/not-found-on-404';
-import { batchesPath, eventsPath, partnerPath } from '../../_catalog/paths';
+import { pageInUrl, pageParam } from '@/components/ui/search-params';
+import { TableSuspense } from '@/components/ui/table';
+import { HydrateClient, trpc } from '@/server/trpc/server';
+import { BatchList } from '../../_features/batches/batch-list';
+import { loadPartnerPage, PartnerPageHeader, type PartnerPageProps } from '../../_shared/partner-page';
+import { batchesPath } from '../../_shared/paths';
 
 export const metadata: Metadata = { title: 'Ticket batches' };
 
 const PAGE_SIZE = 20;
 
-export default async function BatchesPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ partnerId: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+export default async function BatchesPage({ params, searchParams }: PartnerPageProps) {
   const { partnerId } = await params;
   const page = pageParam(await searchParams);
-  const basePath = batchesPath(partnerId);
-  await requireStaff(withParams(basePath, { page: page > 1 ? page : undefined }));
-
-  const queryClient = getQueryClient();
-  const partner = await queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch(notFoundOn404);
+  const { queryClient, partner } = await loadPartnerPage(partnerId, batchesPath(partnerId), { page: pageInUrl(page) });
   const input = { partnerId, page, pageSize: PAGE_SIZE };
   void queryClient.prefetchQuery(trpc.catalog.batches.queryOptions(input));
 
   return (
     <>
-      <PageHeader
+      <PartnerPageHeader
+        partner={partner}
         title="Ticket batches"
         description={
           <>
@@ -41,13 +28,12 @@ export default async function BatchesPage({
             first, with its import progress.
           </>
         }
-        back={{ href: partnerPath(partnerId), label: partner.name }}
-        actions={<ButtonLink href={eventsPath(partnerId)}>Events</ButtonLink>}
+        links={['events']}
       />
       <HydrateClient>
-        <Suspense key={page} fallback={<TableSkeleton rows={5} columns={5} label="Loading ticket batches" />}>
+        <TableSuspense key={page} label="Loading ticket batches" rows={5} columns={5}>
           <BatchList input={input} />
-        </Suspense>
+        </TableSuspense>
       </HydrateClient>
     </>
   );

@@ -1,51 +1,36 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
-import { ButtonLink } from '@/components/ui/button';
-import { PageHeader } from '@/components/ui/page-header';
-import { TableSkeleton } from '@/components/ui/table';
-import { pageParam, param, type SearchParams, withParams } from '@/components/ui/url';
-import { requireStaff } from '@/server/auth/session';
-import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
-import { EventList } from '../../_catalog/event-list';
-import { notFoundOn404 } from '../../_catalog/not-found-on-404';
-import { batchesPath, eventsPath, partnerPath } from '../../_catalog/paths';
-import { SearchForm } from '../../_catalog/search-form';
+import { SearchForm } from '@/components/ui/search-form';
+import { listParams, pageInUrl } from '@/components/ui/search-params';
+import { TableSuspense } from '@/components/ui/table';
+import { HydrateClient, trpc } from '@/server/trpc/server';
+import { EventList } from '../../_features/catalog/event-list';
+import { loadPartnerPage, PartnerPageHeader, type PartnerPageProps } from '../../_shared/partner-page';
+import { eventsPath } from '../../_shared/paths';
 
 export const metadata: Metadata = { title: 'Events' };
 
 const PAGE_SIZE = 20;
 
-export default async function EventsPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ partnerId: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+export default async function EventsPage({ params, searchParams }: PartnerPageProps) {
   const { partnerId } = await params;
-  const sp = await searchParams;
-  const q = param(sp, 'q');
-  const page = pageParam(sp);
+  const { q, page } = listParams(await searchParams);
   const basePath = eventsPath(partnerId);
-  await requireStaff(withParams(basePath, { q, page: page > 1 ? page : undefined }));
-
-  const queryClient = getQueryClient();
-  const partner = await queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch(notFoundOn404);
+  const { queryClient, partner } = await loadPartnerPage(partnerId, basePath, { q, page: pageInUrl(page) });
   const input = { partnerId, search: q || undefined, page, pageSize: PAGE_SIZE };
   // Started here, streamed to <EventList> which suspends on it until the rows arrive.
   void queryClient.prefetchQuery(trpc.catalog.events.queryOptions(input));
 
   return (
     <>
-      <PageHeader
+      <PartnerPageHeader
+        partner={partner}
         title="Events"
         description={
           <>
             Events <strong>{partner.name}</strong> pushed, newest first, with their shows and tickets.
           </>
         }
-        back={{ href: partnerPath(partnerId), label: partner.name }}
-        actions={<ButtonLink href={batchesPath(partnerId)}>Ticket batches</ButtonLink>}
+        links={['batches']}
       />
       <SearchForm
         action={basePath}
@@ -55,10 +40,9 @@ export default async function EventsPage({
         query={q}
       />
       <HydrateClient>
-        {/* A new key per search/page shows the skeleton again instead of the previous rows. */}
-        <Suspense key={`${q}|${page}`} fallback={<TableSkeleton rows={5} columns={5} label="Loading events" />}>
+        <TableSuspense key={`${q}|${page}`} label="Loading events" rows={5} columns={5}>
           <EventList input={input} />
-        </Suspense>
+        </TableSuspense>
       </HydrateClient>
     </>
   );

@@ -1,29 +1,20 @@
-import { TRPCError } from '@trpc/server';
 import type { Metadata } from 'next';
 import Link from 'next/link';
-import { notFound } from 'next/navigation';
-import { Suspense } from 'react';
 import { Alert } from '@/components/ui/alert';
-import { PageHeader } from '@/components/ui/page-header';
-import { TableSkeleton } from '@/components/ui/table';
-import { pageParam, param, type SearchParams, withParams } from '@/components/ui/url';
-import { requireStaff } from '@/server/auth/session';
-import { messageStatus } from '@/server/modules/webhooks';
-import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
-import { WebhookLog, WebhookLogFilters } from '../../_components/webhook-log';
-import { actionsQueryInput, webhookLogPath } from '../../_components/webhook-queries';
+import { pageInUrl, pageParam, param } from '@/components/ui/search-params';
+import { TableSuspense } from '@/components/ui/table';
+import { messageStatus } from '@/server/modules/webhooks/schemas';
+import { HydrateClient, trpc } from '@/server/trpc/server';
+import { actionsQueryInput } from '../../_features/webhooks/queries';
+import { WebhookLog, WebhookLogFilters } from '../../_features/webhooks/webhook-log';
+import { loadPartnerPage, PartnerPageHeader, type PartnerPageProps } from '../../_shared/partner-page';
+import { partnerPath, webhookLogPath } from '../../_shared/paths';
 
 export const metadata: Metadata = { title: 'Webhook delivery log' };
 
 const PAGE_SIZE = 25;
 
-export default async function WebhookLogPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ partnerId: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+export default async function WebhookLogPage({ params, searchParams }: PartnerPageProps) {
   const { partnerId } = await params;
   const sp = await searchParams;
   const parsedStatus = messageStatus.safeParse(param(sp, 'status'));
@@ -31,28 +22,28 @@ export default async function WebhookLogPage({
   const action = param(sp, 'action', 100) || undefined; // the schema's limit
   const page = pageParam(sp);
 
-  const basePath = webhookLogPath(partnerId);
-  await requireStaff(withParams(basePath, { status, action, page: page > 1 ? page : undefined }));
-
-  const queryClient = getQueryClient();
-  const [partner, endpoint] = await Promise.all([
-    queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch((err: unknown) => {
-      if (err instanceof TRPCError && err.code === 'NOT_FOUND') notFound();
-      throw err;
-    }),
-    queryClient.fetchQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId })),
-  ]);
-  const partnerPath = `/dashboard/partners/${encodeURIComponent(partnerId)}`;
+  const {
+    queryClient,
+    partner,
+    data: endpoint,
+  } = await loadPartnerPage(
+    partnerId,
+    webhookLogPath(partnerId),
+    { status, action, page: pageInUrl(page) },
+    (queryClient) => queryClient.fetchQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId })),
+  );
   const input = { partnerId, status, action, page, pageSize: PAGE_SIZE };
   void queryClient.prefetchQuery(trpc.webhooks.messages.list.queryOptions(input));
   // Awaited, not streamed: the filters read it with useQuery (no Suspense), so a server render without it
   // and a client render with it (the streamed promise resolved first) gave different <option>s, a
   // hydration error (React #418).
   await queryClient.prefetchQuery(trpc.webhooks.messages.list.queryOptions(actionsQueryInput(partnerId)));
+  const settings = partnerPath(partnerId);
 
   return (
     <>
-      <PageHeader
+      <PartnerPageHeader
+        partner={partner}
         title="Webhook delivery log"
         description={
           <>
@@ -60,29 +51,24 @@ export default async function WebhookLogPage({
             messages are retried until the receiver accepts them.
           </>
         }
-        back={{ href: partnerPath, label: partner.name }}
       />
       {/* Why messages are not moving, when it is by design. */}
       {!endpoint && (
         <Alert tone="warning" title="No receiver URL yet">
           Messages wait here until the partner&rsquo;s webhook endpoint is saved in the{' '}
-          <Link href={partnerPath}>webhook settings</Link>.
+          <Link href={settings}>webhook settings</Link>.
         </Alert>
       )}
       {endpoint && !endpoint.enabled && (
         <Alert tone="warning" title="Delivery is paused">
-          Messages wait until delivery is switched on again in the <Link href={partnerPath}>webhook settings</Link>.
+          Messages wait until delivery is switched on again in the <Link href={settings}>webhook settings</Link>.
         </Alert>
       )}
       <HydrateClient>
-        <WebhookLogFilters basePath={basePath} partnerId={partnerId} status={status} action={action} />
-        {/* A new key per filter/page shows the skeleton again instead of the previous rows. */}
-        <Suspense
-          key={`${status}|${action}|${page}`}
-          fallback={<TableSkeleton rows={6} columns={7} label="Loading messages" />}
-        >
-          <WebhookLog input={input} basePath={basePath} />
-        </Suspense>
+        <WebhookLogFilters partnerId={partnerId} status={status} action={action} />
+        <TableSuspense key={`${status}|${action}|${page}`} label="Loading messages" rows={6} columns={7}>
+          <WebhookLog input={input} />
+        </TableSuspense>
       </HydrateClient>
     </>
   );

@@ -1,4 +1,4 @@
-import { PageSkeleton } from '../../../_catalog/page-skeleton';
+import { PageSkeleton } from '@/components/ui/table';
 
 export default function BatchLoading() {
   return <PageSkeleton label="Loading the batch" />;

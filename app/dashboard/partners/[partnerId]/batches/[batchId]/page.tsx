@@ -1,34 +1,26 @@
 import type { Metadata } from 'next';
 import { PageHeader } from '@/components/ui/page-header';
-import { pageParam, type SearchParams, withParams } from '@/components/ui/url';
-import { requireStaff } from '@/server/auth/session';
-import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
-import { BatchDetail } from '../../../_catalog/batch-detail';
-import { notFoundOn404 } from '../../../_catalog/not-found-on-404';
-import { batchesPath, batchPath } from '../../../_catalog/paths';
+import { pageInUrl, pageParam } from '@/components/ui/search-params';
+import { HydrateClient, trpc } from '@/server/trpc/server';
+import { BatchDetail } from '../../../_features/batches/batch-detail';
+import { loadPartnerPage, type PartnerPageProps } from '../../../_shared/partner-page';
+import { batchesPath, batchPath } from '../../../_shared/paths';
 
 export const metadata: Metadata = { title: 'Ticket batch' };
 
 const PAGE_SIZE = 50;
 
-export default async function BatchPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ partnerId: string; batchId: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+export default async function BatchPage({ params, searchParams }: PartnerPageProps<{ batchId: string }>) {
   const { partnerId, batchId } = await params;
   const page = pageParam(await searchParams);
-  await requireStaff(withParams(batchPath(partnerId, batchId), { page: page > 1 ? page : undefined }));
-
-  const queryClient = getQueryClient();
   const input = { partnerId, batchId, page, pageSize: PAGE_SIZE };
   // Awaited: an unknown batch (or another partner's) is a 404 page, not an error inside this one.
-  const [partner] = await Promise.all([
-    queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch(notFoundOn404),
-    queryClient.fetchQuery(trpc.catalog.batch.queryOptions(input)).catch(notFoundOn404),
-  ]);
+  const { partner } = await loadPartnerPage(
+    partnerId,
+    batchPath(partnerId, batchId),
+    { page: pageInUrl(page) },
+    (queryClient) => queryClient.fetchQuery(trpc.catalog.batch.queryOptions(input)),
+  );
 
   return (
     <>

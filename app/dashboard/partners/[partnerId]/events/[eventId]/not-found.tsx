@@ -1,4 +1,4 @@
-import { CatalogNotFound } from '../../../_catalog/not-found-state';
+import { CatalogNotFound } from '../../../_shared/not-found-state';
 
 export default function EventNotFound() {
   return <CatalogNotFound what="event" />;

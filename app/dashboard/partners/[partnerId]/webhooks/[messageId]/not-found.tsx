@@ -1,12 +1,11 @@
-import { ButtonLink } from '@/components/ui/button';
-import { EmptyState } from '@/components/ui/empty-state';
+import { EmptyStateWithLink } from '@/components/ui/empty-state';
 
 export default function WebhookMessageNotFound() {
   return (
-    <EmptyState
+    <EmptyStateWithLink
       title="Message not found"
       description="The link may be wrong, or the message belongs to another partner."
-      action={<ButtonLink href="/dashboard/partners">Back to partners</ButtonLink>}
+      link={{ href: '/dashboard/partners', label: 'Back to partners' }}
     />
   );
 }

@@ -1,34 +1,18 @@
-import { TRPCError } from '@trpc/server';
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { PageHeader } from '@/components/ui/page-header';
-import { requireStaff } from '@/server/auth/session';
-import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
-import { WebhookMessageDetail } from '../../../_components/webhook-message';
-import { webhookLogPath } from '../../../_components/webhook-queries';
+import { HydrateClient, trpc } from '@/server/trpc/server';
+import { WebhookMessageDetail } from '../../../_features/webhooks/webhook-message';
+import { loadPartnerPage, type PartnerPageProps } from '../../../_shared/partner-page';
+import { webhookLogPath, webhookMessagePath } from '../../../_shared/paths';
 
 export const metadata: Metadata = { title: 'Webhook message' };
 
-function notFoundOn404(err: unknown): never {
-  if (err instanceof TRPCError && err.code === 'NOT_FOUND') notFound();
-  throw err;
-}
-
-export default async function WebhookMessagePage({
-  params,
-}: {
-  params: Promise<{ partnerId: string; messageId: string }>;
-}) {
+export default async function WebhookMessagePage({ params }: Pick<PartnerPageProps<{ messageId: string }>, 'params'>) {
   const { partnerId, messageId } = await params;
-  const logPath = webhookLogPath(partnerId);
-  await requireStaff(`${logPath}/${encodeURIComponent(messageId)}`);
-
-  const queryClient = getQueryClient();
-  const [partner] = await Promise.all([
-    queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch(notFoundOn404),
-    // Awaited too: an unknown message (or another partner's) is a 404 page, not an error inside it.
-    queryClient.fetchQuery(trpc.webhooks.messages.get.queryOptions({ partnerId, messageId })).catch(notFoundOn404),
-  ]);
+  // Awaited too: an unknown message (or another partner's) is a 404 page, not an error inside it.
+  const { partner } = await loadPartnerPage(partnerId, webhookMessagePath(partnerId, messageId), {}, (queryClient) =>
+    queryClient.fetchQuery(trpc.webhooks.messages.get.queryOptions({ partnerId, messageId })),
+  );
 
   return (
     <>
@@ -39,7 +23,7 @@ export default async function WebhookMessagePage({
           </>
         }
         description={`Webhook for ${partner.name}`}
-        back={{ href: logPath, label: 'Delivery log' }}
+        back={{ href: webhookLogPath(partnerId), label: 'Delivery log' }}
       />
       <HydrateClient>
         <WebhookMessageDetail partnerId={partnerId} messageId={messageId} />

@@ -1,18 +1,17 @@
 import type { Metadata } from 'next';
-import { Suspense } from 'react';
+import { Detail, DetailList } from '@/components/ui/details';
 import { PageHeader } from '@/components/ui/page-header';
-import { TableSkeleton } from '@/components/ui/table';
+import { SearchForm } from '@/components/ui/search-form';
+import { param } from '@/components/ui/search-params';
+import { TableSuspense } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
-import { param, type SearchParams, withParams } from '@/components/ui/url';
-import { requireStaff } from '@/server/auth/session';
-import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
-import { ShowBadges } from '../../../../../_catalog/badges';
-import styles from '../../../../../_catalog/catalog.module.css';
-import { formatCount } from '../../../../../_catalog/format';
-import { notFoundOn404 } from '../../../../../_catalog/not-found-on-404';
-import { eventPath, showTicketsPath } from '../../../../../_catalog/paths';
-import { SearchForm } from '../../../../../_catalog/search-form';
-import { ShowTickets } from '../../../../../_catalog/show-tickets';
+import { HydrateClient, trpc } from '@/server/trpc/server';
+import { ShowBadges } from '../../../../../_features/catalog/badges';
+import { ShowTickets } from '../../../../../_features/catalog/show-tickets';
+import styles from '../../../../../_shared/browser.module.css';
+import { formatCount } from '../../../../../_shared/format';
+import { loadPartnerPage, type PartnerPageProps } from '../../../../../_shared/partner-page';
+import { eventPath, showTicketsPath } from '../../../../../_shared/paths';
 
 export const metadata: Metadata = { title: 'Show tickets' };
 
@@ -21,10 +20,7 @@ const PAGE_SIZE = 25;
 export default async function ShowTicketsPage({
   params,
   searchParams,
-}: {
-  params: Promise<{ partnerId: string; eventId: string; showId: string }>;
-  searchParams: Promise<SearchParams>;
-}) {
+}: PartnerPageProps<{ eventId: string; showId: string }>) {
   const { partnerId, eventId, showId } = await params;
   const sp = await searchParams;
   const q = param(sp, 'q');
@@ -32,13 +28,13 @@ export default async function ShowTicketsPage({
   const after = param(sp, 'after', 200) || undefined;
   const before = after ? undefined : param(sp, 'before', 200) || undefined;
   const basePath = showTicketsPath(partnerId, eventId, showId);
-  await requireStaff(withParams(basePath, { q, after, before }));
-
-  const queryClient = getQueryClient();
-  const [partner, show] = await Promise.all([
-    queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch(notFoundOn404),
-    queryClient.fetchQuery(trpc.catalog.show.queryOptions({ partnerId, eventId, showId })).catch(notFoundOn404),
-  ]);
+  const {
+    queryClient,
+    partner,
+    data: show,
+  } = await loadPartnerPage(partnerId, basePath, { q, after, before }, (queryClient) =>
+    queryClient.fetchQuery(trpc.catalog.show.queryOptions({ partnerId, eventId, showId })),
+  );
   const input = { partnerId, eventId, showId, search: q || undefined, after, before, pageSize: PAGE_SIZE };
   void queryClient.prefetchQuery(trpc.catalog.showTickets.queryOptions(input));
 
@@ -57,24 +53,12 @@ export default async function ShowTicketsPage({
       <div className={styles.badges}>
         <ShowBadges status={show.status} showRescheduled={show.showRescheduled} resaleEnabled={show.resaleEnabled} />
       </div>
-      <dl className={styles.summary} aria-label="Tickets of this show">
-        <div>
-          <dt>Tickets</dt>
-          <dd>{formatCount(show.tickets.total)}</dd>
-        </div>
-        <div>
-          <dt>Valid</dt>
-          <dd>{formatCount(show.tickets.valid)}</dd>
-        </div>
-        <div>
-          <dt>Invalidated</dt>
-          <dd>{formatCount(show.tickets.invalidated)}</dd>
-        </div>
-        <div>
-          <dt>Admitted</dt>
-          <dd>{formatCount(show.tickets.admitted)}</dd>
-        </div>
-      </dl>
+      <DetailList variant="stats" aria-label="Tickets of this show">
+        <Detail term="Tickets">{formatCount(show.tickets.total)}</Detail>
+        <Detail term="Valid">{formatCount(show.tickets.valid)}</Detail>
+        <Detail term="Invalidated">{formatCount(show.tickets.invalidated)}</Detail>
+        <Detail term="Admitted">{formatCount(show.tickets.admitted)}</Detail>
+      </DetailList>
       <SearchForm
         action={basePath}
         id="ticket-search"
@@ -84,12 +68,9 @@ export default async function ShowTicketsPage({
         query={q}
       />
       <HydrateClient>
-        <Suspense
-          key={`${q}|${after}|${before}`}
-          fallback={<TableSkeleton rows={8} columns={6} label="Loading tickets" />}
-        >
+        <TableSuspense key={`${q}|${after}|${before}`} label="Loading tickets" rows={8} columns={6}>
           <ShowTickets input={input} basePath={basePath} />
-        </Suspense>
+        </TableSuspense>
       </HydrateClient>
     </>
   );

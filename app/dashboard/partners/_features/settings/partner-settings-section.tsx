@@ -1,0 +1,138 @@
+'use client';
+
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { ActionForm, FormActions } from '@/components/ui/action-form';
+import { ErrorAlert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { SectionCard } from '@/components/ui/card';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Field } from '@/components/ui/field';
+import { useTRPC } from '@/components/trpc/client';
+import { fieldErrors } from '@/components/trpc/errors';
+import { PARTNER_NAME_MAX } from '@/server/modules/partners/schemas';
+
+/**
+ * Renaming and disabling a partner. A disabled partner's keys answer 403 on every API; nothing is
+ * deleted, and enabling it again restores access with the same keys.
+ */
+export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const { data: partner } = useSuspenseQuery(trpc.partners.get.queryOptions({ partnerId }));
+  const [name, setName] = useState(partner.name);
+  const [saved, setSaved] = useState(false);
+  const [confirmDisable, setConfirmDisable] = useState(false);
+  const disabled = partner.disabledAt !== null;
+
+  const onStored = (next: typeof partner) => {
+    queryClient.setQueryData(trpc.partners.get.queryKey({ partnerId }), next);
+    void queryClient.invalidateQueries({ queryKey: trpc.partners.list.queryKey() });
+    // The page header is server-rendered: refresh it so it shows the new name or state.
+    router.refresh();
+  };
+  const rename = useMutation(
+    trpc.partners.rename.mutationOptions({
+      onSuccess: (next) => {
+        onStored(next);
+        setName(next.name);
+        setSaved(true);
+      },
+    }),
+  );
+  const setDisabled = useMutation(
+    trpc.partners.setDisabled.mutationOptions({
+      onSuccess: (next) => {
+        onStored(next);
+        setConfirmDisable(false);
+      },
+    }),
+  );
+
+  const nameError = fieldErrors(rename.error).name ?? null;
+
+  return (
+    <SectionCard
+      data-testid="partner-settings"
+      title="Partner settings"
+      description="The partner's name, and whether its API keys may be used."
+    >
+      <div className="card-body">
+        <ActionForm
+          aria-label="Rename partner"
+          onSubmit={() => {
+            setSaved(false);
+            rename.mutate({ partnerId, name });
+          }}
+          error={rename.error}
+          errorAtField={Boolean(nameError)}
+        >
+          <Field
+            label="Name"
+            name="name"
+            required
+            maxLength={PARTNER_NAME_MAX}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              setSaved(false);
+            }}
+            error={nameError}
+            hint={`1 to ${PARTNER_NAME_MAX} characters.`}
+          />
+          <FormActions submit="Rename" pending={rename.isPending} done={saved ? 'Saved.' : null} />
+        </ActionForm>
+        <div className="form">
+          <p>Status: {disabled ? <Badge tone="danger">Disabled</Badge> : <Badge tone="success">Active</Badge>}</p>
+          <p className="muted">
+            {disabled
+              ? 'Its API keys are refused with 403. Enabling restores access with the same keys.'
+              : 'Disabling refuses all its API keys (partner and channels) with 403. Nothing is deleted.'}
+          </p>
+          <ErrorAlert error={setDisabled.error} shownElsewhere={confirmDisable} />
+          <div className="form-actions">
+            {disabled ? (
+              <Button
+                variant="primary"
+                pending={setDisabled.isPending}
+                pendingLabel="Enabling…"
+                onClick={() => setDisabled.mutate({ partnerId, disabled: false })}
+              >
+                Enable partner
+              </Button>
+            ) : (
+              <Button
+                variant="danger"
+                onClick={() => {
+                  setDisabled.reset();
+                  setConfirmDisable(true);
+                }}
+              >
+                Disable partner
+              </Button>
+            )}
+          </div>
+        </div>
+        <ConfirmDialog
+          open={confirmDisable}
+          title={`Disable ${partner.name}?`}
+          description={
+            <p>
+              Every API key of this partner will be refused with 403 at once. Its data and keys are kept; you can enable
+              it again later.
+            </p>
+          }
+          confirmLabel="Disable partner"
+          pendingLabel="Disabling…"
+          pending={setDisabled.isPending}
+          error={setDisabled.error}
+          onCancel={() => setConfirmDisable(false)}
+          onConfirm={() => setDisabled.mutate({ partnerId, disabled: true })}
+        />
+      </div>
+    </SectionCard>
+  );
+}

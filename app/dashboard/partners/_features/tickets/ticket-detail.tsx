@@ -1,0 +1,105 @@
+import type { inferRouterOutputs } from '@trpc/server';
+import Link from 'next/link';
+import { CardBody, SectionCard } from '@/components/ui/card';
+import { Detail, DetailList } from '@/components/ui/details';
+import { Table } from '@/components/ui/table';
+import { Time } from '@/components/ui/time';
+import type { AppRouter } from '@/server/trpc/router';
+import { batchPath, eventPath, showTicketsPath } from '../../_shared/paths';
+
+type Ticket = inferRouterOutputs<AppRouter>['catalog']['ticket'];
+
+const KIND_LABEL = {
+  imported: 'Imported',
+  updated: 'Updated',
+  admitted: 'Admitted',
+  invalidated: 'Invalidated',
+  created: 'Created',
+  'last-updated': 'Last updated',
+} as const;
+
+/** Support's view of one ticket: the partner's ids, the owner, what happened to it and when. */
+export function TicketDetail({ partnerId, ticket: t }: { partnerId: string; ticket: Ticket }) {
+  const buyer = t.buyer as { email?: string; firstName?: string; lastName?: string } | string;
+  return (
+    <>
+      <SectionCard headingId="ticket-ids" title="Partner ids">
+        <CardBody>
+          <DetailList data-testid="ticket-ids">
+            <Detail term="ticketId">
+              <code className="mono">{t.ticketId}</code>
+            </Detail>
+            <Detail term="Event (externalReferenceId)">
+              <Link href={eventPath(partnerId, t.eventId)}>{t.eventTitle}</Link>{' '}
+              <code className="mono">{t.externalReferenceEventId}</code>
+            </Detail>
+            <Detail term="showId">
+              <Link href={showTicketsPath(partnerId, t.eventId, t.showPk)}>
+                <code className="mono">{t.showId}</code>
+              </Link>
+              {t.showStatus === 'CANCELLED' && ' (cancelled)'}
+            </Detail>
+            <Detail term="Ticket option">
+              <code className="mono">{t.ticketOptionId}</code>
+            </Detail>
+            <Detail term="Price type">{t.priceTypeId ? <code className="mono">{t.priceTypeId}</code> : '—'}</Detail>
+            <Detail term="Price">{t.price ?? '—'}</Detail>
+            <Detail term="Encore id">
+              <code className="mono">{t.id}</code>
+            </Detail>
+            <Detail term="Owner (buyer)" data-testid="ticket-buyer">
+              {typeof buyer === 'string'
+                ? buyer
+                : [[buyer.firstName, buyer.lastName].filter(Boolean).join(' '), buyer.email]
+                    .filter(Boolean)
+                    .join(' · ') || '—'}
+            </Detail>
+            <Detail term="Secure view">
+              <a href={t.secureViewUrl} target="_blank" rel="noreferrer" data-testid="secure-view-link">
+                Open the secure ticket view
+              </a>
+            </Detail>
+            <Detail term="Batch">
+              {t.batchId ? (
+                <Link href={batchPath(partnerId, t.batchId)} data-testid="ticket-batch">
+                  <code className="mono">{t.batchId}</code>
+                </Link>
+              ) : (
+                'Synchronous import or unknown'
+              )}
+            </Detail>
+          </DetailList>
+        </CardBody>
+      </SectionCard>
+      <SectionCard
+        headingId="ticket-history"
+        title="History"
+        description={
+          t.historyRecorded
+            ? 'Every change recorded for this ticket, in order.'
+            : 'Imported before history was recorded: only the times stored on the ticket are known.'
+        }
+      >
+        <Table label="Ticket history" columns={['What', 'When (UTC)', 'Batch']} bodyTestId="ticket-history">
+          {t.history.map((h, i) => (
+            <tr key={i} data-kind={h.kind}>
+              <td>{KIND_LABEL[h.kind]}</td>
+              <td>
+                <Time value={h.at} seconds />
+              </td>
+              <td>
+                {h.batchId ? (
+                  <Link href={batchPath(partnerId, h.batchId)}>
+                    <code className="mono">{h.batchId}</code>
+                  </Link>
+                ) : (
+                  '—'
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
+      </SectionCard>
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { TRPCError } from '@trpc/server';
+import { notFound } from 'next/navigation';
+import { ButtonLink } from '@/components/ui/button';
+import { PageHeader } from '@/components/ui/page-header';
+import type { SearchParams } from '@/components/ui/search-params';
+import { withParams } from '@/components/ui/url';
+import { requireStaff } from '@/server/auth/session';
+import { getQueryClient, trpc } from '@/server/trpc/server';
+import { batchesPath, eventsPath, partnerPath } from './paths';
+
+/** For server pages: an unknown id (or another partner's) renders the route's not-found page. */
+export function notFoundOn404(err: unknown): never {
+  if (err instanceof TRPCError && err.code === 'NOT_FOUND') notFound();
+  throw err;
+}
+
+/** What Next.js gives a page below /dashboard/partners/[partnerId]; `P` names the other segments. */
+export interface PartnerPageProps<P extends object = object> {
+  params: Promise<{ partnerId: string } & P>;
+  searchParams: Promise<SearchParams>;
+}
+
+type QueryClient = ReturnType<typeof getQueryClient>;
+
+/**
+ * The start of every page of one partner: staff only (signing in leads back to `path` with `query`),
+ * then the partner and what the page shows of it (`load`), read together. An unknown partner, or an
+ * unknown thing of it, is the route's not-found page rather than an error inside the page.
+ */
+export async function loadPartnerPage<T = undefined>(
+  partnerId: string,
+  path: string,
+  query: Record<string, string | number | undefined> = {},
+  load?: (queryClient: QueryClient) => Promise<T>,
+) {
+  await requireStaff(withParams(path, query));
+  const queryClient = getQueryClient();
+  const [partner, data] = await Promise.all([
+    queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch(notFoundOn404),
+    load ? load(queryClient).catch(notFoundOn404) : (undefined as T),
+  ]);
+  return { queryClient, partner, data };
+}
+
+const SIBLINGS = {
+  events: { path: eventsPath, label: 'Events' },
+  batches: { path: batchesPath, label: 'Ticket batches' },
+} as const;
+
+/** The heading of a page of one partner, with the way back to the partner and to sibling pages. */
+export function PartnerPageHeader({
+  partner,
+  title,
+  description,
+  links = [],
+}: {
+  partner: { id: string; name: string };
+  title: React.ReactNode;
+  description: React.ReactNode;
+  links?: (keyof typeof SIBLINGS)[];
+}) {
+  return (
+    <PageHeader
+      title={title}
+      description={description}
+      back={{ href: partnerPath(partner.id), label: partner.name }}
+      actions={
+        links.length > 0 && (
+          <>
+            {links.map((link) => (
+              <ButtonLink key={link} href={SIBLINGS[link].path(partner.id)}>
+                {SIBLINGS[link].label}
+              </ButtonLink>
+            ))}
+          </>
+        )
+      }
+    />
+  );
+}
