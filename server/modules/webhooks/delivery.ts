@@ -6,7 +6,7 @@ import { errorFields, log } from '@/server/lib/log';
 import { retryDelayMs, SUCCESS_STATUSES } from './schedule';
 
 /** How long a claimed message is reserved for the dispatcher that claimed it. */
-const LEASE_MS = 5 * 60_000;
+export const LEASE_MS = 5 * 60_000;
 const ATTEMPT_TIMEOUT_MS = 10_000;
 /** How long a finished attempt may wait for a fuller batch before it is written. */
 const WRITE_DELAY_MS = 20;
@@ -91,6 +91,7 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
   const queue: Leased[] = [];
   let head = 0;
   let claiming: Promise<void> | undefined;
+  let claims = 0;
   let exhausted = false;
   let failure: { error: unknown } | undefined;
 
@@ -103,10 +104,11 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
 
   const refill = () => {
     if (claiming || exhausted || failure) return;
-    if (head > 0 && Date.now() > deadline) {
+    if (claims > 0 && Date.now() >= deadline) {
       exhausted = true;
       return;
     }
+    claims++;
     const now = opts.now ?? new Date();
     claiming = claim(sql, now, batchSize)
       .then(
@@ -296,12 +298,12 @@ async function attempt(m: Claimed, now: Date, random?: () => number): Promise<At
       maxResponseBytes: 256 * 1024,
     });
     statusCode = res.status;
-    responseBody = res.body.slice(0, 1024);
+    responseBody = storable(res.body.slice(0, 1024));
     if (!SUCCESS_STATUSES.has(res.status)) {
       error = res.status >= 300 && res.status < 400 ? `redirect ${res.status} not followed` : `HTTP ${res.status}`;
     }
   } catch (err) {
-    error = err instanceof OutboundError ? `${err.kind}: ${err.message}` : (err as Error).message;
+    error = storable(err instanceof OutboundError ? `${err.kind}: ${err.message}` : (err as Error).message);
   }
   const success = statusCode !== null && SUCCESS_STATUSES.has(statusCode);
   return {
@@ -318,6 +320,14 @@ async function attempt(m: Claimed, now: Date, random?: () => number): Promise<At
     success,
     nextAttemptAt: success ? now : new Date(now.getTime() + retryDelayMs(attemptNo, random)),
   };
+}
+
+/**
+ * Text as PostgreSQL can store it: no NUL, and no half of a surrogate pair (the 1 KiB cut of an answer
+ * can split an emoji). Either would fail the statement recording a whole batch of attempts.
+ */
+function storable(text: string): string {
+  return text.toWellFormed().replaceAll('\0', '');
 }
 
 /**
