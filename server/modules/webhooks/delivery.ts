@@ -81,7 +81,7 @@ interface Leased {
  */
 export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchResult> {
   const sql = getSql();
-  const batchSize = opts.batchSize ?? 200;
+  const batchSize = opts.batchSize ?? 500;
   const concurrency = opts.concurrency ?? 32;
   const deadline = Date.now() + (opts.budgetMs ?? 50_000);
   const result: DispatchResult = { delivered: 0, failed: 0, nextDueAt: null };
@@ -95,7 +95,7 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
   let exhausted = false;
   let failure: { error: unknown } | undefined;
 
-  const writer = new AttemptWriter(sql, opts.writeBatchSize ?? 100, (rs) => {
+  const writer = new AttemptWriter(sql, opts.writeBatchSize ?? 250, (rs) => {
     for (const r of rs) {
       if (r.success) result.delivered++;
       else result.failed++;
@@ -346,7 +346,7 @@ function maskSecretHeader(headers: Record<string, string>, secretName: string | 
  * CPU in postgres.js). The messages are found by their ids (an array, so an index lookup whatever the
  * table's statistics say; joined to the batch they were hashed and the whole table scanned).
  */
-export async function record(sql: Sql, results: AttemptResult[]): Promise<void> {
+async function record(sql: Sql, results: AttemptResult[]): Promise<void> {
   const rows = JSON.stringify(
     results.map((r) => ({
       id: r.id,
