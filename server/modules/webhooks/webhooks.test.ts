@@ -10,7 +10,7 @@ import { isPrivateAddress } from '@/server/lib/outbound';
 import { allJobs } from '@/server/jobs/registry';
 import { Receiver } from '@/server/testing/receiver';
 import { makePartner } from '@/server/testing/fixtures';
-import { dispatchDue } from './delivery';
+import { claim, dispatchDue, LEASE_MS } from './delivery';
 import { FAST_RETRIES, retryDelayMs } from './schedule';
 import { enqueueWebhook, getMessage, listMessages, retryNow, sendTestMessage, upsertEndpoint } from './service';
 
@@ -216,6 +216,74 @@ describe('webhook delivery', () => {
     expect(received).toEqual(ids);
     const { total } = await listMessages({ partnerId: partner.id, status: 'delivered' });
     expect(total).toBe(1000);
+  });
+
+  it('delivers 600 messages exactly once with two dispatchers claiming and recording in small batches', async () => {
+    const { partner, receiver } = await setup();
+    const ids = new Set<string>();
+    await getDb().transaction(async (tx) => {
+      for (let i = 0; i < 600; i++) ids.add(await enqueueWebhook(tx, partner.id, ticketUpdated(`T-pair-${i}`)));
+    });
+    const opts = { now: new Date(Date.now() + 1000), batchSize: 40, concurrency: 8, writeBatchSize: 25 };
+    const [a, b] = await Promise.all([dispatchDue(opts), dispatchDue(opts)]);
+    expect(a.delivered + b.delivered).toBe(600);
+    expect(a.failed + b.failed).toBe(0);
+    const sent = receiver.requests.map((r) => String(r.headers['webhook-id']));
+    expect(sent).toHaveLength(600);
+    expect(new Set(sent)).toEqual(ids);
+    const [logged] = await getSql()<{ attempts: number; messages: number }[]>`
+      select count(*)::int as attempts, count(distinct message_id)::int as messages
+      from webhook_attempts where partner_id = ${partner.id}`;
+    expect(logged).toEqual({ attempts: 600, messages: 600 });
+    expect((await listMessages({ partnerId: partner.id, status: 'delivered' })).total).toBe(600);
+  });
+
+  it('stops claiming at its budget, delivers what it claimed, and leaves the rest due', async () => {
+    const { partner, receiver } = await setup();
+    for (let i = 0; i < 25; i++) await enqueueWebhook(getDb(), partner.id, ticketUpdated(`T-budget-${i}`));
+    const now = new Date(Date.now() + 1000);
+    const first = await dispatchDue({ now, batchSize: 10, budgetMs: 0 });
+    expect(first).toMatchObject({ delivered: 10, failed: 0 });
+    expect(first.nextDueAt!.getTime()).toBeLessThanOrEqual(now.getTime());
+    expect(receiver.requests).toHaveLength(10);
+    expect(await dispatchDue({ now, batchSize: 10 })).toMatchObject({ delivered: 15, failed: 0, nextDueAt: null });
+    expect(receiver.requests).toHaveLength(25);
+  });
+
+  it('keeps a message claimed by a dispatcher that died pending, and delivers it once the lease ends', async () => {
+    const { partner, receiver } = await setup();
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-lease'));
+    const now = new Date(Date.now() + 1000);
+    // A dispatcher claims the message and dies before its attempt is recorded.
+    expect((await claim(getSql(), now, 10)).map((m) => m.id)).toEqual([id]);
+
+    const during = await dispatchDue({ now: new Date(now.getTime() + LEASE_MS - 1) });
+    expect(during).toMatchObject({ delivered: 0, failed: 0 });
+    expect(during.nextDueAt?.getTime()).toBe(now.getTime() + LEASE_MS);
+    expect(receiver.requests).toHaveLength(0);
+    expect((await getMessage(partner.id, id)).message).toMatchObject({ status: 'pending', attempts: 0 });
+
+    const after = await dispatchDue({ now: new Date(now.getTime() + LEASE_MS) });
+    expect(after).toMatchObject({ delivered: 1, failed: 0, nextDueAt: null });
+    expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([id]);
+    const { message, attempts } = await getMessage(partner.id, id);
+    expect(message.status).toBe('delivered');
+    expect(attempts.map((a) => [a.attemptNo, a.success])).toEqual([[1, true]]);
+  });
+
+  it('records answers PostgreSQL text cannot hold as they are (a NUL, an emoji cut at 1 KiB)', async () => {
+    const { partner, receiver } = await setup();
+    receiver.reply({ status: 200, body: 'a\u0000b' }, { status: 500, body: `${'x'.repeat(1023)}😀` });
+    const now = new Date(Date.now() + 1000);
+    const nul = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-nul'));
+    expect(await dispatchDue({ now })).toMatchObject({ delivered: 1, failed: 0 });
+    const cut = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-cut'));
+    expect(await dispatchDue({ now })).toMatchObject({ delivered: 0, failed: 1 });
+
+    expect((await getMessage(partner.id, nul)).attempts[0].responseBody).toBe('ab');
+    const { message, attempts } = await getMessage(partner.id, cut);
+    expect(message).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500 });
+    expect(attempts[0].responseBody).toBe(`${'x'.repeat(1023)}\ufffd`);
   });
 
   it('retries now, replays a delivered message with the same id, and sends test messages', async () => {
