@@ -41,6 +41,8 @@ const schema = z.object({
   /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
   ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
   /** Largest accepted request body on the partner API, in bytes. */
+  /** How long a buy intention holds its listings while the buyer pays (minutes). */
+  BUY_INTENTION_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
   MAX_BODY_BYTES: z.coerce
     .number()
     .int()

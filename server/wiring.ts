@@ -1,5 +1,6 @@
 import { onShowsCancelled } from '@/server/modules/catalog';
-import { invalidateTicketsOfShows } from '@/server/modules/tickets';
+import { terminateListingsOfShows, terminateListingsOfTickets } from '@/server/modules/marketplace';
+import { invalidateTicketsOfShows, onTicketsInvalidated } from '@/server/modules/tickets';
 
 /*
  * The one place modules are wired to each other's domain events: a lower module publishes (the
@@ -9,3 +10,5 @@ import { invalidateTicketsOfShows } from '@/server/modules/tickets';
  * with no subscriber refuses to go on (see notifyShowsCancelled), so a missing load fails loudly.
  */
 onShowsCancelled('tickets', invalidateTicketsOfShows);
+onShowsCancelled('marketplace', terminateListingsOfShows);
+onTicketsInvalidated('marketplace', terminateListingsOfTickets);

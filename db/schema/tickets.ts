@@ -41,6 +41,8 @@ export const tickets = pgTable(
     buyer: jsonb().notNull(),
     /** Lower-cased buyer e-mail when the buyer has one (search, ownership checks). */
     buyerEmail: text(),
+    /** The primary-sale order (ticket `orderId`, or its `order:<id>` tag): order sales, orders mode. */
+    orderId: text(),
     data: jsonb().notNull(), // ticketAccess, nominalTicket, props, primarySalesFee, primarySaleBuyerData, tags, buyerEmailExternal
     status: text({ enum: ['VALID', 'INVALIDATED'] })
       .notNull()
@@ -60,6 +62,9 @@ export const tickets = pgTable(
     // Serves a show's tickets and the dashboard's keyset pages by ticketId.
     index('tickets_show_ticket_idx').on(t.showPk, t.ticketId),
     index('tickets_buyer_email_idx').on(t.partnerId, t.buyerEmail),
+    index('tickets_order_idx')
+      .on(t.partnerId, t.orderId)
+      .where(sql`${t.orderId} is not null`),
   ],
 );
 

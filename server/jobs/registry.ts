@@ -1,4 +1,5 @@
 import { pullDueFeedsJob, pullFeedJob } from '@/server/modules/catalog';
+import { expireIntentionJob, expireIntentionsSweepJob } from '@/server/modules/marketplace';
 import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
 import { webhookDispatchJob } from '@/server/modules/webhooks';
 import type { JobDefinition } from './types';
@@ -13,5 +14,7 @@ export function allJobs(): JobDefinition[] {
     resumeTicketBatchesJob,
     pullFeedJob,
     pullDueFeedsJob,
+    expireIntentionJob,
+    expireIntentionsSweepJob,
   ] as unknown as JobDefinition[];
 }

@@ -106,7 +106,9 @@ export function showDirectory(db: DbOrTx = getDb()) {
       showTitle: sql`${shows.title}`.mapWith(shows.title).as('directory_show_title'),
       showStatus: sql`${shows.status}`.mapWith(shows.status).as('directory_show_status'),
       startsAt: sql`${shows.startsAt}`.mapWith(shows.startsAt).as('directory_show_starts_at'),
+      resaleEnabled: sql`${shows.resaleEnabled}`.mapWith(shows.resaleEnabled).as('directory_resale_enabled'),
       eventPk: sql`${events.id}`.mapWith(events.id).as('directory_event_pk'),
+      partnerId: sql`${events.partnerId}`.mapWith(events.partnerId).as('directory_partner_id'),
       eventRef: sql`${events.externalReferenceId}`.mapWith(events.externalReferenceId).as('directory_event_ref'),
       eventTitle: sql`${events.title}`.mapWith(events.title).as('directory_event_title'),
     })

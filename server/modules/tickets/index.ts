@@ -13,3 +13,4 @@ export * from './schemas';
 export * from './service';
 export * from './support';
 export * from './urls';
+export * from './sale';

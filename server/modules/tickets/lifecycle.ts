@@ -6,6 +6,7 @@ import { currencyExponent, fromMinorUnits } from '@/server/lib/money';
 import { showDirectory } from '@/server/modules/catalog';
 import type { TicketCreate, TicketUpdate } from './schemas';
 import { recordTicketEvents } from './history';
+import { notifyTicketsInvalidated } from './sale';
 import { importTickets } from './service';
 
 async function loadTicket(partnerId: string, ticketId: string, db: DbOrTx, lock = false) {
@@ -98,7 +99,10 @@ export async function invalidateTicket(partnerId: string, ticketId: string, db =
       })
       .where(eq(tickets.id, before.id));
     // A repeated DELETE changes nothing, so it records nothing either.
-    if (before.status === 'VALID') await recordTicketEvents(tx, [before.id], 'invalidated');
+    if (before.status === 'VALID') {
+      await recordTicketEvents(tx, [before.id], 'invalidated');
+      await notifyTicketsInvalidated(tx, [before.id]);
+    }
     return view(await loadTicket(partnerId, ticketId, tx));
   });
 }

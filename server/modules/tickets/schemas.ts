@@ -74,6 +74,17 @@ export const ticketCreateSchema = z
     props: z.looseObject({}).optional(),
     primarySalesFee: primarySalesFeeSchema.optional(),
     tags: z.array(tag).optional(),
+    orderId: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .meta({
+        description:
+          'The primary-sale order this ticket belongs to (Encore extension: the spec has no order field). ' +
+          "Tickets of one order can be sold together (order sale URL) and are grouped by the access layer's " +
+          'orders mode. A tag `order:<id>` is read the same way when orderId is absent.',
+      }),
   })
   .meta({ id: 'TicketCreate' });
 export type TicketCreate = z.output<typeof ticketCreateSchema>;

@@ -45,7 +45,14 @@ interface TicketRow {
   price_minor: number | null;
   buyer: unknown;
   buyer_email: string | null;
+  order_id: string | null;
   data: Record<string, unknown>;
+}
+
+/** `order:<id>` among the tickets' tags (the reference product's way of naming an order), if any. */
+function orderIdFromTags(tags: string[] | undefined): string | null {
+  const tag = tags?.find((t) => t.startsWith('order:'));
+  return tag ? tag.slice('order:'.length).trim() || null : null;
 }
 
 /**
@@ -101,6 +108,7 @@ function checkTicket(cat: Catalogue, t: TicketCreate, id: string): { row: Ticket
       price_minor: priceMinor,
       buyer: t.buyer,
       buyer_email: buyerEmail?.toLowerCase() ?? null,
+      order_id: t.orderId ?? orderIdFromTags(t.tags),
       data: {
         ticketAccess: t.ticketAccess,
         ...(t.buyerEmailExternal !== undefined ? { buyerEmailExternal: t.buyerEmailExternal } : {}),
@@ -136,16 +144,17 @@ async function upsertTickets(
     const out = await db.execute<{ id: string; ticket_id: string }>(sql`
       with up as (
       insert into tickets (id, partner_id, ticket_id, event_pk, show_pk, ticket_option_id, price_type_id,
-        currency, price_minor, buyer, buyer_email, data)
+        currency, price_minor, buyer, buyer_email, order_id, data)
       select r.id, ${partnerId}, r.ticket_id, r.event_pk, r.show_pk, r.ticket_option_id, r.price_type_id,
-        r.currency, r.price_minor, r.buyer, r.buyer_email, r.data
+        r.currency, r.price_minor, r.buyer, r.buyer_email, r.order_id, r.data
       from json_to_recordset(${chunk}::json) as r(id text, ticket_id text, event_pk text, show_pk text,
         ticket_option_id text, price_type_id text, currency text, price_minor bigint, buyer jsonb,
-        buyer_email text, data jsonb)
+        buyer_email text, order_id text, data jsonb)
       on conflict (partner_id, ticket_id) do update set
         event_pk = excluded.event_pk, show_pk = excluded.show_pk, ticket_option_id = excluded.ticket_option_id,
         price_type_id = excluded.price_type_id, currency = excluded.currency, price_minor = excluded.price_minor,
-        buyer = excluded.buyer, buyer_email = excluded.buyer_email, data = excluded.data, updated_at = now()
+        buyer = excluded.buyer, buyer_email = excluded.buyer_email, order_id = excluded.order_id,
+        data = excluded.data, updated_at = now()
       where tickets.status = 'VALID'
       returning id, ticket_id, (xmax = 0) as inserted
       ), history as (

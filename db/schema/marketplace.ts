@@ -1,0 +1,138 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { events, shows } from './catalog';
+import { partners } from './partners';
+import { tickets } from './tickets';
+
+/**
+ * A partner's market terms, set by staff: the buyer's service fee and the seller's fee (a percentage
+ * of the price and/or a fixed amount in major units of the listing's currency) and how long after the
+ * show a seller is paid. No row: no fees, paid on the show's day.
+ */
+export const marketSettings = pgTable('market_settings', {
+  partnerId: text()
+    .primaryKey()
+    .references(() => partners.id, { onDelete: 'cascade' }),
+  buyerFeePercent: numeric({ precision: 7, scale: 4 }).notNull().default('0'),
+  buyerFeeFixed: numeric({ precision: 14, scale: 4 }).notNull().default('0'),
+  sellerFeePercent: numeric({ precision: 7, scale: 4 }).notNull().default('0'),
+  sellerFeeFixed: numeric({ precision: 14, scale: 4 }).notNull().default('0'),
+  payoutDelayDays: integer().notNull().default(0),
+  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});
+
+export const LISTING_STATUSES = ['ACTIVE', 'RESERVED', 'SOLD', 'UNLISTED', 'CANCELLED'] as const;
+export type ListingStatus = (typeof LISTING_STATUSES)[number];
+
+/**
+ * A fan's offer to sell one ticket (SINGLE) or several of one order sold whole (PACK), at a price per
+ * ticket. ACTIVE: buyable · RESERVED: held by one buy intention (`reservedBy`) · SOLD · UNLISTED: taken
+ * off sale by its seller or the partner (can be listed again) · CANCELLED: ended for good (show
+ * cancelled, ticket deleted).
+ */
+export const listings = pgTable(
+  'listings',
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    eventPk: text()
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    showPk: text()
+      .notNull()
+      .references(() => shows.id, { onDelete: 'cascade' }),
+    ticketOptionId: text().notNull(),
+    priceTypeId: text(),
+    sellerEmail: text().notNull(),
+    type: text({ enum: ['SINGLE', 'PACK'] }).notNull(),
+    status: text({ enum: LISTING_STATUSES }).notNull().default('ACTIVE'),
+    currency: text().notNull(),
+    /** Asking price per ticket, minor units. */
+    priceMinor: bigint({ mode: 'number' }).notNull(),
+    ticketCount: integer().notNull(),
+    orderId: text(),
+    reservedBy: text(),
+    soldAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('listings_show_status_idx').on(t.showPk, t.status),
+    index('listings_partner_status_idx').on(t.partnerId, t.status, t.createdAt),
+  ],
+);
+
+/**
+ * The tickets of a listing. `open` while the listing is ACTIVE or RESERVED: a ticket is in at most one
+ * open listing (the partial unique index), so two sellers (or two tabs) can never list it twice.
+ */
+export const listingItems = pgTable(
+  'listing_items',
+  {
+    listingId: text()
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    ticketPk: text()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    partnerId: text().notNull(),
+    /** The partner's ticketId and `props.seating`, copied when listed: what buyers see, read without the tickets table. */
+    ticketId: text().notNull(),
+    seating: jsonb(),
+    open: boolean().notNull().default(true),
+  },
+  (t) => [
+    primaryKey({ columns: [t.listingId, t.ticketPk] }),
+    uniqueIndex('listing_items_open_ticket_idx')
+      .on(t.ticketPk)
+      .where(sql`${t.open}`),
+    index('listing_items_ticket_idx').on(t.ticketPk),
+  ],
+);
+
+export const INTENTION_STATUSES = ['PENDING', 'COMPLETED', 'EXPIRED', 'CANCELLED'] as const;
+
+/**
+ * A buyer's hold on listings of one event, show and ticket option while they pay. PENDING until paid
+ * (COMPLETED), until `expiresAt` passes (EXPIRED: the listings are ACTIVE again) or until a cascade
+ * ends it (CANCELLED). Amounts are fixed when it is made: what the buyer was shown is what is charged.
+ */
+export const buyIntentions = pgTable(
+  'buy_intentions',
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    buyerEmail: text().notNull(),
+    status: text({ enum: INTENTION_STATUSES }).notNull().default('PENDING'),
+    listingIds: text().array().notNull(),
+    currency: text().notNull(),
+    subtotalMinor: bigint({ mode: 'number' }).notNull(),
+    buyerFeeMinor: bigint({ mode: 'number' }).notNull(),
+    totalMinor: bigint({ mode: 'number' }).notNull(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    paymentId: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('buy_intentions_pending_idx')
+      .on(t.expiresAt)
+      .where(sql`${t.status} = 'PENDING'`),
+  ],
+);

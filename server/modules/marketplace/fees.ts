@@ -1,0 +1,78 @@
+import { eq } from 'drizzle-orm';
+import { type DbOrTx, getDb } from '@/db';
+import { marketSettings } from '@/db/schema/marketplace';
+import { toMinorUnits } from '@/server/lib/money';
+
+/** A partner's market terms as numbers (percentages 0–100; fixed amounts in major units, per ticket). */
+export interface MarketTerms {
+  buyerFeePercent: number;
+  buyerFeeFixed: number;
+  sellerFeePercent: number;
+  sellerFeeFixed: number;
+  payoutDelayDays: number;
+}
+
+export const NO_FEES: MarketTerms = {
+  buyerFeePercent: 0,
+  buyerFeeFixed: 0,
+  sellerFeePercent: 0,
+  sellerFeeFixed: 0,
+  payoutDelayDays: 0,
+};
+
+export async function marketTerms(partnerId: string, db: DbOrTx = getDb()): Promise<MarketTerms> {
+  const [row] = await db.select().from(marketSettings).where(eq(marketSettings.partnerId, partnerId));
+  if (!row) return NO_FEES;
+  return {
+    buyerFeePercent: Number(row.buyerFeePercent),
+    buyerFeeFixed: Number(row.buyerFeeFixed),
+    sellerFeePercent: Number(row.sellerFeePercent),
+    sellerFeeFixed: Number(row.sellerFeeFixed),
+    payoutDelayDays: row.payoutDelayDays,
+  };
+}
+
+export async function setMarketTerms(partnerId: string, terms: MarketTerms, db: DbOrTx = getDb()): Promise<void> {
+  const values = {
+    buyerFeePercent: String(terms.buyerFeePercent),
+    buyerFeeFixed: String(terms.buyerFeeFixed),
+    sellerFeePercent: String(terms.sellerFeePercent),
+    sellerFeeFixed: String(terms.sellerFeeFixed),
+    payoutDelayDays: terms.payoutDelayDays,
+  };
+  await db
+    .insert(marketSettings)
+    .values({ partnerId, ...values })
+    .onConflictDoUpdate({ target: marketSettings.partnerId, set: { ...values, updatedAt: new Date() } });
+}
+
+function fixedMinor(amount: number, currency: string): number {
+  const m = toMinorUnits(amount, currency);
+  return 'minor' in m ? m.minor : 0;
+}
+
+/** A fee on one ticket's price: the percentage (rounded half up to the minor unit) plus the fixed part. */
+function feeOn(priceMinor: number, percent: number, fixed: number, currency: string): number {
+  return Math.round((priceMinor * percent) / 100) + fixedMinor(fixed, currency);
+}
+
+/** What the buyer pays per ticket on top of the price (shown up front, before checkout). */
+export function buyerFeeMinor(terms: MarketTerms, priceMinor: number, currency: string): number {
+  return feeOn(priceMinor, terms.buyerFeePercent, terms.buyerFeeFixed, currency);
+}
+
+/**
+ * What the seller receives per ticket: the price less the seller fee and less the primary sales fee
+ * (the partner's share of a resale, resolved per ticket), never below zero.
+ */
+export function sellerPayoutMinor(
+  terms: MarketTerms,
+  priceMinor: number,
+  currency: string,
+  primarySalesFeeMinor = 0,
+): number {
+  return Math.max(
+    0,
+    priceMinor - feeOn(priceMinor, terms.sellerFeePercent, terms.sellerFeeFixed, currency) - primarySalesFeeMinor,
+  );
+}

@@ -1,0 +1,10 @@
+/**
+ * The marketplace: listings, buy intentions, market terms (fees, payout delay). Owns the tables of
+ * db/schema/marketplace.ts; depends on tickets, the catalogue and partners; subscribes (server/wiring.ts)
+ * to show cancellations and ticket invalidations to end listings.
+ */
+export * from './fees';
+export * from './intentions';
+export * from './jobs';
+export * from './listings';
+export { notOwnedBy } from './ownership';

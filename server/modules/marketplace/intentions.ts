@@ -1,0 +1,219 @@
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
+import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
+import { env, publicBaseUrl } from '@/server/env';
+import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
+import { newId } from '@/server/lib/ids';
+import { fromMinorUnits } from '@/server/lib/money';
+import { transaction, type Work } from '@/server/lib/transaction';
+import { buyerFeeMinor, marketTerms } from './fees';
+
+export const EXPIRE_INTENTION_JOB = 'marketplace.expireIntention';
+export const MAX_ITEMS_PER_INTENTION = 50;
+
+/** The intention holds one of these listings (one JSON parameter, not one per id). */
+const overlaps = (listingIds: string[]) =>
+  sql`${buyIntentions.listingIds} && array(select json_array_elements_text(${JSON.stringify(listingIds)}::json))`;
+
+/**
+ * Ends PENDING intentions whose time is up (all of a partner's, or those holding these listings) and
+ * puts their listings back on sale. Run by the expiry job at each intention's end, by a minute sweep,
+ * and by every read that shows listings, so a lost job never keeps a listing held.
+ */
+export async function releaseExpired(
+  tx: DbOrTx,
+  scope: { partnerId?: string; listingIds?: string[] } = {},
+): Promise<string[]> {
+  const expired = await tx
+    .update(buyIntentions)
+    .set({ status: 'EXPIRED', endedAt: sql`now()` })
+    .where(
+      and(
+        eq(buyIntentions.status, 'PENDING'),
+        lte(buyIntentions.expiresAt, sql`now()`),
+        scope.partnerId ? eq(buyIntentions.partnerId, scope.partnerId) : undefined,
+        scope.listingIds?.length ? overlaps(scope.listingIds) : undefined,
+      ),
+    )
+    .returning({ id: buyIntentions.id });
+  const ids = expired.map((e) => e.id);
+  if (ids.length) {
+    await tx
+      .update(listings)
+      .set({ status: 'ACTIVE', reservedBy: null, updatedAt: sql`now()` })
+      .where(and(inArray(listings.reservedBy, ids), eq(listings.status, 'RESERVED')));
+  }
+  return ids;
+}
+
+/** Cancels the PENDING intentions holding these listings (the listings are being ended by a cascade). */
+export async function cancelIntentionsHolding(tx: Tx, listingIds: string[]): Promise<void> {
+  if (!listingIds.length) return;
+  await tx
+    .update(buyIntentions)
+    .set({ status: 'CANCELLED', endedAt: sql`now()` })
+    .where(and(eq(buyIntentions.status, 'PENDING'), overlaps(listingIds)));
+}
+
+function intentionUrl(id: string): string {
+  return `${publicBaseUrl()}/checkout/${id}`;
+}
+
+/**
+ * POST /v1/marketplace/buyingflow/buyIntention: holds the listings for the buyer while they pay. The
+ * listings must be the partner's, ACTIVE, and of one event, show and ticket option (anchor notes); a
+ * PACK is always bought whole. Exactly one intention can hold a listing: the listings are locked in id
+ * order and re-checked, so of many buyers at once one gets them and the others a 409. The hold ends at
+ * `expiresAt` (BUY_INTENTION_MINUTES).
+ */
+export async function createBuyIntention(
+  partnerId: string,
+  input: { items: string[]; user: string },
+  within?: Work | Db,
+) {
+  const items = [...new Set(input.items)].sort();
+  if (items.length > MAX_ITEMS_PER_INTENTION) {
+    throw badRequest(`At most ${MAX_ITEMS_PER_INTENTION} listings per intention`, [
+      { path: 'items', message: `has more than ${MAX_ITEMS_PER_INTENTION} listings` },
+    ]);
+  }
+  const buyer = input.user.trim().toLowerCase();
+  const minutes = env().BUY_INTENTION_MINUTES;
+  return transaction(async ({ tx, after }) => {
+    await releaseExpired(tx, { partnerId, listingIds: items });
+    const rows = await tx
+      .select()
+      .from(listings)
+      .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, items)))
+      .orderBy(listings.id)
+      .for('update');
+    const missing = items.filter((id) => !rows.some((r) => r.id === id));
+    if (missing.length) {
+      throw new AppError('NOT_FOUND', `Listing not found: ${missing.join(', ')}`, {
+        details: missing.map((id) => ({ path: 'items', message: `${id} is not a listing` })),
+      });
+    }
+    const first = rows[0];
+    if (rows.some((r) => r.showPk !== first.showPk || r.ticketOptionId !== first.ticketOptionId)) {
+      throw badRequest('The listings of one purchase must be of one event, one show and one ticket option', [
+        { path: 'items', message: 'mixes shows or ticket options' },
+      ]);
+    }
+    const taken = rows.filter((r) => r.status !== 'ACTIVE');
+    if (taken.length) {
+      throw new AppError(
+        'CONFLICT',
+        `Not available any more: ${taken.map((r) => `${r.id} (${r.status === 'RESERVED' ? 'held by another buyer' : r.status})`).join(', ')}`,
+        { details: taken.map((r) => ({ path: 'items', message: `${r.id} is ${r.status}` })) },
+      );
+    }
+    if (rows.some((r) => r.sellerEmail === buyer)) throw conflict('A seller cannot buy their own listing');
+
+    const terms = await marketTerms(partnerId, tx);
+    let subtotal = 0;
+    let fees = 0;
+    for (const r of rows) {
+      subtotal += r.priceMinor * r.ticketCount;
+      fees += buyerFeeMinor(terms, r.priceMinor, r.currency) * r.ticketCount;
+    }
+    const id = newId('bi');
+    const [intention] = await tx
+      .insert(buyIntentions)
+      .values({
+        id,
+        partnerId,
+        buyerEmail: buyer,
+        listingIds: items,
+        currency: first.currency,
+        subtotalMinor: subtotal,
+        buyerFeeMinor: fees,
+        totalMinor: subtotal + fees,
+        expiresAt: sql`now() + make_interval(mins => ${minutes})` as unknown as Date,
+      })
+      .returning();
+    await tx
+      .update(listings)
+      .set({ status: 'RESERVED', reservedBy: id, updatedAt: sql`now()` })
+      .where(inArray(listings.id, items));
+    // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
+    after.job(EXPIRE_INTENTION_JOB, { intentionId: id }, { runAt: intention.expiresAt, singletonKey: id });
+    return intentionOut(intention);
+  }, within);
+}
+
+function intentionOut(row: typeof buyIntentions.$inferSelect) {
+  const money = (minor: number) => fromMinorUnits(minor, row.currency);
+  return {
+    id: row.id,
+    status: row.status,
+    items: row.listingIds,
+    user: row.buyerEmail,
+    currency: row.currency,
+    subtotal: money(row.subtotalMinor),
+    buyerFee: money(row.buyerFeeMinor),
+    total: money(row.totalMinor),
+    expiresAt: row.expiresAt,
+    paymentUrl: intentionUrl(row.id),
+  };
+}
+
+export type BuyIntentionView = ReturnType<typeof intentionOut>;
+
+/** An intention of the partner's, its hold released first if its time is up. */
+export async function getBuyIntention(partnerId: string, id: string, db: Db = getDb()) {
+  await releaseExpired(db, { partnerId });
+  const [row] = await db
+    .select()
+    .from(buyIntentions)
+    .where(and(eq(buyIntentions.id, id), eq(buyIntentions.partnerId, partnerId)));
+  if (!row) throw notFound('Buy intention not found');
+  return intentionOut(row);
+}
+
+/** The expiry job's work for one intention: ends its hold if its time is up (an early run does nothing). */
+export async function expireIntention(intentionId: string, db: Db = getDb()): Promise<boolean> {
+  const [row] = await db
+    .select({ partnerId: buyIntentions.partnerId, listingIds: buyIntentions.listingIds })
+    .from(buyIntentions)
+    .where(eq(buyIntentions.id, intentionId));
+  if (!row) return false;
+  const ended = await db.transaction((tx) =>
+    releaseExpired(tx, { partnerId: row.partnerId, listingIds: row.listingIds }),
+  );
+  return ended.includes(intentionId);
+}
+
+/** Closes open listings for good (a cascade) and cancels the intentions holding them. */
+export async function cancelListings(tx: Tx, listingIds: string[]): Promise<void> {
+  if (!listingIds.length) return;
+  await cancelIntentionsHolding(tx, listingIds);
+  await tx
+    .update(listings)
+    .set({ status: 'CANCELLED', reservedBy: null, updatedAt: sql`now()` })
+    .where(inArray(listings.id, listingIds));
+  await tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, listingIds));
+}
+
+/** Show cancellation (subscribed in server/wiring.ts): the shows' open listings end, their holds too. */
+export async function terminateListingsOfShows(tx: Tx, showPks: string[]): Promise<void> {
+  const open = await tx
+    .select({ id: listings.id })
+    .from(listings)
+    .where(and(inArray(listings.showPk, showPks), inArray(listings.status, ['ACTIVE', 'RESERVED'])));
+  await cancelListings(
+    tx,
+    open.map((l) => l.id),
+  );
+}
+
+/** Ticket invalidation (DELETE /v1/tickets/{ticketId}, subscribed in server/wiring.ts): its open listing ends. */
+export async function terminateListingsOfTickets(tx: Tx, ticketPks: string[]): Promise<void> {
+  const open = await tx
+    .selectDistinct({ id: listingItems.listingId })
+    .from(listingItems)
+    .where(and(inArray(listingItems.ticketPk, ticketPks), eq(listingItems.open, true)));
+  await cancelListings(
+    tx,
+    open.map((l) => l.id),
+  );
+}

@@ -1,0 +1,388 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { type DbOrTx, getDb, type Tx } from '@/db';
+import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
+import { AppError, badRequest, conflict, notFound, pgErrorOf } from '@/server/lib/errors';
+import { newId } from '@/server/lib/ids';
+import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
+import { effectiveResaleRules, showDirectory } from '@/server/modules/catalog';
+import { type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
+import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
+import { releaseExpired } from './intentions';
+import { notOwnedBy, notOwnedError } from './ownership';
+
+const HOUR = 3_600_000;
+
+export interface CreateListingInput {
+  partnerId: string;
+  sellerEmail: string;
+  /** The partner's ticketIds; several only when they are one order's (sold whole, a PACK). */
+  ticketIds: string[];
+  /** Asking price per ticket, in major units of the tickets' currency. */
+  price: number | string;
+}
+
+/** Why these tickets cannot be listed now, or nothing: the show, the partner's resale rules, the tickets. */
+export async function listingProblems(
+  partnerId: string,
+  list: SaleTicket[],
+  priceMinor: number | null,
+  now = new Date(),
+  db: DbOrTx = getDb(),
+): Promise<string[]> {
+  const problems: string[] = [];
+  const first = list[0];
+  for (const t of list) {
+    if (t.status !== 'VALID') problems.push(`ticket ${t.ticketId} is invalid (deleted, or its show was cancelled)`);
+    else if (t.admittedAt) problems.push(`ticket ${t.ticketId} was already used for entry`);
+  }
+  if (list.some((t) => t.showPk !== first.showPk || t.ticketOptionId !== first.ticketOptionId)) {
+    problems.push('the tickets of one listing must be of one show and one ticket option');
+  }
+  if (list.length > 1 && (!first.orderId || list.some((t) => t.orderId !== first.orderId))) {
+    problems.push('only tickets of one order can be listed together');
+  }
+  if (first.showStatus !== 'LIVE') problems.push('the show is cancelled');
+  if (!first.resaleEnabled) problems.push('resale is turned off for this show');
+  const rules = await effectiveResaleRules(
+    partnerId,
+    {
+      externalReferenceEventId: first.eventRef,
+      showId: first.showId,
+      ticketOptionId: first.ticketOptionId,
+      ...(first.priceTypeId ? { priceTypeId: first.priceTypeId } : {}),
+    },
+    db,
+  );
+  if (rules.RESALE_ENABLED?.enabled === false) problems.push('resale is not allowed for these tickets');
+  const window = rules.LISTING_WINDOW as { opensHoursBeforeShow?: number; closesHoursBeforeShow?: number } | undefined;
+  const untilShow = first.startsAt.getTime() - now.getTime();
+  if (window?.opensHoursBeforeShow !== undefined && untilShow > window.opensHoursBeforeShow * HOUR) {
+    problems.push(`listing opens ${window.opensHoursBeforeShow} hours before the show`);
+  }
+  if (untilShow <= (window?.closesHoursBeforeShow ?? 0) * HOUR) {
+    problems.push(
+      window?.closesHoursBeforeShow
+        ? `listing closed ${window.closesHoursBeforeShow} hours before the show`
+        : 'the show has started',
+    );
+  }
+  const max = (rules.MAX_TICKETS_PER_LISTING as { max?: number } | undefined)?.max;
+  if (max !== undefined && list.length > max) problems.push(`at most ${max} tickets per listing`);
+  const limits = rules.PRICE_LIMITS as { minPercentOfFace?: number; maxPercentOfFace?: number } | undefined;
+  if (priceMinor !== null && limits && first.priceMinor !== null) {
+    const face = first.priceMinor;
+    const currency = first.currency;
+    if (limits.maxPercentOfFace !== undefined && priceMinor > Math.floor((face * limits.maxPercentOfFace) / 100)) {
+      const cap = fromMinorUnits(Math.floor((face * limits.maxPercentOfFace) / 100), currency);
+      problems.push(`the price is above the cap of ${cap} ${currency} (${limits.maxPercentOfFace}% of face value)`);
+    }
+    if (limits.minPercentOfFace !== undefined && priceMinor < Math.ceil((face * limits.minPercentOfFace) / 100)) {
+      const floor = fromMinorUnits(Math.ceil((face * limits.minPercentOfFace) / 100), currency);
+      problems.push(`the price is below the floor of ${floor} ${currency} (${limits.minPercentOfFace}% of face value)`);
+    }
+  }
+  return problems;
+}
+
+function priceMinorOf(price: number | string, currency: string): number {
+  const m = toMinorUnits(price, currency);
+  if ('error' in m) throw badRequest(`price ${m.error}`, [{ path: 'price', message: m.error }]);
+  if (m.minor <= 0) throw badRequest('price must be more than 0', [{ path: 'price', message: 'must be more than 0' }]);
+  return m.minor;
+}
+
+/**
+ * Lists tickets for sale: the seller must own them (asked live), the show must be LIVE with resale on,
+ * and the partner's resale rules must allow it (window, price floor and cap, tickets per listing). A
+ * ticket is in at most one open listing: listing it twice is a 409.
+ */
+export async function createListing(input: CreateListingInput, db = getDb(), now = new Date()) {
+  const ids = [...new Set(input.ticketIds)];
+  if (!ids.length)
+    throw badRequest('ticketIds must name at least one ticket', [{ path: 'ticketIds', message: 'is empty' }]);
+  const list = await ticketsForSale(input.partnerId, ids, db);
+  const missing = ids.filter((id) => !list.some((t) => t.ticketId === id));
+  if (missing.length) throw notFound(`Ticket not found: ${missing.join(', ')}`);
+  const first = list[0];
+  const priceMinor = priceMinorOf(input.price, first.currency);
+  const problems = await listingProblems(input.partnerId, list, priceMinor, now, db);
+  if (problems.length) {
+    throw new AppError('CONFLICT', `These tickets cannot be listed: ${problems.join('; ')}`, {
+      details: problems.map((message) => ({ path: 'ticketIds', message })),
+    });
+  }
+  const notOwned = await notOwnedBy(input.partnerId, input.sellerEmail, list);
+  if (notOwned.length) throw notOwnedError(notOwned);
+
+  const id = newId('lst');
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(listings).values({
+        id,
+        partnerId: input.partnerId,
+        eventPk: first.eventPk,
+        showPk: first.showPk,
+        ticketOptionId: first.ticketOptionId,
+        priceTypeId: first.priceTypeId,
+        sellerEmail: input.sellerEmail.trim().toLowerCase(),
+        type: list.length > 1 ? 'PACK' : 'SINGLE',
+        currency: first.currency,
+        priceMinor,
+        ticketCount: list.length,
+        orderId: list.length > 1 ? first.orderId : null,
+      });
+      await tx.insert(listingItems).values(
+        list.map((t) => ({
+          listingId: id,
+          ticketPk: t.pk,
+          partnerId: input.partnerId,
+          ticketId: t.ticketId,
+          seating: t.seating,
+        })),
+      );
+    });
+  } catch (err) {
+    if (pgErrorOf(err)?.constraint_name === 'listing_items_open_ticket_idx') {
+      throw conflict('A ticket of this listing is already listed');
+    }
+    throw err;
+  }
+  return getListing(input.partnerId, id, db);
+}
+
+type ListingRow = typeof listings.$inferSelect;
+
+async function listingRow(partnerId: string, id: string, db: DbOrTx, lock = false): Promise<ListingRow> {
+  const q = db
+    .select()
+    .from(listings)
+    .where(and(eq(listings.id, id), eq(listings.partnerId, partnerId)));
+  const [row] = lock ? await q.for('update') : await q;
+  if (!row) throw notFound('Listing not found');
+  return row;
+}
+
+/** A listing as the API and the fan pages show it: price, what the buyer pays, what the seller gets. */
+export async function getListing(partnerId: string, id: string, db: DbOrTx = getDb()) {
+  const row = await listingRow(partnerId, id, db);
+  const [terms, items] = await Promise.all([
+    marketTerms(partnerId, db),
+    db.select({ ticketPk: listingItems.ticketPk }).from(listingItems).where(eq(listingItems.listingId, id)),
+  ]);
+  const list = await ticketsByPk(
+    partnerId,
+    items.map((i) => i.ticketPk),
+    db,
+  );
+  return listingOut(row, list, terms);
+}
+
+function listingOut(row: ListingRow, list: SaleTicket[], terms: Awaited<ReturnType<typeof marketTerms>>) {
+  const fee = buyerFeeMinor(terms, row.priceMinor, row.currency);
+  const payout = sellerPayoutMinor(terms, row.priceMinor, row.currency);
+  const money = (minor: number) => fromMinorUnits(minor, row.currency);
+  const sorted = [...list].sort((a, b) => (a.ticketId < b.ticketId ? -1 : 1));
+  return {
+    id: row.id,
+    status: row.status,
+    type: row.type,
+    externalReferenceEventId: sorted[0]?.eventRef ?? null,
+    showId: sorted[0]?.showId ?? null,
+    ticketOptionId: row.ticketOptionId,
+    priceTypeId: row.priceTypeId,
+    ticketIds: sorted.map((t) => t.ticketId),
+    orderId: row.orderId,
+    currency: row.currency,
+    /** Asking price per ticket. */
+    price: money(row.priceMinor),
+    /** Buyer's service fee per ticket. */
+    buyerFee: money(fee),
+    /** What the buyer pays for the whole listing. */
+    buyerTotal: money((row.priceMinor + fee) * row.ticketCount),
+    /** What the seller receives for the whole listing, fees deducted. */
+    sellerPayout: money(payout * row.ticketCount),
+    seats: sorted.map((t) => ({ ticketId: t.ticketId, ...(t.seating ?? {}) })),
+    sellerEmail: row.sellerEmail,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+
+export type ListingView = ReturnType<typeof listingOut>;
+
+/** Changes the asking price of an ACTIVE listing, checked against the rules again. */
+export async function updateListingPrice(partnerId: string, id: string, price: number | string, db = getDb()) {
+  await db.transaction(async (tx) => {
+    const row = await listingRow(partnerId, id, tx, true);
+    if (row.status !== 'ACTIVE') throw conflict(`Only an active listing can be repriced (this one is ${row.status})`);
+    const items = await tx.select().from(listingItems).where(eq(listingItems.listingId, id));
+    const list = await ticketsByPk(
+      partnerId,
+      items.map((i) => i.ticketPk),
+      tx,
+    );
+    const priceMinor = priceMinorOf(price, row.currency);
+    const problems = await listingProblems(partnerId, list, priceMinor, new Date(), tx);
+    if (problems.length) throw conflict(`The listing cannot take this price: ${problems.join('; ')}`);
+    await tx
+      .update(listings)
+      .set({ priceMinor, updatedAt: sql`now()` })
+      .where(eq(listings.id, id));
+  });
+  return getListing(partnerId, id, db);
+}
+
+/** Moves open listings to a closed state and frees their tickets (items closed). */
+async function closeListings(tx: Tx, ids: string[], status: Extract<ListingStatus, 'UNLISTED' | 'CANCELLED'>) {
+  if (!ids.length) return;
+  await tx
+    .update(listings)
+    .set({ status, reservedBy: null, updatedAt: sql`now()` })
+    .where(inArray(listings.id, ids));
+  await tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, ids));
+}
+
+/**
+ * Takes an ACTIVE listing off sale (seller or partner). A listing held by a buyer's intention (in
+ * someone's cart) cannot be removed: 409, try again when the hold ends.
+ */
+export async function unlist(partnerId: string, id: string, db = getDb()) {
+  await db.transaction(async (tx) => {
+    await releaseExpired(tx, { partnerId, listingIds: [id] });
+    const row = await listingRow(partnerId, id, tx, true);
+    if (row.status === 'RESERVED') {
+      throw conflict('The listing is held by a buyer who is paying for it; it can be removed once the hold ends');
+    }
+    if (row.status !== 'ACTIVE') throw conflict(`The listing is not on sale (it is ${row.status})`);
+    await closeListings(tx, [id], 'UNLISTED');
+  });
+  return getListing(partnerId, id, db);
+}
+
+/** Puts an UNLISTED listing on sale again, after checking ownership, the rules and that no other listing holds its tickets. */
+export async function relist(partnerId: string, id: string, db = getDb()) {
+  const row = await listingRow(partnerId, id, db);
+  if (row.status !== 'UNLISTED')
+    throw conflict(`Only an unlisted listing can be listed again (this one is ${row.status})`);
+  const items = await db.select().from(listingItems).where(eq(listingItems.listingId, id));
+  const list = await ticketsByPk(
+    partnerId,
+    items.map((i) => i.ticketPk),
+    db,
+  );
+  const problems = await listingProblems(partnerId, list, row.priceMinor, new Date(), db);
+  if (problems.length) throw conflict(`The listing cannot go on sale again: ${problems.join('; ')}`);
+  const notOwned = await notOwnedBy(partnerId, row.sellerEmail, list);
+  if (notOwned.length) throw notOwnedError(notOwned);
+  try {
+    await db.transaction(async (tx) => {
+      const [moved] = await tx
+        .update(listings)
+        .set({ status: 'ACTIVE', updatedAt: sql`now()` })
+        .where(and(eq(listings.id, id), eq(listings.status, 'UNLISTED')))
+        .returning({ id: listings.id });
+      if (!moved) throw conflict('The listing changed meanwhile; reload it');
+      await tx.update(listingItems).set({ open: true }).where(eq(listingItems.listingId, id));
+    });
+  } catch (err) {
+    if (pgErrorOf(err)?.constraint_name === 'listing_items_open_ticket_idx') {
+      throw conflict('A ticket of this listing is listed again elsewhere');
+    }
+    throw err;
+  }
+  return getListing(partnerId, id, db);
+}
+
+/** The open (ACTIVE or RESERVED) listing of a ticket, else its latest one; optionally only a seller's. */
+export async function listingOfTicket(partnerId: string, ticketId: string, sellerEmail?: string, db: DbOrTx = getDb()) {
+  const [ticket] = await ticketsForSale(partnerId, [ticketId], db);
+  if (!ticket) throw notFound('Ticket not found');
+  const rows = await db
+    .select({ id: listings.id, open: listingItems.open })
+    .from(listingItems)
+    .innerJoin(listings, eq(listings.id, listingItems.listingId))
+    .where(
+      and(
+        eq(listingItems.ticketPk, ticket.pk),
+        eq(listings.partnerId, partnerId),
+        sellerEmail ? eq(listings.sellerEmail, sellerEmail.trim().toLowerCase()) : undefined,
+      ),
+    )
+    .orderBy(sql`${listingItems.open} desc`, sql`${listings.createdAt} desc`)
+    .limit(1);
+  if (!rows.length) throw notFound('Listing not found');
+  return getListing(partnerId, rows[0].id, db);
+}
+
+/** DELETE /v1/marketplace/items/ticket/{ticketId}: the ticket's open listing is taken off sale. */
+export async function unlistTicket(partnerId: string, ticketId: string, db = getDb()) {
+  const listing = await listingOfTicket(partnerId, ticketId, undefined, db);
+  if (listing.status !== 'ACTIVE' && listing.status !== 'RESERVED') throw notFound('The ticket is not listed');
+  return unlist(partnerId, listing.id, db);
+}
+
+/**
+ * Every ACTIVE listing of an event (optionally one show), cheapest first: per ticket the price, the
+ * buyer's fee and total shown up front, seats from the tickets' `props.seating`, option and price type.
+ */
+export async function listedTickets(
+  partnerId: string,
+  externalReferenceEventId: string,
+  showId?: string,
+  db: DbOrTx = getDb(),
+) {
+  // Holds whose time is up end here too, so a late expiry job never hides a listing.
+  await getDb().transaction((tx) => releaseExpired(tx, { partnerId }));
+  const show = showDirectory(db);
+  const [known] = await db
+    .select({ showPk: show.showPk, showId: show.showId })
+    .from(show)
+    .where(and(eq(show.partnerId, partnerId), eq(show.eventRef, externalReferenceEventId)));
+  if (!known) throw notFound('Event not found');
+  const rows = await db
+    .select({
+      id: listings.id,
+      type: listings.type,
+      currency: listings.currency,
+      priceMinor: listings.priceMinor,
+      ticketCount: listings.ticketCount,
+      ticketOptionId: listings.ticketOptionId,
+      priceTypeId: listings.priceTypeId,
+      showId: show.showId,
+      eventRef: show.eventRef,
+      seats: sql<{ ticketId: string; seating: Record<string, unknown> | null }[]>`(
+        select json_agg(json_build_object('ticketId', i.ticket_id, 'seating', i.seating) order by i.ticket_id)
+        from listing_items i where i.listing_id = ${listings.id})`,
+    })
+    .from(listings)
+    .innerJoin(show, eq(show.showPk, listings.showPk))
+    .where(
+      and(
+        eq(listings.partnerId, partnerId),
+        eq(listings.status, 'ACTIVE'),
+        eq(show.eventRef, externalReferenceEventId),
+        showId ? eq(show.showId, showId) : undefined,
+      ),
+    )
+    .orderBy(asc(listings.priceMinor), asc(listings.id));
+  const terms = await marketTerms(partnerId, db);
+  return rows.map((r) => {
+    const fee = buyerFeeMinor(terms, r.priceMinor, r.currency);
+    const money = (minor: number) => fromMinorUnits(minor, r.currency);
+    return {
+      listingId: r.id,
+      type: r.type,
+      externalReferenceEventId: r.eventRef,
+      showId: r.showId,
+      ticketOptionId: r.ticketOptionId,
+      priceTypeId: r.priceTypeId,
+      ticketCount: r.ticketCount,
+      currency: r.currency,
+      price: money(r.priceMinor),
+      buyerFee: money(fee),
+      pricePerTicketWithFees: money(r.priceMinor + fee),
+      total: money((r.priceMinor + fee) * r.ticketCount),
+      seats: (r.seats ?? []).map((s) => ({ ticketId: s.ticketId, ...(s.seating ?? {}) })),
+    };
+  });
+}

@@ -1,0 +1,344 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { POST as rulesPost } from '@/app/v1/events/rules/route';
+import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
+import { getDb } from '@/db';
+import { buyIntentions, listings, tickets } from '@/db/schema';
+import { AppError } from '@/server/lib/errors';
+import { updateIntegration } from '@/server/modules/partners';
+import { setEnv } from '@/server/testing/env';
+import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
+import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { recordJobs } from '@/server/testing/jobs';
+import { deleteTicket, syncTickets } from '@/server/testing/ticket-api';
+import { setMarketTerms } from './fees';
+import { createBuyIntention, expireIntention, getBuyIntention, releaseExpired } from './intentions';
+import {
+  createListing,
+  getListing,
+  listedTickets,
+  listingOfTicket,
+  relist,
+  unlist,
+  unlistTicket,
+  updateListingPrice,
+} from './listings';
+
+let fake: FakePartner;
+let restoreEnv: () => void;
+let jobs: ReturnType<typeof recordJobs>;
+beforeAll(async () => {
+  fake = await FakePartner.start();
+  restoreEnv = setEnv({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
+  jobs = recordJobs();
+});
+afterEach(() => fake.reset());
+afterAll(async () => {
+  jobs.restore();
+  restoreEnv();
+  await fake.close();
+});
+
+const SELLER = 'seller@example.com';
+const BUYER = 'buyer@example.com';
+
+/** A partner with one event (show 1, option GA at 40.00 EUR, in a year) and tickets owned by SELLER. */
+async function market(opts: { tickets?: Record<string, unknown>[]; show?: Record<string, unknown> } = {}) {
+  const { partner, apiKey } = await makePartner('Market');
+  const ref = `evt-${partner.id}`;
+  const date = new Date(Date.now() + 365 * 24 * 3600_000).toISOString();
+  await pushEvent(apiKey, ref, [testShow('1', { date, ...opts.show })]);
+  const list = opts.tickets ?? [{ ticketId: 'T1' }, { ticketId: 'T2' }];
+  const res = await syncTickets(
+    apiKey,
+    list.map((t) => ({
+      externalReferenceEventId: ref,
+      showId: '1',
+      ticketOptionId: 'GA',
+      buyer: SELLER,
+      ticketAccess: { type: 'OTHER', locator: 'x' },
+      price: 40,
+      ...t,
+    })),
+  );
+  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
+  return { partnerId: partner.id, key: apiKey, ref };
+}
+
+async function rules(key: string, body: unknown[]) {
+  const res = await rulesPost(apiRequest('/v1/events/rules', { key, body }));
+  expect(res.status).toBe(200);
+}
+
+const code = (e: unknown) => (e instanceof AppError ? `${e.status} ${e.message}` : String(e));
+
+describe('listings', () => {
+  it('lists a ticket its owner holds, with the buyer total and the seller payout from the partner terms', async () => {
+    const m = await market({
+      tickets: [{ ticketId: 'T1', props: { seating: { section: 'A', row: '3', seat: '7' } } }],
+    });
+    await setMarketTerms(m.partnerId, {
+      buyerFeePercent: 10,
+      buyerFeeFixed: 1,
+      sellerFeePercent: 5,
+      sellerFeeFixed: 0,
+      payoutDelayDays: 0,
+    });
+    const listing = await createListing({
+      partnerId: m.partnerId,
+      sellerEmail: 'Seller@Example.com',
+      ticketIds: ['T1'],
+      price: '50.00',
+    });
+    expect(listing).toMatchObject({
+      id: expect.stringMatching(/^lst_/),
+      status: 'ACTIVE',
+      type: 'SINGLE',
+      externalReferenceEventId: m.ref,
+      showId: '1',
+      ticketIds: ['T1'],
+      currency: 'EUR',
+      price: 50,
+      buyerFee: 6, // 10 % of 50 + 1.00
+      buyerTotal: 56,
+      sellerPayout: 47.5,
+      seats: [{ ticketId: 'T1', section: 'A', row: '3', seat: '7' }],
+    });
+    const listed = await listedTickets(m.partnerId, m.ref);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        listingId: listing.id,
+        price: 50,
+        buyerFee: 6,
+        total: 56,
+        showId: '1',
+        ticketOptionId: 'GA',
+      }),
+    ]);
+    expect((await listingOfTicket(m.partnerId, 'T1')).id).toBe(listing.id);
+  });
+
+  it('refuses a seller who does not own the ticket, a second listing of it, and another partner', async () => {
+    const m = await market();
+    await expect(
+      createListing({ partnerId: m.partnerId, sellerEmail: 'someone@else.com', ticketIds: ['T1'], price: 40 }),
+    ).rejects.toSatisfy((e) => code(e).startsWith('403'));
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    await expect(
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 41 }),
+    ).rejects.toSatisfy((e) => code(e) === '409 A ticket of this listing is already listed');
+    const other = await market();
+    await expect(listedTickets(other.partnerId, m.ref)).rejects.toSatisfy((e) => code(e) === '404 Event not found');
+    await expect(listingOfTicket(other.partnerId, 'T1')).rejects.toSatisfy((e) => code(e).startsWith('404'));
+  });
+
+  it('asks the partner’s verification endpoint live, every time', async () => {
+    const m = await market();
+    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` });
+    // The partner now says the seller no longer owns T1 (transferred in the primary system).
+    fake.setTickets(SELLER, [fakeTicket({ ticketId: 'T2', externalReferenceEventId: m.ref, showId: '1' })]);
+    await expect(
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }),
+    ).rejects.toSatisfy((e) => code(e).startsWith('403') && code(e).includes('T1'));
+    const ok = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    expect(ok.status).toBe('ACTIVE');
+    expect(fake.requestsTo('/api/tickets')).toHaveLength(2);
+  });
+
+  it('applies the show and the resale rules: resale off, price floor and cap, tickets per listing, one order per pack', async () => {
+    const m = await market({
+      tickets: [
+        { ticketId: 'O1', orderId: 'ORD-1' },
+        { ticketId: 'O2', tags: ['order:ORD-1'] },
+        { ticketId: 'O3', orderId: 'ORD-1' },
+        { ticketId: 'X1' },
+      ],
+    });
+    const list = (ticketIds: string[], price: number) =>
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds, price }).catch((e) => code(e));
+    await rules(m.key, [
+      {
+        externalReferenceEventId: m.ref,
+        ruleType: 'PRICE_LIMITS',
+        rules: { minPercentOfFace: 50, maxPercentOfFace: 120 },
+      },
+      { externalReferenceEventId: m.ref, ruleType: 'MAX_TICKETS_PER_LISTING', rules: { max: 2 } },
+    ]);
+    expect(await list(['X1'], 48.01)).toContain('above the cap of 48 EUR (120% of face value)');
+    expect(await list(['X1'], 19.99)).toContain('below the floor of 20 EUR');
+    expect(await list(['O1', 'X1'], 40)).toContain('only tickets of one order can be listed together');
+    expect(await list(['O1', 'O2', 'O3'], 40)).toContain('at most 2 tickets per listing');
+    const pack = await list(['O1', 'O2'], 40);
+    expect(pack).toMatchObject({ type: 'PACK', orderId: 'ORD-1', ticketIds: ['O1', 'O2'], buyerTotal: 80 });
+
+    await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'RESALE_ENABLED', rules: { enabled: false } }]);
+    expect(await list(['X1'], 40)).toContain('resale is not allowed for these tickets');
+  });
+
+  it('reprices, unlists and lists again; a held listing cannot be removed', async () => {
+    const m = await market();
+    const l = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    expect((await updateListingPrice(m.partnerId, l.id, 44)).price).toBe(44);
+    expect((await unlist(m.partnerId, l.id)).status).toBe('UNLISTED');
+    expect(await listedTickets(m.partnerId, m.ref)).toEqual([]);
+    expect((await relist(m.partnerId, l.id)).status).toBe('ACTIVE');
+
+    await createBuyIntention(m.partnerId, { items: [l.id], user: BUYER });
+    await expect(unlistTicket(m.partnerId, 'T1')).rejects.toSatisfy(
+      (e) => code(e).startsWith('409') && code(e).includes('held by a buyer'),
+    );
+    await expect(updateListingPrice(m.partnerId, l.id, 41)).rejects.toSatisfy((e) => code(e).startsWith('409'));
+  });
+});
+
+describe('buy intentions', () => {
+  it('hold the listings, answer the amounts and a payment URL, and queue their expiry after the commit', async () => {
+    const m = await market();
+    await setMarketTerms(m.partnerId, {
+      buyerFeePercent: 0,
+      buyerFeeFixed: 2.5,
+      sellerFeePercent: 0,
+      sellerFeeFixed: 0,
+      payoutDelayDays: 0,
+    });
+    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const b = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 30 });
+    const sentBefore = jobs.sent.length;
+    const intention = await createBuyIntention(m.partnerId, { items: [a.id, b.id], user: 'Buyer@Example.com' });
+    expect(intention).toMatchObject({
+      id: expect.stringMatching(/^bi_/),
+      status: 'PENDING',
+      user: BUYER,
+      subtotal: 70,
+      buyerFee: 5,
+      total: 75,
+      paymentUrl: expect.stringMatching(new RegExp(`/checkout/${intention.id}$`)),
+    });
+    const minutes = (new Date(intention.expiresAt).getTime() - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(9);
+    expect(minutes).toBeLessThanOrEqual(10);
+    expect((await getListing(m.partnerId, a.id)).status).toBe('RESERVED');
+    expect(await listedTickets(m.partnerId, m.ref)).toEqual([]);
+    expect(jobs.sent.slice(sentBefore)).toEqual([
+      {
+        name: 'marketplace.expireIntention',
+        input: { intentionId: intention.id },
+        opts: { runAt: intention.expiresAt, singletonKey: intention.id },
+      },
+    ]);
+  });
+
+  it('100 buyers at once on one listing: exactly one holds it, the 99 others get a clear 409', async () => {
+    const m = await market({ tickets: [{ ticketId: 'R1' }] });
+    const l = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) =>
+        createBuyIntention(m.partnerId, { items: [l.id], user: `b${i}@example.com` }),
+      ),
+    );
+    const won = results.filter((r) => r.status === 'fulfilled');
+    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(99);
+    for (const r of lost) expect(code(r.reason)).toBe(`409 Not available any more: ${l.id} (held by another buyer)`);
+    const held = await getDb().select().from(buyIntentions).where(eq(buyIntentions.partnerId, m.partnerId));
+    expect(held).toHaveLength(1);
+  });
+
+  it('refuse listings of several shows or options, unknown or foreign listings, and a seller buying their own', async () => {
+    const m = await market();
+    const other = await market();
+    const mine = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const theirs = await createListing({
+      partnerId: other.partnerId,
+      sellerEmail: SELLER,
+      ticketIds: ['T1'],
+      price: 40,
+    });
+    await expect(createBuyIntention(m.partnerId, { items: [mine.id, theirs.id], user: BUYER })).rejects.toSatisfy(
+      (e) => code(e) === `404 Listing not found: ${theirs.id}`,
+    );
+    await expect(createBuyIntention(m.partnerId, { items: [mine.id], user: SELLER })).rejects.toSatisfy(
+      (e) => code(e) === '409 A seller cannot buy their own listing',
+    );
+    expect((await getListing(m.partnerId, mine.id)).status).toBe('ACTIVE');
+  });
+
+  it('expire: the job releases the hold at its time, and a late read releases it even without the job', async () => {
+    const m = await market();
+    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const b = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    const first = await createBuyIntention(m.partnerId, { items: [a.id], user: BUYER });
+    expect(await expireIntention(first.id)).toBe(false); // too early: nothing happens
+    const past = sql`now() - interval '1 second'`;
+    await getDb()
+      .update(buyIntentions)
+      .set({ expiresAt: past as unknown as Date })
+      .where(eq(buyIntentions.id, first.id));
+    expect(await expireIntention(first.id)).toBe(true);
+    expect((await getListing(m.partnerId, a.id)).status).toBe('ACTIVE');
+    expect((await getBuyIntention(m.partnerId, first.id)).status).toBe('EXPIRED');
+
+    const second = await createBuyIntention(m.partnerId, { items: [b.id], user: BUYER });
+    await getDb()
+      .update(buyIntentions)
+      .set({ expiresAt: past as unknown as Date })
+      .where(eq(buyIntentions.id, second.id));
+    // No job ran: the listed-tickets read releases it.
+    expect((await listedTickets(m.partnerId, m.ref)).map((l) => l.listingId).sort()).toEqual([a.id, b.id].sort());
+    expect((await getBuyIntention(m.partnerId, second.id)).status).toBe('EXPIRED');
+    // And someone else can now hold it.
+    expect((await createBuyIntention(m.partnerId, { items: [b.id], user: 'late@example.com' })).status).toBe('PENDING');
+    await getDb().transaction((tx) => releaseExpired(tx, { partnerId: m.partnerId }));
+  });
+});
+
+describe('cascades', () => {
+  it('cancelling the show ends its listings and the intentions holding them', async () => {
+    const m = await market();
+    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const b = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    const held = await createBuyIntention(m.partnerId, { items: [b.id], user: BUYER });
+    const res = await cancelPost(
+      apiRequest(`/v1/events/${m.ref}/cancellation`, { key: m.key, method: 'POST' }),
+      routeParams({ externalReferenceId: m.ref }),
+    );
+    expect(res.status).toBe(200);
+    expect((await getListing(m.partnerId, a.id)).status).toBe('CANCELLED');
+    expect((await getListing(m.partnerId, b.id)).status).toBe('CANCELLED');
+    expect((await getBuyIntention(m.partnerId, held.id)).status).toBe('CANCELLED');
+    await expect(relist(m.partnerId, a.id)).rejects.toSatisfy((e) => code(e).startsWith('409'));
+  });
+
+  it('deleting a ticket ends its listing; its other tickets can still be listed', async () => {
+    const m = await market();
+    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    expect((await deleteTicket(m.key, 'T1')).status).toBe(200);
+    expect((await getListing(m.partnerId, a.id)).status).toBe('CANCELLED');
+    await expect(
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }),
+    ).rejects.toSatisfy((e) => code(e).includes('is invalid'));
+    expect(
+      (await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 })).status,
+    ).toBe('ACTIVE');
+  });
+});
+
+describe('orders on tickets', () => {
+  it('stores orderId, or the order:<id> tag when orderId is absent', async () => {
+    const m = await market({
+      tickets: [{ ticketId: 'A', orderId: 'O-9' }, { ticketId: 'B', tags: ['order:O-10'] }, { ticketId: 'C' }],
+    });
+    const rows = await getDb()
+      .select({ ticketId: tickets.ticketId, orderId: tickets.orderId })
+      .from(tickets)
+      .where(and(eq(tickets.partnerId, m.partnerId)))
+      .orderBy(tickets.ticketId);
+    expect(rows).toEqual([
+      { ticketId: 'A', orderId: 'O-9' },
+      { ticketId: 'B', orderId: 'O-10' },
+      { ticketId: 'C', orderId: null },
+    ]);
+    void listings;
+  });
+});

@@ -1,0 +1,29 @@
+import { AppError } from '@/server/lib/errors';
+import { getIntegration, verifyTickets } from '@/server/modules/partners';
+import type { SaleTicket } from '@/server/modules/tickets';
+
+/**
+ * Does `email` own these tickets now? Asked live of the partner's verification endpoint at every step
+ * the spec names (entering the flow, before listing, before confirming a sale, before completing a
+ * purchase), never from a cache. A partner without a verification endpoint is judged by the tickets it
+ * pushed: the ticket's buyer e-mail is its owner. Answers the ticketIds the e-mail does not own.
+ */
+export async function notOwnedBy(partnerId: string, email: string, list: SaleTicket[]): Promise<string[]> {
+  const owner = email.trim().toLowerCase();
+  const integration = await getIntegration(partnerId);
+  if (!integration.verificationUrl) {
+    return list.filter((t) => t.buyerEmail !== owner).map((t) => t.ticketId);
+  }
+  const verified = await verifyTickets(partnerId, owner);
+  const owned = new Set(verified.tickets.map((t) => `${t.externalReferenceEventId}|${t.ticketId}`));
+  return list.filter((t) => !owned.has(`${t.eventRef}|${t.ticketId}`)).map((t) => t.ticketId);
+}
+
+/** 403 naming the tickets the seller does not own (per the partner, asked just now). */
+export function notOwnedError(ticketIds: string[]): AppError {
+  return new AppError(
+    'FORBIDDEN',
+    `The partner does not report ${ticketIds.length === 1 ? `ticket ${ticketIds[0]}` : `tickets ${ticketIds.join(', ')}`} as owned by this user`,
+    { details: ticketIds.map((id) => ({ path: 'ticketIds', message: `${id} is not owned by this user` })) },
+  );
+}

@@ -1,0 +1,109 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type DbOrTx, getDb, type Tx } from '@/db';
+import { tickets } from '@/db/schema/tickets';
+import { showDirectory } from '@/server/modules/catalog';
+
+/*
+ * Tickets as the marketplace reads and changes them (it never touches the tickets table itself): the
+ * tickets a seller names, with their show; the change of owner when a sale completes; and an event
+ * when tickets are invalidated (DELETE /v1/tickets/{ticketId}), which the marketplace subscribes to in
+ * server/wiring.ts to end their listings.
+ */
+
+export interface SaleTicket {
+  pk: string;
+  ticketId: string;
+  status: 'VALID' | 'INVALIDATED';
+  admittedAt: Date | null;
+  eventPk: string;
+  eventRef: string;
+  showPk: string;
+  showId: string;
+  showStatus: string;
+  startsAt: Date;
+  resaleEnabled: boolean;
+  ticketOptionId: string;
+  priceTypeId: string | null;
+  currency: string;
+  /** Face value (minor units) as the partner sent it, if it did. */
+  priceMinor: number | null;
+  buyerEmail: string | null;
+  orderId: string | null;
+  /** `props.seating` (section, row, seat, door, image) when the partner sent it. */
+  seating: Record<string, unknown> | null;
+}
+
+function saleColumns(show: ReturnType<typeof showDirectory>) {
+  return {
+    pk: tickets.id,
+    ticketId: tickets.ticketId,
+    status: tickets.status,
+    admittedAt: tickets.admittedAt,
+    eventPk: tickets.eventPk,
+    eventRef: show.eventRef,
+    showPk: tickets.showPk,
+    showId: show.showId,
+    showStatus: show.showStatus,
+    startsAt: show.startsAt,
+    resaleEnabled: show.resaleEnabled,
+    ticketOptionId: tickets.ticketOptionId,
+    priceTypeId: tickets.priceTypeId,
+    currency: tickets.currency,
+    priceMinor: tickets.priceMinor,
+    buyerEmail: tickets.buyerEmail,
+    orderId: tickets.orderId,
+    seating: sql<Record<string, unknown> | null>`${tickets.data} -> 'props' -> 'seating'`,
+  };
+}
+
+/** The partner's tickets by their ticketIds, with their show (missing ones are simply absent). */
+export async function ticketsForSale(
+  partnerId: string,
+  ticketIds: string[],
+  db: DbOrTx = getDb(),
+): Promise<SaleTicket[]> {
+  if (!ticketIds.length) return [];
+  const show = showDirectory(db);
+  return (await db
+    .select(saleColumns(show))
+    .from(tickets)
+    .innerJoin(show, eq(show.showPk, tickets.showPk))
+    .where(and(eq(tickets.partnerId, partnerId), inArray(tickets.ticketId, ticketIds)))) as SaleTicket[];
+}
+
+/** The partner's tickets by our ids (listing items), with their show. */
+export async function ticketsByPk(partnerId: string, pks: string[], db: DbOrTx = getDb()): Promise<SaleTicket[]> {
+  if (!pks.length) return [];
+  const show = showDirectory(db);
+  return (await db
+    .select(saleColumns(show))
+    .from(tickets)
+    .innerJoin(show, eq(show.showPk, tickets.showPk))
+    .where(and(eq(tickets.partnerId, partnerId), inArray(tickets.id, pks)))) as SaleTicket[];
+}
+
+/** The partner's valid tickets of one order (the order sale flow). */
+export async function ticketsOfOrder(partnerId: string, orderId: string, db: DbOrTx = getDb()) {
+  const show = showDirectory(db);
+  return (await db
+    .select(saleColumns(show))
+    .from(tickets)
+    .innerJoin(show, eq(show.showPk, tickets.showPk))
+    .where(and(eq(tickets.partnerId, partnerId), eq(tickets.orderId, orderId)))
+    .orderBy(tickets.ticketId)) as SaleTicket[];
+}
+
+export type TicketsInvalidatedListener = (tx: Tx, ticketPks: string[]) => Promise<void>;
+const invalidatedListeners = new Map<string, TicketsInvalidatedListener>();
+
+/** Subscribes a module above tickets (the marketplace) to ticket invalidations, by name (server/wiring.ts). */
+export function onTicketsInvalidated(name: string, listener: TicketsInvalidatedListener): void {
+  invalidatedListeners.set(name, listener);
+}
+
+export async function notifyTicketsInvalidated(tx: Tx, ticketPks: string[]): Promise<void> {
+  if (!invalidatedListeners.size) {
+    throw new Error('Ticket invalidation has no subscribers: server/wiring.ts was not loaded by this entry point');
+  }
+  for (const listener of invalidatedListeners.values()) await listener(tx, ticketPks);
+}
