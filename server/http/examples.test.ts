@@ -15,6 +15,16 @@ import { POST as admitTicket } from '@/app/v1/tickets/[ticketId]/eventAdmission/
 import { DELETE as deleteTicket, PUT as updateTicket } from '@/app/v1/tickets/[ticketId]/route';
 import { GET as secureUrl } from '@/app/v1/tickets/[ticketId]/url/route';
 import { POST as createTickets } from '@/app/v1/tickets/route';
+import { POST as buyIntention } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
+import { GET as buyingFlowUrl } from '@/app/v1/marketplace/buyingflow/url/entrypoint/route';
+import { POST as checkoutUrl } from '@/app/v1/marketplace/checkout/url/route';
+import { GET as listedTickets } from '@/app/v1/marketplace/items/events/[eventId]/listedTickets/route';
+import { DELETE as removeListing } from '@/app/v1/marketplace/items/ticket/[ticketId]/route';
+import { GET as listingByTicket } from '@/app/v1/marketplace/listings/ticket/[ticketId]/route';
+import { GET as listingDetailsUrl } from '@/app/v1/marketplace/sellingflow/details/url/route';
+import { GET as orderSellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/order/entrypoint/route';
+import { GET as sellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/entrypoint/route';
+import { createListing, EXAMPLE_SELLER } from '@/server/modules/marketplace';
 import { processBatch } from '@/server/modules/tickets';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 import type { RouteContract } from '@/server/lib/contract';
@@ -40,6 +50,16 @@ const ORDER: [string, Handler][] = [
   ['updateTicket', updateTicket as Handler],
   ['getSecureTicketUrl', secureUrl as Handler],
   ['getSalePublicUrl', salePublicUrl as Handler],
+  // The fan lists T-0002 and T-0003 through the selling flow here (the test does it through the module).
+  ['getBuyingFlowUrl', buyingFlowUrl as Handler],
+  ['getSellingFlowUrl', sellingFlowUrl as Handler],
+  ['getOrderSellingFlowUrl', orderSellingFlowUrl as Handler],
+  ['getListingDetailsUrl', listingDetailsUrl as Handler],
+  ['getListingByTicket', listingByTicket as Handler],
+  ['getListedTickets', listedTickets as Handler],
+  ['getCheckoutUrl', checkoutUrl as Handler],
+  ['createBuyIntention', buyIntention as Handler],
+  ['removeListing', removeListing as Handler],
   ['admitTicket', admitTicket as Handler],
   ['admitTickets', admitTickets as Handler],
   ['deleteTicket', deleteTicket as Handler],
@@ -87,9 +107,21 @@ describe('route examples', () => {
     const partner = await makePartner('Examples');
     const captured: Record<string, unknown> = {};
     let batchId = '';
+    let listingId = '';
     for (const [id, handler] of ORDER) {
       const r = byId.get(id) as RouteContract;
-      const ex = r.examples as { body: unknown[] } & NonNullable<RouteContract['examples']>;
+      const ex = { ...r.examples } as { body: unknown[] } & NonNullable<RouteContract['examples']>;
+      if (id === 'getBuyingFlowUrl') {
+        // What the selling flow does for a fan: list two tickets (Encore ids, known only now).
+        const partnerId = partner.partner.id;
+        listingId = (
+          await createListing({ partnerId, sellerEmail: EXAMPLE_SELLER, ticketIds: ['T-0002'], price: 85000 })
+        ).id;
+        await createListing({ partnerId, sellerEmail: EXAMPLE_SELLER, ticketIds: ['T-0003'], price: 80000 });
+      }
+      // Listing ids are Encore's; the examples say so.
+      if (id === 'getCheckoutUrl') ex.body = { listingIds: [listingId] } as unknown as unknown[];
+      if (id === 'createBuyIntention') ex.body = { ...(ex.body as object), items: [listingId] } as unknown as unknown[];
       // The batch id is Encore's, known only once POST /v1/tickets answered; the example says so.
       const params = id === 'getTicketBatch' ? { batchId } : (ex.params ?? {});
       if (id === 'getTicketBatch') await processBatch(batchId);
@@ -129,6 +161,17 @@ describe('route examples', () => {
         'getSecureTicketUrl',
         'getSalePublicUrl',
         'deleteTicket',
+      ]);
+      write('marketplace', [
+        'getBuyingFlowUrl',
+        'getSellingFlowUrl',
+        'getOrderSellingFlowUrl',
+        'getListingDetailsUrl',
+        'getListingByTicket',
+        'getListedTickets',
+        'getCheckoutUrl',
+        'createBuyIntention',
+        'removeListing',
       ]);
     }
   });

@@ -8,3 +8,7 @@ export * from './intentions';
 export * from './jobs';
 export * from './listings';
 export { notOwnedBy } from './ownership';
+export * from './contracts';
+export * from './examples';
+export * from './schemas';
+export * from './urls';

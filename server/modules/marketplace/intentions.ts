@@ -152,7 +152,7 @@ function intentionOut(row: typeof buyIntentions.$inferSelect) {
     subtotal: money(row.subtotalMinor),
     buyerFee: money(row.buyerFeeMinor),
     total: money(row.totalMinor),
-    expiresAt: row.expiresAt,
+    expiresAt: new Date(row.expiresAt).toISOString(),
     paymentUrl: intentionUrl(row.id),
   };
 }

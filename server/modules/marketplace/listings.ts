@@ -203,8 +203,8 @@ function listingOut(row: ListingRow, list: SaleTicket[], terms: Awaited<ReturnTy
     sellerPayout: money(payout * row.ticketCount),
     seats: sorted.map((t) => ({ ticketId: t.ticketId, ...(t.seating ?? {}) })),
     sellerEmail: row.sellerEmail,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
   };
 }
 

@@ -223,7 +223,7 @@ describe('buy intentions', () => {
       {
         name: 'marketplace.expireIntention',
         input: { intentionId: intention.id },
-        opts: { runAt: intention.expiresAt, singletonKey: intention.id },
+        opts: { runAt: new Date(intention.expiresAt), singletonKey: intention.id },
       },
     ]);
   });

@@ -7,8 +7,9 @@
 import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog';
 import responses from './response-examples.json';
 
-function ticket(ticketId: string, seat: string) {
+function ticket(ticketId: string, seat: string, orderId?: string) {
   return {
+    ...(orderId ? { orderId } : {}),
     externalReferenceEventId: EXAMPLE_EVENT_ID,
     showId: EXAMPLE_SHOW_ID,
     ticketId,
@@ -40,13 +41,13 @@ function ticket(ticketId: string, seat: string) {
 }
 
 export const syncTicketsExample = {
-  body: [ticket('T-0001', '7'), ticket('T-0002', '8')],
+  body: [ticket('T-0001', '7'), ticket('T-0002', '8', 'ORD-77001')],
   response: responses.syncTickets,
 };
 
 export const createTicketsExample = {
   body: [
-    ticket('T-0003', '9'),
+    ticket('T-0003', '9', 'ORD-77001'),
     { ...ticket('T-0004', '10'), ticketOptionId: 'campo', price: 55000, buyer: 'luis@example.com' },
   ],
   response: responses.createTickets,

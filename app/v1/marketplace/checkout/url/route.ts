@@ -1,0 +1,4 @@
+import { handle } from '@/server/http/route';
+import { checkoutUrl, checkoutUrlRoute } from '@/server/modules/marketplace';
+
+export const POST = handle(checkoutUrlRoute, ({ partner, body }) => checkoutUrl(partner.partnerId, body.listingIds));

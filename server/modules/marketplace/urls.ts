@@ -1,0 +1,113 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { type DbOrTx, getDb } from '@/db';
+import { listings } from '@/db/schema/marketplace';
+import { publicBaseUrl } from '@/server/env';
+import { AppError, badRequest, notFound } from '@/server/lib/errors';
+import { showDirectory } from '@/server/modules/catalog';
+import { ticketsForSale, ticketsOfOrder } from '@/server/modules/tickets';
+import { listingOfTicket } from './listings';
+
+/*
+ * The URLs Encore hands partners to send fans into its pages. All absolute, built on PUBLIC_BASE_URL,
+ * carrying Encore's ids (never the partner's, which may hold any character). Each checks that what it
+ * names exists for this partner, so a partner learns of a wrong id now, not from a fan.
+ */
+
+export const DEFAULT_LANG = 'en';
+
+function url(path: string, params: Record<string, string | undefined>): string {
+  const u = new URL(`${publicBaseUrl()}${path}`);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+async function showOf(partnerId: string, eventRef: string, showId: string, db: DbOrTx) {
+  const show = showDirectory(db);
+  const rows = await db
+    .select({ eventPk: show.eventPk, showPk: show.showPk, showId: show.showId })
+    .from(show)
+    .where(and(eq(show.partnerId, partnerId), eq(show.eventRef, eventRef)));
+  if (!rows.length) throw notFound('Event not found');
+  const found = rows.find((r) => r.showId === showId);
+  if (!found) throw notFound('Show not found');
+  return found;
+}
+
+/** GET /v1/marketplace/buyingflow/url/entrypoint: the event's resale market for one show. */
+export async function buyingFlowUrl(
+  partnerId: string,
+  q: {
+    externalReferenceEventId: string;
+    showId: string;
+    returnTo?: string;
+    returnURL?: string;
+    lang?: string;
+    ticketOptionId?: string;
+  },
+  db: DbOrTx = getDb(),
+): Promise<string> {
+  const { eventPk, showPk } = await showOf(partnerId, q.externalReferenceEventId, q.showId, db);
+  return url(`/market/${eventPk}`, {
+    show: showPk,
+    ticketOptionId: q.ticketOptionId,
+    lang: q.lang ?? DEFAULT_LANG,
+    returnTo: q.returnTo ?? q.returnURL,
+  });
+}
+
+/** GET /v1/marketplace/sellingflow/url/entrypoint: starts listing one ticket. */
+export async function sellingFlowUrl(partnerId: string, ticketId: string, lang?: string, db: DbOrTx = getDb()) {
+  const [ticket] = await ticketsForSale(partnerId, [ticketId], db);
+  if (!ticket) throw notFound('Ticket not found');
+  return url(`/sell/${ticket.pk}`, { lang: lang ?? DEFAULT_LANG });
+}
+
+/** GET /v1/marketplace/sellingflow/url/order/entrypoint: starts a bulk sale of an order's tickets. */
+export async function orderSellingFlowUrl(partnerId: string, orderId: string, lang?: string, db: DbOrTx = getDb()) {
+  const list = await ticketsOfOrder(partnerId, orderId, db);
+  if (!list.length) throw notFound('Order not found');
+  // The first ticket of the order stands for it: the page lists the order's tickets from it.
+  return url(`/sell/${list[0].pk}`, { order: '1', lang: lang ?? DEFAULT_LANG });
+}
+
+/** GET /v1/marketplace/sellingflow/details/url: view or manage the ticket's listing. */
+export async function listingDetailsUrl(
+  partnerId: string,
+  ticketId: string,
+  sellerEmail?: string,
+  db: DbOrTx = getDb(),
+) {
+  const listing = await listingOfTicket(partnerId, ticketId, sellerEmail, db);
+  return url(`/listing/${listing.id}`, {});
+}
+
+/**
+ * POST /v1/marketplace/checkout/url: the checkout page for these listings. Nothing is held yet: the
+ * buyer's intention is made when they start paying there (a URL must not hold tickets for a fan who
+ * never opens it). The listings must be the partner's, on sale, and of one show and ticket option.
+ */
+export async function checkoutUrl(partnerId: string, listingIds: string[], db: DbOrTx = getDb()): Promise<string> {
+  const ids = [...new Set(listingIds)];
+  const rows = await db
+    .select({ id: listings.id, status: listings.status, showPk: listings.showPk, option: listings.ticketOptionId })
+    .from(listings)
+    .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, ids)));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const missing = ids.filter((id) => !byId.has(id));
+  if (missing.length) {
+    throw new AppError('NOT_FOUND', `Listing not found: ${missing.join(', ')}`, {
+      details: missing.map((id) => ({ path: 'listingIds', message: `${id} is not a listing` })),
+    });
+  }
+  const chosen = ids.map((id) => byId.get(id)!);
+  if (chosen.some((r) => r.showPk !== chosen[0].showPk || r.option !== chosen[0].option)) {
+    throw badRequest('The listings of one checkout must be of one event, one show and one ticket option', [
+      { path: 'listingIds', message: 'mixes shows or ticket options' },
+    ]);
+  }
+  const off = chosen.filter((r) => r.status !== 'ACTIVE');
+  if (off.length) {
+    throw new AppError('CONFLICT', `Not available any more: ${off.map((r) => `${r.id} (${r.status})`).join(', ')}`);
+  }
+  return url('/checkout', { listings: ids.join(',') });
+}
