@@ -1,5 +1,6 @@
 import { applyRulesRoute, cancelEventRoute, createEventRoute, updateEventRoute } from '@/server/modules/catalog';
 import { channelsMeRoute } from '@/server/modules/channels';
+import { oneTimeTokenRoute } from '@/server/modules/fans';
 import { meRoute } from '@/server/modules/partners';
 import {
   admitTicketRoute,
@@ -36,4 +37,5 @@ export const allRoutes: RouteContract[] = [
   admitTicketsRoute,
   secureUrlRoute,
   salePublicUrlRoute,
+  oneTimeTokenRoute,
 ];

@@ -1,4 +1,5 @@
 import { pullDueFeedsJob, pullFeedJob } from '@/server/modules/catalog';
+import { sweepFanAuthJob } from '@/server/modules/fans';
 import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
 import { webhookDispatchJob } from '@/server/modules/webhooks';
 import type { JobDefinition } from './types';
@@ -13,5 +14,6 @@ export function allJobs(): JobDefinition[] {
     resumeTicketBatchesJob,
     pullFeedJob,
     pullDueFeedsJob,
+    sweepFanAuthJob,
   ] as unknown as JobDefinition[];
 }
