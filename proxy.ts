@@ -56,7 +56,7 @@ export function proxy(req: NextRequest) {
 
   // A fan page opened with a one-time token (`?token=ott_…`) goes through the redeem route first, which
   // signs the fan in and comes back to the same page without the token.
-  if ((req.method === 'GET' || req.method === 'HEAD') && !pathname.startsWith('/v1/')) {
+  if (req.method === 'GET' && !pathname.startsWith('/v1/')) {
     const redeem = redeemRedirectFor(req.nextUrl);
     if (redeem) {
       const res = NextResponse.redirect(redeem, 303);

@@ -56,3 +56,11 @@ export async function GET(req: NextRequest): Promise<NextResponse> {
   });
   return res;
 }
+
+/** Link checkers and previews that only ask HEAD must not spend the token (Next would answer HEAD with GET). */
+export function HEAD(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: { 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' },
+  });
+}

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
 import { describe, expect, it } from 'vitest';
-import { GET as redeemRoute } from '@/app/auth/redeem/route';
+import { HEAD, GET as redeemRoute } from '@/app/auth/redeem/route';
 import { POST as signOutRoute } from '@/app/auth/signout/route';
 import { GET as oneTimeTokenRoute } from '@/app/v1/auth/oneTimeToken/route';
 import { getDb } from '@/db';
@@ -283,6 +283,13 @@ describe('redeeming on the web', () => {
     );
     expect(out.status).toBe(303);
     expect(await currentFanSession(newValue)).toBeNull();
+  });
+
+  it('HEAD does not spend the token', async () => {
+    const partner = await makePartner('Redeem head');
+    const token = await issueOneTimeToken(partner.partner.id, 'head@example.com');
+    expect(HEAD().status).toBe(204);
+    expect((await redeem(`?token=${token}`)).headers.get('location')).toBe('/me');
   });
 
   it('never redirects off site', async () => {
