@@ -16,6 +16,7 @@ const OWNED_TABLES = {
   webhooks: ['webhooks'],
   channels: [],
   marketplace: ['marketplace'],
+  fans: ['fans'],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],

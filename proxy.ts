@@ -4,6 +4,7 @@ import { errorResponse } from '@/server/http/envelope';
 import { allowedMethodsFor, compileTemplates } from '@/server/http/methods';
 import { allRoutes } from '@/server/http/registry';
 import { requestIdOf } from '@/server/http/request-id';
+import { redeemRedirectFor } from '@/server/modules/fans';
 
 const templates = compileTemplates(allRoutes);
 
@@ -22,7 +23,8 @@ function decodable(pathname: string): boolean {
  * including the ones Next.js answers itself. Route handlers read the same header. On /v1, answers in
  * the API's envelope what Next.js would otherwise answer itself: a path whose percent-encoding is not
  * UTF-8 (Next.js fails decoding it with a 500) gets a 400, a known path called with a method it does
- * not have a 405.
+ * not have a 405. On fan pages, a `token` query parameter (a one-time sign-in token) is sent to
+ * /auth/redeem first.
  */
 export function proxy(req: NextRequest) {
   const id = requestIdOf(req);
@@ -49,6 +51,19 @@ export function proxy(req: NextRequest) {
           id,
         );
       }
+    }
+  }
+
+  // A fan page opened with a one-time token (`?token=ott_…`) goes through the redeem route first, which
+  // signs the fan in and comes back to the same page without the token.
+  if (req.method === 'GET' && !pathname.startsWith('/v1/')) {
+    const redeem = redeemRedirectFor(req.nextUrl);
+    if (redeem) {
+      const res = NextResponse.redirect(redeem, 303);
+      res.headers.set('x-request-id', id);
+      res.headers.set('cache-control', 'no-store');
+      res.headers.set('referrer-policy', 'no-referrer');
+      return res;
     }
   }
 

@@ -40,6 +40,15 @@ const schema = z.object({
   JOBS_WORKER: boolish.default(true),
   /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
   ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
+  /** Lifetime of a one-time sign-in token (`GET /v1/auth/oneTimeToken`), in seconds: 15 minutes by default. */
+  ONE_TIME_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+  /** Lifetime of a fan session opened by a one-time token, in seconds: 7 days by default. */
+  FAN_SESSION_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(60)
+    .max(90 * 86_400)
+    .default(7 * 86_400),
   /** Largest accepted request body on the partner API, in bytes. */
   /** How long a buy intention holds its listings while the buyer pays (minutes). */
   BUY_INTENTION_MINUTES: z.coerce.number().int().min(1).max(120).default(10),

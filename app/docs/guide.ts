@@ -22,6 +22,10 @@ export const INTEGRATION_ORDER = [
     'Marketplace',
     'Show the secure view URL (GET /v1/tickets/{ticketId}/url) and the resale market link (GET /v1/events/tickets/salePublicUrl); answer the ticket verification endpoint; receive webhooks.',
   ],
+  [
+    'Signed-in fans',
+    'When a fan signed in on your site clicks through to Encore, call GET /v1/auth/oneTimeToken?user=<their e-mail> and append the answer to the Encore URL as the query parameter token (…&token=ott_…). It works once, for 15 minutes, and signs the fan in for your account only; a spent link shows the fan how to get a fresh one from you.',
+  ],
   ['Market data', 'Inventory and leads (spec sections “Market data”); not open in this version of the API.'],
 ] as const;
 

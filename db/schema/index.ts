@@ -6,3 +6,4 @@ export * from './integrations';
 export * from './catalog';
 export * from './tickets';
 export * from './marketplace';
+export * from './fans';

@@ -5,6 +5,7 @@ import { POST as cancelEvent } from '@/app/v1/events/[externalReferenceId]/cance
 import { POST as applyRules } from '@/app/v1/events/rules/route';
 import { POST as createEvent, PUT as updateEvent } from '@/app/v1/events/route';
 import { GET as salePublicUrl } from '@/app/v1/events/tickets/salePublicUrl/route';
+import { GET as oneTimeToken } from '@/app/v1/auth/oneTimeToken/route';
 import { GET as channelsMe } from '@/app/v1/channels/me/route';
 import { GET as me } from '@/app/v1/me/route';
 import { GET as openapiJson } from '@/app/v1/openapi.json/route';
@@ -64,6 +65,7 @@ const ORDER: [string, Handler][] = [
   ['admitTickets', admitTickets as Handler],
   ['deleteTicket', deleteTicket as Handler],
   ['cancelEvent', cancelEvent as Handler],
+  ['getOneTimeToken', oneTimeToken as Handler],
 ];
 
 const byId = new Map(allRoutes.map((r) => [r.operationId, r]));

@@ -1,6 +1,7 @@
 import { applyRulesRoute, cancelEventRoute, createEventRoute, updateEventRoute } from '@/server/modules/catalog';
 import { channelsMeRoute } from '@/server/modules/channels';
 import { marketplaceRoutes } from '@/server/modules/marketplace';
+import { oneTimeTokenRoute } from '@/server/modules/fans';
 import { meRoute } from '@/server/modules/partners';
 import {
   admitTicketRoute,
@@ -38,4 +39,5 @@ export const allRoutes: RouteContract[] = [
   secureUrlRoute,
   salePublicUrlRoute,
   ...marketplaceRoutes,
+  oneTimeTokenRoute,
 ];

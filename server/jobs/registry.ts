@@ -1,5 +1,6 @@
 import { pullDueFeedsJob, pullFeedJob } from '@/server/modules/catalog';
 import { expireIntentionJob, expireIntentionsSweepJob } from '@/server/modules/marketplace';
+import { sweepFanAuthJob } from '@/server/modules/fans';
 import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
 import { webhookDispatchJob } from '@/server/modules/webhooks';
 import type { JobDefinition } from './types';
@@ -16,5 +17,6 @@ export function allJobs(): JobDefinition[] {
     pullDueFeedsJob,
     expireIntentionJob,
     expireIntentionsSweepJob,
+    sweepFanAuthJob,
   ] as unknown as JobDefinition[];
 }

@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+import { RUN, shot } from './helpers';
+
+/**
+ * A partner asks the real API for a one-time token and appends it to an Encore fan URL: the fan lands
+ * signed in for that partner on the same page without the token; the same link again shows the
+ * friendly expired-link page naming the partner.
+ */
+test('a one-time token signs the fan in once', async ({ page, request }) => {
+  const name = `E2E Fans ${RUN}`;
+  const created = JSON.parse(
+    execFileSync('npx', ['tsx', 'server/cli/partner-create.ts', '--name', name], {
+      env: {
+        ...process.env,
+        ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
+      },
+      encoding: 'utf8',
+    }),
+  ) as { apiKey: string };
+
+  const bad = await request.get('/v1/auth/oneTimeToken?user=ana%40example.com&method=sms', {
+    headers: { authorization: created.apiKey },
+  });
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).errors.details[0]).toMatchObject({ path: 'method', in: 'query' });
+
+  const res = await request.get(`/v1/auth/oneTimeToken?user=${encodeURIComponent(`Ana.${RUN}@Example.com`)}`, {
+    headers: { authorization: created.apiKey },
+  });
+  expect(res.status()).toBe(200);
+  const token = (await res.json()).data as string;
+  expect(token).toMatch(/^ott_[A-Za-z0-9_-]{43}$/);
+
+  const link = `/me?token=${token}`;
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/me$/);
+  await expect(page.getByTestId('fan-signed-in')).toHaveText(`Signed in as ana.${RUN}@example.com for ${name}.`);
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'encore_fan');
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+  await shot(page, 'fan-signed-in');
+
+  // The same link again: already used.
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/auth\/expired/);
+  await expect(page.getByRole('heading', { name: 'This link has expired' })).toBeVisible();
+  await expect(page.getByText(`go back to ${name}'s website or app`)).toBeVisible();
+  await shot(page, 'fan-link-expired');
+
+  // The session opened by the first visit is still there; signing out ends it.
+  await page.goto('/me');
+  await expect(page.getByTestId('fan-signed-in')).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByText('You are not signed in.')).toBeVisible();
+});

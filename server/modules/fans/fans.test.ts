@@ -1,0 +1,353 @@
+import { eq, sql } from 'drizzle-orm';
+import { NextRequest } from 'next/server';
+import { describe, expect, it } from 'vitest';
+import { HEAD, GET as redeemRoute } from '@/app/auth/redeem/route';
+import { POST as signOutRoute } from '@/app/auth/signout/route';
+import { GET as oneTimeTokenRoute } from '@/app/v1/auth/oneTimeToken/route';
+import { getDb } from '@/db';
+import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
+import { sha256Hex } from '@/server/lib/ids';
+import { apiRequest, makePartner } from '@/server/testing/fixtures';
+import {
+  currentFanSession,
+  endFanSession,
+  endFanSessionsOf,
+  fanSessionFrom,
+  issueOneTimeToken,
+  redeemOneTimeToken,
+  startFanSession,
+  sweepExpiredFanAuth,
+  withOneTimeToken,
+} from './service';
+import { FAN_SESSION_COOKIE, redeemRedirectFor, safeNextPath } from './urls';
+
+const db = () => getDb();
+
+async function tokenRow(token: string) {
+  const [row] = await db()
+    .select()
+    .from(oneTimeTokens)
+    .where(eq(oneTimeTokens.tokenHash, sha256Hex(token)));
+  return row;
+}
+
+describe('one-time tokens', () => {
+  it('are URL-safe, stored only as a SHA-256 hash, bound to the partner and the lower-cased e-mail', async () => {
+    const partner = await makePartner('OTT issue');
+    const token = await issueOneTimeToken(partner.partner.id, '  Ana.Garcia@Example.COM ');
+    expect(token).toMatch(/^ott_[A-Za-z0-9_-]{43}$/);
+    expect(encodeURIComponent(token)).toBe(token);
+    const row = await tokenRow(token);
+    expect(row).toMatchObject({ partnerId: partner.partner.id, email: 'ana.garcia@example.com', method: 'email' });
+    expect(row.usedAt).toBeNull();
+    // Nothing stored is the token itself.
+    const [{ n }] = await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(oneTimeTokens)
+      .where(sql`${oneTimeTokens.tokenHash} = ${token} or ${oneTimeTokens.email} = ${token}`);
+    expect(n).toBe(0);
+    // 15 minutes by the database clock.
+    expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(15 * 60 * 1000);
+  });
+
+  it('are each different', async () => {
+    const partner = await makePartner('OTT distinct');
+    const tokens = await Promise.all(
+      Array.from({ length: 20 }, () => issueOneTimeToken(partner.partner.id, 'fan@example.com')),
+    );
+    expect(new Set(tokens).size).toBe(20);
+  });
+
+  it('refuse a bad e-mail or method naming the field', async () => {
+    const partner = await makePartner('OTT refuse');
+    await expect(issueOneTimeToken(partner.partner.id, 'not-an-email')).rejects.toMatchObject({
+      status: 400,
+      details: [{ path: 'user' }],
+    });
+    await expect(
+      issueOneTimeToken(partner.partner.id, 'a@example.com', 'sms' as unknown as 'email'),
+    ).rejects.toMatchObject({ status: 400, details: [{ path: 'method' }] });
+  });
+
+  it('work once', async () => {
+    const partner = await makePartner('OTT once');
+    const token = await issueOneTimeToken(partner.partner.id, 'Once@Example.com');
+    expect(await redeemOneTimeToken(token)).toEqual({ partnerId: partner.partner.id, email: 'once@example.com' });
+    expect(await redeemOneTimeToken(token)).toBeNull();
+    expect((await tokenRow(token)).usedAt).toBeInstanceOf(Date);
+  });
+
+  it('expire by the database clock', async () => {
+    const partner = await makePartner('OTT expiry');
+    const token = await issueOneTimeToken(partner.partner.id, 'late@example.com');
+    await db()
+      .update(oneTimeTokens)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(oneTimeTokens.tokenHash, sha256Hex(token)));
+    expect(await redeemOneTimeToken(token)).toBeNull();
+    expect((await tokenRow(token)).usedAt).toBeNull();
+  });
+
+  it('refuse unknown and malformed tokens without error', async () => {
+    for (const bad of ['', 'ott_', 'ott_' + 'x'.repeat(43), 'x'.repeat(10_000), "ott_'; drop table x; --", '\u0000']) {
+      expect(await redeemOneTimeToken(bad)).toBeNull();
+    }
+  });
+
+  it('50 concurrent redemptions of one token: exactly one succeeds', async () => {
+    const partner = await makePartner('OTT race');
+    const token = await issueOneTimeToken(partner.partner.id, 'race@example.com');
+    const results = await Promise.all(Array.from({ length: 50 }, () => redeemOneTimeToken(token)));
+    const wins = results.filter((r) => r !== null);
+    expect(wins).toEqual([{ partnerId: partner.partner.id, email: 'race@example.com' }]);
+    expect(results.filter((r) => r === null)).toHaveLength(49);
+  });
+
+  it('withOneTimeToken appends a working token and keeps the other parameters', async () => {
+    const partner = await makePartner('OTT url');
+    const url = await withOneTimeToken(
+      'https://encore.test/market/evt_1?loginTrust%5BwithMethod%5D=email&lang=es',
+      partner.partner.id,
+      'Url@Example.com',
+    );
+    const parsed = new URL(url);
+    expect(parsed.pathname).toBe('/market/evt_1');
+    expect(parsed.searchParams.get('lang')).toBe('es');
+    expect(parsed.searchParams.get('loginTrust[withMethod]')).toBe('email');
+    expect(await redeemOneTimeToken(parsed.searchParams.get('token')!)).toEqual({
+      partnerId: partner.partner.id,
+      email: 'url@example.com',
+    });
+  });
+});
+
+describe('fan sessions', () => {
+  it("open only their own partner's pages", async () => {
+    const a = await makePartner('Fans A');
+    const b = await makePartner('Fans B');
+    const cookie = await startFanSession(a.partner.id, 'Fan@Example.com');
+    expect(cookie).toMatch(/^fs_[A-Za-z0-9_-]{43}$/);
+    expect(await fanSessionFrom(cookie, a.partner.id)).toMatchObject({
+      partnerId: a.partner.id,
+      email: 'fan@example.com',
+    });
+    expect(await fanSessionFrom(cookie, b.partner.id)).toBeNull();
+    expect(await currentFanSession(cookie)).toMatchObject({ partnerId: a.partner.id });
+    // Only the hash is stored.
+    const [row] = await db()
+      .select()
+      .from(fanSessions)
+      .where(eq(fanSessions.tokenHash, sha256Hex(cookie)));
+    expect(row.tokenHash).not.toBe(cookie);
+    expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBe(7 * 86_400 * 1000);
+  });
+
+  it('end when signed out, when revoked, and when expired', async () => {
+    const partner = await makePartner('Fans end');
+    const pid = partner.partner.id;
+    const one = await startFanSession(pid, 'end@example.com');
+    expect(await endFanSession(one)).toBe(true);
+    expect(await endFanSession(one)).toBe(false);
+    expect(await fanSessionFrom(one, pid)).toBeNull();
+
+    const two = await startFanSession(pid, 'end@example.com');
+    const three = await startFanSession(pid, 'END@example.com');
+    expect(await endFanSessionsOf(pid, 'End@Example.com')).toBe(2);
+    expect(await fanSessionFrom(two, pid)).toBeNull();
+    expect(await fanSessionFrom(three, pid)).toBeNull();
+
+    const four = await startFanSession(pid, 'late@example.com');
+    await db()
+      .update(fanSessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(fanSessions.tokenHash, sha256Hex(four)));
+    expect(await fanSessionFrom(four, pid)).toBeNull();
+
+    for (const bad of [undefined, null, '', 'fs_x', 'x'.repeat(5000)]) expect(await currentFanSession(bad)).toBeNull();
+  });
+
+  it('the sweep deletes expired tokens and ended or expired sessions, and keeps live ones', async () => {
+    const partner = await makePartner('Fans sweep');
+    const pid = partner.partner.id;
+    const live = await issueOneTimeToken(pid, 's@example.com');
+    const dead = await issueOneTimeToken(pid, 's@example.com');
+    await db()
+      .update(oneTimeTokens)
+      .set({ expiresAt: sql`now() - interval '1 hour'` })
+      .where(eq(oneTimeTokens.tokenHash, sha256Hex(dead)));
+    const open = await startFanSession(pid, 's@example.com');
+    const ended = await startFanSession(pid, 's@example.com');
+    await endFanSession(ended);
+    const swept = await sweepExpiredFanAuth();
+    expect(swept.tokens).toBeGreaterThanOrEqual(1);
+    expect(swept.sessions).toBeGreaterThanOrEqual(1);
+    expect(await tokenRow(dead)).toBeUndefined();
+    expect(await tokenRow(live)).toBeDefined();
+    expect(await fanSessionFrom(open, pid)).not.toBeNull();
+    const [gone] = await db()
+      .select()
+      .from(fanSessions)
+      .where(eq(fanSessions.tokenHash, sha256Hex(ended)));
+    expect(gone).toBeUndefined();
+  });
+});
+
+describe('GET /v1/auth/oneTimeToken', () => {
+  const call = (key: string | null, query: string) =>
+    oneTimeTokenRoute(apiRequest(`/v1/auth/oneTimeToken${query}`, { key }));
+
+  it('answers a token that signs the fan in for the calling partner only', async () => {
+    const a = await makePartner('OTT route A');
+    const b = await makePartner('OTT route B');
+    const res = await call(a.apiKey, '?user=Route%40Example.com&method=email');
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body).toMatchObject({ status: 200, errors: null });
+    expect(body.data).toMatch(/^ott_/);
+    const fan = await redeemOneTimeToken(body.data);
+    expect(fan).toEqual({ partnerId: a.partner.id, email: 'route@example.com' });
+    const cookie = await startFanSession(fan!.partnerId, fan!.email);
+    expect(await fanSessionFrom(cookie, b.partner.id)).toBeNull();
+    // method is optional.
+    expect((await call(b.apiKey, '?user=x%40example.com')).status).toBe(200);
+  });
+
+  it.each([
+    ['', 'user'],
+    ['?user=', 'user'],
+    ['?user=not-an-email', 'user'],
+    [`?user=${'a'.repeat(250)}%40example.com`, 'user'],
+    ['?user=a%40example.com&method=sms', 'method'],
+    ['?user=a%40example.com&method=EMAIL', 'method'],
+    ['?user=a%40example.com&method=', 'method'],
+  ])('answers 400 naming the field for %s', async (query, field) => {
+    const partner = await makePartner('OTT route 400');
+    const res = await call(partner.apiKey, query);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.data).toBeNull();
+    expect(body.errors.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: field, in: 'query' })]),
+    );
+    if (field === 'method') expect(JSON.stringify(body.errors)).toContain('email');
+  });
+
+  it('answers 401 without a key', async () => {
+    expect((await call(null, '?user=a%40example.com')).status).toBe(401);
+  });
+});
+
+describe('redeeming on the web', () => {
+  const redeem = (query: string, cookie?: string) =>
+    redeemRoute(
+      new NextRequest(`http://encore.test/auth/redeem${query}`, {
+        headers: cookie ? { cookie: `${FAN_SESSION_COOKIE}=${cookie}` } : {},
+      }),
+    );
+
+  it('sets an httpOnly, SameSite=Lax session cookie and goes on to the page', async () => {
+    const partner = await makePartner('Redeem web');
+    const token = await issueOneTimeToken(partner.partner.id, 'web@example.com');
+    const res = await redeem(`?token=${token}&next=${encodeURIComponent('/market/evt_1?lang=es')}`);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/market/evt_1?lang=es');
+    const setCookie = res.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(new RegExp(`^${FAN_SESSION_COOKIE}=fs_`));
+    expect(setCookie).toMatch(/HttpOnly/i);
+    expect(setCookie).toMatch(/SameSite=lax/i);
+    expect(setCookie).toMatch(/Path=\//);
+    expect(setCookie).not.toMatch(/Secure/i); // plain http in tests
+    const value = res.cookies.get(FAN_SESSION_COOKIE)!.value;
+    expect(await fanSessionFrom(value, partner.partner.id)).toMatchObject({ email: 'web@example.com' });
+
+    // The same link again lands on the expired page, naming the partner; the session stays.
+    const again = await redeem(`?token=${token}&next=%2Fme`);
+    expect(again.headers.get('location')).toBe(`/auth/expired?next=%2Fme&partner=${partner.partner.id}`);
+    expect(again.headers.get('set-cookie')).toBeNull();
+
+    // A new link replaces the browser's previous session.
+    const other = await makePartner('Redeem web other');
+    const next = await redeem(`?token=${await issueOneTimeToken(other.partner.id, 'web@example.com')}`, value);
+    expect(next.headers.get('location')).toBe('/me');
+    expect(await currentFanSession(value)).toBeNull();
+    const newValue = next.cookies.get(FAN_SESSION_COOKIE)!.value;
+    expect(await fanSessionFrom(newValue, other.partner.id)).not.toBeNull();
+    expect(await fanSessionFrom(newValue, partner.partner.id)).toBeNull();
+
+    // Signing out ends it.
+    const out = await signOutRoute(
+      new NextRequest('http://encore.test/auth/signout', {
+        method: 'POST',
+        headers: { cookie: `${FAN_SESSION_COOKIE}=${newValue}` },
+      }),
+    );
+    expect(out.status).toBe(303);
+    expect(await currentFanSession(newValue)).toBeNull();
+  });
+
+  it('HEAD does not spend the token', async () => {
+    const partner = await makePartner('Redeem head');
+    const token = await issueOneTimeToken(partner.partner.id, 'head@example.com');
+    expect(HEAD().status).toBe(204);
+    expect((await redeem(`?token=${token}`)).headers.get('location')).toBe('/me');
+  });
+
+  it('never redirects off site', async () => {
+    const partner = await makePartner('Redeem redirect');
+    for (const next of [
+      '//evil.example',
+      'https://evil.example/',
+      '/\\evil.example',
+      '/%0d%0aSet-Cookie:x',
+      'javascript:alert(1)',
+    ]) {
+      const token = await issueOneTimeToken(partner.partner.id, 'r@example.com');
+      const res = await redeem(`?token=${token}&next=${encodeURIComponent(next)}`);
+      const location = res.headers.get('location')!;
+      expect(location.startsWith('/') && !location.startsWith('//') && !location.includes('\\'), next).toBe(true);
+      expect(new URL(location, 'http://encore.test').origin).toBe('http://encore.test');
+    }
+  });
+
+  it('sends an unknown token to the expired page', async () => {
+    const res = await redeem('?token=nonsense&next=%2Fmarket%2Fevt_1');
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/auth/expired?next=%2Fmarket%2Fevt_1');
+  });
+});
+
+describe('fan URL rules', () => {
+  it('keep only same-site paths', () => {
+    expect(safeNextPath('/market/evt_1?lang=es#x')).toBe('/market/evt_1?lang=es#x');
+    for (const bad of [
+      null,
+      '',
+      'me',
+      '//evil.example',
+      '/\\evil.example',
+      'https://evil.example',
+      '/a\nb',
+      'javascript:x',
+    ]) {
+      expect(safeNextPath(bad)).toBe('/me');
+    }
+  });
+
+  it('send fan pages with a token, and only those, through the redeem route', () => {
+    const r = redeemRedirectFor(new URL('http://encore.test/market/evt_1?lang=es&token=ott_abc'))!;
+    expect(r.pathname).toBe('/auth/redeem');
+    expect(r.searchParams.get('token')).toBe('ott_abc');
+    expect(r.searchParams.get('next')).toBe('/market/evt_1?lang=es');
+    expect(redeemRedirectFor(new URL('http://encore.test/me?token=t'))!.searchParams.get('next')).toBe('/me');
+    for (const path of [
+      '/market/evt_1',
+      '/v1/me?token=x',
+      '/dashboard?token=x',
+      '/auth/redeem?token=x',
+      '/api/trpc/x?token=x',
+      '/docs?token=x',
+    ]) {
+      expect(redeemRedirectFor(new URL(`http://encore.test${path}`)), path).toBeNull();
+    }
+  });
+});

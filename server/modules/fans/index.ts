@@ -1,0 +1,11 @@
+/**
+ * Fans: one-time sign-in tokens (issued to partners, appended to Encore URLs) and the fan sessions they
+ * open, each bound to one partner. Owns the tables of db/schema/fans.ts (one_time_tokens, fan_sessions);
+ * depends on partners only through their ids.
+ */
+export * from './contracts';
+export * from './examples';
+export * from './jobs';
+export * from './schemas';
+export * from './service';
+export * from './urls';

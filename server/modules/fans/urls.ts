@@ -1,0 +1,71 @@
+/**
+ * Pure URL rules of fan sign-in, shared by the proxy (which sends fan URLs carrying a token to the
+ * redeem route) and the redeem route itself. No database here: the proxy runs them on every request.
+ */
+
+/** The query parameter that carries a one-time token on any Encore fan URL. */
+export const ONE_TIME_TOKEN_PARAM = 'token';
+
+/** The cookie that carries a fan session (staff sessions use next-auth's own cookies). */
+export const FAN_SESSION_COOKIE = 'encore_fan';
+
+/** Where a token is redeemed: `?token=…&next=/relative/path`. */
+export const REDEEM_PATH = '/auth/redeem';
+
+/** The friendly page a used, expired or unknown token lands on. */
+export const EXPIRED_PATH = '/auth/expired';
+
+/** Where a fan lands after signing in when the link named no page. */
+export const DEFAULT_FAN_PATH = '/me';
+
+// Paths that are not fan pages: the partner API, the dashboard and its sign-in, the docs, the auth
+// routes themselves and Next's internals. A `token` parameter there is left alone.
+const NOT_FAN_PAGES = [
+  '/v1',
+  '/api',
+  '/dashboard',
+  '/docs',
+  '/auth',
+  '/signin',
+  '/setup',
+  '/invite',
+  '/healthz',
+  '/_next',
+];
+
+export function isFanPage(pathname: string): boolean {
+  return !NOT_FAN_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}
+
+/**
+ * A same-site path to redirect to, or the default. Only a path starting with one `/` is kept: `//host`,
+ * `/\host`, schemes and control characters would send the fan elsewhere (open redirect), so they fall
+ * back to the default page.
+ */
+export function safeNextPath(next: string | null | undefined): string {
+  if (!next || next.length > 2000 || !next.startsWith('/') || next.startsWith('//')) return DEFAULT_FAN_PATH;
+  if ([...next].some((c) => c === '\\' || c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return DEFAULT_FAN_PATH;
+  try {
+    const base = 'http://encore.invalid';
+    const resolved = new URL(next, base);
+    if (resolved.origin !== base) return DEFAULT_FAN_PATH;
+    return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+  } catch {
+    return DEFAULT_FAN_PATH;
+  }
+}
+
+/**
+ * For a GET of a fan page whose query carries `token`: the redeem URL (same origin) that spends it and
+ * comes back to the same page without the token. Null for anything else.
+ */
+export function redeemRedirectFor(url: URL): URL | null {
+  const token = url.searchParams.get(ONE_TIME_TOKEN_PARAM);
+  if (token === null || !isFanPage(url.pathname)) return null;
+  const back = new URL(url.href);
+  back.searchParams.delete(ONE_TIME_TOKEN_PARAM);
+  const target = new URL(REDEEM_PATH, url.origin);
+  target.searchParams.set(ONE_TIME_TOKEN_PARAM, token);
+  target.searchParams.set('next', `${back.pathname}${back.search}`);
+  return target;
+}
