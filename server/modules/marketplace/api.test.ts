@@ -9,6 +9,7 @@ import { GET as orderGet } from '@/app/v1/marketplace/sellingflow/url/order/entr
 import { GET as sellGet } from '@/app/v1/marketplace/sellingflow/url/entrypoint/route';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { json, syncTickets } from '@/server/testing/ticket-api';
+import { redeemOneTimeToken } from '@/server/modules/fans';
 import { createListing } from './listings';
 
 const SELLER = 'seller@example.com';
@@ -59,6 +60,20 @@ describe('marketplace API', () => {
     expect(badReturn.status).toBe(400);
     expect(badReturn.body.errors.details[0].path).toBe('returnTo');
 
+    const trusted = await get(
+      buyingFlowGet,
+      m.key,
+      `${base}&returnTo=https://x.example&loginTrust[withMethod]=email&loginTrust[user]=fan@example.com`,
+    );
+    const token = new URL(trusted.body.data).searchParams.get('token');
+    expect(token).toMatch(/^ott_/);
+    expect(await redeemOneTimeToken(token!)).toEqual({ partnerId: m.partnerId, email: 'fan@example.com' });
+    const halfTrusted = await get(
+      buyingFlowGet,
+      m.key,
+      `${base}&returnTo=https://x.example&loginTrust[user]=fan@example.com`,
+    );
+    expect([halfTrusted.status, halfTrusted.body.errors.details[0].path]).toEqual([400, 'loginTrust[user]']);
     expect(
       (await get(sellGet, m.key, '/v1/marketplace/sellingflow/url/entrypoint?ticketId=A&lang=es')).body.data,
     ).toMatch(/\/sell\/tkt_\w+\?lang=es$/);

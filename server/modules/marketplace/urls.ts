@@ -4,6 +4,7 @@ import { listings } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
 import { AppError, badRequest, notFound } from '@/server/lib/errors';
 import { showDirectory } from '@/server/modules/catalog';
+import { withOneTimeToken } from '@/server/modules/fans';
 import { ticketsForSale, ticketsOfOrder } from '@/server/modules/tickets';
 import { listingOfTicket } from './listings';
 
@@ -43,16 +44,23 @@ export async function buyingFlowUrl(
     returnURL?: string;
     lang?: string;
     ticketOptionId?: string;
+    'loginTrust[user]'?: string;
   },
   db: DbOrTx = getDb(),
 ): Promise<string> {
   const { eventPk, showPk } = await showOf(partnerId, q.externalReferenceEventId, q.showId, db);
-  return url(`/market/${eventPk}`, {
+  const entry = url(`/market/${eventPk}`, {
     show: showPk,
     ticketOptionId: q.ticketOptionId,
     lang: q.lang ?? DEFAULT_LANG,
     returnTo: q.returnTo ?? q.returnURL,
   });
+  return trusted(entry, partnerId, q['loginTrust[user]'], db);
+}
+
+/** With a trusted login (anchor notes), the URL carries a one-time token signing that user in. */
+function trusted(entry: string, partnerId: string, user: string | undefined, db: DbOrTx): Promise<string> | string {
+  return user ? withOneTimeToken(entry, partnerId, user, db) : entry;
 }
 
 /** GET /v1/marketplace/sellingflow/url/entrypoint: starts listing one ticket. */
@@ -86,7 +94,12 @@ export async function listingDetailsUrl(
  * buyer's intention is made when they start paying there (a URL must not hold tickets for a fan who
  * never opens it). The listings must be the partner's, on sale, and of one show and ticket option.
  */
-export async function checkoutUrl(partnerId: string, listingIds: string[], db: DbOrTx = getDb()): Promise<string> {
+export async function checkoutUrl(
+  partnerId: string,
+  listingIds: string[],
+  loginTrust?: { user: string },
+  db: DbOrTx = getDb(),
+): Promise<string> {
   const ids = [...new Set(listingIds)];
   const rows = await db
     .select({ id: listings.id, status: listings.status, showPk: listings.showPk, option: listings.ticketOptionId })
@@ -109,5 +122,5 @@ export async function checkoutUrl(partnerId: string, listingIds: string[], db: D
   if (off.length) {
     throw new AppError('CONFLICT', `Not available any more: ${off.map((r) => `${r.id} (${r.status})`).join(', ')}`);
   }
-  return url('/checkout', { listings: ids.join(',') });
+  return trusted(url('/checkout', { listings: ids.join(',') }), partnerId, loginTrust?.user, db);
 }
