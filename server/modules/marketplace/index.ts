@@ -12,3 +12,4 @@ export * from './contracts';
 export * from './examples';
 export * from './schemas';
 export * from './urls';
+export * from './pages';

@@ -82,6 +82,20 @@ export async function ticketsByPk(partnerId: string, pks: string[], db: DbOrTx =
     .where(and(eq(tickets.partnerId, partnerId), inArray(tickets.id, pks)))) as SaleTicket[];
 }
 
+/** A ticket by our id alone (fan pages reach it through an opaque URL Encore handed out). */
+export async function saleTicketByPk(
+  pk: string,
+  db: DbOrTx = getDb(),
+): Promise<(SaleTicket & { partnerId: string }) | null> {
+  const show = showDirectory(db);
+  const [row] = await db
+    .select({ ...saleColumns(show), partnerId: tickets.partnerId })
+    .from(tickets)
+    .innerJoin(show, eq(show.showPk, tickets.showPk))
+    .where(eq(tickets.id, pk));
+  return (row as (SaleTicket & { partnerId: string }) | undefined) ?? null;
+}
+
 /** The partner's valid tickets of one order (the order sale flow). */
 export async function ticketsOfOrder(partnerId: string, orderId: string, db: DbOrTx = getDb()) {
   const show = showDirectory(db);
