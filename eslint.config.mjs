@@ -15,6 +15,7 @@ const OWNED_TABLES = {
   staff: ['staff'],
   webhooks: ['webhooks'],
   channels: [],
+  payments: ['payments'],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],

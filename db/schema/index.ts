@@ -5,3 +5,4 @@ export * from './webhooks';
 export * from './integrations';
 export * from './catalog';
 export * from './tickets';
+export * from './payments';
