@@ -1,4 +1,5 @@
 import { pullDueFeedsJob, pullFeedJob } from '@/server/modules/catalog';
+import { expirePaymentsJob } from '@/server/modules/payments';
 import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
 import { webhookDispatchJob } from '@/server/modules/webhooks';
 import type { JobDefinition } from './types';
@@ -13,5 +14,6 @@ export function allJobs(): JobDefinition[] {
     resumeTicketBatchesJob,
     pullFeedJob,
     pullDueFeedsJob,
+    expirePaymentsJob,
   ] as unknown as JobDefinition[];
 }
