@@ -97,21 +97,28 @@ async function payable(paymentId: string): Promise<Payment | null> {
   return state === 'payable' || state === 'requires_action' ? payment : null;
 }
 
+/**
+ * The answer for a payment that cannot be paid (any more): one paid meanwhile (a double submit, a second
+ * tab) leads where a paid payment leads; anything else is not payable.
+ */
+async function settled(paymentId: string): Promise<SandboxResult> {
+  const now = await paymentForCheckout(paymentId);
+  if (now?.provider !== 'sandbox') return { outcome: 'error', error: 'not_payable', payment: null };
+  return now.status === 'paid'
+    ? { outcome: 'paid', payment: now }
+    : { outcome: 'error', error: 'not_payable', payment: now };
+}
+
 /** Pays a sandbox payment with a test card. */
 export async function payWithSandboxCard(paymentId: string, form: SandboxCardForm): Promise<SandboxResult> {
   const payment = await payable(paymentId);
-  if (!payment) return { outcome: 'error', error: 'not_payable', payment: await paymentForCheckout(paymentId) };
+  if (!payment) return settled(paymentId);
   const card = checkCard(form);
   if ('error' in card) return { outcome: 'error', error: card.error, payment };
   switch (card.number) {
     case SANDBOX_TEST_CARDS.succeeds: {
       const paid = await markPaymentPaid(payment.id, { provider: 'sandbox', providerPaymentRef: 'sbx_card_4242' });
-      if (paid) return { outcome: 'paid', payment: paid };
-      // Paid meanwhile (a double submit): the buyer goes where a paid payment leads.
-      const now = await paymentForCheckout(payment.id);
-      return now?.status === 'paid'
-        ? { outcome: 'paid', payment: now }
-        : { outcome: 'error', error: 'not_payable', payment: now };
+      return paid ? { outcome: 'paid', payment: paid } : settled(payment.id);
     }
     case SANDBOX_TEST_CARDS.declined:
       return { outcome: 'error', error: 'declined', payment };
@@ -131,18 +138,10 @@ export async function payWithSandboxCard(paymentId: string, form: SandboxCardFor
 /** The second step of the 3-D Secure test card: the buyer authenticates (paid) or fails (payable again). */
 export async function completeSandboxAuthentication(paymentId: string, authenticated: boolean): Promise<SandboxResult> {
   const payment = await payable(paymentId);
-  if (!payment || payment.status !== 'requires_action') {
-    const now = await paymentForCheckout(paymentId);
-    if (now?.status === 'paid') return { outcome: 'paid', payment: now };
-    return { outcome: 'error', error: 'not_payable', payment: now };
-  }
+  if (!payment || payment.status !== 'requires_action') return settled(paymentId);
   if (authenticated) {
     const paid = await markPaymentPaid(payment.id, { provider: 'sandbox', providerPaymentRef: 'sbx_card_3184' });
-    if (paid) return { outcome: 'paid', payment: paid };
-    const now = await paymentForCheckout(payment.id);
-    return now?.status === 'paid'
-      ? { outcome: 'paid', payment: now }
-      : { outcome: 'error', error: 'not_payable', payment: now };
+    return paid ? { outcome: 'paid', payment: paid } : settled(payment.id);
   }
   const [row] = await getDb()
     .update(payments)
