@@ -5,7 +5,8 @@ import '@/server/wiring';
 
 export const dynamic = 'force-dynamic';
 
-const see = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
+const see = (location: string) =>
+  new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
 
 /**
  * The sandbox checkout's form (app/(market)/pay/[paymentId]) posts here: `action` = `pay` (with the
