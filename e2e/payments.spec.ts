@@ -87,8 +87,8 @@ test('4000 0000 0000 0002 is declined with a clear message; the payment stays pa
   await page.goto(`/pay/${paymentId}`);
   await fillCard(page, '4000 0000 0000 0002');
   await page.getByRole('button', { name: 'Pay €45.50' }).click();
-  await expect(page.getByRole('alert')).toContainText('Card declined');
-  await expect(page.getByRole('alert')).toContainText('You have not been charged');
+  await expect(page.locator('.co-alert')).toContainText('Card declined');
+  await expect(page.locator('.co-alert')).toContainText('You have not been charged');
   await shot(page, 'payments-declined');
 
   await fillCard(page, '4242 4242 4242 4242');
@@ -108,7 +108,7 @@ test('4000 0027 6000 3184 needs a second step: failing it leaves the payment pay
   await expect(page.getByText('Your bank asks you to confirm a payment of €45.50')).toBeVisible();
   await shot(page, 'payments-authenticate');
   await page.getByRole('button', { name: 'Fail authentication' }).click();
-  await expect(page.getByRole('alert')).toContainText('Authentication failed');
+  await expect(page.locator('.co-alert')).toContainText('Authentication failed');
 
   await fillCard(page, '4000 0027 6000 3184');
   await page.getByRole('button', { name: 'Pay €45.50' }).click();
@@ -125,7 +125,7 @@ test('a bad card number is named on its field', async ({ page }) => {
   const number = page.getByLabel('Card number');
   await expect(number).toHaveAttribute('aria-invalid', 'true');
   await expect(number).toHaveAccessibleDescription('Enter a valid card number.');
-  await expect(page.getByRole('alert')).toContainText('Check your card details');
+  await expect(page.locator('.co-alert')).toContainText('Check your card details');
 });
 
 test('an unknown payment is a 404', async ({ page }) => {
