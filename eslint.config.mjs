@@ -17,6 +17,7 @@ const OWNED_TABLES = {
   channels: [],
   marketplace: ['marketplace'],
   fans: ['fans'],
+  payments: ['payments'],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],

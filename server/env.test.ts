@@ -27,6 +27,22 @@ describe('environment validation', () => {
   });
 });
 
+describe('payments configuration', () => {
+  it('defaults to the sandbox and asks for both Stripe secrets with Stripe', () => {
+    expect(parseEnv({}).PAYMENTS_PROVIDER).toBe('sandbox');
+    expect(() => parseEnv({ PAYMENTS_PROVIDER: 'stripe', STRIPE_SECRET_KEY: 'sk_test_x' })).toThrow(
+      'STRIPE_WEBHOOK_SECRET: is required with PAYMENTS_PROVIDER=stripe',
+    );
+    const e = parseEnv({
+      PAYMENTS_PROVIDER: 'stripe',
+      STRIPE_SECRET_KEY: 'sk_test_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+    });
+    expect(e.STRIPE_SECRET_KEY).toBe('sk_test_x');
+    expect(() => parseEnv({ PAYMENTS_PROVIDER: 'paypal' })).toThrow(/PAYMENTS_PROVIDER/);
+  });
+});
+
 describe('the README configuration tables', () => {
   const readme = readFileSync(path.join(process.cwd(), 'README.md'), 'utf8');
   /** Variable names in the first column of the table under the given heading. */

@@ -8,56 +8,71 @@ const boolish = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
-const schema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
-  /** Absolute base URL the product is reached at; used in every URL we hand to partners and fans. */
-  PUBLIC_BASE_URL: z.url().optional(),
-  /** A PostgreSQL server to use. Without it, an embedded PostgreSQL runs under DATA_DIR. */
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
-    .optional(),
-  DATA_DIR: z.string().min(1).default('./.data'),
-  /** Port of the embedded PostgreSQL; default picks a free one from 54329 up. */
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).optional(),
-  /** Connections per app instance to PostgreSQL. */
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  NEXTAUTH_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
-  NEXTAUTH_URL: z.url().optional(),
-  ADMIN_EMAIL: z.email().optional(),
-  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
-  /** Create (and print once) a demo partner on first start with an empty database. */
-  DEMO_PARTNER: boolish.default(true),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
-  /** Inngest (production jobs). Any of these switches background work from the local provider to Inngest. */
-  INNGEST_EVENT_KEY: z.string().min(1).optional(),
-  INNGEST_SIGNING_KEY: z.string().min(1).optional(),
-  INNGEST_DEV: z.string().min(1).optional(),
-  /** A self-hosted Inngest server (read by the Inngest SDK itself; validated here so a typo stops the start). */
-  INNGEST_BASE_URL: z.url().optional(),
-  /** Local provider: whether this instance works jobs (false: it only enqueues them). */
-  JOBS_WORKER: boolish.default(true),
-  /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
-  ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
-  /** Lifetime of a one-time sign-in token (`GET /v1/auth/oneTimeToken`), in seconds: 15 minutes by default. */
-  ONE_TIME_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
-  /** Lifetime of a fan session opened by a one-time token, in seconds: 7 days by default. */
-  FAN_SESSION_TTL_SECONDS: z.coerce
-    .number()
-    .int()
-    .min(60)
-    .max(90 * 86_400)
-    .default(7 * 86_400),
-  /** Largest accepted request body on the partner API, in bytes. */
-  /** How long a buy intention holds its listings while the buyer pays (minutes). */
-  BUY_INTENTION_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
-  MAX_BODY_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .default(16 * 1024 * 1024),
-});
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    /** Absolute base URL the product is reached at; used in every URL we hand to partners and fans. */
+    PUBLIC_BASE_URL: z.url().optional(),
+    /** A PostgreSQL server to use. Without it, an embedded PostgreSQL runs under DATA_DIR. */
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    DATA_DIR: z.string().min(1).default('./.data'),
+    /** Port of the embedded PostgreSQL; default picks a free one from 54329 up. */
+    EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).optional(),
+    /** Connections per app instance to PostgreSQL. */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+    NEXTAUTH_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    NEXTAUTH_URL: z.url().optional(),
+    ADMIN_EMAIL: z.email().optional(),
+    ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+    /** Create (and print once) a demo partner on first start with an empty database. */
+    DEMO_PARTNER: boolish.default(true),
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+    /** Inngest (production jobs). Any of these switches background work from the local provider to Inngest. */
+    INNGEST_EVENT_KEY: z.string().min(1).optional(),
+    INNGEST_SIGNING_KEY: z.string().min(1).optional(),
+    INNGEST_DEV: z.string().min(1).optional(),
+    /** A self-hosted Inngest server (read by the Inngest SDK itself; validated here so a typo stops the start). */
+    INNGEST_BASE_URL: z.url().optional(),
+    /** Local provider: whether this instance works jobs (false: it only enqueues them). */
+    JOBS_WORKER: boolish.default(true),
+    /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
+    ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
+    /** Lifetime of a one-time sign-in token (`GET /v1/auth/oneTimeToken`), in seconds: 15 minutes by default. */
+    ONE_TIME_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
+    /** Lifetime of a fan session opened by a one-time token, in seconds: 7 days by default. */
+    FAN_SESSION_TTL_SECONDS: z.coerce
+      .number()
+      .int()
+      .min(60)
+      .max(90 * 86_400)
+      .default(7 * 86_400),
+    /** How long a buy intention holds its listings while the buyer pays (minutes). */
+    BUY_INTENTION_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
+    /** Largest accepted request body on the partner API, in bytes. */
+    MAX_BODY_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .default(16 * 1024 * 1024),
+    /** Who takes payments and pays sellers out: the embedded sandbox (a test checkout page in Encore) or Stripe. */
+    PAYMENTS_PROVIDER: z.enum(['sandbox', 'stripe']).default('sandbox'),
+    /** Stripe's secret API key (`sk_test_…` / `sk_live_…`, or a restricted key); required with PAYMENTS_PROVIDER=stripe. */
+    STRIPE_SECRET_KEY: z.string().min(1).optional(),
+    /** The signing secret (`whsec_…`) of the Stripe webhook endpoint `/api/payments/stripe/webhook`; required with Stripe. */
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    /** A Stripe-compatible API server to call instead of api.stripe.com (tests, proxies), e.g. `http://127.0.0.1:12111`. */
+    STRIPE_API_BASE: z.url().optional(),
+  })
+  .superRefine((e, ctx) => {
+    if (e.PAYMENTS_PROVIDER !== 'stripe') return;
+    for (const key of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const) {
+      if (!e[key]) ctx.addIssue({ code: 'custom', path: [key], message: 'is required with PAYMENTS_PROVIDER=stripe' });
+    }
+  });
 
 export type Env = z.infer<typeof schema>;
 

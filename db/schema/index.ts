@@ -7,3 +7,4 @@ export * from './catalog';
 export * from './tickets';
 export * from './marketplace';
 export * from './fans';
+export * from './payments';

@@ -1,6 +1,7 @@
 import { pullDueFeedsJob, pullFeedJob } from '@/server/modules/catalog';
 import { expireIntentionJob, expireIntentionsSweepJob } from '@/server/modules/marketplace';
 import { sweepFanAuthJob } from '@/server/modules/fans';
+import { expirePaymentsJob } from '@/server/modules/payments';
 import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
 import { webhookDispatchJob } from '@/server/modules/webhooks';
 import type { JobDefinition } from './types';
@@ -18,5 +19,6 @@ export function allJobs(): JobDefinition[] {
     expireIntentionJob,
     expireIntentionsSweepJob,
     sweepFanAuthJob,
+    expirePaymentsJob,
   ] as unknown as JobDefinition[];
 }

@@ -1,0 +1,134 @@
+import { execFileSync } from 'node:child_process';
+import { expect, type Page, test } from '@playwright/test';
+import { RUN, shot } from './helpers';
+
+/*
+ * The sandbox's hosted checkout in a real browser: paying with the test cards (succeeds, declined,
+ * second step), field errors, and the paid state. Partner and payments come from the CLIs, against
+ * the database the server under test uses.
+ */
+
+const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
+const cliEnv = () => ({
+  ...process.env,
+  PUBLIC_BASE_URL: baseURL,
+  ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
+});
+const cli = (script: string, args: string[]) =>
+  JSON.parse(execFileSync('npx', ['tsx', script, ...args], { env: cliEnv(), encoding: 'utf8' }));
+
+let partnerId: string;
+test.beforeAll(() => {
+  partnerId = cli('server/cli/partner-create.ts', ['--name', `Tickets Lima ${RUN}`]).partnerId;
+});
+
+function newPayment(extra: string[] = []): { paymentId: string; url: string } {
+  return cli('server/cli/payment-test.ts', [
+    '--partner',
+    partnerId,
+    '--amount',
+    '45.50',
+    '--currency',
+    'EUR',
+    '--description',
+    '2 × General admission',
+    '--email',
+    `fan-${RUN}@fans.test`,
+    ...extra,
+  ]);
+}
+
+async function fillCard(page: Page, number: string) {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry date').fill('12 / 34');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Name on card').fill('Ada Fan');
+}
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+test('4242 4242 4242 4242 pays, by keyboard, and lands on the success URL; the paid checkout says so', async ({
+  page,
+}) => {
+  const success = `${baseURL}/market/evt_demo`;
+  const { paymentId, url } = newPayment(['--success-url', success]);
+  expect(url).toBe(`${baseURL}/pay/${paymentId}`);
+  await page.goto(`/pay/${paymentId}`);
+  await expect(page.getByRole('heading', { name: 'Pay with card' })).toBeVisible();
+  await expect(page.getByTestId('amount')).toHaveText('€45.50');
+  await expect(page.getByText('2 × General admission')).toBeVisible();
+  await expect(page.getByText(`Tickets Lima ${RUN}`).first()).toBeVisible();
+  await expect(page.getByLabel('Email')).toHaveValue(`fan-${RUN}@fans.test`);
+  await shot(page, 'payments-checkout-mobile');
+
+  // Keyboard only: the fields in order, Enter submits.
+  await page.getByLabel('Card number').focus();
+  await page.keyboard.type('4242 4242 4242 4242');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Expiry date')).toBeFocused();
+  await page.keyboard.type('12 / 34');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('123');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Name on card')).toBeFocused();
+  await page.keyboard.type('Ada Fan');
+  await page.keyboard.press('Enter');
+
+  await page.waitForURL(success);
+  await page.goto(`/pay/${paymentId}`);
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Continue' })).toHaveAttribute('href', success);
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  await shot(page, 'payments-paid');
+});
+
+test('4000 0000 0000 0002 is declined with a clear message; the payment stays payable', async ({ page }) => {
+  const { paymentId } = newPayment();
+  await page.goto(`/pay/${paymentId}`);
+  await fillCard(page, '4000 0000 0000 0002');
+  await page.getByRole('button', { name: 'Pay €45.50' }).click();
+  await expect(page.locator('.co-alert')).toContainText('Card declined');
+  await expect(page.locator('.co-alert')).toContainText('You have not been charged');
+  await shot(page, 'payments-declined');
+
+  await fillCard(page, '4242 4242 4242 4242');
+  await page.getByRole('button', { name: 'Pay €45.50' }).click();
+  // Without a success URL of its own, the payment leads back to its page, now paid.
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+});
+
+test('4000 0027 6000 3184 needs a second step: failing it leaves the payment payable, completing it pays', async ({
+  page,
+}) => {
+  const { paymentId } = newPayment();
+  await page.goto(`/pay/${paymentId}`);
+  await fillCard(page, '4000 0027 6000 3184');
+  await page.getByRole('button', { name: 'Pay €45.50' }).click();
+  await expect(page.getByRole('heading', { name: 'Confirm it’s you' })).toBeVisible();
+  await expect(page.getByText('Your bank asks you to confirm a payment of €45.50')).toBeVisible();
+  await shot(page, 'payments-authenticate');
+  await page.getByRole('button', { name: 'Fail authentication' }).click();
+  await expect(page.locator('.co-alert')).toContainText('Authentication failed');
+
+  await fillCard(page, '4000 0027 6000 3184');
+  await page.getByRole('button', { name: 'Pay €45.50' }).click();
+  await page.getByRole('button', { name: 'Complete authentication' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+});
+
+test('a bad card number is named on its field', async ({ page }) => {
+  const { paymentId } = newPayment();
+  await page.goto(`/pay/${paymentId}`);
+  await fillCard(page, '4242 4242 4242 4241');
+  await page.getByRole('button', { name: 'Pay €45.50' }).click();
+  const number = page.getByLabel('Card number');
+  await expect(number).toHaveAttribute('aria-invalid', 'true');
+  await expect(number).toHaveAccessibleDescription('Enter a valid card number.');
+  await expect(page.locator('.co-alert')).toContainText('Check your card details');
+});
+
+test('an unknown payment is a 404', async ({ page }) => {
+  const res = await page.goto('/pay/pay_doesnotexist');
+  expect(res?.status()).toBe(404);
+});

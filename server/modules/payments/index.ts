@@ -1,0 +1,45 @@
+/**
+ * Payments: buyers' payments (a hosted checkout per payment), refunds, sellers' payout accounts and
+ * payouts, behind one provider interface: the embedded sandbox (PAYMENTS_PROVIDER=sandbox, default) or
+ * Stripe (Checkout, Connect Express, transfers, refunds; only a signed webhook marks a payment paid).
+ * Owns the tables of db/schema/payments.ts. Modules above subscribe to `onPaymentSucceeded` /
+ * `onPaymentFailed` / `onPayoutAccountActivated` in server/wiring.ts.
+ */
+export { expirePaymentsJob } from './jobs';
+export {
+  type CheckoutState,
+  type CheckoutView,
+  checkCard,
+  completeSandboxAuthentication,
+  completeSandboxOnboarding,
+  payWithSandboxCard,
+  sandboxCheckout,
+  sandboxOnboarding,
+  type SandboxResult,
+} from './sandbox-checkout';
+export * from './schemas';
+export {
+  expireDuePayments,
+  getPayment,
+  getPayoutAccount,
+  onPaymentFailed,
+  onPaymentSucceeded,
+  onPayoutAccountActivated,
+  OPEN_STATUSES,
+  type Payment,
+  type PaymentListener,
+  paymentsFor,
+  type PayoutAccountListener,
+  type PayoutStatus,
+  payoutStatus,
+  payoutStatusLabel,
+  type Refund,
+  refundPayment,
+  refundsOf,
+  type SellerAccount,
+  setUpPayoutAccount,
+  startPayment,
+  type Transfer,
+  transferPayout,
+} from './service';
+export { handleStripeWebhook } from './stripe-webhook';

@@ -1,0 +1,67 @@
+import type { PaymentProviderName } from '@/db/schema/payments';
+import { env } from '@/server/env';
+import { sandboxProvider } from './sandbox';
+import { stripeProvider } from './stripe';
+
+/**
+ * The one interface payments go through. The service keeps the truth in our tables; a provider only
+ * does what the money needs outside them and answers with its own references. Nothing here marks a
+ * payment paid: that comes from the provider's confirmation (the sandbox page, a signed Stripe webhook).
+ */
+export interface PaymentProvider {
+  readonly name: PaymentProviderName;
+  /** Opens a hosted checkout for a payment: where the buyer pays, and the provider's reference. */
+  startCheckout(p: {
+    paymentId: string;
+    partnerId: string;
+    description: string;
+    amountMinor: number;
+    currency: string;
+    buyerEmail: string;
+    successUrl: string;
+    cancelUrl: string;
+    expiresAt: Date;
+  }): Promise<{ url: string; providerRef: string | null; expiresAt: Date }>;
+  /** Refunds part or all of a paid payment. `pending`: the provider settles it later (a webhook tells). */
+  refund(p: {
+    refundId: string;
+    paymentId: string;
+    providerPaymentRef: string | null;
+    amountMinor: number;
+    currency: string;
+    reason: string;
+  }): Promise<{ providerRef: string; status: 'succeeded' | 'pending' | 'failed'; failureReason?: string }>;
+  /** Creates a seller's payout account (it starts pending: the seller has to finish onboarding). */
+  createSellerAccount(p: {
+    sellerAccountId: string;
+    partnerId: string;
+    sellerEmail: string;
+    idempotencyKey: string;
+  }): Promise<{ accountRef: string }>;
+  /** A link that takes the seller through onboarding (short-lived at Stripe: ask again when needed). */
+  onboardingUrl(p: {
+    sellerAccountId: string;
+    accountRef: string;
+    returnUrl: string;
+    refreshUrl: string;
+  }): Promise<string>;
+  /** Pays an amount out to a seller's account; the provider dedupes on `idempotencyKey`. */
+  transfer(p: {
+    transferId: string;
+    accountRef: string;
+    amountMinor: number;
+    currency: string;
+    idempotencyKey: string;
+    transferGroup: string | null;
+  }): Promise<{ providerRef: string }>;
+}
+
+/** The provider new payments and payout accounts use (PAYMENTS_PROVIDER). */
+export function currentProviderName(): PaymentProviderName {
+  return env().PAYMENTS_PROVIDER;
+}
+
+/** The provider a row was made with: a payment made in the sandbox is refunded in the sandbox. */
+export function providerFor(name: PaymentProviderName = currentProviderName()): PaymentProvider {
+  return name === 'stripe' ? stripeProvider() : sandboxProvider;
+}

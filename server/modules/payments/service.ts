@@ -1,0 +1,562 @@
+import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { type Db, type DbOrTx, getDb } from '@/db';
+import {
+  type PaymentProviderName,
+  type PaymentStatus,
+  payments,
+  refunds,
+  sellerAccounts,
+  transfers,
+} from '@/db/schema/payments';
+import { publicBaseUrl } from '@/server/env';
+import { AppError, conflict, notFound } from '@/server/lib/errors';
+import { newId, sha256Hex } from '@/server/lib/ids';
+import { errorFields, log } from '@/server/lib/log';
+import { transaction, type Work } from '@/server/lib/transaction';
+import { currentProviderName, providerFor } from './provider';
+import {
+  payoutAccountInput,
+  type PayoutAccountInput,
+  refundInput,
+  type RefundInput,
+  startPaymentInput,
+  type StartPaymentInput,
+  transferInput,
+  type TransferInput,
+} from './schemas';
+
+export type Payment = typeof payments.$inferSelect;
+export type Refund = typeof refunds.$inferSelect;
+export type SellerAccount = typeof sellerAccounts.$inferSelect;
+export type Transfer = typeof transfers.$inferSelect;
+
+/** Statuses in which a payment can still be paid. */
+export const OPEN_STATUSES: PaymentStatus[] = ['pending', 'requires_action'];
+
+// ---------------------------------------------------------------------------------------------------
+// Events: the modules above (the marketplace) subscribe in server/wiring.ts; payments never imports them.
+
+/** What a module above does when a payment is paid (or fails), in the same transaction as the change. */
+export type PaymentListener = (work: Work, payment: Payment) => Promise<void>;
+/** What a module above does when a seller's payout account becomes active (e.g. release waiting payouts). */
+export type PayoutAccountListener = (work: Work, account: SellerAccount) => Promise<void>;
+
+const succeededListeners = new Map<string, PaymentListener>();
+const failedListeners = new Map<string, PaymentListener>();
+const accountListeners = new Map<string, PayoutAccountListener>();
+
+/**
+ * Subscribes to payments becoming paid, by name (subscribing again replaces). The listener runs in the
+ * transaction that marks the payment paid: if it throws, the payment stays unpaid and the confirmation
+ * fails (a Stripe webhook answers 500 and Stripe sends it again). Listeners look at `purpose`.
+ */
+export function onPaymentSucceeded(name: string, listener: PaymentListener): void {
+  succeededListeners.set(name, listener);
+}
+
+/** Subscribes to payments that can no longer be paid (`failed` or `expired`), in that transaction. */
+export function onPaymentFailed(name: string, listener: PaymentListener): void {
+  failedListeners.set(name, listener);
+}
+
+/** Subscribes to a seller's payout account becoming active, in that transaction. */
+export function onPayoutAccountActivated(name: string, listener: PayoutAccountListener): void {
+  accountListeners.set(name, listener);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Payments
+
+/**
+ * Opens a payment for a reference and answers where the buyer pays. One open payment per reference:
+ * asking again with the same amount answers the open one; another amount is a conflict. An open
+ * payment whose time ran out is expired first (its failed listeners run). With `within`, the payment
+ * row belongs to the caller's transaction (a buy intention and its payment commit together).
+ */
+export async function startPayment(
+  partnerId: string,
+  input: StartPaymentInput,
+  within?: Work | Db,
+): Promise<{ payment: Payment; url: string }> {
+  const data = startPaymentInput.parse(input);
+  const provider = providerFor(currentProviderName());
+  return transaction(async (work) => {
+    const { tx } = work;
+    const scope = and(
+      eq(payments.partnerId, partnerId),
+      eq(payments.purpose, data.purpose),
+      eq(payments.reference, data.reference),
+      inArray(payments.status, OPEN_STATUSES),
+    );
+    const stale = await tx
+      .select({ id: payments.id })
+      .from(payments)
+      .where(and(scope, lt(payments.expiresAt, sql`now()`)));
+    for (const s of stale) await closePayment(s.id, 'expired', 'The checkout expired before it was paid', work);
+
+    const id = newId('pay');
+    const successUrl = data.successUrl ?? `${publicBaseUrl()}/pay/${id}`;
+    const [row] = await tx
+      .insert(payments)
+      .values({
+        id,
+        partnerId,
+        purpose: data.purpose,
+        reference: data.reference,
+        description: data.description,
+        amountMinor: data.amountMinor,
+        currency: data.currency,
+        buyerEmail: data.buyerEmail,
+        provider: provider.name,
+        successUrl,
+        cancelUrl: data.cancelUrl ?? successUrl,
+        expiresAt: new Date(Date.now() + data.expiresInMinutes * 60_000),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!row) {
+      // Another start for this reference won the race (or was open already): answer it when it matches.
+      const [open] = await tx.select().from(payments).where(scope);
+      if (open && open.amountMinor === data.amountMinor && open.currency === data.currency && open.checkoutUrl) {
+        return { payment: open, url: open.checkoutUrl };
+      }
+      throw conflict(
+        open
+          ? `An open payment (${open.id}) of ${open.amountMinor} ${open.currency} exists for this reference`
+          : 'A payment for this reference is being opened; try again',
+      );
+    }
+    const checkout = await provider.startCheckout({
+      paymentId: row.id,
+      partnerId,
+      description: row.description,
+      amountMinor: row.amountMinor,
+      currency: row.currency,
+      buyerEmail: row.buyerEmail,
+      successUrl: row.successUrl,
+      cancelUrl: row.cancelUrl,
+      expiresAt: row.expiresAt,
+    });
+    const [payment] = await tx
+      .update(payments)
+      .set({ providerRef: checkout.providerRef, checkoutUrl: checkout.url, expiresAt: checkout.expiresAt })
+      .where(eq(payments.id, row.id))
+      .returning();
+    return { payment, url: checkout.url };
+  }, within);
+}
+
+/** A partner's payment (another partner's answers 404). */
+export async function getPayment(partnerId: string, paymentId: string, db: DbOrTx = getDb()): Promise<Payment> {
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.partnerId, partnerId), eq(payments.id, paymentId)));
+  if (!row) throw notFound('Payment not found');
+  return row;
+}
+
+/** A partner's payments for one reference, newest first (a reference may have failed ones before). */
+export async function paymentsFor(
+  partnerId: string,
+  purpose: string,
+  reference: string,
+  db: DbOrTx = getDb(),
+): Promise<Payment[]> {
+  return db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.partnerId, partnerId), eq(payments.purpose, purpose), eq(payments.reference, reference)))
+    .orderBy(sql`${payments.createdAt} desc`);
+}
+
+/**
+ * The hosted checkout's view of a payment, found by its id alone: the id (~119 random bits) is what the
+ * buyer's link carries, like a provider's checkout URL. Internal to the checkout pages.
+ */
+export async function paymentForCheckout(paymentId: string, db: DbOrTx = getDb()): Promise<Payment | null> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, paymentId));
+  return row ?? null;
+}
+
+/**
+ * Marks a payment paid and runs the succeeded listeners, in one transaction. Only an open payment
+ * becomes paid: the conditional update makes two confirmations at once (a double submit, a webhook
+ * delivered twice) pay it once and run the listeners once; the later one answers null.
+ */
+export async function markPaymentPaid(
+  paymentId: string,
+  confirm: { provider: PaymentProviderName; providerPaymentRef?: string | null },
+  within?: Work | Db,
+): Promise<Payment | null> {
+  return transaction(async (work) => {
+    const [row] = await work.tx
+      .update(payments)
+      .set({
+        status: 'paid',
+        paidAt: sql`now()`,
+        updatedAt: sql`now()`,
+        failureReason: null,
+        ...(confirm.providerPaymentRef ? { providerPaymentRef: confirm.providerPaymentRef } : {}),
+      })
+      .where(
+        and(
+          eq(payments.id, paymentId),
+          eq(payments.provider, confirm.provider),
+          inArray(payments.status, OPEN_STATUSES),
+        ),
+      )
+      .returning();
+    if (!row) return null;
+    for (const listener of succeededListeners.values()) await listener(work, row);
+    log.info('payment paid', { paymentId, partnerId: row.partnerId, provider: row.provider });
+    return row;
+  }, within);
+}
+
+/** Closes an open payment as `failed` or `expired` and runs the failed listeners, in one transaction. */
+export async function closePayment(
+  paymentId: string,
+  status: 'failed' | 'expired',
+  reason: string,
+  within?: Work | Db,
+): Promise<Payment | null> {
+  return transaction(async (work) => {
+    const [row] = await work.tx
+      .update(payments)
+      .set({ status, failureReason: reason, updatedAt: sql`now()` })
+      .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_STATUSES)))
+      .returning();
+    if (!row) return null;
+    for (const listener of failedListeners.values()) await listener(work, row);
+    return row;
+  }, within);
+}
+
+/**
+ * Expires the sandbox's open payments whose checkout time ran out (Stripe tells us about its own
+ * with `checkout.session.expired`). The minute job calls it; each payment closes in its own transaction.
+ */
+export async function expireDuePayments(limit = 200): Promise<number> {
+  const due = await getDb()
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        inArray(payments.status, OPEN_STATUSES),
+        eq(payments.provider, 'sandbox'),
+        lt(payments.expiresAt, sql`now()`),
+      ),
+    )
+    .limit(limit);
+  let expired = 0;
+  for (const { id } of due) {
+    if (await closePayment(id, 'expired', 'The checkout expired before it was paid')) expired++;
+  }
+  return expired;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Refunds
+
+/**
+ * Refunds a paid payment, whole (no amount: everything not refunded yet) or in part, with a reason.
+ * The refund is reserved under the payment's row lock first, so two refunds at once never exceed what
+ * was paid; then the provider is asked (outside any transaction) and its answer recorded. A provider
+ * failure records the refund as failed (its amount is free again) and throws a bad gateway.
+ */
+export async function refundPayment(partnerId: string, input: RefundInput): Promise<Refund> {
+  const data = refundInput.parse(input);
+  const { refund, payment } = await transaction(async ({ tx }) => {
+    const [payment] = await tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.partnerId, partnerId), eq(payments.id, data.paymentId)))
+      .for('update');
+    if (!payment) throw notFound('Payment not found');
+    if (payment.status !== 'paid' && payment.status !== 'partially_refunded') {
+      throw conflict(`Only a paid payment can be refunded; this one is ${payment.status.replace('_', ' ')}`);
+    }
+    const [{ reserved }] = await tx
+      .select({ reserved: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
+      .from(refunds)
+      .where(and(eq(refunds.paymentId, payment.id), ne(refunds.status, 'failed')));
+    const left = payment.amountMinor - reserved;
+    const amount = data.amountMinor ?? left;
+    if (amount <= 0 || amount > left) {
+      throw conflict(`At most ${left} ${payment.currency} (minor units) of this payment can still be refunded`);
+    }
+    const [refund] = await tx
+      .insert(refunds)
+      .values({
+        id: newId('rfd'),
+        partnerId,
+        paymentId: payment.id,
+        amountMinor: amount,
+        currency: payment.currency,
+        reason: data.reason,
+      })
+      .returning();
+    return { refund, payment };
+  });
+  let answer: Awaited<ReturnType<ReturnType<typeof providerFor>['refund']>>;
+  try {
+    answer = await providerFor(payment.provider).refund({
+      refundId: refund.id,
+      paymentId: payment.id,
+      providerPaymentRef: payment.providerPaymentRef,
+      amountMinor: refund.amountMinor,
+      currency: refund.currency,
+      reason: refund.reason,
+    });
+  } catch (err) {
+    await settleRefund(refund.id, { status: 'failed', failureReason: (err as Error).message });
+    throw err;
+  }
+  return (await settleRefund(refund.id, answer)) ?? refund;
+}
+
+/**
+ * Records a refund's outcome (the provider's answer, or a later webhook): a refund that succeeds adds
+ * to the payment's refunded amount and makes it `refunded` or `partially_refunded`. Settling twice
+ * changes nothing.
+ */
+export async function settleRefund(
+  refundId: string,
+  outcome: { status: 'succeeded' | 'pending' | 'failed'; providerRef?: string; failureReason?: string },
+): Promise<Refund | null> {
+  return transaction(async ({ tx }) => {
+    const [refund] = await tx
+      .update(refunds)
+      .set({
+        status: outcome.status,
+        failureReason: outcome.failureReason ?? null,
+        updatedAt: sql`now()`,
+        ...(outcome.providerRef ? { providerRef: outcome.providerRef } : {}),
+      })
+      .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')))
+      .returning();
+    if (!refund) return null;
+    if (refund.status === 'succeeded') {
+      await tx
+        .update(payments)
+        .set({
+          refundedMinor: sql`${payments.refundedMinor} + ${refund.amountMinor}`,
+          status: sql`case when ${payments.refundedMinor} + ${refund.amountMinor} >= ${payments.amountMinor} then 'refunded' else 'partially_refunded' end`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(payments.id, refund.paymentId));
+    }
+    return refund;
+  });
+}
+
+/** A refund by the provider's reference (webhooks name refunds that way). */
+export async function refundByProviderRef(providerRef: string, db: DbOrTx = getDb()): Promise<Refund | null> {
+  const [row] = await db.select().from(refunds).where(eq(refunds.providerRef, providerRef));
+  return row ?? null;
+}
+
+/** A payment's refunds, oldest first. */
+export async function refundsOf(partnerId: string, paymentId: string, db: DbOrTx = getDb()): Promise<Refund[]> {
+  return db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.partnerId, partnerId), eq(refunds.paymentId, paymentId)))
+    .orderBy(refunds.createdAt);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Seller payout accounts
+
+/** What a seller's payouts wait for: no account yet, onboarding not finished ("pending payout info"), or none. */
+export type PayoutStatus = 'none' | 'pending' | 'active';
+
+/** The words the pages use for a payout status. */
+export function payoutStatusLabel(status: PayoutStatus): string {
+  return status === 'active' ? 'Payouts active' : status === 'pending' ? 'Pending payout info' : 'No payout account';
+}
+
+/** A seller's payout account with the current provider, or null. */
+export async function getPayoutAccount(
+  partnerId: string,
+  sellerEmail: string,
+  db: DbOrTx = getDb(),
+): Promise<SellerAccount | null> {
+  const [row] = await db
+    .select()
+    .from(sellerAccounts)
+    .where(
+      and(
+        eq(sellerAccounts.partnerId, partnerId),
+        eq(sellerAccounts.provider, currentProviderName()),
+        eq(sellerAccounts.sellerEmail, sellerEmail.trim().toLowerCase()),
+      ),
+    );
+  return row ?? null;
+}
+
+export async function payoutStatus(
+  partnerId: string,
+  sellerEmail: string,
+  db: DbOrTx = getDb(),
+): Promise<PayoutStatus> {
+  return (await getPayoutAccount(partnerId, sellerEmail, db))?.status ?? 'none';
+}
+
+/**
+ * Sets up a seller's payout account (once per seller, partner and provider) and answers the onboarding
+ * URL while it is pending ("pending payout info"); an active account answers no URL.
+ */
+export async function setUpPayoutAccount(
+  partnerId: string,
+  input: PayoutAccountInput,
+): Promise<{ account: SellerAccount; onboardingUrl: string | null }> {
+  const data = payoutAccountInput.parse(input);
+  const email = data.sellerEmail.trim().toLowerCase();
+  const provider = providerFor(currentProviderName());
+  let account = await getPayoutAccount(partnerId, email);
+  if (!account) {
+    const id = newId('sac');
+    // A stable key: two set-ups at once (or a retry) get the same provider account back.
+    const idempotencyKey = `encore-seller-${sha256Hex(`${partnerId}\n${email}`).slice(0, 40)}`;
+    const { accountRef } = await provider.createSellerAccount({
+      sellerAccountId: id,
+      partnerId,
+      sellerEmail: email,
+      idempotencyKey,
+    });
+    await getDb()
+      .insert(sellerAccounts)
+      .values({ id, partnerId, sellerEmail: email, provider: provider.name, accountRef })
+      .onConflictDoNothing();
+    account = (await getPayoutAccount(partnerId, email))!;
+  }
+  if (account.status === 'active') return { account, onboardingUrl: null };
+  const onboardingUrl = await provider.onboardingUrl({
+    sellerAccountId: account.id,
+    accountRef: account.accountRef,
+    returnUrl: data.returnUrl,
+    refreshUrl: data.refreshUrl ?? data.returnUrl,
+  });
+  [account] = await getDb()
+    .update(sellerAccounts)
+    .set({ returnUrl: data.returnUrl, updatedAt: sql`now()` })
+    .where(eq(sellerAccounts.id, account.id))
+    .returning();
+  return { account, onboardingUrl };
+}
+
+/** The sandbox onboarding page's view of an account, by its id alone (the link the seller was given). */
+export async function sellerAccountForOnboarding(id: string, db: DbOrTx = getDb()): Promise<SellerAccount | null> {
+  const [row] = await db.select().from(sellerAccounts).where(eq(sellerAccounts.id, id));
+  return row ?? null;
+}
+
+/**
+ * Records what the provider says about an account (onboarding finished, or payouts disabled again).
+ * Becoming active runs the activation listeners in the same transaction. Answers the account, or null
+ * when no account has that reference.
+ */
+export async function setSellerAccountActive(
+  provider: PaymentProviderName,
+  accountRef: string,
+  active: boolean,
+): Promise<SellerAccount | null> {
+  return transaction(async (work) => {
+    const [changed] = await work.tx
+      .update(sellerAccounts)
+      .set({
+        status: active ? 'active' : 'pending',
+        activatedAt: active ? sql`now()` : null,
+        updatedAt: sql`now()`,
+      })
+      .where(
+        and(
+          eq(sellerAccounts.provider, provider),
+          eq(sellerAccounts.accountRef, accountRef),
+          ne(sellerAccounts.status, active ? 'active' : 'pending'),
+        ),
+      )
+      .returning();
+    if (changed?.status === 'active') {
+      for (const listener of accountListeners.values()) await listener(work, changed);
+    }
+    if (changed) return changed;
+    const [row] = await work.tx
+      .select()
+      .from(sellerAccounts)
+      .where(and(eq(sellerAccounts.provider, provider), eq(sellerAccounts.accountRef, accountRef)));
+    return row ?? null;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Transfers (payouts)
+
+/**
+ * Pays a seller out, idempotently by the caller's key: the same key answers the same transfer (a paid
+ * one at once; a pending or failed one is tried again, the provider deduping on our transfer id), the
+ * same key with another amount, currency or seller is a conflict. A seller without an active payout
+ * account is "pending payout info": nothing is recorded and a conflict is thrown.
+ */
+export async function transferPayout(partnerId: string, input: TransferInput): Promise<Transfer> {
+  const data = transferInput.parse(input);
+  const account = await getPayoutAccount(partnerId, data.sellerEmail);
+  if (!account || account.status !== 'active') {
+    throw new AppError('CONFLICT', 'The seller is pending payout info: their payout account is not set up yet');
+  }
+  if (data.paymentId) await getPayment(partnerId, data.paymentId);
+  const db = getDb();
+  await db
+    .insert(transfers)
+    .values({
+      id: newId('trf'),
+      partnerId,
+      sellerAccountId: account.id,
+      amountMinor: data.amountMinor,
+      currency: data.currency,
+      idempotencyKey: data.idempotencyKey,
+      paymentId: data.paymentId ?? null,
+    })
+    .onConflictDoNothing();
+  const [transfer] = await db
+    .select()
+    .from(transfers)
+    .where(and(eq(transfers.partnerId, partnerId), eq(transfers.idempotencyKey, data.idempotencyKey)));
+  if (
+    transfer.sellerAccountId !== account.id ||
+    transfer.amountMinor !== data.amountMinor ||
+    transfer.currency !== data.currency
+  ) {
+    throw conflict('This idempotency key was used for another transfer (seller, amount or currency differ)');
+  }
+  if (transfer.status === 'paid') return transfer;
+  let providerRef: string;
+  try {
+    ({ providerRef } = await providerFor(account.provider).transfer({
+      transferId: transfer.id,
+      accountRef: account.accountRef,
+      amountMinor: transfer.amountMinor,
+      currency: transfer.currency,
+      idempotencyKey: `encore-transfer-${transfer.id}`,
+      transferGroup: transfer.paymentId,
+    }));
+  } catch (err) {
+    log.warn('a payout transfer failed', { transferId: transfer.id, ...errorFields(err) });
+    await db
+      .update(transfers)
+      .set({ status: 'failed', failureReason: (err as Error).message, updatedAt: sql`now()` })
+      .where(and(eq(transfers.id, transfer.id), ne(transfers.status, 'paid')));
+    throw err;
+  }
+  const [paid] = await db
+    .update(transfers)
+    .set({ status: 'paid', providerRef, failureReason: null, updatedAt: sql`now()` })
+    .where(and(eq(transfers.id, transfer.id), ne(transfers.status, 'paid')))
+    .returning();
+  if (paid) return paid;
+  // A concurrent call with the same key recorded it first: answer its record.
+  const [row] = await db.select().from(transfers).where(eq(transfers.id, transfer.id));
+  return row;
+}

@@ -1,0 +1,416 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POST as webhook } from '@/app/api/payments/stripe/webhook/route';
+import { resetEnvCache } from '@/server/env';
+import { createPartner } from '@/server/modules/partners';
+import {
+  getPayment,
+  onPaymentFailed,
+  onPaymentSucceeded,
+  payoutStatus,
+  refundPayment,
+  refundsOf,
+  setUpPayoutAccount,
+  startPayment,
+  transferPayout,
+} from '@/server/modules/payments';
+
+/*
+ * The Stripe adapter over the wire: the SDK talks to a fake Stripe (a node:http server in this process,
+ * reached through STRIPE_API_BASE) answering the endpoints the adapter uses, and the webhook route gets
+ * events signed by the SDK's own test-header helper.
+ */
+
+const PURPOSE = 'stripe_test';
+const SECRET = 'whsec_test_secret_for_encore';
+
+interface Received {
+  method: string;
+  path: string;
+  form: Record<string, string>;
+  idempotencyKey: string | undefined;
+  authorization: string | undefined;
+}
+const received: Received[] = [];
+/** Per path, how the fake answers next (a status and body), else the default answer. */
+const next = new Map<string, { status: number; body: object }[]>();
+let seq = 0;
+
+function answer(path: string, form: Record<string, string>): { status: number; body: object } {
+  const queued = next.get(path)?.shift();
+  if (queued) return queued;
+  const id = (prefix: string) => `${prefix}_test_${++seq}`;
+  switch (path) {
+    case '/v1/checkout/sessions': {
+      const sid = id('cs');
+      return {
+        status: 200,
+        body: { id: sid, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/${sid}`, status: 'open' },
+      };
+    }
+    case '/v1/refunds':
+      return {
+        status: 200,
+        body: { id: id('re'), object: 'refund', status: 'succeeded', amount: Number(form.amount) },
+      };
+    case '/v1/accounts':
+      return { status: 200, body: { id: id('acct'), object: 'account', payouts_enabled: false } };
+    case '/v1/account_links':
+      return {
+        status: 200,
+        body: { object: 'account_link', url: `https://connect.stripe.test/setup/e/${form.account}`, expires_at: 1 },
+      };
+    case '/v1/transfers':
+      return { status: 200, body: { id: id('tr'), object: 'transfer', amount: Number(form.amount) } };
+    default:
+      return { status: 404, body: { error: { type: 'invalid_request_error', message: `No such path ${path}` } } };
+  }
+}
+
+const server = http.createServer((req, res) => {
+  let text = '';
+  req.setEncoding('utf8');
+  req.on('data', (c: string) => (text += c));
+  req.on('end', () => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const form = Object.fromEntries(new URLSearchParams(text));
+    received.push({
+      method: req.method ?? '',
+      path,
+      form,
+      idempotencyKey: req.headers['idempotency-key'] as string | undefined,
+      authorization: req.headers.authorization,
+    });
+    const { status, body } = answer(path, form);
+    res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${seq}` });
+    res.end(JSON.stringify(body));
+  });
+});
+
+const saved = {
+  PAYMENTS_PROVIDER: process.env.PAYMENTS_PROVIDER,
+  STRIPE_SECRET_KEY: process.env.STRIPE_SECRET_KEY,
+  STRIPE_WEBHOOK_SECRET: process.env.STRIPE_WEBHOOK_SECRET,
+  STRIPE_API_BASE: process.env.STRIPE_API_BASE,
+};
+function setEnv(values: Partial<Record<keyof typeof saved, string | undefined>>) {
+  for (const [k, v] of Object.entries(values)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  resetEnvCache();
+}
+
+const paidEvents: string[] = [];
+const failedEvents: string[] = [];
+onPaymentSucceeded('stripe-test', async (_work, p) => {
+  if (p.purpose === PURPOSE) paidEvents.push(p.id);
+});
+onPaymentFailed('stripe-test', async (_work, p) => {
+  if (p.purpose === PURPOSE) failedEvents.push(p.id);
+});
+
+let partnerId: string;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  setEnv({
+    PAYMENTS_PROVIDER: 'stripe',
+    STRIPE_SECRET_KEY: 'sk_test_encore_fake',
+    STRIPE_WEBHOOK_SECRET: SECRET,
+    STRIPE_API_BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  });
+  partnerId = (await createPartner({ name: 'Stripe partner' })).id;
+});
+afterAll(async () => {
+  setEnv(saved);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
+
+/** Sends an event to the real webhook route, signed like Stripe signs (or with the given header). */
+async function deliver(
+  type: string,
+  object: object,
+  opts: { secret?: string; header?: string | null; tamper?: boolean; timestamp?: number } = {},
+) {
+  const payload = JSON.stringify({
+    id: `evt_${++seq}`,
+    object: 'event',
+    api_version: '2025-01-01',
+    created: Math.floor(Date.now() / 1000),
+    type,
+    data: { object },
+  });
+  const header =
+    opts.header !== undefined
+      ? opts.header
+      : Stripe.webhooks.generateTestHeaderString({ payload, secret: opts.secret ?? SECRET, timestamp: opts.timestamp });
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (header !== null) headers['stripe-signature'] = header;
+  const res = await webhook(
+    new Request('http://encore.test/api/payments/stripe/webhook', {
+      method: 'POST',
+      headers,
+      body: opts.tamper ? payload.replace('"object":"event"', '"object":"event" ') : payload,
+    }),
+  );
+  return { status: res.status, body: (await res.json()) as { received: boolean; ignored?: string; error?: string } };
+}
+
+async function open(amountMinor = 4550) {
+  return startPayment(partnerId, {
+    purpose: PURPOSE,
+    reference: `bi-${++seq}`,
+    description: 'General admission · Night show',
+    amountMinor,
+    currency: 'EUR',
+    buyerEmail: 'fan@fans.test',
+    successUrl: 'https://partner.test/done',
+    cancelUrl: 'https://partner.test/back',
+  });
+}
+
+const sessionOf = (p: { id: string; providerRef: string | null; amountMinor: number }, extra: object = {}) => ({
+  id: p.providerRef,
+  object: 'checkout.session',
+  client_reference_id: p.id,
+  metadata: { encore_payment_id: p.id },
+  amount_total: p.amountMinor,
+  currency: 'eur',
+  payment_status: 'paid',
+  payment_intent: `pi_for_${p.id}`,
+  ...extra,
+});
+
+const last = (path: string) => received.filter((r) => r.path === path).at(-1)!;
+
+describe('Stripe Checkout', () => {
+  it('opens a Checkout Session with the amount, currency, our id and URLs, under an idempotency key', async () => {
+    const before = Date.now();
+    const { payment, url } = await open();
+    const req = last('/v1/checkout/sessions');
+    expect(req.method).toBe('POST');
+    expect(req.authorization).toBe('Bearer sk_test_encore_fake');
+    expect(req.idempotencyKey).toBe(`encore-checkout-${payment.id}`);
+    expect(req.form).toMatchObject({
+      mode: 'payment',
+      client_reference_id: payment.id,
+      customer_email: 'fan@fans.test',
+      'line_items[0][quantity]': '1',
+      'line_items[0][price_data][currency]': 'eur',
+      'line_items[0][price_data][unit_amount]': '4550',
+      'line_items[0][price_data][product_data][name]': 'General admission · Night show',
+      'payment_intent_data[transfer_group]': payment.id,
+      'metadata[encore_payment_id]': payment.id,
+      'metadata[encore_partner_id]': partnerId,
+      success_url: 'https://partner.test/done',
+      cancel_url: 'https://partner.test/back',
+    });
+    // Stripe keeps a session open at least 30 minutes.
+    expect(Number(req.form.expires_at) * 1000).toBeGreaterThan(before + 30 * 60_000);
+    expect(url).toBe(`https://checkout.stripe.test/c/pay/${payment.providerRef}`);
+    expect(payment).toMatchObject({ provider: 'stripe', status: 'pending', checkoutUrl: url });
+    expect(payment.providerRef).toMatch(/^cs_test_/);
+  });
+
+  it('a Stripe failure is a bad gateway (the payment row rolls back with it)', async () => {
+    next.set('/v1/checkout/sessions', [
+      { status: 400, body: { error: { type: 'invalid_request_error', message: 'Invalid currency' } } },
+    ]);
+    await expect(open()).rejects.toMatchObject({
+      code: 'BAD_GATEWAY',
+      message: expect.stringContaining('Invalid currency'),
+    });
+  });
+});
+
+describe('the Stripe webhook route', () => {
+  it('refuses a missing, malformed, wrongly signed or tampered event with 400, and changes nothing', async () => {
+    const { payment } = await open();
+    const session = sessionOf(payment);
+    expect((await deliver('checkout.session.completed', session, { header: null })).status).toBe(400);
+    expect((await deliver('checkout.session.completed', session, { header: 'nonsense' })).status).toBe(400);
+    expect((await deliver('checkout.session.completed', session, { secret: 'whsec_other' })).status).toBe(400);
+    expect((await deliver('checkout.session.completed', session, { tamper: true })).status).toBe(400);
+    // Signed right, but an hour old (a replay): outside the SDK's 5-minute tolerance.
+    const hourAgo = Math.floor(Date.now() / 1000) - 3600;
+    expect((await deliver('checkout.session.completed', session, { timestamp: hourAgo })).status).toBe(400);
+    expect((await getPayment(partnerId, payment.id)).status).toBe('pending');
+  });
+
+  it('checkout.session.completed marks the payment paid once, however often (and concurrently) it is delivered', async () => {
+    const { payment } = await open();
+    const session = sessionOf(payment);
+    const answers = await Promise.all([1, 2, 3, 4].map(() => deliver('checkout.session.completed', session)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+    expect(await getPayment(partnerId, payment.id)).toMatchObject({
+      status: 'paid',
+      providerPaymentRef: `pi_for_${payment.id}`,
+    });
+    expect(paidEvents.filter((id) => id === payment.id)).toHaveLength(1);
+  });
+
+  it('does not mark paid: an unpaid (delayed) completion, another amount, an unknown session', async () => {
+    const { payment } = await open();
+    expect(
+      (await deliver('checkout.session.completed', sessionOf(payment, { payment_status: 'unpaid' }))).body.ignored,
+    ).toBe('not paid yet');
+    expect((await deliver('checkout.session.completed', sessionOf(payment, { amount_total: 1 }))).body.ignored).toBe(
+      'amount mismatch',
+    );
+    expect(
+      (await deliver('checkout.session.completed', sessionOf(payment, { id: 'cs_someone_else' }))).body.ignored,
+    ).toBe('unknown payment');
+    expect((await deliver('customer.created', { id: 'cus_1' })).body.ignored).toBe('event type not handled');
+    expect((await getPayment(partnerId, payment.id)).status).toBe('pending');
+    // The delayed method succeeds later.
+    expect((await deliver('checkout.session.async_payment_succeeded', sessionOf(payment))).status).toBe(200);
+    expect((await getPayment(partnerId, payment.id)).status).toBe('paid');
+  });
+
+  it('checkout.session.expired fails the payment and runs the failed listeners; a late completion changes nothing', async () => {
+    const { payment } = await open();
+    expect((await deliver('checkout.session.expired', sessionOf(payment, { payment_status: 'unpaid' }))).status).toBe(
+      200,
+    );
+    expect((await getPayment(partnerId, payment.id)).status).toBe('expired');
+    expect(failedEvents).toContain(payment.id);
+    await deliver('checkout.session.completed', sessionOf(payment));
+    expect((await getPayment(partnerId, payment.id)).status).toBe('expired');
+    expect(paidEvents).not.toContain(payment.id);
+  });
+
+  it('without Stripe configured answers 400, never 500', async () => {
+    setEnv({ PAYMENTS_PROVIDER: 'sandbox', STRIPE_WEBHOOK_SECRET: undefined });
+    try {
+      const { status, body } = await deliver('checkout.session.completed', {});
+      expect(status).toBe(400);
+      expect(body.error).toMatch(/not configured/);
+    } finally {
+      setEnv({ PAYMENTS_PROVIDER: 'stripe', STRIPE_WEBHOOK_SECRET: SECRET });
+    }
+  });
+});
+
+async function paid(amountMinor = 5000) {
+  const { payment } = await open(amountMinor);
+  await deliver('checkout.session.completed', sessionOf(payment));
+  return getPayment(partnerId, payment.id);
+}
+
+describe('Stripe refunds', () => {
+  it('refunds against the PaymentIntent and records Stripe’s answer; a pending refund settles by webhook', async () => {
+    const payment = await paid(5000);
+    const part = await refundPayment(partnerId, { paymentId: payment.id, amountMinor: 1500, reason: 'One ticket' });
+    const req = last('/v1/refunds');
+    expect(req.form).toMatchObject({
+      payment_intent: `pi_for_${payment.id}`,
+      amount: '1500',
+      reason: 'requested_by_customer',
+      'metadata[encore_refund_id]': part.id,
+      'metadata[reason]': 'One ticket',
+    });
+    expect(req.idempotencyKey).toBe(`encore-refund-${part.id}`);
+    expect(part).toMatchObject({ status: 'succeeded', providerRef: expect.stringMatching(/^re_test_/) });
+    expect((await getPayment(partnerId, payment.id)).status).toBe('partially_refunded');
+
+    next.set('/v1/refunds', [{ status: 200, body: { id: 're_pending_1', object: 'refund', status: 'pending' } }]);
+    const rest = await refundPayment(partnerId, { paymentId: payment.id, reason: 'Show cancelled' });
+    expect(rest).toMatchObject({ status: 'pending', amountMinor: 3500, providerRef: 're_pending_1' });
+    expect(last('/v1/refunds').form.amount).toBe('3500');
+    // Reserved while pending: nothing more can be refunded.
+    await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'x' })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    await deliver('refund.updated', { id: 're_pending_1', object: 'refund', status: 'succeeded' });
+    expect(await getPayment(partnerId, payment.id)).toMatchObject({ status: 'refunded', refundedMinor: 5000 });
+    expect((await refundsOf(partnerId, payment.id)).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
+  it('a refund Stripe refuses is recorded as failed and frees its amount', async () => {
+    const payment = await paid(2000);
+    next.set('/v1/refunds', [
+      { status: 400, body: { error: { type: 'invalid_request_error', message: 'Charge already refunded' } } },
+    ]);
+    await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'x' })).rejects.toMatchObject({
+      code: 'BAD_GATEWAY',
+    });
+    expect((await refundsOf(partnerId, payment.id))[0]).toMatchObject({
+      status: 'failed',
+      failureReason: expect.stringContaining('Charge already refunded'),
+    });
+    expect((await refundPayment(partnerId, { paymentId: payment.id, reason: 'again' })).status).toBe('succeeded');
+  });
+});
+
+describe('Stripe Connect payouts', () => {
+  it('onboards an Express account (pending payout info until account.updated), then transfers once per key', async () => {
+    const email = `seller-${seq}-${Date.now()}@fans.test`;
+    const setUp = await setUpPayoutAccount(partnerId, {
+      sellerEmail: email,
+      returnUrl: 'https://partner.test/payouts',
+    });
+    const created = last('/v1/accounts');
+    expect(created.form).toMatchObject({
+      type: 'express',
+      email,
+      'capabilities[transfers][requested]': 'true',
+      'metadata[encore_seller_account_id]': setUp.account.id,
+    });
+    expect(created.idempotencyKey).toMatch(/^encore-seller-/);
+    expect(last('/v1/account_links').form).toMatchObject({
+      account: setUp.account.accountRef,
+      type: 'account_onboarding',
+      return_url: 'https://partner.test/payouts',
+      refresh_url: 'https://partner.test/payouts',
+    });
+    expect(setUp.onboardingUrl).toBe(`https://connect.stripe.test/setup/e/${setUp.account.accountRef}`);
+    expect(await payoutStatus(partnerId, email)).toBe('pending');
+
+    const payment = await paid(6000);
+    const input = {
+      sellerEmail: email,
+      amountMinor: 5400,
+      currency: 'EUR',
+      idempotencyKey: `po-${payment.id}`,
+      paymentId: payment.id,
+    };
+    await expect(transferPayout(partnerId, input)).rejects.toThrow(/pending payout info/);
+
+    // Onboarding half done: details submitted, transfers not active yet.
+    await deliver('account.updated', { id: setUp.account.accountRef, object: 'account', payouts_enabled: false });
+    expect(await payoutStatus(partnerId, email)).toBe('pending');
+    await deliver('account.updated', {
+      id: setUp.account.accountRef,
+      object: 'account',
+      payouts_enabled: true,
+      capabilities: { transfers: 'active' },
+    });
+    expect(await payoutStatus(partnerId, email)).toBe('active');
+
+    // Stripe refuses the first try; the same key tries again with the same Idempotency-Key.
+    next.set('/v1/transfers', [
+      { status: 400, body: { error: { type: 'invalid_request_error', message: 'Insufficient available funds' } } },
+    ]);
+    await expect(transferPayout(partnerId, input)).rejects.toMatchObject({ code: 'BAD_GATEWAY' });
+    const transfer = await transferPayout(partnerId, input);
+    const tries = received.filter(
+      (r) => r.path === '/v1/transfers' && r.form['metadata[encore_transfer_id]'] === transfer.id,
+    );
+    expect(tries).toHaveLength(2);
+    expect(new Set(tries.map((t) => t.idempotencyKey))).toEqual(new Set([`encore-transfer-${transfer.id}`]));
+    expect(tries[1].form).toMatchObject({
+      amount: '5400',
+      currency: 'eur',
+      destination: setUp.account.accountRef,
+      transfer_group: payment.id,
+    });
+    expect(transfer).toMatchObject({ status: 'paid', providerRef: expect.stringMatching(/^tr_test_/) });
+    // Asking again answers the same transfer without calling Stripe.
+    expect((await transferPayout(partnerId, input)).id).toBe(transfer.id);
+    expect(
+      received.filter((r) => r.path === '/v1/transfers' && r.form['metadata[encore_transfer_id]'] === transfer.id),
+    ).toHaveLength(2);
+  });
+});
