@@ -1,5 +1,6 @@
 import { onShowsCancelled } from '@/server/modules/catalog';
-import { terminateListingsOfShows, terminateListingsOfTickets } from '@/server/modules/marketplace';
+import { completePurchase, terminateListingsOfShows, terminateListingsOfTickets } from '@/server/modules/marketplace';
+import { onPaymentSucceeded } from '@/server/modules/payments';
 import { invalidateTicketsOfShows, onTicketsInvalidated } from '@/server/modules/tickets';
 
 /*
@@ -12,3 +13,4 @@ import { invalidateTicketsOfShows, onTicketsInvalidated } from '@/server/modules
 onShowsCancelled('tickets', invalidateTicketsOfShows);
 onShowsCancelled('marketplace', terminateListingsOfShows);
 onTicketsInvalidated('marketplace', terminateListingsOfTickets);
+onPaymentSucceeded('marketplace', completePurchase);

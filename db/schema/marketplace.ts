@@ -127,6 +127,8 @@ export const buyIntentions = pgTable(
     totalMinor: bigint({ mode: 'number' }).notNull(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     paymentId: text(),
+    /** Why a paid purchase was refused (shown to the buyer). */
+    endReason: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp({ withTimezone: true }),
   },
@@ -134,5 +136,36 @@ export const buyIntentions = pgTable(
     index('buy_intentions_pending_idx')
       .on(t.expiresAt)
       .where(sql`${t.status} = 'PENDING'`),
+  ],
+);
+
+/**
+ * The payout ledger: what each seller is owed for each sale. SCHEDULED at the sale, due `payoutDelayDays`
+ * after the show; PAID once transferred; CANCELLED when the sale is refunded (show cancelled, refund).
+ */
+export const payouts = pgTable(
+  'payouts',
+  {
+    id: text().primaryKey(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    sellerEmail: text().notNull(),
+    listingId: text()
+      .notNull()
+      .references(() => listings.id, { onDelete: 'cascade' }),
+    intentionId: text().notNull(),
+    currency: text().notNull(),
+    amountMinor: bigint({ mode: 'number' }).notNull(),
+    status: text({ enum: ['SCHEDULED', 'PAID', 'CANCELLED'] })
+      .notNull()
+      .default('SCHEDULED'),
+    dueAt: timestamp({ withTimezone: true }).notNull(),
+    paidAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('payouts_listing_idx').on(t.listingId),
+    index('payouts_seller_idx').on(t.partnerId, t.sellerEmail, t.status),
   ],
 );

@@ -125,7 +125,7 @@ export const ticketEvents = pgTable(
     ticketPk: text()
       .notNull()
       .references(() => tickets.id, { onDelete: 'cascade' }),
-    kind: text({ enum: ['imported', 'updated', 'admitted', 'invalidated'] }).notNull(),
+    kind: text({ enum: ['imported', 'updated', 'admitted', 'invalidated', 'transferred'] }).notNull(),
     batchId: text(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,5 +1,5 @@
 import { pullDueFeedsJob, pullFeedJob } from '@/server/modules/catalog';
-import { expireIntentionJob, expireIntentionsSweepJob } from '@/server/modules/marketplace';
+import { expireIntentionJob, expireIntentionsSweepJob, refundPurchaseJob } from '@/server/modules/marketplace';
 import { sweepFanAuthJob } from '@/server/modules/fans';
 import { expirePaymentsJob } from '@/server/modules/payments';
 import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
@@ -18,6 +18,7 @@ export function allJobs(): JobDefinition[] {
     pullDueFeedsJob,
     expireIntentionJob,
     expireIntentionsSweepJob,
+    refundPurchaseJob,
     sweepFanAuthJob,
     expirePaymentsJob,
   ] as unknown as JobDefinition[];

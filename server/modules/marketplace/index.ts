@@ -13,3 +13,4 @@ export * from './examples';
 export * from './schemas';
 export * from './urls';
 export * from './pages';
+export * from './purchase';

@@ -6,9 +6,12 @@ import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits } from '@/server/lib/money';
 import { transaction, type Work } from '@/server/lib/transaction';
+import { getPayment, startPayment } from '@/server/modules/payments';
 import { buyerFeeMinor, marketTerms } from './fees';
 
 export const EXPIRE_INTENTION_JOB = 'marketplace.expireIntention';
+/** The payments module's `purpose` of a buy intention's payment; its `reference` is the intention id. */
+export const BUY_INTENTION_PURPOSE = 'buy_intention';
 export const MAX_ITEMS_PER_INTENTION = 50;
 
 /** The intention holds one of these listings (one JSON parameter, not one per id). */
@@ -79,7 +82,8 @@ export async function createBuyIntention(
   }
   const buyer = input.user.trim().toLowerCase();
   const minutes = env().BUY_INTENTION_MINUTES;
-  return transaction(async ({ tx, after }) => {
+  return transaction(async (work) => {
+    const { tx, after } = work;
     await releaseExpired(tx, { partnerId, listingIds: items });
     const rows = await tx
       .select()
@@ -137,11 +141,29 @@ export async function createBuyIntention(
       .where(inArray(listings.id, items));
     // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
     after.job(EXPIRE_INTENTION_JOB, { intentionId: id }, { runAt: intention.expiresAt, singletonKey: id });
-    return intentionOut(intention);
+    // The payment belongs to this transaction too: an intention is never left without its checkout.
+    const tickets = rows.reduce((n, r) => n + r.ticketCount, 0);
+    const { payment, url } = await startPayment(
+      partnerId,
+      {
+        purpose: BUY_INTENTION_PURPOSE,
+        reference: id,
+        description: `${tickets} × ${first.ticketOptionId} (resale)`,
+        amountMinor: subtotal + fees,
+        currency: first.currency,
+        buyerEmail: buyer,
+        successUrl: intentionUrl(id),
+        // A payment that outlives the hold is still completed if the listings are free, else refunded.
+        expiresInMinutes: Math.max(5, minutes),
+      },
+      work,
+    );
+    await tx.update(buyIntentions).set({ paymentId: payment.id }).where(eq(buyIntentions.id, id));
+    return intentionOut(intention, url);
   }, within);
 }
 
-function intentionOut(row: typeof buyIntentions.$inferSelect) {
+function intentionOut(row: typeof buyIntentions.$inferSelect, paymentUrl: string | null) {
   const money = (minor: number) => fromMinorUnits(minor, row.currency);
   return {
     id: row.id,
@@ -153,7 +175,10 @@ function intentionOut(row: typeof buyIntentions.$inferSelect) {
     buyerFee: money(row.buyerFeeMinor),
     total: money(row.totalMinor),
     expiresAt: new Date(row.expiresAt).toISOString(),
-    paymentUrl: intentionUrl(row.id),
+    /** Where the buyer pays (the provider's checkout), or the intention's own page once paying is over. */
+    paymentUrl: row.status === 'PENDING' && paymentUrl ? paymentUrl : intentionUrl(row.id),
+    /** Why a paid purchase was refused (then refunded). */
+    reason: row.endReason,
   };
 }
 
@@ -167,7 +192,8 @@ export async function getBuyIntention(partnerId: string, id: string, db: Db = ge
     .from(buyIntentions)
     .where(and(eq(buyIntentions.id, id), eq(buyIntentions.partnerId, partnerId)));
   if (!row) throw notFound('Buy intention not found');
-  return intentionOut(row);
+  const payment = row.paymentId ? await getPayment(partnerId, row.paymentId, db) : null;
+  return intentionOut(row, payment?.checkoutUrl ?? null);
 }
 
 /** The expiry job's work for one intention: ends its hold if its time is up (an early run does nothing). */

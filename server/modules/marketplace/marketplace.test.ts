@@ -1,11 +1,17 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { POST as sandboxPay } from '@/app/api/payments/sandbox/[paymentId]/route';
 import { POST as rulesPost } from '@/app/v1/events/rules/route';
+import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { getDb } from '@/db';
-import { buyIntentions, listings, tickets } from '@/db/schema';
+import { buyIntentions, listings, payouts, shows, tickets, webhookEndpoints } from '@/db/schema';
 import { AppError } from '@/server/lib/errors';
 import { updateIntegration } from '@/server/modules/partners';
+import { getPayment } from '@/server/modules/payments';
+import { dispatchDue, upsertEndpoint } from '@/server/modules/webhooks';
+import { Receiver } from '@/server/testing/receiver';
+import { refundPurchaseJob } from './purchase';
 import { setEnv } from '@/server/testing/env';
 import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
@@ -212,7 +218,7 @@ describe('buy intentions', () => {
       subtotal: 70,
       buyerFee: 5,
       total: 75,
-      paymentUrl: expect.stringMatching(new RegExp(`/checkout/${intention.id}$`)),
+      paymentUrl: expect.stringMatching(/^http:\/\/encore\.test\/pay\/pay_\w+$/),
     });
     const minutes = (new Date(intention.expiresAt).getTime() - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(9);
@@ -342,3 +348,114 @@ describe('orders on tickets', () => {
     void listings;
   });
 });
+
+describe('completing a purchase', () => {
+  const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Buyer One' };
+  async function payOnSandbox(paymentUrl: string) {
+    const paymentId = new URL(paymentUrl).pathname.split('/').pop()!;
+    const res = await sandboxPay(
+      new Request(`http://encore.test/api/payments/sandbox/${paymentId}`, {
+        method: 'POST',
+        body: new URLSearchParams(CARD),
+      }),
+      { params: Promise.resolve({ paymentId }) },
+    );
+    return { paymentId, status: res.status, location: res.headers.get('location') };
+  }
+  async function intend(key: string, items: string[], user = BUYER) {
+    return buyIntentionPost(apiRequest('/v1/marketplace/buyingflow/buyIntention', { key, body: { items, user } })).then(
+      async (r) => ({ status: r.status, body: await r.json() }),
+    );
+  }
+
+  it('listed, found, held, paid on the sandbox page: the buyer owns it, the partner hears ticket.updated, the payout is scheduled', async () => {
+    const receiver = await new Receiver().start();
+    const m = await market({ tickets: [{ ticketId: 'T1', primarySalesFee: { type: 'FIXED', value: 2 } }] });
+    try {
+      await upsertEndpoint({ partnerId: m.partnerId, url: receiver.url, enabled: true });
+      await setMarketTerms(m.partnerId, {
+        buyerFeePercent: 10,
+        buyerFeeFixed: 0,
+        sellerFeePercent: 5,
+        sellerFeeFixed: 0,
+        payoutDelayDays: 2,
+      });
+      const [before] = await getDb()
+        .select()
+        .from(tickets)
+        .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
+      const listing = await createListing({
+        partnerId: m.partnerId,
+        sellerEmail: SELLER,
+        ticketIds: ['T1'],
+        price: 100,
+      });
+      const [found] = await listedTickets(m.partnerId, m.ref);
+      expect(found).toMatchObject({ listingId: listing.id, total: 110 });
+
+      const intention = await intend(m.key, [found.listingId]);
+      expect(intention.status).toBe(200);
+      expect(intention.body.data.paymentUrl).toMatch(/^http:\/\/encore\.test\/pay\/pay_\w+$/);
+      const paid = await payOnSandbox(intention.body.data.paymentUrl);
+      expect([paid.status, paid.location]).toEqual([303, `http://encore.test/checkout/${intention.body.data.id}`]);
+
+      expect(await getBuyIntention(m.partnerId, intention.body.data.id)).toMatchObject({
+        status: 'COMPLETED',
+        total: 110,
+      });
+      expect((await getListing(m.partnerId, listing.id)).status).toBe('SOLD');
+      const [after] = await getDb().select().from(tickets).where(eq(tickets.id, before.id));
+      expect(after.buyerEmail).toBe(BUYER);
+      expect(after.secureToken).not.toBe(before.secureToken); // the seller's secure link stops working
+      const [payout] = await getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
+      // 100.00 − 5 % seller fee − 2.00 primary sales fee
+      expect(payout).toMatchObject({ status: 'SCHEDULED', sellerEmail: SELLER, amountMinor: 9300, currency: 'EUR' });
+      expect(payout.dueAt.getTime() - (await showStart(m.partnerId))).toBe(2 * 24 * 3600_000);
+
+      await dispatchDue();
+      const bodies = receiver.requests.map((r) => JSON.parse(r.body));
+      expect(bodies).toContainEqual({
+        family: 'ticket',
+        action: 'ticket.updated',
+        data: { id: 'T1', newOwnerEmail: BUYER, oldOwnerEmail: SELLER },
+      });
+      // Paying again (a double submit) changes nothing.
+      await payOnSandbox(intention.body.data.paymentUrl);
+      expect(await getDb().select().from(payouts).where(eq(payouts.listingId, listing.id))).toHaveLength(1);
+    } finally {
+      await getDb().update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.partnerId, m.partnerId));
+      await receiver.stop();
+    }
+  });
+
+  it('refuses the purchase when the partner says the seller no longer owns the ticket: listing cancelled, payment refunded', async () => {
+    const m = await market();
+    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const intention = await intend(m.key, [listing.id]);
+    // Meanwhile the seller transferred the ticket in the partner's system.
+    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` });
+    fake.setTickets(SELLER, []);
+    const sent = jobs.sent.length;
+    const paid = await payOnSandbox(intention.body.data.paymentUrl);
+    expect(paid.status).toBe(303);
+    expect(await getBuyIntention(m.partnerId, intention.body.data.id)).toMatchObject({
+      status: 'CANCELLED',
+      reason: 'The seller no longer holds these tickets',
+    });
+    expect((await getListing(m.partnerId, listing.id)).status).toBe('CANCELLED');
+    const refund = jobs.sent.slice(sent).find((j) => j.name === 'marketplace.refundPurchase')!;
+    expect(refund.input).toMatchObject({ partnerId: m.partnerId, paymentId: paid.paymentId });
+    await refundPurchaseJob.run(refundPurchaseJob.input.parse(refund.input), { provider: 'local', attempt: 1 });
+    expect((await getPayment(m.partnerId, paid.paymentId)).status).toBe('refunded');
+    const [ticket] = await getDb()
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
+    expect(ticket.buyerEmail).toBe(SELLER);
+  });
+});
+
+async function showStart(partnerId: string): Promise<number> {
+  const [row] = await getDb().select({ at: shows.startsAt }).from(shows).where(eq(shows.partnerId, partnerId));
+  return row.at.getTime();
+}

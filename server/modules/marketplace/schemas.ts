@@ -93,6 +93,7 @@ export const buyIntentionResponse = z
     total: z.number().nullable(),
     expiresAt: z.string().meta({ description: 'The hold ends then (BUY_INTENTION_MINUTES after creation)' }),
     paymentUrl: z.url().meta({ description: 'Where the buyer pays' }),
+    reason: z.string().nullable().meta({ description: 'Why a paid purchase was refused and refunded' }),
   })
   .meta({ id: 'BuyIntention' });
 

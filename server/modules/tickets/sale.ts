@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, type Tx } from '@/db';
 import { tickets } from '@/db/schema/tickets';
 import { showDirectory } from '@/server/modules/catalog';
+import { recordTicketEvents } from './history';
 
 /*
  * Tickets as the marketplace reads and changes them (it never touches the tickets table itself): the
@@ -120,4 +121,35 @@ export async function notifyTicketsInvalidated(tx: Tx, ticketPks: string[]): Pro
     throw new Error('Ticket invalidation has no subscribers: server/wiring.ts was not loaded by this entry point');
   }
   for (const listener of invalidatedListeners.values()) await listener(tx, ticketPks);
+}
+
+/**
+ * A completed resale: the tickets now belong to `newOwnerEmail` (the buyer e-mail Encore checks ownership
+ * by, the buyer object as the new owner) with a fresh secure-view token, so the seller's old secure link
+ * stops working; the history records the transfer. Answers each ticket's partner id and previous owner,
+ * for the `ticket.updated` webhook. In the caller's transaction.
+ */
+export async function transferOwnership(
+  tx: Tx,
+  ticketPks: string[],
+  newOwnerEmail: string,
+): Promise<{ ticketId: string; oldOwnerEmail: string | null }[]> {
+  if (!ticketPks.length) return [];
+  const email = newOwnerEmail.trim().toLowerCase();
+  const before = await tx
+    .select({ pk: tickets.id, ticketId: tickets.ticketId, oldOwnerEmail: tickets.buyerEmail })
+    .from(tickets)
+    .where(inArray(tickets.id, ticketPks))
+    .for('update');
+  await tx
+    .update(tickets)
+    .set({
+      buyerEmail: email,
+      buyer: { email },
+      secureToken: sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`,
+      updatedAt: sql`now()`,
+    })
+    .where(inArray(tickets.id, ticketPks));
+  await recordTicketEvents(tx, ticketPks, 'transferred');
+  return before.map((b) => ({ ticketId: b.ticketId, oldOwnerEmail: b.oldOwnerEmail }));
 }

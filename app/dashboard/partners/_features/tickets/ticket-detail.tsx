@@ -14,6 +14,7 @@ const KIND_LABEL = {
   updated: 'Updated',
   admitted: 'Admitted',
   invalidated: 'Invalidated',
+  transferred: 'Sold on resale (new owner)',
   created: 'Created',
   'last-updated': 'Last updated',
 } as const;

@@ -1,0 +1,150 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { buyIntentions, listingItems, listings, payouts } from '@/db/schema/marketplace';
+import { defineJob } from '@/server/jobs/types';
+import { newId } from '@/server/lib/ids';
+import { toMinorUnits } from '@/server/lib/money';
+import type { Work } from '@/server/lib/transaction';
+import { type Payment, refundPayment } from '@/server/modules/payments';
+import { resolvePrimarySalesFee, type SaleTicket, ticketsByPk, transferOwnership } from '@/server/modules/tickets';
+import { enqueueWebhook } from '@/server/modules/webhooks';
+import { marketTerms, sellerPayoutMinor } from './fees';
+import { BUY_INTENTION_PURPOSE, cancelListings } from './intentions';
+import { notOwnedBy } from './ownership';
+
+export const REFUND_PURCHASE_JOB = 'marketplace.refundPurchase';
+const DAY = 24 * 3600_000;
+
+/** The partner's share of one resale ticket, from its resolved primary sales fee (anchor notes). */
+async function primaryFeeMinor(partnerId: string, ticket: SaleTicket, priceMinor: number, work: Work) {
+  const resolved = await resolvePrimarySalesFee(partnerId, ticket.ticketId, work.tx);
+  if (!resolved) return 0;
+  if (resolved.fee.type === 'PERCENTAGE') return Math.round((priceMinor * resolved.fee.value) / 100);
+  const m = toMinorUnits(resolved.fee.value, ticket.currency);
+  return 'minor' in m ? m.minor : 0;
+}
+
+/**
+ * A buy intention's payment was confirmed (subscribed to the payments module in server/wiring.ts; runs in
+ * the paying transaction). The sellers' ownership is asked of the partner again; then, in this one
+ * transaction: the listings SOLD, the tickets owned by the buyer with fresh secure links, `ticket.updated`
+ * queued for the partner (outbox), the sellers' payouts scheduled, the intention COMPLETED. If the
+ * tickets are no longer the sellers' (or no longer held for this buyer) the purchase is refused: the
+ * payment stays paid here and is refunded by a job after the commit, the listings concerned are cancelled
+ * (ownership) or back on sale (a late payment), and the intention says why.
+ */
+export async function completePurchase(work: Work, payment: Payment): Promise<void> {
+  if (payment.purpose !== BUY_INTENTION_PURPOSE) return;
+  const { tx } = work;
+  const [intention] = await tx
+    .select()
+    .from(buyIntentions)
+    .where(and(eq(buyIntentions.id, payment.reference), eq(buyIntentions.partnerId, payment.partnerId)))
+    .for('update');
+  if (!intention || intention.status === 'COMPLETED') return;
+  const rows = await tx
+    .select()
+    .from(listings)
+    .where(and(eq(listings.partnerId, intention.partnerId), inArray(listings.id, intention.listingIds)))
+    .orderBy(listings.id)
+    .for('update');
+  const stillHeld =
+    intention.status !== 'CANCELLED' &&
+    rows.length === intention.listingIds.length &&
+    rows.every(
+      (r) =>
+        (r.status === 'RESERVED' && r.reservedBy === intention.id) ||
+        (r.status === 'ACTIVE' && intention.status === 'EXPIRED'),
+    );
+  if (!stillHeld) {
+    return refuse(work, intention.id, payment, 'The tickets were no longer available when the payment arrived', []);
+  }
+
+  const items = await tx.select().from(listingItems).where(inArray(listingItems.listingId, intention.listingIds));
+  const sold = await ticketsByPk(
+    intention.partnerId,
+    items.map((i) => i.ticketPk),
+    tx,
+  );
+  const ticketsOf = (listingId: string) =>
+    sold.filter((t) => items.some((i) => i.listingId === listingId && i.ticketPk === t.pk));
+  const lost: string[] = [];
+  for (const listing of rows) {
+    const notOwned = await notOwnedBy(intention.partnerId, listing.sellerEmail, ticketsOf(listing.id));
+    const invalid = ticketsOf(listing.id).some((t) => t.status !== 'VALID' || t.showStatus !== 'LIVE');
+    if (notOwned.length || invalid) lost.push(listing.id);
+  }
+  if (lost.length) {
+    return refuse(work, intention.id, payment, 'The seller no longer holds these tickets', lost);
+  }
+
+  await tx
+    .update(listings)
+    .set({ status: 'SOLD', reservedBy: intention.id, soldAt: sql`now()`, updatedAt: sql`now()` })
+    .where(inArray(listings.id, intention.listingIds));
+  await tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, intention.listingIds));
+  await tx
+    .update(buyIntentions)
+    .set({ status: 'COMPLETED', paymentId: payment.id, endedAt: sql`now()` })
+    .where(eq(buyIntentions.id, intention.id));
+
+  const terms = await marketTerms(intention.partnerId, tx);
+  for (const listing of rows) {
+    const list = ticketsOf(listing.id);
+    const changed = await transferOwnership(
+      tx,
+      list.map((t) => t.pk),
+      intention.buyerEmail,
+    );
+    for (const c of changed) {
+      await enqueueWebhook(work, intention.partnerId, {
+        family: 'ticket',
+        action: 'ticket.updated',
+        data: { id: c.ticketId, newOwnerEmail: intention.buyerEmail, oldOwnerEmail: c.oldOwnerEmail },
+      });
+    }
+    let amount = 0;
+    for (const t of list) {
+      const fee = await primaryFeeMinor(intention.partnerId, t, listing.priceMinor, work);
+      amount += sellerPayoutMinor(terms, listing.priceMinor, listing.currency, fee);
+    }
+    const showAt = list[0]?.startsAt ?? new Date();
+    await tx.insert(payouts).values({
+      id: newId('po'),
+      partnerId: intention.partnerId,
+      sellerEmail: listing.sellerEmail,
+      listingId: listing.id,
+      intentionId: intention.id,
+      currency: listing.currency,
+      amountMinor: amount,
+      dueAt: new Date(showAt.getTime() + terms.payoutDelayDays * DAY),
+    });
+  }
+}
+
+async function refuse(work: Work, intentionId: string, payment: Payment, reason: string, lostListings: string[]) {
+  const { tx, after } = work;
+  await cancelListings(tx, lostListings);
+  // Listings held for this buyer go back on sale (unless just cancelled above).
+  await tx
+    .update(listings)
+    .set({ status: 'ACTIVE', reservedBy: null, updatedAt: sql`now()` })
+    .where(and(eq(listings.reservedBy, intentionId), eq(listings.status, 'RESERVED')));
+  await tx
+    .update(buyIntentions)
+    .set({ status: 'CANCELLED', paymentId: payment.id, endedAt: sql`now()`, endReason: reason })
+    .where(eq(buyIntentions.id, intentionId));
+  after.job(REFUND_PURCHASE_JOB, { partnerId: payment.partnerId, paymentId: payment.id, reason });
+}
+
+/** Refunds a refused purchase's payment, after the refusal committed (the provider is called outside it). */
+export const refundPurchaseJob = defineJob({
+  id: REFUND_PURCHASE_JOB,
+  description: 'Refund a purchase that could not be completed',
+  input: z.object({ partnerId: z.string().min(1), paymentId: z.string().min(1), reason: z.string().min(1) }),
+  retries: 10,
+  async run({ partnerId, paymentId, reason }) {
+    const refund = await refundPayment(partnerId, { paymentId, reason });
+    return { paymentId, refundId: refund.id, status: refund.status };
+  },
+});
