@@ -10,7 +10,7 @@ import { invalidateTicketsOfShows, onTicketsInvalidated } from '@/server/modules
  * tRPC (server/trpc/init.ts), the job registry (server/jobs/registry.ts) and the test setup. A publisher
  * with no subscriber refuses to go on (see notifyShowsCancelled), so a missing load fails loudly.
  */
-onShowsCancelled('tickets', invalidateTicketsOfShows);
+onShowsCancelled('tickets', (work, showPks) => invalidateTicketsOfShows(work.tx, showPks));
 onShowsCancelled('marketplace', terminateListingsOfShows);
 onTicketsInvalidated('marketplace', terminateListingsOfTickets);
 onPaymentSucceeded('marketplace', completePurchase);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { type Db, type DbOrTx, getDb } from '@/db';
 import { AppError, type ErrorDetail, zodDetails } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
+import { transaction } from '@/server/lib/transaction';
 import { type CallOutcome, PartnerCallError, recordFeedRun } from '@/server/modules/partners';
 import { type EventFeed, type FeedEvent, fetchEventFeed } from './feed-schemas';
 import { applyRules } from './rules';
@@ -195,7 +196,8 @@ type Applied = 'created' | 'updated';
  * together or not at all.
  */
 async function applyFeedEvent(partnerId: string, event: FeedEvent, db: Db): Promise<Applied> {
-  return db.transaction(async (tx) => {
+  return transaction(async (work) => {
+    const { tx } = work;
     const rules = combinationRules(event);
     let stored = await storedEvent(partnerId, event.externalReferenceId, tx);
     if (!stored) {
@@ -210,10 +212,10 @@ async function applyFeedEvent(partnerId: string, event: FeedEvent, db: Db): Prom
         if (!stored) throw err;
       }
     }
-    await updateEvent(partnerId, parseOrRefuse(eventUpdateSchema, feedEventBody(event, stored)), tx);
+    await updateEvent(partnerId, parseOrRefuse(eventUpdateSchema, feedEventBody(event, stored)), work);
     await applyCombinations(partnerId, rules, tx);
     return 'updated';
-  });
+  }, db);
 }
 
 export interface FeedEventRefusal {

@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, type Tx } from '@/db';
+import type { Work } from '@/server/lib/transaction';
 import { combinations, events, priceTypes, shows, ticketOptions } from '@/db/schema/catalog';
 
 export type { StoredPrimarySalesFee } from '@/db/schema/catalog';
@@ -117,8 +118,8 @@ export function showDirectory(db: DbOrTx = getDb()) {
     .as('show_directory');
 }
 
-/** What another module does when shows are cancelled, inside the cancelling transaction. */
-export type ShowsCancelledListener = (tx: Tx, showPks: string[]) => Promise<void>;
+/** What another module does when shows are cancelled, inside the cancelling transaction (with its after-commit list). */
+export type ShowsCancelledListener = (work: Work, showPks: string[]) => Promise<void>;
 
 const showsCancelledListeners = new Map<string, ShowsCancelledListener>();
 
@@ -132,10 +133,10 @@ export function onShowsCancelled(name: string, listener: ShowsCancelledListener)
   showsCancelledListeners.set(name, listener);
 }
 
-export async function notifyShowsCancelled(tx: Tx, showPks: string[]): Promise<void> {
+export async function notifyShowsCancelled(work: Work, showPks: string[]): Promise<void> {
   // A cancellation without its cascade would leave valid tickets on a cancelled show: refuse it loudly.
   if (!showsCancelledListeners.size) {
     throw new Error('Show cancellation has no subscribers: server/wiring.ts was not loaded by this entry point');
   }
-  for (const listener of showsCancelledListeners.values()) await listener(tx, showPks);
+  for (const listener of showsCancelledListeners.values()) await listener(work, showPks);
 }

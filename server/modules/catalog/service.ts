@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { type DbOrTx, type Tx, getDb } from '@/db';
+import { type Db, type DbOrTx, type Tx, getDb } from '@/db';
 import { events, priceTypes, shows, type StoredPrimarySalesFee, ticketOptions } from '@/db/schema/catalog';
 import { AppError, badRequest, conflict, type ErrorDetail, notFound, pgErrorOf } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
+import { transaction, type Work } from '@/server/lib/transaction';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
 import {
   type EventCreateInput,
@@ -162,9 +163,10 @@ export async function createEvent(partnerId: string, input: EventCreateInput, db
  * price types are matched by their partner ids; ones not sent stay (never deleted by an update). A
  * changed show date marks the show rescheduled; a show sent as CANCELLED is cancelled.
  */
-export async function updateEvent(partnerId: string, input: EventUpdateInput, db: DbOrTx = getDb()) {
+export async function updateEvent(partnerId: string, input: EventUpdateInput, within?: Work | Db) {
   try {
-    return await db.transaction(async (tx) => {
+    return await transaction(async (work) => {
+      const { tx } = work;
       const [event] = await tx
         .select()
         .from(events)
@@ -210,9 +212,9 @@ export async function updateEvent(partnerId: string, input: EventUpdateInput, db
           details: problems,
         });
       }
-      if (cancelled.length) await cancelShows(tx, cancelled);
+      if (cancelled.length) await cancelShows(work, cancelled);
       return getEvent(partnerId, input.externalReferenceId, tx);
-    });
+    }, within);
   } catch (err) {
     rethrowUnique(err, UNIQUE_MESSAGES((input.shows ?? []).map((s) => s.showId)));
   }
@@ -309,19 +311,21 @@ async function mergeShow(tx: Tx, partnerId: string, current: ShowRow, show: Part
  * The shows are updated first: a ticket import holds a share lock on the shows it checks, so it either
  * commits before this (and its tickets are invalidated here) or sees the show cancelled.
  */
-export async function cancelShows(tx: Tx, showPks: string[]): Promise<void> {
+export async function cancelShows(work: Work, showPks: string[]): Promise<void> {
   if (!showPks.length) return;
+  const { tx } = work;
   await tx
     .update(shows)
     .set({ status: 'CANCELLED', cancelledAt: sql`coalesce(${shows.cancelledAt}, now())` })
     .where(inArray(shows.id, showPks));
   // The tickets module invalidates the shows' tickets (and later modules end their listings), in this transaction.
-  await notifyShowsCancelled(tx, showPks);
+  await notifyShowsCancelled(work, showPks);
 }
 
 /** POST /v1/events/{externalReferenceId}/cancellation, optionally for one show. */
-export async function cancelEvent(partnerId: string, externalReferenceId: string, showId?: string, db = getDb()) {
-  return db.transaction(async (tx) => {
+export async function cancelEvent(partnerId: string, externalReferenceId: string, showId?: string, within?: Work | Db) {
+  return transaction(async (work) => {
+    const { tx } = work;
     const [event] = await tx
       .select()
       .from(events)
@@ -334,7 +338,7 @@ export async function cancelEvent(partnerId: string, externalReferenceId: string
       .where(and(eq(shows.eventId, event.id), showId ? eq(shows.showId, showId) : undefined));
     if (showId && targets.length === 0) throw notFound('Show not found');
     await cancelShows(
-      tx,
+      work,
       targets.map((t) => t.id),
     );
     if (!showId) {
@@ -344,7 +348,7 @@ export async function cancelEvent(partnerId: string, externalReferenceId: string
         .where(and(eq(events.id, event.id), isNull(events.cancelledAt)));
     }
     return getEvent(partnerId, externalReferenceId, tx);
-  });
+  }, within);
 }
 
 function optionOut(o: OptionRow) {

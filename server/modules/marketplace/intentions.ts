@@ -1,6 +1,6 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
-import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
+import { buyIntentions, listingItems, listings, payouts } from '@/db/schema/marketplace';
 import { env, publicBaseUrl } from '@/server/env';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -10,6 +10,7 @@ import { getPayment, startPayment } from '@/server/modules/payments';
 import { buyerFeeMinor, marketTerms } from './fees';
 
 export const EXPIRE_INTENTION_JOB = 'marketplace.expireIntention';
+export const REFUND_PURCHASE_JOB = 'marketplace.refundPurchase';
 /** The payments module's `purpose` of a buy intention's payment; its `reference` is the intention id. */
 export const BUY_INTENTION_PURPOSE = 'buy_intention';
 export const MAX_ITEMS_PER_INTENTION = 50;
@@ -220,8 +221,14 @@ export async function cancelListings(tx: Tx, listingIds: string[]): Promise<void
   await tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, listingIds));
 }
 
-/** Show cancellation (subscribed in server/wiring.ts): the shows' open listings end, their holds too. */
-export async function terminateListingsOfShows(tx: Tx, showPks: string[]): Promise<void> {
+/**
+ * Show cancellation (subscribed in server/wiring.ts, in the cancelling transaction): the shows' open
+ * listings end with the holds on them; tickets already sold there are refunded to their buyers (a job
+ * per payment, after the commit: the provider is called outside the transaction) and their sellers'
+ * scheduled payouts are cancelled.
+ */
+export async function terminateListingsOfShows(work: Work, showPks: string[]): Promise<void> {
+  const { tx, after } = work;
   const open = await tx
     .select({ id: listings.id })
     .from(listings)
@@ -230,6 +237,39 @@ export async function terminateListingsOfShows(tx: Tx, showPks: string[]): Promi
     tx,
     open.map((l) => l.id),
   );
+  const sold = await tx
+    .select({ id: listings.id, intentionId: listings.reservedBy })
+    .from(listings)
+    .where(and(inArray(listings.showPk, showPks), eq(listings.status, 'SOLD')));
+  if (!sold.length) return;
+  await tx
+    .update(payouts)
+    .set({ status: 'CANCELLED' })
+    .where(
+      and(
+        inArray(
+          payouts.listingId,
+          sold.map((l) => l.id),
+        ),
+        eq(payouts.status, 'SCHEDULED'),
+      ),
+    );
+  const intentionIds = [...new Set(sold.map((l) => l.intentionId).filter((id): id is string => !!id))];
+  const paid = intentionIds.length
+    ? await tx
+        .select({ partnerId: buyIntentions.partnerId, paymentId: buyIntentions.paymentId })
+        .from(buyIntentions)
+        .where(and(inArray(buyIntentions.id, intentionIds), eq(buyIntentions.status, 'COMPLETED')))
+    : [];
+  for (const p of paid) {
+    if (p.paymentId) {
+      after.job(REFUND_PURCHASE_JOB, {
+        partnerId: p.partnerId,
+        paymentId: p.paymentId,
+        reason: 'The show was cancelled',
+      });
+    }
+  }
 }
 
 /** Ticket invalidation (DELETE /v1/tickets/{ticketId}, subscribed in server/wiring.ts): its open listing ends. */

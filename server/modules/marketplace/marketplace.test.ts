@@ -9,9 +9,10 @@ import { buyIntentions, listings, payouts, shows, tickets, webhookEndpoints } fr
 import { AppError } from '@/server/lib/errors';
 import { updateIntegration } from '@/server/modules/partners';
 import { getPayment } from '@/server/modules/payments';
-import { dispatchDue, upsertEndpoint } from '@/server/modules/webhooks';
+import { dispatchDue, listMessages, upsertEndpoint } from '@/server/modules/webhooks';
 import { Receiver } from '@/server/testing/receiver';
 import { refundPurchaseJob } from './purchase';
+import { transferTickets } from './transfer';
 import { setEnv } from '@/server/testing/env';
 import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
@@ -428,6 +429,30 @@ describe('completing a purchase', () => {
     }
   });
 
+  it('a cancelled show refunds its sold tickets and cancels their payouts (after the commit, by job)', async () => {
+    const m = await market();
+    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const intention = await intend(m.key, [listing.id]);
+    const paid = await payOnSandbox(intention.body.data.paymentUrl);
+    expect((await getListing(m.partnerId, listing.id)).status).toBe('SOLD');
+    const sent = jobs.sent.length;
+    const res = await cancelPost(
+      apiRequest(`/v1/events/${m.ref}/cancellation`, { key: m.key, method: 'POST' }),
+      routeParams({ externalReferenceId: m.ref }),
+    );
+    expect(res.status).toBe(200);
+    const [payout] = await getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
+    expect(payout.status).toBe('CANCELLED');
+    const refund = jobs.sent.slice(sent).find((j) => j.name === 'marketplace.refundPurchase')!;
+    expect(refund.input).toEqual({
+      partnerId: m.partnerId,
+      paymentId: paid.paymentId,
+      reason: 'The show was cancelled',
+    });
+    await refundPurchaseJob.run(refundPurchaseJob.input.parse(refund.input), { provider: 'local', attempt: 1 });
+    expect((await getPayment(m.partnerId, paid.paymentId)).status).toBe('refunded');
+  });
+
   it('refuses the purchase when the partner says the seller no longer owns the ticket: listing cancelled, payment refunded', async () => {
     const m = await market();
     const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
@@ -459,3 +484,29 @@ async function showStart(partnerId: string): Promise<number> {
   const [row] = await getDb().select({ at: shows.startsAt }).from(shows).where(eq(shows.partnerId, partnerId));
   return row.at.getTime();
 }
+
+describe('peer-to-peer transfer', () => {
+  it('hands a ticket to another e-mail where P2P_TRANSFER allows it, with ticket.updated; never a listed ticket', async () => {
+    const m = await market();
+    const transfer = (ticketIds: string[]) =>
+      transferTickets(m.partnerId, { ticketIds, fromEmail: SELLER, toEmail: 'Friend@Example.com' }).catch((e) =>
+        code(e),
+      );
+    expect(await transfer(['T1'])).toBe('403 Transfers are not allowed for ticket T1');
+    await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    expect(await transfer(['T2'])).toBe('409 A listed ticket cannot be transferred; take it off sale first');
+    expect(await transfer(['T1'])).toEqual({ ticketIds: ['T1'], newOwnerEmail: 'friend@example.com' });
+    const [t1] = await getDb()
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
+    expect(t1.buyerEmail).toBe('friend@example.com');
+    const { items } = await listMessages({ partnerId: m.partnerId, action: 'ticket.updated' });
+    expect(items.map((i) => i.data)).toEqual([
+      { id: 'T1', newOwnerEmail: 'friend@example.com', oldOwnerEmail: SELLER },
+    ]);
+    // The old owner no longer owns it.
+    expect(await transfer(['T1'])).toMatch(/^403 The partner does not report ticket T1/);
+  });
+});

@@ -9,10 +9,9 @@ import { type Payment, refundPayment } from '@/server/modules/payments';
 import { resolvePrimarySalesFee, type SaleTicket, ticketsByPk, transferOwnership } from '@/server/modules/tickets';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { marketTerms, sellerPayoutMinor } from './fees';
-import { BUY_INTENTION_PURPOSE, cancelListings } from './intentions';
+import { BUY_INTENTION_PURPOSE, cancelListings, REFUND_PURCHASE_JOB } from './intentions';
 import { notOwnedBy } from './ownership';
 
-export const REFUND_PURCHASE_JOB = 'marketplace.refundPurchase';
 const DAY = 24 * 3600_000;
 
 /** The partner's share of one resale ticket, from its resolved primary sales fee (anchor notes). */

@@ -1,0 +1,77 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { type Db, getDb } from '@/db';
+import { listingItems } from '@/db/schema/marketplace';
+import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
+import { transaction } from '@/server/lib/transaction';
+import { effectiveResaleRules } from '@/server/modules/catalog';
+import { ticketsForSale, transferOwnership } from '@/server/modules/tickets';
+import { enqueueWebhook } from '@/server/modules/webhooks';
+import { notOwnedBy, notOwnedError } from './ownership';
+
+/**
+ * Peer-to-peer transfer: the owner hands tickets to another e-mail without payment, where the partner's
+ * rule P2P_TRANSFER allows it (no rule: not allowed — a partner opts in). Ownership is asked live; a
+ * listed ticket must be taken off sale first. Same effects as a sale: new owner, fresh secure link,
+ * `ticket.updated` with the old and new owner, in one transaction.
+ */
+export async function transferTickets(
+  partnerId: string,
+  input: { ticketIds: string[]; fromEmail: string; toEmail: string },
+  within?: Db,
+) {
+  const db = within ?? getDb();
+  const from = input.fromEmail.trim().toLowerCase();
+  const to = input.toEmail.trim().toLowerCase();
+  if (from === to)
+    throw badRequest('The new owner is the current owner', [{ path: 'toEmail', message: 'is the current owner' }]);
+  const list = await ticketsForSale(partnerId, [...new Set(input.ticketIds)], db);
+  const missing = input.ticketIds.filter((id) => !list.some((t) => t.ticketId === id));
+  if (missing.length) throw notFound(`Ticket not found: ${missing.join(', ')}`);
+  for (const t of list) {
+    if (t.status !== 'VALID' || t.showStatus !== 'LIVE')
+      throw conflict(`Ticket ${t.ticketId} can no longer be transferred`);
+    const rules = await effectiveResaleRules(
+      partnerId,
+      {
+        externalReferenceEventId: t.eventRef,
+        showId: t.showId,
+        ticketOptionId: t.ticketOptionId,
+        ...(t.priceTypeId ? { priceTypeId: t.priceTypeId } : {}),
+      },
+      db,
+    );
+    if ((rules.P2P_TRANSFER as { allowed?: boolean } | undefined)?.allowed !== true) {
+      throw new AppError('FORBIDDEN', `Transfers are not allowed for ticket ${t.ticketId}`);
+    }
+  }
+  const notOwned = await notOwnedBy(partnerId, from, list);
+  if (notOwned.length) throw notOwnedError(notOwned);
+  return transaction(async (work) => {
+    const listed = await work.tx
+      .select({ listingId: listingItems.listingId })
+      .from(listingItems)
+      .where(
+        and(
+          inArray(
+            listingItems.ticketPk,
+            list.map((t) => t.pk),
+          ),
+          eq(listingItems.open, true),
+        ),
+      );
+    if (listed.length) throw conflict('A listed ticket cannot be transferred; take it off sale first');
+    const changed = await transferOwnership(
+      work.tx,
+      list.map((t) => t.pk),
+      to,
+    );
+    for (const c of changed) {
+      await enqueueWebhook(work, partnerId, {
+        family: 'ticket',
+        action: 'ticket.updated',
+        data: { id: c.ticketId, newOwnerEmail: to, oldOwnerEmail: c.oldOwnerEmail },
+      });
+    }
+    return { ticketIds: changed.map((c) => c.ticketId), newOwnerEmail: to };
+  }, db);
+}
