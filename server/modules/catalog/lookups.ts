@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, type Tx } from '@/db';
+import { type DbOrTx, getDb } from '@/db';
 import type { Work } from '@/server/lib/transaction';
 import { combinations, events, priceTypes, shows, ticketOptions } from '@/db/schema/catalog';
 
