@@ -24,6 +24,8 @@ const cases: Record<string, () => Promise<{ run: () => Promise<BenchResult> }>> 
   'webhook-delivery': () => import('./webhook-delivery'),
   'ticket-import': () => import('./ticket-import'),
   'sync-tickets': () => import('./sync-tickets'),
+  'buy-intention': () => import('./buy-intention'),
+  'listed-tickets': () => import('./listed-tickets'),
 };
 
 let dropDb: (() => Promise<void>) | undefined;

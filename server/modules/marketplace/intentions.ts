@@ -83,15 +83,51 @@ export async function createBuyIntention(
   }
   const buyer = input.user.trim().toLowerCase();
   const minutes = env().BUY_INTENTION_MINUTES;
+  // One read first, outside any transaction: most buyers of a popular listing find it held already and get
+  // their 409 from this alone; a hold whose time is up is released in the transaction below.
+  const seen = await (within && 'after' in within ? within.tx : (within ?? getDb()))
+    .select({ id: listings.id, status: listings.status, holdOver: sql<boolean>`${buyIntentions.expiresAt} <= now()` })
+    .from(listings)
+    .leftJoin(buyIntentions, eq(buyIntentions.id, listings.reservedBy))
+    .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, items)));
+  const heldNow = seen.filter((r) => r.status === 'RESERVED' && !r.holdOver);
+  if (heldNow.length && seen.length === items.length) {
+    throw new AppError(
+      'CONFLICT',
+      `Not available any more: ${heldNow.map((r) => `${r.id} (held by another buyer)`).join(', ')}`,
+      {
+        details: heldNow.map((r) => ({ path: 'items', message: `${r.id} is RESERVED` })),
+      },
+    );
+  }
+  const expiredHolds = seen.some((r) => r.status === 'RESERVED' && r.holdOver);
   return transaction(async (work) => {
     const { tx, after } = work;
-    await releaseExpired(tx, { partnerId, listingIds: items });
+    if (expiredHolds) await releaseExpired(tx, { partnerId, listingIds: items });
+    // SKIP LOCKED: a listing another buyer is taking right now counts as taken (a 409 at once, not a
+    // wait in line behind every other buyer of a popular listing).
     const rows = await tx
       .select()
       .from(listings)
       .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, items)))
       .orderBy(listings.id)
-      .for('update');
+      .for('update', { skipLocked: true });
+    if (rows.length < items.length) {
+      const exist = await tx
+        .select({ id: listings.id })
+        .from(listings)
+        .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, items)));
+      const busy = exist.filter((e) => !rows.some((r) => r.id === e.id)).map((e) => e.id);
+      if (busy.length) {
+        throw new AppError(
+          'CONFLICT',
+          `Not available any more: ${busy.map((id) => `${id} (held by another buyer)`).join(', ')}`,
+          {
+            details: busy.map((id) => ({ path: 'items', message: `${id} is being bought by someone else` })),
+          },
+        );
+      }
+    }
     const missing = items.filter((id) => !rows.some((r) => r.id === id));
     if (missing.length) {
       throw new AppError('NOT_FOUND', `Listing not found: ${missing.join(', ')}`, {

@@ -1,0 +1,1 @@
+export { runBuyIntention as run } from './market';

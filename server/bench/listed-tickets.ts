@@ -1,0 +1,1 @@
+export { runListedTickets as run } from './market';

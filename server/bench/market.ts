@@ -1,0 +1,169 @@
+import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
+import { getSql } from '@/db';
+import { createEvent } from '@/server/modules/catalog';
+import { createListing, listedTickets } from '@/server/modules/marketplace';
+import { createPartnerWithKeys } from '@/server/modules/partners';
+import { importTickets } from '@/server/modules/tickets';
+import { apiRequest } from '@/server/testing/fixtures';
+import type { BenchResult } from './run';
+import { machine } from './servers';
+
+const SELLER = 'seller@bench.test';
+const REPS = 3;
+
+/** A partner with one event and show and `n` tickets owned by SELLER, through the modules. */
+async function marketWith(n: number) {
+  const { partner, apiKey } = await createPartnerWithKeys(`Bench market ${Date.now()}`);
+  const ref = `MKT-${Date.now()}`;
+  await createEvent(partner.id, {
+    externalReferenceId: ref,
+    title: 'Bench market',
+    description: 'd',
+    location: {},
+    configuration: {},
+    shows: [
+      {
+        showId: 'S1',
+        title: 'S1',
+        date: new Date(Date.now() + 90 * 24 * 3600_000).toISOString(),
+        images: [],
+        configuration: {},
+        ticketOptions: [{ ticketId: 'GA', title: 'GA', description: 'g', currency: 'EUR', price: '40.00' }],
+      },
+    ],
+  } as Parameters<typeof createEvent>[1]);
+  const tickets = Array.from({ length: n }, (_, i) => ({
+    ticket: {
+      externalReferenceEventId: ref,
+      showId: 'S1',
+      ticketId: `B-${String(i).padStart(6, '0')}`,
+      ticketOptionId: 'GA',
+      buyer: SELLER,
+      ticketAccess: { type: 'OTHER', locator: `L${i}` },
+      props: { seating: { section: `S${i % 10}`, row: String(i % 30), seat: String(i) } },
+    },
+  }));
+  for (let i = 0; i < tickets.length; i += 1000) {
+    await importTickets(partner.id, tickets.slice(i, i + 1000) as Parameters<typeof importTickets>[1]);
+  }
+  return { partnerId: partner.id, key: apiKey, ref, ticketIds: tickets.map((t) => t.ticket.ticketId) };
+}
+
+/**
+ * buy-intention: 200 buyers at once over 20 listings through the route handler (in process: the partner
+ * API's wrapper, validation, the locking transaction, the payment opened in it); exactly 20 must win.
+ * Baseline: the same number of raw `UPDATE listings SET status = 'RESERVED' WHERE id = $1 AND status =
+ * 'ACTIVE'` through postgres.js at the same concurrency. Best of 3 each; holds reset between runs.
+ */
+export async function runBuyIntention(): Promise<BenchResult> {
+  const BUYERS = Number(process.env.BENCH_BUYERS ?? 200);
+  const LISTINGS = 20;
+  const m = await marketWith(LISTINGS);
+  const listingIds: string[] = [];
+  for (const t of m.ticketIds) {
+    listingIds.push(
+      (await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [t], price: 50 })).id,
+    );
+  }
+  const sql = getSql();
+  const reset = () => sql`
+    with i as (update buy_intentions set status = 'CANCELLED' where partner_id = ${m.partnerId} and status = 'PENDING')
+    update listings set status = 'ACTIVE', reserved_by = null where partner_id = ${m.partnerId}`;
+  console.log(`# buy-intention: ${BUYERS} concurrent buyers over ${LISTINGS} listings; ${machine()}`);
+  const project: number[] = [];
+  const baseline: number[] = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    await reset();
+    let t0 = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: BUYERS }, (_, i) =>
+        buyIntentionPost(
+          apiRequest('/v1/marketplace/buyingflow/buyIntention', {
+            key: m.key,
+            body: { items: [listingIds[i % LISTINGS]], user: `buyer${i}@bench.test` },
+          }),
+        ).then((r) => r.status),
+      ),
+    );
+    project.push(BUYERS / ((performance.now() - t0) / 1000));
+    const won = answers.filter((s) => s === 200).length;
+    const lost = answers.filter((s) => s === 409).length;
+    if (won !== LISTINGS || lost !== BUYERS - LISTINGS) {
+      throw new Error(
+        `buy-intention: expected ${LISTINGS} holds and ${BUYERS - LISTINGS} 409s, got ${won} and ${lost}`,
+      );
+    }
+    await reset();
+    t0 = performance.now();
+    const updated = await Promise.all(
+      Array.from(
+        { length: BUYERS },
+        (_, i) =>
+          sql`update listings set status = 'RESERVED' where id = ${listingIds[i % LISTINGS]} and status = 'ACTIVE'`,
+      ),
+    );
+    baseline.push(BUYERS / ((performance.now() - t0) / 1000));
+    if (updated.reduce((n, r) => n + r.count, 0) !== LISTINGS) throw new Error('baseline reserved the wrong count');
+  }
+  await reset();
+  return { value: Math.max(...project), baseline: Math.max(...baseline), unit: 'intentions/s', kind: 'rate' };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * listed-tickets: median latency of `listedTickets` (the module function behind the endpoint: holds
+ * released, event checked, listings with seats, fees added) for a show with 5,000 active listings,
+ * against the raw SQL of the same read through postgres.js.
+ */
+export async function runListedTickets(): Promise<BenchResult> {
+  const N = Number(process.env.BENCH_LISTINGS ?? 5000);
+  const RUNS = 25;
+  const m = await marketWith(N);
+  const sql = getSql();
+  // The listings are written directly (one statement): listing 5,000 tickets one by one is not what is measured.
+  await sql`
+    with t as (
+      select t.id as pk, t.ticket_id, t.event_pk, t.show_pk, t.data, row_number() over (order by t.ticket_id) as n
+      from tickets t where t.partner_id = ${m.partnerId}
+    ), l as (
+      insert into listings (id, partner_id, event_pk, show_pk, ticket_option_id, seller_email, type, currency,
+        price_minor, ticket_count)
+      select 'lst_bench_' || n, ${m.partnerId}, event_pk, show_pk, 'GA', ${SELLER}, 'SINGLE', 'EUR', 4000 + n, 1 from t
+      returning id
+    )
+    insert into listing_items (listing_id, ticket_pk, partner_id, ticket_id, seating)
+    select 'lst_bench_' || n, pk, ${m.partnerId}, ticket_id, data -> 'props' -> 'seating' from t`;
+  await sql`analyze listings`;
+  await sql`analyze listing_items`;
+  console.log(`# listed-tickets: one show with ${N} active listings, median of ${RUNS} reads; ${machine()}`);
+  const raw = async () => {
+    const t0 = performance.now();
+    const rows = await sql`
+      select l.id, l.type, l.currency, l.price_minor, l.ticket_count, l.ticket_option_id, l.price_type_id, s.show_id,
+        e.external_reference_id,
+        (select json_agg(json_build_object('ticketId', i.ticket_id, 'seating', i.seating) order by i.ticket_id)
+          from listing_items i where i.listing_id = l.id) as seats
+      from listings l join shows s on s.id = l.show_pk join events e on e.id = s.event_id
+      where l.partner_id = ${m.partnerId} and l.status = 'ACTIVE' and e.external_reference_id = ${m.ref}
+        and s.show_id = 'S1'
+      order by l.price_minor, l.id`;
+    if (rows.length !== N) throw new Error(`raw read answered ${rows.length}`);
+    return performance.now() - t0;
+  };
+  const project = async () => {
+    const t0 = performance.now();
+    const rows = await listedTickets(m.partnerId, m.ref, 'S1');
+    if (rows.length !== N) throw new Error(`listedTickets answered ${rows.length}`);
+    return performance.now() - t0;
+  };
+  await raw();
+  await project();
+  const rawTimes: number[] = [];
+  const projectTimes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    rawTimes.push(await raw());
+    projectTimes.push(await project());
+  }
+  return { value: median(projectTimes), baseline: median(rawTimes), unit: 'ms', kind: 'time' };
+}
