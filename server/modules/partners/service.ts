@@ -1,5 +1,5 @@
-import { and, count, desc, eq, ilike, isNull, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { type DbOrTx, getDb, getSql } from '@/db';
 import { apiKeys, partners } from '@/db/schema/partners';
 import { notFound } from '@/server/lib/errors';
 import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
@@ -187,34 +187,40 @@ export interface AuthenticatedKey {
  * Resolves a presented key to its partner, or null for unknown and revoked keys. One indexed lookup;
  * last-used time is written at most once a minute per key so bulk traffic does not write per call.
  */
-export async function authenticateApiKey(rawKey: string, db: DbOrTx = getDb()): Promise<AuthenticatedKey | null> {
+export async function authenticateApiKey(rawKey: string): Promise<AuthenticatedKey | null> {
   if (rawKey.length < 10 || rawKey.length > 200) return null;
-  const [row] = await db
-    .select({
-      partnerId: apiKeys.partnerId,
-      partnerName: partners.name,
-      keyId: apiKeys.id,
-      keyPrefix: apiKeys.prefix,
-      kind: apiKeys.kind,
-      lastUsedAt: apiKeys.lastUsedAt,
-      partnerDisabled: sql<boolean>`${partners.disabledAt} is not null`,
-    })
-    .from(apiKeys)
-    .innerJoin(partners, eq(partners.id, apiKeys.partnerId))
-    .where(and(eq(apiKeys.hash, sha256Hex(rawKey)), isNull(apiKeys.revokedAt)));
+  // Every partner call comes through here: one statement through postgres.js directly (drizzle's query
+  // building cost about 0.5 ms of CPU a call, three times the query's own time).
+  const sql = getSql();
+  const [row] = await sql<
+    {
+      partner_id: string;
+      partner_name: string;
+      key_id: string;
+      key_prefix: string;
+      kind: ApiKeyKind;
+      stale: boolean;
+      partner_disabled: boolean;
+    }[]
+  >`
+    select k.partner_id, p.name as partner_name, k.id as key_id, k.prefix as key_prefix, k.kind,
+      (k.last_used_at is null or k.last_used_at < now() - interval '60 seconds') as stale,
+      p.disabled_at is not null as partner_disabled
+    from api_keys k join partners p on p.id = k.partner_id
+    where k.hash = ${sha256Hex(rawKey)} and k.revoked_at is null`;
   if (!row) return null;
   // A disabled partner's calls are refused, so they do not count as use either.
-  if (!row.partnerDisabled && (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > 60_000)) {
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: sql`now()` })
-      .where(
-        and(
-          eq(apiKeys.id, row.keyId),
-          sql`(${apiKeys.lastUsedAt} is null or ${apiKeys.lastUsedAt} < now() - interval '60 seconds')`,
-        ),
-      );
+  if (!row.partner_disabled && row.stale) {
+    await sql`
+      update api_keys set last_used_at = now()
+      where id = ${row.key_id} and (last_used_at is null or last_used_at < now() - interval '60 seconds')`;
   }
-  const { lastUsedAt: _ignored, ...key } = row;
-  return key;
+  return {
+    partnerId: row.partner_id,
+    partnerName: row.partner_name,
+    keyId: row.key_id,
+    keyPrefix: row.key_prefix,
+    kind: row.kind,
+    partnerDisabled: row.partner_disabled,
+  };
 }
