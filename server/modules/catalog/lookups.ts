@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
+import { domainEvent } from '@/server/lib/domain-event';
 import type { Work } from '@/server/lib/transaction';
 import { combinations, events, priceTypes, shows, ticketOptions } from '@/db/schema/catalog';
 
@@ -121,22 +122,17 @@ export function showDirectory(db: DbOrTx = getDb()) {
 /** What another module does when shows are cancelled, inside the cancelling transaction (with its after-commit list). */
 export type ShowsCancelledListener = (work: Work, showPks: string[]) => Promise<void>;
 
-const showsCancelledListeners = new Map<string, ShowsCancelledListener>();
+const showsCancelled = domainEvent<[Work, string[]]>('Show cancellation', { required: true });
 
 /**
- * Subscribes a module above the catalogue (tickets now; listings, payouts, refunds later) to show
- * cancellations, by name (subscribing again replaces). The subscriptions are made in one place,
- * server/wiring.ts, which every entry point loads: the catalogue never imports the modules that
- * depend on it, so the import graph has no circle.
+ * Subscribes a module above the catalogue (tickets, the marketplace) to show cancellations, by name. The
+ * subscriptions are made in one place, server/wiring.ts, which every entry point loads; a cancellation
+ * with no subscriber throws, since valid tickets must never stay on a cancelled show.
  */
 export function onShowsCancelled(name: string, listener: ShowsCancelledListener): void {
-  showsCancelledListeners.set(name, listener);
+  showsCancelled.subscribe(name, listener);
 }
 
-export async function notifyShowsCancelled(work: Work, showPks: string[]): Promise<void> {
-  // A cancellation without its cascade would leave valid tickets on a cancelled show: refuse it loudly.
-  if (!showsCancelledListeners.size) {
-    throw new Error('Show cancellation has no subscribers: server/wiring.ts was not loaded by this entry point');
-  }
-  for (const listener of showsCancelledListeners.values()) await listener(work, showPks);
+export function notifyShowsCancelled(work: Work, showPks: string[]): Promise<void> {
+  return showsCancelled.publish(work, showPks);
 }

@@ -12,6 +12,7 @@ import { publicBaseUrl } from '@/server/env';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
 import { newId, sha256Hex } from '@/server/lib/ids';
 import { errorFields, log } from '@/server/lib/log';
+import { domainEvent } from '@/server/lib/domain-event';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { currentProviderName, providerFor } from './provider';
 import {
@@ -41,9 +42,11 @@ export type PaymentListener = (work: Work, payment: Payment) => Promise<void>;
 /** What a module above does when a seller's payout account becomes active (e.g. release waiting payouts). */
 export type PayoutAccountListener = (work: Work, account: SellerAccount) => Promise<void>;
 
-const succeededListeners = new Map<string, PaymentListener>();
-const failedListeners = new Map<string, PaymentListener>();
-const accountListeners = new Map<string, PayoutAccountListener>();
+const succeeded = domainEvent<Parameters<PaymentListener>>('Payment succeeded', { required: false });
+const failed = domainEvent<Parameters<PaymentListener>>('Payment failed', { required: false });
+const accountActivated = domainEvent<Parameters<PayoutAccountListener>>('Payout account activated', {
+  required: false,
+});
 
 /**
  * Subscribes to payments becoming paid, by name (subscribing again replaces). The listener runs in the
@@ -51,17 +54,17 @@ const accountListeners = new Map<string, PayoutAccountListener>();
  * fails (a Stripe webhook answers 500 and Stripe sends it again). Listeners look at `purpose`.
  */
 export function onPaymentSucceeded(name: string, listener: PaymentListener): void {
-  succeededListeners.set(name, listener);
+  succeeded.subscribe(name, listener);
 }
 
 /** Subscribes to payments that can no longer be paid (`failed` or `expired`), in that transaction. */
 export function onPaymentFailed(name: string, listener: PaymentListener): void {
-  failedListeners.set(name, listener);
+  failed.subscribe(name, listener);
 }
 
 /** Subscribes to a seller's payout account becoming active, in that transaction. */
 export function onPayoutAccountActivated(name: string, listener: PayoutAccountListener): void {
-  accountListeners.set(name, listener);
+  accountActivated.subscribe(name, listener);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -208,7 +211,7 @@ export async function markPaymentPaid(
       )
       .returning();
     if (!row) return null;
-    for (const listener of succeededListeners.values()) await listener(work, row);
+    await succeeded.publish(work, row);
     log.info('payment paid', { paymentId, partnerId: row.partnerId, provider: row.provider });
     return row;
   }, within);
@@ -228,7 +231,7 @@ export async function closePayment(
       .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_STATUSES)))
       .returning();
     if (!row) return null;
-    for (const listener of failedListeners.values()) await listener(work, row);
+    await failed.publish(work, row);
     return row;
   }, within);
 }
@@ -480,7 +483,7 @@ export async function setSellerAccountActive(
       )
       .returning();
     if (changed?.status === 'active') {
-      for (const listener of accountListeners.values()) await listener(work, changed);
+      await accountActivated.publish(work, changed);
     }
     if (changed) return changed;
     const [row] = await work.tx

@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, type Tx } from '@/db';
 import { tickets } from '@/db/schema/tickets';
+import { domainEvent } from '@/server/lib/domain-event';
 import { showDirectory } from '@/server/modules/catalog';
 import { recordTicketEvents } from './history';
 
@@ -109,18 +110,15 @@ export async function ticketsOfOrder(partnerId: string, orderId: string, db: DbO
 }
 
 export type TicketsInvalidatedListener = (tx: Tx, ticketPks: string[]) => Promise<void>;
-const invalidatedListeners = new Map<string, TicketsInvalidatedListener>();
+const ticketsInvalidated = domainEvent<[Tx, string[]]>('Ticket invalidation', { required: true });
 
 /** Subscribes a module above tickets (the marketplace) to ticket invalidations, by name (server/wiring.ts). */
 export function onTicketsInvalidated(name: string, listener: TicketsInvalidatedListener): void {
-  invalidatedListeners.set(name, listener);
+  ticketsInvalidated.subscribe(name, listener);
 }
 
-export async function notifyTicketsInvalidated(tx: Tx, ticketPks: string[]): Promise<void> {
-  if (!invalidatedListeners.size) {
-    throw new Error('Ticket invalidation has no subscribers: server/wiring.ts was not loaded by this entry point');
-  }
-  for (const listener of invalidatedListeners.values()) await listener(tx, ticketPks);
+export function notifyTicketsInvalidated(tx: Tx, ticketPks: string[]): Promise<void> {
+  return ticketsInvalidated.publish(tx, ticketPks);
 }
 
 /**
