@@ -14,3 +14,4 @@ export * from './schemas';
 export * from './urls';
 export * from './pages';
 export * from './purchase';
+export * from './admin';
