@@ -130,7 +130,10 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
           required: true,
           maxLength: 500,
           value: reason,
-          onChange: (e) => setReason(e.target.value),
+          onChange: (e) => {
+            setReason(e.target.value);
+            if (refund.error) refund.reset(); // the message was about what is being corrected
+          },
           error: reasonError,
           hint: 'Sent to the partner and kept with the refund.',
         }}
