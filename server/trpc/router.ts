@@ -1,6 +1,7 @@
 import { router } from './init';
 import { catalogRouter } from './routers/catalog';
 import { jobsRouter } from './routers/jobs';
+import { marketRouter } from './routers/market';
 import { partnersRouter } from './routers/partners';
 import { setupRouter } from './routers/setup';
 import { staffRouter } from './routers/staff';
@@ -16,6 +17,7 @@ export const appRouter = router({
   jobs: jobsRouter,
   catalog: catalogRouter,
   staff: staffRouter,
+  market: marketRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -15,3 +15,4 @@ export * from './urls';
 export * from './pages';
 export * from './purchase';
 export * from './transfer';
+export * from './admin';

@@ -8,12 +8,13 @@ import { Time } from '@/components/ui/time';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { IntegrationSection } from '../_features/integration/integration-section';
 import { ApiKeysSection } from '../_features/keys/api-keys-section';
+import { MarketTermsSection } from '../_features/market/market-terms-section';
 import { PartnerNav, PartnerSection } from '../_features/overview/partner-nav';
 import { SalesFeeSection } from '../_features/fees/sales-fee-section';
 import { PartnerSettingsSection } from '../_features/settings/partner-settings-section';
 import { WebhooksSection } from '../_features/webhooks/webhooks-section';
 import { loadPartnerPage, type PartnerPageProps } from '../_shared/partner-page';
-import { batchesPath, eventsPath, partnerPath, ticketsPath } from '../_shared/paths';
+import { batchesPath, eventsPath, marketPath, partnerPath, ticketsPath } from '../_shared/paths';
 
 export const metadata: Metadata = { title: 'Partner' };
 
@@ -23,6 +24,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
   void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId }));
+  void queryClient.prefetchQuery(trpc.market.terms.get.queryOptions({ partnerId }));
 
   return (
     <>
@@ -33,6 +35,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
           <>
             <ButtonLink href={eventsPath(partner.id)}>Events</ButtonLink>
             <ButtonLink href={batchesPath(partner.id)}>Ticket batches</ButtonLink>
+            <ButtonLink href={marketPath(partner.id)}>Market</ButtonLink>
           </>
         }
       />
@@ -71,6 +74,9 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
         </PartnerSection>
         <PartnerSection id="fees" loading={{ label: 'Loading the primary sales fee', rows: 2, columns: 2 }}>
           <SalesFeeSection partnerId={partner.id} />
+        </PartnerSection>
+        <PartnerSection id="market" loading={{ label: 'Loading the market terms', rows: 3, columns: 2 }}>
+          <MarketTermsSection partnerId={partner.id} />
         </PartnerSection>
         <PartnerSection id="webhooks" loading={{ label: 'Loading webhook settings', rows: 4, columns: 2 }}>
           <WebhooksSection partnerId={partner.id} />

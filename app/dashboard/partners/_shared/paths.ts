@@ -18,3 +18,4 @@ export const ticketPath = (partnerId: string, ticketId: string) => `${ticketsPat
 export const webhookLogPath = (partnerId: string) => `${partnerPath(partnerId)}/webhooks`;
 export const webhookMessagePath = (partnerId: string, messageId: string) =>
   `${webhookLogPath(partnerId)}/${e(messageId)}`;
+export const marketPath = (partnerId: string) => `${partnerPath(partnerId)}/market`;

@@ -2,14 +2,12 @@
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Dialog } from '@/components/ui/dialog';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Field } from '@/components/ui/field';
+import { FieldDialog } from '@/components/ui/field-dialog';
 import { OneTimeSecret } from '@/components/ui/secret-reveal';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
@@ -146,37 +144,26 @@ export function ApiKeysSection({ partnerId, kind, title, description }: Props) {
         </Table>
       )}
 
-      <Dialog
+      <FieldDialog
         open={createOpen}
         title={`Create ${noun}`}
         description="The key is shown once, right after it is created."
-        onClose={() => {
-          if (!create.isPending) setCreateOpen(false);
+        field={{
+          label: 'Label',
+          name: 'label',
+          maxLength: 80,
+          value: label,
+          onChange: (e) => setLabel(e.target.value),
+          error: labelError,
+          hint: 'Where the key is used, e.g. “production” or “staging”.',
         }}
-      >
-        <ActionForm
-          onSubmit={() => create.mutate({ partnerId, kind, label })}
-          error={create.error}
-          errorAtField={Boolean(labelError)}
-        >
-          <Field
-            label="Label"
-            name="label"
-            maxLength={80}
-            value={label}
-            onChange={(e) => setLabel(e.target.value)}
-            error={labelError}
-            hint="Where the key is used, e.g. “production” or “staging”."
-            data-autofocus
-          />
-          <FormActions
-            submit="Create key"
-            pending={create.isPending}
-            pendingLabel="Creating…"
-            onCancel={() => setCreateOpen(false)}
-          />
-        </ActionForm>
-      </Dialog>
+        submit="Create key"
+        pending={create.isPending}
+        pendingLabel="Creating…"
+        error={create.error}
+        onSubmit={() => create.mutate({ partnerId, kind, label })}
+        onCancel={() => setCreateOpen(false)}
+      />
 
       <ConfirmDialog
         open={revoking !== null}

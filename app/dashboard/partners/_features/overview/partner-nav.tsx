@@ -11,6 +11,7 @@ export const PARTNER_SECTIONS = [
   { id: 'keys', label: 'Keys' },
   { id: 'integration', label: 'Integration' },
   { id: 'fees', label: 'Fees' },
+  { id: 'market', label: 'Market' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'catalogue', label: 'Catalogue' },
   { id: 'settings', label: 'Settings' },

@@ -13,6 +13,7 @@ import { Table } from '@/components/ui/table';
 import { Time, TimeCell } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import { withParams } from '@/components/ui/url';
+import filters from '../../_shared/filters.module.css';
 import { partnerPath, webhookLogPath, webhookMessagePath } from '../../_shared/paths';
 import { actionsQueryInput } from './queries';
 import { MessageStatusBadge } from './webhook-message';
@@ -52,7 +53,7 @@ export function WebhookLogFilters({
     <form
       action={basePath}
       method="get"
-      className={styles.filters}
+      className={filters.filters}
       role="search"
       aria-label="Filter messages"
       onSubmit={(e) => {
@@ -71,7 +72,7 @@ export function WebhookLogFilters({
         Apply filters
       </Button>
       {(status || action) && (
-        <Link href={basePath} className={styles.filterLink}>
+        <Link href={basePath} className={filters.filterLink}>
           Clear filters
         </Link>
       )}
@@ -99,7 +100,7 @@ function Filter({
   options: [string, string][];
 }) {
   return (
-    <SelectField label={label} name={name} className={styles.filter} defaultValue={value ?? ''} key={value}>
+    <SelectField label={label} name={name} className={filters.filter} defaultValue={value ?? ''} key={value}>
       <option value="">{all}</option>
       {options.map(([v, text]) => (
         <option key={v} value={v}>

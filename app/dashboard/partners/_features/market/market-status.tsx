@@ -1,0 +1,18 @@
+import { Badge } from '@/components/ui/badge';
+
+type Tone = 'neutral' | 'success' | 'warning' | 'danger';
+const TONE: Record<string, Tone> = {
+  ACTIVE: 'success',
+  RESERVED: 'warning',
+  SOLD: 'neutral',
+  UNLISTED: 'neutral',
+  CANCELLED: 'danger',
+  SCHEDULED: 'warning',
+  PAID: 'success',
+  COMPLETED: 'success',
+};
+
+/** A status as a badge: "Sold", "Scheduled". */
+export function StatusBadge({ status }: { status: string }) {
+  return <Badge tone={TONE[status] ?? 'neutral'}>{status.charAt(0) + status.slice(1).toLowerCase()}</Badge>;
+}

@@ -1,0 +1,120 @@
+'use client';
+
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { ActionForm, FormActions } from '@/components/ui/action-form';
+import { ButtonLink } from '@/components/ui/button';
+import { SectionCard } from '@/components/ui/card';
+import { Field } from '@/components/ui/field';
+import { useTRPC } from '@/components/trpc/client';
+import { fieldErrors } from '@/components/trpc/errors';
+import layout from '../../_shared/form-layout.module.css';
+import { marketPath } from '../../_shared/paths';
+
+type TermName = 'buyerFeePercent' | 'buyerFeeFixed' | 'sellerFeePercent' | 'sellerFeeFixed' | 'payoutDelayDays';
+
+/** Each field with the server's rule, checked here first so staff see a message they can act on. */
+const FIELDS: { name: TermName; label: string; hint: string; max: number; whole?: boolean }[] = [
+  { name: 'buyerFeePercent', label: 'Buyer fee (%)', hint: 'Of each ticket’s price, 0 to 100.', max: 100 },
+  { name: 'buyerFeeFixed', label: 'Buyer fee (fixed)', hint: 'Per ticket, in its currency’s major units.', max: 1e6 },
+  { name: 'sellerFeePercent', label: 'Seller fee (%)', hint: 'Of each ticket’s price, 0 to 100.', max: 100 },
+  { name: 'sellerFeeFixed', label: 'Seller fee (fixed)', hint: 'Per ticket, in its currency’s major units.', max: 1e6 },
+  { name: 'payoutDelayDays', label: 'Payout delay (days)', hint: 'After the show, 0 to 365.', max: 365, whole: true },
+];
+
+function check(text: string, field: (typeof FIELDS)[number]): { value: number } | { error: string } {
+  const value = Number(text.trim());
+  if (text.trim() === '' || !Number.isFinite(value)) return { error: 'Enter a number, 0 or more' };
+  if (value < 0) return { error: 'Enter 0 or more' };
+  if (value > field.max) return { error: `At most ${field.max}` };
+  if (field.whole && !Number.isInteger(value)) return { error: 'Enter whole days' };
+  return { value };
+}
+
+/**
+ * The partner's market terms: what buyers pay on top of the price, what sellers give up, and how long
+ * after the show sellers are paid. New listings and purchases use them; agreed amounts stay as they were.
+ */
+export function MarketTermsSection({ partnerId }: { partnerId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { data: terms } = useSuspenseQuery(trpc.market.terms.get.queryOptions({ partnerId }));
+  const asText = (t: typeof terms) =>
+    Object.fromEntries(FIELDS.map((f) => [f.name, String(t[f.name])])) as Record<TermName, string>;
+  const [values, setValues] = useState(() => asText(terms));
+  const [localErrors, setLocalErrors] = useState<Partial<Record<TermName, string>>>({});
+  const [done, setDone] = useState(false);
+
+  const save = useMutation(
+    trpc.market.terms.set.mutationOptions({
+      onSuccess: (next) => {
+        queryClient.setQueryData(trpc.market.terms.get.queryKey({ partnerId }), next);
+        setValues(asText(next));
+        setDone(true);
+      },
+    }),
+  );
+  const serverErrors = fieldErrors(save.error);
+
+  function submit() {
+    setDone(false);
+    const errors: Partial<Record<TermName, string>> = {};
+    const parsed = {} as Record<TermName, number>;
+    for (const f of FIELDS) {
+      const checked = check(values[f.name], f);
+      if ('error' in checked) errors[f.name] = checked.error;
+      else parsed[f.name] = checked.value;
+    }
+    setLocalErrors(errors);
+    const first = FIELDS.find((f) => errors[f.name]);
+    if (first) {
+      document.querySelector<HTMLInputElement>(`#market-terms [name="${first.name}"]`)?.focus();
+      return;
+    }
+    save.mutate({ partnerId, ...parsed });
+  }
+
+  return (
+    <SectionCard
+      data-testid="market-terms"
+      title="Market terms"
+      description="Fees on resale and when sellers are paid. New listings and purchases use them; amounts already agreed stay."
+      actions={<ButtonLink href={marketPath(partnerId)}>Open the market</ButtonLink>}
+    >
+      <div className="card-body">
+        <ActionForm
+          id="market-terms"
+          onSubmit={submit}
+          aria-label="Market terms"
+          error={save.error}
+          errorAtField={FIELDS.some((f) => serverErrors[f.name])}
+        >
+          <div className={layout.twoColumns}>
+            {FIELDS.map((f) => (
+              <Field
+                key={f.name}
+                label={f.label}
+                name={f.name}
+                type="number"
+                inputMode="decimal"
+                required
+                min={0}
+                max={f.max}
+                step={f.whole ? 1 : 'any'}
+                value={values[f.name]}
+                onChange={(e) => {
+                  setValues((v) => ({ ...v, [f.name]: e.target.value }));
+                  setLocalErrors((errs) => ({ ...errs, [f.name]: undefined }));
+                  setDone(false);
+                }}
+                error={localErrors[f.name] ?? serverErrors[f.name] ?? null}
+                hint={f.hint}
+              />
+            ))}
+          </div>
+          <FormActions submit="Save terms" pending={save.isPending} done={done ? 'Saved.' : null} />
+        </ActionForm>
+      </div>
+    </SectionCard>
+  );
+}

@@ -1,0 +1,151 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Badge } from '@/components/ui/badge';
+import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
+import { Button } from '@/components/ui/button';
+import { FieldDialog } from '@/components/ui/field-dialog';
+import { TimeCell } from '@/components/ui/time';
+import type { inferRouterOutputs } from '@trpc/server';
+import { useTRPC } from '@/components/trpc/client';
+import { fieldErrors } from '@/components/trpc/errors';
+import type { AppRouter } from '@/server/trpc/router';
+import { formatMoney } from '../../_shared/format';
+import { StatusBadge } from './market-status';
+import styles from '../../_shared/browser.module.css';
+
+type Purchase = inferRouterOutputs<AppRouter>['market']['purchases']['items'][number];
+
+const PAYMENT_LABEL: Record<string, string> = {
+  paid: 'Paid',
+  refunded: 'Refunded',
+  partially_refunded: 'Partly refunded',
+};
+
+/**
+ * The purchases table. "Refund" asks for a reason first (the partner receives it with
+ * `ticket.refunded`); the whole payment is refunded and the sellers' scheduled payouts cancelled.
+ */
+export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purchases: Purchase[] }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const [refunding, setRefunding] = useState<Purchase | null>(null);
+  const [reason, setReason] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const refund = useMutation(
+    trpc.market.refund.mutationOptions({
+      onSuccess: async (result) => {
+        setRefunding(null);
+        setDone(
+          `Refunded ${formatMoney(result.refunded, result.currency)} of ${result.intentionId}; the partner is notified.`,
+        );
+        await Promise.all([
+          queryClient.invalidateQueries({ queryKey: trpc.market.purchases.pathKey() }),
+          queryClient.invalidateQueries({ queryKey: trpc.market.payouts.pathKey() }),
+        ]);
+      },
+    }),
+  );
+  const reasonError = fieldErrors(refund.error).reason ?? null;
+
+  function open(p: Purchase) {
+    refund.reset();
+    setReason('');
+    setDone(null);
+    setRefunding(p);
+  }
+
+  return (
+    <>
+      {done && (
+        <p role="status" className="muted">
+          {done}
+        </p>
+      )}
+      <Table
+        label="Purchases"
+        columns={[
+          'Purchase',
+          'Status',
+          'Buyer',
+          'Listings',
+          { label: 'Total', num: true },
+          'Payment',
+          { label: 'Refunded', num: true },
+          'Bought (UTC)',
+          ACTIONS_COLUMN,
+        ]}
+      >
+        {purchases.map((p) => (
+          <tr key={p.id} data-purchase-id={p.id}>
+            <td className={styles.nowrap}>
+              <code className="mono">{p.id}</code>
+              {p.endReason && <div className={styles.sub}>{p.endReason}</div>}
+            </td>
+            <td>
+              <StatusBadge status={p.status} />
+            </td>
+            <td>{p.buyerEmail}</td>
+            <td className={styles.sub}>{p.listingIds.join(', ')}</td>
+            <td className="num">{formatMoney(p.total, p.currency)}</td>
+            <td>
+              <div className={styles.titleCell}>
+                {p.paymentStatus ? (
+                  <Badge tone={p.paymentStatus === 'paid' ? 'success' : 'warning'}>
+                    {PAYMENT_LABEL[p.paymentStatus] ?? p.paymentStatus}
+                  </Badge>
+                ) : (
+                  <span className="muted">No payment</span>
+                )}
+                {p.paymentId && <code className={`mono ${styles.sub}`}>{p.paymentId}</code>}
+              </div>
+            </td>
+            <td className="num">{p.refunded > 0 ? formatMoney(p.refunded, p.currency) : '—'}</td>
+            <TimeCell value={p.createdAt} />
+            <td>
+              {p.refundable && (
+                <Button size="sm" variant="danger" onClick={() => open(p)} aria-label={`Refund ${p.id}`}>
+                  Refund
+                </Button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <FieldDialog
+        open={refunding !== null}
+        role="alertdialog"
+        title={`Refund ${refunding ? formatMoney(refunding.total, refunding.currency) : ''} to ${refunding?.buyerEmail ?? ''}?`}
+        description={
+          <p>
+            The whole payment goes back to the buyer, the sellers&rsquo; scheduled payouts are cancelled and the partner
+            is told by a <code>ticket.refunded</code> webhook with the reason. This cannot be undone.
+          </p>
+        }
+        formLabel="Refund the purchase"
+        field={{
+          label: 'Reason',
+          name: 'reason',
+          required: true,
+          maxLength: 500,
+          value: reason,
+          onChange: (e) => {
+            setReason(e.target.value);
+            if (refund.error) refund.reset(); // the message was about what is being corrected
+          },
+          error: reasonError,
+          hint: 'Sent to the partner and kept with the refund.',
+        }}
+        submit="Refund purchase"
+        pending={refund.isPending}
+        pendingLabel="Refunding…"
+        error={refund.error}
+        onSubmit={() => {
+          if (refunding) refund.mutate({ partnerId, intentionId: refunding.id, reason });
+        }}
+        onCancel={() => setRefunding(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,262 @@
+import { and, count, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { type DbOrTx, getDb } from '@/db';
+import { buyIntentions, LISTING_STATUSES, listingItems, listings, payouts } from '@/db/schema/marketplace';
+import { conflict, notFound } from '@/server/lib/errors';
+import { fromMinorUnits } from '@/server/lib/money';
+import { pageCountOf } from '@/server/lib/paging';
+import { transaction } from '@/server/lib/transaction';
+import { showDirectory } from '@/server/modules/catalog';
+import { getPayment, type Payment, refundPayment } from '@/server/modules/payments';
+import { enqueueWebhook } from '@/server/modules/webhooks';
+
+/**
+ * The staff dashboard's view of a partner's market: listings, purchases (with their payments and
+ * refunds), payouts, and refunding a purchase. Reads only the marketplace's tables; events come from
+ * the catalogue's `showDirectory`, payments from the payments module.
+ */
+
+export const LISTING_STATUS_VALUES = LISTING_STATUSES;
+export const PAYOUT_STATUSES = ['SCHEDULED', 'PAID', 'CANCELLED'] as const;
+
+const partnerId = z.string().min(1);
+const paging = {
+  page: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(100).default(25),
+};
+
+export const listListingsInput = z.object({
+  partnerId,
+  status: z.enum(LISTING_STATUSES).optional(),
+  /** The event's externalReferenceId. */
+  eventRef: z.string().trim().min(1).max(255).optional(),
+  ...paging,
+});
+export type ListListingsInput = z.input<typeof listListingsInput>;
+
+export const listPurchasesInput = z.object({ partnerId, ...paging });
+export type ListPurchasesInput = z.input<typeof listPurchasesInput>;
+
+export const listPayoutsInput = z.object({ partnerId, status: z.enum(PAYOUT_STATUSES).optional(), ...paging });
+export type ListPayoutsInput = z.input<typeof listPayoutsInput>;
+
+export const refundPurchaseInput = z.object({
+  partnerId,
+  intentionId: z.string().trim().min(1).max(100),
+  reason: z.string().trim().min(1, 'Say why the purchase is refunded').max(500),
+  staffEmail: z.email(),
+});
+export type RefundPurchaseInput = z.input<typeof refundPurchaseInput>;
+
+const percent = z.number().min(0, 'At least 0').max(100, 'At most 100');
+const fixed = z.number().min(0, 'At least 0').max(1_000_000, 'At most 1,000,000');
+/** A partner's market terms as staff set them (the fees form). */
+export const marketTermsInput = z.object({
+  partnerId,
+  buyerFeePercent: percent,
+  buyerFeeFixed: fixed,
+  sellerFeePercent: percent,
+  sellerFeeFixed: fixed,
+  payoutDelayDays: z.number().int('Whole days').min(0, 'At least 0').max(365, 'At most 365'),
+});
+export type MarketTermsInput = z.input<typeof marketTermsInput>;
+
+const money = (minor: number, currency: string) => fromMinorUnits(minor, currency) ?? 0;
+const pageOf = <T>(items: T[], total: number, page: number, pageSize: number) => ({
+  items,
+  total,
+  page,
+  pageSize,
+  pageCount: pageCountOf(total, pageSize),
+});
+
+/** A partner's listings, newest first, by status and/or event (its externalReferenceId). */
+export async function listListings(input: ListListingsInput, db: DbOrTx = getDb()) {
+  const q = listListingsInput.parse(input);
+  const show = showDirectory(db);
+  const where = and(
+    eq(listings.partnerId, q.partnerId),
+    q.status ? eq(listings.status, q.status) : undefined,
+    q.eventRef ? eq(show.eventRef, q.eventRef) : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        id: listings.id,
+        status: listings.status,
+        type: listings.type,
+        eventRef: show.eventRef,
+        eventTitle: show.eventTitle,
+        showId: show.showId,
+        priceMinor: listings.priceMinor,
+        currency: listings.currency,
+        sellerEmail: listings.sellerEmail,
+        createdAt: listings.createdAt,
+        soldAt: listings.soldAt,
+      })
+      .from(listings)
+      .innerJoin(show, eq(show.showPk, listings.showPk))
+      .where(where)
+      .orderBy(desc(listings.createdAt), desc(listings.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ total: count() }).from(listings).innerJoin(show, eq(show.showPk, listings.showPk)).where(where),
+  ]);
+  const items = rows.length
+    ? await db
+        .select({ listingId: listingItems.listingId, ticketId: listingItems.ticketId })
+        .from(listingItems)
+        .where(
+          inArray(
+            listingItems.listingId,
+            rows.map((r) => r.id),
+          ),
+        )
+        .orderBy(listingItems.ticketId)
+    : [];
+  return pageOf(
+    rows.map(({ priceMinor, ...r }) => ({
+      ...r,
+      price: money(priceMinor, r.currency),
+      ticketIds: items.filter((i) => i.listingId === r.id).map((i) => i.ticketId),
+    })),
+    total,
+    q.page,
+    q.pageSize,
+  );
+}
+
+/** Purchases that took money: completed ones, and refused ones (cancelled after paying, refunded by a job). */
+const purchased = (partner: string) =>
+  and(
+    eq(buyIntentions.partnerId, partner),
+    or(
+      eq(buyIntentions.status, 'COMPLETED'),
+      and(eq(buyIntentions.status, 'CANCELLED'), isNotNull(buyIntentions.paymentId)),
+    ),
+  );
+
+/** A purchase is refunded once any of its payment has been (a second refund is refused). */
+const isRefunded = (payment: Payment | null) =>
+  payment !== null &&
+  (payment.refundedMinor > 0 || payment.status === 'refunded' || payment.status === 'partially_refunded');
+
+/** A partner's purchases, newest first, each with its payment and what was refunded of it. */
+export async function listPurchases(input: ListPurchasesInput, db: DbOrTx = getDb()) {
+  const q = listPurchasesInput.parse(input);
+  const where = purchased(q.partnerId);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(buyIntentions)
+      .where(where)
+      .orderBy(desc(buyIntentions.createdAt), desc(buyIntentions.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ total: count() }).from(buyIntentions).where(where),
+  ]);
+  const items = await Promise.all(
+    rows.map(async (r) => {
+      const payment = r.paymentId ? await getPayment(q.partnerId, r.paymentId, db).catch(() => null) : null;
+      return {
+        id: r.id,
+        status: r.status,
+        buyerEmail: r.buyerEmail,
+        listingIds: r.listingIds,
+        currency: r.currency,
+        total: money(r.totalMinor, r.currency),
+        paymentId: r.paymentId,
+        paymentStatus: payment?.status ?? null,
+        refunded: money(payment?.refundedMinor ?? 0, r.currency),
+        /** Staff may refund it: completed, paid, nothing refunded yet. */
+        refundable: r.status === 'COMPLETED' && payment?.status === 'paid' && !isRefunded(payment),
+        endReason: r.endReason,
+        createdAt: r.createdAt,
+        endedAt: r.endedAt,
+      };
+    }),
+  );
+  return pageOf(items, total, q.page, q.pageSize);
+}
+
+/** A partner's payouts to sellers, newest first, by status. */
+export async function listPayouts(input: ListPayoutsInput, db: DbOrTx = getDb()) {
+  const q = listPayoutsInput.parse(input);
+  const where = and(eq(payouts.partnerId, q.partnerId), q.status ? eq(payouts.status, q.status) : undefined);
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select()
+      .from(payouts)
+      .where(where)
+      .orderBy(desc(payouts.createdAt), desc(payouts.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ total: count() }).from(payouts).where(where),
+  ]);
+  return pageOf(
+    rows.map(({ amountMinor, partnerId: _p, ...r }) => ({ ...r, amount: money(amountMinor, r.currency) })),
+    total,
+    q.page,
+    q.pageSize,
+  );
+}
+
+/**
+ * Staff refund a completed purchase: the whole payment is refunded through the payments module (the
+ * provider is asked outside any transaction; it reserves the amount under the payment's lock, so two
+ * refunds at once refund once), then in one transaction the sellers' scheduled payouts are cancelled,
+ * the purchase records why, and the partner is told `ticket.refunded` (outbox). The listings stay SOLD
+ * and the tickets the buyer's: what happens to the tickets is the partner's call on that webhook.
+ */
+export async function refundPurchase(input: RefundPurchaseInput) {
+  const q = refundPurchaseInput.parse(input);
+  const [intention] = await getDb()
+    .select()
+    .from(buyIntentions)
+    .where(and(eq(buyIntentions.partnerId, q.partnerId), eq(buyIntentions.id, q.intentionId)));
+  if (!intention) throw notFound('Purchase not found');
+  if (intention.status !== 'COMPLETED' || !intention.paymentId) {
+    throw conflict(`Only a completed purchase can be refunded; this one is ${intention.status.toLowerCase()}`);
+  }
+  const payment = await getPayment(q.partnerId, intention.paymentId);
+  if (isRefunded(payment)) throw conflict('This purchase has already been refunded');
+  const refund = await refundPayment(q.partnerId, {
+    paymentId: payment.id,
+    reason: `${q.reason} (by ${q.staffEmail})`,
+  });
+
+  return transaction(async (work) => {
+    const { tx } = work;
+    const cancelled = await tx
+      .update(payouts)
+      .set({ status: 'CANCELLED' })
+      .where(
+        and(eq(payouts.partnerId, q.partnerId), eq(payouts.intentionId, intention.id), eq(payouts.status, 'SCHEDULED')),
+      )
+      .returning({ id: payouts.id });
+    await tx
+      .update(buyIntentions)
+      .set({ endReason: `Refunded: ${q.reason}`, endedAt: sql`coalesce(${buyIntentions.endedAt}, now())` })
+      .where(eq(buyIntentions.id, intention.id));
+    const items = await tx
+      .select({ ticketId: listingItems.ticketId })
+      .from(listingItems)
+      .where(and(eq(listingItems.partnerId, q.partnerId), inArray(listingItems.listingId, intention.listingIds)))
+      .orderBy(listingItems.ticketId);
+    const messageId = await enqueueWebhook(work, q.partnerId, {
+      family: 'ticket',
+      action: 'ticket.refunded',
+      data: { ids: items.map((i) => i.ticketId), buyerEmail: intention.buyerEmail, reason: q.reason },
+    });
+    return {
+      intentionId: intention.id,
+      paymentId: payment.id,
+      refundId: refund.id,
+      refundStatus: refund.status,
+      refunded: money(refund.amountMinor, refund.currency),
+      currency: refund.currency,
+      cancelledPayouts: cancelled.map((p) => p.id),
+      messageId,
+    };
+  });
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import {
+  listListings,
+  listListingsInput,
+  listPayouts,
+  listPayoutsInput,
+  listPurchases,
+  listPurchasesInput,
+  marketTerms,
+  marketTermsInput,
+  refundPurchase,
+  refundPurchaseInput,
+  setMarketTerms,
+} from '@/server/modules/marketplace';
+import { getPartner } from '@/server/modules/partners';
+import { protectedProcedure, router } from '../init';
+
+const partnerRef = z.object({ partnerId: z.string().min(1) });
+
+/** A partner's market terms: the buyer's and the seller's fees and the payout delay. */
+const termsRouter = router({
+  get: protectedProcedure.input(partnerRef).query(async ({ input }) => {
+    await getPartner(input.partnerId);
+    return marketTerms(input.partnerId);
+  }),
+  set: protectedProcedure.input(marketTermsInput).mutation(async ({ input: { partnerId, ...terms } }) => {
+    await getPartner(partnerId);
+    await setMarketTerms(partnerId, terms);
+    return marketTerms(partnerId);
+  }),
+});
+
+/** A partner's market for staff: listings, purchases with their payments, payouts, terms, refunds. */
+export const marketRouter = router({
+  listings: protectedProcedure.input(listListingsInput).query(({ input }) => listListings(input)),
+  purchases: protectedProcedure.input(listPurchasesInput).query(({ input }) => listPurchases(input)),
+  payouts: protectedProcedure.input(listPayoutsInput).query(({ input }) => listPayouts(input)),
+  terms: termsRouter,
+  /** Refunds a completed purchase whole; the signed-in member is recorded with the reason. */
+  refund: protectedProcedure
+    .input(refundPurchaseInput.omit({ staffEmail: true }))
+    .mutation(({ input, ctx }) => refundPurchase({ ...input, staffEmail: ctx.staff.email })),
+});
