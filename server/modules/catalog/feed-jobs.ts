@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { AppError } from '@/server/lib/errors';
+import { transaction } from '@/server/lib/transaction';
 import { errorFields, log } from '@/server/lib/log';
 import { claimDueFeeds, releaseFeedClaim } from '@/server/modules/partners';
 import { pullFeed } from './feed';
@@ -43,17 +44,24 @@ export const pullDueFeedsJob = defineJob({
   cron: '* * * * *',
   retries: 1,
   async run() {
-    const partnerIds = await claimDueFeeds();
     let queued = 0;
-    for (const partnerId of partnerIds) {
-      try {
-        await sendJob(pullFeedJob, { partnerId }, { singletonKey: partnerId });
-        queued += 1;
-      } catch (err) {
-        log.warn('could not queue a feed pull; the next sweep will', { partnerId, ...errorFields(err) });
-        await releaseFeedClaim(partnerId);
-      }
-    }
+    // The pulls are queued once the claims are committed (the one after-commit helper); a pull that
+    // cannot be queued gives its claim back.
+    const partnerIds = await transaction(async ({ tx, after }) => {
+      const claimed = await claimDueFeeds(tx);
+      after.run(async () => {
+        for (const partnerId of claimed) {
+          try {
+            await sendJob(pullFeedJob, { partnerId }, { singletonKey: partnerId });
+            queued += 1;
+          } catch (err) {
+            log.warn('could not queue a feed pull; the next sweep will', { partnerId, ...errorFields(err) });
+            await releaseFeedClaim(partnerId);
+          }
+        }
+      });
+      return claimed;
+    });
     return { claimed: partnerIds.length, queued };
   },
 });
