@@ -1,5 +1,10 @@
 import { pullDueFeedsJob, pullFeedJob } from '@/server/modules/catalog';
-import { expireIntentionJob, expireIntentionsSweepJob, refundPurchaseJob } from '@/server/modules/marketplace';
+import {
+  expireIntentionJob,
+  expireIntentionsSweepJob,
+  payDuePayoutsJob,
+  refundPurchaseJob,
+} from '@/server/modules/marketplace';
 import { sweepFanAuthJob } from '@/server/modules/fans';
 import { expirePaymentsJob } from '@/server/modules/payments';
 import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
@@ -19,6 +24,7 @@ export function allJobs(): JobDefinition[] {
     expireIntentionJob,
     expireIntentionsSweepJob,
     refundPurchaseJob,
+    payDuePayoutsJob,
     sweepFanAuthJob,
     expirePaymentsJob,
   ] as unknown as JobDefinition[];

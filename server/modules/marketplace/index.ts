@@ -16,3 +16,4 @@ export * from './pages';
 export * from './purchase';
 export * from './transfer';
 export * from './admin';
+export * from './payouts';

@@ -5,12 +5,21 @@ import { POST as rulesPost } from '@/app/v1/events/rules/route';
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { getDb } from '@/db';
-import { buyIntentions, listings, payouts, shows, tickets, webhookEndpoints } from '@/db/schema';
+import {
+  buyIntentions,
+  listings,
+  payouts,
+  shows,
+  tickets,
+  transfers as transfersTable,
+  webhookEndpoints,
+} from '@/db/schema';
 import { AppError } from '@/server/lib/errors';
 import { updateIntegration } from '@/server/modules/partners';
-import { getPayment } from '@/server/modules/payments';
+import { completeSandboxOnboarding, getPayment, setUpPayoutAccount } from '@/server/modules/payments';
 import { dispatchDue, listMessages, upsertEndpoint } from '@/server/modules/webhooks';
 import { Receiver } from '@/server/testing/receiver';
+import { payDuePayouts } from './payouts';
 import { refundPurchaseJob } from './purchase';
 import { transferTickets } from './transfer';
 import { setEnv } from '@/server/testing/env';
@@ -427,6 +436,37 @@ describe('completing a purchase', () => {
       await getDb().update(webhookEndpoints).set({ enabled: false }).where(eq(webhookEndpoints.partnerId, m.partnerId));
       await receiver.stop();
     }
+  });
+
+  it('pays a due payout once the seller has a payout account; until then it waits as pending payout info', async () => {
+    const m = await market();
+    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const intention = await intend(m.key, [listing.id]);
+    await payOnSandbox(intention.body.data.paymentUrl);
+    const mine = () => getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
+    expect((await payDuePayouts()).paid).toBe(0); // not due: the show is in a year
+    await getDb()
+      .update(payouts)
+      .set({ dueAt: sql`now() - interval '1 minute'` as unknown as Date })
+      .where(eq(payouts.listingId, listing.id));
+    await payDuePayouts();
+    expect((await mine())[0].status).toBe('SCHEDULED'); // no payout account yet
+    const { account } = await setUpPayoutAccount(m.partnerId, {
+      sellerEmail: SELLER,
+      returnUrl: 'https://p.example/back',
+    });
+    await completeSandboxOnboarding(account.id);
+    await payDuePayouts();
+    const [paid] = await mine();
+    expect(paid).toMatchObject({ status: 'PAID', amountMinor: 4000 });
+    const transfers = await getDb().select().from(transfersTable).where(eq(transfersTable.partnerId, m.partnerId));
+    expect(transfers).toEqual([
+      expect.objectContaining({ amountMinor: 4000, idempotencyKey: paid.id, status: 'paid' }),
+    ]);
+    await payDuePayouts(); // nothing twice
+    expect(await getDb().select().from(transfersTable).where(eq(transfersTable.partnerId, m.partnerId))).toHaveLength(
+      1,
+    );
   });
 
   it('a cancelled show refunds its sold tickets and cancels their payouts (after the commit, by job)', async () => {

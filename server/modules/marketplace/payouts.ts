@@ -1,0 +1,72 @@
+import { and, eq, lte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { getDb } from '@/db';
+import { buyIntentions, payouts } from '@/db/schema/marketplace';
+import { defineJob } from '@/server/jobs/types';
+import { errorFields, log } from '@/server/lib/log';
+import { payoutStatus, transferPayout } from '@/server/modules/payments';
+
+/**
+ * Pays out the due SCHEDULED payouts (due = the show + the partner's payout delay) through the payments
+ * provider, each under its own id as the transfer's idempotency key: a run stopped between the transfer
+ * and marking the payout PAID repeats the same transfer, never a second one. A seller without an active
+ * payout account stays SCHEDULED ("pending payout info") and is paid by a later run once set up.
+ */
+export async function payDuePayouts(limit = 100) {
+  const db = getDb();
+  const due = await db
+    .select({
+      id: payouts.id,
+      partnerId: payouts.partnerId,
+      sellerEmail: payouts.sellerEmail,
+      amountMinor: payouts.amountMinor,
+      currency: payouts.currency,
+      paymentId: buyIntentions.paymentId,
+    })
+    .from(payouts)
+    .leftJoin(buyIntentions, eq(buyIntentions.id, payouts.intentionId))
+    .where(and(eq(payouts.status, 'SCHEDULED'), lte(payouts.dueAt, sql`now()`)))
+    .orderBy(payouts.dueAt)
+    .limit(limit);
+  const result = { paid: 0, pendingPayoutInfo: 0, failed: 0 };
+  for (const p of due) {
+    if ((await payoutStatus(p.partnerId, p.sellerEmail)) !== 'active') {
+      result.pendingPayoutInfo += 1;
+      continue;
+    }
+    try {
+      if (p.amountMinor > 0) {
+        const transfer = await transferPayout(p.partnerId, {
+          sellerEmail: p.sellerEmail,
+          amountMinor: p.amountMinor,
+          currency: p.currency,
+          idempotencyKey: p.id,
+          ...(p.paymentId ? { paymentId: p.paymentId } : {}),
+        });
+        if (transfer.status === 'failed') throw new Error(`transfer ${transfer.id} failed`);
+      }
+      // Only a payout still SCHEDULED becomes PAID (a refund may have cancelled it meanwhile).
+      await db
+        .update(payouts)
+        .set({ status: 'PAID', paidAt: sql`now()` })
+        .where(and(eq(payouts.id, p.id), eq(payouts.status, 'SCHEDULED')));
+      result.paid += 1;
+    } catch (err) {
+      result.failed += 1;
+      log.warn('a payout could not be paid; the next run tries again', { payoutId: p.id, ...errorFields(err) });
+    }
+  }
+  return result;
+}
+
+/** Every 10 minutes: pays the payouts that are due (the ledger is the truth; a missed run only delays). */
+export const payDuePayoutsJob = defineJob({
+  id: 'marketplace.payDuePayouts',
+  description: 'Pay sellers their due payouts',
+  input: z.object({}).default({}),
+  cron: '*/10 * * * *',
+  retries: 1,
+  async run() {
+    return payDuePayouts();
+  },
+});
