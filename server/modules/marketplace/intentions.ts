@@ -21,33 +21,30 @@ const overlaps = (listingIds: string[]) =>
 
 /**
  * Ends PENDING intentions whose time is up (all of a partner's, or those holding these listings) and
- * puts their listings back on sale. Run by the expiry job at each intention's end, by a minute sweep,
- * and by every read that shows listings, so a lost job never keeps a listing held.
+ * puts their listings back on sale, in one statement (so never one without the other, whoever calls it).
+ * Run by the expiry job at each intention's end, by a minute sweep, and by every read that shows
+ * listings, so a lost job never keeps a listing held.
  */
 export async function releaseExpired(
-  tx: DbOrTx,
+  db: DbOrTx,
   scope: { partnerId?: string; listingIds?: string[] } = {},
 ): Promise<string[]> {
-  const expired = await tx
-    .update(buyIntentions)
-    .set({ status: 'EXPIRED', endedAt: sql`now()` })
-    .where(
-      and(
+  const rows = await db.execute<{ id: string }>(sql`
+    with expired as (
+      update ${buyIntentions} set status = 'EXPIRED', ended_at = now()
+      where ${and(
         eq(buyIntentions.status, 'PENDING'),
         lte(buyIntentions.expiresAt, sql`now()`),
         scope.partnerId ? eq(buyIntentions.partnerId, scope.partnerId) : undefined,
         scope.listingIds?.length ? overlaps(scope.listingIds) : undefined,
-      ),
+      )}
+      returning ${buyIntentions.id}
+    ), released as (
+      update ${listings} set status = 'ACTIVE', reserved_by = null, updated_at = now()
+      where ${listings.status} = 'RESERVED' and ${listings.reservedBy} in (select id from expired)
     )
-    .returning({ id: buyIntentions.id });
-  const ids = expired.map((e) => e.id);
-  if (ids.length) {
-    await tx
-      .update(listings)
-      .set({ status: 'ACTIVE', reservedBy: null, updatedAt: sql`now()` })
-      .where(and(inArray(listings.reservedBy, ids), eq(listings.status, 'RESERVED')));
-  }
-  return ids;
+    select id from expired`);
+  return rows.map((r) => r.id);
 }
 
 /** Cancels the PENDING intentions holding these listings (the listings are being ended by a cascade). */
@@ -240,9 +237,7 @@ export async function expireIntention(intentionId: string, db: Db = getDb()): Pr
     .from(buyIntentions)
     .where(eq(buyIntentions.id, intentionId));
   if (!row) return false;
-  const ended = await db.transaction((tx) =>
-    releaseExpired(tx, { partnerId: row.partnerId, listingIds: row.listingIds }),
-  );
+  const ended = await releaseExpired(db, { partnerId: row.partnerId, listingIds: row.listingIds });
   return ended.includes(intentionId);
 }
 

@@ -22,7 +22,7 @@ export const expireIntentionsSweepJob = defineJob({
   cron: '* * * * *',
   retries: 1,
   async run() {
-    const ended = await getDb().transaction((tx) => releaseExpired(tx));
+    const ended = await releaseExpired(getDb());
     return { expired: ended.length };
   },
 });

@@ -332,7 +332,7 @@ export async function listedTickets(
   db: DbOrTx = getDb(),
 ) {
   // Holds whose time is up end here too, so a late expiry job never hides a listing.
-  await getDb().transaction((tx) => releaseExpired(tx, { partnerId }));
+  await releaseExpired(db, { partnerId });
   const show = showDirectory(db);
   const [known] = await db
     .select({ showPk: show.showPk, showId: show.showId })
