@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, type Tx } from '@/db';
 import { tickets } from '@/db/schema/tickets';
 import { domainEvent } from '@/server/lib/domain-event';
@@ -14,6 +14,7 @@ import { recordTicketEvents } from './history';
 
 export interface SaleTicket {
   pk: string;
+  partnerId: string;
   ticketId: string;
   status: 'VALID' | 'INVALIDATED';
   admittedAt: Date | null;
@@ -38,6 +39,7 @@ export interface SaleTicket {
 function saleColumns(show: ReturnType<typeof showDirectory>) {
   return {
     pk: tickets.id,
+    partnerId: tickets.partnerId,
     ticketId: tickets.ticketId,
     status: tickets.status,
     admittedAt: tickets.admittedAt,
@@ -58,55 +60,38 @@ function saleColumns(show: ReturnType<typeof showDirectory>) {
   };
 }
 
-/** The partner's tickets by their ticketIds, with their show (missing ones are simply absent). */
-export async function ticketsForSale(
-  partnerId: string,
-  ticketIds: string[],
-  db: DbOrTx = getDb(),
-): Promise<SaleTicket[]> {
-  if (!ticketIds.length) return [];
+/** The tickets matching `where`, each with its show: the one query behind the lookups below. */
+async function saleTickets(db: DbOrTx, where: SQL | undefined): Promise<SaleTicket[]> {
   const show = showDirectory(db);
   return (await db
     .select(saleColumns(show))
     .from(tickets)
     .innerJoin(show, eq(show.showPk, tickets.showPk))
-    .where(and(eq(tickets.partnerId, partnerId), inArray(tickets.ticketId, ticketIds)))) as SaleTicket[];
+    .where(where)
+    .orderBy(tickets.ticketId)) as SaleTicket[];
+}
+
+/** The partner's tickets by their ticketIds, with their show (missing ones are simply absent). */
+export async function ticketsForSale(partnerId: string, ticketIds: string[], db: DbOrTx = getDb()) {
+  if (!ticketIds.length) return [];
+  return saleTickets(db, and(eq(tickets.partnerId, partnerId), inArray(tickets.ticketId, ticketIds)));
 }
 
 /** The partner's tickets by our ids (listing items), with their show. */
-export async function ticketsByPk(partnerId: string, pks: string[], db: DbOrTx = getDb()): Promise<SaleTicket[]> {
+export async function ticketsByPk(partnerId: string, pks: string[], db: DbOrTx = getDb()) {
   if (!pks.length) return [];
-  const show = showDirectory(db);
-  return (await db
-    .select(saleColumns(show))
-    .from(tickets)
-    .innerJoin(show, eq(show.showPk, tickets.showPk))
-    .where(and(eq(tickets.partnerId, partnerId), inArray(tickets.id, pks)))) as SaleTicket[];
+  return saleTickets(db, and(eq(tickets.partnerId, partnerId), inArray(tickets.id, pks)));
 }
 
 /** A ticket by our id alone (fan pages reach it through an opaque URL Encore handed out). */
-export async function saleTicketByPk(
-  pk: string,
-  db: DbOrTx = getDb(),
-): Promise<(SaleTicket & { partnerId: string }) | null> {
-  const show = showDirectory(db);
-  const [row] = await db
-    .select({ ...saleColumns(show), partnerId: tickets.partnerId })
-    .from(tickets)
-    .innerJoin(show, eq(show.showPk, tickets.showPk))
-    .where(eq(tickets.id, pk));
-  return (row as (SaleTicket & { partnerId: string }) | undefined) ?? null;
+export async function saleTicketByPk(pk: string, db: DbOrTx = getDb()): Promise<SaleTicket | null> {
+  const [row] = await saleTickets(db, eq(tickets.id, pk));
+  return row ?? null;
 }
 
-/** The partner's valid tickets of one order (the order sale flow). */
+/** The partner's tickets of one order (the order sale flow), by ticketId. */
 export async function ticketsOfOrder(partnerId: string, orderId: string, db: DbOrTx = getDb()) {
-  const show = showDirectory(db);
-  return (await db
-    .select(saleColumns(show))
-    .from(tickets)
-    .innerJoin(show, eq(show.showPk, tickets.showPk))
-    .where(and(eq(tickets.partnerId, partnerId), eq(tickets.orderId, orderId)))
-    .orderBy(tickets.ticketId)) as SaleTicket[];
+  return saleTickets(db, and(eq(tickets.partnerId, partnerId), eq(tickets.orderId, orderId)));
 }
 
 export type TicketsInvalidatedListener = (tx: Tx, ticketPks: string[]) => Promise<void>;
