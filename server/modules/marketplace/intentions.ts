@@ -56,6 +56,44 @@ export async function cancelIntentionsHolding(tx: Tx, listingIds: string[]): Pro
     .where(and(eq(buyIntentions.status, 'PENDING'), overlaps(listingIds)));
 }
 
+/** 409 naming each listing that is no longer on sale (RESERVED: held by another buyer). */
+function notAvailable(taken: { id: string; status: string }[], path: string): AppError {
+  const why = (status: string) => (status === 'RESERVED' ? 'held by another buyer' : status);
+  return new AppError(
+    'CONFLICT',
+    `Not available any more: ${taken.map((r) => `${r.id} (${why(r.status)})`).join(', ')}`,
+    {
+      details: taken.map((r) => ({ path, message: `${r.id} is ${r.status}` })),
+    },
+  );
+}
+
+/**
+ * What the listings of one purchase must be, for a checkout URL and a buy intention alike: all found
+ * among the partner's (404), of one event, show and ticket option (400), and all on sale (409).
+ */
+export function assertPurchasable(
+  ids: string[],
+  rows: { id: string; status: string; showPk: string; ticketOptionId: string }[],
+  what: 'purchase' | 'checkout',
+  path: string,
+): void {
+  const missing = ids.filter((id) => !rows.some((r) => r.id === id));
+  if (missing.length) {
+    throw new AppError('NOT_FOUND', `Listing not found: ${missing.join(', ')}`, {
+      details: missing.map((id) => ({ path, message: `${id} is not a listing` })),
+    });
+  }
+  const first = rows[0];
+  if (rows.some((r) => r.showPk !== first.showPk || r.ticketOptionId !== first.ticketOptionId)) {
+    throw badRequest(`The listings of one ${what} must be of one event, one show and one ticket option`, [
+      { path, message: 'mixes shows or ticket options' },
+    ]);
+  }
+  const taken = rows.filter((r) => r.status !== 'ACTIVE');
+  if (taken.length) throw notAvailable(taken, path);
+}
+
 function intentionUrl(id: string): string {
   return `${publicBaseUrl()}/checkout/${id}`;
 }
@@ -89,13 +127,7 @@ export async function createBuyIntention(
     .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, items)));
   const heldNow = seen.filter((r) => r.status === 'RESERVED' && !r.holdOver);
   if (heldNow.length && seen.length === items.length) {
-    throw new AppError(
-      'CONFLICT',
-      `Not available any more: ${heldNow.map((r) => `${r.id} (held by another buyer)`).join(', ')}`,
-      {
-        details: heldNow.map((r) => ({ path: 'items', message: `${r.id} is RESERVED` })),
-      },
-    );
+    throw notAvailable(heldNow, 'items');
   }
   const expiredHolds = seen.some((r) => r.status === 'RESERVED' && r.holdOver);
   return transaction(async (work) => {
@@ -115,36 +147,15 @@ export async function createBuyIntention(
         .from(listings)
         .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, items)));
       const busy = exist.filter((e) => !rows.some((r) => r.id === e.id)).map((e) => e.id);
-      if (busy.length) {
-        throw new AppError(
-          'CONFLICT',
-          `Not available any more: ${busy.map((id) => `${id} (held by another buyer)`).join(', ')}`,
-          {
-            details: busy.map((id) => ({ path: 'items', message: `${id} is being bought by someone else` })),
-          },
+      // Locked by another buyer's transaction: as good as held.
+      if (busy.length)
+        throw notAvailable(
+          busy.map((id) => ({ id, status: 'RESERVED' })),
+          'items',
         );
-      }
     }
-    const missing = items.filter((id) => !rows.some((r) => r.id === id));
-    if (missing.length) {
-      throw new AppError('NOT_FOUND', `Listing not found: ${missing.join(', ')}`, {
-        details: missing.map((id) => ({ path: 'items', message: `${id} is not a listing` })),
-      });
-    }
+    assertPurchasable(items, rows, 'purchase', 'items');
     const first = rows[0];
-    if (rows.some((r) => r.showPk !== first.showPk || r.ticketOptionId !== first.ticketOptionId)) {
-      throw badRequest('The listings of one purchase must be of one event, one show and one ticket option', [
-        { path: 'items', message: 'mixes shows or ticket options' },
-      ]);
-    }
-    const taken = rows.filter((r) => r.status !== 'ACTIVE');
-    if (taken.length) {
-      throw new AppError(
-        'CONFLICT',
-        `Not available any more: ${taken.map((r) => `${r.id} (${r.status === 'RESERVED' ? 'held by another buyer' : r.status})`).join(', ')}`,
-        { details: taken.map((r) => ({ path: 'items', message: `${r.id} is ${r.status}` })) },
-      );
-    }
     if (rows.some((r) => r.sellerEmail === buyer)) throw conflict('A seller cannot buy their own listing');
 
     const terms = await marketTerms(partnerId, tx);

@@ -2,10 +2,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { listings } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
-import { AppError, badRequest, notFound } from '@/server/lib/errors';
+import { notFound } from '@/server/lib/errors';
 import { showDirectory } from '@/server/modules/catalog';
 import { withOneTimeToken } from '@/server/modules/fans';
 import { ticketsForSale, ticketsOfOrder } from '@/server/modules/tickets';
+import { assertPurchasable } from './intentions';
 import { listingOfTicket } from './listings';
 
 /*
@@ -102,25 +103,14 @@ export async function checkoutUrl(
 ): Promise<string> {
   const ids = [...new Set(listingIds)];
   const rows = await db
-    .select({ id: listings.id, status: listings.status, showPk: listings.showPk, option: listings.ticketOptionId })
+    .select({
+      id: listings.id,
+      status: listings.status,
+      showPk: listings.showPk,
+      ticketOptionId: listings.ticketOptionId,
+    })
     .from(listings)
     .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, ids)));
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  const missing = ids.filter((id) => !byId.has(id));
-  if (missing.length) {
-    throw new AppError('NOT_FOUND', `Listing not found: ${missing.join(', ')}`, {
-      details: missing.map((id) => ({ path: 'listingIds', message: `${id} is not a listing` })),
-    });
-  }
-  const chosen = ids.map((id) => byId.get(id)!);
-  if (chosen.some((r) => r.showPk !== chosen[0].showPk || r.option !== chosen[0].option)) {
-    throw badRequest('The listings of one checkout must be of one event, one show and one ticket option', [
-      { path: 'listingIds', message: 'mixes shows or ticket options' },
-    ]);
-  }
-  const off = chosen.filter((r) => r.status !== 'ACTIVE');
-  if (off.length) {
-    throw new AppError('CONFLICT', `Not available any more: ${off.map((r) => `${r.id} (${r.status})`).join(', ')}`);
-  }
+  assertPurchasable(ids, rows, 'checkout', 'listingIds');
   return trusted(url('/checkout', { listings: ids.join(',') }), partnerId, loginTrust?.user, db);
 }
