@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { POST as sandboxPay } from '@/app/api/payments/sandbox/[paymentId]/route';
 import { POST as rulesPost } from '@/app/v1/events/rules/route';
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
@@ -26,6 +25,7 @@ import { setEnv } from '@/server/testing/env';
 import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
+import { payOnSandbox } from '@/server/testing/payments';
 import { deleteTicket, syncTickets } from '@/server/testing/ticket-api';
 import { setMarketTerms } from './fees';
 import { createBuyIntention, expireIntention, getBuyIntention, releaseExpired } from './intentions';
@@ -360,18 +360,6 @@ describe('orders on tickets', () => {
 });
 
 describe('completing a purchase', () => {
-  const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Buyer One' };
-  async function payOnSandbox(paymentUrl: string) {
-    const paymentId = new URL(paymentUrl).pathname.split('/').pop()!;
-    const res = await sandboxPay(
-      new Request(`http://encore.test/api/payments/sandbox/${paymentId}`, {
-        method: 'POST',
-        body: new URLSearchParams(CARD),
-      }),
-      { params: Promise.resolve({ paymentId }) },
-    );
-    return { paymentId, status: res.status, location: res.headers.get('location') };
-  }
   async function intend(key: string, items: string[], user = BUYER) {
     return buyIntentionPost(apiRequest('/v1/marketplace/buyingflow/buyIntention', { key, body: { items, user } })).then(
       async (r) => ({ status: r.status, body: await r.json() }),

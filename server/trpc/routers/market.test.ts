@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POST as sandboxPay } from '@/app/api/payments/sandbox/[paymentId]/route';
 import { createBuyIntention, createListing } from '@/server/modules/marketplace';
 import { getPayment } from '@/server/modules/payments';
 import { listMessages } from '@/server/modules/webhooks';
@@ -8,6 +7,7 @@ import { recordJobs } from '@/server/testing/jobs';
 import { syncTickets } from '@/server/testing/ticket-api';
 import { createCallerFactory } from '../init';
 import { appRouter } from '../router';
+import { payOnSandbox } from '@/server/testing/payments';
 
 const createCaller = createCallerFactory(appRouter);
 const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
@@ -21,7 +21,6 @@ afterAll(() => jobs.restore());
 
 const SELLER = 'seller@example.com';
 const BUYER = 'buyer@example.com';
-const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Buyer One' };
 
 /** A partner with two events (show 1, option GA at 40.00 EUR, in a year), tickets T1–T3 and U1 owned by SELLER. */
 async function market() {
@@ -48,17 +47,10 @@ async function market() {
   return { partnerId: partner.id, refs };
 }
 
-async function payOnSandbox(paymentUrl: string) {
-  const paymentId = new URL(paymentUrl).pathname.split('/').pop()!;
-  const res = await sandboxPay(
-    new Request(`http://encore.test/api/payments/sandbox/${paymentId}`, {
-      method: 'POST',
-      body: new URLSearchParams(CARD),
-    }),
-    { params: Promise.resolve({ paymentId }) },
-  );
-  expect(res.status).toBe(303);
-  return paymentId;
+async function paySandbox(paymentUrl: string) {
+  const paid = await payOnSandbox(paymentUrl);
+  expect(paid.status).toBe(303);
+  return paid.paymentId;
 }
 
 /** Three listings on event A (T1 sold to BUYER, T2 active, T3 held by a pending intention), one on event B. */
@@ -71,7 +63,7 @@ async function soldMarket() {
   const held = await list('T3', 60);
   const other = await list('U1', 70);
   const intention = await createBuyIntention(m.partnerId, { items: [sold.id], user: BUYER });
-  const paymentId = await payOnSandbox(intention.paymentUrl!);
+  const paymentId = await paySandbox(intention.paymentUrl!);
   await createBuyIntention(m.partnerId, { items: [held.id], user: 'later@example.com' });
   return { ...m, sold, active, held, other, intentionId: intention.id, paymentId };
 }
