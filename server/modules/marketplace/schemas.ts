@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LISTING_STATUSES } from '@/db/schema/marketplace';
+import { langParam as ticketsLangParam } from '@/server/modules/tickets/schemas';
 
 /*
  * Wire shapes of the marketplace operations (pure zod: client components may import this file). Money is
@@ -9,10 +10,9 @@ import { LISTING_STATUSES } from '@/db/schema/marketplace';
 const partnerIdText = (what: string) => z.string().min(1).max(200).meta({ description: what });
 const email = z.email().max(254);
 
-export const langParam = z
-  .string()
-  .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as es or pt-BR')
-  .meta({ description: 'Language of the page, e.g. `es`, `en`, `pt-BR` (default `en`)' });
+const langParam = ticketsLangParam.meta({
+  description: 'Language of the page, e.g. `es`, `en`, `pt-BR` (default `en`)',
+});
 
 const absoluteUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '@/server/lib/contract';
 import {
   MAX_TICKETS_PER_REQUEST,
+  langParam,
   acceptedTicketsResponse,
   batchAdmissionSchema,
   batchResponse,
@@ -133,11 +134,6 @@ export const admitTicketsRoute = defineRoute({
   errorStatuses: [409],
   examples: admitTicketsExample,
 });
-
-const langParam = z
-  .string()
-  .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as es or pt-BR')
-  .meta({ description: 'Language of the page, e.g. `es`, `en`, `pt-BR`' });
 
 export const secureUrlRoute = defineRoute({
   method: 'GET',

@@ -184,3 +184,9 @@ export const batchAdmissionSchema = z
   )
   .min(1, 'at least one admission is required')
   .max(1000, 'at most 1000 admissions per request');
+
+/** The language of a page Encore hands out (`lang` on URL endpoints). */
+export const langParam = z
+  .string()
+  .regex(/^[a-z]{2}(-[A-Z]{2})?$/, 'must be a language code such as es or pt-BR')
+  .meta({ description: 'Language of the page, e.g. `es`, `en`, `pt-BR`' });
