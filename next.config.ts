@@ -1,4 +1,8 @@
 import type { NextConfig } from 'next';
+import createNextIntlPlugin from 'next-intl/plugin';
+
+// Fan pages and mails are translated with next-intl; its request config picks the locale the proxy chose.
+const withNextIntl = createNextIntlPlugin('./server/lib/i18n/request.ts');
 
 const nextConfig: NextConfig = {
   // Packages with native binaries or runtime file lookups stay outside the server bundle.
@@ -9,4 +13,4 @@ const nextConfig: NextConfig = {
   typedRoutes: false,
 };
 
-export default nextConfig;
+export default withNextIntl(nextConfig);

@@ -4,7 +4,8 @@ import { errorResponse } from '@/server/http/envelope';
 import { allowedMethodsFor, compileTemplates } from '@/server/http/methods';
 import { allRoutes } from '@/server/http/registry';
 import { requestIdOf } from '@/server/http/request-id';
-import { redeemRedirectFor } from '@/server/modules/fans';
+import { LOCALE_COOKIE, LOCALE_HEADER, resolveLocale, supportedLocale } from '@/server/lib/i18n/locales';
+import { isFanPage, redeemRedirectFor } from '@/server/modules/fans';
 
 const templates = compileTemplates(allRoutes);
 
@@ -24,7 +25,8 @@ function decodable(pathname: string): boolean {
  * the API's envelope what Next.js would otherwise answer itself: a path whose percent-encoding is not
  * UTF-8 (Next.js fails decoding it with a 500) gets a 400, a known path called with a method it does
  * not have a 405. On fan pages, a `token` query parameter (a one-time sign-in token) is sent to
- * /auth/redeem first.
+ * /auth/redeem first, and the page's language is chosen (URL `lang`, remembered in a cookie, then the
+ * browser, then DEFAULT_LANG) and handed to the page in a request header.
  */
 export function proxy(req: NextRequest) {
   const id = requestIdOf(req);
@@ -69,8 +71,23 @@ export function proxy(req: NextRequest) {
 
   const headers = new Headers(req.headers);
   headers.set('x-request-id', id);
+  const fanPage = isFanPage(pathname);
+  const lang = supportedLocale(req.nextUrl.searchParams.get('lang'));
+  if (fanPage) {
+    headers.set(
+      LOCALE_HEADER,
+      resolveLocale({
+        lang,
+        cookie: req.cookies.get(LOCALE_COOKIE)?.value,
+        acceptLanguage: req.headers.get('accept-language'),
+      }),
+    );
+  } else headers.delete(LOCALE_HEADER);
   const res = NextResponse.next({ request: { headers } });
   res.headers.set('x-request-id', id);
+  if (fanPage && lang && req.cookies.get(LOCALE_COOKIE)?.value !== lang) {
+    res.cookies.set(LOCALE_COOKIE, lang, { path: '/', maxAge: 365 * 86_400, sameSite: 'lax', httpOnly: true });
+  }
   return res;
 }
 

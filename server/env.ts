@@ -66,6 +66,15 @@ const schema = z
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     /** A Stripe-compatible API server to call instead of api.stripe.com (tests, proxies), e.g. `http://127.0.0.1:12111`. */
     STRIPE_API_BASE: z.url().optional(),
+    /** Language of fan pages and mails when neither the URL (`lang`) nor the browser names a supported one. */
+    DEFAULT_LANG: z.enum(['en', 'es']).default('en'),
+    /** Where mail goes (`smtp://user:pass@host:587`, `smtps://…`). Unset: mails are stored and shown in the staff mailbox. */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
+    /** The sender of every mail. */
+    MAIL_FROM: z.string().min(3).default('Encore <no-reply@encore.local>'),
   })
   .superRefine((e, ctx) => {
     if (e.PAYMENTS_PROVIDER !== 'stripe') return;

@@ -9,6 +9,8 @@ export const partners = pgTable(
     name: text().notNull(),
     /** The primary sales fee when neither ticket, ticket option, show nor event sets one; set by staff. */
     primarySalesFee: jsonb().$type<StoredPrimarySalesFee>(),
+    /** The partner's logo (an https image URL, set by staff), shown on every fan page beside its name. */
+    logoUrl: text(),
     /** Set while staff have disabled the partner: its keys answer 403. Nothing is deleted. */
     disabledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -1,0 +1,63 @@
+import type { Locale } from './locales';
+
+/*
+ * Prices and dates as a fan reads them, per locale, on pages and in mails alike. Money arrives in
+ * major units (the API's decimal strings) or minor units; dates are shown in the venue's time zone.
+ */
+
+const INTL_TAG: Record<Locale, string> = { en: 'en-US', es: 'es-ES' };
+
+export function intlTag(locale: Locale): string {
+  return INTL_TAG[locale];
+}
+
+/** A price in major units (`"12.50"` or 12.5) in the fan's locale: `$12.50`, `12,50 US$`. */
+export function formatMoney(amount: string | number, currency: string, locale: Locale): string {
+  const value = typeof amount === 'number' ? amount : Number(amount);
+  try {
+    return new Intl.NumberFormat(INTL_TAG[locale], { style: 'currency', currency }).format(value);
+  } catch {
+    return `${value.toFixed(2)} ${currency}`;
+  }
+}
+
+/** Minor units of a currency (cents) to major: 1250 USD → 12.5, 1250 JPY → 1250. */
+export function minorToMajor(minor: number, currency: string): number {
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    // unknown currency code: assume cents
+  }
+  return minor / 10 ** digits;
+}
+
+function validZone(timeZone: string | null | undefined): string {
+  if (!timeZone) return 'UTC';
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+    return timeZone;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** A show's date and time at its venue: "Sat, Mar 14, 2026, 9:00 PM" / "sáb, 14 mar 2026, 21:00". */
+export function formatShowDate(at: Date | string, locale: Locale, timeZone?: string | null): string {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  return new Intl.DateTimeFormat(INTL_TAG[locale], {
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: validZone(timeZone),
+  }).format(date);
+}
+
+/** A calendar day only (payout dates, listing windows). */
+export function formatDay(at: Date | string, locale: Locale, timeZone?: string | null): string {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  return new Intl.DateTimeFormat(INTL_TAG[locale], { dateStyle: 'medium', timeZone: validZone(timeZone) }).format(date);
+}

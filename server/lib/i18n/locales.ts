@@ -1,0 +1,65 @@
+import { env } from '@/server/env';
+
+/*
+ * The languages of fan pages and mails. A locale is chosen from, in order: the URL's `lang` (the
+ * partner passes the fan's language on every entry URL; the proxy remembers it in a cookie so later
+ * steps keep it), the browser's Accept-Language, then DEFAULT_LANG.
+ */
+
+export const LOCALES = ['en', 'es'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** The request header the proxy sets on fan pages with the chosen locale (read by next-intl's request config). */
+export const LOCALE_HEADER = 'x-encore-locale';
+/** The cookie remembering the fan's last `lang`. */
+export const LOCALE_COOKIE = 'encore_lang';
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
+}
+
+/** `es-AR`, `ES`, `es_419` → `es`; anything unsupported → null. */
+export function supportedLocale(tag: string | null | undefined): Locale | null {
+  if (!tag) return null;
+  const base = tag.trim().toLowerCase().split(/[-_]/)[0];
+  return isLocale(base) ? base : null;
+}
+
+/** The best supported language of an Accept-Language header, by its q-values (ties keep header order). */
+export function localeFromAcceptLanguage(header: string | null | undefined): Locale | null {
+  if (!header) return null;
+  const ranked = header
+    .split(',')
+    .slice(0, 20)
+    .map((part, index) => {
+      const [tag, ...params] = part.trim().split(';');
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+      const weight = q ? Number(q.slice(2)) : 1;
+      return { tag, weight: Number.isFinite(weight) ? weight : 0, index };
+    })
+    .filter((r) => r.weight > 0)
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const r of ranked) {
+    const found = supportedLocale(r.tag);
+    if (found) return found;
+  }
+  return null;
+}
+
+export function defaultLocale(): Locale {
+  return env().DEFAULT_LANG;
+}
+
+/** The locale of a fan request: URL `lang`, then the remembered cookie, then the browser, then the default. */
+export function resolveLocale(input: {
+  lang?: string | null;
+  cookie?: string | null;
+  acceptLanguage?: string | null;
+}): Locale {
+  return (
+    supportedLocale(input.lang) ??
+    supportedLocale(input.cookie) ??
+    localeFromAcceptLanguage(input.acceptLanguage) ??
+    defaultLocale()
+  );
+}
