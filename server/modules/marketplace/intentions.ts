@@ -225,7 +225,12 @@ export async function createBuyIntention(partnerId: string, input: { items: stri
   try {
     return await transaction(async (work) => {
       const { tx, after } = work;
-      let rows = await claimListings(tx, partnerId, items, buyer, id);
+      // The fees are read beside the claim (one round trip for both on the transaction's connection).
+      const [claimed, terms] = await Promise.all([
+        claimListings(tx, partnerId, items, buyer, id),
+        marketTerms(partnerId, tx),
+      ]);
+      let rows = claimed;
       settle(rows);
       if (rows.some((r) => r.hold_over)) {
         // A hold whose time is up (its expiry job has not run yet): end it, then try once more.
@@ -234,7 +239,6 @@ export async function createBuyIntention(partnerId: string, input: { items: stri
       }
       if (rows.length < items.length || !rows.every((r) => r.claimed)) throw refusal(items, rows, buyer);
       const first = rows[0];
-      const terms = await marketTerms(partnerId, tx);
       let subtotal = 0;
       let fees = 0;
       for (const r of rows) {

@@ -10,6 +10,11 @@ import { stripeProvider } from './stripe';
  */
 export interface PaymentProvider {
   readonly name: PaymentProviderName;
+  /**
+   * Where the buyer pays, when the checkout is a page of Encore's own that needs nothing opened at the
+   * provider (the sandbox): the payment is then written once, with its URL, and startCheckout is not called.
+   */
+  localCheckoutUrl?(paymentId: string): string;
   /** Opens a hosted checkout for a payment: where the buyer pays, and the provider's reference. */
   startCheckout(p: {
     paymentId: string;

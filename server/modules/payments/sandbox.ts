@@ -9,6 +9,9 @@ import type { PaymentProvider } from './provider';
  */
 export const sandboxProvider: PaymentProvider = {
   name: 'sandbox',
+  localCheckoutUrl(paymentId) {
+    return `${publicBaseUrl()}/pay/${paymentId}`;
+  },
   async startCheckout(p) {
     return { url: `${publicBaseUrl()}/pay/${p.paymentId}`, providerRef: null, expiresAt: p.expiresAt };
   },

@@ -109,6 +109,7 @@ export async function startPayment(
           successUrl,
           cancelUrl: data.cancelUrl ?? successUrl,
           expiresAt: new Date(Date.now() + data.expiresInMinutes * 60_000),
+          checkoutUrl: provider.localCheckoutUrl?.(id) ?? null,
         })
         .onConflictDoNothing()
         .returning();
@@ -134,6 +135,7 @@ export async function startPayment(
           : 'A payment for this reference is being opened; try again',
       );
     }
+    if (row.checkoutUrl) return { payment: row, url: row.checkoutUrl };
     const checkout = await provider.startCheckout({
       paymentId: row.id,
       partnerId,
