@@ -9,3 +9,4 @@ export * from './jobs';
 export * from './schemas';
 export * from './service';
 export * from './urls';
+export * from './sign-in-link';
