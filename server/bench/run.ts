@@ -26,6 +26,7 @@ const cases: Record<string, () => Promise<{ run: () => Promise<BenchResult> }>> 
   'sync-tickets': () => import('./sync-tickets'),
   'buy-intention': () => import('./buy-intention'),
   'listed-tickets': () => import('./listed-tickets'),
+  'buy-page': () => import('./buy-page'),
 };
 
 let dropDb: (() => Promise<void>) | undefined;

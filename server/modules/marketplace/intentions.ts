@@ -99,18 +99,110 @@ function intentionUrl(id: string): string {
   return `${publicBaseUrl()}/checkout/${id}`;
 }
 
+/** What the claim statement says of each listing asked for (as it was before this claim). */
+interface ClaimRow extends Record<string, unknown> {
+  id: string;
+  status: string;
+  show_pk: string;
+  ticket_option_id: string;
+  seller_email: string;
+  currency: string;
+  price_minor: number;
+  ticket_count: number;
+  claimed: boolean;
+  locked_elsewhere: boolean;
+  hold_over: boolean;
+}
+
+/**
+ * Takes the listings for intention `id` in ONE statement, all or none: the partner's listings asked for
+ * that are ACTIVE and not being taken by another buyer right now (SKIP LOCKED: a 409 at once, not a
+ * wait in line behind every other buyer of a popular listing) become RESERVED by `id`, only if every one
+ * of them is, they are of one show and ticket option, and none is the buyer's own. Answers every
+ * listing asked for, with whether this call took it. Run inside the intention's transaction, so a
+ * claim is never left without its intention.
+ */
+export async function claimListings(
+  db: DbOrTx,
+  partnerId: string,
+  items: string[],
+  buyer: string,
+  id: string,
+): Promise<ClaimRow[]> {
+  const wanted = sql`array(select json_array_elements_text(${JSON.stringify(items)}::json))`;
+  return db.execute<ClaimRow>(sql`
+    with requested as (
+      select id, status, show_pk, ticket_option_id, seller_email, currency, price_minor, ticket_count, reserved_by
+      from ${listings} where partner_id = ${partnerId} and id = any(${wanted})
+    ), lockable as (
+      select id from ${listings}
+      where partner_id = ${partnerId} and id = any(${wanted}) and status = 'ACTIVE'
+      for update skip locked
+    ), claimed as (
+      update ${listings} set status = 'RESERVED', reserved_by = ${id}, updated_at = now()
+      where id in (select id from lockable) and status = 'ACTIVE'
+        and (select count(*) from lockable) = ${items.length}
+        and (select count(distinct (show_pk, ticket_option_id)) from requested) = 1
+        and not exists (select 1 from requested where seller_email = ${buyer})
+      returning id
+    )
+    select r.id, r.status, r.show_pk, r.ticket_option_id, r.seller_email, r.currency, r.price_minor, r.ticket_count,
+      c.id is not null as claimed,
+      r.status = 'ACTIVE' and k.id is null as locked_elsewhere,
+      coalesce(r.status = 'RESERVED' and b.expires_at <= now(), false) as hold_over
+    from requested r
+    left join claimed c on c.id = r.id
+    left join lockable k on k.id = r.id
+    left join ${buyIntentions} b on b.id = r.reserved_by
+    order by r.id`);
+}
+
+// The claim of one listing under way in this process, per partner and listing (see createBuyIntention).
+const claimsUnderWay = new Map<string, Promise<ClaimRow[] | null>>();
+
+/**
+ * Whether the claim under way of another buyer of this same single listing has decided for this buyer
+ * too: it took the listing, or found it not on sale for anyone. Then this buyer has lost exactly as the
+ * database would have told them (SKIP LOCKED answers "taken" for a listing being claimed) and no
+ * statement is needed. A claim that lost for a reason of its own (its buyer is the seller) or found an
+ * expired hold decides nothing for others.
+ */
+async function lostToClaimUnderWay(key: string | null): Promise<ClaimRow[] | null> {
+  const leading = key ? claimsUnderWay.get(key) : undefined;
+  if (!leading) return null;
+  const [row] = (await leading) ?? [];
+  if (!row || row.hold_over || !(row.claimed || row.status !== 'ACTIVE')) return null;
+  return [{ ...row, status: row.claimed ? 'RESERVED' : row.status, claimed: false }];
+}
+
+/** Nothing was taken: why, in the order a buyer can act on (unknown, mixed, taken, their own listing). */
+function refusal(items: string[], rows: ClaimRow[], buyer: string): AppError {
+  const seen = rows.map((r) => ({
+    id: r.id,
+    status: r.locked_elsewhere ? 'RESERVED' : r.status,
+    showPk: r.show_pk,
+    ticketOptionId: r.ticket_option_id,
+  }));
+  try {
+    assertPurchasable(items, seen, 'purchase', 'items');
+  } catch (err) {
+    return err as AppError;
+  }
+  if (rows.some((r) => r.seller_email === buyer)) return conflict('A seller cannot buy their own listing');
+  return notAvailable(
+    seen.map((r) => ({ id: r.id, status: 'RESERVED' })),
+    'items',
+  );
+}
+
 /**
  * POST /v1/marketplace/buyingflow/buyIntention: holds the listings for the buyer while they pay. The
  * listings must be the partner's, ACTIVE, and of one event, show and ticket option (anchor notes); a
- * PACK is always bought whole. Exactly one intention can hold a listing: the listings are locked in id
- * order and re-checked, so of many buyers at once one gets them and the others a 409. The hold ends at
- * `expiresAt` (BUY_INTENTION_MINUTES).
+ * PACK is always bought whole. Exactly one intention can hold a listing: one statement takes them all
+ * or none (claimListings), so of many buyers at once one gets them and the others a 409. The claim, the
+ * intention and its payment commit together. The hold ends at `expiresAt` (BUY_INTENTION_MINUTES).
  */
-export async function createBuyIntention(
-  partnerId: string,
-  input: { items: string[]; user: string },
-  within?: Work | Db,
-) {
+export async function createBuyIntention(partnerId: string, input: { items: string[]; user: string }) {
   const items = [...new Set(input.items)].sort();
   if (items.length > MAX_ITEMS_PER_INTENTION) {
     throw badRequest(`At most ${MAX_ITEMS_PER_INTENTION} listings per intention`, [
@@ -119,94 +211,76 @@ export async function createBuyIntention(
   }
   const buyer = input.user.trim().toLowerCase();
   const minutes = env().BUY_INTENTION_MINUTES;
-  // One read first, outside any transaction: most buyers of a popular listing find it held already and get
-  // their 409 from this alone; a hold whose time is up is released in the transaction below.
-  const seen = await (within && 'after' in within ? within.tx : (within ?? getDb()))
-    .select({ id: listings.id, status: listings.status, holdOver: sql<boolean>`${buyIntentions.expiresAt} <= now()` })
-    .from(listings)
-    .leftJoin(buyIntentions, eq(buyIntentions.id, listings.reservedBy))
-    .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, items)));
-  const heldNow = seen.filter((r) => r.status === 'RESERVED' && !r.holdOver);
-  if (heldNow.length && seen.length === items.length) {
-    throw notAvailable(heldNow, 'items');
+  const id = newId('bi');
+  // In an on-sale rush many buyers of one popular listing arrive together: the first one's claim
+  // decides for those arriving while it runs, so hundreds of statements become one.
+  const key = items.length === 1 ? `${partnerId} ${items[0]}` : null;
+  const lost = await lostToClaimUnderWay(key);
+  if (lost) throw refusal(items, lost, buyer);
+  let settle: (rows: ClaimRow[] | null) => void = () => undefined;
+  if (key && !claimsUnderWay.has(key)) {
+    const claim = new Promise<ClaimRow[] | null>((resolve) => (settle = resolve));
+    claimsUnderWay.set(key, claim);
+    void claim.then(() => claimsUnderWay.get(key) === claim && claimsUnderWay.delete(key));
   }
-  const expiredHolds = seen.some((r) => r.status === 'RESERVED' && r.holdOver);
-  return transaction(async (work) => {
-    const { tx, after } = work;
-    if (expiredHolds) await releaseExpired(tx, { partnerId, listingIds: items });
-    // SKIP LOCKED: a listing another buyer is taking right now counts as taken (a 409 at once, not a
-    // wait in line behind every other buyer of a popular listing).
-    const rows = await tx
-      .select()
-      .from(listings)
-      .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, items)))
-      .orderBy(listings.id)
-      .for('update', { skipLocked: true });
-    if (rows.length < items.length) {
-      const exist = await tx
-        .select({ id: listings.id })
-        .from(listings)
-        .where(and(eq(listings.partnerId, partnerId), inArray(listings.id, items)));
-      const busy = exist.filter((e) => !rows.some((r) => r.id === e.id)).map((e) => e.id);
-      // Locked by another buyer's transaction: as good as held.
-      if (busy.length)
-        throw notAvailable(
-          busy.map((id) => ({ id, status: 'RESERVED' })),
-          'items',
-        );
-    }
-    assertPurchasable(items, rows, 'purchase', 'items');
-    const first = rows[0];
-    if (rows.some((r) => r.sellerEmail === buyer)) throw conflict('A seller cannot buy their own listing');
-
-    const terms = await marketTerms(partnerId, tx);
-    let subtotal = 0;
-    let fees = 0;
-    for (const r of rows) {
-      subtotal += r.priceMinor * r.ticketCount;
-      fees += buyerFeeMinor(terms, r.priceMinor, r.currency) * r.ticketCount;
-    }
-    const id = newId('bi');
-    const [intention] = await tx
-      .insert(buyIntentions)
-      .values({
-        id,
+  try {
+    return await transaction(async (work) => {
+      const { tx, after } = work;
+      let rows = await claimListings(tx, partnerId, items, buyer, id);
+      settle(rows);
+      if (rows.some((r) => r.hold_over)) {
+        // A hold whose time is up (its expiry job has not run yet): end it, then try once more.
+        await releaseExpired(tx, { partnerId, listingIds: items });
+        rows = await claimListings(tx, partnerId, items, buyer, id);
+      }
+      if (rows.length < items.length || !rows.every((r) => r.claimed)) throw refusal(items, rows, buyer);
+      const first = rows[0];
+      const terms = await marketTerms(partnerId, tx);
+      let subtotal = 0;
+      let fees = 0;
+      for (const r of rows) {
+        subtotal += r.price_minor * r.ticket_count;
+        fees += buyerFeeMinor(terms, r.price_minor, r.currency) * r.ticket_count;
+      }
+      // The payment belongs to this transaction too: an intention is never left without its checkout.
+      const tickets = rows.reduce((n, r) => n + r.ticket_count, 0);
+      const { payment, url } = await startPayment(
         partnerId,
-        buyerEmail: buyer,
-        listingIds: items,
-        currency: first.currency,
-        subtotalMinor: subtotal,
-        buyerFeeMinor: fees,
-        totalMinor: subtotal + fees,
-        expiresAt: sql`now() + make_interval(mins => ${minutes})` as unknown as Date,
-      })
-      .returning();
-    await tx
-      .update(listings)
-      .set({ status: 'RESERVED', reservedBy: id, updatedAt: sql`now()` })
-      .where(inArray(listings.id, items));
-    // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
-    after.job(EXPIRE_INTENTION_JOB, { intentionId: id }, { runAt: intention.expiresAt, singletonKey: id });
-    // The payment belongs to this transaction too: an intention is never left without its checkout.
-    const tickets = rows.reduce((n, r) => n + r.ticketCount, 0);
-    const { payment, url } = await startPayment(
-      partnerId,
-      {
-        purpose: BUY_INTENTION_PURPOSE,
-        reference: id,
-        description: `${tickets} × ${first.ticketOptionId} (resale)`,
-        amountMinor: subtotal + fees,
-        currency: first.currency,
-        buyerEmail: buyer,
-        successUrl: intentionUrl(id),
-        // A payment that outlives the hold is still completed if the listings are free, else refunded.
-        expiresInMinutes: Math.max(5, minutes),
-      },
-      work,
-    );
-    await tx.update(buyIntentions).set({ paymentId: payment.id }).where(eq(buyIntentions.id, id));
-    return intentionOut(intention, url);
-  }, within);
+        {
+          purpose: BUY_INTENTION_PURPOSE,
+          reference: id,
+          description: `${tickets} × ${first.ticket_option_id} (resale)`,
+          amountMinor: subtotal + fees,
+          currency: first.currency,
+          buyerEmail: buyer,
+          successUrl: intentionUrl(id),
+          // A payment that outlives the hold is still completed if the listings are free, else refunded.
+          expiresInMinutes: Math.max(5, minutes),
+        },
+        work,
+      );
+      const [intention] = await tx
+        .insert(buyIntentions)
+        .values({
+          id,
+          partnerId,
+          buyerEmail: buyer,
+          listingIds: items,
+          currency: first.currency,
+          subtotalMinor: subtotal,
+          buyerFeeMinor: fees,
+          totalMinor: subtotal + fees,
+          paymentId: payment.id,
+          expiresAt: sql`now() + make_interval(mins => ${minutes})` as unknown as Date,
+        })
+        .returning();
+      // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
+      after.job(EXPIRE_INTENTION_JOB, { intentionId: id }, { runAt: intention.expiresAt, singletonKey: id });
+      return intentionOut(intention, url);
+    });
+  } finally {
+    settle(null);
+  }
 }
 
 function intentionOut(row: typeof buyIntentions.$inferSelect, paymentUrl: string | null) {

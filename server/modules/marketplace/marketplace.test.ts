@@ -28,7 +28,7 @@ import { recordJobs } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
 import { deleteTicket, syncTickets } from '@/server/testing/ticket-api';
 import { setMarketTerms } from './fees';
-import { createBuyIntention, expireIntention, getBuyIntention, releaseExpired } from './intentions';
+import { claimListings, createBuyIntention, expireIntention, getBuyIntention, releaseExpired } from './intentions';
 import {
   createListing,
   getListing,
@@ -259,6 +259,53 @@ describe('buy intentions', () => {
     for (const r of lost) expect(code(r.reason)).toBe(`409 Not available any more: ${l.id} (held by another buyer)`);
     const held = await getDb().select().from(buyIntentions).where(eq(buyIntentions.partnerId, m.partnerId));
     expect(held).toHaveLength(1);
+  });
+
+  it('the claim itself, sent by 100 buyers at once past the in-process coalescing: the database lets exactly one take it', async () => {
+    const m = await market({ tickets: [{ ticketId: 'R1' }] });
+    const l = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 });
+    const claims = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        claimListings(getDb(), m.partnerId, [l.id], `b${i}@example.com`, `bi_race${i}`),
+      ),
+    );
+    expect(claims.filter(([row]) => row.claimed)).toHaveLength(1);
+    const [row] = await getDb().select().from(listings).where(eq(listings.id, l.id));
+    expect(row.status).toBe('RESERVED');
+  });
+
+  it('100 buyers at once on the same two listings: one takes both, none takes one of them', async () => {
+    const m = await market({ tickets: [{ ticketId: 'P1' }, { ticketId: 'P2' }] });
+    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['P1'], price: 40 });
+    const b = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['P2'], price: 40 });
+    const results = await Promise.allSettled(
+      Array.from({ length: 100 }, (_, i) =>
+        createBuyIntention(m.partnerId, { items: i % 2 ? [a.id, b.id] : [b.id, a.id], user: `b${i}@example.com` }),
+      ),
+    );
+    const won = results.filter((r) => r.status === 'fulfilled');
+    expect(won).toHaveLength(1);
+    for (const r of results)
+      if (r.status === 'rejected') expect(code(r.reason)).toMatch(/^409 Not available any more: /);
+    const rows = await getDb().select().from(listings).where(eq(listings.partnerId, m.partnerId));
+    const holder = (won[0] as PromiseFulfilledResult<{ id: string }>).value.id;
+    expect(rows.map((r) => r.reservedBy)).toEqual([holder, holder]);
+  });
+
+  it('a seller trying their own listing at the same moment as buyers does not make the buyers lose', async () => {
+    const m = await market({ tickets: [{ ticketId: 'S1' }] });
+    const l = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['S1'], price: 40 });
+    const results = await Promise.allSettled([
+      createBuyIntention(m.partnerId, { items: [l.id], user: SELLER }),
+      ...Array.from({ length: 10 }, (_, i) =>
+        createBuyIntention(m.partnerId, { items: [l.id], user: `b${i}@example.com` }),
+      ),
+    ]);
+    // The seller is refused (their own listing, or already held by the buyer who got it); one buyer holds it.
+    expect(results[0].status === 'rejected' && code(results[0].reason)).toMatch(
+      /^409 (A seller cannot buy their own listing|Not available any more: .* \(held by another buyer\))$/,
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   });
 
   it('refuse listings of several shows or options, unknown or foreign listings, and a seller buying their own', async () => {

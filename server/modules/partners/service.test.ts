@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { makePartner } from '@/server/testing/fixtures';
-import { createApiKey, listApiKeys, listPartners, revokeApiKey } from './service';
+import { getSql } from '@/db';
+import {
+  authenticateApiKey,
+  createApiKey,
+  forgetCheckedKeys,
+  listApiKeys,
+  listPartners,
+  revokeApiKey,
+  setPartnerDisabled,
+} from './service';
 
 describe('partners service', () => {
   it('lists partners newest first with their active partner-key count, searchable and paginated', async () => {
@@ -35,5 +44,25 @@ describe('partners service', () => {
     expect(secret).toMatch(/^sk_ch_[0-9A-Za-z]{32}$/);
     expect(key.prefix).toBe(secret.slice(0, 12));
     expect(JSON.stringify(await listApiKeys(a.partner.id))).not.toContain(secret);
+  });
+
+  it('remembers a checked key briefly, and forgets it at once when it is revoked or its partner disabled', async () => {
+    const a = await makePartner('Remembered key');
+    const { key, secret } = await createApiKey({ partnerId: a.partner.id, kind: 'partner', label: 'cached' });
+    expect((await authenticateApiKey(secret))?.keyId).toBe(key.id);
+
+    // Revoked behind this instance's back (another instance): still accepted from memory here…
+    await getSql()`update api_keys set revoked_at = now() where id = ${key.id}`;
+    expect((await authenticateApiKey(secret))?.keyId).toBe(key.id);
+    // …until the memory is dropped (time, or a revocation made on this instance).
+    forgetCheckedKeys();
+    expect(await authenticateApiKey(secret)).toBeNull();
+
+    const { key: other, secret: otherSecret } = await createApiKey({ partnerId: a.partner.id, kind: 'partner' });
+    expect((await authenticateApiKey(otherSecret))?.partnerDisabled).toBe(false);
+    await setPartnerDisabled({ partnerId: a.partner.id, disabled: true });
+    expect((await authenticateApiKey(otherSecret))?.partnerDisabled).toBe(true);
+    await revokeApiKey(a.partner.id, other.id);
+    expect(await authenticateApiKey(otherSecret)).toBeNull();
   });
 });

@@ -91,32 +91,37 @@ export async function startPayment(
       eq(payments.reference, data.reference),
       inArray(payments.status, OPEN_STATUSES),
     );
-    const stale = await tx
-      .select({ id: payments.id })
-      .from(payments)
-      .where(and(scope, lt(payments.expiresAt, sql`now()`)));
-    for (const s of stale) await closePayment(s.id, 'expired', 'The checkout expired before it was paid', work);
-
     const id = newId('pay');
     const successUrl = data.successUrl ?? `${publicBaseUrl()}/pay/${id}`;
-    const [row] = await tx
-      .insert(payments)
-      .values({
-        id,
-        partnerId,
-        purpose: data.purpose,
-        reference: data.reference,
-        description: data.description,
-        amountMinor: data.amountMinor,
-        currency: data.currency,
-        buyerEmail: data.buyerEmail,
-        provider: provider.name,
-        successUrl,
-        cancelUrl: data.cancelUrl ?? successUrl,
-        expiresAt: new Date(Date.now() + data.expiresInMinutes * 60_000),
-      })
-      .onConflictDoNothing()
-      .returning();
+    const insert = () =>
+      tx
+        .insert(payments)
+        .values({
+          id,
+          partnerId,
+          purpose: data.purpose,
+          reference: data.reference,
+          description: data.description,
+          amountMinor: data.amountMinor,
+          currency: data.currency,
+          buyerEmail: data.buyerEmail,
+          provider: provider.name,
+          successUrl,
+          cancelUrl: data.cancelUrl ?? successUrl,
+          expiresAt: new Date(Date.now() + data.expiresInMinutes * 60_000),
+        })
+        .onConflictDoNothing()
+        .returning();
+    let [row] = await insert();
+    if (!row) {
+      // An open payment holds the reference: one whose time ran out is expired first, then this one opens.
+      const stale = await tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(and(scope, lt(payments.expiresAt, sql`now()`)));
+      for (const s of stale) await closePayment(s.id, 'expired', 'The checkout expired before it was paid', work);
+      if (stale.length) [row] = await insert();
+    }
     if (!row) {
       // Another start for this reference won the race (or was open already): answer it when it matches.
       const [open] = await tx.select().from(payments).where(scope);

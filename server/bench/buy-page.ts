@@ -1,0 +1,1 @@
+export { runBuyPage as run } from './market';
