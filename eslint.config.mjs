@@ -18,6 +18,7 @@ const OWNED_TABLES = {
   marketplace: ['marketplace'],
   fans: ['fans'],
   payments: ['payments'],
+  mail: ['mail'],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],

@@ -15,6 +15,7 @@ const NAV_ITEMS: NavItem[] = [
   { href: '/dashboard', label: 'Overview', exact: true },
   { href: '/dashboard/partners', label: 'Partners' },
   { href: '/dashboard/jobs', label: 'Jobs' },
+  { href: '/dashboard/mailbox', label: 'Mailbox' },
   { href: '/dashboard/staff', label: 'Staff' },
 ];
 

@@ -6,6 +6,7 @@ import {
   refundPurchaseJob,
 } from '@/server/modules/marketplace';
 import { sweepFanAuthJob } from '@/server/modules/fans';
+import { sendMailJob, sweepMailJob } from '@/server/modules/mail';
 import { expirePaymentsJob } from '@/server/modules/payments';
 import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
 import { webhookDispatchJob } from '@/server/modules/webhooks';
@@ -27,5 +28,7 @@ export function allJobs(): JobDefinition[] {
     payDuePayoutsJob,
     sweepFanAuthJob,
     expirePaymentsJob,
+    sendMailJob,
+    sweepMailJob,
   ] as unknown as JobDefinition[];
 }

@@ -1,6 +1,7 @@
 import { router } from './init';
 import { catalogRouter } from './routers/catalog';
 import { jobsRouter } from './routers/jobs';
+import { mailRouter } from './routers/mail';
 import { marketRouter } from './routers/market';
 import { partnersRouter } from './routers/partners';
 import { setupRouter } from './routers/setup';
@@ -18,6 +19,7 @@ export const appRouter = router({
   catalog: catalogRouter,
   staff: staffRouter,
   market: marketRouter,
+  mail: mailRouter,
 });
 
 export type AppRouter = typeof appRouter;

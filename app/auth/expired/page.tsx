@@ -6,10 +6,11 @@ import { DEFAULT_FAN_PATH, safeNextPath } from '@/server/modules/fans';
 
 export const metadata: Metadata = { title: 'Link expired', robots: { index: false } };
 
-async function partnerName(partnerId: string | undefined): Promise<string | null> {
+async function partnerOf(partnerId: string | undefined): Promise<{ id: string; name: string } | null> {
   if (!partnerId) return null;
   try {
-    return (await getPartner(partnerId)).name;
+    const { id, name } = await getPartner(partnerId);
+    return { id, name };
   } catch {
     return null;
   }
@@ -22,8 +23,10 @@ export default async function LinkExpiredPage({ searchParams }: { searchParams: 
   await connection();
   const query = await searchParams;
   const next = safeNextPath(typeof query.next === 'string' ? query.next : null);
-  const partner = await partnerName(typeof query.partner === 'string' ? query.partner : undefined);
+  const known = await partnerOf(typeof query.partner === 'string' ? query.partner : undefined);
+  const partner = known?.name ?? null;
   const where = partner ? `${partner}'s website or app` : "your ticket provider's website or app";
+  const login = known ? `/login?${new URLSearchParams({ partner: known.id, next })}` : null;
   return (
     <main className="auth-page">
       <div className="auth-card">
@@ -36,6 +39,14 @@ export default async function LinkExpiredPage({ searchParams }: { searchParams: 
           To get a new one, go back to {where} and open the resale link again{partner ? '' : ' from there'}: it signs
           you in with a fresh link.
         </p>
+        {login ? (
+          <p>
+            Or get a new sign-in link by e-mail:{' '}
+            <Link href={login} className="btn btn-primary" data-testid="expired-login">
+              Send me a sign-in link
+            </Link>
+          </p>
+        ) : null}
         {next !== DEFAULT_FAN_PATH ? (
           <p>
             <Link href={next}>Continue without signing in</Link>

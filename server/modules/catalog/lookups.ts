@@ -113,6 +113,10 @@ export function showDirectory(db: DbOrTx = getDb()) {
       partnerId: sql`${events.partnerId}`.mapWith(events.partnerId).as('directory_partner_id'),
       eventRef: sql`${events.externalReferenceId}`.mapWith(events.externalReferenceId).as('directory_event_ref'),
       eventTitle: sql`${events.title}`.mapWith(events.title).as('directory_event_title'),
+      /** The venue's IANA time zone (the show's location, else the event's), for showing local times. */
+      timeZone: sql<string | null>`coalesce(${shows.location}->>'timeZone', ${events.location}->>'timeZone')`.as(
+        'directory_time_zone',
+      ),
     })
     .from(shows)
     .innerJoin(events, eq(events.id, shows.eventId))

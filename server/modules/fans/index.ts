@@ -1,7 +1,7 @@
 /**
  * Fans: one-time sign-in tokens (issued to partners, appended to Encore URLs) and the fan sessions they
- * open, each bound to one partner. Owns the tables of db/schema/fans.ts (one_time_tokens, fan_sessions);
- * depends on partners only through their ids.
+ * open, each bound to one partner, and sign-in links by e-mail (sent through the mail module). Owns the
+ * tables of db/schema/fans.ts (one_time_tokens, fan_sessions); depends on partners and mail.
  */
 export * from './contracts';
 export * from './examples';
@@ -9,3 +9,4 @@ export * from './jobs';
 export * from './schemas';
 export * from './service';
 export * from './urls';
+export * from './sign-in-link';

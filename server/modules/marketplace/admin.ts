@@ -9,6 +9,7 @@ import { transaction } from '@/server/lib/transaction';
 import { showDirectory } from '@/server/modules/catalog';
 import { getPayment, type Payment, refundPayment } from '@/server/modules/payments';
 import { enqueueWebhook } from '@/server/modules/webhooks';
+import { mailPurchaseRefunded } from './mails';
 
 /**
  * The staff dashboard's view of a partner's market: listings, purchases (with their payments and
@@ -248,6 +249,7 @@ export async function refundPurchase(input: RefundPurchaseInput) {
       action: 'ticket.refunded',
       data: { ids: items.map((i) => i.ticketId), buyerEmail: intention.buyerEmail, reason: q.reason },
     });
+    await mailPurchaseRefunded(work, intention.id, 'staff', refund.amountMinor);
     return {
       intentionId: intention.id,
       paymentId: payment.id,

@@ -8,6 +8,7 @@ import { fromMinorUnits } from '@/server/lib/money';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { getPayment, startPayment } from '@/server/modules/payments';
 import { buyerFeeMinor, marketTerms } from './fees';
+import { mailListingsCancelled, mailPurchaseRefunded } from './mails';
 
 export const EXPIRE_INTENTION_JOB = 'marketplace.expireIntention';
 export const REFUND_PURCHASE_JOB = 'marketplace.refundPurchase';
@@ -357,6 +358,11 @@ export async function terminateListingsOfShows(work: Work, showPks: string[]): P
     tx,
     open.map((l) => l.id),
   );
+  await mailListingsCancelled(
+    work,
+    open.map((l) => l.id),
+    'showCancelled',
+  );
   const sold = await tx
     .select({ id: listings.id, intentionId: listings.reservedBy })
     .from(listings)
@@ -377,12 +383,13 @@ export async function terminateListingsOfShows(work: Work, showPks: string[]): P
   const intentionIds = [...new Set(sold.map((l) => l.intentionId).filter((id): id is string => !!id))];
   const paid = intentionIds.length
     ? await tx
-        .select({ partnerId: buyIntentions.partnerId, paymentId: buyIntentions.paymentId })
+        .select({ id: buyIntentions.id, partnerId: buyIntentions.partnerId, paymentId: buyIntentions.paymentId })
         .from(buyIntentions)
         .where(and(inArray(buyIntentions.id, intentionIds), eq(buyIntentions.status, 'COMPLETED')))
     : [];
   for (const p of paid) {
     if (p.paymentId) {
+      await mailPurchaseRefunded(work, p.id, 'showCancelled');
       after.job(REFUND_PURCHASE_JOB, {
         partnerId: p.partnerId,
         paymentId: p.paymentId,
@@ -401,5 +408,10 @@ export async function terminateListingsOfTickets(tx: Tx, ticketPks: string[]): P
   await cancelListings(
     tx,
     open.map((l) => l.id),
+  );
+  await mailListingsCancelled(
+    tx,
+    open.map((l) => l.id),
+    'ticketInvalidated',
   );
 }

@@ -2,12 +2,15 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, type Tx } from '@/db';
 import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
 import { AppError, badRequest, conflict, notFound, pgErrorOf } from '@/server/lib/errors';
+import type { Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
+import { transaction } from '@/server/lib/transaction';
 import { effectiveResaleRules, showDirectory } from '@/server/modules/catalog';
 import { type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 import { releaseExpired } from './intentions';
+import { mailListingCreated } from './mails';
 import { notOwnedBy, notOwnedError } from './ownership';
 
 const HOUR = 3_600_000;
@@ -19,6 +22,8 @@ export interface CreateListingInput {
   ticketIds: string[];
   /** Asking price per ticket, in major units of the tickets' currency. */
   price: number | string;
+  /** The seller's language (of the page they listed on), for their mail; default DEFAULT_LANG. */
+  locale?: Locale;
 }
 
 /** Why these tickets cannot be listed now, or nothing: the show, the partner's resale rules, the tickets. */
@@ -116,7 +121,8 @@ export async function createListing(input: CreateListingInput, db = getDb(), now
 
   const id = newId('lst');
   try {
-    await db.transaction(async (tx) => {
+    await transaction(async (work) => {
+      const { tx } = work;
       await tx.insert(listings).values({
         id,
         partnerId: input.partnerId,
@@ -140,7 +146,8 @@ export async function createListing(input: CreateListingInput, db = getDb(), now
           seating: t.seating,
         })),
       );
-    });
+      await mailListingCreated(work, id, input.locale);
+    }, db);
   } catch (err) {
     if (pgErrorOf(err)?.constraint_name === 'listing_items_open_ticket_idx') {
       throw conflict('A ticket of this listing is already listed');

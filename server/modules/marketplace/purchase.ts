@@ -6,10 +6,17 @@ import { newId } from '@/server/lib/ids';
 import { toMinorUnits } from '@/server/lib/money';
 import type { Work } from '@/server/lib/transaction';
 import { type Payment, refundPayment } from '@/server/modules/payments';
-import { resolvePrimarySalesFee, type SaleTicket, ticketsByPk, transferOwnership } from '@/server/modules/tickets';
+import {
+  resolvePrimarySalesFee,
+  type SaleTicket,
+  secureViewUrl,
+  ticketsByPk,
+  transferOwnership,
+} from '@/server/modules/tickets';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { marketTerms, sellerPayoutMinor } from './fees';
 import { BUY_INTENTION_PURPOSE, cancelListings, REFUND_PURCHASE_JOB } from './intentions';
+import { mailListingsCancelled, mailPurchaseCompleted, mailPurchaseRefunded } from './mails';
 import { notOwnedBy } from './ownership';
 
 const DAY = 24 * 3600_000;
@@ -88,6 +95,8 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     .where(eq(buyIntentions.id, intention.id));
 
   const terms = await marketTerms(intention.partnerId, tx);
+  const sales: { listingId: string; payoutMinor: number; dueAt: Date }[] = [];
+  const secureViewUrls: string[] = [];
   for (const listing of rows) {
     const list = ticketsOf(listing.id);
     const changed = await transferOwnership(
@@ -101,6 +110,8 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
         action: 'ticket.updated',
         data: { id: c.ticketId, newOwnerEmail: intention.buyerEmail, oldOwnerEmail: c.oldOwnerEmail },
       });
+      // The link rotated by the sale: the buyer's, for their confirmation mail.
+      secureViewUrls.push(await secureViewUrl(intention.partnerId, c.ticketId, tx));
     }
     let amount = 0;
     for (const t of list) {
@@ -108,6 +119,8 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
       amount += sellerPayoutMinor(terms, listing.priceMinor, listing.currency, fee);
     }
     const showAt = list[0]?.startsAt ?? new Date();
+    const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
+    sales.push({ listingId: listing.id, payoutMinor: amount, dueAt });
     await tx.insert(payouts).values({
       id: newId('po'),
       partnerId: intention.partnerId,
@@ -116,14 +129,16 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
       intentionId: intention.id,
       currency: listing.currency,
       amountMinor: amount,
-      dueAt: new Date(showAt.getTime() + terms.payoutDelayDays * DAY),
+      dueAt,
     });
   }
+  await mailPurchaseCompleted(work, intention, sales, secureViewUrls);
 }
 
 async function refuse(work: Work, intentionId: string, payment: Payment, reason: string, lostListings: string[]) {
   const { tx, after } = work;
   await cancelListings(tx, lostListings);
+  await mailListingsCancelled(work, lostListings, 'ownershipLost');
   // Listings held for this buyer go back on sale (unless just cancelled above).
   await tx
     .update(listings)
@@ -133,6 +148,7 @@ async function refuse(work: Work, intentionId: string, payment: Payment, reason:
     .update(buyIntentions)
     .set({ status: 'CANCELLED', paymentId: payment.id, endedAt: sql`now()`, endReason: reason })
     .where(eq(buyIntentions.id, intentionId));
+  await mailPurchaseRefunded(work, intentionId, 'notAvailable', payment.amountMinor);
   after.job(REFUND_PURCHASE_JOB, { partnerId: payment.partnerId, paymentId: payment.id, reason });
 }
 

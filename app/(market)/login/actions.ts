@@ -1,0 +1,34 @@
+'use server';
+
+import { headers } from 'next/headers';
+import { getLocale } from 'next-intl/server';
+import { requestSignInLink } from '@/server/modules/fans';
+
+export type SignInLinkState =
+  | { status: 'idle' }
+  | { status: 'sent'; email: string; minutes: number }
+  | { status: 'error'; error: 'invalidEmail' | 'unavailable'; email: string }
+  | { status: 'error'; error: 'tooMany'; email: string; retryMinutes: number };
+
+/** The client's address as the proxy in front of the app reports it (first X-Forwarded-For hop). */
+async function clientIp(): Promise<string | null> {
+  const h = await headers();
+  return h.get('x-forwarded-for')?.split(',')[0]?.trim() || h.get('x-real-ip') || null;
+}
+
+/** The sign-in form's action: asks the fans module for a link by e-mail (the page stays thin). */
+export async function sendSignInLink(_prev: SignInLinkState, form: FormData): Promise<SignInLinkState> {
+  const email = String(form.get('email') ?? '').slice(0, 300);
+  const result = await requestSignInLink({
+    partnerId: String(form.get('partner') ?? ''),
+    email,
+    next: String(form.get('next') ?? ''),
+    locale: await getLocale(),
+    ip: await clientIp(),
+  });
+  if (result.ok) return { status: 'sent', email: result.email, minutes: result.minutes };
+  if (result.error === 'tooMany') {
+    return { status: 'error', error: 'tooMany', email, retryMinutes: Math.ceil(result.retryAfterSeconds / 60) };
+  }
+  return { status: 'error', error: result.error, email };
+}

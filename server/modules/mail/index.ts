@@ -1,0 +1,11 @@
+/**
+ * Mail: every mail Encore sends (sign-in links, listing and sale notices, purchase confirmations,
+ * cancellations and refunds), rendered per language, written in the caller's transaction and sent after
+ * the commit through nodemailer and SMTP_URL, or stored for the staff mailbox without one. Owns
+ * db/schema/mail.ts (mails); imports no other module (the marketplace and the sign-in page call it).
+ */
+export * from './jobs';
+export * from './schemas';
+export * from './service';
+export { escapeHtml, MAIL_KINDS, type MailData, type MailKind, renderMail, type RenderedMail } from './templates';
+export { MAIL_STATUSES, type MailStatus } from '@/db/schema/mail';

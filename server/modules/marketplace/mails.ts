@@ -1,0 +1,163 @@
+import { eq, inArray } from 'drizzle-orm';
+import type { Tx } from '@/db';
+import { buyIntentions, listings } from '@/db/schema/marketplace';
+import { publicBaseUrl } from '@/server/env';
+import { defaultLocale, formatDay, formatMoney, formatShowDate, type Locale, minorToMajor } from '@/server/lib/i18n';
+import type { Work } from '@/server/lib/transaction';
+import { showDirectory } from '@/server/modules/catalog';
+import { queueMail } from '@/server/modules/mail';
+import { getPartner } from '@/server/modules/partners';
+import { marketTerms, sellerPayoutMinor } from './fees';
+
+/*
+ * The marketplace's mails to fans, queued in the transaction that causes them (server/modules/mail).
+ * Language: the fan's, where the caller knows it (listing from a fan page); otherwise DEFAULT_LANG, since
+ * listings and buy intentions do not record the fan's language.
+ */
+
+const money = (minor: number, currency: string, locale: Locale) =>
+  formatMoney(minorToMajor(minor, currency), currency, locale);
+
+/** Each listing with its seller, price, partner name, event title and show time (venue zone). */
+async function listingFacts(tx: Tx, listingIds: string[]) {
+  if (!listingIds.length) return [];
+  const show = showDirectory(tx);
+  const rows = await tx
+    .select({
+      id: listings.id,
+      partnerId: listings.partnerId,
+      sellerEmail: listings.sellerEmail,
+      priceMinor: listings.priceMinor,
+      currency: listings.currency,
+      ticketCount: listings.ticketCount,
+      reservedBy: listings.reservedBy,
+      eventTitle: show.eventTitle,
+      startsAt: show.startsAt,
+      timeZone: show.timeZone,
+    })
+    .from(listings)
+    .innerJoin(show, eq(show.showPk, listings.showPk))
+    .where(inArray(listings.id, listingIds))
+    .orderBy(listings.id);
+  const names = new Map<string, string>();
+  for (const r of rows) if (!names.has(r.partnerId)) names.set(r.partnerId, (await getPartner(r.partnerId, tx)).name);
+  return rows.map((r) => ({ ...r, partnerName: names.get(r.partnerId) ?? '' }));
+}
+
+/** To the seller: the listing is on sale, at what price, and what they will receive. */
+export async function mailListingCreated(work: Work, listingId: string, locale: Locale = defaultLocale()) {
+  const [l] = await listingFacts(work.tx, [listingId]);
+  if (!l) return;
+  const terms = await marketTerms(l.partnerId, work.tx);
+  await queueMail(work, {
+    partnerId: l.partnerId,
+    to: l.sellerEmail,
+    kind: 'listingCreated',
+    locale,
+    data: {
+      partnerName: l.partnerName,
+      eventTitle: l.eventTitle,
+      showDate: formatShowDate(l.startsAt, locale, l.timeZone),
+      price: money(l.priceMinor, l.currency, locale),
+      payout: money(sellerPayoutMinor(terms, l.priceMinor, l.currency) * l.ticketCount, l.currency, locale),
+      listingUrl: `${publicBaseUrl()}/listing/${l.id}`,
+    },
+  });
+}
+
+/**
+ * A completed purchase: each seller hears of the sale and its payout, the buyer gets the confirmation
+ * with the secure-view link of every ticket bought (the fresh links of the sale).
+ */
+export async function mailPurchaseCompleted(
+  work: Work,
+  intention: { partnerId: string; buyerEmail: string; totalMinor: number; currency: string },
+  sold: { listingId: string; payoutMinor: number; dueAt: Date }[],
+  secureViewUrls: string[],
+) {
+  const locale = defaultLocale();
+  const facts = await listingFacts(
+    work.tx,
+    sold.map((s) => s.listingId),
+  );
+  for (const s of sold) {
+    const l = facts.find((f) => f.id === s.listingId);
+    if (!l) continue;
+    await queueMail(work, {
+      partnerId: l.partnerId,
+      to: l.sellerEmail,
+      kind: 'ticketSold',
+      locale,
+      data: {
+        partnerName: l.partnerName,
+        eventTitle: l.eventTitle,
+        showDate: formatShowDate(l.startsAt, locale, l.timeZone),
+        payout: money(s.payoutMinor, l.currency, locale),
+        payoutDate: formatDay(s.dueAt, locale, l.timeZone),
+      },
+    });
+  }
+  const first = facts[0];
+  if (!first) return;
+  await queueMail(work, {
+    partnerId: intention.partnerId,
+    to: intention.buyerEmail,
+    kind: 'purchaseConfirmation',
+    locale,
+    data: {
+      partnerName: first.partnerName,
+      eventTitle: first.eventTitle,
+      showDate: formatShowDate(first.startsAt, locale, first.timeZone),
+      total: money(intention.totalMinor, intention.currency, locale),
+      secureViewUrls,
+    },
+  });
+}
+
+/**
+ * To each seller whose listing a cascade ended. Given a bare transaction (ticket invalidation has no
+ * after-commit list), the mail module's minute sweep sends them.
+ */
+export async function mailListingsCancelled(
+  within: Work | Tx,
+  listingIds: string[],
+  reason: 'showCancelled' | 'ticketInvalidated' | 'ownershipLost',
+) {
+  const tx = 'after' in within ? within.tx : within;
+  const locale = defaultLocale();
+  for (const l of await listingFacts(tx, listingIds)) {
+    await queueMail(within, {
+      partnerId: l.partnerId,
+      to: l.sellerEmail,
+      kind: 'listingCancelled',
+      locale,
+      data: { partnerName: l.partnerName, eventTitle: l.eventTitle, reason },
+    });
+  }
+}
+
+/** To the buyer of a paid purchase that is refunded (whole amount unless `amountMinor` says otherwise). */
+export async function mailPurchaseRefunded(
+  work: Work,
+  intentionId: string,
+  reason: 'showCancelled' | 'notAvailable' | 'staff',
+  amountMinor?: number,
+) {
+  const [intention] = await work.tx.select().from(buyIntentions).where(eq(buyIntentions.id, intentionId));
+  if (!intention) return;
+  const [l] = await listingFacts(work.tx, intention.listingIds.slice(0, 1));
+  if (!l) return;
+  const locale = defaultLocale();
+  await queueMail(work, {
+    partnerId: intention.partnerId,
+    to: intention.buyerEmail,
+    kind: 'purchaseRefunded',
+    locale,
+    data: {
+      partnerName: l.partnerName,
+      eventTitle: l.eventTitle,
+      amount: money(amountMinor ?? intention.totalMinor, intention.currency, locale),
+      reason,
+    },
+  });
+}
