@@ -18,6 +18,7 @@ const OWNED_TABLES = {
   marketplace: ['marketplace'],
   fans: ['fans'],
   payments: ['payments'],
+  'market-data': ['market-data'],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],

@@ -8,3 +8,4 @@ export * from './tickets';
 export * from './marketplace';
 export * from './fans';
 export * from './payments';
+export * from './market-data';
