@@ -4,3 +4,4 @@
  * `upsertLead`; the partner API (issue 14) builds on it.
  */
 export * from './leads';
+export * from './wishlist';

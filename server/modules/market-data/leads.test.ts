@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { makePartner } from '@/server/testing/fixtures';
+import { eq } from 'drizzle-orm';
+import { getDb } from '@/db';
+import { eventPageInfo, showDirectory } from '@/server/modules/catalog';
+import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 import { leadsOfShow, upsertLead } from './leads';
+import { joinWishlist } from './wishlist';
 
 describe('leads', () => {
   it('updates the lead of the same buyer, event and show, and creates one otherwise', async () => {
@@ -48,3 +52,26 @@ describe('leads', () => {
     ).rejects.toThrow(/e-mail, phone or id/);
   });
 });
+
+describe('wishlist', () => {
+  it('saves one WISHLIST lead per fan and show, and refuses bad e-mails and unknown shows', async () => {
+    const { partner, apiKey } = await makePartner('Wishlist');
+    const ref = `WL-${partner.id}`;
+    await pushEvent(apiKey, ref, [testShow('S1')]);
+    const info = await eventPageInfo(await eventPkOf(ref));
+    const input = { eventPk: info!.eventPk, showPk: info!.shows[0].showPk, email: 'Fan@Example.com' };
+    expect(await joinWishlist(input)).toEqual({ ok: true, email: 'fan@example.com', created: true });
+    expect(await joinWishlist(input)).toEqual({ ok: true, email: 'fan@example.com', created: false });
+    const saved = await leadsOfShow(partner.id, ref, 'S1');
+    expect(saved).toEqual([expect.objectContaining({ type: 'WISHLIST', buyerEmail: 'fan@example.com' })]);
+    expect(await joinWishlist({ ...input, email: 'not-an-email' })).toEqual({ ok: false, reason: 'invalid' });
+    expect(await joinWishlist({ ...input, showPk: 'shw_other' })).toEqual({ ok: false, reason: 'unknown' });
+    expect(await joinWishlist({ ...input, eventPk: 'evt_other' })).toEqual({ ok: false, reason: 'unknown' });
+  });
+});
+
+async function eventPkOf(ref: string) {
+  const dir = showDirectory();
+  const [row] = await getDb().select({ eventPk: dir.eventPk }).from(dir).where(eq(dir.eventRef, ref));
+  return row.eventPk;
+}

@@ -107,7 +107,12 @@ function intentionUrl(id: string): string {
  */
 export async function createBuyIntention(
   partnerId: string,
-  input: { items: string[]; user: string },
+  input: {
+    items: string[];
+    user: string;
+    /** Query the buyer's return to the intention page carries (the fan pages' `returnTo`). */
+    pageQuery?: string;
+  },
   within?: Work | Db,
 ) {
   const items = [...new Set(input.items)].sort();
@@ -197,7 +202,7 @@ export async function createBuyIntention(
         amountMinor: subtotal + fees,
         currency: first.currency,
         buyerEmail: buyer,
-        successUrl: intentionUrl(id),
+        successUrl: input.pageQuery ? `${intentionUrl(id)}?${input.pageQuery}` : intentionUrl(id),
         // A payment that outlives the hold is still completed if the listings are free, else refunded.
         expiresInMinutes: Math.max(5, minutes),
       },
