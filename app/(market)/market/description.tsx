@@ -7,7 +7,7 @@ import sanitizeHtml from 'sanitize-html';
 export function safeDescription(html: string): string {
   return sanitizeHtml(html, {
     allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 'ul', 'ol', 'li', 'a', 'h3', 'h4', 'blockquote'],
-    allowedAttributes: { a: ['href'] },
+    allowedAttributes: { a: ['href', 'rel', 'target'] },
     allowedSchemes: ['http', 'https', 'mailto'],
     transformTags: {
       a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer nofollow', target: '_blank' }),
