@@ -224,6 +224,37 @@ test('a fan finds tickets with every fee shown, filters and sorts, pays and open
   await expect(page.getByTestId('checkout-unavailable')).toBeVisible();
 });
 
+test('a declined card leaves the hold running: the purchase page counts down and leads back to paying', async ({
+  page,
+  request,
+}) => {
+  await page.goto(await entry(request, { showId: '1', lang: 'en', ticketOptionId: 'VIP' }));
+  await page.getByTestId('buy').click();
+  await hydrated(page, '[data-testid="pay"]');
+  await page.getByLabel('E-mail for your tickets').fill(BUYER);
+  await page.getByTestId('pay').click();
+  await page.waitForURL(/\/pay\/pay_/);
+  await page.getByLabel('Card number').fill('4000 0000 0000 0002');
+  await page.getByLabel('Expiry date').fill('12 / 34');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Name on card').fill('Ada Fan');
+  await page.getByLabel('Name on card').press('Enter');
+  await expect(page.locator('.co-alert')).toContainText('Card declined');
+  await page.getByRole('link', { name: 'Cancel and go back' }).click();
+
+  await page.waitForURL(/\/checkout\/bi_/);
+  await expect(page.getByTestId('hold-timer')).toContainText(/(09|10):\d\d/);
+  await expect(page.getByTestId('return-to')).toHaveAttribute('href', RETURN_TO);
+  await expect(page.getByTestId('continue-payment')).toHaveAttribute('href', /\/pay\/pay_/);
+  await axe(page);
+  await screenshots(page, 'buy-pending');
+
+  // Held: another fan's checkout of it says it is gone and leads back to the market.
+  await page.context().clearCookies();
+  await page.goto(`/checkout?listings=${listings.vip}`);
+  await expect(page.getByTestId('checkout-unavailable')).toContainText('no longer available');
+});
+
 test('an empty show offers the wishlist and saves it', async ({ page, request }) => {
   await page.goto(await entry(request, { showId: '2', lang: 'en' }));
   await expect(page.getByTestId('market-empty')).toBeVisible();

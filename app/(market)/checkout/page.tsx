@@ -74,7 +74,7 @@ export default async function CheckoutListingsPage({ searchParams }: { searchPar
       </section>
       {checkout.available ? (
         <section className="mk-card">
-          <p className="mk-hint">{t('holdInfo', { minutes: env().BUY_INTENTION_MINUTES })}</p>
+          <p className="mk-hint buy-hold">{t('holdInfo', { minutes: env().BUY_INTENTION_MINUTES })}</p>
           <CheckoutForm
             listings={checkout.listings.map((l) => l.id).join(',')}
             fanEmail={fan?.email ?? null}

@@ -110,7 +110,7 @@ export default async function IntentionPage({
             <p>{t('successBody', { email: intention.user })}</p>
           </div>
           <section className="mk-card" aria-label={tb('listingsHeading')}>
-            <ul className="buy-summary-list">
+            <ul className="buy-ticket-links">
               {found.tickets.map((ticket) => (
                 <li key={ticket.ticketId}>
                   <a className="mk-btn mk-btn-secondary" href={`/t/${ticket.secureToken}`} data-testid="ticket-link">

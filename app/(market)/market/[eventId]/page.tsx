@@ -47,9 +47,10 @@ export default async function MarketPage({ params, searchParams }: Props) {
     sort,
   });
   if (!page) notFound();
-  const [partner, t, locale, fan] = await Promise.all([
+  const [partner, t, tc, locale, fan] = await Promise.all([
     getPartner(page.event.partnerId),
     getTranslations('buy'),
+    getTranslations('common'),
     getLocale() as Promise<Locale>,
     fanOf(page.event.partnerId),
   ]);
@@ -62,7 +63,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
 
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo}>
-      <section className="mk-hero buy-hero">
+      <section className={image ? 'mk-hero' : 'mk-hero buy-hero-text'}>
         {image ? (
           // eslint-disable-next-line @next/next/no-img-element -- the partner's image URL, not ours to optimise
           <img src={image} alt="" width={640} height={360} />
@@ -218,6 +219,9 @@ export default async function MarketPage({ params, searchParams }: Props) {
                       <div className="buy-listing-side">
                         <p className="mk-price" data-testid="listing-price">
                           {perTicket}
+                          <small>
+                            {tc('perTicket')} · {tc('feesIncluded')}
+                          </small>
                           <small>{t('total', { total })}</small>
                         </p>
                         <a
