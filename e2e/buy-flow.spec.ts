@@ -266,6 +266,22 @@ test('an empty show offers the wishlist and saves it', async ({ page, request })
   await screenshots(page, 'buy-wishlist');
 });
 
+test('a fan signed in by the partner buys as themself: no e-mail to type, the wishlist prefilled', async ({
+  page,
+  request,
+}) => {
+  const fan = `trusted-${RUN}@fans.test`;
+  await page.goto(
+    await entry(request, { showId: '2', lang: 'en', 'loginTrust[withMethod]': 'email', 'loginTrust[user]': fan }),
+  );
+  await expect(page.getByTestId('fan-email')).toContainText(fan);
+  await expect(page.getByLabel('E-mail')).toHaveValue(fan);
+  await page.goto(`/checkout?listings=${listings.mid}&returnTo=${encodeURIComponent(RETURN_TO)}`);
+  await expect(page.getByTestId('buyer-fan')).toContainText(fan);
+  await expect(page.getByLabel('E-mail for your tickets')).toHaveCount(0);
+  await expect(page.getByTestId('return-to')).toHaveAttribute('href', RETURN_TO);
+});
+
 test('Spanish prices and dates', async ({ page, request }) => {
   await page.goto(await entry(request, { showId: '1', lang: 'es' }));
   await expect(page.getByRole('heading', { name: 'Entradas a la venta' })).toBeVisible();

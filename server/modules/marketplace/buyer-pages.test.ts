@@ -1,4 +1,7 @@
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
+import { buyIntentions } from '@/db/schema';
 import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
@@ -158,5 +161,20 @@ describe('buy page read', () => {
     expect(paid?.tickets.map((t) => t.ticketId)).toEqual(['T1', 'T2']);
     const view = await secureTicketPage(paid!.tickets[0].secureToken);
     expect(view).toMatchObject({ ticketId: 'T1', partnerId: m.partnerId, seating: { section: 'A' } });
+  });
+
+  it('shows an expired hold as expired, its listing back on the market and its payment URL no more', async () => {
+    const m = await market();
+    const pk = await eventPk(m.cheap.id);
+    const intention = await createBuyIntention(m.partnerId, { items: [m.vip.id], user: 'late@example.com' });
+    await getDb()
+      .update(buyIntentions)
+      .set({ expiresAt: sql`now() - interval '1 second'` as unknown as Date })
+      .where(eq(buyIntentions.id, intention.id));
+    const late = await buyerIntention(intention.id);
+    expect(late?.intention.status).toBe('EXPIRED');
+    expect(late?.intention.paymentUrl).toMatch(new RegExp(`/checkout/${intention.id}$`));
+    expect(late?.tickets).toEqual([]);
+    expect((await buyPage(pk))?.listings.map((l) => l.id)).toContain(m.vip.id);
   });
 });
