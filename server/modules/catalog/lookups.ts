@@ -159,11 +159,16 @@ function venueOf(location: unknown): VenueView {
   };
 }
 
+/** The images' URLs, `main` ones first (http(s) only: a page must not load anything else). */
 function imageUrls(images: unknown): string[] {
   if (!Array.isArray(images)) return [];
-  return images
-    .map((i) => (typeof i === 'string' ? i : text((i as Record<string, unknown> | null)?.url)))
-    .filter((u): u is string => !!u && /^https?:\/\//.test(u));
+  const rows = images.map((i) =>
+    typeof i === 'string' ? { url: i, kind: 'main' } : ((i ?? {}) as { url?: unknown; kind?: unknown }),
+  );
+  return rows
+    .filter((i) => typeof i.url === 'string' && /^https?:\/\//.test(i.url))
+    .sort((a, b) => Number(b.kind === 'main') - Number(a.kind === 'main'))
+    .map((i) => i.url as string);
 }
 
 /**

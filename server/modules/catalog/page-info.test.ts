@@ -12,7 +12,11 @@ describe('eventPageInfo', () => {
     await pushEvent(apiKey, ref, [
       testShow('B', {
         date: '2027-07-01T21:00:00+02:00',
-        images: [{ url: 'https://img.example.com/b.jpg' }],
+        images: [
+          { url: 'https://img.example.com/side.jpg', kind: 'secondary' },
+          { url: 'javascript:alert(1)' },
+          { url: 'https://img.example.com/b.jpg' },
+        ],
         location: { venueName: 'Sala B', raw: 'Calle B 2, Madrid', timeZone: 'Europe/Madrid' },
         priceTypes: [{ priceTypeId: 'P1', title: 'Adult' }],
       }),
@@ -31,7 +35,7 @@ describe('eventPageInfo', () => {
     expect(info?.shows[1]).toMatchObject({
       startsAt: new Date('2027-07-01T19:00:00Z'),
       resaleEnabled: true,
-      images: ['https://img.example.com/b.jpg'],
+      images: ['https://img.example.com/b.jpg', 'https://img.example.com/side.jpg'],
       venue: { name: 'Sala B', address: 'Calle B 2, Madrid', timeZone: 'Europe/Madrid' },
       ticketOptions: [{ id: 'GA', title: 'GA' }],
       priceTypes: [{ id: 'P1', title: 'Adult' }],

@@ -6,7 +6,7 @@ import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
 import { syncTickets } from '@/server/testing/ticket-api';
-import { secureTicketPage } from '@/server/modules/tickets';
+import { secureTicketPage, ticketsForSale } from '@/server/modules/tickets';
 import { buyerCheckout, buyerIntention, buyPage } from './buyer-pages';
 import { setMarketTerms } from './fees';
 import { createBuyIntention } from './intentions';
@@ -47,6 +47,7 @@ async function market() {
       { ticketId: 'T3', ticketOptionId: 'GA', ...seat('B', '1') },
       { ticketId: 'T4', ticketOptionId: 'VIP', ...seat('B', '2') },
       { ticketId: 'T5', ticketOptionId: 'GA', ...seat('A', '3') },
+      { ticketId: 'T6', ticketOptionId: 'GA', showId: '2' },
     ].map((t) => ({
       externalReferenceEventId: ref,
       showId: '1',
@@ -56,7 +57,7 @@ async function market() {
       ...t,
     })),
   );
-  if (res.status !== 200 || res.body.data.imported !== 5) throw new Error(JSON.stringify(res.body));
+  if (res.status !== 200 || res.body.data.imported !== 6) throw new Error(JSON.stringify(res.body));
   await setMarketTerms(partner.id, {
     buyerFeePercent: 10,
     buyerFeeFixed: 1,
@@ -125,6 +126,10 @@ describe('buy page read', () => {
     const other = await buyPage(pk, { show: second });
     expect(other?.show?.showId).toBe('2');
     expect(other?.listings).toEqual([]);
+    // The public sale URL names a ticket: its show is chosen.
+    const [t6] = await ticketsForSale(m.partnerId, ['T6']);
+    expect((await buyPage(pk, { ticket: t6.pk }))?.show?.showId).toBe('2');
+    expect((await buyPage(pk, { ticket: 'tkt_unknown' }))?.show?.showId).toBe('1');
   });
 
   it('answers null for unknown ids and never mixes partners in a checkout', async () => {

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, getDb } from '@/db';
 import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import { type EventPageInfo, eventPageInfo, showDirectory } from '@/server/modules/catalog';
-import { secureTokensOf } from '@/server/modules/tickets';
+import { saleTicketByPk, secureTokensOf } from '@/server/modules/tickets';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { getBuyIntention, releaseExpired } from './intentions';
 
@@ -16,6 +16,8 @@ export type MarketSort = 'price_asc' | 'price_desc';
 
 export interface MarketFilters {
   show?: string;
+  /** A ticket of ours (`tkt_…`, the public sale URL's `ticket`): its show is chosen when `show` is absent. */
+  ticket?: string;
   ticketOptionId?: string;
   /** A section of the venue (`seating.section` of a listed ticket). */
   zone?: string;
@@ -113,8 +115,9 @@ export function showOnSale(show: Pick<ShowInfo, 'status' | 'resaleEnabled'>): bo
 export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: Db = getDb()) {
   const event = await eventPageInfo(eventPk, db);
   if (!event) return null;
+  const showOfTicket = !filters.show && filters.ticket ? (await saleTicketByPk(filters.ticket, db))?.showPk : undefined;
   const show =
-    event.shows.find((s) => s.showPk === filters.show) ??
+    event.shows.find((s) => s.showPk === (filters.show ?? showOfTicket)) ??
     event.shows.find((s) => showOnSale(s) && s.startsAt.getTime() > Date.now()) ??
     event.shows.find(showOnSale) ??
     event.shows[0] ??

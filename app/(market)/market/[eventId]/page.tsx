@@ -41,6 +41,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const sort: MarketSort = param(query, 'sort') === 'price_desc' ? 'price_desc' : 'price_asc';
   const page = await buyPage(eventId, {
     show: param(query, 'show'),
+    ticket: param(query, 'ticket'),
     ticketOptionId: param(query, 'ticketOptionId'),
     zone: param(query, 'zone'),
     quantity: Number.isInteger(quantity) && quantity > 0 ? quantity : undefined,
