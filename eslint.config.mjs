@@ -19,6 +19,7 @@ const OWNED_TABLES = {
   fans: ['fans'],
   payments: ['payments'],
   mail: ['mail'],
+  'market-data': ['market-data'],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],

@@ -9,3 +9,4 @@ export * from './marketplace';
 export * from './fans';
 export * from './payments';
 export * from './mail';
+export * from './market-data';

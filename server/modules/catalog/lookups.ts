@@ -140,3 +140,107 @@ export function onShowsCancelled(name: string, listener: ShowsCancelledListener)
 export function notifyShowsCancelled(work: Work, showPks: string[]): Promise<void> {
   return showsCancelled.publish(work, showPks);
 }
+
+/** A location as the fan pages show it (show-level overrides the event's). */
+export interface VenueView {
+  name: string | null;
+  address: string | null;
+  timeZone: string | null;
+}
+
+function text(v: unknown): string | null {
+  return typeof v === 'string' && v.trim() ? v.trim() : null;
+}
+
+/** The venue of a stored location: its name, one address line (raw, or the split fields) and time zone. */
+function venueOf(location: unknown): VenueView {
+  const l = (location && typeof location === 'object' ? location : {}) as Record<string, unknown>;
+  const split = [l.address, l.postalCode, l.city, l.state, l.country].map(text).filter((s) => s !== null);
+  return {
+    name: text(l.venueName),
+    address: text(l.raw) ?? (split.length ? split.join(', ') : null),
+    timeZone: text(l.timeZone),
+  };
+}
+
+/** The images' URLs, `main` ones first (http(s) only: a page must not load anything else). */
+function imageUrls(images: unknown): string[] {
+  if (!Array.isArray(images)) return [];
+  const rows = images.map((i) =>
+    typeof i === 'string' ? { url: i, kind: 'main' } : ((i ?? {}) as { url?: unknown; kind?: unknown }),
+  );
+  return rows
+    .filter((i) => typeof i.url === 'string' && /^https?:\/\//.test(i.url))
+    .sort((a, b) => Number(b.kind === 'main') - Number(a.kind === 'main'))
+    .map((i) => i.url as string);
+}
+
+/**
+ * What a fan page shows of an event (by Encore's id): title, description, venue, images, and every show
+ * with its date, status, resale switch, venue (its own or the event's) and the names of its ticket
+ * options and price types. Two statements, whatever the number of shows. Null when unknown.
+ */
+export async function eventPageInfo(eventPk: string, db: DbOrTx = getDb()) {
+  const [event] = await db
+    .select({
+      id: events.id,
+      partnerId: events.partnerId,
+      externalReferenceId: events.externalReferenceId,
+      title: events.title,
+      description: events.description,
+      location: events.location,
+    })
+    .from(events)
+    .where(eq(events.id, eventPk));
+  if (!event) return null;
+  const rows = await db
+    .select({
+      pk: shows.id,
+      showId: shows.showId,
+      title: shows.title,
+      startsAt: shows.startsAt,
+      status: shows.status,
+      resaleEnabled: shows.resaleEnabled,
+      images: shows.images,
+      location: shows.location,
+      options: sql<{ id: string; title: string }[]>`(
+        select coalesce(json_agg(json_build_object('id', o.ticket_id, 'title', o.title) order by o.position), '[]')
+        from ${ticketOptions} o where o.show_pk = "shows"."id")`,
+      priceTypes: sql<{ id: string; title: string | null }[]>`(
+        select coalesce(json_agg(json_build_object('id', p.price_type_id, 'title', p.title) order by p.position), '[]')
+        from ${priceTypes} p where p.show_pk = "shows"."id")`,
+    })
+    .from(shows)
+    .where(eq(shows.eventId, eventPk))
+    .orderBy(shows.startsAt, shows.position);
+  const eventVenue = venueOf(event.location);
+  return {
+    eventPk: event.id,
+    partnerId: event.partnerId,
+    externalReferenceId: event.externalReferenceId,
+    title: event.title,
+    description: event.description,
+    venue: eventVenue,
+    shows: rows.map((s) => {
+      const own = s.location ? venueOf(s.location) : null;
+      return {
+        showPk: s.pk,
+        showId: s.showId,
+        title: s.title,
+        startsAt: s.startsAt,
+        status: s.status,
+        resaleEnabled: s.resaleEnabled,
+        images: imageUrls(s.images),
+        venue: {
+          name: own?.name ?? eventVenue.name,
+          address: own?.address ?? eventVenue.address,
+          timeZone: own?.timeZone ?? eventVenue.timeZone,
+        },
+        ticketOptions: s.options,
+        priceTypes: s.priceTypes,
+      };
+    }),
+  };
+}
+
+export type EventPageInfo = NonNullable<Awaited<ReturnType<typeof eventPageInfo>>>;

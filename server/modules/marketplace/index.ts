@@ -17,3 +17,4 @@ export * from './purchase';
 export * from './transfer';
 export * from './admin';
 export * from './payouts';
+export * from './buyer-pages';

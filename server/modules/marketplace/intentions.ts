@@ -202,7 +202,15 @@ function refusal(items: string[], rows: ClaimRow[], buyer: string): AppError {
  * or none (claimListings), so of many buyers at once one gets them and the others a 409. The claim, the
  * intention and its payment commit together. The hold ends at `expiresAt` (BUY_INTENTION_MINUTES).
  */
-export async function createBuyIntention(partnerId: string, input: { items: string[]; user: string }) {
+export async function createBuyIntention(
+  partnerId: string,
+  input: {
+    items: string[];
+    user: string;
+    /** Query the buyer's return to the intention page carries (the fan pages' `returnTo`). */
+    pageQuery?: string;
+  },
+) {
   const items = [...new Set(input.items)].sort();
   if (items.length > MAX_ITEMS_PER_INTENTION) {
     throw badRequest(`At most ${MAX_ITEMS_PER_INTENTION} listings per intention`, [
@@ -257,7 +265,7 @@ export async function createBuyIntention(partnerId: string, input: { items: stri
           amountMinor: subtotal + fees,
           currency: first.currency,
           buyerEmail: buyer,
-          successUrl: intentionUrl(id),
+          successUrl: input.pageQuery ? `${intentionUrl(id)}?${input.pageQuery}` : intentionUrl(id),
           // A payment that outlives the hold is still completed if the listings are free, else refunded.
           expiresInMinutes: Math.max(5, minutes),
         },

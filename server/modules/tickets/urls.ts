@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { tickets } from '@/db/schema/tickets';
 import { publicBaseUrl } from '@/server/env';
@@ -40,6 +40,40 @@ export async function secureViewByToken(token: string, db: DbOrTx = getDb()) {
       startsAt: show.startsAt,
       status: tickets.status,
       showStatus: show.showStatus,
+    })
+    .from(tickets)
+    .innerJoin(show, eq(show.showPk, tickets.showPk))
+    .where(eq(tickets.secureToken, token));
+  return row ?? null;
+}
+
+/** The secure-view tokens of tickets (after a purchase: the buyer's fresh links), by our ids. */
+export async function secureTokensOf(partnerId: string, ticketPks: string[], db: DbOrTx = getDb()) {
+  if (!ticketPks.length) return [];
+  return db
+    .select({ pk: tickets.id, ticketId: tickets.ticketId, secureToken: tickets.secureToken, owner: tickets.buyerEmail })
+    .from(tickets)
+    .where(and(eq(tickets.partnerId, partnerId), inArray(tickets.id, ticketPks)))
+    .orderBy(tickets.ticketId);
+}
+
+/** The secure ticket page: the ticket, its show and seat, by the unguessable token alone. */
+export async function secureTicketPage(token: string, db: DbOrTx = getDb()) {
+  if (!/^[0-9a-f]{64}$/.test(token)) return null;
+  const show = showDirectory(db);
+  const [row] = await db
+    .select({
+      partnerId: tickets.partnerId,
+      eventPk: tickets.eventPk,
+      showPk: tickets.showPk,
+      ticketId: tickets.ticketId,
+      ticketOptionId: tickets.ticketOptionId,
+      event: show.eventTitle,
+      show: show.showTitle,
+      startsAt: show.startsAt,
+      status: tickets.status,
+      showStatus: show.showStatus,
+      seating: sql<Record<string, unknown> | null>`${tickets.data} -> 'props' -> 'seating'`,
     })
     .from(tickets)
     .innerJoin(show, eq(show.showPk, tickets.showPk))

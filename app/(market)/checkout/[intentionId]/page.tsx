@@ -1,35 +1,160 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
-import { formatUtc } from '@/components/ui/time';
-import { intentionPage } from '@/server/modules/marketplace';
+import { getLocale, getTranslations } from 'next-intl/server';
+import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
+import { MarketShell } from '@/components/market/shell';
+import { formatShowDate, type Locale } from '@/server/lib/i18n';
+import { buyerIntention } from '@/server/modules/marketplace';
+import { getPartner } from '@/server/modules/partners';
+import { money, param, seatText } from '../../market/buy-format';
+import { HoldCountdown } from '../../market/countdown';
+import '../../market/buy.css';
 
-export const metadata: Metadata = { title: 'Checkout', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('checkout');
+  return { title: t('metaTitle'), robots: { index: false } };
+}
 
-/** A buy intention's state (the payments work turns this into the payment step). */
-export default async function CheckoutPage({ params }: { params: Promise<{ intentionId: string }> }) {
+type Query = Record<string, string | string[] | undefined>;
+
+/**
+ * A purchase after the payment page: still paying (the hold's countdown and the way back to the payment),
+ * paid (the order and each ticket's secure view), or failed / expired (try again from the market). The
+ * intention id is unguessable: whoever holds this link is the buyer.
+ */
+export default async function IntentionPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ intentionId: string }>;
+  searchParams: Promise<Query>;
+}) {
   await connection();
-  const found = await intentionPage((await params).intentionId);
+  const [{ intentionId }, query] = await Promise.all([params, searchParams]);
+  const found = await buyerIntention(intentionId);
   if (!found) notFound();
-  const { intention } = found;
+  const { intention, event, show } = found;
+  const [partner, t, tb, locale] = await Promise.all([
+    getPartner(event.partnerId),
+    getTranslations('checkout'),
+    getTranslations('buy'),
+    getLocale() as Promise<Locale>,
+  ]);
+  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
+  const marketHref = withReturnTo(`/market/${event.eventPk}${show ? `?show=${show.showPk}` : ''}`, returnTo);
+  const totalMinor = found.listings.reduce((n, l) => n + l.totalMinor, 0);
+  const currency = intention.currency;
+  const status = intention.status;
+
+  const summary = (
+    <section className="mk-card" aria-labelledby="order-heading">
+      <h2 id="order-heading">{event.title}</h2>
+      {show ? (
+        <p className="mk-muted">
+          {t('show', {
+            date: formatShowDate(show.startsAt, locale, show.venue.timeZone),
+            venue: [show.venue.name, show.venue.address].filter(Boolean).join(' · ') || show.title,
+          })}
+        </p>
+      ) : null}
+      <ul className="buy-summary-list">
+        {found.listings.map((l) => (
+          <li key={l.id}>
+            <strong>{l.optionTitle}</strong> · {tb('quantityExactly', { count: l.ticketCount })}
+            <br />
+            <span className="mk-muted">{seatText(l.seats, tb)}</span>
+          </li>
+        ))}
+      </ul>
+      <dl className="mk-breakdown">
+        <dt>{t('subtotal', { count: found.listings.reduce((n, l) => n + l.ticketCount, 0) })}</dt>
+        <dd>
+          {money(
+            found.listings.reduce((n, l) => n + l.subtotalMinor, 0),
+            currency,
+            locale,
+          )}
+        </dd>
+        <dt>{t('fees')}</dt>
+        <dd>
+          {money(
+            found.listings.reduce((n, l) => n + l.feesMinor, 0),
+            currency,
+            locale,
+          )}
+        </dd>
+        <dt className="mk-total">{t('total')}</dt>
+        <dd className="mk-total" data-testid="order-total">
+          {money(totalMinor, currency, locale)}
+        </dd>
+      </dl>
+      <p className="mk-muted">{t('order', { id: intention.id })}</p>
+    </section>
+  );
+
+  const tryAgain = (
+    <div className="buy-actions">
+      <a className="mk-btn" href={marketHref} data-testid="try-again">
+        {t('tryAgain')}
+      </a>
+    </div>
+  );
+
   return (
-    <main className="landing">
-      <h1>Checkout</h1>
-      <p data-testid="intention-status">
-        {intention.status === 'PENDING'
-          ? `Held for you until ${formatUtc(new Date(intention.expiresAt))}`
-          : intention.status === 'EXPIRED'
-            ? 'Your hold has ended; the tickets are back on sale.'
-            : intention.status === 'COMPLETED'
-              ? 'Paid. The tickets are yours.'
-              : 'This purchase was cancelled.'}
-      </p>
-      <p>
-        {intention.subtotal} {intention.currency} + {intention.buyerFee} {intention.currency} fees ={' '}
-        <strong>
-          {intention.total} {intention.currency}
-        </strong>
-      </p>
-    </main>
+    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo} narrow>
+      {status === 'COMPLETED' ? (
+        <>
+          <div className="mk-success" role="status" data-testid="purchase-success">
+            <h1 className="buy-h2">{t('successTitle')}</h1>
+            <p>{t('successBody', { email: intention.user })}</p>
+          </div>
+          <section className="mk-card" aria-label={tb('listingsHeading')}>
+            <ul className="buy-ticket-links">
+              {found.tickets.map((ticket) => (
+                <li key={ticket.ticketId}>
+                  <a className="mk-btn mk-btn-secondary" href={`/t/${ticket.secureToken}`} data-testid="ticket-link">
+                    {t('viewTicket', { ticket: ticket.ticketId })}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+          {summary}
+        </>
+      ) : status === 'PENDING' ? (
+        <>
+          <h1 className="buy-h2">{t('pendingTitle')}</h1>
+          <HoldCountdown
+            expiresAt={intention.expiresAt}
+            label={t('heldFor')}
+            expired={
+              <div className="mk-alert" role="alert">
+                <p>{t('expiredHold')}</p>
+                <a href={marketHref}>{t('backToMarket')}</a>
+              </div>
+            }
+          />
+          {summary}
+          <a className="mk-btn mk-btn-block" href={intention.paymentUrl} data-testid="continue-payment">
+            {t('continuePayment')}
+          </a>
+        </>
+      ) : (
+        <>
+          <div className="mk-alert" role="alert" data-testid="purchase-failed">
+            <h1 className="buy-h2">
+              {status === 'EXPIRED'
+                ? t('expiredTitle')
+                : status === 'CANCELLED'
+                  ? t('cancelledTitle')
+                  : t('failedTitle')}
+            </h1>
+            <p>{t('failedBody')}</p>
+          </div>
+          {tryAgain}
+        </>
+      )}
+    </MarketShell>
   );
 }

@@ -1,47 +1,283 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
-import { formatUtc } from '@/components/ui/time';
-import { marketPage } from '@/server/modules/marketplace';
+import { getLocale, getTranslations } from 'next-intl/server';
+import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
+import { fanOf } from '@/components/market/session';
+import { MarketShell } from '@/components/market/shell';
+import { formatShowDate, type Locale } from '@/server/lib/i18n';
+import { buyPage, type MarketSort, showOnSale } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
+import { money, param, seatText } from '../buy-format';
+import { Description } from '../description';
+import { WishlistForm } from '../wishlist-form';
+import '../buy.css';
 
-export const metadata: Metadata = { title: 'Resale market' };
-
-function seatSection(seat: Record<string, unknown> | undefined): string {
-  return typeof seat?.section === 'string' ? ` · ${seat.section}` : '';
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('buy');
+  return { title: t('metaTitle') };
 }
 
-type Props = { params: Promise<{ eventId: string }>; searchParams: Promise<Record<string, string | undefined>> };
+type Query = Record<string, string | string[] | undefined>;
+type Props = { params: Promise<{ eventId: string }>; searchParams: Promise<Query> };
 
-/** The event's resale market as a plain list (the fan-pages issue builds the real buying flow on it). */
+/** This page's URL with some parameters changed (the rest of the fan's query kept). */
+function hrefWith(eventId: string, query: Query, changes: Record<string, string | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    const value = Array.isArray(v) ? v[0] : v;
+    if (value && !(k in changes)) q.set(k, value);
+  }
+  for (const [k, v] of Object.entries(changes)) if (v) q.set(k, v);
+  const s = q.toString();
+  return `/market/${eventId}${s ? `?${s}` : ''}`;
+}
+
+/** The buying flow's first step: the event, its dates, and the show's tickets on sale with every fee shown. */
 export default async function MarketPage({ params, searchParams }: Props) {
   await connection();
   const [{ eventId }, query] = await Promise.all([params, searchParams]);
-  const market = await marketPage(eventId, query.show);
-  if (!market) notFound();
-  const partner = await getPartner(market.partnerId);
+  const quantity = Number(param(query, 'qty'));
+  const sort: MarketSort = param(query, 'sort') === 'price_desc' ? 'price_desc' : 'price_asc';
+  const page = await buyPage(eventId, {
+    show: param(query, 'show'),
+    ticket: param(query, 'ticket'),
+    ticketOptionId: param(query, 'ticketOptionId'),
+    zone: param(query, 'zone'),
+    quantity: Number.isInteger(quantity) && quantity > 0 ? quantity : undefined,
+    sort,
+  });
+  if (!page) notFound();
+  const [partner, t, tc, locale, fan] = await Promise.all([
+    getPartner(page.event.partnerId),
+    getTranslations('buy'),
+    getTranslations('common'),
+    getLocale() as Promise<Locale>,
+    fanOf(page.event.partnerId),
+  ]);
+  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
+  const { event, show, listings, facets } = page;
+  const filtered = !!(param(query, 'ticketOptionId') || param(query, 'zone') || param(query, 'qty'));
+  const onSale = show ? showOnSale(show) : false;
+  const image = show?.images[0];
+  const venue = show?.venue;
+
   return (
-    <main className="landing">
-      <p className="brand">
-        Encore <span className="brand-tag">{partner.name}</span>
-      </p>
-      <h1>{market.title}</h1>
-      {market.show ? <p>{formatUtc(market.show.startsAt)}</p> : null}
-      <h2>Tickets on sale</h2>
-      {market.listed.length === 0 ? (
-        <p data-testid="market-empty">No tickets are listed right now. Check again closer to the show.</p>
-      ) : (
-        <ul data-testid="market-listings">
-          {market.listed.map((l) => (
-            <li key={l.listingId}>
-              <a href={`/listing/${l.listingId}`}>
-                {l.ticketCount} × {l.ticketOptionId}
-                {seatSection(l.seats[0])} — {l.pricePerTicketWithFees} {l.currency} per ticket, fees included
-              </a>
-            </li>
-          ))}
-        </ul>
-      )}
-    </main>
+    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo}>
+      <section className={image ? 'mk-hero' : 'mk-hero buy-hero-text'}>
+        {image ? (
+          // eslint-disable-next-line @next/next/no-img-element -- the partner's image URL, not ours to optimise
+          <img src={image} alt="" width={640} height={360} />
+        ) : null}
+        <div>
+          <h1 data-testid="event-title">{event.title}</h1>
+          {show ? (
+            <dl className="buy-facts">
+              <div>
+                <dt>{t('date')}</dt>
+                <dd data-testid="show-date">{formatShowDate(show.startsAt, locale, venue?.timeZone)}</dd>
+              </div>
+              {venue?.name || venue?.address ? (
+                <div>
+                  <dt>{t('venue')}</dt>
+                  <dd data-testid="show-venue">{[venue.name, venue.address].filter(Boolean).join(' · ')}</dd>
+                </div>
+              ) : null}
+            </dl>
+          ) : null}
+        </div>
+      </section>
+
+      {event.shows.length > 1 ? (
+        <nav className="buy-shows" aria-labelledby="shows-heading">
+          <h2 id="shows-heading">{t('showsHeading')}</h2>
+          <ul>
+            {event.shows.map((s) => (
+              <li key={s.showPk}>
+                <a
+                  href={hrefWith(eventId, query, { show: s.showPk, zone: undefined, ticketOptionId: undefined })}
+                  aria-current={s.showPk === show?.showPk ? 'page' : undefined}
+                  data-testid="show-link"
+                >
+                  <span>{formatShowDate(s.startsAt, locale, s.venue.timeZone)}</span>
+                  {s.status === 'CANCELLED' ? (
+                    <span className="mk-badge mk-badge-bad">{t('showCancelled')}</span>
+                  ) : null}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      ) : null}
+
+      <div className="mk-grid">
+        <section aria-labelledby="listings-heading">
+          <h2 id="listings-heading" className="buy-h2">
+            {t('listingsHeading')}
+          </h2>
+          {show?.status === 'CANCELLED' ? (
+            <p className="mk-alert" role="alert" data-testid="show-cancelled">
+              {t('cancelled')}
+            </p>
+          ) : show && !show.resaleEnabled ? (
+            <p className="mk-notice">{t('resaleOff')}</p>
+          ) : null}
+
+          {onSale &&
+          (facets.options.length > 1 ||
+            facets.zones.length > 0 ||
+            facets.quantities.length > 1 ||
+            listings.length > 1) ? (
+            <form
+              method="get"
+              action={`/market/${eventId}`}
+              className="mk-filters buy-filters"
+              aria-label={t('filtersHeading')}
+            >
+              {show ? <input type="hidden" name="show" value={show.showPk} /> : null}
+              {returnTo ? <input type="hidden" name="returnTo" value={returnTo} /> : null}
+              <div className="mk-field">
+                <label htmlFor="f-option">{t('option')}</label>
+                <select id="f-option" name="ticketOptionId" defaultValue={param(query, 'ticketOptionId') ?? ''}>
+                  <option value="">{t('allOptions')}</option>
+                  {facets.options.map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.title}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              {facets.zones.length ? (
+                <div className="mk-field">
+                  <label htmlFor="f-zone">{t('zone')}</label>
+                  <select id="f-zone" name="zone" defaultValue={param(query, 'zone') ?? ''}>
+                    <option value="">{t('allZones')}</option>
+                    {facets.zones.map((z) => (
+                      <option key={z} value={z}>
+                        {z}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              ) : null}
+              <div className="mk-field">
+                <label htmlFor="f-qty">{t('quantity')}</label>
+                <select id="f-qty" name="qty" defaultValue={param(query, 'qty') ?? ''} aria-describedby="f-qty-hint">
+                  <option value="">{t('anyQuantity')}</option>
+                  {facets.quantities.map((n) => (
+                    <option key={n} value={String(n)}>
+                      {t('quantityExactly', { count: n })}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="mk-field">
+                <label htmlFor="f-sort">{t('sort')}</label>
+                <select id="f-sort" name="sort" defaultValue={sort}>
+                  <option value="price_asc">{t('sortAsc')}</option>
+                  <option value="price_desc">{t('sortDesc')}</option>
+                </select>
+              </div>
+              <button type="submit" className="mk-btn mk-btn-secondary" data-testid="apply-filters">
+                {t('apply')}
+              </button>
+              <p id="f-qty-hint" className="mk-hint buy-hint">
+                {t('quantityHint')}
+              </p>
+            </form>
+          ) : null}
+
+          {onSale && listings.length ? (
+            <>
+              <p className="mk-muted" aria-live="polite" data-testid="listing-count">
+                {t('count', { count: listings.length })}
+              </p>
+              <ul className="mk-listings" data-testid="market-listings">
+                {listings.map((l) => {
+                  const perTicket = money(l.perTicketMinor, l.currency, locale);
+                  const total = money(l.totalMinor, l.currency, locale);
+                  return (
+                    <li key={l.id} className="mk-listing buy-listing" data-testid="listing" data-listing-id={l.id}>
+                      <div>
+                        <p className="mk-listing-title">
+                          {l.optionTitle}
+                          {l.priceTypeTitle ? <span className="mk-badge buy-badge">{l.priceTypeTitle}</span> : null}
+                        </p>
+                        <p className="mk-listing-seat" data-testid="listing-seat">
+                          {seatText(l.seats, t)}
+                        </p>
+                        <p className="mk-listing-seat">
+                          {t('quantityExactly', { count: l.ticketCount })}
+                          {l.type === 'PACK' ? ` · ${t('pack')}` : ''}
+                        </p>
+                        <p className="mk-hint buy-fees" data-testid="listing-fees">
+                          {t('priceLine', {
+                            price: money(l.priceMinor, l.currency, locale),
+                            fee: money(l.feeMinor, l.currency, locale),
+                          })}
+                        </p>
+                      </div>
+                      <div className="buy-listing-side">
+                        <p className="mk-price" data-testid="listing-price">
+                          {perTicket}
+                          <small>
+                            {tc('perTicket')} · {tc('feesIncluded')}
+                          </small>
+                          <small>{t('total', { total })}</small>
+                        </p>
+                        <a
+                          className="mk-btn"
+                          href={withReturnTo(`/checkout?listings=${l.id}`, returnTo)}
+                          aria-label={t('buyLabel', {
+                            tickets: t('quantityExactly', { count: l.ticketCount }),
+                            option: l.optionTitle,
+                            total,
+                          })}
+                          data-testid="buy"
+                        >
+                          {t('buy')}
+                        </a>
+                      </div>
+                    </li>
+                  );
+                })}
+              </ul>
+            </>
+          ) : onSale && show ? (
+            <div className="mk-card mk-empty" data-testid="market-empty">
+              <h3>{filtered ? t('emptyFiltered') : t('emptyTitle')}</h3>
+              {filtered ? (
+                <a
+                  className="mk-btn mk-btn-secondary"
+                  href={hrefWith(eventId, query, { ticketOptionId: undefined, zone: undefined, qty: undefined })}
+                >
+                  {t('clear')}
+                </a>
+              ) : (
+                <>
+                  <p className="mk-muted">{t('emptyBody')}</p>
+                  <WishlistForm
+                    eventId={eventId}
+                    showId={show.showPk}
+                    email={fan?.email ?? ''}
+                    partner={partner.name}
+                  />
+                </>
+              )}
+            </div>
+          ) : null}
+        </section>
+
+        <aside className="buy-aside">
+          <p className="mk-card buy-trust">{t('trust', { partner: partner.name })}</p>
+          {event.description ? (
+            <section className="mk-card" aria-labelledby="about-heading">
+              <h2 id="about-heading">{t('about')}</h2>
+              <Description className="mk-description" html={event.description} />
+            </section>
+          ) : null}
+        </aside>
+      </div>
+    </MarketShell>
   );
 }

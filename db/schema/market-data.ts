@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { partners } from './partners';
+
+export const leadType = pgEnum('lead_type', ['TICKET_HOLDER', 'ABANDONED_CART', 'VIRTUAL_QUEUE', 'WISHLIST']);
+
+/**
+ * Market data: people interested in a show (the spec's Lead object). One row per buyer identifier, event
+ * and show (the spec's upsert key): `buyer_key` is the first of e-mail (lower-cased), id and phone the lead
+ * names, and a repeated send updates the row.
+ */
+export const leads = pgTable(
+  'leads',
+  {
+    id: text().primaryKey(), // lead_…
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    type: leadType().notNull(),
+    externalReferenceEventId: text().notNull(),
+    showId: text().notNull(),
+    buyerKey: text().notNull(),
+    buyerEmail: text(),
+    buyerPhone: text(),
+    buyerId: text(),
+    buyerFullName: text(),
+    ticketId: text(),
+    /** Minor units of `currency`. */
+    price: bigint({ mode: 'number' }),
+    currency: text(),
+    ticketOptionId: text(),
+    priceTypeId: text(),
+    purchaseDate: timestamp({ withTimezone: true }),
+    seating: jsonb().$type<{ section?: string; row?: string; seat?: string }>(),
+    metadata: jsonb().$type<Record<string, unknown>>(),
+    tags: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    attributes: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('leads_buyer_show_idx').on(t.partnerId, t.externalReferenceEventId, t.showId, t.buyerKey),
+    index('leads_partner_type_idx').on(t.partnerId, t.type),
+  ],
+);

@@ -1,0 +1,185 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
+import { buyIntentions } from '@/db/schema';
+import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
+import { recordJobs } from '@/server/testing/jobs';
+import { payOnSandbox } from '@/server/testing/payments';
+import { syncTickets } from '@/server/testing/ticket-api';
+import { secureTicketPage, ticketsForSale } from '@/server/modules/tickets';
+import { buyerCheckout, buyerIntention, buyPage } from './buyer-pages';
+import { setMarketTerms } from './fees';
+import { createBuyIntention } from './intentions';
+import { createListing } from './listings';
+
+let jobs: ReturnType<typeof recordJobs>;
+beforeAll(() => {
+  jobs = recordJobs();
+});
+afterAll(() => jobs.restore());
+
+const SELLER = 'seller@example.com';
+
+/** A partner with an event of two shows; show 1 has five tickets in sections A and B, all listed. */
+async function market() {
+  const { partner, apiKey } = await makePartner('Buy pages');
+  const ref = `evt-${partner.id}`;
+  const date = new Date(Date.now() + 365 * 24 * 3600_000).toISOString();
+  const later = new Date(Date.now() + 366 * 24 * 3600_000).toISOString();
+  await pushEvent(apiKey, ref, [
+    testShow('1', {
+      date,
+      location: { venueName: 'Teatro Real', city: 'Madrid', timeZone: 'Europe/Madrid' },
+      ticketOptions: [
+        { title: 'General admission', ticketId: 'GA', description: 'g', currency: 'EUR', price: '40.00' },
+        { title: 'VIP lounge', ticketId: 'VIP', description: 'v', currency: 'EUR', price: '90.00' },
+      ],
+      priceTypes: [{ priceTypeId: 'ADULT', title: 'Adult' }],
+    }),
+    testShow('2', { date: later }),
+  ]);
+  const seat = (section: string, s: string) => ({ props: { seating: { section, row: '1', seat: s } } });
+  const res = await syncTickets(
+    apiKey,
+    [
+      { ticketId: 'T1', ticketOptionId: 'GA', orderId: 'O1', ...seat('A', '1') },
+      { ticketId: 'T2', ticketOptionId: 'GA', orderId: 'O1', ...seat('A', '2') },
+      { ticketId: 'T3', ticketOptionId: 'GA', ...seat('B', '1') },
+      { ticketId: 'T4', ticketOptionId: 'VIP', ...seat('B', '2') },
+      { ticketId: 'T5', ticketOptionId: 'GA', ...seat('A', '3') },
+      { ticketId: 'T6', ticketOptionId: 'GA', showId: '2' },
+    ].map((t) => ({
+      externalReferenceEventId: ref,
+      showId: '1',
+      buyer: SELLER,
+      ticketAccess: { type: 'OTHER', locator: 'x' },
+      price: 40,
+      ...t,
+    })),
+  );
+  if (res.status !== 200 || res.body.data.imported !== 6) throw new Error(JSON.stringify(res.body));
+  await setMarketTerms(partner.id, {
+    buyerFeePercent: 10,
+    buyerFeeFixed: 1,
+    sellerFeePercent: 0,
+    sellerFeeFixed: 0,
+    payoutDelayDays: 0,
+  });
+  const list = (ticketIds: string[], price: string) =>
+    createListing({ partnerId: partner.id, sellerEmail: SELLER, ticketIds, price });
+  const pair = await list(['T1', 'T2'], '50.00');
+  const cheap = await list(['T3'], '30.00');
+  const vip = await list(['T4'], '100.00');
+  const mid = await list(['T5'], '45.00');
+  return { partnerId: partner.id, apiKey, ref, pair, cheap, vip, mid };
+}
+
+/** The event's id as the page URL carries it (found here through a listing's checkout read). */
+async function eventPk(listingId: string) {
+  const c = await buyerCheckout([listingId]);
+  if (!c) throw new Error('no checkout');
+  return c.event.eventPk;
+}
+
+describe('buy page read', () => {
+  it('shows the chosen show with names, seats and fees, sorted by the price paid, filtered', async () => {
+    const m = await market();
+    const pk = await eventPk(m.cheap.id);
+    const page = await buyPage(pk);
+    expect(page?.event.title).toBe(m.ref);
+    expect(page?.show).toMatchObject({
+      showId: '1',
+      venue: { name: 'Teatro Real', address: 'Madrid', timeZone: 'Europe/Madrid' },
+    });
+    expect(page?.event.shows.map((s) => s.showId)).toEqual(['1', '2']);
+    expect(page?.listings.map((l) => l.id)).toEqual([m.cheap.id, m.mid.id, m.pair.id, m.vip.id]);
+    expect(page?.listings[2]).toMatchObject({
+      optionTitle: 'General admission',
+      priceTypeTitle: null,
+      ticketCount: 2,
+      priceMinor: 5000,
+      feeMinor: 600, // 10 % of 50 + 1.00
+      perTicketMinor: 5600,
+      totalMinor: 11200,
+      seats: [
+        { section: 'A', row: '1', seat: '1' },
+        { section: 'A', row: '1', seat: '2' },
+      ],
+    });
+    expect(page?.facets).toEqual({
+      options: [
+        { id: 'GA', title: 'General admission' },
+        { id: 'VIP', title: 'VIP lounge' },
+      ],
+      zones: ['A', 'B'],
+      quantities: [1, 2],
+    });
+
+    const desc = await buyPage(pk, { sort: 'price_desc' });
+    expect(desc?.listings.map((l) => l.id)).toEqual([m.vip.id, m.pair.id, m.mid.id, m.cheap.id]);
+    expect((await buyPage(pk, { ticketOptionId: 'VIP' }))?.listings.map((l) => l.id)).toEqual([m.vip.id]);
+    expect((await buyPage(pk, { zone: 'A' }))?.listings.map((l) => l.id)).toEqual([m.mid.id, m.pair.id]);
+    expect((await buyPage(pk, { quantity: 2 }))?.listings.map((l) => l.id)).toEqual([m.pair.id]);
+    expect((await buyPage(pk, { zone: 'B', ticketOptionId: 'GA' }))?.listings.map((l) => l.id)).toEqual([m.cheap.id]);
+    // The other show has none; the filters offer nothing there.
+    const second = page!.event.shows[1].showPk;
+    const other = await buyPage(pk, { show: second });
+    expect(other?.show?.showId).toBe('2');
+    expect(other?.listings).toEqual([]);
+    // The public sale URL names a ticket: its show is chosen.
+    const [t6] = await ticketsForSale(m.partnerId, ['T6']);
+    expect((await buyPage(pk, { ticket: t6.pk }))?.show?.showId).toBe('2');
+    expect((await buyPage(pk, { ticket: 'tkt_unknown' }))?.show?.showId).toBe('1');
+  });
+
+  it('answers null for unknown ids and never mixes partners in a checkout', async () => {
+    const a = await market();
+    const b = await market();
+    expect(await buyPage('evt_doesnotexist')).toBeNull();
+    expect(await buyerCheckout(['lst_nope'])).toBeNull();
+    expect(await buyerCheckout([a.cheap.id, b.cheap.id])).toBeNull();
+    expect(await buyerCheckout(['not an id'])).toBeNull();
+    expect(await buyerIntention('bi_nope')).toBeNull();
+    const checkout = await buyerCheckout([a.pair.id]);
+    expect(checkout).toMatchObject({
+      available: true,
+      ticketCount: 2,
+      subtotalMinor: 10000,
+      feesMinor: 1200,
+      totalMinor: 11200,
+      currency: 'EUR',
+    });
+    expect(checkout?.event.partnerId).toBe(a.partnerId);
+  });
+
+  it('leaves held listings off the market, and after paying shows the buyer their secure tickets', async () => {
+    const m = await market();
+    const pk = await eventPk(m.cheap.id);
+    const intention = await createBuyIntention(m.partnerId, { items: [m.pair.id], user: 'Buyer@Example.com' });
+    expect((await buyPage(pk))?.listings.map((l) => l.id)).not.toContain(m.pair.id);
+    expect((await buyerCheckout([m.pair.id]))?.available).toBe(false);
+    const pending = await buyerIntention(intention.id);
+    expect(pending).toMatchObject({ intention: { status: 'PENDING' }, tickets: [] });
+    await payOnSandbox(intention.paymentUrl);
+    const paid = await buyerIntention(intention.id);
+    expect(paid?.intention.status).toBe('COMPLETED');
+    expect(paid?.tickets.map((t) => t.ticketId)).toEqual(['T1', 'T2']);
+    const view = await secureTicketPage(paid!.tickets[0].secureToken);
+    expect(view).toMatchObject({ ticketId: 'T1', partnerId: m.partnerId, seating: { section: 'A' } });
+  });
+
+  it('shows an expired hold as expired, its listing back on the market and its payment URL no more', async () => {
+    const m = await market();
+    const pk = await eventPk(m.cheap.id);
+    const intention = await createBuyIntention(m.partnerId, { items: [m.vip.id], user: 'late@example.com' });
+    await getDb()
+      .update(buyIntentions)
+      .set({ expiresAt: sql`now() - interval '1 second'` as unknown as Date })
+      .where(eq(buyIntentions.id, intention.id));
+    const late = await buyerIntention(intention.id);
+    expect(late?.intention.status).toBe('EXPIRED');
+    expect(late?.intention.paymentUrl).toMatch(new RegExp(`/checkout/${intention.id}$`));
+    expect(late?.tickets).toEqual([]);
+    expect((await buyPage(pk))?.listings.map((l) => l.id)).toContain(m.vip.id);
+  });
+});

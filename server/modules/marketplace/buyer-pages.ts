@@ -1,0 +1,221 @@
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { type Db, getDb } from '@/db';
+import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
+import { type EventPageInfo, eventPageInfo, showDirectory } from '@/server/modules/catalog';
+import { saleTicketByPk, secureTokensOf } from '@/server/modules/tickets';
+import { buyerFeeMinor, marketTerms } from './fees';
+import { getBuyIntention, releaseExpired } from './intentions';
+
+/*
+ * The buyer's pages (market, checkout, intention), each read in a fixed number of statements whatever
+ * the number of listings: the event from the catalogue (2), expired holds released (1), the market terms
+ * (1) and the show's listings with their seats (1).
+ */
+
+export type MarketSort = 'price_asc' | 'price_desc';
+
+export interface MarketFilters {
+  show?: string;
+  /** A ticket of ours (`tkt_…`, the public sale URL's `ticket`): its show is chosen when `show` is absent. */
+  ticket?: string;
+  ticketOptionId?: string;
+  /** A section of the venue (`seating.section` of a listed ticket). */
+  zone?: string;
+  /**
+   * How many tickets the fan wants: listings of exactly that many tickets. A listing is bought whole,
+   * so a pack of 4 does not serve a fan who wants 2, and two single listings are two purchases.
+   */
+  quantity?: number;
+  sort?: MarketSort;
+}
+
+export interface SeatView {
+  section?: string;
+  row?: string;
+  seat?: string;
+}
+
+function seatOf(seating: Record<string, unknown> | null): SeatView {
+  const s = seating ?? {};
+  const str = (v: unknown) => (typeof v === 'string' && v ? v : typeof v === 'number' ? String(v) : undefined);
+  return { section: str(s.section), row: str(s.row), seat: str(s.seat) };
+}
+
+type ShowInfo = EventPageInfo['shows'][number];
+
+/** Listings of shows as a buyer sees them: names, seats and every fee per ticket and in total (minor units). */
+async function buyerListings(partnerId: string, where: ReturnType<typeof and>, db: Db) {
+  const rows = await db
+    .select({
+      id: listings.id,
+      type: listings.type,
+      status: listings.status,
+      showPk: listings.showPk,
+      currency: listings.currency,
+      priceMinor: listings.priceMinor,
+      ticketCount: listings.ticketCount,
+      ticketOptionId: listings.ticketOptionId,
+      priceTypeId: listings.priceTypeId,
+      seats: sql<{ ticketPk: string; seating: Record<string, unknown> | null }[]>`(
+        select json_agg(json_build_object('ticketPk', i.ticket_pk, 'seating', i.seating) order by i.ticket_id)
+        from ${listingItems} i where i.listing_id = "listings"."id")`,
+    })
+    .from(listings)
+    .where(and(eq(listings.partnerId, partnerId), where))
+    .orderBy(asc(listings.priceMinor), asc(listings.id));
+  const terms = await marketTerms(partnerId, db);
+  return rows.map((r) => {
+    const feeMinor = buyerFeeMinor(terms, r.priceMinor, r.currency);
+    return {
+      id: r.id,
+      type: r.type,
+      status: r.status,
+      showPk: r.showPk,
+      ticketOptionId: r.ticketOptionId,
+      priceTypeId: r.priceTypeId,
+      ticketCount: r.ticketCount,
+      currency: r.currency,
+      priceMinor: r.priceMinor,
+      feeMinor,
+      perTicketMinor: r.priceMinor + feeMinor,
+      subtotalMinor: r.priceMinor * r.ticketCount,
+      feesMinor: feeMinor * r.ticketCount,
+      totalMinor: (r.priceMinor + feeMinor) * r.ticketCount,
+      ticketPks: (r.seats ?? []).map((s) => s.ticketPk),
+      seats: (r.seats ?? []).map((s) => seatOf(s.seating)),
+    };
+  });
+}
+
+export type BuyerListing = Awaited<ReturnType<typeof buyerListings>>[number] & {
+  optionTitle: string;
+  priceTypeTitle: string | null;
+};
+
+function named(show: ShowInfo | undefined, l: Awaited<ReturnType<typeof buyerListings>>[number]): BuyerListing {
+  return {
+    ...l,
+    optionTitle: show?.ticketOptions.find((o) => o.id === l.ticketOptionId)?.title ?? l.ticketOptionId,
+    priceTypeTitle: l.priceTypeId
+      ? (show?.priceTypes.find((p) => p.id === l.priceTypeId)?.title ?? l.priceTypeId)
+      : null,
+  };
+}
+
+/** Whether tickets of the show can be bought now. */
+export function showOnSale(show: Pick<ShowInfo, 'status' | 'resaleEnabled'>): boolean {
+  return show.status === 'LIVE' && show.resaleEnabled;
+}
+
+/**
+ * The buy page of an event (by Encore's id): the event, its shows, the chosen one (`filters.show`, else
+ * the first on sale, else the first) and its ACTIVE listings filtered and sorted, with what the filters
+ * can offer (options, zones, quantities of the show's whole market). Null for an unknown event.
+ */
+export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: Db = getDb()) {
+  const event = await eventPageInfo(eventPk, db);
+  if (!event) return null;
+  const showOfTicket = !filters.show && filters.ticket ? (await saleTicketByPk(filters.ticket, db))?.showPk : undefined;
+  const show =
+    event.shows.find((s) => s.showPk === (filters.show ?? showOfTicket)) ??
+    event.shows.find((s) => showOnSale(s) && s.startsAt.getTime() > Date.now()) ??
+    event.shows.find(showOnSale) ??
+    event.shows[0] ??
+    null;
+  if (!show) return { event, show: null, listings: [], facets: { options: [], zones: [], quantities: [] } };
+  await releaseExpired(db, { partnerId: event.partnerId });
+  const all = showOnSale(show)
+    ? (
+        await buyerListings(event.partnerId, and(eq(listings.showPk, show.showPk), eq(listings.status, 'ACTIVE')), db)
+      ).map((l) => named(show, l))
+    : [];
+  const facets = {
+    options: show.ticketOptions.filter((o) => all.some((l) => l.ticketOptionId === o.id)),
+    zones: [...new Set(all.flatMap((l) => l.seats.map((s) => s.section)).filter((z): z is string => !!z))].sort(),
+    quantities: [...new Set(all.map((l) => l.ticketCount))].sort((a, b) => a - b),
+  };
+  const chosen = all.filter(
+    (l) =>
+      (!filters.ticketOptionId || l.ticketOptionId === filters.ticketOptionId) &&
+      (!filters.zone || l.seats.some((s) => s.section === filters.zone)) &&
+      (!filters.quantity || l.ticketCount === filters.quantity),
+  );
+  // Sorted by the price per ticket the fan pays (fees included); the query gave price then id.
+  if (filters.sort === 'price_desc')
+    chosen.sort((a, b) => b.perTicketMinor - a.perTicketMinor || a.id.localeCompare(b.id));
+  else chosen.sort((a, b) => a.perTicketMinor - b.perTicketMinor || a.id.localeCompare(b.id));
+  return { event, show, listings: chosen, facets };
+}
+
+/**
+ * The checkout of listings named by a URL (the partner's `/checkout?listings=`, or the fan's choice on the
+ * market page): all of one partner's event, with their totals. Nothing is held. Listings no longer on sale
+ * are answered with their status; unknown ids, or a mix of partners or shows, answer null.
+ */
+export async function buyerCheckout(listingIds: string[], db: Db = getDb()) {
+  const ids = [...new Set(listingIds)].filter((id) => /^lst_[A-Za-z0-9]+$/.test(id)).slice(0, 50);
+  if (!ids.length) return null;
+  const [first] = await db.select({ partnerId: listings.partnerId }).from(listings).where(eq(listings.id, ids[0]));
+  if (!first) return null;
+  await releaseExpired(db, { partnerId: first.partnerId, listingIds: ids });
+  const found = await buyerListings(first.partnerId, inArray(listings.id, ids), db);
+  if (found.length !== ids.length || new Set(found.map((l) => l.showPk)).size !== 1) return null;
+  const event = await eventOfShow(found[0].showPk, db);
+  if (!event) return null;
+  const show = event.shows.find((s) => s.showPk === found[0].showPk);
+  if (!show) return null;
+  const items = found.map((l) => named(show, l));
+  const sum = (f: (l: BuyerListing) => number) => items.reduce((n, l) => n + f(l), 0);
+  return {
+    event,
+    show,
+    listings: items,
+    available: items.every((l) => l.status === 'ACTIVE') && showOnSale(show),
+    currency: items[0].currency,
+    ticketCount: sum((l) => l.ticketCount),
+    subtotalMinor: sum((l) => l.subtotalMinor),
+    feesMinor: sum((l) => l.feesMinor),
+    totalMinor: sum((l) => l.totalMinor),
+  };
+}
+
+async function eventOfShow(showPk: string, db: Db) {
+  const show = showDirectory(db);
+  const [row] = await db.select({ eventPk: show.eventPk }).from(show).where(eq(show.showPk, showPk));
+  return row ? eventPageInfo(row.eventPk, db) : null;
+}
+
+/**
+ * A buy intention as its buyer sees it: its state (its hold released if its time is up), the listings,
+ * the event, and once paid the bought tickets' secure links. Null for an unknown id.
+ */
+export async function buyerIntention(intentionId: string, db: Db = getDb()) {
+  if (!/^bi_[A-Za-z0-9]+$/.test(intentionId)) return null;
+  const [row] = await db
+    .select({ partnerId: buyIntentions.partnerId, listingIds: buyIntentions.listingIds })
+    .from(buyIntentions)
+    .where(eq(buyIntentions.id, intentionId));
+  if (!row) return null;
+  const intention = await getBuyIntention(row.partnerId, intentionId, db);
+  const items = await buyerListings(row.partnerId, inArray(listings.id, row.listingIds), db);
+  const event = items.length ? await eventOfShow(items[0].showPk, db) : null;
+  if (!event) return null;
+  const show = event.shows.find((s) => s.showPk === items[0].showPk);
+  const tickets =
+    intention.status === 'COMPLETED'
+      ? (
+          await secureTokensOf(
+            row.partnerId,
+            items.flatMap((l) => l.ticketPks),
+            db,
+          )
+        ).filter((t) => t.owner === intention.user)
+      : [];
+  return {
+    intention,
+    event,
+    show: show ?? null,
+    listings: items.map((l) => named(show, l)),
+    tickets: tickets.map((t) => ({ ticketId: t.ticketId, secureToken: t.secureToken })),
+  };
+}
