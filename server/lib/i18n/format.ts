@@ -1,3 +1,4 @@
+import { currencyExponent } from '@/server/lib/money';
 import type { Locale } from './locales';
 
 /*
@@ -11,21 +12,34 @@ export function intlTag(locale: Locale): string {
   return INTL_TAG[locale];
 }
 
+// Building an Intl formatter costs tens of microseconds; a buy page formats thousands of prices.
+const formatters = new Map<string, Intl.NumberFormat | null>();
+
+function moneyFormat(locale: Locale, currency: string): Intl.NumberFormat | null {
+  const key = `${locale} ${currency}`;
+  let f = formatters.get(key);
+  if (f === undefined) {
+    try {
+      f = new Intl.NumberFormat(INTL_TAG[locale], { style: 'currency', currency });
+    } catch {
+      f = null; // not a currency code Intl knows
+    }
+    formatters.set(key, f);
+  }
+  return f;
+}
+
 /** A price in major units (`"12.50"` or 12.5) in the fan's locale: `$12.50`, `12,50 US$`. */
 export function formatMoney(amount: string | number, currency: string, locale: Locale): string {
   const value = typeof amount === 'number' ? amount : Number(amount);
-  try {
-    return new Intl.NumberFormat(INTL_TAG[locale], { style: 'currency', currency }).format(value);
-  } catch {
-    return `${value.toFixed(2)} ${currency}`;
-  }
+  return moneyFormat(locale, currency)?.format(value) ?? `${value.toFixed(2)} ${currency}`;
 }
 
 /** Minor units of a currency (cents) to major: 1250 USD → 12.5, 1250 JPY → 1250. */
 export function minorToMajor(minor: number, currency: string): number {
   let digits = 2;
   try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    digits = currencyExponent(currency);
   } catch {
     // unknown currency code: assume cents
   }
