@@ -18,9 +18,11 @@ import {
   relistAsSeller,
   repriceAsSeller,
   resaleEntryPage,
+  sellerListingPage,
   sellFlow,
   sellPage,
   ticketSellStatuses,
+  transferAsSeller,
   unlistAsSeller,
 } from './sell';
 import { ticketsForSale } from '@/server/modules/tickets';
@@ -272,6 +274,32 @@ describe("the seller's listing page", () => {
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(409);
     expect((err as AppError).message).toContain('held by a buyer');
+  });
+});
+
+describe('peer-to-peer transfer from the listing page', () => {
+  it('needs the P2P_TRANSFER rule and the listing off sale, and only the seller can do it', async () => {
+    const m = await market();
+    const l = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const friend = 'friend@example.com';
+    const view = await sellerListingPage(m.partnerId, l.id, SELLER);
+    expect(view?.transferAllowed).toBe(false);
+    expect(await sellerListingPage(m.partnerId, l.id, friend)).toBeNull();
+    await expect(transferAsSeller(m.partnerId, l.id, SELLER, friend)).rejects.toMatchObject({ status: 403 });
+    await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
+    expect((await sellerListingPage(m.partnerId, l.id, SELLER))?.transferAllowed).toBe(true);
+    await expect(transferAsSeller(m.partnerId, l.id, SELLER, friend)).rejects.toMatchObject({ status: 409 });
+    await unlistAsSeller(m.partnerId, l.id, SELLER);
+    await expect(transferAsSeller(m.partnerId, l.id, friend, 'x@example.com')).rejects.toMatchObject({ status: 404 });
+    expect(await transferAsSeller(m.partnerId, l.id, SELLER, friend)).toEqual({
+      ticketIds: ['T1'],
+      newOwnerEmail: friend,
+    });
+    const [t1] = await m.list(['T1']);
+    expect(t1.buyerEmail).toBe(friend);
+    // The new owner can sell it; the old one no longer can.
+    expect((await codes(m.partnerId, friend, [t1]))[0]).toMatchObject({ sellable: true });
+    expect((await codes(m.partnerId, SELLER, [t1]))[0].codes).toContain('NOT_OWNED');
   });
 });
 
