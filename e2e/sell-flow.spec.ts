@@ -142,6 +142,15 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   await expect(page.getByTestId('listing-status')).toHaveText('On sale');
   await expect(page.getByTestId('listing-price')).toHaveText('$55.00');
 
+  // Payout set-up from the listing page: the provider's onboarding (the sandbox's form) sends the seller back.
+  await page.getByTestId('payout-setup').getByRole('button', { name: 'Set up payouts' }).click();
+  await expect(page).toHaveURL(/\/pay\/payouts\//);
+  await page.getByLabel('Account holder').fill('Ana Seller');
+  await page.getByLabel('IBAN').fill('NL00 BANK 0123 4567 89');
+  await page.getByRole('button', { name: 'Save payout details' }).click();
+  await expect(page.getByTestId('listing-seller')).toContainText('Payouts are set up.');
+  await expect(page.getByTestId('payout-setup')).toHaveCount(0);
+
   // Another listing: change its price (within the range), then take it off sale behind a confirmation.
   const other = cli('e2e/fixtures/market-listing.ts', [
     '--partner',
