@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { hydrated, RUN } from './helpers';
+import { hydrated, RUN, signIn } from './helpers';
 
 /*
  * The selling pages as a fan uses them: the partner hands the seller a selling-flow URL with a one-time
@@ -9,8 +11,8 @@ import { hydrated, RUN } from './helpers';
  * within it and gets a share link; on another listing changes the price and takes it off sale behind a
  * confirmation; sells two tickets of an order at once; and finds every ticket on the partner's static
  * resale entry page, in English and Spanish. Axe checks each page; screenshots at phone and desktop size.
- * The partner has no verification endpoint here: the pushed buyer e-mail is the owner (the verification
- * PULL is covered over the wire by server/modules/marketplace/sell.test.ts).
+ * The first partner has no verification endpoint (the pushed buyer e-mail is the owner); the second
+ * answers the verification PULL from a real HTTP server in this process.
  */
 
 const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
@@ -227,4 +229,127 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   await expect(page.getByTestId('price-range')).toContainText('Permitido: de 25,00');
   await axe(page, 'sell page (es)');
   await shots(page, 'sell-es');
+});
+
+/** The partner's verification endpoint: `GET …/tickets?user=` answers the tickets `owned` holds for that user. */
+class VerificationServer {
+  owned = new Map<string, { ticketId: string; externalReferenceEventId: string; showId: string }[]>();
+  asked = 0;
+  private server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const user = (url.searchParams.get('user') ?? '').toLowerCase();
+    this.asked += 1;
+    const tickets = (this.owned.get(user) ?? []).map((t) => ({
+      ...t,
+      ticketOptionId: 'GA',
+      price: '50.00',
+      currency: 'USD',
+      status: 'VALID',
+    }));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ userEmail: user, tickets }));
+  });
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+test("the entry page lists the tickets the partner's verification endpoint reports, asked live", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const verification = await new VerificationServer().start();
+  try {
+    const ref = `PULL-${RUN}`;
+    const fan = `pull-${RUN}@fans.test`;
+    const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Pull Partner ${RUN}`]);
+    const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+      title: `Pull Fest ${RUN}`,
+      description: 'd',
+      externalReferenceId: ref,
+      location: { timeZone: 'Europe/Madrid' },
+      configuration: {},
+      shows: [
+        {
+          title: 'Day one',
+          showId: '1',
+          date: '2027-07-01T20:00:00+02:00',
+          images: [],
+          configuration: {},
+          ticketOptions: [{ title: 'Pit', ticketId: 'GA', description: 'd', currency: 'USD', price: 50 }],
+        },
+      ],
+    });
+    expect(pushed.status).toBe(200);
+    const ids = [`PA-${RUN}`, `PB-${RUN}`, `PC-${RUN}`];
+    const synced = await call(
+      request,
+      apiKey,
+      'POST',
+      '/v1/sync/tickets',
+      ids.map((ticketId) => ({
+        externalReferenceEventId: ref,
+        showId: '1',
+        ticketId,
+        // The pushed buyer is someone else: only the partner's answer makes the fan the owner.
+        buyer: { email: `original-${RUN}@fans.test` },
+        ticketAccess: { type: 'OTHER', locator: ticketId },
+        ticketOptionId: 'GA',
+        price: 50,
+      })),
+    );
+    expect(synced.status).toBe(200);
+    verification.owned.set(fan, [
+      { ticketId: ids[0], externalReferenceEventId: ref, showId: '1' },
+      { ticketId: ids[2], externalReferenceEventId: ref, showId: '1' },
+    ]);
+
+    // Staff point the partner at its verification endpoint.
+    const staff = await browser.newPage();
+    await staff.goto(`/dashboard/partners/${partnerId}`);
+    await signIn(staff);
+    await expect(staff).toHaveURL(new RegExp(`/dashboard/partners/${partnerId}$`));
+    const integration = staff.getByTestId('integration');
+    await hydrated(staff, '[data-testid="integration"] form');
+    await integration.getByLabel('Verification URL').fill(verification.url);
+    await integration.getByRole('button', { name: 'Save integration' }).click();
+    await expect(integration.getByText('Saved.')).toBeVisible();
+    await staff.close();
+
+    const token = (await call(request, apiKey, 'GET', `/v1/auth/oneTimeToken?user=${encodeURIComponent(fan)}`)).body
+      .data as string;
+    const before = verification.asked;
+    await page.goto(`/resale/${partnerId}?token=${token}`);
+    const entry = page.getByTestId('entry-tickets');
+    await expect(entry.getByTestId('sell-ticket')).toHaveCount(2);
+    await expect(entry.locator(`[data-ticket="${ids[0]}"]`).getByTestId('sell-status')).toHaveText('Can be sold');
+    await expect(entry.locator(`[data-ticket="${ids[2]}"]`)).toBeVisible();
+    await expect(entry.locator(`[data-ticket="${ids[1]}"]`)).toHaveCount(0);
+    expect(verification.asked).toBeGreaterThan(before);
+
+    // A ticket the partner does not report as the fan's: the selling flow says so.
+    const sellB = (await call(request, apiKey, 'GET', `/v1/marketplace/sellingflow/url/entrypoint?ticketId=${ids[1]}`))
+      .body.data as string;
+    await page.goto(sellB);
+    await expect(page.getByTestId('sell-status')).toHaveText("Can't be sold");
+    await expect(page.getByTestId('sell-reasons')).toHaveText(
+      `Pull Partner ${RUN} does not show this ticket as yours.`,
+    );
+    await expect(page.getByTestId('nothing-to-sell')).toBeVisible();
+    await axe(page, 'sell page, not owned');
+  } finally {
+    await verification.stop();
+  }
 });
