@@ -76,10 +76,13 @@ export default async function ListingPage({ params, searchParams }: Props) {
       <div className="sl-layout">
         <section className="mk-card" aria-labelledby="listing-summary" data-testid="listing-seller">
           <h2 id="listing-summary" className="sl-small mk-muted">
+            {t('summaryTitle')}
+          </h2>
+          <p>
             <span className={BADGE[listing.status]} data-testid="listing-status">
               {t(`status.${listing.status}`)}
             </span>
-          </h2>
+          </p>
           <ShowHeading label={view.label} startsAt={view.tickets[0].startsAt} level={3} />
           <dl className="sl-figures">
             <div>
