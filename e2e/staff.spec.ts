@@ -46,7 +46,7 @@ test('staff rename, disable and re-enable a partner; a disabled partner’s key 
     await expect(settings.getByText('The logo must be an https:// URL')).toBeVisible();
     await logo.fill('https://cdn.example.com/logo.png');
     await settings.getByRole('button', { name: 'Save logo' }).click();
-    await expect(settings.getByRole('status')).toHaveText('Saved.');
+    await expect(settings.getByRole('form', { name: 'Partner logo' }).getByRole('status')).toHaveText('Saved.');
     await expect(page.getByTestId('resale-entry-url')).toHaveText(/\/resale\/ptr_\w+$/);
   });
 

@@ -54,12 +54,18 @@ export interface TicketSellStatus {
   sellable: boolean;
 }
 
-/** Each ticket's latest listing (open first), optionally only a seller's. */
-async function latestListings(partnerId: string, pks: string[], sellerEmail: string | null, db: Db) {
+/** Each ticket's latest listing (open first); a closed one only when it was this seller's. */
+async function latestListings(partnerId: string, pks: string[], sellerEmail: string, db: Db) {
   const out = new Map<string, { id: string; status: ListingStatus }>();
   if (!pks.length) return out;
   const rows = await db
-    .select({ ticketPk: listingItems.ticketPk, id: listings.id, status: listings.status, open: listingItems.open })
+    .select({
+      ticketPk: listingItems.ticketPk,
+      id: listings.id,
+      status: listings.status,
+      open: listingItems.open,
+      sellerEmail: listings.sellerEmail,
+    })
     .from(listingItems)
     .innerJoin(listings, eq(listings.id, listingItems.listingId))
     .where(and(eq(listings.partnerId, partnerId), inArray(listingItems.ticketPk, pks)))
@@ -67,13 +73,7 @@ async function latestListings(partnerId: string, pks: string[], sellerEmail: str
   for (const r of rows) {
     if (out.has(r.ticketPk)) continue;
     // Another seller's closed listing of this ticket (before it came to this fan) says nothing here.
-    if (!r.open && sellerEmail !== null) {
-      const [mine] = await db
-        .select({ id: listings.id })
-        .from(listings)
-        .where(and(eq(listings.id, r.id), eq(listings.sellerEmail, sellerEmail)));
-      if (!mine) continue;
-    }
+    if (!r.open && r.sellerEmail !== sellerEmail) continue;
     out.set(r.ticketPk, { id: r.id, status: r.status });
   }
   return out;
