@@ -9,8 +9,8 @@ import { hydrated, RUN, signIn } from './helpers';
  * The selling pages as a fan uses them: the partner hands the seller a selling-flow URL with a one-time
  * token; the seller sees the payout, is refused a price above the cap with the allowed range, lists
  * within it and gets a share link; on another listing changes the price and takes it off sale behind a
- * confirmation; sells two tickets of an order at once; and finds every ticket on the partner's static
- * resale entry page, in English and Spanish. Axe checks each page; screenshots at phone and desktop size.
+ * confirmation, then gives its ticket to a friend (P2P, confirmed); sells two tickets of an order at
+ * once; and finds every ticket on the partner's static resale entry page, in English and Spanish. Axe checks each page; screenshots at phone and desktop size.
  * The first partner has no verification endpoint (the pushed buyer e-mail is the owner); the second
  * answers the verification PULL from a real HTTP server in this process.
  */
@@ -95,6 +95,7 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
     ticket(`S1-${RUN}`),
     ticket(`S2-${RUN}`),
+    ticket(`S3-${RUN}`),
     ticket(`O1-${RUN}`, { orderId: ORDER }),
     ticket(`O2-${RUN}`, { orderId: ORDER }),
   ]);
@@ -185,6 +186,22 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   await expect(page.getByTestId('listing-done')).toHaveText('Your listing is off sale.');
   await expect(page.getByTestId('listing-status')).toHaveText('Off sale');
 
+  // Where the partner allows it, the tickets of a listing off sale go to a friend, confirmed first.
+  const p2p = await call(request, apiKey, 'POST', '/v1/events/rules', [
+    { externalReferenceEventId: REF, ruleType: 'PRICE_LIMITS', rules: { minPercentOfFace: 50, maxPercentOfFace: 120 } },
+    { externalReferenceEventId: REF, ruleType: 'P2P_TRANSFER', rules: { allowed: true } },
+  ]);
+  expect(p2p.status, JSON.stringify(p2p.body)).toBe(200);
+  await page.goto(`/listing/${other}`);
+  const transfer = page.getByTestId('transfer-form');
+  await hydrated(page, '[data-testid="transfer-form"] input[name="to"]');
+  await transfer.getByLabel('Their e-mail').fill(`friend-${RUN}@fans.test`);
+  await transfer.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByTestId('transfer-confirm')).toContainText(`friend-${RUN}@fans.test`);
+  await axe(page, 'transfer confirmation');
+  await page.getByRole('button', { name: 'Yes, transfer' }).click();
+  await expect(page.getByTestId('listing-done')).toHaveText('Your tickets were transferred.');
+
   // The order sale: both tickets of the order, listed at once as one pack.
   const orderUrl = (
     await call(request, apiKey, 'GET', `/v1/marketplace/sellingflow/url/order/entrypoint?orderId=${ORDER}`)
@@ -206,10 +223,11 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   await expect(entry.getByTestId('sell-ticket')).toHaveCount(4);
   const status = (id: string) => entry.locator(`[data-ticket="${id}-${RUN}"]`).getByTestId('sell-status');
   await expect(status('S1')).toHaveText('On sale');
-  await expect(status('S2')).toHaveText('Can be sold');
+  await expect(entry.locator(`[data-ticket="S2-${RUN}"]`)).toHaveCount(0); // given to the friend
+  await expect(status('S3')).toHaveText('Can be sold');
   await expect(status('O1')).toHaveText('On sale');
   await expect(status('O2')).toHaveText('On sale');
-  await expect(entry.locator(`[data-ticket="S2-${RUN}"]`).getByRole('link', { name: 'Sell' })).toHaveAttribute(
+  await expect(entry.locator(`[data-ticket="S3-${RUN}"]`).getByRole('link', { name: 'Sell' })).toHaveAttribute(
     'href',
     /^\/sell\/tkt_/,
   );
@@ -224,7 +242,7 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   await page.goto(`/resale/${partnerId}?lang=es`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Revende tus entradas de ${NAME}`);
   await expect(status('S1')).toHaveText('En venta');
-  await page.locator(`[data-ticket="S2-${RUN}"]`).getByRole('link', { name: 'Vender' }).click();
+  await page.locator(`[data-ticket="S3-${RUN}"]`).getByRole('link', { name: 'Vender' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Vende tu entrada' })).toBeVisible();
   await expect(page.getByTestId('price-range')).toContainText('Permitido: de 25,00');
   await axe(page, 'sell page (es)');
