@@ -201,6 +201,8 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   await axe(page, 'transfer confirmation');
   await page.getByRole('button', { name: 'Yes, transfer' }).click();
   await expect(page.getByTestId('listing-done')).toHaveText('Your tickets were transferred.');
+  await expect(page.getByTestId('no-longer-yours')).toBeVisible();
+  await expect(page.getByTestId('relist-form')).toHaveCount(0);
 
   // The order sale: both tickets of the order, listed at once as one pack.
   const orderUrl = (

@@ -287,7 +287,10 @@ describe('peer-to-peer transfer from the listing page', () => {
     expect(await sellerListingPage(m.partnerId, l.id, friend)).toBeNull();
     await expect(transferAsSeller(m.partnerId, l.id, SELLER, friend)).rejects.toMatchObject({ status: 403 });
     await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
-    expect((await sellerListingPage(m.partnerId, l.id, SELLER))?.transferAllowed).toBe(true);
+    expect(await sellerListingPage(m.partnerId, l.id, SELLER)).toMatchObject({
+      transferAllowed: true,
+      stillOwned: null,
+    });
     await expect(transferAsSeller(m.partnerId, l.id, SELLER, friend)).rejects.toMatchObject({ status: 409 });
     await unlistAsSeller(m.partnerId, l.id, SELLER);
     await expect(transferAsSeller(m.partnerId, l.id, friend, 'x@example.com')).rejects.toMatchObject({ status: 404 });
@@ -297,6 +300,8 @@ describe('peer-to-peer transfer from the listing page', () => {
     });
     const [t1] = await m.list(['T1']);
     expect(t1.buyerEmail).toBe(friend);
+    // The old listing's page no longer offers relisting or another transfer.
+    expect((await sellerListingPage(m.partnerId, l.id, SELLER))?.stillOwned).toBe(false);
     // The new owner can sell it; the old one no longer can.
     expect((await codes(m.partnerId, friend, [t1]))[0]).toMatchObject({ sellable: true });
     expect((await codes(m.partnerId, SELLER, [t1]))[0].codes).toContain('NOT_OWNED');

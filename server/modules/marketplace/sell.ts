@@ -241,6 +241,8 @@ export interface SellerListingView {
   payoutModel: PayoutModel;
   payoutStatus: PayoutStatus;
   transferAllowed: boolean;
+  /** For a listing off sale: does the seller still own its tickets (asked live)? Null when not asked. */
+  stillOwned: boolean | null;
   shareUrl: string;
 }
 
@@ -270,9 +272,19 @@ export async function sellerListingPage(
     payoutStatus(partnerId, sellerEmail.trim().toLowerCase(), db),
     transferAllowed(partnerId, first, db),
   ]);
+  // Off sale, the seller may have given the tickets away since: relisting or transferring needs them.
+  let stillOwned: boolean | null = null;
+  if (listing.status === 'UNLISTED') {
+    try {
+      stillOwned = (await notOwnedBy(partnerId, sellerEmail, list)).length === 0;
+    } catch (err) {
+      if (!(err instanceof PartnerCallError)) throw err;
+    }
+  }
   return {
     listing,
     tickets: list,
+    stillOwned,
     label: labels.get(first.showPk) ?? null,
     range,
     payoutModel,

@@ -144,7 +144,12 @@ export default async function ListingPage({ params, searchParams }: Props) {
               </a>
             </section>
           ) : null}
-          {listing.status === 'UNLISTED' ? (
+          {view.stillOwned === false ? (
+            <p className="mk-notice" data-testid="no-longer-yours">
+              {t('noLongerYours', { partner: partner.name })}
+            </p>
+          ) : null}
+          {listing.status === 'UNLISTED' && view.stillOwned !== false ? (
             <section className="mk-card" aria-labelledby="relist-title">
               <h2 id="relist-title">{t('relistTitle')}</h2>
               <p>{t('relistBody')}</p>
@@ -157,7 +162,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
               />
             </section>
           ) : null}
-          {listing.status !== 'SOLD' ? (
+          {listing.status !== 'SOLD' && listing.status !== 'CANCELLED' && view.stillOwned !== false ? (
             <section className="mk-card" aria-labelledby="transfer-title" data-testid="transfer">
               <h2 id="transfer-title">{t('transferTitle')}</h2>
               {!view.transferAllowed ? (
