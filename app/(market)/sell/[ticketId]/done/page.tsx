@@ -28,10 +28,10 @@ export default async function SellDonePage({ params, searchParams }: Props) {
   const { listing } = view;
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>
-      <section className="mk-card mk-success" data-testid="sell-done" aria-labelledby="done-title">
+      <section className="mk-card sl-form" data-testid="sell-done" aria-labelledby="done-title">
         <h1 id="done-title">{t('doneTitle', { count: listing.ticketIds.length })}</h1>
         <ShowHeading label={view.label} startsAt={view.tickets[0].startsAt} />
-        <p>
+        <p className="mk-success" role="status">
           {t('doneBody', {
             price: await moneyMajor(listing.price, listing.currency),
             payout: await moneyMajor(listing.sellerPayout, listing.currency),
