@@ -17,7 +17,7 @@ test('a one-time token signs the fan in once', async ({ page, request }) => {
       },
       encoding: 'utf8',
     }),
-  ) as { apiKey: string };
+  ) as { apiKey: string; partnerId: string };
 
   const bad = await request.get('/v1/auth/oneTimeToken?user=ana%40example.com&method=sms', {
     headers: { authorization: created.apiKey },
@@ -34,8 +34,10 @@ test('a one-time token signs the fan in once', async ({ page, request }) => {
 
   const link = `/me?token=${token}`;
   await page.goto(link);
-  await expect(page).toHaveURL(/\/me$/);
-  await expect(page.getByTestId('fan-signed-in')).toHaveText(`Signed in as ana.${RUN}@example.com for ${name}.`);
+  // A signed-in fan's account page is their partner's resale entry page.
+  await expect(page).toHaveURL(new RegExp(`/resale/${created.partnerId}$`));
+  await expect(page.getByTestId('fan-email')).toHaveText(`Signed in as ana.${RUN}@example.com`);
+  await expect(page.getByTestId('partner-brand')).toContainText(name);
   const cookie = (await page.context().cookies()).find((c) => c.name === 'encore_fan');
   expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
   await shot(page, 'fan-signed-in');
@@ -49,7 +51,8 @@ test('a one-time token signs the fan in once', async ({ page, request }) => {
 
   // The session opened by the first visit is still there; signing out ends it.
   await page.goto('/me');
-  await expect(page.getByTestId('fan-signed-in')).toBeVisible();
+  await expect(page.getByTestId('fan-email')).toBeVisible();
   await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.goto('/me');
   await expect(page.getByText('You are not signed in.')).toBeVisible();
 });

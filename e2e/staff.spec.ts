@@ -39,6 +39,17 @@ test('staff rename, disable and re-enable a partner; a disabled partner’s key 
     expect((await me.json()).data.name).toBe(renamed);
   });
 
+  await test.step('logo: only an https URL is taken; the resale entry page is shown with its URL', async () => {
+    const logo = settings.getByRole('textbox', { name: 'Logo URL' });
+    await logo.fill('http://cdn.example.com/logo.png');
+    await settings.getByRole('button', { name: 'Save logo' }).click();
+    await expect(settings.getByText('The logo must be an https:// URL')).toBeVisible();
+    await logo.fill('https://cdn.example.com/logo.png');
+    await settings.getByRole('button', { name: 'Save logo' }).click();
+    await expect(settings.getByRole('form', { name: 'Partner logo' }).getByRole('status')).toHaveText('Saved.');
+    await expect(page.getByTestId('resale-entry-url')).toHaveText(/\/resale\/ptr_\w+$/);
+  });
+
   await test.step('disable asks first, then the key gets 403 and the list shows a badge', async () => {
     await settings.getByRole('button', { name: 'Disable partner' }).click();
     const dialog = page.getByRole('alertdialog', { name: `Disable ${renamed}?` });

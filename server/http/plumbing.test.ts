@@ -61,7 +61,13 @@ describe('partner API key authentication', () => {
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
         status: 200,
-        data: { partnerId: a.partner.id, name: a.partner.name, keyPrefix: a.apiKey.slice(0, 14), keyKind: 'partner' },
+        data: {
+          partnerId: a.partner.id,
+          name: a.partner.name,
+          keyPrefix: a.apiKey.slice(0, 14),
+          keyKind: 'partner',
+          resaleEntryUrl: expect.stringMatching(new RegExp(`^https?://[^/]+/resale/${a.partner.id}$`)),
+        },
         errors: null,
       });
     }

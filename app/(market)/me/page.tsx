@@ -1,39 +1,25 @@
 import type { Metadata } from 'next';
 import { cookies } from 'next/headers';
+import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
+import { getTranslations } from 'next-intl/server';
+import { MarketShell } from '@/components/market/shell';
 import { currentFanSession, FAN_SESSION_COOKIE } from '@/server/modules/fans';
-import { getPartner } from '@/server/modules/partners';
 
-export const metadata: Metadata = { title: 'Your account', robots: { index: false } };
+export const metadata: Metadata = { title: 'Your tickets', robots: { index: false } };
 
-/** Placeholder fan account page (the fan-pages issue replaces it): who is signed in, for which partner. */
+/** A signed-in fan goes to their partner's resale entry page; anyone else reads how to get here. */
 export default async function FanAccountPage() {
   await connection();
   const session = await currentFanSession((await cookies()).get(FAN_SESSION_COOKIE)?.value);
-  const partner = session ? await getPartner(session.partnerId) : null;
+  if (session) redirect(`/resale/${session.partnerId}`);
+  const t = await getTranslations('entry');
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <p className="brand auth-brand">Encore{partner ? <span className="brand-tag">{partner.name}</span> : null}</p>
-        <h1 className="auth-title">Your account</h1>
-        {session && partner ? (
-          <>
-            <p className="auth-lead" data-testid="fan-signed-in">
-              Signed in as <strong>{session.email}</strong> for <strong>{partner.name}</strong>.
-            </p>
-            <form action="/auth/signout" method="post">
-              <button type="submit" className="btn btn-secondary">
-                Sign out
-              </button>
-            </form>
-          </>
-        ) : (
-          <p className="auth-lead">
-            You are not signed in. Open the resale link from your ticket provider&apos;s website or app: it signs you in
-            for that provider.
-          </p>
-        )}
-      </div>
-    </main>
+    <MarketShell partner={null} narrow>
+      <section className="mk-card mk-empty" data-testid="me-signed-out">
+        <h1>{t('meTitle')}</h1>
+        <p>{t('meBody')}</p>
+      </section>
+    </MarketShell>
   );
 }

@@ -1,4 +1,5 @@
 import { handle } from '@/server/http/route';
+import { resaleEntryUrl } from '@/server/modules/marketplace';
 import { meRoute } from '@/server/modules/partners';
 
 export const GET = handle(meRoute, async ({ partner }) => ({
@@ -6,4 +7,5 @@ export const GET = handle(meRoute, async ({ partner }) => ({
   name: partner.partnerName,
   keyPrefix: partner.keyPrefix,
   keyKind: partner.kind,
+  resaleEntryUrl: resaleEntryUrl(partner.partnerId),
 }));

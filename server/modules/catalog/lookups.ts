@@ -244,3 +244,48 @@ export async function eventPageInfo(eventPk: string, db: DbOrTx = getDb()) {
 }
 
 export type EventPageInfo = NonNullable<Awaited<ReturnType<typeof eventPageInfo>>>;
+/** What the selling pages show of a ticket's show: titles, start, the venue's time zone, option titles by ticketId. */
+export interface SellShowLabel {
+  eventTitle: string;
+  showTitle: string;
+  startsAt: Date;
+  timeZone: string | null;
+  optionTitles: Record<string, string>;
+}
+
+/** Labels of these shows for the selling pages (show's location time zone first, else the event's). */
+export async function sellShowLabels(showPks: string[], db: DbOrTx = getDb()): Promise<Map<string, SellShowLabel>> {
+  const out = new Map<string, SellShowLabel>();
+  const pks = [...new Set(showPks)];
+  if (!pks.length) return out;
+  const rows = await db
+    .select({
+      showPk: shows.id,
+      showTitle: shows.title,
+      startsAt: shows.startsAt,
+      showLocation: shows.location,
+      eventTitle: events.title,
+      eventLocation: events.location,
+    })
+    .from(shows)
+    .innerJoin(events, eq(events.id, shows.eventId))
+    .where(inArray(shows.id, pks));
+  const options = await db
+    .select({ showPk: ticketOptions.showPk, ticketId: ticketOptions.ticketId, title: ticketOptions.title })
+    .from(ticketOptions)
+    .where(inArray(ticketOptions.showPk, pks));
+  const zoneOf = (loc: unknown) =>
+    loc && typeof loc === 'object' && typeof (loc as { timeZone?: unknown }).timeZone === 'string'
+      ? (loc as { timeZone: string }).timeZone
+      : null;
+  for (const r of rows) {
+    out.set(r.showPk, {
+      eventTitle: r.eventTitle,
+      showTitle: r.showTitle,
+      startsAt: r.startsAt,
+      timeZone: zoneOf(r.showLocation) ?? zoneOf(r.eventLocation),
+      optionTitles: Object.fromEntries(options.filter((o) => o.showPk === r.showPk).map((o) => [o.ticketId, o.title])),
+    });
+  }
+  return out;
+}

@@ -1,5 +1,5 @@
 import { defineRoute } from '@/server/lib/contract';
-import { meResponse } from '@/server/modules/partners/schemas';
+import { channelsMeResponse } from '@/server/modules/partners/schemas';
 
 /**
  * The Channels API (an external platform pushes its resale listings) is opened by `sk_ch_` keys only.
@@ -12,7 +12,7 @@ export const channelsMeRoute = defineRoute({
   tag: 'Channels',
   summary: 'The partner a channels key belongs to',
   auth: 'channels',
-  response: meResponse,
+  response: channelsMeResponse,
   examples: {
     response: {
       partnerId: 'ptr_7Qm2kX9aB4cD5eF6gH7i',

@@ -13,6 +13,7 @@ export * from './examples';
 export * from './schemas';
 export * from './urls';
 export * from './pages';
+export * from './sell';
 export * from './purchase';
 export * from './transfer';
 export * from './admin';

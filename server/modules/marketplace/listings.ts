@@ -26,7 +26,165 @@ export interface CreateListingInput {
   locale?: Locale;
 }
 
-/** Why these tickets cannot be listed now, or nothing: the show, the partner's resale rules, the tickets. */
+/** Why a ticket (or a listing's tickets) cannot be listed, as a code the pages translate and a sentence the API sends. */
+export type ListingProblemCode =
+  | 'INVALIDATED'
+  | 'ADMITTED'
+  | 'MIXED_SHOW'
+  | 'NOT_ONE_ORDER'
+  | 'SHOW_CANCELLED'
+  | 'RESALE_OFF'
+  | 'RULES_FORBID'
+  | 'WINDOW_NOT_OPEN'
+  | 'WINDOW_CLOSED'
+  | 'SHOW_STARTED'
+  | 'TOO_MANY'
+  | 'ABOVE_CAP'
+  | 'BELOW_FLOOR';
+
+export interface ListingProblem {
+  code: ListingProblemCode;
+  message: string;
+  /** The figure a page needs to explain it (hours of the window, the ticket count, the price bound). */
+  hours?: number;
+  max?: number;
+  ticketId?: string;
+}
+
+/** The allowed asking price per ticket from the partner's PRICE_LIMITS (percent of face value); null bounds are open. */
+export interface PriceRange {
+  currency: string;
+  faceMinor: number | null;
+  floorMinor: number | null;
+  capMinor: number | null;
+  minPercentOfFace?: number;
+  maxPercentOfFace?: number;
+}
+
+function resaleRulesOf(partnerId: string, t: SaleTicket, db: DbOrTx) {
+  return effectiveResaleRules(
+    partnerId,
+    {
+      externalReferenceEventId: t.eventRef,
+      showId: t.showId,
+      ticketOptionId: t.ticketOptionId,
+      ...(t.priceTypeId ? { priceTypeId: t.priceTypeId } : {}),
+    },
+    db,
+  );
+}
+
+function rangeOf(first: SaleTicket, rules: Record<string, unknown>): PriceRange {
+  const limits = rules.PRICE_LIMITS as { minPercentOfFace?: number; maxPercentOfFace?: number } | undefined;
+  const face = first.priceMinor;
+  return {
+    currency: first.currency,
+    faceMinor: face,
+    floorMinor:
+      face !== null && limits?.minPercentOfFace !== undefined
+        ? Math.ceil((face * limits.minPercentOfFace) / 100)
+        : null,
+    capMinor:
+      face !== null && limits?.maxPercentOfFace !== undefined
+        ? Math.floor((face * limits.maxPercentOfFace) / 100)
+        : null,
+    ...(limits?.minPercentOfFace !== undefined ? { minPercentOfFace: limits.minPercentOfFace } : {}),
+    ...(limits?.maxPercentOfFace !== undefined ? { maxPercentOfFace: limits.maxPercentOfFace } : {}),
+  };
+}
+
+/** The price range the partner's rules allow for these tickets (the selling and repricing pages show it). */
+export async function priceRangeOf(partnerId: string, list: SaleTicket[], db: DbOrTx = getDb()): Promise<PriceRange> {
+  return rangeOf(list[0], await resaleRulesOf(partnerId, list[0], db));
+}
+
+/**
+ * Why these tickets cannot be listed now, as codes with sentences: the show, the partner's resale rules,
+ * the tickets, and (given a price) the floor and cap. The one place these rules live: the API's 409s,
+ * the selling pages' "why not" and the resale entry page all read it.
+ */
+export async function listingChecks(
+  partnerId: string,
+  list: SaleTicket[],
+  priceMinor: number | null,
+  now = new Date(),
+  db: DbOrTx = getDb(),
+): Promise<{ problems: ListingProblem[]; range: PriceRange }> {
+  const problems: ListingProblem[] = [];
+  const first = list[0];
+  for (const t of list) {
+    if (t.status !== 'VALID')
+      problems.push({
+        code: 'INVALIDATED',
+        ticketId: t.ticketId,
+        message: `ticket ${t.ticketId} is invalid (deleted, or its show was cancelled)`,
+      });
+    else if (t.admittedAt)
+      problems.push({
+        code: 'ADMITTED',
+        ticketId: t.ticketId,
+        message: `ticket ${t.ticketId} was already used for entry`,
+      });
+  }
+  if (list.some((t) => t.showPk !== first.showPk || t.ticketOptionId !== first.ticketOptionId)) {
+    problems.push({
+      code: 'MIXED_SHOW',
+      message: 'the tickets of one listing must be of one show and one ticket option',
+    });
+  }
+  if (list.length > 1 && (!first.orderId || list.some((t) => t.orderId !== first.orderId))) {
+    problems.push({ code: 'NOT_ONE_ORDER', message: 'only tickets of one order can be listed together' });
+  }
+  if (first.showStatus !== 'LIVE') problems.push({ code: 'SHOW_CANCELLED', message: 'the show is cancelled' });
+  if (!first.resaleEnabled) problems.push({ code: 'RESALE_OFF', message: 'resale is turned off for this show' });
+  const rules = await resaleRulesOf(partnerId, first, db);
+  if (rules.RESALE_ENABLED?.enabled === false)
+    problems.push({ code: 'RULES_FORBID', message: 'resale is not allowed for these tickets' });
+  const window = rules.LISTING_WINDOW as { opensHoursBeforeShow?: number; closesHoursBeforeShow?: number } | undefined;
+  const untilShow = first.startsAt.getTime() - now.getTime();
+  if (window?.opensHoursBeforeShow !== undefined && untilShow > window.opensHoursBeforeShow * HOUR) {
+    problems.push({
+      code: 'WINDOW_NOT_OPEN',
+      hours: window.opensHoursBeforeShow,
+      message: `listing opens ${window.opensHoursBeforeShow} hours before the show`,
+    });
+  }
+  if (untilShow <= (window?.closesHoursBeforeShow ?? 0) * HOUR) {
+    problems.push(
+      window?.closesHoursBeforeShow
+        ? {
+            code: 'WINDOW_CLOSED',
+            hours: window.closesHoursBeforeShow,
+            message: `listing closed ${window.closesHoursBeforeShow} hours before the show`,
+          }
+        : { code: 'SHOW_STARTED', message: 'the show has started' },
+    );
+  }
+  const max = (rules.MAX_TICKETS_PER_LISTING as { max?: number } | undefined)?.max;
+  if (max !== undefined && list.length > max)
+    problems.push({ code: 'TOO_MANY', max, message: `at most ${max} tickets per listing` });
+  const range = rangeOf(first, rules);
+  if (priceMinor !== null) {
+    const currency = first.currency;
+    if (range.capMinor !== null && priceMinor > range.capMinor) {
+      const cap = fromMinorUnits(range.capMinor, currency);
+      problems.push({
+        code: 'ABOVE_CAP',
+        message: `the price is above the cap of ${cap} ${currency} (${range.maxPercentOfFace}% of face value)`,
+      });
+    }
+    if (range.floorMinor !== null && priceMinor < range.floorMinor) {
+      const floor = fromMinorUnits(range.floorMinor, currency);
+      problems.push({
+        code: 'BELOW_FLOOR',
+        message: `the price is below the floor of ${floor} ${currency} (${range.minPercentOfFace}% of face value)`,
+      });
+    }
+  }
+  return { problems, range };
+}
+
+/** Why these tickets cannot be listed now, or nothing (the sentences of `listingChecks`). */
 export async function listingProblems(
   partnerId: string,
   list: SaleTicket[],
@@ -34,59 +192,7 @@ export async function listingProblems(
   now = new Date(),
   db: DbOrTx = getDb(),
 ): Promise<string[]> {
-  const problems: string[] = [];
-  const first = list[0];
-  for (const t of list) {
-    if (t.status !== 'VALID') problems.push(`ticket ${t.ticketId} is invalid (deleted, or its show was cancelled)`);
-    else if (t.admittedAt) problems.push(`ticket ${t.ticketId} was already used for entry`);
-  }
-  if (list.some((t) => t.showPk !== first.showPk || t.ticketOptionId !== first.ticketOptionId)) {
-    problems.push('the tickets of one listing must be of one show and one ticket option');
-  }
-  if (list.length > 1 && (!first.orderId || list.some((t) => t.orderId !== first.orderId))) {
-    problems.push('only tickets of one order can be listed together');
-  }
-  if (first.showStatus !== 'LIVE') problems.push('the show is cancelled');
-  if (!first.resaleEnabled) problems.push('resale is turned off for this show');
-  const rules = await effectiveResaleRules(
-    partnerId,
-    {
-      externalReferenceEventId: first.eventRef,
-      showId: first.showId,
-      ticketOptionId: first.ticketOptionId,
-      ...(first.priceTypeId ? { priceTypeId: first.priceTypeId } : {}),
-    },
-    db,
-  );
-  if (rules.RESALE_ENABLED?.enabled === false) problems.push('resale is not allowed for these tickets');
-  const window = rules.LISTING_WINDOW as { opensHoursBeforeShow?: number; closesHoursBeforeShow?: number } | undefined;
-  const untilShow = first.startsAt.getTime() - now.getTime();
-  if (window?.opensHoursBeforeShow !== undefined && untilShow > window.opensHoursBeforeShow * HOUR) {
-    problems.push(`listing opens ${window.opensHoursBeforeShow} hours before the show`);
-  }
-  if (untilShow <= (window?.closesHoursBeforeShow ?? 0) * HOUR) {
-    problems.push(
-      window?.closesHoursBeforeShow
-        ? `listing closed ${window.closesHoursBeforeShow} hours before the show`
-        : 'the show has started',
-    );
-  }
-  const max = (rules.MAX_TICKETS_PER_LISTING as { max?: number } | undefined)?.max;
-  if (max !== undefined && list.length > max) problems.push(`at most ${max} tickets per listing`);
-  const limits = rules.PRICE_LIMITS as { minPercentOfFace?: number; maxPercentOfFace?: number } | undefined;
-  if (priceMinor !== null && limits && first.priceMinor !== null) {
-    const face = first.priceMinor;
-    const currency = first.currency;
-    if (limits.maxPercentOfFace !== undefined && priceMinor > Math.floor((face * limits.maxPercentOfFace) / 100)) {
-      const cap = fromMinorUnits(Math.floor((face * limits.maxPercentOfFace) / 100), currency);
-      problems.push(`the price is above the cap of ${cap} ${currency} (${limits.maxPercentOfFace}% of face value)`);
-    }
-    if (limits.minPercentOfFace !== undefined && priceMinor < Math.ceil((face * limits.minPercentOfFace) / 100)) {
-      const floor = fromMinorUnits(Math.ceil((face * limits.minPercentOfFace) / 100), currency);
-      problems.push(`the price is below the floor of ${floor} ${currency} (${limits.minPercentOfFace}% of face value)`);
-    }
-  }
-  return problems;
+  return (await listingChecks(partnerId, list, priceMinor, now, db)).problems.map((p) => p.message);
 }
 
 function priceMinorOf(price: number | string, currency: string): number {

@@ -1,6 +1,6 @@
 import { AppError } from '@/server/lib/errors';
 import { getIntegration, verifyTickets } from '@/server/modules/partners';
-import type { SaleTicket } from '@/server/modules/tickets';
+import { type SaleTicket, ticketsForSale, ticketsOfBuyer } from '@/server/modules/tickets';
 
 /**
  * Does `email` own these tickets now? Asked live of the partner's verification endpoint at every step
@@ -26,4 +26,21 @@ export function notOwnedError(ticketIds: string[]): AppError {
     `The partner does not report ${ticketIds.length === 1 ? `ticket ${ticketIds[0]}` : `tickets ${ticketIds.join(', ')}`} as owned by this user`,
     { details: ticketIds.map((id) => ({ path: 'ticketIds', message: `${id} is not owned by this user` })) },
   );
+}
+
+/**
+ * Every ticket of this partner `email` owns now: the partner's verification answer (PULL, asked live),
+ * or, for a partner without a verification endpoint, the pushed tickets with this buyer e-mail.
+ */
+export async function ownedTickets(partnerId: string, email: string): Promise<SaleTicket[]> {
+  const owner = email.trim().toLowerCase();
+  const integration = await getIntegration(partnerId);
+  if (!integration.verificationUrl) return ticketsOfBuyer(partnerId, owner);
+  const verified = await verifyTickets(partnerId, owner);
+  const owned = new Set(verified.tickets.map((t) => `${t.externalReferenceEventId}|${t.ticketId}`));
+  const known = await ticketsForSale(
+    partnerId,
+    verified.tickets.map((t) => t.ticketId),
+  );
+  return known.filter((t) => owned.has(`${t.eventRef}|${t.ticketId}`));
 }

@@ -2,9 +2,8 @@ import { eq } from 'drizzle-orm';
 import { type Db, getDb } from '@/db';
 import { buyIntentions, listings } from '@/db/schema/marketplace';
 import { showDirectory } from '@/server/modules/catalog';
-import { saleTicketByPk } from '@/server/modules/tickets';
 import { getBuyIntention } from './intentions';
-import { getListing, listedTickets, listingOfTicket } from './listings';
+import { getListing, listedTickets } from './listings';
 
 /*
  * What the fan pages read by Encore's ids (opaque, from URLs Encore handed out). Nothing here names the
@@ -56,23 +55,6 @@ export async function intentionPage(intentionId: string, db: Db = getDb()) {
     .where(eq(buyIntentions.id, intentionId));
   if (!row) return null;
   return { partnerId: row.partnerId, intention: await getBuyIntention(row.partnerId, intentionId, db) };
-}
-
-/** A ticket its owner is about to list: its show and whether it is listed now. */
-export async function sellPage(ticketPk: string, db: Db = getDb()) {
-  const ticket = await saleTicketByPk(ticketPk, db);
-  if (!ticket) return null;
-  const listing = await listingOfTicketPk(ticket.partnerId, ticket.ticketId, db);
-  return { ticket, listing };
-}
-
-async function listingOfTicketPk(partnerId: string, ticketId: string, db: Db) {
-  try {
-    const { sellerEmail: _seller, ...listing } = await listingOfTicket(partnerId, ticketId, undefined, db);
-    return listing;
-  } catch {
-    return null;
-  }
 }
 
 /** The listings a checkout URL names, with what they cost in total (nothing is held until paying starts). */

@@ -156,3 +156,27 @@ export const checkoutUrlRequest = z
       .meta({ description: 'Makes the answered URL sign this user in (a one-time token)' }),
   })
   .meta({ id: 'CheckoutUrlRequest' });
+
+/* ---------- Fan selling pages ---------- */
+
+/** What the seller's payout is made of, per ticket, in minor units (pure: the price field's live preview). */
+export interface PayoutModel {
+  sellerFeePercent: number;
+  sellerFeeFixedMinor: number;
+  /** The partner's share of a resale: a percentage of the price, or a fixed amount per ticket. */
+  primarySalesFee: { type: 'PERCENTAGE'; value: number } | { type: 'FIXED'; minor: number } | null;
+}
+
+/** Payout per ticket for an asking price, as fees.ts `sellerPayoutMinor` computes it at sale time. */
+export function payoutPreviewMinor(model: PayoutModel, priceMinor: number): number {
+  const sellerFee = Math.round((priceMinor * model.sellerFeePercent) / 100) + model.sellerFeeFixedMinor;
+  const primary = !model.primarySalesFee
+    ? 0
+    : model.primarySalesFee.type === 'PERCENTAGE'
+      ? Math.round((priceMinor * model.primarySalesFee.value) / 100)
+      : model.primarySalesFee.minor;
+  return Math.max(0, priceMinor - sellerFee - primary);
+}
+
+/** The fan's e-mail field of a peer-to-peer transfer. */
+export const transferEmail = email;

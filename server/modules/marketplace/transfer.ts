@@ -1,12 +1,27 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { type Db, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb } from '@/db';
 import { listingItems } from '@/db/schema/marketplace';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { transaction } from '@/server/lib/transaction';
 import { effectiveResaleRules } from '@/server/modules/catalog';
-import { ticketsForSale, transferOwnership } from '@/server/modules/tickets';
+import { type SaleTicket, ticketsForSale, transferOwnership } from '@/server/modules/tickets';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { notOwnedBy, notOwnedError } from './ownership';
+
+/** Does the partner's rule P2P_TRANSFER allow handing this ticket to another e-mail (no rule: no)? */
+export async function transferAllowed(partnerId: string, t: SaleTicket, db: DbOrTx = getDb()): Promise<boolean> {
+  const rules = await effectiveResaleRules(
+    partnerId,
+    {
+      externalReferenceEventId: t.eventRef,
+      showId: t.showId,
+      ticketOptionId: t.ticketOptionId,
+      ...(t.priceTypeId ? { priceTypeId: t.priceTypeId } : {}),
+    },
+    db,
+  );
+  return (rules.P2P_TRANSFER as { allowed?: boolean } | undefined)?.allowed === true;
+}
 
 /**
  * Peer-to-peer transfer: the owner hands tickets to another e-mail without payment, where the partner's
@@ -30,17 +45,7 @@ export async function transferTickets(
   for (const t of list) {
     if (t.status !== 'VALID' || t.showStatus !== 'LIVE')
       throw conflict(`Ticket ${t.ticketId} can no longer be transferred`);
-    const rules = await effectiveResaleRules(
-      partnerId,
-      {
-        externalReferenceEventId: t.eventRef,
-        showId: t.showId,
-        ticketOptionId: t.ticketOptionId,
-        ...(t.priceTypeId ? { priceTypeId: t.priceTypeId } : {}),
-      },
-      db,
-    );
-    if ((rules.P2P_TRANSFER as { allowed?: boolean } | undefined)?.allowed !== true) {
+    if (!(await transferAllowed(partnerId, t, db))) {
       throw new AppError('FORBIDDEN', `Transfers are not allowed for ticket ${t.ticketId}`);
     }
   }

@@ -114,3 +114,11 @@ export async function checkoutUrl(
   assertPurchasable(ids, rows, 'checkout', 'listingIds');
   return trusted(url('/checkout', { listings: ids.join(',') }), partnerId, loginTrust?.user, db);
 }
+
+/**
+ * The partner's static resale entry page (one generic URL, shown on its dashboard page and in
+ * `GET /v1/me`): the fan signs in and sees all their tickets of this partner with each one's sell status.
+ */
+export function resaleEntryUrl(partnerId: string): string {
+  return url(`/resale/${encodeURIComponent(partnerId)}`, {});
+}

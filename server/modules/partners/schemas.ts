@@ -39,6 +39,27 @@ export const partnerName = z
 
 export const createPartnerInput = z.object({ name: partnerName });
 export const renamePartnerInput = z.object({ partnerId: z.string().min(1), name: partnerName });
+export const PARTNER_LOGO_URL_MAX = 2000;
+/** The partner's logo on every fan page: an https image URL (fans' browsers load it), or null to remove it. */
+export const partnerLogoUrl = z
+  .string()
+  .trim()
+  .max(PARTNER_LOGO_URL_MAX, `The logo URL is at most ${PARTNER_LOGO_URL_MAX} characters`)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === 'https:' && u.hostname.length > 0 && !u.username && !u.password;
+    } catch {
+      return false;
+    }
+  }, 'The logo must be an https:// URL')
+  .nullable();
+export const setPartnerLogoInput = z.object({
+  partnerId: z.string().min(1),
+  // An empty field clears the logo.
+  logoUrl: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), partnerLogoUrl),
+});
+export type SetPartnerLogoInput = z.input<typeof setPartnerLogoInput>;
 export const setPartnerDisabledInput = z.object({ partnerId: z.string().min(1), disabled: z.boolean() });
 
 export const listPartnersInput = z.object({
@@ -58,15 +79,25 @@ export const createApiKeyInput = z.object({
 
 export const revokeApiKeyInput = z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) });
 
-/** What `GET /v1/me` answers: enough for a partner to check which key it is using. */
+const keyOwnerFields = {
+  partnerId: z.string().meta({ example: 'ptr_7Qm2kX9aB4cD5eF6gH7i' }),
+  name: z.string(),
+  keyPrefix: z.string().meta({ description: 'Visible start of the key used for this call', example: 'sk_live_Ab3dEf' }),
+  keyKind: apiKeyKind,
+};
+
+/** What `GET /v1/channels/me` answers: which partner and key a Channels API key is. */
+export const channelsMeResponse = z.object(keyOwnerFields).meta({ id: 'ChannelsMe' });
+
+/** What `GET /v1/me` answers: enough for a partner to check which key it is using, and its resale entry link. */
 export const meResponse = z
   .object({
-    partnerId: z.string().meta({ example: 'ptr_7Qm2kX9aB4cD5eF6gH7i' }),
-    name: z.string(),
-    keyPrefix: z
-      .string()
-      .meta({ description: 'Visible start of the key used for this call', example: 'sk_live_Ab3dEf' }),
-    keyKind: apiKeyKind,
+    ...keyOwnerFields,
+    resaleEntryUrl: z.url().meta({
+      description:
+        "The partner's static resale entry page: one generic link for its site or app, where a fan signs in and sees all their tickets of this partner with each one's sell status",
+      example: 'https://encore.example.com/resale/ptr_7Qm2kX9aB4cD5eF6gH7i',
+    }),
   })
   .meta({ id: 'Me' });
 
@@ -100,6 +131,7 @@ export const meRoute = defineRoute({
       name: 'Andes Tickets',
       keyPrefix: 'sk_live_Ab3dEf',
       keyKind: 'partner',
+      resaleEntryUrl: 'https://encore.example.com/resale/ptr_7Qm2kX9aB4cD5eF6gH7i',
     },
   },
 });

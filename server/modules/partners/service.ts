@@ -13,6 +13,8 @@ import {
   createPartnerInput,
   listPartnersInput,
   renamePartnerInput,
+  setPartnerLogoInput,
+  type SetPartnerLogoInput,
   setPartnerDisabledInput,
   setPrimarySalesFeeInput,
 } from './schemas';
@@ -47,6 +49,18 @@ export async function renamePartner(input: RenamePartnerInput, db: DbOrTx = getD
   const [row] = await db
     .update(partners)
     .set({ name, updatedAt: sql`now()` })
+    .where(eq(partners.id, partnerId))
+    .returning();
+  if (!row) throw notFound('Partner not found');
+  return row;
+}
+
+/** Sets (or with null / an empty string removes) the partner's logo shown on every fan page. */
+export async function setPartnerLogo(input: SetPartnerLogoInput, db: DbOrTx = getDb()): Promise<Partner> {
+  const { partnerId, logoUrl } = setPartnerLogoInput.parse(input);
+  const [row] = await db
+    .update(partners)
+    .set({ logoUrl, updatedAt: sql`now()` })
     .where(eq(partners.id, partnerId))
     .returning();
   if (!row) throw notFound('Partner not found');

@@ -94,6 +94,11 @@ export async function ticketsOfOrder(partnerId: string, orderId: string, db: DbO
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), eq(tickets.orderId, orderId)));
 }
 
+/** The partner's tickets whose buyer e-mail is this (a partner without a verification endpoint: its pushed owner). */
+export async function ticketsOfBuyer(partnerId: string, email: string, db: DbOrTx = getDb()) {
+  return saleTickets(db, and(eq(tickets.partnerId, partnerId), eq(tickets.buyerEmail, email.trim().toLowerCase())));
+}
+
 export type TicketsInvalidatedListener = (tx: Tx, ticketPks: string[]) => Promise<void>;
 const ticketsInvalidated = domainEvent<[Tx, string[]]>('Ticket invalidation', { required: true });
 

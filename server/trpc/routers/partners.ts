@@ -5,6 +5,7 @@ import {
   createPartnerInput,
   listPartnersInput,
   renamePartnerInput,
+  setPartnerLogoInput,
   revokeApiKeyInput,
   setPartnerDisabledInput,
   setPrimarySalesFeeInput,
@@ -18,6 +19,7 @@ import {
   listApiKeys,
   listPartners,
   renamePartner,
+  setPartnerLogo,
   revokeApiKey,
   setPartnerDisabled,
   setPrimarySalesFee,
@@ -54,6 +56,8 @@ export const partnersRouter = router({
   /** Returns the partner and its two initial keys; the keys are shown once. */
   create: protectedProcedure.input(createPartnerInput).mutation(({ input }) => createPartnerWithKeys(input.name)),
   rename: protectedProcedure.input(renamePartnerInput).mutation(({ input }) => renamePartner(input)),
+  /** The logo on every fan page of the partner (https only); an empty value removes it. */
+  setLogo: protectedProcedure.input(setPartnerLogoInput).mutation(({ input }) => setPartnerLogo(input)),
   /** A disabled partner's keys answer 403; nothing is deleted and enabling again restores access. */
   setDisabled: protectedProcedure.input(setPartnerDisabledInput).mutation(({ input }) => setPartnerDisabled(input)),
   /** The partner's default primary sales fee (used when ticket, option, show and event set none); null removes it. */

@@ -5,6 +5,7 @@ import { Detail, DetailList } from '@/components/ui/details';
 import { PageHeader } from '@/components/ui/page-header';
 import { SearchForm } from '@/components/ui/search-form';
 import { Time } from '@/components/ui/time';
+import { resaleEntryUrl } from '@/server/modules/marketplace';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { IntegrationSection } from '../_features/integration/integration-section';
 import { ApiKeysSection } from '../_features/keys/api-keys-section';
@@ -49,6 +50,15 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
               </Detail>
               <Detail term="Created">
                 <Time value={partner.createdAt} />
+              </Detail>
+              <Detail term="Resale entry page">
+                <a href={resaleEntryUrl(partner.id)} data-testid="resale-entry-url">
+                  <code className="mono">{resaleEntryUrl(partner.id)}</code>
+                </a>
+                <p className="muted">
+                  One link for the partner&apos;s site or app: fans sign in and resell any of their tickets. Also in GET
+                  /v1/me.
+                </p>
               </Detail>
             </DetailList>
           </CardBody>

@@ -12,7 +12,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
-import { PARTNER_NAME_MAX } from '@/server/modules/partners/schemas';
+import { PARTNER_LOGO_URL_MAX, PARTNER_NAME_MAX } from '@/server/modules/partners/schemas';
 
 /**
  * Renaming and disabling a partner. A disabled partner's keys answer 403 on every API; nothing is
@@ -25,6 +25,8 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
   const { data: partner } = useSuspenseQuery(trpc.partners.get.queryOptions({ partnerId }));
   const [name, setName] = useState(partner.name);
   const [saved, setSaved] = useState(false);
+  const [logoUrl, setLogoUrl] = useState(partner.logoUrl ?? '');
+  const [logoSaved, setLogoSaved] = useState(false);
   const [confirmDisable, setConfirmDisable] = useState(false);
   const disabled = partner.disabledAt !== null;
 
@@ -43,6 +45,15 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
       },
     }),
   );
+  const setLogo = useMutation(
+    trpc.partners.setLogo.mutationOptions({
+      onSuccess: (next) => {
+        onStored(next);
+        setLogoUrl(next.logoUrl ?? '');
+        setLogoSaved(true);
+      },
+    }),
+  );
   const setDisabled = useMutation(
     trpc.partners.setDisabled.mutationOptions({
       onSuccess: (next) => {
@@ -53,12 +64,13 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
   );
 
   const nameError = fieldErrors(rename.error).name ?? null;
+  const logoError = fieldErrors(setLogo.error).logoUrl ?? null;
 
   return (
     <SectionCard
       data-testid="partner-settings"
       title="Partner settings"
-      description="The partner's name, and whether its API keys may be used."
+      description="The partner's name and logo (shown on every fan page), and whether its API keys may be used."
     >
       <div className="card-body">
         <ActionForm
@@ -84,6 +96,31 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
             hint={`1 to ${PARTNER_NAME_MAX} characters.`}
           />
           <FormActions submit="Rename" pending={rename.isPending} done={saved ? 'Saved.' : null} />
+        </ActionForm>
+        <ActionForm
+          aria-label="Partner logo"
+          onSubmit={() => {
+            setLogoSaved(false);
+            setLogo.mutate({ partnerId, logoUrl });
+          }}
+          error={setLogo.error}
+          errorAtField={Boolean(logoError)}
+        >
+          <Field
+            label="Logo URL"
+            name="logoUrl"
+            type="url"
+            maxLength={PARTNER_LOGO_URL_MAX}
+            value={logoUrl}
+            placeholder="https://…/logo.png"
+            onChange={(e) => {
+              setLogoUrl(e.target.value);
+              setLogoSaved(false);
+            }}
+            error={logoError}
+            hint="An https:// image, shown square beside the partner's name on fan pages. Leave empty to remove it."
+          />
+          <FormActions submit="Save logo" pending={setLogo.isPending} done={logoSaved ? 'Saved.' : null} />
         </ActionForm>
         <div className="form">
           <p>Status: {disabled ? <Badge tone="danger">Disabled</Badge> : <Badge tone="success">Active</Badge>}</p>

@@ -1,0 +1,141 @@
+'use server';
+
+import { redirect } from 'next/navigation';
+import { getTranslations } from 'next-intl/server';
+import { fanOf } from '@/components/market/session';
+import { AppError } from '@/server/lib/errors';
+import {
+  type ListForSellerResult,
+  listForSeller,
+  payoutSetupUrl,
+  relistAsSeller,
+  repriceAsSeller,
+  sellerListing,
+  sellPage,
+  transferAsSeller,
+  transferEmail,
+  unlistAsSeller,
+} from '@/server/modules/marketplace';
+import { reasonText, rangeText } from './reasons';
+
+/** What a form shows after a refused submit: the error next to the field, with the allowed range. */
+export interface FormState {
+  error?: string;
+  range?: string | null;
+}
+
+function field(data: FormData, name: string): string {
+  const v = data.get(name);
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/** "12,50" typed in a Spanish locale is 12.50. */
+function priceOf(data: FormData): string {
+  return field(data, 'price').replace(/\s/g, '').replace(',', '.');
+}
+
+async function refused(result: Exclude<ListForSellerResult, { ok: true }>, partnerName: string): Promise<FormState> {
+  const t = await getTranslations('sell');
+  const range = result.range ? await rangeText(result.range) : null;
+  if (result.message === 'PRICE_INVALID') return { error: t('priceInvalid'), range };
+  if (result.message) return { error: result.message, range };
+  const texts = await Promise.all(result.problems.map((p) => reasonText(p, partnerName)));
+  return { error: texts.join(' '), range };
+}
+
+/** The selling flow's confirm: lists the chosen tickets (a PACK for several of one order). */
+export async function listTicketsAction(_prev: FormState, data: FormData): Promise<FormState> {
+  const t = await getTranslations('sell');
+  const ticket = await sellPage(field(data, 'ticketPk'));
+  if (!ticket) return { error: t('gone') };
+  const fan = await fanOf(ticket.partnerId);
+  if (!fan) return { error: t('signInFirst') };
+  const chosen = data.getAll('tickets').filter((v): v is string => typeof v === 'string');
+  if (!chosen.length) return { error: t('chooseTickets') };
+  const result = await listForSeller(ticket.partnerId, fan.email, chosen, priceOf(data));
+  if (!result.ok) return refused(result, field(data, 'partnerName'));
+  redirect(`/sell/${ticket.pk}/done?listing=${encodeURIComponent(result.listingId)}`);
+}
+
+/** Sends the seller to the payout onboarding (sandbox form or Stripe), back to `returnPath` after. */
+export async function setUpPayoutsAction(data: FormData): Promise<void> {
+  const partnerId = field(data, 'partnerId');
+  const returnPath = field(data, 'returnPath');
+  const fan = await fanOf(partnerId);
+  const back = returnPath.startsWith('/') && !returnPath.startsWith('//') ? returnPath : '/me';
+  if (!fan) redirect(back);
+  const url = await payoutSetupUrl(partnerId, fan.email, back);
+  redirect(url ?? back);
+}
+
+async function sellerOf(listingId: string) {
+  const found = await sellerListing(listingId, null);
+  if (!found) return null;
+  const fan = await fanOf(found.partnerId);
+  return fan ? { partnerId: found.partnerId, email: fan.email } : null;
+}
+
+async function domainError(err: unknown): Promise<FormState> {
+  if (err instanceof AppError && err.code !== 'INTERNAL') return { error: err.message };
+  throw err;
+}
+
+export async function repriceAction(_prev: FormState, data: FormData): Promise<FormState> {
+  const t = await getTranslations('listing');
+  const listingId = field(data, 'listingId');
+  const seller = await sellerOf(listingId);
+  if (!seller) return { error: t('notYours') };
+  const result = await repriceAsSeller(seller.partnerId, listingId, seller.email, priceOf(data));
+  if (!result.ok) return refused(result, field(data, 'partnerName'));
+  redirect(`/listing/${listingId}?done=repriced`);
+}
+
+export async function unlistAction(_prev: FormState, data: FormData): Promise<FormState> {
+  const t = await getTranslations('listing');
+  const listingId = field(data, 'listingId');
+  const seller = await sellerOf(listingId);
+  if (!seller) return { error: t('notYours') };
+  try {
+    await unlistAsSeller(seller.partnerId, listingId, seller.email);
+  } catch (err) {
+    return domainError(err);
+  }
+  redirect(`/listing/${listingId}?done=unlisted`);
+}
+
+export async function relistAction(_prev: FormState, data: FormData): Promise<FormState> {
+  const t = await getTranslations('listing');
+  const listingId = field(data, 'listingId');
+  const seller = await sellerOf(listingId);
+  if (!seller) return { error: t('notYours') };
+  try {
+    await relistAsSeller(seller.partnerId, listingId, seller.email);
+  } catch (err) {
+    return domainError(err);
+  }
+  redirect(`/listing/${listingId}?done=relisted`);
+}
+
+/** Step one of a transfer: check the e-mail, then show the confirmation page. */
+export async function transferStartAction(_prev: FormState, data: FormData): Promise<FormState> {
+  const t = await getTranslations('listing');
+  const listingId = field(data, 'listingId');
+  const to = transferEmail.safeParse(field(data, 'to'));
+  if (!to.success) return { error: t('transferEmailInvalid') };
+  redirect(`/listing/${listingId}/transfer?to=${encodeURIComponent(to.data.toLowerCase())}`);
+}
+
+export async function transferAction(_prev: FormState, data: FormData): Promise<FormState> {
+  const t = await getTranslations('listing');
+  const listingId = field(data, 'listingId');
+  const to = transferEmail.safeParse(field(data, 'to'));
+  if (!to.success) return { error: t('transferEmailInvalid') };
+  const seller = await sellerOf(listingId);
+  if (!seller) return { error: t('notYours') };
+  try {
+    await transferAsSeller(seller.partnerId, listingId, seller.email, to.data);
+  } catch (err) {
+    return domainError(err);
+  }
+  redirect(`/listing/${listingId}?done=transferred`);
+}

@@ -1,0 +1,170 @@
+import { getTranslations } from 'next-intl/server';
+import { formatShowDate } from '@/server/lib/i18n';
+import type { SellShowLabel } from '@/server/modules/catalog';
+import type { TicketSellStatus } from '@/server/modules/marketplace';
+import type { PayoutStatus } from '@/server/modules/payments';
+import type { SaleTicket } from '@/server/modules/tickets';
+import { setUpPayoutsAction } from './actions';
+import { money, pageLocale, reasonText } from './reasons';
+import './sell.css';
+
+/** Not signed in (or signed in for another partner): why, and the e-mail sign-in for this partner. */
+export async function SignInPrompt({
+  partnerId,
+  partnerName,
+  next,
+}: {
+  partnerId: string;
+  partnerName: string;
+  next: string;
+}) {
+  const t = await getTranslations('sell');
+  const href = `/login?partner=${encodeURIComponent(partnerId)}&next=${encodeURIComponent(next)}`;
+  return (
+    <section className="mk-card mk-empty" data-testid="signin-prompt" aria-labelledby="signin-title">
+      <h2 id="signin-title">{t('signInTitle')}</h2>
+      <p>{t('signInBody', { partner: partnerName })}</p>
+      <a className="mk-btn" href={href}>
+        {t('signInAction')}
+      </a>
+    </section>
+  );
+}
+
+/** "Section A · Row 3 · Seat 12" from `props.seating`, or null. */
+export async function seatText(seating: Record<string, unknown> | null): Promise<string | null> {
+  if (!seating) return null;
+  const t = await getTranslations('sell');
+  const parts: string[] = [];
+  for (const key of ['section', 'row', 'seat', 'door'] as const) {
+    const v = seating[key];
+    if (typeof v === 'string' || typeof v === 'number') parts.push(t(`seat.${key}`, { value: String(v) }));
+  }
+  return parts.length ? parts.join(' · ') : null;
+}
+
+/** One line naming a ticket: option and seat. */
+export async function ticketName(ticket: SaleTicket, label: SellShowLabel | null): Promise<string> {
+  const option = label?.optionTitles[ticket.ticketOptionId] ?? ticket.ticketOptionId;
+  const seat = await seatText(ticket.seating);
+  return seat ? `${option} · ${seat}` : option;
+}
+
+/** The show a ticket is for, dated at the venue. */
+export async function ShowHeading({
+  label,
+  startsAt,
+  level = 2,
+}: {
+  label: SellShowLabel | null;
+  startsAt: Date;
+  level?: 2 | 3;
+}) {
+  const locale = await pageLocale();
+  const H = level === 2 ? 'h2' : 'h3';
+  return (
+    <div className="sl-show">
+      <H className="sl-show-title">{label?.eventTitle ?? ''}</H>
+      <p className="mk-muted">
+        {label && label.showTitle !== label.eventTitle ? `${label.showTitle} · ` : ''}
+        <time dateTime={startsAt.toISOString()}>{formatShowDate(startsAt, locale, label?.timeZone)}</time>
+      </p>
+    </div>
+  );
+}
+
+/** A ticket of the flow or the entry page: option, seat, face value, and whether (and why not) it can be sold. */
+export async function TicketLine({
+  status,
+  partnerName,
+  sellHref,
+}: {
+  status: TicketSellStatus;
+  partnerName: string;
+  sellHref?: string;
+}) {
+  const t = await getTranslations('sell');
+  const { ticket, label, reasons, sellable, listing } = status;
+  const listed = reasons.find((r) => r.code === 'LISTED');
+  const sold = reasons.some((r) => r.code === 'SOLD');
+  const others = reasons.filter((r) => r.code !== 'LISTED' && r.code !== 'SOLD');
+  const texts = await Promise.all(others.map((r) => reasonText(r, partnerName)));
+  return (
+    <li className="sl-ticket" data-testid="sell-ticket" data-ticket={ticket.ticketId}>
+      <div className="sl-ticket-main">
+        <p className="sl-ticket-name">{await ticketName(ticket, label)}</p>
+        <p className="mk-muted sl-small">
+          {t('ticketRef', { id: ticket.ticketId })}
+          {ticket.priceMinor !== null
+            ? ` · ${t('faceValue', { face: await money(ticket.priceMinor, ticket.currency) })}`
+            : ''}
+        </p>
+        {texts.length && !sold ? (
+          <ul className="sl-reasons" data-testid="sell-reasons">
+            {texts.map((x) => (
+              <li key={x}>{x}</li>
+            ))}
+          </ul>
+        ) : null}
+      </div>
+      <div className="sl-ticket-side">
+        {sold ? (
+          <span className="mk-badge" data-testid="sell-status">
+            {t('status.sold')}
+          </span>
+        ) : listed && listing ? (
+          <>
+            <span className="mk-badge mk-badge-ok" data-testid="sell-status">
+              {listing.status === 'RESERVED' ? t('status.reserved') : t('status.listed')}
+            </span>
+            <a href={`/listing/${listing.id}`} className="sl-small">
+              {t('viewListing')}
+            </a>
+          </>
+        ) : sellable ? (
+          <>
+            <span className="mk-badge mk-badge-ok" data-testid="sell-status">
+              {t('status.sellable')}
+            </span>
+            {sellHref ? (
+              <a className="mk-btn sl-sell-btn" href={sellHref}>
+                {t('sellAction')}
+              </a>
+            ) : null}
+          </>
+        ) : (
+          <span className="mk-badge mk-badge-bad" data-testid="sell-status">
+            {t('status.notSellable')}
+          </span>
+        )}
+      </div>
+    </li>
+  );
+}
+
+/** Payout set-up when the seller has none yet (sandbox form or Stripe onboarding, via the provider's link). */
+export async function PayoutSetup({
+  partnerId,
+  status,
+  returnPath,
+}: {
+  partnerId: string;
+  status: PayoutStatus;
+  returnPath: string;
+}) {
+  if (status === 'active') return null;
+  const t = await getTranslations('sell');
+  return (
+    <section className="mk-card sl-payout-setup" data-testid="payout-setup" aria-labelledby="payout-title">
+      <h2 id="payout-title">{status === 'pending' ? t('payoutPendingTitle') : t('payoutTitle')}</h2>
+      <p>{t('payoutBody')}</p>
+      <form action={setUpPayoutsAction}>
+        <input type="hidden" name="partnerId" value={partnerId} />
+        <input type="hidden" name="returnPath" value={returnPath} />
+        <button type="submit" className="mk-btn mk-btn-secondary">
+          {status === 'pending' ? t('payoutContinue') : t('payoutStart')}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
+import { getTranslations } from 'next-intl/server';
+import { fanOf } from '@/components/market/session';
+import { MarketShell } from '@/components/market/shell';
+import { sellerListing, sellerListingPage } from '@/server/modules/marketplace';
+import { getPartner } from '@/server/modules/partners';
+import { unlistAction } from '../../../_sell/actions';
+import { ListingActionForm } from '../../../_sell/forms';
+import { ShowHeading } from '../../../_sell/parts';
+import { moneyMajor } from '../../../_sell/reasons';
+
+export const metadata: Metadata = { title: 'Take your listing off sale', robots: { index: false } };
+
+/** The confirmation step of taking a listing off sale (a page of its own: works without JavaScript). */
+export default async function UnlistPage({ params }: { params: Promise<{ listingId: string }> }) {
+  await connection();
+  const { listingId } = await params;
+  const found = await sellerListing(listingId, null);
+  if (!found) notFound();
+  const fan = await fanOf(found.partnerId);
+  const view = fan ? await sellerListingPage(found.partnerId, listingId, fan.email) : null;
+  if (!view) notFound();
+  const partner = await getPartner(found.partnerId);
+  const t = await getTranslations('listing');
+  return (
+    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>
+      <section className="mk-card" aria-labelledby="confirm-title" data-testid="unlist-confirm">
+        <h1 id="confirm-title">{t('unlistConfirmTitle')}</h1>
+        <ShowHeading label={view.label} startsAt={view.tickets[0].startsAt} />
+        <p>
+          {t('unlistConfirmBody', {
+            count: view.listing.ticketIds.length,
+            price: await moneyMajor(view.listing.price, view.listing.currency),
+          })}
+        </p>
+        <div className="sl-actions">
+          <ListingActionForm
+            action={unlistAction}
+            listingId={listingId}
+            label={t('unlistConfirm')}
+            pendingLabel={t('saving')}
+            variant="danger"
+            testId="unlist-form"
+          />
+          <a className="mk-btn mk-btn-secondary mk-btn-block" href={`/listing/${listingId}`}>
+            {t('keepListed')}
+          </a>
+        </div>
+      </section>
+    </MarketShell>
+  );
+}

@@ -1,0 +1,48 @@
+import type { Metadata } from 'next';
+import { notFound } from 'next/navigation';
+import { connection } from 'next/server';
+import { getTranslations } from 'next-intl/server';
+import { fanOf } from '@/components/market/session';
+import { MarketShell } from '@/components/market/shell';
+import { sellerListingPage, sellPage } from '@/server/modules/marketplace';
+import { getPartner } from '@/server/modules/partners';
+import { CopyLink } from '../../../_sell/forms';
+import { PayoutSetup, ShowHeading } from '../../../_sell/parts';
+import { moneyMajor } from '../../../_sell/reasons';
+
+export const metadata: Metadata = { title: 'Your tickets are listed', robots: { index: false } };
+
+type Props = { params: Promise<{ ticketId: string }>; searchParams: Promise<Record<string, string | undefined>> };
+
+/** After listing: what is on sale, the payout, a link to share (the show's market) and the listing's page. */
+export default async function SellDonePage({ params, searchParams }: Props) {
+  await connection();
+  const [{ ticketId }, query] = await Promise.all([params, searchParams]);
+  const ticket = await sellPage(ticketId);
+  if (!ticket || !query.listing) notFound();
+  const fan = await fanOf(ticket.partnerId);
+  const view = fan ? await sellerListingPage(ticket.partnerId, query.listing, fan.email) : null;
+  if (!view) notFound();
+  const partner = await getPartner(ticket.partnerId);
+  const t = await getTranslations('sell');
+  const { listing } = view;
+  return (
+    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>
+      <section className="mk-card sl-form" data-testid="sell-done" aria-labelledby="done-title">
+        <h1 id="done-title">{t('doneTitle', { count: listing.ticketIds.length })}</h1>
+        <ShowHeading label={view.label} startsAt={view.tickets[0].startsAt} />
+        <p className="mk-success" role="status">
+          {t('doneBody', {
+            price: await moneyMajor(listing.price, listing.currency),
+            payout: await moneyMajor(listing.sellerPayout, listing.currency),
+          })}
+        </p>
+        <CopyLink url={view.shareUrl} />
+        <a className="mk-btn mk-btn-block" href={`/listing/${listing.id}`} data-testid="to-listing">
+          {t('toListing')}
+        </a>
+      </section>
+      <PayoutSetup partnerId={partner.id} status={view.payoutStatus} returnPath={`/listing/${listing.id}`} />
+    </MarketShell>
+  );
+}
