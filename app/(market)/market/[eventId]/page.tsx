@@ -19,6 +19,9 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 type Query = Record<string, string | string[] | undefined>;
+
+/** Listings per page: a rush show can have thousands; the fan sorts and filters, then pages. */
+const PAGE_SIZE = 50;
 type Props = { params: Promise<{ eventId: string }>; searchParams: Promise<Query> };
 
 /** This page's URL with some parameters changed (the rest of the fan's query kept). */
@@ -56,7 +59,11 @@ export default async function MarketPage({ params, searchParams }: Props) {
     fanOf(page.event.partnerId),
   ]);
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
-  const { event, show, listings, facets } = page;
+  const { event, show, listings: all, facets } = page;
+  const pageCount = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
+  const requestedPage = Number(param(query, 'page'));
+  const current = Number.isInteger(requestedPage) && requestedPage >= 1 ? Math.min(requestedPage, pageCount) : 1;
+  const listings = all.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
   const filtered = !!(param(query, 'ticketOptionId') || param(query, 'zone') || param(query, 'qty'));
   const onSale = show ? showOnSale(show) : false;
   const image = show?.images[0];
@@ -95,7 +102,12 @@ export default async function MarketPage({ params, searchParams }: Props) {
             {event.shows.map((s) => (
               <li key={s.showPk}>
                 <a
-                  href={hrefWith(eventId, query, { show: s.showPk, zone: undefined, ticketOptionId: undefined })}
+                  href={hrefWith(eventId, query, {
+                    show: s.showPk,
+                    zone: undefined,
+                    ticketOptionId: undefined,
+                    page: undefined,
+                  })}
                   aria-current={s.showPk === show?.showPk ? 'page' : undefined}
                   data-testid="show-link"
                 >
@@ -124,10 +136,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
           ) : null}
 
           {onSale &&
-          (facets.options.length > 1 ||
-            facets.zones.length > 0 ||
-            facets.quantities.length > 1 ||
-            listings.length > 1) ? (
+          (facets.options.length > 1 || facets.zones.length > 0 || facets.quantities.length > 1 || all.length > 1) ? (
             <form
               method="get"
               action={`/market/${eventId}`}
@@ -190,7 +199,10 @@ export default async function MarketPage({ params, searchParams }: Props) {
           {onSale && listings.length ? (
             <>
               <p className="mk-muted" aria-live="polite" data-testid="listing-count">
-                {t('count', { count: listings.length })}
+                {t('count', { count: all.length })}
+                {pageCount > 1
+                  ? ` · ${t('showing', { from: (current - 1) * PAGE_SIZE + 1, to: (current - 1) * PAGE_SIZE + listings.length })}`
+                  : ''}
               </p>
               <ul className="mk-listings" data-testid="market-listings">
                 {listings.map((l) => {
@@ -242,6 +254,30 @@ export default async function MarketPage({ params, searchParams }: Props) {
                   );
                 })}
               </ul>
+              {pageCount > 1 ? (
+                <nav className="buy-pages" aria-label={t('pagesLabel')} data-testid="listing-pages">
+                  {current > 1 ? (
+                    <a
+                      className="mk-btn mk-btn-secondary"
+                      href={hrefWith(eventId, query, { page: current > 2 ? String(current - 1) : undefined })}
+                      rel="prev"
+                    >
+                      {t('previousPage')}
+                    </a>
+                  ) : null}
+                  <span className="mk-muted">{t('pageOf', { page: current, pages: pageCount })}</span>
+                  {current < pageCount ? (
+                    <a
+                      className="mk-btn mk-btn-secondary"
+                      href={hrefWith(eventId, query, { page: String(current + 1) })}
+                      rel="next"
+                      data-testid="next-page"
+                    >
+                      {t('nextPage')}
+                    </a>
+                  ) : null}
+                </nav>
+              ) : null}
             </>
           ) : onSale && show ? (
             <div className="mk-card mk-empty" data-testid="market-empty">
