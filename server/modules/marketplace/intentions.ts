@@ -167,9 +167,7 @@ const claimsUnderWay = new Map<string, Promise<ClaimRow[] | null>>();
  * statement is needed. A claim that lost for a reason of its own (its buyer is the seller) or found an
  * expired hold decides nothing for others.
  */
-async function lostToClaimUnderWay(key: string | null): Promise<ClaimRow[] | null> {
-  const leading = key ? claimsUnderWay.get(key) : undefined;
-  if (!leading) return null;
+async function lostToClaim(leading: Promise<ClaimRow[] | null>): Promise<ClaimRow[] | null> {
   const [row] = (await leading) ?? [];
   if (!row || row.hold_over || !(row.claimed || row.status !== 'ACTIVE')) return null;
   return [{ ...row, status: row.claimed ? 'RESERVED' : row.status, claimed: false }];
@@ -222,9 +220,14 @@ export async function createBuyIntention(
   const id = newId('bi');
   // In an on-sale rush many buyers of one popular listing arrive together: the first one's claim
   // decides for those arriving while it runs, so hundreds of statements become one.
+  // The check and the registration happen in the same tick (no await between them), so of buyers
+  // arriving together exactly one leads.
   const key = items.length === 1 ? `${partnerId} ${items[0]}` : null;
-  const lost = await lostToClaimUnderWay(key);
-  if (lost) throw refusal(items, lost, buyer);
+  const leading = key ? claimsUnderWay.get(key) : undefined;
+  if (leading) {
+    const lost = await lostToClaim(leading);
+    if (lost) throw refusal(items, lost, buyer);
+  }
   let settle: (rows: ClaimRow[] | null) => void = () => undefined;
   if (key && !claimsUnderWay.has(key)) {
     const claim = new Promise<ClaimRow[] | null>((resolve) => (settle = resolve));
