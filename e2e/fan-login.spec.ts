@@ -114,8 +114,9 @@ test('the sign-in page and its mail in Spanish', async ({ page, browser }) => {
   expect(text).toContain('El enlace funciona una vez y caduca en 15 minutos.');
   const link = /Entrar: (\S+)/.exec(text)?.[1];
   await page.goto(link!);
-  await expect(page).toHaveURL(/\/me$/);
-  await expect(page.getByTestId('fan-signed-in')).toContainText(email);
+  // `/me` leads a signed-in fan to the partner's resale entry page.
+  await expect(page).toHaveURL(new RegExp(`/resale/${partnerId}$`));
+  await expect(page.getByTestId('fan-email')).toContainText(email);
 
   // An unknown partner: the branded not-found page.
   await page.goto('/login?partner=ptr_unknown');
