@@ -257,38 +257,45 @@ export async function createBuyIntention(
         subtotal += r.price_minor * r.ticket_count;
         fees += buyerFeeMinor(terms, r.price_minor, r.currency) * r.ticket_count;
       }
-      // The payment belongs to this transaction too: an intention is never left without its checkout.
+      // The payment belongs to this transaction too: an intention is never left without its checkout. Both
+      // rows are written at once (the payment's id chosen here), one round trip on the transaction's connection.
       const tickets = rows.reduce((n, r) => n + r.ticket_count, 0);
-      const { payment, url } = await startPayment(
-        partnerId,
-        {
-          purpose: BUY_INTENTION_PURPOSE,
-          reference: id,
-          description: `${tickets} × ${first.ticket_option_id} (resale)`,
-          amountMinor: subtotal + fees,
-          currency: first.currency,
-          buyerEmail: buyer,
-          successUrl: input.pageQuery ? `${intentionUrl(id)}?${input.pageQuery}` : intentionUrl(id),
-          // A payment that outlives the hold is still completed if the listings are free, else refunded.
-          expiresInMinutes: Math.max(5, minutes),
-        },
-        work,
-      );
-      const [intention] = await tx
-        .insert(buyIntentions)
-        .values({
-          id,
+      const paymentId = newId('pay');
+      const [{ payment, url }, [intention]] = await Promise.all([
+        startPayment(
           partnerId,
-          buyerEmail: buyer,
-          listingIds: items,
-          currency: first.currency,
-          subtotalMinor: subtotal,
-          buyerFeeMinor: fees,
-          totalMinor: subtotal + fees,
-          paymentId: payment.id,
-          expiresAt: sql`now() + make_interval(mins => ${minutes})` as unknown as Date,
-        })
-        .returning();
+          {
+            id: paymentId,
+            purpose: BUY_INTENTION_PURPOSE,
+            reference: id,
+            description: `${tickets} × ${first.ticket_option_id} (resale)`,
+            amountMinor: subtotal + fees,
+            currency: first.currency,
+            buyerEmail: buyer,
+            successUrl: input.pageQuery ? `${intentionUrl(id)}?${input.pageQuery}` : intentionUrl(id),
+            // A payment that outlives the hold is still completed if the listings are free, else refunded.
+            expiresInMinutes: Math.max(5, minutes),
+          },
+          work,
+        ),
+        tx
+          .insert(buyIntentions)
+          .values({
+            id,
+            partnerId,
+            buyerEmail: buyer,
+            listingIds: items,
+            currency: first.currency,
+            subtotalMinor: subtotal,
+            buyerFeeMinor: fees,
+            totalMinor: subtotal + fees,
+            paymentId,
+            expiresAt: sql`now() + make_interval(mins => ${minutes})` as unknown as Date,
+          })
+          .returning(),
+      ]);
+      // A fresh intention id has no open payment yet, so the payment is the one chosen above.
+      if (payment.id !== paymentId) throw new Error(`payment ${payment.id} answered for new intention ${id}`);
       // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
       after.job(EXPIRE_INTENTION_JOB, { intentionId: id }, { runAt: intention.expiresAt, singletonKey: id });
       return intentionOut(intention, url);

@@ -13,6 +13,11 @@ const minor = z.number().int('must be whole minor units').positive('must be more
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' });
 
 export const startPaymentInput = z.object({
+  /** An id chosen by the caller (`pay_…`), so a row of its own that names the payment is written beside it. */
+  id: z
+    .string()
+    .regex(/^pay_[A-Za-z0-9]{6,40}$/)
+    .optional(),
   /** What the payment is for, as the module above names it (`buy_intention`), and its id there. */
   purpose: z.string().trim().min(1).max(50),
   reference: z.string().trim().min(1).max(200),

@@ -91,7 +91,7 @@ export async function startPayment(
       eq(payments.reference, data.reference),
       inArray(payments.status, OPEN_STATUSES),
     );
-    const id = newId('pay');
+    const id = data.id ?? newId('pay');
     const successUrl = data.successUrl ?? `${publicBaseUrl()}/pay/${id}`;
     const insert = () =>
       tx
