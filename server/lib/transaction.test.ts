@@ -102,4 +102,37 @@ describe('transaction: effects after commit', () => {
     expect(result).toBe(42);
     expect(after).toEqual(['still runs']);
   });
+
+  it('starts a background job send without waiting for it, and a failed one is logged, not thrown', async () => {
+    const { replaceJobProvider } = await import('@/server/jobs/client');
+    let release: () => void = () => undefined;
+    const queued: string[] = [];
+    const previous = replaceJobProvider({
+      name: 'local',
+      async send(name) {
+        queued.push(`asked ${name}`);
+        await new Promise<void>((resolve) => (release = resolve));
+        if (name === 'broken.job') throw new Error('queue unreachable');
+        queued.push(`written ${name}`);
+      },
+      async start() {},
+      async stop() {},
+    });
+    restores.push(() => void replaceJobProvider(previous));
+    const answer = await transaction(async ({ after }) => {
+      after.job('marketplace.expireIntention', { intentionId: 'bi_x' }, { background: true });
+      return 'answered';
+    });
+    // The caller has its answer while the queue write is still under way.
+    expect(answer).toBe('answered');
+    expect(queued).toEqual(['asked marketplace.expireIntention']);
+    release();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(queued).toEqual(['asked marketplace.expireIntention', 'written marketplace.expireIntention']);
+
+    await transaction(async ({ after }) => after.job('broken.job', {}, { background: true }));
+    release();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(queued).not.toContain('written broken.job');
+  });
 });

@@ -7,9 +7,11 @@ import { errorFields, log } from './log';
 export interface After {
   /**
    * Queues the job `name` (a job definition's id) after the commit. `merge`: jobs that sweep a table
-   * (the webhook dispatcher) are asked for once however many transactions ask within 25 ms.
+   * (the webhook dispatcher) are asked for once however many transactions ask within 25 ms. `background`:
+   * the send is started but not waited for (a job whose sweep covers a lost send, on a path where the
+   * caller's answer should not wait for the queue write: a buy intention's expiry).
    */
-  job(name: string, input?: object, opts?: SendOptions & { merge?: boolean }): void;
+  job(name: string, input?: object, opts?: SendOptions & { merge?: boolean; background?: boolean }): void;
   /** Any other effect after the commit (a mail, a cache refresh). */
   run(effect: () => Promise<void> | void): void;
 }
@@ -29,22 +31,30 @@ export interface Work {
  */
 export async function transaction<T>(fn: (work: Work) => Promise<T>, within?: Work | Db): Promise<T> {
   if (within && 'after' in within) return fn(within);
-  const effects: { what: string; run: () => Promise<void> | void }[] = [];
+  const effects: { what: string; run: () => Promise<void> | void; background?: boolean }[] = [];
   const after: After = {
     job(name, input = {}, opts = {}) {
-      const { merge, ...send } = opts;
-      effects.push({ what: name, run: () => (merge ? sendJobSoon(name, input) : sendJob(name, input, send)) });
+      const { merge, background, ...send } = opts;
+      effects.push({
+        what: name,
+        run: () => (merge ? sendJobSoon(name, input) : sendJob(name, input, send)),
+        background,
+      });
     },
     run(effect) {
       effects.push({ what: 'effect', run: effect });
     },
   };
   const result = await (within ?? getDb()).transaction((tx) => fn({ tx, after }));
+  const failed = (what: string) => (err: unknown) =>
+    log.warn('an after-commit effect failed; its sweep catches up', { effect: what, ...errorFields(err) });
   for (const effect of effects) {
     try {
-      await effect.run();
+      const running = effect.run();
+      if (effect.background) Promise.resolve(running).catch(failed(effect.what));
+      else await running;
     } catch (err) {
-      log.warn('an after-commit effect failed; its sweep catches up', { effect: effect.what, ...errorFields(err) });
+      failed(effect.what)(err);
     }
   }
   return result;

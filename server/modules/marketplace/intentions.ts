@@ -297,7 +297,12 @@ export async function createBuyIntention(
       // A fresh intention id has no open payment yet, so the payment is the one chosen above.
       if (payment.id !== paymentId) throw new Error(`payment ${payment.id} answered for new intention ${id}`);
       // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
-      after.job(EXPIRE_INTENTION_JOB, { intentionId: id }, { runAt: intention.expiresAt, singletonKey: id });
+      // Not waited for: the buyer's answer does not hang on the queue write.
+      after.job(
+        EXPIRE_INTENTION_JOB,
+        { intentionId: id },
+        { runAt: intention.expiresAt, singletonKey: id, background: true },
+      );
       return intentionOut(intention, url);
     });
   } finally {
