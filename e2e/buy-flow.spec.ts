@@ -1,7 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import AxeBuilder from '@axe-core/playwright';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { hydrated, RUN } from './helpers';
+import { axe, call, cli, hydrated, RUN } from './helpers';
 
 /*
  * The buying flow in a real browser: the partner's entry URL, the market with every fee shown, filters and
@@ -10,25 +8,11 @@ import { hydrated, RUN } from './helpers';
  * from the CLI and the partner API, listings from a fixture script (fans list in the selling flow).
  */
 
-const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
-const cliEnv = () => ({
-  ...process.env,
-  PUBLIC_BASE_URL: baseURL,
-  ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
-});
-const cli = (script: string, args: string[]) =>
-  JSON.parse(execFileSync('npx', ['tsx', script, ...args], { env: cliEnv(), encoding: 'utf8' }));
-
 const REF = `BUY-${RUN}`;
 const SELLER = `seller-${RUN}@fans.test`;
 const BUYER = `buyer-${RUN}@fans.test`;
 const PARTNER = `Boletería ${RUN}`;
 const RETURN_TO = 'https://partner.example/events/buy';
-
-async function call(request: APIRequestContext, key: string, method: string, path: string, data?: unknown) {
-  const res = await request.fetch(path, { method, headers: { Authorization: key }, data });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
 
 const option = (ticketId: string, title: string, price: number) => ({
   title,
@@ -112,12 +96,6 @@ async function entry(request: APIRequestContext, query: Record<string, string>) 
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const url = new URL(res.body.data);
   return `${url.pathname}${url.search}`;
-}
-
-async function axe(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 }
 
 async function screenshots(page: Page, name: string) {

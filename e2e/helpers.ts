@@ -1,4 +1,6 @@
-import type { Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import AxeBuilder from '@axe-core/playwright';
+import { type APIRequestContext, expect, type Page } from '@playwright/test';
 
 /** The admin the e2e server is started with (playwright.config.ts, ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const ADMIN_EMAIL = 'e2e-admin@encore.test';
@@ -29,4 +31,33 @@ export async function signIn(page: Page, password = ADMIN_PASSWORD) {
   await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
   await page.getByLabel('Password').fill(password);
   await page.getByLabel('Password').press('Enter');
+}
+
+/** The server under test (playwright.config.ts starts it on E2E_PORT). */
+export const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
+
+/** Runs a CLI or fixture script against the test server's database; answers the JSON line it prints. */
+export function cli(script: string, args: string[]) {
+  const env = {
+    ...process.env,
+    PUBLIC_BASE_URL: baseURL,
+    ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
+  };
+  return JSON.parse(execFileSync('npx', ['tsx', script, ...args], { env, encoding: 'utf8' }));
+}
+
+/** A partner API call over HTTP with `key`; the response status and envelope. */
+export async function call(request: APIRequestContext, key: string, method: string, path: string, data?: unknown) {
+  const res = await request.fetch(path, { method, headers: { Authorization: key }, data });
+  return { status: res.status(), body: await res.json().catch(() => null) };
+}
+
+/** No serious or critical axe-core violation on the page as it is now. */
+export async function axe(page: Page, what?: string) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    what,
+  ).toEqual([]);
 }

@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { type APIRequestContext, expect, test } from '@playwright/test';
-import { RUN, hydrated, shot, signIn } from './helpers';
+import { expect, test } from '@playwright/test';
+import { call, cli, hydrated, RUN, shot, signIn } from './helpers';
 
 /*
  * A partner's market in the dashboard: terms, listings with filters, a purchase paid on the sandbox
@@ -9,24 +8,10 @@ import { RUN, hydrated, shot, signIn } from './helpers';
  * in the selling flow).
  */
 
-const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
-const cliEnv = () => ({
-  ...process.env,
-  PUBLIC_BASE_URL: baseURL,
-  ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
-});
-const cli = (script: string, args: string[]) =>
-  JSON.parse(execFileSync('npx', ['tsx', script, ...args], { env: cliEnv(), encoding: 'utf8' }));
-
 const REF_A = `MKT-A-${RUN}`;
 const REF_B = `MKT-B-${RUN}`;
 const SELLER = `seller-${RUN}@fans.test`;
 const BUYER = `buyer-${RUN}@fans.test`;
-
-async function call(request: APIRequestContext, key: string, method: string, path: string, data?: unknown) {
-  const res = await request.fetch(path, { method, headers: { Authorization: key }, data });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
 
 const event = (ref: string) => ({
   title: `Market ${ref}`,

@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { hydrated, RUN, signIn } from './helpers';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { axe, baseURL, call, cli, hydrated, RUN, signIn } from './helpers';
 
 /*
  * The market end to end, as the issue's "done when" reads: a partner (a fake partner server in this
@@ -14,15 +12,6 @@ import { hydrated, RUN, signIn } from './helpers';
  * mailbox: the e2e server has no SMTP_URL), and the partner receives `ticket.updated`. The buyer's pages
  * are checked by axe and photographed in English and Spanish at phone and desktop width.
  */
-
-const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
-const cliEnv = () => ({
-  ...process.env,
-  PUBLIC_BASE_URL: baseURL,
-  ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
-});
-const cli = (script: string, args: string[]) =>
-  JSON.parse(execFileSync('npx', ['tsx', script, ...args], { env: cliEnv(), encoding: 'utf8' }));
 
 const NAME = `Flow Partner ${RUN}`;
 const REF = `FLOW-${RUN}`;
@@ -52,20 +41,6 @@ class Receiver {
   stop(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
-}
-
-async function call(request: APIRequestContext, key: string, method: string, path: string, data?: unknown) {
-  const res = await request.fetch(path, { method, headers: { Authorization: key }, data });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
-
-async function axe(page: Page, what: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    what,
-  ).toEqual([]);
 }
 
 /** Axe, then full-page screenshots at 390 px and 1366 px (kept with the run's artifacts). */

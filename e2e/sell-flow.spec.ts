@@ -1,9 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { hydrated, RUN, signIn } from './helpers';
+import { expect, type Page, test } from '@playwright/test';
+import { axe, baseURL, call, cli, hydrated, RUN, signIn } from './helpers';
 
 /*
  * The selling pages as a fan uses them: the partner hands the seller a selling-flow URL with a one-time
@@ -15,32 +13,9 @@ import { hydrated, RUN, signIn } from './helpers';
  * answers the verification PULL from a real HTTP server in this process.
  */
 
-const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
-const cliEnv = () => ({
-  ...process.env,
-  PUBLIC_BASE_URL: baseURL,
-  ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
-});
-const cli = (script: string, args: string[]) =>
-  JSON.parse(execFileSync('npx', ['tsx', script, ...args], { env: cliEnv(), encoding: 'utf8' }));
-
 const REF = `SELL-${RUN}`;
 const SELLER = `seller-${RUN}@fans.test`;
 const NAME = `Sell Partner ${RUN}`;
-
-async function call(request: APIRequestContext, key: string, method: string, path: string, data?: unknown) {
-  const res = await request.fetch(path, { method, headers: { Authorization: key }, data });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
-
-async function axe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    what,
-  ).toEqual([]);
-}
 
 async function shots(page: Page, name: string) {
   for (const [w, h] of [

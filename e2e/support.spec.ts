@@ -1,13 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { RUN, hydrated, signIn } from './helpers';
-
-/** A partner API call over HTTP with the key the dashboard showed; the response status and envelope. */
-async function call(request: APIRequestContext, key: string, method: string, path: string, data?: unknown) {
-  const res = await request.fetch(path, { method, headers: { Authorization: key }, data });
-  return { status: res.status(), body: await res.json().catch(() => null) };
-}
+import { expect, type Page, test } from '@playwright/test';
+import { call, hydrated, RUN, signIn } from './helpers';
 
 const REF_A = `SUP-A-${RUN}`;
 const REF_B = `SUP-B-${RUN}`;
