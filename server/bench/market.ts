@@ -9,7 +9,7 @@ import type { BenchResult } from './run';
 import { machine, startApp } from './servers';
 
 const SELLER = 'seller@bench.test';
-const REPS = 3;
+const REPS = 5;
 
 /** A partner with one event and show and `n` tickets owned by SELLER, through the modules. */
 async function marketWith(n: number) {
@@ -53,7 +53,7 @@ async function marketWith(n: number) {
  * buy-intention: 200 buyers at once over 20 listings through the route handler (in process: the partner
  * API's wrapper, validation, the locking transaction, the payment opened in it); exactly 20 must win.
  * Baseline: the same number of raw `UPDATE listings SET status = 'RESERVED' WHERE id = $1 AND status =
- * 'ACTIVE'` through postgres.js at the same concurrency. Best of 3 each; holds reset between runs.
+ * 'ACTIVE'` through postgres.js at the same concurrency. Best of 5 each (the figure is 200 calls, tens of milliseconds: one slow scheduling tick moves it); holds reset between runs.
  */
 export async function runBuyIntention(): Promise<BenchResult> {
   const BUYERS = Number(process.env.BENCH_BUYERS ?? 200);
