@@ -114,6 +114,10 @@ test('staff set market terms, filter listings and refund a paid purchase behind 
     await expect(rows.first()).toHaveAttribute('data-listing-id', sold);
     await expect(rows.first()).toContainText('80.00 USD');
     await page.getByRole('link', { name: 'Clear filters' }).click();
+    // The cleared page must be the one filled in (not the filtered one still on screen).
+    await expect(page).not.toHaveURL(/status=/);
+    await expect(rows).toHaveCount(2);
+    await hydrated(page, 'form');
     await page.getByLabel('Event').fill(REF_B);
     await page.getByLabel('Event').press('Enter');
     await expect(rows).toHaveCount(1);
