@@ -5,7 +5,7 @@ import { allowedMethodsFor, compileTemplates } from '@/server/http/methods';
 import { allRoutes } from '@/server/http/registry';
 import { requestIdOf } from '@/server/http/request-id';
 import { LOCALE_COOKIE, LOCALE_HEADER, resolveLocale, supportedLocale } from '@/server/lib/i18n/locales';
-import { isFanPage, redeemRedirectFor } from '@/server/modules/fans';
+import { getsFanLocale, redeemRedirectFor } from '@/server/modules/fans';
 
 const templates = compileTemplates(allRoutes);
 
@@ -26,7 +26,8 @@ function decodable(pathname: string): boolean {
  * UTF-8 (Next.js fails decoding it with a 500) gets a 400, a known path called with a method it does
  * not have a 405. On fan pages, a `token` query parameter (a one-time sign-in token) is sent to
  * /auth/redeem first, and the page's language is chosen (URL `lang`, remembered in a cookie, then the
- * browser, then DEFAULT_LANG) and handed to the page in a request header.
+ * browser, then DEFAULT_LANG) and handed to the page in a request header — on fan pages and on the
+ * expired-link page under /auth, where tokens are still never redeemed.
  */
 export function proxy(req: NextRequest) {
   const id = requestIdOf(req);
@@ -71,7 +72,7 @@ export function proxy(req: NextRequest) {
 
   const headers = new Headers(req.headers);
   headers.set('x-request-id', id);
-  const fanPage = isFanPage(pathname);
+  const fanPage = getsFanLocale(pathname);
   const lang = supportedLocale(req.nextUrl.searchParams.get('lang'));
   if (fanPage) {
     headers.set(

@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { RUN, shot } from './helpers';
 
 /*
  * The sandbox's hosted checkout in a real browser: paying with the test cards (succeeds, declined,
- * second step), field errors, and the paid state. Partner and payments come from the CLIs, against
+ * second step), field errors, and the paid state; in Spanish too (with the expired-link page). Partner and payments come from the CLIs, against
  * the database the server under test uses.
  */
 
@@ -22,12 +23,12 @@ test.beforeAll(() => {
   partnerId = cli('server/cli/partner-create.ts', ['--name', `Tickets Lima ${RUN}`]).partnerId;
 });
 
-function newPayment(extra: string[] = []): { paymentId: string; url: string } {
+function newPayment(extra: string[] = [], amount = '45.50'): { paymentId: string; url: string } {
   return cli('server/cli/payment-test.ts', [
     '--partner',
     partnerId,
     '--amount',
-    '45.50',
+    amount,
     '--currency',
     'EUR',
     '--description',
@@ -131,4 +132,74 @@ test('a bad card number is named on its field', async ({ page }) => {
 test('an unknown payment is a 404', async ({ page }) => {
   const res = await page.goto('/pay/pay_doesnotexist');
   expect(res?.status()).toBe(404);
+});
+
+async function axe(page: Page, what: string) {
+  const result = await new AxeBuilder({ page }).analyze();
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  expect(
+    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    what,
+  ).toEqual([]);
+}
+
+/** Axe and a full-page screenshot at 390 px and at 1366 px. */
+async function checkWidths(page: Page, name: string) {
+  for (const width of [390, 1366]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await axe(page, `${name} at ${width}px`);
+    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+}
+
+test('in Spanish (?lang=es): labels, a declined card, money as 12,50 €, and the expired-link page', async ({
+  page,
+}) => {
+  const { paymentId } = newPayment([], '12.50');
+  await page.goto(`/pay/${paymentId}?lang=es`);
+  await expect(page.locator('.mk')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { name: 'Pagar con tarjeta' })).toBeVisible();
+  await expect(page.getByTestId('amount')).toHaveText(/^12,50\s€$/);
+  await expect(page.getByText(`Pagar a Tickets Lima ${RUN}`)).toBeVisible();
+  await expect(page.getByText('Total a pagar')).toBeVisible();
+  await expect(page.getByLabel('Correo electrónico')).toHaveValue(`fan-${RUN}@fans.test`);
+  await checkWidths(page, 'payments-es-checkout');
+
+  // The card is declined; the form comes back (without `lang` in the URL: the cookie keeps Spanish).
+  await page.getByLabel('Número de tarjeta').fill('4000 0000 0000 0002');
+  await page.getByLabel('Fecha de caducidad').fill('12 / 34');
+  await page.getByLabel('Código de seguridad').fill('123');
+  await page.getByLabel('Nombre en la tarjeta').fill('Ada Fan');
+  await page.getByRole('button', { name: /^Pagar 12,50\s€$/ }).click();
+  await expect(page).toHaveURL(/error=declined/);
+  await expect(page.locator('.co-alert')).toContainText('Tarjeta rechazada');
+  await expect(page.locator('.co-alert')).toContainText(
+    'Tu tarjeta ha sido rechazada. No se te ha cobrado nada: prueba con otra tarjeta.',
+  );
+  await checkWidths(page, 'payments-es-declined');
+
+  // A bad number is named on its field, in Spanish.
+  await page.getByLabel('Número de tarjeta').fill('4242 4242 4242 4241');
+  await page.getByLabel('Fecha de caducidad').fill('12 / 34');
+  await page.getByLabel('Código de seguridad').fill('123');
+  await page.getByLabel('Nombre en la tarjeta').fill('Ada Fan');
+  await page.getByRole('button', { name: /^Pagar 12,50\s€$/ }).click();
+  await expect(page.getByLabel('Número de tarjeta')).toHaveAccessibleDescription(
+    'Introduce un número de tarjeta válido.',
+  );
+  await expect(page.locator('.co-alert')).toContainText('Revisa los datos de tu tarjeta');
+
+  // The expired-link page sits under /auth but gets the fan's language: from `lang`, then the cookie.
+  await page.goto(`/auth/expired?lang=es&partner=${partnerId}`);
+  await expect(page.getByRole('main')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { name: 'Este enlace ha caducado' })).toBeVisible();
+  await expect(page.getByText(`vuelve a la web o la app de Tickets Lima ${RUN}`)).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Envíame un enlace de acceso' })).toBeVisible();
+  await checkWidths(page, 'expired-es');
+  await page.goto('/auth/expired');
+  await expect(page.getByRole('heading', { name: 'Este enlace ha caducado' })).toBeVisible();
+  await expect(page.getByText('vuelve a la web o la app de tu proveedor de entradas')).toBeVisible();
+  await page.goto('/auth/expired?lang=en');
+  await expect(page.getByRole('heading', { name: 'This link has expired' })).toBeVisible();
 });

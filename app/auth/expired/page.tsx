@@ -1,10 +1,14 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { getPartner } from '@/server/modules/partners';
 import { DEFAULT_FAN_PATH, safeNextPath } from '@/server/modules/fans';
 
-export const metadata: Metadata = { title: 'Link expired', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('expired');
+  return { title: t('metaTitle'), robots: { index: false } };
+}
 
 async function partnerOf(partnerId: string | undefined): Promise<{ id: string; name: string } | null> {
   if (!partnerId) return null;
@@ -18,38 +22,38 @@ async function partnerOf(partnerId: string | undefined): Promise<{ id: string; n
 
 type Search = Promise<{ next?: string | string[]; partner?: string | string[] }>;
 
-/** Where a used, expired or unknown one-time link lands: what happened and how to get a fresh one. */
+/**
+ * Where a used, expired or unknown one-time link lands: what happened and how to get a fresh one, in
+ * the fan's language (the proxy picks it for this page too, though it sits outside the fan pages).
+ */
 export default async function LinkExpiredPage({ searchParams }: { searchParams: Search }) {
   await connection();
   const query = await searchParams;
   const next = safeNextPath(typeof query.next === 'string' ? query.next : null);
-  const known = await partnerOf(typeof query.partner === 'string' ? query.partner : undefined);
-  const partner = known?.name ?? null;
-  const where = partner ? `${partner}'s website or app` : "your ticket provider's website or app";
+  const [known, t, locale] = await Promise.all([
+    partnerOf(typeof query.partner === 'string' ? query.partner : undefined),
+    getTranslations('expired'),
+    getLocale(),
+  ]);
   const login = known ? `/login?${new URLSearchParams({ partner: known.id, next })}` : null;
   return (
-    <main className="auth-page">
+    <main className="auth-page" lang={locale}>
       <div className="auth-card">
         <p className="brand auth-brand">Encore</p>
-        <h1 className="auth-title">This link has expired</h1>
-        <p className="auth-lead">
-          Sign-in links work only once and only for a few minutes, and this one was already used or is too old.
-        </p>
-        <p>
-          To get a new one, go back to {where} and open the resale link again{partner ? '' : ' from there'}: it signs
-          you in with a fresh link.
-        </p>
+        <h1 className="auth-title">{t('title')}</h1>
+        <p className="auth-lead">{t('lead')}</p>
+        <p>{known ? t('againPartner', { partner: known.name }) : t('againUnknown')}</p>
         {login ? (
           <p>
-            Or get a new sign-in link by e-mail:{' '}
+            {t('byEmail')}{' '}
             <Link href={login} className="btn btn-primary" data-testid="expired-login">
-              Send me a sign-in link
+              {t('sendLink')}
             </Link>
           </p>
         ) : null}
         {next !== DEFAULT_FAN_PATH ? (
           <p>
-            <Link href={next}>Continue without signing in</Link>
+            <Link href={next}>{t('continue')}</Link>
           </p>
         ) : null}
       </div>

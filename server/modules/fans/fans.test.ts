@@ -19,7 +19,7 @@ import {
   sweepExpiredFanAuth,
   withOneTimeToken,
 } from './service';
-import { FAN_SESSION_COOKIE, redeemRedirectFor, safeNextPath } from './urls';
+import { FAN_SESSION_COOKIE, getsFanLocale, redeemRedirectFor, safeNextPath } from './urls';
 
 const db = () => getDb();
 
@@ -349,5 +349,13 @@ describe('fan URL rules', () => {
     ]) {
       expect(redeemRedirectFor(new URL(`http://encore.test${path}`)), path).toBeNull();
     }
+  });
+
+  it('give the expired-link page a language without making /auth a place where tokens are redeemed', () => {
+    expect(getsFanLocale('/auth/expired')).toBe(true);
+    expect(getsFanLocale('/pay/pay_1')).toBe(true);
+    for (const path of ['/auth/redeem', '/auth/signout', '/auth', '/v1/me', '/dashboard'])
+      expect(getsFanLocale(path), path).toBe(false);
+    expect(redeemRedirectFor(new URL('http://encore.test/auth/expired?token=ott_abc'))).toBeNull();
   });
 });

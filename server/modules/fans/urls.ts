@@ -38,6 +38,14 @@ export function isFanPage(pathname: string): boolean {
 }
 
 /**
+ * Whether a page is shown in the fan's language: every fan page, plus the expired-link page, which
+ * sits under /auth (so a token there is never redeemed) but is read by fans.
+ */
+export function getsFanLocale(pathname: string): boolean {
+  return isFanPage(pathname) || pathname === EXPIRED_PATH;
+}
+
+/**
  * A same-site path to redirect to, or the default. Only a path starting with one `/` is kept: `//host`,
  * `/\host`, schemes and control characters would send the fan elsewhere (open redirect), so they fall
  * back to the default page.

@@ -1,38 +1,46 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
+import { getLocale, getTranslations } from 'next-intl/server';
+import { formatDay, formatMoney, type Locale, minorToMajor } from '@/server/lib/i18n';
 import {
   type CheckoutView,
   SANDBOX_CARD_ERRORS,
+  SANDBOX_TEST_CARDS,
   type SandboxCardError,
   sandboxCheckout,
 } from '@/server/modules/payments';
-import { formatMoney } from '../money';
 import '../checkout.css';
 
 export const dynamic = 'force-dynamic';
-export const metadata: Metadata = { title: 'Checkout', robots: { index: false } };
 
-/** Each refusal in the buyer's words, and the field it belongs to (if any). */
-const ERRORS: Record<SandboxCardError, { message: string; field?: 'cardNumber' | 'expiry' | 'cvc' | 'name' }> = {
-  invalid_number: { message: 'Enter a valid card number.', field: 'cardNumber' },
-  invalid_expiry: { message: 'Enter an expiry date in the future, as MM / YY.', field: 'expiry' },
-  invalid_cvc: { message: 'Enter the 3 or 4 digit security code from the back of the card.', field: 'cvc' },
-  invalid_name: { message: 'Enter the name on the card.', field: 'name' },
-  unsupported_card: {
-    message: 'This test checkout only takes test cards. Use 4242 4242 4242 4242 to pay.',
-    field: 'cardNumber',
-  },
-  declined: { message: 'Your card was declined. You have not been charged: try another card.' },
-  authentication_failed: {
-    message: 'Your bank could not confirm the payment. You have not been charged: try again or use another card.',
-  },
-  not_payable: { message: 'This payment can no longer be paid.' },
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('pay');
+  return { title: t('metaTitle'), robots: { index: false } };
+}
+
+type Field = 'cardNumber' | 'expiry' | 'cvc' | 'name';
+type T = Awaited<ReturnType<typeof getTranslations<'pay'>>>;
+
+/** The field each refusal belongs to (if any); its words are `pay.errors.<code>` in the page's language. */
+const ERROR_FIELD: Record<SandboxCardError, Field | undefined> = {
+  invalid_number: 'cardNumber',
+  invalid_expiry: 'expiry',
+  invalid_cvc: 'cvc',
+  invalid_name: 'name',
+  unsupported_card: 'cardNumber',
+  declined: undefined,
+  authentication_failed: undefined,
+  not_payable: undefined,
 };
+
+/** `4242424242424242` → `4242 4242 4242 4242`. */
+const spaced = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, '$1 ');
 
 /**
  * The sandbox's hosted checkout: what is paid for, the amount, and a card form that takes the test
- * cards (PAYMENTS_PROVIDER=sandbox). The form posts to app/api/payments/sandbox/[paymentId] and works
- * without JavaScript; errors come back as `?error=`.
+ * cards (PAYMENTS_PROVIDER=sandbox), in the fan's language. The form posts to
+ * app/api/payments/sandbox/[paymentId] and works without JavaScript; errors come back as `?error=`
+ * (a stable code, worded here).
  */
 export default async function CheckoutPage({
   params,
@@ -43,22 +51,23 @@ export default async function CheckoutPage({
 }) {
   const view = await sandboxCheckout((await params).paymentId);
   if (!view) notFound();
+  const [t, locale] = await Promise.all([getTranslations('pay'), getLocale() as Promise<Locale>]);
   const raw = (await searchParams).error;
   const code = (SANDBOX_CARD_ERRORS as readonly string[]).includes(String(raw)) ? (raw as SandboxCardError) : null;
   const { payment, partnerName } = view;
-  const amount = formatMoney(payment.amountMinor, payment.currency);
+  const amount = formatMoney(minorToMajor(payment.amountMinor, payment.currency), payment.currency, locale);
   return (
     <div className="co">
-      <aside className="co-summary" aria-label="Order summary">
+      <aside className="co-summary" aria-label={t('orderSummary')}>
         <div>
           <p className="co-merchant">
             <span className="co-logo" aria-hidden="true">
               {partnerName.slice(0, 1).toUpperCase()}
             </span>
             {partnerName}
-            <span className="co-badge">Test mode</span>
+            <span className="co-badge">{t('testMode')}</span>
           </p>
-          <p className="co-for">Pay {partnerName}</p>
+          <p className="co-for">{t('payTo', { partner: partnerName })}</p>
           <p className="co-amount" data-testid="amount">
             {amount}
           </p>
@@ -68,7 +77,7 @@ export default async function CheckoutPage({
               <span>{amount}</span>
             </li>
             <li>
-              <span>Total due</span>
+              <span>{t('totalDue')}</span>
               <span>
                 {amount} <abbr title={payment.currency}>{payment.currency}</abbr>
               </span>
@@ -78,14 +87,26 @@ export default async function CheckoutPage({
       </aside>
       <main className="co-main">
         <div>
-          <Body view={view} amount={amount} code={code} />
+          <Body view={view} amount={amount} code={code} t={t} locale={locale} />
         </div>
       </main>
     </div>
   );
 }
 
-function Body({ view, amount, code }: { view: CheckoutView; amount: string; code: SandboxCardError | null }) {
+function Body({
+  view,
+  amount,
+  code,
+  t,
+  locale,
+}: {
+  view: CheckoutView;
+  amount: string;
+  code: SandboxCardError | null;
+  t: T;
+  locale: Locale;
+}) {
   const { payment, state } = view;
   const ownPage = payment.successUrl.endsWith(`/pay/${payment.id}`);
   const action = `/api/payments/sandbox/${payment.id}`;
@@ -97,15 +118,19 @@ function Body({ view, amount, code }: { view: CheckoutView; amount: string; code
           <div className="co-state-icon" aria-hidden="true">
             ✓
           </div>
-          <h1 id="state-title">{state === 'paid' ? 'Payment received' : 'Payment refunded'}</h1>
+          <h1 id="state-title">{state === 'paid' ? t('paidTitle') : t('refundedTitle')}</h1>
           <p>
-            {state === 'paid'
-              ? `${amount} was paid${payment.paidAt ? ` on ${payment.paidAt.toUTCString().slice(0, 16)}` : ''}. Nothing more to do here.`
-              : `This payment was refunded (${formatMoney(payment.refundedMinor, payment.currency)}).`}
+            {state === 'refunded'
+              ? t('refunded', {
+                  amount: formatMoney(minorToMajor(payment.refundedMinor, payment.currency), payment.currency, locale),
+                })
+              : payment.paidAt
+                ? t('paidOn', { amount, date: formatDay(payment.paidAt, locale) })
+                : t('paid', { amount })}
           </p>
           {!ownPage && (
             <a className="co-button" href={payment.successUrl}>
-              Continue
+              {t('continue')}
             </a>
           )}
         </section>
@@ -117,13 +142,11 @@ function Body({ view, amount, code }: { view: CheckoutView; amount: string; code
           <div className="co-state-icon" aria-hidden="true">
             !
           </div>
-          <h1 id="state-title">
-            {state === 'expired' ? 'This checkout has expired' : 'This payment can’t be completed'}
-          </h1>
-          <p>You have not been charged. Go back to start again.</p>
+          <h1 id="state-title">{state === 'expired' ? t('expiredTitle') : t('failedTitle')}</h1>
+          <p>{t('notCharged')}</p>
           {!ownPage && (
             <a className="co-button co-button-quiet" href={payment.cancelUrl}>
-              Go back
+              {t('goBack')}
             </a>
           )}
         </section>
@@ -131,25 +154,29 @@ function Body({ view, amount, code }: { view: CheckoutView; amount: string; code
     case 'requires_action':
       return (
         <section aria-labelledby="auth-title">
-          <h1 id="auth-title">Confirm it’s you</h1>
+          <h1 id="auth-title">{t('authTitle')}</h1>
           <div className="co-bank">
             <p>
-              Your bank asks you to confirm a payment of <strong>{amount}</strong> to {view.partnerName}.
+              {t.rich('authAsk', {
+                amount,
+                partner: view.partnerName,
+                strong: (chunks) => <strong>{chunks}</strong>,
+              })}
             </p>
-            <p className="co-for">Test mode: choose what your bank answers.</p>
+            <p className="co-for">{t('authHint')}</p>
             <form method="post" action={action} className="co-actions">
               <button className="co-button" type="submit" name="action" value="authenticate">
-                Complete authentication
+                {t('authComplete')}
               </button>
               <button className="co-button co-button-quiet" type="submit" name="action" value="fail_authentication">
-                Fail authentication
+                {t('authFail')}
               </button>
             </form>
           </div>
         </section>
       );
     default:
-      return <CardForm view={view} amount={amount} code={code} action={action} ownPage={ownPage} />;
+      return <CardForm view={view} amount={amount} code={code} action={action} ownPage={ownPage} t={t} />;
   }
 }
 
@@ -159,33 +186,36 @@ function CardForm({
   code,
   action,
   ownPage,
+  t,
 }: {
   view: CheckoutView;
   amount: string;
   code: SandboxCardError | null;
   action: string;
   ownPage: boolean;
+  t: T;
 }) {
-  const error = code ? ERRORS[code] : null;
-  const invalid = (field: string) =>
+  const error = code ? { message: t(`errors.${code}`), field: ERROR_FIELD[code] } : null;
+  const invalid = (field: Field) =>
     error?.field === field ? { 'aria-invalid': true, 'aria-describedby': `${field}-error` } : {};
-  const fieldError = (field: string) =>
+  const fieldError = (field: Field) =>
     error?.field === field ? (
       <p className="co-field-error" id={`${field}-error`}>
         {error.message}
       </p>
     ) : null;
+  const code_ = (chunks: React.ReactNode) => <code>{chunks}</code>;
   return (
     <section aria-labelledby="pay-title">
-      <h1 id="pay-title">Pay with card</h1>
+      <h1 id="pay-title">{t('payWithCard')}</h1>
       {error && (
         <div className="co-alert" role="alert">
           <strong>
             {code === 'declined'
-              ? 'Card declined'
+              ? t('alertDeclined')
               : code === 'authentication_failed'
-                ? 'Authentication failed'
-                : 'Check your card details'}
+                ? t('alertAuthentication')
+                : t('alertCheck')}
           </strong>
           {error.message}
         </div>
@@ -193,11 +223,11 @@ function CardForm({
       <form method="post" action={action} className="co-form" noValidate>
         <input type="hidden" name="action" value="pay" />
         <div className="co-field">
-          <label htmlFor="email">Email</label>
+          <label htmlFor="email">{t('email')}</label>
           <input id="email" type="email" value={view.payment.buyerEmail} readOnly autoComplete="email" />
         </div>
         <div className="co-field">
-          <label htmlFor="cardNumber">Card number</label>
+          <label htmlFor="cardNumber">{t('cardNumber')}</label>
           <input
             id="cardNumber"
             name="cardNumber"
@@ -206,20 +236,20 @@ function CardForm({
             placeholder="1234 1234 1234 1234"
             maxLength={23}
             required
-            autoFocus={!!error?.field && error.field === 'cardNumber'}
+            autoFocus={error?.field === 'cardNumber'}
             {...invalid('cardNumber')}
           />
           {fieldError('cardNumber')}
         </div>
         <div className="co-row">
           <div className="co-field">
-            <label htmlFor="expiry">Expiry date</label>
+            <label htmlFor="expiry">{t('expiry')}</label>
             <input
               id="expiry"
               name="expiry"
               inputMode="numeric"
               autoComplete="cc-exp"
-              placeholder="MM / YY"
+              placeholder={t('expiryPlaceholder')}
               maxLength={7}
               required
               {...invalid('expiry')}
@@ -227,13 +257,13 @@ function CardForm({
             {fieldError('expiry')}
           </div>
           <div className="co-field">
-            <label htmlFor="cvc">Security code</label>
+            <label htmlFor="cvc">{t('cvc')}</label>
             <input
               id="cvc"
               name="cvc"
               inputMode="numeric"
               autoComplete="cc-csc"
-              placeholder="CVC"
+              placeholder={t('cvcPlaceholder')}
               maxLength={4}
               required
               {...invalid('cvc')}
@@ -242,33 +272,27 @@ function CardForm({
           </div>
         </div>
         <div className="co-field">
-          <label htmlFor="name">Name on card</label>
+          <label htmlFor="name">{t('name')}</label>
           <input id="name" name="name" autoComplete="cc-name" required {...invalid('name')} />
           {fieldError('name')}
         </div>
         <button className="co-button" type="submit">
-          Pay {amount}
+          {t('payAmount', { amount })}
         </button>
         {!ownPage && (
           <p className="co-secure">
             <a className="co-link" href={view.payment.cancelUrl}>
-              Cancel and go back
+              {t('cancel')}
             </a>
           </p>
         )}
       </form>
       <div className="co-hint">
-        <strong>Sandbox: no real money moves.</strong> Use any future expiry date and any 3-digit code.
+        <strong>{t('sandboxTitle')}</strong> {t('sandboxHint')}
         <ul>
-          <li>
-            <code>4242 4242 4242 4242</code> pays
-          </li>
-          <li>
-            <code>4000 0000 0000 0002</code> is declined
-          </li>
-          <li>
-            <code>4000 0027 6000 3184</code> asks your bank to confirm
-          </li>
+          <li>{t.rich('cardPays', { card: spaced(SANDBOX_TEST_CARDS.succeeds), code: code_ })}</li>
+          <li>{t.rich('cardDeclined', { card: spaced(SANDBOX_TEST_CARDS.declined), code: code_ })}</li>
+          <li>{t.rich('cardAuthenticates', { card: spaced(SANDBOX_TEST_CARDS.authenticate), code: code_ })}</li>
         </ul>
       </div>
     </section>
