@@ -1,22 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
-import { RUN, shot } from './helpers';
+import { axe, baseURL, cli, RUN, shot } from './helpers';
 
 /*
  * The sandbox's hosted checkout in a real browser: paying with the test cards (succeeds, declined,
  * second step), field errors, and the paid state; in Spanish too (with the expired-link page). Partner and payments come from the CLIs, against
  * the database the server under test uses.
  */
-
-const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
-const cliEnv = () => ({
-  ...process.env,
-  PUBLIC_BASE_URL: baseURL,
-  ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
-});
-const cli = (script: string, args: string[]) =>
-  JSON.parse(execFileSync('npx', ['tsx', script, ...args], { env: cliEnv(), encoding: 'utf8' }));
 
 let partnerId: string;
 test.beforeAll(() => {
@@ -133,15 +122,6 @@ test('an unknown payment is a 404', async ({ page }) => {
   const res = await page.goto('/pay/pay_doesnotexist');
   expect(res?.status()).toBe(404);
 });
-
-async function axe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  expect(
-    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    what,
-  ).toEqual([]);
-}
 
 /** Axe and a full-page screenshot at 390 px and at 1366 px. */
 async function checkWidths(page: Page, name: string) {
