@@ -258,32 +258,27 @@ export async function sellShowLabels(showPks: string[], db: DbOrTx = getDb()): P
   const out = new Map<string, SellShowLabel>();
   const pks = [...new Set(showPks)];
   if (!pks.length) return out;
+  const show = showDirectory(db);
   const rows = await db
     .select({
-      showPk: shows.id,
-      showTitle: shows.title,
-      startsAt: shows.startsAt,
-      showLocation: shows.location,
-      eventTitle: events.title,
-      eventLocation: events.location,
+      showPk: show.showPk,
+      showTitle: show.showTitle,
+      startsAt: show.startsAt,
+      eventTitle: show.eventTitle,
+      timeZone: show.timeZone,
     })
-    .from(shows)
-    .innerJoin(events, eq(events.id, shows.eventId))
-    .where(inArray(shows.id, pks));
+    .from(show)
+    .where(inArray(show.showPk, pks));
   const options = await db
     .select({ showPk: ticketOptions.showPk, ticketId: ticketOptions.ticketId, title: ticketOptions.title })
     .from(ticketOptions)
     .where(inArray(ticketOptions.showPk, pks));
-  const zoneOf = (loc: unknown) =>
-    loc && typeof loc === 'object' && typeof (loc as { timeZone?: unknown }).timeZone === 'string'
-      ? (loc as { timeZone: string }).timeZone
-      : null;
   for (const r of rows) {
     out.set(r.showPk, {
       eventTitle: r.eventTitle,
       showTitle: r.showTitle,
       startsAt: r.startsAt,
-      timeZone: zoneOf(r.showLocation) ?? zoneOf(r.eventLocation),
+      timeZone: r.timeZone,
       optionTitles: Object.fromEntries(options.filter((o) => o.showPk === r.showPk).map((o) => [o.ticketId, o.title])),
     });
   }

@@ -32,7 +32,6 @@ export {
   type PayoutAccountListener,
   type PayoutStatus,
   payoutStatus,
-  payoutStatusLabel,
   type Refund,
   refundPayment,
   refundsOf,

@@ -382,11 +382,6 @@ export async function refundsOf(partnerId: string, paymentId: string, db: DbOrTx
 /** What a seller's payouts wait for: no account yet, onboarding not finished ("pending payout info"), or none. */
 export type PayoutStatus = 'none' | 'pending' | 'active';
 
-/** The words the pages use for a payout status. */
-export function payoutStatusLabel(status: PayoutStatus): string {
-  return status === 'active' ? 'Payouts active' : status === 'pending' ? 'Pending payout info' : 'No payout account';
-}
-
 /** A seller's payout account with the current provider, or null. */
 export async function getPayoutAccount(
   partnerId: string,
