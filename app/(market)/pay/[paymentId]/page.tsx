@@ -10,6 +10,7 @@ import {
   sandboxCheckout,
 } from '@/server/modules/payments';
 import '../checkout.css';
+import { SandboxMerchant } from '../merchant';
 
 export const dynamic = 'force-dynamic';
 
@@ -60,13 +61,7 @@ export default async function CheckoutPage({
     <div className="co">
       <aside className="co-summary" aria-label={t('orderSummary')}>
         <div>
-          <p className="co-merchant">
-            <span className="co-logo" aria-hidden="true">
-              {partnerName.slice(0, 1).toUpperCase()}
-            </span>
-            {partnerName}
-            <span className="co-badge">{t('testMode')}</span>
-          </p>
+          <SandboxMerchant partnerName={partnerName} testMode={t('testMode')} />
           <p className="co-for">{t('payTo', { partner: partnerName })}</p>
           <p className="co-amount" data-testid="amount">
             {amount}

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { sandboxOnboarding } from '@/server/modules/payments';
 import '../../checkout.css';
+import { SandboxMerchant } from '../../merchant';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,13 +25,7 @@ export default async function PayoutOnboardingPage({ params }: { params: Promise
     <div className="co">
       <aside className="co-summary" aria-label={t('payoutAccount')}>
         <div>
-          <p className="co-merchant">
-            <span className="co-logo" aria-hidden="true">
-              {partnerName.slice(0, 1).toUpperCase()}
-            </span>
-            {partnerName}
-            <span className="co-badge">{t('testMode')}</span>
-          </p>
+          <SandboxMerchant partnerName={partnerName} testMode={t('testMode')} />
           <p className="co-for">{t('payoutsFor')}</p>
           <p className="co-amount" style={{ fontSize: 22 }}>
             {account.sellerEmail}
