@@ -1,3 +1,4 @@
+import { sellerMarket } from '@/server/testing/market';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
@@ -12,10 +13,10 @@ import { createListing, refundPurchase } from '@/server/modules/marketplace';
 import { setPartnerDisabled } from '@/server/modules/partners';
 import { secureViewByToken } from '@/server/modules/tickets';
 import { setEnv } from '@/server/testing/env';
-import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
-import { deleteTicket, syncTickets } from '@/server/testing/ticket-api';
+import { deleteTicket } from '@/server/testing/ticket-api';
 import { sendMailJob, sweepMailJob } from './jobs';
 import { listMails, queueMail } from './service';
 
@@ -311,27 +312,14 @@ describe('marketplace mails', () => {
 
   /** A partner with one show in a year (Buenos Aires time) and tickets T1, T2 owned by SELLER. */
   async function market() {
-    const { partner, apiKey } = await makePartner('Mail Market');
-    const ref = `evt-${partner.id}`;
     const date = new Date(Date.now() + 365 * 24 * 3600_000);
     date.setUTCHours(23, 0, 0, 0); // 20:00 in Buenos Aires
-    await pushEvent(apiKey, ref, [
-      testShow('1', { date: date.toISOString(), location: { timeZone: 'America/Argentina/Buenos_Aires' } }),
-    ]);
-    const res = await syncTickets(
-      apiKey,
-      ['T1', 'T2'].map((ticketId) => ({
-        externalReferenceEventId: ref,
-        showId: '1',
-        ticketOptionId: 'GA',
-        ticketId,
-        buyer: SELLER,
-        ticketAccess: { type: 'OTHER', locator: 'x' },
-        price: 40,
-      })),
-    );
-    if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-    return { partner, key: apiKey, ref };
+    const { partner, key, ref } = await sellerMarket({
+      seller: SELLER,
+      name: 'Mail Market',
+      show: { date: date.toISOString(), location: { timeZone: 'America/Argentina/Buenos_Aires' } },
+    });
+    return { partner, key, ref };
   }
 
   const mailsOf = async (partnerId: string) =>

@@ -1,6 +1,6 @@
+import { postRules, sellerMarket } from '@/server/testing/market';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { POST as rulesPost } from '@/app/v1/events/rules/route';
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { getDb } from '@/db';
@@ -23,10 +23,10 @@ import { refundPurchaseJob } from './purchase';
 import { transferTickets } from './transfer';
 import { setEnv } from '@/server/testing/env';
 import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
-import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { apiRequest, routeParams } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
-import { deleteTicket, syncTickets } from '@/server/testing/ticket-api';
+import { deleteTicket } from '@/server/testing/ticket-api';
 import { setMarketTerms } from './fees';
 import { claimListings, createBuyIntention, expireIntention, getBuyIntention, releaseExpired } from './intentions';
 import {
@@ -59,32 +59,11 @@ const SELLER = 'seller@example.com';
 const BUYER = 'buyer@example.com';
 
 /** A partner with one event (show 1, option GA at 40.00 EUR, in a year) and tickets owned by SELLER. */
-async function market(opts: { tickets?: Record<string, unknown>[]; show?: Record<string, unknown> } = {}) {
-  const { partner, apiKey } = await makePartner('Market');
-  const ref = `evt-${partner.id}`;
-  const date = new Date(Date.now() + 365 * 24 * 3600_000).toISOString();
-  await pushEvent(apiKey, ref, [testShow('1', { date, ...opts.show })]);
-  const list = opts.tickets ?? [{ ticketId: 'T1' }, { ticketId: 'T2' }];
-  const res = await syncTickets(
-    apiKey,
-    list.map((t) => ({
-      externalReferenceEventId: ref,
-      showId: '1',
-      ticketOptionId: 'GA',
-      buyer: SELLER,
-      ticketAccess: { type: 'OTHER', locator: 'x' },
-      price: 40,
-      ...t,
-    })),
-  );
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  return { partnerId: partner.id, key: apiKey, ref };
-}
-
-async function rules(key: string, body: unknown[]) {
-  const res = await rulesPost(apiRequest('/v1/events/rules', { key, body }));
-  expect(res.status).toBe(200);
-}
+const market = async (opts: { tickets?: Record<string, unknown>[]; show?: Record<string, unknown> } = {}) => {
+  const { partnerId, key, ref } = await sellerMarket({ seller: SELLER, ...opts });
+  return { partnerId, key, ref };
+};
+const rules = postRules;
 
 const code = (e: unknown) => (e instanceof AppError ? `${e.status} ${e.message}` : String(e));
 

@@ -1,14 +1,14 @@
+import { postRules, sellerMarket } from '@/server/testing/market';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { POST as rulesPost } from '@/app/v1/events/rules/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { GET as meGet } from '@/app/v1/me/route';
 import { AppError } from '@/server/lib/errors';
 import { getPartner, setPartnerLogo, updateIntegration } from '@/server/modules/partners';
 import { setEnv } from '@/server/testing/env';
 import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
-import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
-import { admit, deleteTicket, syncTickets } from '@/server/testing/ticket-api';
+import { admit, deleteTicket } from '@/server/testing/ticket-api';
 import { type MarketTerms, sellerPayoutMinor, setMarketTerms } from './fees';
 import { createBuyIntention } from './intentions';
 import { createListing, getListing } from './listings';
@@ -48,31 +48,11 @@ const HOUR = 3_600_000;
 
 /** A partner with one event (show 1, option GA at 40.00 EUR, 30 days away) and tickets owned by SELLER. */
 async function market(tickets: Record<string, unknown>[] = [{ ticketId: 'T1' }, { ticketId: 'T2' }]) {
-  const { partner, apiKey } = await makePartner('Sell pages');
-  const ref = `evt-${partner.id}`;
-  const date = new Date(Date.now() + 30 * 24 * HOUR).toISOString();
-  await pushEvent(apiKey, ref, [testShow('1', { date })]);
-  const res = await syncTickets(
-    apiKey,
-    tickets.map((t) => ({
-      externalReferenceEventId: ref,
-      showId: '1',
-      ticketOptionId: 'GA',
-      buyer: SELLER,
-      ticketAccess: { type: 'OTHER', locator: 'x' },
-      price: 40,
-      ...t,
-    })),
-  );
-  if (res.status !== 200) throw new Error(JSON.stringify(res.body));
-  const list = async (ids: string[]) => ticketsForSale(partner.id, ids);
-  return { partnerId: partner.id, key: apiKey, ref, list };
+  const { partnerId, key, ref } = await sellerMarket({ seller: SELLER, name: 'Sell pages', daysAhead: 30, tickets });
+  const list = async (ids: string[]) => ticketsForSale(partnerId, ids);
+  return { partnerId, key, ref, list };
 }
-
-async function rules(key: string, body: unknown[]) {
-  const res = await rulesPost(apiRequest('/v1/events/rules', { key, body }));
-  expect(res.status).toBe(200);
-}
+const rules = postRules;
 
 const codes = async (partnerId: string, email: string, list: Awaited<ReturnType<typeof ticketsForSale>>, now?: Date) =>
   (await ticketSellStatuses(partnerId, email, list, { now })).map((s) => ({
