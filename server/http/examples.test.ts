@@ -25,6 +25,7 @@ import { GET as listingByTicket } from '@/app/v1/marketplace/listings/ticket/[ti
 import { GET as listingDetailsUrl } from '@/app/v1/marketplace/sellingflow/details/url/route';
 import { GET as orderSellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/order/entrypoint/route';
 import { GET as sellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/entrypoint/route';
+import { POST as sellAccessLayer } from '@/app/v1/wrapper/accesslayer/route';
 import { createListing, EXAMPLE_SELLER } from '@/server/modules/marketplace';
 import { processBatch } from '@/server/modules/tickets';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
@@ -58,6 +59,7 @@ const ORDER: [string, Handler][] = [
   ['getListingDetailsUrl', listingDetailsUrl as Handler],
   ['getListingByTicket', listingByTicket as Handler],
   ['getListedTickets', listedTickets as Handler],
+  ['sellAccessLayer', sellAccessLayer as Handler],
   ['getCheckoutUrl', checkoutUrl as Handler],
   ['createBuyIntention', buyIntention as Handler],
   ['removeListing', removeListing as Handler],
@@ -175,6 +177,7 @@ describe('route examples', () => {
         'createBuyIntention',
         'removeListing',
       ]);
+      write('access-layer', ['sellAccessLayer']);
     }
   });
 });

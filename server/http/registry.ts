@@ -1,3 +1,4 @@
+import { accessLayerRoutes } from '@/server/modules/access-layer';
 import { applyRulesRoute, cancelEventRoute, createEventRoute, updateEventRoute } from '@/server/modules/catalog';
 import { channelsMeRoute } from '@/server/modules/channels';
 import { marketplaceRoutes } from '@/server/modules/marketplace';
@@ -40,4 +41,5 @@ export const allRoutes: RouteContract[] = [
   salePublicUrlRoute,
   ...marketplaceRoutes,
   oneTimeTokenRoute,
+  ...accessLayerRoutes,
 ];

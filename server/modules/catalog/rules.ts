@@ -148,6 +148,40 @@ function specificity(rule: { showId: string; ticketOptionId: string; priceTypeId
   return 0;
 }
 
+export type ResaleRuleRow = typeof resaleRules.$inferSelect;
+export type EffectiveResaleRules = Partial<Record<ResaleRuleType, Record<string, unknown>>>;
+
+/**
+ * Of an event's rule rows, the ones in force for a scope: one per type, the most specific. Pure, so a
+ * caller evaluating many tickets reads the rules once (`resaleRulesOfEvents`) and picks per ticket.
+ */
+export function pickResaleRules(
+  rows: readonly ResaleRuleRow[],
+  scope: { eventPk: string; showId?: string; ticketOptionId?: string; priceTypeId?: string | null },
+): EffectiveResaleRules {
+  const best = new Map<string, ResaleRuleRow>();
+  for (const row of rows) {
+    if (row.eventPk !== scope.eventPk) continue;
+    if (row.showId && row.showId !== scope.showId) continue;
+    if (row.ticketOptionId && row.ticketOptionId !== scope.ticketOptionId) continue;
+    if (row.priceTypeId && row.priceTypeId !== (scope.priceTypeId ?? '')) continue;
+    // A rule naming an option or price type only applies within its show.
+    if ((row.ticketOptionId || row.priceTypeId) && row.showId !== scope.showId) continue;
+    const current = best.get(row.ruleType);
+    if (!current || specificity(row) > specificity(current)) best.set(row.ruleType, row);
+  }
+  return Object.fromEntries([...best].map(([type, row]) => [type, row.rules])) as EffectiveResaleRules;
+}
+
+/** Every resale rule of these events (their ids), in one query. */
+export async function resaleRulesOfEvents(eventPks: string[], db: DbOrTx = getDb()): Promise<ResaleRuleRow[]> {
+  if (!eventPks.length) return [];
+  return db
+    .select()
+    .from(resaleRules)
+    .where(inArray(resaleRules.eventPk, [...new Set(eventPks)]));
+}
+
 /** The resale rules in force for a ticket's scope, one per type (the most specific), by type. */
 export async function effectiveResaleRules(partnerId: string, scope: RuleScope, db: DbOrTx = getDb()) {
   const [event] = await db
@@ -166,16 +200,7 @@ export async function effectiveResaleRules(partnerId: string, scope: RuleScope, 
         inArray(resaleRules.priceTypeId, ['', scope.priceTypeId ?? '']),
       ),
     );
-  const best = new Map<string, (typeof rows)[number]>();
-  for (const row of rows) {
-    // A rule naming an option or price type only applies within its show.
-    if ((row.ticketOptionId || row.priceTypeId) && row.showId !== scope.showId) continue;
-    const current = best.get(row.ruleType);
-    if (!current || specificity(row) > specificity(current)) best.set(row.ruleType, row);
-  }
-  return Object.fromEntries([...best].map(([type, row]) => [type, row.rules])) as Partial<
-    Record<ResaleRuleType, Record<string, unknown>>
-  >;
+  return pickResaleRules(rows, { ...scope, eventPk: event.id });
 }
 
 /** The declared ticketOption + priceType pair of a show, if any (combinations are never generated). */

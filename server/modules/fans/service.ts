@@ -61,6 +61,31 @@ export async function issueOneTimeToken(
 }
 
 /**
+ * `count` tokens for one fan in one statement: the access layer puts a fresh one on each of its URLs
+ * (a token works once, and a fan may follow any of them).
+ */
+export async function issueOneTimeTokens(
+  partnerId: string,
+  email: string,
+  count: number,
+  db: DbOrTx = getDb(),
+): Promise<string[]> {
+  if (count <= 0) return [];
+  const tokens = Array.from({ length: count }, () => secret('ott_'));
+  const owner = normalisedEmail(email);
+  await db.insert(oneTimeTokens).values(
+    tokens.map((token) => ({
+      tokenHash: sha256Hex(token),
+      partnerId,
+      email: owner,
+      method: 'email' as const,
+      expiresAt: sql`now() + ${env().ONE_TIME_TOKEN_TTL_SECONDS}::int * interval '1 second'`,
+    })),
+  );
+  return tokens;
+}
+
+/**
  * Spends a token: one atomic UPDATE marks it used only if it is unused and unexpired, so of any number
  * of simultaneous redemptions exactly one gets the fan back. Null for an unknown, used or expired token.
  */

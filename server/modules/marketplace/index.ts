@@ -19,3 +19,4 @@ export * from './transfer';
 export * from './admin';
 export * from './payouts';
 export * from './buyer-pages';
+export * from './seller-states';

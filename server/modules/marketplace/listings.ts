@@ -6,7 +6,7 @@ import type { Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
 import { transaction } from '@/server/lib/transaction';
-import { effectiveResaleRules, showDirectory } from '@/server/modules/catalog';
+import { effectiveResaleRules, type EffectiveResaleRules, showDirectory } from '@/server/modules/catalog';
 import { type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 import { releaseExpired } from './intentions';
@@ -98,50 +98,37 @@ export async function priceRangeOf(partnerId: string, list: SaleTicket[], db: Db
   return rangeOf(list[0], await resaleRulesOf(partnerId, list[0], db));
 }
 
-/**
- * Why these tickets cannot be listed now, as codes with sentences: the show, the partner's resale rules,
- * the tickets, and (given a price) the floor and cap. The one place these rules live: the API's 409s,
- * the selling pages' "why not" and the resale entry page all read it.
- */
-export async function listingChecks(
-  partnerId: string,
-  list: SaleTicket[],
-  priceMinor: number | null,
-  now = new Date(),
-  db: DbOrTx = getDb(),
-): Promise<{ problems: ListingProblem[]; range: PriceRange }> {
-  const problems: ListingProblem[] = [];
-  const first = list[0];
-  for (const t of list) {
-    if (t.status !== 'VALID')
-      problems.push({
+/** A ticket's own state that forbids listing it: invalidated, or already used for entry. */
+export function ticketStateProblems(t: Pick<SaleTicket, 'ticketId' | 'status' | 'admittedAt'>): ListingProblem[] {
+  if (t.status !== 'VALID')
+    return [
+      {
         code: 'INVALIDATED',
         ticketId: t.ticketId,
         message: `ticket ${t.ticketId} is invalid (deleted, or its show was cancelled)`,
-      });
-    else if (t.admittedAt)
-      problems.push({
-        code: 'ADMITTED',
-        ticketId: t.ticketId,
-        message: `ticket ${t.ticketId} was already used for entry`,
-      });
-  }
-  if (list.some((t) => t.showPk !== first.showPk || t.ticketOptionId !== first.ticketOptionId)) {
-    problems.push({
-      code: 'MIXED_SHOW',
-      message: 'the tickets of one listing must be of one show and one ticket option',
-    });
-  }
-  if (list.length > 1 && (!first.orderId || list.some((t) => t.orderId !== first.orderId))) {
-    problems.push({ code: 'NOT_ONE_ORDER', message: 'only tickets of one order can be listed together' });
-  }
-  if (first.showStatus !== 'LIVE') problems.push({ code: 'SHOW_CANCELLED', message: 'the show is cancelled' });
-  if (!first.resaleEnabled) problems.push({ code: 'RESALE_OFF', message: 'resale is turned off for this show' });
-  const rules = await resaleRulesOf(partnerId, first, db);
+      },
+    ];
+  if (t.admittedAt)
+    return [{ code: 'ADMITTED', ticketId: t.ticketId, message: `ticket ${t.ticketId} was already used for entry` }];
+  return [];
+}
+
+/**
+ * What the show and the resale rules in force say against listing now (no price, no count): pure, so
+ * the access layer evaluates a thousand tickets over rules it read once.
+ */
+export function showRuleProblems(
+  show: Pick<SaleTicket, 'showStatus' | 'resaleEnabled' | 'startsAt'>,
+  rules: EffectiveResaleRules,
+  now: Date,
+): ListingProblem[] {
+  const problems: ListingProblem[] = [];
+  if (show.showStatus !== 'LIVE') problems.push({ code: 'SHOW_CANCELLED', message: 'the show is cancelled' });
+  if (!show.resaleEnabled) problems.push({ code: 'RESALE_OFF', message: 'resale is turned off for this show' });
   if (rules.RESALE_ENABLED?.enabled === false)
     problems.push({ code: 'RULES_FORBID', message: 'resale is not allowed for these tickets' });
   const window = rules.LISTING_WINDOW as { opensHoursBeforeShow?: number; closesHoursBeforeShow?: number } | undefined;
-  const untilShow = first.startsAt.getTime() - now.getTime();
+  const untilShow = show.startsAt.getTime() - now.getTime();
   if (window?.opensHoursBeforeShow !== undefined && untilShow > window.opensHoursBeforeShow * HOUR) {
     problems.push({
       code: 'WINDOW_NOT_OPEN',
@@ -160,6 +147,35 @@ export async function listingChecks(
         : { code: 'SHOW_STARTED', message: 'the show has started' },
     );
   }
+  return problems;
+}
+
+/**
+ * Why these tickets cannot be listed now, as codes with sentences: the show, the partner's resale rules,
+ * the tickets, and (given a price) the floor and cap. The one place these rules live: the API's 409s,
+ * the selling pages' "why not" and the resale entry page all read it.
+ */
+export async function listingChecks(
+  partnerId: string,
+  list: SaleTicket[],
+  priceMinor: number | null,
+  now = new Date(),
+  db: DbOrTx = getDb(),
+): Promise<{ problems: ListingProblem[]; range: PriceRange }> {
+  const problems: ListingProblem[] = [];
+  const first = list[0];
+  for (const t of list) problems.push(...ticketStateProblems(t));
+  if (list.some((t) => t.showPk !== first.showPk || t.ticketOptionId !== first.ticketOptionId)) {
+    problems.push({
+      code: 'MIXED_SHOW',
+      message: 'the tickets of one listing must be of one show and one ticket option',
+    });
+  }
+  if (list.length > 1 && (!first.orderId || list.some((t) => t.orderId !== first.orderId))) {
+    problems.push({ code: 'NOT_ONE_ORDER', message: 'only tickets of one order can be listed together' });
+  }
+  const rules = await resaleRulesOf(partnerId, first, db);
+  problems.push(...showRuleProblems(first, rules, now));
   const max = (rules.MAX_TICKETS_PER_LISTING as { max?: number } | undefined)?.max;
   if (max !== undefined && list.length > max)
     problems.push({ code: 'TOO_MANY', max, message: `at most ${max} tickets per listing` });

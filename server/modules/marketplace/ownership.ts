@@ -1,6 +1,12 @@
 import { AppError } from '@/server/lib/errors';
-import { getIntegration, verifyTickets } from '@/server/modules/partners';
-import { type SaleTicket, ticketsForSale, ticketsOfBuyer } from '@/server/modules/tickets';
+import { getIntegration, type VerifiedTicket, verifyTickets } from '@/server/modules/partners';
+import {
+  type SaleTicket,
+  syncTickets,
+  type TicketCreate,
+  ticketsForSale,
+  ticketsOfBuyer,
+} from '@/server/modules/tickets';
 
 /**
  * Does `email` own these tickets now? Asked live of the partner's verification endpoint at every step
@@ -29,18 +35,50 @@ export function notOwnedError(ticketIds: string[]): AppError {
 }
 
 /**
- * Every ticket of this partner `email` owns now: the partner's verification answer (PULL, asked live),
- * or, for a partner without a verification endpoint, the pushed tickets with this buyer e-mail.
+ * A ticket the partner reports for the fan but never sent to Encore, as a ticket to store (the
+ * access layer's `sync` flow). Its access code is unknown until the partner sends the ticket itself
+ * (`PUT /v1/tickets/{ticketId}`), so it is stored as `API` (fetched from the partner) with its id.
  */
-export async function ownedTickets(partnerId: string, email: string): Promise<SaleTicket[]> {
+function syncedTicket(t: VerifiedTicket, owner: string): TicketCreate {
+  return {
+    externalReferenceEventId: t.externalReferenceEventId,
+    showId: t.showId,
+    ticketId: t.ticketId,
+    ticketOptionId: t.ticketOptionId,
+    buyer: owner,
+    ticketAccess: { type: 'API', locator: t.ticketId, status: 'LOCKED' },
+    price: t.price,
+    ...(t.tags.length ? { tags: t.tags } : {}),
+  } as TicketCreate;
+}
+
+/**
+ * Every ticket of this partner `email` owns now: the partner's verification answer (PULL, asked live),
+ * or, for a partner without a verification endpoint, the pushed tickets with this buyer e-mail. With
+ * `sync`, tickets the partner reports but never sent are stored first (the access layer's `sync=1`).
+ */
+export async function ownedTickets(
+  partnerId: string,
+  email: string,
+  opts: { sync?: boolean } = {},
+): Promise<SaleTicket[]> {
   const owner = email.trim().toLowerCase();
   const integration = await getIntegration(partnerId);
   if (!integration.verificationUrl) return ticketsOfBuyer(partnerId, owner);
   const verified = await verifyTickets(partnerId, owner);
   const owned = new Set(verified.tickets.map((t) => `${t.externalReferenceEventId}|${t.ticketId}`));
-  const known = await ticketsForSale(
-    partnerId,
-    verified.tickets.map((t) => t.ticketId),
-  );
+  const ids = verified.tickets.map((t) => t.ticketId);
+  let known = await ticketsForSale(partnerId, ids);
+  if (opts.sync) {
+    const stored = new Set(known.map((t) => `${t.eventRef}|${t.ticketId}`));
+    const missing = verified.tickets.filter((t) => !stored.has(`${t.externalReferenceEventId}|${t.ticketId}`));
+    if (missing.length) {
+      await syncTickets(
+        partnerId,
+        missing.map((t) => syncedTicket(t, owner)),
+      );
+      known = await ticketsForSale(partnerId, ids);
+    }
+  }
   return known.filter((t) => owned.has(`${t.eventRef}|${t.ticketId}`));
 }

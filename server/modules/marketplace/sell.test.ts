@@ -319,6 +319,33 @@ describe('the static resale entry page', () => {
     await updateIntegration({ partnerId: m.partnerId, verificationUrl: 'http://127.0.0.1:9/api' });
     expect(await resaleEntryPage(m.partnerId, SELLER)).toEqual({ unavailable: true, groups: [] });
   });
+
+  it('with sync (the access layer’s URL for a ticket Encore was never sent) stores the partner’s tickets first', async () => {
+    const m = await market();
+    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` });
+    fake.setTickets(SELLER, [
+      fakeTicket({ ticketId: 'T1', externalReferenceEventId: m.ref, showId: '1' }),
+      fakeTicket({
+        ticketId: 'NEW-7',
+        externalReferenceEventId: m.ref,
+        showId: '1',
+        ticketOptionId: 'GA',
+        price: '40',
+        tags: ['order:O-7'],
+      }),
+    ]);
+    // Without sync the unknown ticket is not shown (nothing to list it from).
+    const plain = await resaleEntryPage(m.partnerId, SELLER);
+    expect(plain.groups.flatMap((g) => g.tickets.map((s) => s.ticket.ticketId))).toEqual(['T1']);
+    expect(await ticketsForSale(m.partnerId, ['NEW-7'])).toEqual([]);
+    const synced = await resaleEntryPage(m.partnerId, SELLER, { sync: true });
+    expect(synced.groups.flatMap((g) => g.tickets.map((s) => [s.ticket.ticketId, s.sellable]))).toEqual([
+      ['NEW-7', true],
+      ['T1', true],
+    ]);
+    const [stored] = await ticketsForSale(m.partnerId, ['NEW-7']);
+    expect(stored).toMatchObject({ buyerEmail: SELLER, orderId: 'O-7', showId: '1', status: 'VALID' });
+  });
 });
 
 describe('payout preview', () => {

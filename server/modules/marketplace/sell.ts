@@ -363,11 +363,16 @@ export async function transferAsSeller(
  * The partner's static resale entry page for a signed-in fan: every ticket the fan owns now (asked of
  * the partner live), plus those this fan sold here, each with its sell status; grouped by show.
  */
-export async function resaleEntryPage(partnerId: string, fanEmail: string, db: Db = getDb()) {
+export async function resaleEntryPage(
+  partnerId: string,
+  fanEmail: string,
+  opts: { sync?: boolean } = {},
+  db: Db = getDb(),
+) {
   const email = fanEmail.trim().toLowerCase();
   let owned: SaleTicket[];
   try {
-    owned = await ownedTickets(partnerId, email);
+    owned = await ownedTickets(partnerId, email, opts);
   } catch (err) {
     if (err instanceof PartnerCallError) return { unavailable: true as const, groups: [] };
     throw err;

@@ -94,6 +94,12 @@ export async function ticketsOfOrder(partnerId: string, orderId: string, db: DbO
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), eq(tickets.orderId, orderId)));
 }
 
+/** The partner's tickets of several orders at once (the access layer's orders mode). */
+export async function ticketsOfOrders(partnerId: string, orderIds: string[], db: DbOrTx = getDb()) {
+  if (!orderIds.length) return [];
+  return saleTickets(db, and(eq(tickets.partnerId, partnerId), inArray(tickets.orderId, orderIds)));
+}
+
 /** The partner's tickets whose buyer e-mail is this (a partner without a verification endpoint: its pushed owner). */
 export async function ticketsOfBuyer(partnerId: string, email: string, db: DbOrTx = getDb()) {
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), eq(tickets.buyerEmail, email.trim().toLowerCase())));

@@ -41,11 +41,16 @@ export default async function ResaleEntryPage({ params, searchParams }: Props) {
       <MarketShell partner={shell} returnTo={returnTo} narrow>
         <h1>{t('title', { partner: partner.name })}</h1>
         <p className="mk-lead">{t('lead')}</p>
-        <SignInPrompt partnerId={partner.id} partnerName={partner.name} next={`/resale/${partner.id}`} />
+        <SignInPrompt
+          partnerId={partner.id}
+          partnerName={partner.name}
+          next={`/resale/${partner.id}${query.sync === '1' ? '?sync=1' : ''}`}
+        />
       </MarketShell>
     );
   }
-  const page = await resaleEntryPage(partner.id, fan.email);
+  // `sync=1` (the access layer's URL for a ticket Encore was never sent): store the partner's tickets first.
+  const page = await resaleEntryPage(partner.id, fan.email, { sync: query.sync === '1' });
   return (
     <MarketShell partner={shell} returnTo={returnTo}>
       <h1>{t('title', { partner: partner.name })}</h1>

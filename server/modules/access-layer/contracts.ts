@@ -1,0 +1,40 @@
+import { defineRoute } from '@/server/lib/contract';
+import { sellAccessLayerExample } from './examples';
+import { sellAccessLayerQuery, sellAccessLayerRequest, sellAccessLayerResponse } from './schemas';
+
+const TAG = 'Smart access layer';
+
+export const sellAccessLayerRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/wrapper/accesslayer',
+  operationId: 'sellAccessLayer',
+  tag: TAG,
+  summary: "The sell access layer: each ticket's (or order's) sell status and actions for one seller",
+  description:
+    'Three modes on one URL, decided by the body: `tickets` (tickets mode), `orders` (orders mode) or neither ' +
+    '(seller-only: `user` plus the sales flags; with no flag set the answer is just `{ user }`). `tickets` and `orders` together → 400.\n\n' +
+    'Eligibility is evaluated on every call: the resale rules in force (most specific wins), the show (LIVE, resale enabled, ' +
+    'listing window), the ticket (not invalidated, not used) and its listing. SELLABLE → `SELL`; FOR_SALE → `EDIT` and `P2P` ' +
+    "(`enabled` false unless the partner's P2P_TRANSFER rule allows it); SOLD → `DETAILS`; NOT_SELLABLE → none. " +
+    '`PENDING_PAYOUT_INFO` is added beside them for a listed or sold ticket while the seller has no active payout account ' +
+    '(never in orders mode).\n\n' +
+    '`sync` is false for a ticket Encore was never sent: it is still judged by the show and the rules, and its `SELL` URL ' +
+    "opens the partner's resale page with `sync=1`, which asks the partner's verification endpoint for the seller's tickets " +
+    'and stores them before listing.\n\n' +
+    'Orders mode aggregates each order (its tickets sent, by id or one per `combinations` entry, plus every ticket of that ' +
+    'order Encore knows to be listed or sold), in this order: all NOT_SELLABLE → NOT_SELLABLE; some SELLABLE and some ' +
+    'listed or sold → SELLABLE + `MANAGE`; all SELLABLE → SELLABLE + `SELL`; listed or sold in one listing with some listed → ' +
+    'FOR_SALE + `EDIT`; one listing, all sold → SOLD + `DETAILS`; several listings → FOR_SALE + `MANAGE`.\n\n' +
+    'Ownership is taken from the partner here (it asks about its own user); it is checked live with the partner when the fan ' +
+    'enters the selling flow. `autologin: true` puts a fresh one-time token for `user` on every CTA URL. CTA texts follow ' +
+    '`lang` (`en`, `es`; others fall back to `en`). `components` is the sell banners configured for the partner. ' +
+    `Success answers \`errors: []\`. Up to 5,000 tickets or 1,000 orders per request.`,
+  auth: 'partner',
+  query: sellAccessLayerQuery,
+  body: sellAccessLayerRequest,
+  response: sellAccessLayerResponse,
+  emptyErrorsArray: true,
+  examples: sellAccessLayerExample,
+});
+
+export const accessLayerRoutes = [sellAccessLayerRoute];

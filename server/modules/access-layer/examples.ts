@@ -1,0 +1,24 @@
+/**
+ * Worked example of the sell access layer, on the catalogue's and tickets' examples: Ana holds T-0002
+ * and T-0003 (both listed through the selling flow) and T-0099 (never sent to Encore: `sync` false).
+ * Answers: ./response-examples.json (server/http/examples.test.ts refreshes them).
+ */
+import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog';
+import responses from './response-examples.json';
+
+const ana = 'ana.garcia@example.com';
+
+export const sellAccessLayerExample = {
+  query: { lang: 'en' },
+  body: {
+    user: ana,
+    includeTicketSales: true,
+    tickets: ['T-0002', 'T-0003', 'T-0099'].map((ticketId) => ({
+      eventId: EXAMPLE_EVENT_ID,
+      showId: EXAMPLE_SHOW_ID,
+      ticketId,
+      ticketOptionId: 'platea-a',
+    })),
+  },
+  response: responses.sellAccessLayer,
+};

@@ -1,0 +1,8 @@
+/**
+ * The smart access layer (spec "Smart access layer"): what the partner's own pages show about resale —
+ * the sell access layer's statuses and calls to action per ticket or order. Reads the marketplace,
+ * catalogue, payments and fans modules through their public faces; owns no table yet.
+ */
+export * from './schemas';
+export * from './sell';
+export * from './contracts';

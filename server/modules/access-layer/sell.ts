@@ -1,0 +1,256 @@
+import { type DbOrTx, getDb } from '@/db';
+import { publicBaseUrl } from '@/server/env';
+import { type Locale, supportedLocale, translator } from '@/server/lib/i18n';
+import { issueOneTimeTokens, ONE_TIME_TOKEN_PARAM } from '@/server/modules/fans';
+import {
+  DEFAULT_LANG,
+  orderListingStates,
+  type SellerItem,
+  type SellerItemState,
+  sellerItemStates,
+  type SoldTicket,
+  soldTicketsOf,
+} from '@/server/modules/marketplace';
+import { payoutStatus } from '@/server/modules/payments';
+import type { CallToAction, CtaKey, SellAccessLayerRequest, SellAccessLayerResponse } from './schemas';
+
+/*
+ * POST /v1/wrapper/accesslayer, the sell access layer: for the tickets (or orders) a partner shows its
+ * user, each one's sell status and the actions Encore offers, as buttons the partner renders. Rules
+ * (spec "Smart access layer"):
+ *  - eligibility is evaluated on every call (resale rules in force, show, ticket state, listings);
+ *  - SELLABLE → SELL · FOR_SALE → EDIT, P2P · SOLD → DETAILS · NOT_SELLABLE → none;
+ *  - PENDING_PAYOUT_INFO beside the others while the seller has listed or sold tickets and no active
+ *    payout account (never in orders mode);
+ *  - `sync` false for a ticket Encore does not know: its SELL URL makes the selling flow synchronise it.
+ * It is the hot path for large requests: a fixed number of queries whatever the number of tickets.
+ */
+
+type Status = 'SELLABLE' | 'NOT_SELLABLE' | 'FOR_SALE' | 'SOLD';
+
+interface Cta {
+  key: CtaKey;
+  path: string;
+  params?: Record<string, string>;
+  enabled?: boolean;
+}
+
+/** Builds the answer's CTAs: texts in the request language, absolute URLs, one-time tokens when asked. */
+class CtaBuilder {
+  private readonly pending: { cta: Cta; out: CallToAction }[] = [];
+  private readonly t: ReturnType<typeof translator<'accessLayer'>>;
+
+  constructor(private readonly lang: string) {
+    this.t = translator((supportedLocale(lang) ?? DEFAULT_LANG) as Locale, 'accessLayer');
+  }
+
+  make(cta: Cta): CallToAction {
+    const out: CallToAction = { key: cta.key, text: this.t(`cta.${cta.key}`), url: '', enabled: cta.enabled ?? true };
+    this.pending.push({ cta, out });
+    return out;
+  }
+
+  /** Fills every URL; with `autologin`, each carries a fresh token for the user (one insert for all). */
+  async finish(partnerId: string, user: string, autologin: boolean, db: DbOrTx) {
+    const tokens = autologin ? await issueOneTimeTokens(partnerId, user, this.pending.length, db) : [];
+    this.pending.forEach(({ cta, out }, i) => {
+      const u = new URL(`${publicBaseUrl()}${cta.path}`);
+      for (const [k, v] of Object.entries(cta.params ?? {})) u.searchParams.set(k, v);
+      u.searchParams.set('lang', this.lang);
+      if (autologin) u.searchParams.set(ONE_TIME_TOKEN_PARAM, tokens[i]);
+      out.url = u.toString();
+    });
+  }
+}
+
+/** The CTAs of one ticket's state (spec rule 2), without PENDING_PAYOUT_INFO. */
+function ticketCtas(partnerId: string, s: SellerItemState, b: CtaBuilder): CallToAction[] {
+  switch (s.status) {
+    case 'SELLABLE':
+      if (s.ticketPk) return [b.make({ key: 'SELL', path: `/sell/${s.ticketPk}` })];
+      // Unknown to Encore: the partner's resale page for this fan, asked to synchronise the ticket first.
+      return [
+        b.make({
+          key: 'SELL',
+          path: `/resale/${encodeURIComponent(partnerId)}`,
+          params: { sync: '1', ticketId: s.item.ticketId, eventId: s.item.eventRef, showId: s.item.showId },
+        }),
+      ];
+    case 'FOR_SALE':
+      return [
+        b.make({ key: 'EDIT', path: `/listing/${s.listingId}` }),
+        b.make({ key: 'P2P', path: `/listing/${s.listingId}/transfer`, enabled: s.transferAllowed }),
+      ];
+    case 'SOLD':
+      return [b.make({ key: 'DETAILS', path: `/listing/${s.listingId}` })];
+    default:
+      return [];
+  }
+}
+
+interface Unit {
+  status: Status;
+  listingId: string | null;
+}
+
+/**
+ * An order's status and CTA from its tickets (spec rule 5, in its order). A "group" is a listing: the
+ * tickets sold together.
+ */
+export function aggregateOrder(units: Unit[]): { status: Status; cta: CtaKey | null; listingId: string | null } {
+  const sellable = units.filter((u) => u.status === 'SELLABLE').length;
+  const placed = units.filter((u) => u.status === 'FOR_SALE' || u.status === 'SOLD');
+  if (!units.length || units.every((u) => u.status === 'NOT_SELLABLE'))
+    return { status: 'NOT_SELLABLE', cta: null, listingId: null };
+  if (sellable && placed.length) return { status: 'SELLABLE', cta: 'MANAGE', listingId: null };
+  if (sellable === units.length) return { status: 'SELLABLE', cta: 'SELL', listingId: null };
+  const groups = new Set(placed.map((u) => u.listingId));
+  if (groups.size === 1) {
+    const listingId = placed[0].listingId;
+    if (placed.some((u) => u.status === 'FOR_SALE')) return { status: 'FOR_SALE', cta: 'EDIT', listingId };
+    return { status: 'SOLD', cta: 'DETAILS', listingId };
+  }
+  return { status: 'FOR_SALE', cta: 'MANAGE', listingId: null };
+}
+
+function groupSales(sold: SoldTicket[]) {
+  const byOrder = new Map<string, SoldTicket[]>();
+  for (const s of sold) {
+    if (!s.orderId) continue;
+    const list = byOrder.get(s.orderId) ?? [];
+    list.push(s);
+    byOrder.set(s.orderId, list);
+  }
+  return [...byOrder].map(([orderId, tickets]) => ({ orderId, tickets }));
+}
+
+/** The sell access layer's answer for one request (the body already validated). */
+export async function sellAccessLayer(
+  partnerId: string,
+  body: SellAccessLayerRequest,
+  lang: string = DEFAULT_LANG,
+  opts: { now?: Date; db?: DbOrTx } = {},
+): Promise<SellAccessLayerResponse> {
+  const db = opts.db ?? getDb();
+  const now = opts.now ?? new Date();
+  const user = body.user.trim().toLowerCase();
+  const b = new CtaBuilder(lang);
+  const out: SellAccessLayerResponse = { user: body.user };
+
+  const wantSales = body.includeTicketSales || body.includeOrderSales;
+  const salesP = wantSales ? soldTicketsOf(partnerId, user, {}, db) : Promise.resolve([]);
+
+  if (body.tickets) {
+    const items: SellerItem[] = body.tickets.map((t) => ({
+      eventRef: t.eventId,
+      showId: t.showId,
+      ticketId: t.ticketId,
+      ticketOptionId: t.ticketOptionId,
+      priceTypeId: t.priceTypeId ?? null,
+    }));
+    const [states, payout] = await Promise.all([
+      sellerItemStates(partnerId, user, items, now, db),
+      payoutStatus(partnerId, user, db),
+    ]);
+    const payoutMissing = payout !== 'active';
+    out.tickets = states.map((s) => {
+      const ctas = ticketCtas(partnerId, s, b);
+      if (payoutMissing && (s.status === 'FOR_SALE' || s.status === 'SOLD') && s.listingId)
+        ctas.push(b.make({ key: 'PENDING_PAYOUT_INFO', path: `/listing/${s.listingId}`, params: { payout: '1' } }));
+      return {
+        status: s.status,
+        ticketId: s.item.ticketId,
+        ticketOptionId: s.item.ticketOptionId,
+        priceTypeId: s.item.priceTypeId ?? null,
+        sync: s.known,
+        callToActions: ctas,
+      };
+    });
+    out.components = [];
+  } else if (body.orders) {
+    const orderIds = [...new Set(body.orders.map((o) => o.orderId))];
+    // Each order's tickets as the partner sent them: by id, or one per combination (unknown to Encore).
+    const items: { order: number; item: SellerItem }[] = [];
+    body.orders.forEach((o, order) => {
+      if (o.tickets) {
+        for (const t of o.tickets)
+          items.push({
+            order,
+            item: {
+              eventRef: o.eventId,
+              showId: o.showId,
+              ticketId: t.ticketId,
+              ticketOptionId: t.ticketOptionId,
+              priceTypeId: t.priceTypeId ?? null,
+            },
+          });
+      } else {
+        (o.combinations ?? []).forEach((c, i) =>
+          items.push({
+            order,
+            item: {
+              eventRef: o.eventId,
+              showId: o.showId,
+              // No ticket id: judged by the show and the rules alone.
+              ticketId: `${o.orderId}#${i}`,
+              unnamed: true,
+              ticketOptionId: c.ticketOptionId,
+              priceTypeId: c.priceTypeId ?? null,
+            },
+          }),
+        );
+      }
+    });
+    const [states, known] = await Promise.all([
+      sellerItemStates(
+        partnerId,
+        user,
+        items.map((i) => i.item),
+        now,
+        db,
+      ),
+      orderListingStates(partnerId, user, orderIds, db),
+    ]);
+    out.orders = body.orders.map((o, index) => {
+      const units = new Map<string, Unit>();
+      states.forEach((s, i) => {
+        if (items[i].order === index) units.set(items[i].item.ticketId, { status: s.status, listingId: s.listingId });
+      });
+      // Every ticket Encore knows of the order that is listed or sold counts too (spec rule 6).
+      for (const k of known) {
+        if (k.orderId !== o.orderId) continue;
+        units.set(k.ticketId, { status: k.status === 'SOLD' ? 'SOLD' : 'FOR_SALE', listingId: k.listingId });
+      }
+      const agg = aggregateOrder([...units.values()]);
+      const ctas: CallToAction[] = [];
+      if (agg.cta === 'SELL') {
+        const first = states.find((s, i) => items[i].order === index && s.ticketPk);
+        ctas.push(
+          first
+            ? b.make({ key: 'SELL', path: `/sell/${first.ticketPk}`, params: { order: '1' } })
+            : b.make({
+                key: 'SELL',
+                path: `/resale/${encodeURIComponent(partnerId)}`,
+                params: { sync: '1', orderId: o.orderId },
+              }),
+        );
+      } else if (agg.cta === 'MANAGE') {
+        ctas.push(b.make({ key: 'MANAGE', path: `/resale/${encodeURIComponent(partnerId)}` }));
+      } else if (agg.cta === 'EDIT' || agg.cta === 'DETAILS') {
+        ctas.push(b.make({ key: agg.cta, path: `/listing/${agg.listingId}` }));
+      }
+      return { orderId: o.orderId, status: agg.status, callToActions: ctas };
+    });
+    out.components = [];
+  }
+
+  if (wantSales) {
+    const sold = await salesP;
+    if (body.includeTicketSales) out.soldTickets = sold;
+    if (body.includeOrderSales) out.soldOrders = groupSales(sold);
+  } else {
+    await salesP;
+  }
+  await b.finish(partnerId, user, body.autologin === true, db);
+  return out;
+}

@@ -1,0 +1,260 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
+import { type DbOrTx, getDb } from '@/db';
+import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
+import { fromMinorUnits } from '@/server/lib/money';
+import { pickResaleRules, resaleRulesOfEvents, showDirectory } from '@/server/modules/catalog';
+import { type SaleTicket, ticketsByPk, ticketsForSale, ticketsOfOrders } from '@/server/modules/tickets';
+import { type ListingProblem, showRuleProblems, ticketStateProblems } from './listings';
+
+/*
+ * The seller's side of many tickets at once, for the sell access layer: what the partner says the
+ * seller holds, evaluated against Encore's shows, tickets, listings and resale rules with one query per
+ * table whatever the number of tickets (the partner's page may ask about a thousand at a time).
+ * Ownership is the partner's word here (it is the partner asking about its own user); it is asked live
+ * of the partner when the fan enters the selling flow, as everywhere else.
+ */
+
+/** A ticket as the partner names it in the access layer. */
+export interface SellerItem {
+  eventRef: string;
+  showId: string;
+  ticketId: string;
+  ticketOptionId: string;
+  priceTypeId?: string | null;
+  /** A ticket the partner describes without its id (orders mode's combinations): never looked up. */
+  unnamed?: boolean;
+}
+
+export type SellerItemStatus = 'SELLABLE' | 'NOT_SELLABLE' | 'FOR_SALE' | 'SOLD';
+
+export interface SellerItemState {
+  item: SellerItem;
+  /** Encore knows the ticket (the partner pushed it); unknown tickets are judged by the show and rules alone. */
+  known: boolean;
+  ticketPk: string | null;
+  /** The show's Encore ids (null when the partner never pushed the show). */
+  eventPk: string | null;
+  showPk: string | null;
+  orderId: string | null;
+  status: SellerItemStatus;
+  /** The ticket's open listing, else its sold one (of this seller). */
+  listingId: string | null;
+  /** Why NOT_SELLABLE (empty otherwise). */
+  problems: (ListingProblem | { code: 'UNKNOWN_SHOW'; message: string })[];
+  /** The partner's P2P_TRANSFER rule allows handing the ticket to another fan. */
+  transferAllowed: boolean;
+}
+
+const key = (eventRef: string, showId: string) => `${eventRef}\u0000${showId}`;
+
+/** Each item's sell status for this seller, in the items' order. */
+export async function sellerItemStates(
+  partnerId: string,
+  sellerEmail: string,
+  items: SellerItem[],
+  now = new Date(),
+  db: DbOrTx = getDb(),
+): Promise<SellerItemState[]> {
+  const email = sellerEmail.trim().toLowerCase();
+  const refs = [...new Set(items.map((i) => i.eventRef))];
+  const directory = showDirectory(db);
+  const [showRows, known] = await Promise.all([
+    refs.length
+      ? db
+          .select({
+            eventPk: directory.eventPk,
+            eventRef: directory.eventRef,
+            showPk: directory.showPk,
+            showId: directory.showId,
+            showStatus: directory.showStatus,
+            startsAt: directory.startsAt,
+            resaleEnabled: directory.resaleEnabled,
+          })
+          .from(directory)
+          .where(and(eq(directory.partnerId, partnerId), inArray(directory.eventRef, refs)))
+      : [],
+    ticketsForSale(partnerId, [...new Set(items.filter((i) => !i.unnamed).map((i) => i.ticketId))], db),
+  ]);
+  const showByKey = new Map(showRows.map((s) => [key(s.eventRef, s.showId), s]));
+  const ticketById = new Map(known.map((t) => [t.ticketId, t]));
+  const [latest, rules] = await Promise.all([
+    latestListingsOf(partnerId, email, known, db),
+    resaleRulesOfEvents(
+      showRows.map((s) => s.eventPk),
+      db,
+    ),
+  ]);
+
+  return items.map((item) => {
+    const show = showByKey.get(key(item.eventRef, item.showId));
+    const found = item.unnamed ? undefined : ticketById.get(item.ticketId);
+    // A known ticket counts only where the partner names it rightly (same event and show).
+    const ticket: SaleTicket | undefined =
+      found && found.eventRef === item.eventRef && found.showId === item.showId ? found : undefined;
+    const base = {
+      item,
+      known: Boolean(ticket),
+      ticketPk: ticket?.pk ?? null,
+      eventPk: show?.eventPk ?? null,
+      showPk: show?.showPk ?? null,
+      orderId: ticket?.orderId ?? null,
+    };
+    if (!show) {
+      return {
+        ...base,
+        status: 'NOT_SELLABLE',
+        listingId: null,
+        problems: [{ code: 'UNKNOWN_SHOW', message: 'the event or show is not known to Encore' }],
+        transferAllowed: false,
+      };
+    }
+    const inForce = pickResaleRules(rules, {
+      eventPk: show.eventPk,
+      showId: item.showId,
+      ticketOptionId: ticket?.ticketOptionId ?? item.ticketOptionId,
+      priceTypeId: ticket?.priceTypeId ?? item.priceTypeId ?? null,
+    });
+    const transferAllowed = (inForce.P2P_TRANSFER as { allowed?: boolean } | undefined)?.allowed === true;
+    const listing = ticket ? latest.get(ticket.pk) : undefined;
+    if (listing?.status === 'SOLD') {
+      return { ...base, status: 'SOLD', listingId: listing.id, problems: [], transferAllowed };
+    }
+    if (listing && (listing.status === 'ACTIVE' || listing.status === 'RESERVED')) {
+      return { ...base, status: 'FOR_SALE', listingId: listing.id, problems: [], transferAllowed };
+    }
+    const problems = [...(ticket ? ticketStateProblems(ticket) : []), ...showRuleProblems(show, inForce, now)];
+    return {
+      ...base,
+      status: problems.length ? 'NOT_SELLABLE' : 'SELLABLE',
+      listingId: null,
+      problems,
+      transferAllowed,
+    };
+  });
+}
+
+/**
+ * Each ticket's open listing, else a sold one of this seller (one query). Another seller's closed
+ * listing (before the ticket came to this fan) says nothing about this seller's ticket.
+ */
+async function latestListingsOf(partnerId: string, email: string, list: SaleTicket[], db: DbOrTx) {
+  const out = new Map<string, { id: string; status: ListingStatus }>();
+  if (!list.length) return out;
+  const rows = await db
+    .select({
+      ticketPk: listingItems.ticketPk,
+      id: listings.id,
+      status: listings.status,
+      open: listingItems.open,
+      sellerEmail: listings.sellerEmail,
+    })
+    .from(listingItems)
+    .innerJoin(listings, eq(listings.id, listingItems.listingId))
+    .where(
+      and(
+        eq(listingItems.partnerId, partnerId),
+        inArray(
+          listingItems.ticketPk,
+          list.map((t) => t.pk),
+        ),
+      ),
+    )
+    .orderBy(desc(listingItems.open), desc(listings.createdAt));
+  for (const r of rows) {
+    if (out.has(r.ticketPk)) continue;
+    if (r.open) out.set(r.ticketPk, { id: r.id, status: r.status });
+    else if (r.status === 'SOLD' && r.sellerEmail === email) out.set(r.ticketPk, { id: r.id, status: r.status });
+  }
+  return out;
+}
+
+export interface SoldTicket {
+  ticketId: string;
+  eventId: string;
+  showId: string;
+  ticketOptionId: string;
+  priceTypeId: string | null;
+  orderId: string | null;
+  listingId: string;
+  /** Asking price per ticket the buyer paid, in major units, and its currency. */
+  price: number;
+  currency: string;
+  soldAt: string | null;
+}
+
+/**
+ * Every ticket this seller sold on Encore (for `includeTicketSales` / `includeOrderSales`), newest
+ * first; with `orderIds`, only those of these orders.
+ */
+export async function soldTicketsOf(
+  partnerId: string,
+  sellerEmail: string,
+  opts: { orderIds?: string[] } = {},
+  db: DbOrTx = getDb(),
+): Promise<SoldTicket[]> {
+  const email = sellerEmail.trim().toLowerCase();
+  if (opts.orderIds && !opts.orderIds.length) return [];
+  const rows = await db
+    .select({
+      ticketPk: listingItems.ticketPk,
+      ticketId: listingItems.ticketId,
+      listingId: listings.id,
+      priceMinor: listings.priceMinor,
+      currency: listings.currency,
+      soldAt: listings.soldAt,
+    })
+    .from(listings)
+    .innerJoin(listingItems, eq(listingItems.listingId, listings.id))
+    .where(and(eq(listings.partnerId, partnerId), eq(listings.sellerEmail, email), eq(listings.status, 'SOLD')))
+    .orderBy(desc(listings.soldAt), listingItems.ticketId);
+  const byPk = new Map(
+    (
+      await ticketsByPk(
+        partnerId,
+        rows.map((r) => r.ticketPk),
+        db,
+      )
+    ).map((t) => [t.pk, t]),
+  );
+  const orders = opts.orderIds ? new Set(opts.orderIds) : null;
+  const out: SoldTicket[] = [];
+  for (const r of rows) {
+    const t = byPk.get(r.ticketPk);
+    if (!t || (orders && !(t.orderId && orders.has(t.orderId)))) continue;
+    out.push({
+      ticketId: r.ticketId,
+      eventId: t.eventRef,
+      showId: t.showId,
+      ticketOptionId: t.ticketOptionId,
+      priceTypeId: t.priceTypeId,
+      orderId: t.orderId,
+      listingId: r.listingId,
+      price: fromMinorUnits(r.priceMinor, r.currency) ?? 0,
+      currency: r.currency,
+      soldAt: r.soldAt ? r.soldAt.toISOString() : null,
+    });
+  }
+  return out;
+}
+
+/**
+ * The tickets Encore knows of these orders that are listed or sold (by this seller), with their
+ * listing: in orders mode an order counts them besides the tickets the partner sent.
+ */
+export async function orderListingStates(
+  partnerId: string,
+  sellerEmail: string,
+  orderIds: string[],
+  db: DbOrTx = getDb(),
+): Promise<{ orderId: string; ticketId: string; listingId: string; status: ListingStatus }[]> {
+  const email = sellerEmail.trim().toLowerCase();
+  const list = await ticketsOfOrders(partnerId, orderIds, db);
+  const latest = await latestListingsOf(partnerId, email, list, db);
+  const out: { orderId: string; ticketId: string; listingId: string; status: ListingStatus }[] = [];
+  for (const t of list) {
+    const l = latest.get(t.pk);
+    if (l && t.orderId && l.status !== 'UNLISTED' && l.status !== 'CANCELLED')
+      out.push({ orderId: t.orderId, ticketId: t.ticketId, listingId: l.id, status: l.status });
+  }
+  return out;
+}
