@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres, { type Sql } from 'postgres';
@@ -77,3 +78,13 @@ export async function runMigrations(url: string): Promise<void> {
 }
 
 export { schema };
+
+/**
+ * `column IN (values)` with the values as ONE parameter (JSON): drizzle's `inArray` builds and checks
+ * a parameter object per value and sends as many parameters, and `= any(array(subquery))` is checked
+ * value by value against every row (8 ms for 1,000 ids over 1,000 rows, measured); a semi-join on the
+ * set lets the planner hash it or walk an index.
+ */
+export function inTextList(column: SQL | SQLWrapper, values: readonly string[]): SQL {
+  return sql`${column} in (select json_array_elements_text(${JSON.stringify(values)}::json))`;
+}

@@ -8,11 +8,11 @@ import { apiRequest } from '@/server/testing/fixtures';
 import type { BenchResult } from './run';
 import { machine, startApp } from './servers';
 
-const SELLER = 'seller@bench.test';
+export const SELLER = 'seller@bench.test';
 const REPS = 5;
 
 /** A partner with one event and show and `n` tickets owned by SELLER, through the modules. */
-async function marketWith(n: number) {
+export async function marketWith(n: number) {
   const { partner, apiKey } = await createPartnerWithKeys(`Bench market ${Date.now()}`);
   const ref = `MKT-${Date.now()}`;
   await createEvent(partner.id, {

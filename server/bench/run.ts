@@ -27,6 +27,7 @@ const cases: Record<string, () => Promise<{ run: () => Promise<BenchResult> }>> 
   'buy-intention': () => import('./buy-intention'),
   'listed-tickets': () => import('./listed-tickets'),
   'buy-page': () => import('./buy-page'),
+  'access-layer-sell': () => import('./access-layer-sell'),
 };
 
 let dropDb: (() => Promise<void>) | undefined;

@@ -39,13 +39,24 @@ interface Cta {
 class CtaBuilder {
   private readonly pending: { cta: Cta; out: CallToAction }[] = [];
   private readonly t: ReturnType<typeof translator<'accessLayer'>>;
+  /** Each key's text, formatted once per request (a thousand tickets share a handful of labels). */
+  private readonly texts = new Map<CtaKey, string>();
 
   constructor(private readonly lang: string) {
     this.t = translator((supportedLocale(lang) ?? DEFAULT_LANG) as Locale, 'accessLayer');
   }
 
+  private text(key: CtaKey): string {
+    let text = this.texts.get(key);
+    if (text === undefined) {
+      text = this.t(`cta.${key}`);
+      this.texts.set(key, text);
+    }
+    return text;
+  }
+
   make(cta: Cta): CallToAction {
-    const out: CallToAction = { key: cta.key, text: this.t(`cta.${cta.key}`), url: '', enabled: cta.enabled ?? true };
+    const out: CallToAction = { key: cta.key, text: this.text(cta.key), url: '', enabled: cta.enabled ?? true };
     this.pending.push({ cta, out });
     return out;
   }
@@ -53,12 +64,15 @@ class CtaBuilder {
   /** Fills every URL; with `autologin`, each carries a fresh token for the user (one insert for all). */
   async finish(partnerId: string, user: string, autologin: boolean, db: DbOrTx) {
     const tokens = autologin ? await issueOneTimeTokens(partnerId, user, this.pending.length, db) : [];
+    const base = publicBaseUrl();
+    const lang = `lang=${encodeURIComponent(this.lang)}`;
     this.pending.forEach(({ cta, out }, i) => {
-      const u = new URL(`${publicBaseUrl()}${cta.path}`);
-      for (const [k, v] of Object.entries(cta.params ?? {})) u.searchParams.set(k, v);
-      u.searchParams.set('lang', this.lang);
-      if (autologin) u.searchParams.set(ONE_TIME_TOKEN_PARAM, tokens[i]);
-      out.url = u.toString();
+      // Paths are built from Encore's ids; the query is encoded here (the URL class cost ~5 µs a link).
+      let query = '';
+      for (const [k, v] of Object.entries(cta.params ?? {})) query += `${k}=${encodeURIComponent(v)}&`;
+      query += lang;
+      if (autologin) query += `&${ONE_TIME_TOKEN_PARAM}=${tokens[i]}`;
+      out.url = `${base}${cta.path}?${query}`;
     });
   }
 }

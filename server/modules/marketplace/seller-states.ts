@@ -1,9 +1,9 @@
-import { and, desc, eq, inArray } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { type DbOrTx, getDb, inTextList } from '@/db';
 import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
 import { fromMinorUnits } from '@/server/lib/money';
 import { pickResaleRules, resaleRulesOfEvents, showDirectory } from '@/server/modules/catalog';
-import { type SaleTicket, ticketsByPk, ticketsForSale, ticketsOfOrders } from '@/server/modules/tickets';
+import { sellerTicketRows, ticketsByPk, ticketsOfOrders } from '@/server/modules/tickets';
 import { type ListingProblem, showRuleProblems, ticketStateProblems } from './listings';
 
 /*
@@ -73,93 +73,115 @@ export async function sellerItemStates(
           .from(directory)
           .where(and(eq(directory.partnerId, partnerId), inArray(directory.eventRef, refs)))
       : [],
-    ticketsForSale(partnerId, [...new Set(items.filter((i) => !i.unnamed).map((i) => i.ticketId))], db),
+    sellerTicketRows(partnerId, [...new Set(items.filter((i) => !i.unnamed).map((i) => i.ticketId))], db),
   ]);
   const showByKey = new Map(showRows.map((s) => [key(s.eventRef, s.showId), s]));
   const ticketById = new Map(known.map((t) => [t.ticketId, t]));
   const [latest, rules] = await Promise.all([
-    latestListingsOf(partnerId, email, known, db),
+    latestListingsOf(
+      partnerId,
+      email,
+      known.map((t) => t.pk),
+      db,
+    ),
     resaleRulesOfEvents(
       showRows.map((s) => s.eventPk),
       db,
     ),
   ]);
 
-  return items.map((item) => {
+  // The rules and show checks of each scope, once: a thousand tickets of a show share a few scopes.
+  const scopes = new Map<string, { problems: ListingProblem[]; transferAllowed: boolean }>();
+  const judge = (show: (typeof showRows)[number], ticketOptionId: string, priceTypeId: string | null) => {
+    const k = `${show.showPk}\u0000${ticketOptionId}\u0000${priceTypeId ?? ''}`;
+    let scope = scopes.get(k);
+    if (!scope) {
+      const inForce = pickResaleRules(rules, {
+        eventPk: show.eventPk,
+        showId: show.showId,
+        ticketOptionId,
+        priceTypeId,
+      });
+      scope = {
+        problems: showRuleProblems(show, inForce, now),
+        transferAllowed: (inForce.P2P_TRANSFER as { allowed?: boolean } | undefined)?.allowed === true,
+      };
+      scopes.set(k, scope);
+    }
+    return scope;
+  };
+
+  return items.map((item): SellerItemState => {
     const show = showByKey.get(key(item.eventRef, item.showId));
     const found = item.unnamed ? undefined : ticketById.get(item.ticketId);
-    // A known ticket counts only where the partner names it rightly (same event and show).
-    const ticket: SaleTicket | undefined =
-      found && found.eventRef === item.eventRef && found.showId === item.showId ? found : undefined;
-    const base = {
-      item,
-      known: Boolean(ticket),
-      ticketPk: ticket?.pk ?? null,
-      eventPk: show?.eventPk ?? null,
-      showPk: show?.showPk ?? null,
-      orderId: ticket?.orderId ?? null,
-    };
+    // A known ticket counts only where the partner names it rightly (its event and show).
+    const ticket = found && show && found.showPk === show.showPk ? found : undefined;
     if (!show) {
       return {
-        ...base,
+        item,
+        known: false,
+        ticketPk: null,
+        eventPk: null,
+        showPk: null,
+        orderId: null,
         status: 'NOT_SELLABLE',
         listingId: null,
         problems: [{ code: 'UNKNOWN_SHOW', message: 'the event or show is not known to Encore' }],
         transferAllowed: false,
       };
     }
-    const inForce = pickResaleRules(rules, {
-      eventPk: show.eventPk,
-      showId: item.showId,
-      ticketOptionId: ticket?.ticketOptionId ?? item.ticketOptionId,
-      priceTypeId: ticket?.priceTypeId ?? item.priceTypeId ?? null,
-    });
-    const transferAllowed = (inForce.P2P_TRANSFER as { allowed?: boolean } | undefined)?.allowed === true;
+    const scope = judge(
+      show,
+      ticket?.ticketOptionId ?? item.ticketOptionId,
+      ticket ? ticket.priceTypeId : (item.priceTypeId ?? null),
+    );
     const listing = ticket ? latest.get(ticket.pk) : undefined;
-    if (listing?.status === 'SOLD') {
-      return { ...base, status: 'SOLD', listingId: listing.id, problems: [], transferAllowed };
+    let status: SellerItemStatus;
+    let problems: SellerItemState['problems'] = [];
+    if (listing?.status === 'SOLD') status = 'SOLD';
+    else if (listing && (listing.status === 'ACTIVE' || listing.status === 'RESERVED')) status = 'FOR_SALE';
+    else {
+      problems = ticket
+        ? [
+            ...ticketStateProblems({ ...ticket, admittedAt: ticket.admittedAt ? new Date(ticket.admittedAt) : null }),
+            ...scope.problems,
+          ]
+        : scope.problems;
+      status = problems.length ? 'NOT_SELLABLE' : 'SELLABLE';
     }
-    if (listing && (listing.status === 'ACTIVE' || listing.status === 'RESERVED')) {
-      return { ...base, status: 'FOR_SALE', listingId: listing.id, problems: [], transferAllowed };
-    }
-    const problems = [...(ticket ? ticketStateProblems(ticket) : []), ...showRuleProblems(show, inForce, now)];
     return {
-      ...base,
-      status: problems.length ? 'NOT_SELLABLE' : 'SELLABLE',
-      listingId: null,
+      item,
+      known: Boolean(ticket),
+      ticketPk: ticket?.pk ?? null,
+      eventPk: show.eventPk,
+      showPk: show.showPk,
+      orderId: ticket?.orderId ?? null,
+      status,
+      listingId: status === 'SOLD' || status === 'FOR_SALE' ? listing!.id : null,
       problems,
-      transferAllowed,
+      transferAllowed: scope.transferAllowed,
     };
   });
 }
 
 /**
- * Each ticket's open listing, else a sold one of this seller (one query). Another seller's closed
- * listing (before the ticket came to this fan) says nothing about this seller's ticket.
+ * Each ticket's open listing, else a sold one of this seller (one statement, rows as the driver gives
+ * them). Another seller's closed listing (before the ticket came to this fan) says nothing here.
  */
-async function latestListingsOf(partnerId: string, email: string, list: SaleTicket[], db: DbOrTx) {
+async function latestListingsOf(partnerId: string, email: string, pks: string[], db: DbOrTx) {
   const out = new Map<string, { id: string; status: ListingStatus }>();
-  if (!list.length) return out;
-  const rows = await db
-    .select({
-      ticketPk: listingItems.ticketPk,
-      id: listings.id,
-      status: listings.status,
-      open: listingItems.open,
-      sellerEmail: listings.sellerEmail,
-    })
-    .from(listingItems)
-    .innerJoin(listings, eq(listings.id, listingItems.listingId))
-    .where(
-      and(
-        eq(listingItems.partnerId, partnerId),
-        inArray(
-          listingItems.ticketPk,
-          list.map((t) => t.pk),
-        ),
-      ),
-    )
-    .orderBy(desc(listingItems.open), desc(listings.createdAt));
+  if (!pks.length) return out;
+  const rows = (await db.execute(sql`
+    select i.ticket_pk as "ticketPk", l.id, l.status, i.open, l.seller_email as "sellerEmail"
+    from ${listingItems} i join ${listings} l on l.id = i.listing_id
+    where i.partner_id = ${partnerId} and ${inTextList(sql`i.ticket_pk`, pks)}
+    order by i.open desc, l.created_at desc`)) as unknown as {
+    ticketPk: string;
+    id: string;
+    status: ListingStatus;
+    open: boolean;
+    sellerEmail: string;
+  }[];
   for (const r of rows) {
     if (out.has(r.ticketPk)) continue;
     if (r.open) out.set(r.ticketPk, { id: r.id, status: r.status });
@@ -249,7 +271,12 @@ export async function orderListingStates(
 ): Promise<{ orderId: string; ticketId: string; listingId: string; status: ListingStatus }[]> {
   const email = sellerEmail.trim().toLowerCase();
   const list = await ticketsOfOrders(partnerId, orderIds, db);
-  const latest = await latestListingsOf(partnerId, email, list, db);
+  const latest = await latestListingsOf(
+    partnerId,
+    email,
+    list.map((t) => t.pk),
+    db,
+  );
   const out: { orderId: string; ticketId: string; listingId: string; status: ListingStatus }[] = [];
   for (const t of list) {
     const l = latest.get(t.pk);
