@@ -28,6 +28,7 @@ const cases: Record<string, () => Promise<{ run: () => Promise<BenchResult> }>> 
   'listed-tickets': () => import('./listed-tickets'),
   'buy-page': () => import('./buy-page'),
   'access-layer-sell': () => import('./access-layer-sell'),
+  'leads-bulk': () => import('./leads-bulk'),
 };
 
 let dropDb: (() => Promise<void>) | undefined;

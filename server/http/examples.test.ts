@@ -26,6 +26,10 @@ import { GET as listingDetailsUrl } from '@/app/v1/marketplace/sellingflow/detai
 import { GET as orderSellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/order/entrypoint/route';
 import { GET as sellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/entrypoint/route';
 import { POST as sellAccessLayer } from '@/app/v1/wrapper/accesslayer/route';
+import { POST as saveLead } from '@/app/v1/marketdata/ticket-leads/route';
+import { POST as saveLeads } from '@/app/v1/marketdata/ticket-leads/bulk/route';
+import { POST as saveUserLead } from '@/app/v1/marketdata/users/route';
+import { POST as saveUserLeads } from '@/app/v1/marketdata/users/bulk/route';
 import { createListing, EXAMPLE_SELLER } from '@/server/modules/marketplace';
 import { processBatch } from '@/server/modules/tickets';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
@@ -60,6 +64,10 @@ const ORDER: [string, Handler][] = [
   ['getListingByTicket', listingByTicket as Handler],
   ['getListedTickets', listedTickets as Handler],
   ['sellAccessLayer', sellAccessLayer as Handler],
+  ['saveLead', saveLead as Handler],
+  ['saveUserLead', saveUserLead as Handler],
+  ['saveLeads', saveLeads as Handler],
+  ['saveUserLeads', saveUserLeads as Handler],
   ['getCheckoutUrl', checkoutUrl as Handler],
   ['createBuyIntention', buyIntention as Handler],
   ['removeListing', removeListing as Handler],

@@ -1,4 +1,5 @@
 import { accessLayerRoutes } from '@/server/modules/access-layer';
+import { marketDataRoutes } from '@/server/modules/market-data';
 import { applyRulesRoute, cancelEventRoute, createEventRoute, updateEventRoute } from '@/server/modules/catalog';
 import { channelsMeRoute } from '@/server/modules/channels';
 import { marketplaceRoutes } from '@/server/modules/marketplace';
@@ -42,4 +43,5 @@ export const allRoutes: RouteContract[] = [
   ...marketplaceRoutes,
   oneTimeTokenRoute,
   ...accessLayerRoutes,
+  ...marketDataRoutes,
 ];

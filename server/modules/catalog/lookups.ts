@@ -284,3 +284,19 @@ export async function sellShowLabels(showPks: string[], db: DbOrTx = getDb()): P
   }
   return out;
 }
+
+/** The currency of each ticket option of these shows: show → option id → currency (one query). */
+export async function showOptionCurrencies(showPks: string[], db: DbOrTx = getDb()) {
+  const out = new Map<string, Map<string, string>>();
+  if (!showPks.length) return out;
+  const rows = await db
+    .select({ showPk: ticketOptions.showPk, id: ticketOptions.ticketId, currency: ticketOptions.currency })
+    .from(ticketOptions)
+    .where(inArray(ticketOptions.showPk, showPks));
+  for (const r of rows) {
+    const m = out.get(r.showPk) ?? new Map<string, string>();
+    m.set(r.id, r.currency);
+    out.set(r.showPk, m);
+  }
+  return out;
+}

@@ -1,0 +1,4 @@
+import { handle } from '@/server/http/route';
+import { saveLeads, saveUserLeadsRoute } from '@/server/modules/market-data';
+
+export const POST = handle(saveUserLeadsRoute, ({ partner, body }) => saveLeads(partner.partnerId, body));
