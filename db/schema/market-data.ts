@@ -1,5 +1,18 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { events } from './catalog';
 import { partners } from './partners';
 
 export const leadType = pgEnum('lead_type', ['TICKET_HOLDER', 'ABANDONED_CART', 'VIRTUAL_QUEUE', 'WISHLIST']);
@@ -48,4 +61,31 @@ export const leads = pgTable(
     uniqueIndex('leads_buyer_show_idx').on(t.partnerId, t.externalReferenceEventId, t.showId, t.buyerKey),
     index('leads_partner_type_idx').on(t.partnerId, t.type),
   ],
+);
+
+/**
+ * Primary-market inventory the partner reports (spec "Market data: inventory"): one row per scope —
+ * the event (show_pk ''), a show (ids ''), or a show's ticket option, price type or pair. Only what the
+ * partner sent is set; a later send changes only the fields it carries.
+ */
+export const inventories = pgTable(
+  'inventories',
+  {
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    eventPk: text()
+      .notNull()
+      .references(() => events.id, { onDelete: 'cascade' }),
+    showPk: text().notNull().default(''),
+    ticketOptionId: text().notNull().default(''),
+    priceTypeId: text().notNull().default(''),
+    capacity: integer(),
+    releasedTickets: integer(),
+    reservedSpace: integer(),
+    soldOut: boolean(),
+    soldPercentage: real(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('inventories_scope_idx').on(t.eventPk, t.showPk, t.ticketOptionId, t.priceTypeId)],
 );

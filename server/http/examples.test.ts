@@ -30,6 +30,8 @@ import { POST as saveLead } from '@/app/v1/marketdata/ticket-leads/route';
 import { POST as saveLeads } from '@/app/v1/marketdata/ticket-leads/bulk/route';
 import { POST as saveUserLead } from '@/app/v1/marketdata/users/route';
 import { POST as saveUserLeads } from '@/app/v1/marketdata/users/bulk/route';
+import { PUT as putInventory } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/route';
+import { PUT as putInventoryDetails } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/details/route';
 import { createListing, EXAMPLE_SELLER } from '@/server/modules/marketplace';
 import { processBatch } from '@/server/modules/tickets';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
@@ -68,6 +70,8 @@ const ORDER: [string, Handler][] = [
   ['saveUserLead', saveUserLead as Handler],
   ['saveLeads', saveLeads as Handler],
   ['saveUserLeads', saveUserLeads as Handler],
+  ['putInventory', putInventory as Handler],
+  ['putInventoryDetails', putInventoryDetails as Handler],
   ['getCheckoutUrl', checkoutUrl as Handler],
   ['createBuyIntention', buyIntention as Handler],
   ['removeListing', removeListing as Handler],
@@ -186,6 +190,7 @@ describe('route examples', () => {
         'removeListing',
       ]);
       write('access-layer', ['sellAccessLayer']);
+      write('market-data', ['putInventory', 'putInventoryDetails']);
     }
   });
 });

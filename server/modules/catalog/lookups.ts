@@ -300,3 +300,15 @@ export async function showOptionCurrencies(showPks: string[], db: DbOrTx = getDb
   }
   return out;
 }
+
+/** The price type ids of these shows: show → set of priceTypeId (one query). */
+export async function priceTypesOfShows(showPks: string[], db: DbOrTx = getDb()) {
+  const out = new Map<string, Set<string>>();
+  if (!showPks.length) return out;
+  const rows = await db
+    .select({ showPk: priceTypes.showPk, id: priceTypes.priceTypeId })
+    .from(priceTypes)
+    .where(inArray(priceTypes.showPk, showPks));
+  for (const r of rows) out.set(r.showPk, (out.get(r.showPk) ?? new Set<string>()).add(r.id));
+  return out;
+}

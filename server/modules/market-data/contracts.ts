@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { defineRoute } from '@/server/lib/contract';
-import { bulkLeadsExample, leadExample } from './examples';
+import { bulkLeadsExample, leadExample, putInventoryDetailsExample, putInventoryExample } from './examples';
+import {
+  eventWithInventory,
+  inventoryBody,
+  inventoryDetailsBody,
+  inventoryParams,
+  inventoryQuery,
+} from './inventory-schemas';
 import { bulkLeadsSchema, leadSchema } from './lead-schemas';
 
 const TAG = 'Market data';
@@ -52,4 +59,51 @@ export const saveUserLeadRoute = leadRoute('/v1/marketdata/users', 'saveUserLead
 export const saveLeadsRoute = bulkRoute('/v1/marketdata/ticket-leads/bulk', 'saveLeads', false);
 export const saveUserLeadsRoute = bulkRoute('/v1/marketdata/users/bulk', 'saveUserLeads', true);
 
-export const marketDataRoutes = [saveLeadRoute, saveUserLeadRoute, saveLeadsRoute, saveUserLeadsRoute];
+export const putInventoryRoute = defineRoute({
+  method: 'PUT',
+  path: '/v1/marketdata/events/{externalReferenceId}/inventory',
+  operationId: 'putInventory',
+  tag: TAG,
+  summary: "Report the event's (and a show's) primary-market inventory",
+  description:
+    'Send only what changes: a field left out keeps its stored value. `capacity` is event-level; the other fields ' +
+    'apply to the show `showId`, which is required when the event has more than one show (400 otherwise; with one ' +
+    'show it may be left out). `soldPercentage` is 0–100, counts are ≥ 0, unknown fields are refused. A show ' +
+    'reported `soldOut` (or 100 % sold) is "sold out on primary" for the buy access layer and the buying pages. ' +
+    'Answers the event with all its data and its `inventory`. 404 `Event not found` / `Show not found`.',
+  auth: 'partner',
+  params: inventoryParams,
+  query: inventoryQuery,
+  body: inventoryBody,
+  response: eventWithInventory,
+  errorStatuses: [404],
+  examples: putInventoryExample,
+});
+
+export const putInventoryDetailsRoute = defineRoute({
+  method: 'PUT',
+  path: '/v1/marketdata/events/{externalReferenceId}/inventory/details',
+  operationId: 'putInventoryDetails',
+  tag: TAG,
+  summary: 'Report inventory per ticket option, price type or pair',
+  description:
+    'The body is an array of items (or `{ "items": [...] }`, as the reference lists it). Each item names its `showId` ' +
+    'and a `ticketOptionId`, a `priceTypeId` or both (an item with neither → 400 naming it), and its `inventory` ' +
+    '(the Inventory object without `capacity`, which is event-level only). All items apply or none: an id that ' +
+    'does not belong to its show → 404 naming the item. Answers the event with its `inventory`.',
+  auth: 'partner',
+  params: inventoryParams,
+  body: inventoryDetailsBody,
+  response: eventWithInventory,
+  errorStatuses: [404],
+  examples: putInventoryDetailsExample,
+});
+
+export const marketDataRoutes = [
+  saveLeadRoute,
+  saveUserLeadRoute,
+  saveLeadsRoute,
+  saveUserLeadsRoute,
+  putInventoryRoute,
+  putInventoryDetailsRoute,
+];

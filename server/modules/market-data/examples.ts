@@ -1,5 +1,6 @@
 /** Worked examples of the leads API, on the catalogue's example event and show. */
 import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog';
+import responses from './response-examples.json';
 
 const where = { externalReferenceEventId: EXAMPLE_EVENT_ID, showId: EXAMPLE_SHOW_ID };
 
@@ -33,4 +34,25 @@ export const bulkLeadsExample = {
     { type: 'VIRTUAL_QUEUE', ...where, buyer: { id: 'cust-88123' }, metadata: { queuePosition: 5120 } },
   ],
   response: true as const,
+};
+
+export const putInventoryExample = {
+  params: { externalReferenceId: EXAMPLE_EVENT_ID },
+  query: { showId: EXAMPLE_SHOW_ID },
+  body: { capacity: 12000, releasedTickets: 10500, reservedSpace: 300, soldPercentage: 92.5 },
+  response: responses.putInventory,
+};
+
+export const putInventoryDetailsExample = {
+  params: { externalReferenceId: EXAMPLE_EVENT_ID },
+  body: [
+    { showId: EXAMPLE_SHOW_ID, ticketOptionId: 'platea-a', inventory: { soldOut: true, soldPercentage: 100 } },
+    {
+      showId: EXAMPLE_SHOW_ID,
+      ticketOptionId: 'platea-a',
+      priceTypeId: 'general',
+      inventory: { releasedTickets: 400 },
+    },
+  ],
+  response: responses.putInventoryDetails,
 };

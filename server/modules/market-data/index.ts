@@ -8,3 +8,5 @@ export * from './wishlist';
 export * from './lead-schemas';
 export * from './lead-api';
 export * from './contracts';
+export * from './inventory-schemas';
+export * from './inventory';

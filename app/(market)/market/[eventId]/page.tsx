@@ -6,6 +6,7 @@ import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
+import { showInventories, type ShowInventory } from '@/server/modules/market-data';
 import { buyPage, type MarketSort, showOnSale } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { money, param, seatText } from '../buy-format';
@@ -51,12 +52,13 @@ export default async function MarketPage({ params, searchParams }: Props) {
     sort,
   });
   if (!page) notFound();
-  const [partner, t, tc, locale, fan] = await Promise.all([
+  const [partner, t, tc, locale, fan, inventory] = await Promise.all([
     getPartner(page.event.partnerId),
     getTranslations('buy'),
     getTranslations('common'),
     getLocale() as Promise<Locale>,
     fanOf(page.event.partnerId),
+    page.show ? showInventories([page.show.showPk]) : new Map<string, ShowInventory>(),
   ]);
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
   const { event, show, listings: all, facets } = page;
@@ -133,6 +135,10 @@ export default async function MarketPage({ params, searchParams }: Props) {
             </p>
           ) : show && !show.resaleEnabled ? (
             <p className="mk-notice">{t('resaleOff')}</p>
+          ) : show && inventory.get(show.showPk)?.primarySoldOut ? (
+            <p className="mk-notice" data-testid="primary-sold-out">
+              {t('primarySoldOut', { partner: partner.name })}
+            </p>
           ) : null}
 
           {onSale &&

@@ -1,0 +1,6 @@
+import { handle } from '@/server/http/route';
+import { putInventory, putInventoryRoute } from '@/server/modules/market-data';
+
+export const PUT = handle(putInventoryRoute, ({ partner, params, query, body }) =>
+  putInventory(partner.partnerId, params.externalReferenceId, query.showId, body),
+);
