@@ -25,7 +25,8 @@ import { GET as listingByTicket } from '@/app/v1/marketplace/listings/ticket/[ti
 import { GET as listingDetailsUrl } from '@/app/v1/marketplace/sellingflow/details/url/route';
 import { GET as orderSellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/order/entrypoint/route';
 import { GET as sellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/entrypoint/route';
-import { POST as sellAccessLayer } from '@/app/v1/wrapper/accesslayer/route';
+import { GET as buyAccessLayer, POST as sellAccessLayer } from '@/app/v1/wrapper/accesslayer/route';
+import { POST as bulkAccessLayer } from '@/app/v1/wrapper/accesslayer/bulk/route';
 import { POST as saveLead } from '@/app/v1/marketdata/ticket-leads/route';
 import { POST as saveLeads } from '@/app/v1/marketdata/ticket-leads/bulk/route';
 import { POST as saveUserLead } from '@/app/v1/marketdata/users/route';
@@ -72,6 +73,8 @@ const ORDER: [string, Handler][] = [
   ['saveUserLeads', saveUserLeads as Handler],
   ['putInventory', putInventory as Handler],
   ['putInventoryDetails', putInventoryDetails as Handler],
+  ['buyAccessLayer', buyAccessLayer as Handler],
+  ['bulkAccessLayer', bulkAccessLayer as Handler],
   ['getCheckoutUrl', checkoutUrl as Handler],
   ['createBuyIntention', buyIntention as Handler],
   ['removeListing', removeListing as Handler],
@@ -189,7 +192,7 @@ describe('route examples', () => {
         'createBuyIntention',
         'removeListing',
       ]);
-      write('access-layer', ['sellAccessLayer']);
+      write('access-layer', ['sellAccessLayer', 'buyAccessLayer', 'bulkAccessLayer']);
       write('market-data', ['putInventory', 'putInventoryDetails']);
     }
   });

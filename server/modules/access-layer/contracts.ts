@@ -1,6 +1,15 @@
 import { defineRoute } from '@/server/lib/contract';
-import { sellAccessLayerExample } from './examples';
-import { sellAccessLayerQuery, sellAccessLayerRequest, sellAccessLayerResponse } from './schemas';
+import { bulkAccessLayerExample, buyAccessLayerExample, sellAccessLayerExample } from './examples';
+import {
+  bulkAccessLayerQuery,
+  bulkAccessLayerRequest,
+  bulkAccessLayerResponse,
+  buyAccessLayerQuery,
+  buyAccessLayerResponse,
+  sellAccessLayerQuery,
+  sellAccessLayerRequest,
+  sellAccessLayerResponse,
+} from './schemas';
 
 const TAG = 'Smart access layer';
 
@@ -37,4 +46,52 @@ export const sellAccessLayerRoute = defineRoute({
   examples: sellAccessLayerExample,
 });
 
-export const accessLayerRoutes = [sellAccessLayerRoute];
+const COMPONENTS =
+  "Components (Encore's shapes; the spec leaves them open): `button`/`buyButton` (text with the cheapest price, " +
+  'enabled while resale is open and tickets are on sale); `modal`/`soldOutModal` when the partner reported the show ' +
+  'sold out (inventory API) and resale is open; `banner`/`resaleBanner` while tickets are on sale; and the sell ' +
+  'banners staff configured for this placement (`banner`/`sellBanner`). Each carries the buying-flow URL. Texts follow ' +
+  '`lang` (`en`, `es`).';
+
+export const buyAccessLayerRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/wrapper/accesslayer',
+  operationId: 'buyAccessLayer',
+  tag: TAG,
+  summary: "The buy access layer: a show's resale components for the partner's event page",
+  description:
+    '`type` is required; Encore serves `buy` (any other value → 400). With `type=buy`, `eventId` and `showId` are ' +
+    "required (400 naming each); unknown ids → 404 `Event not found` / `Show not found`. Answers the show's `market` " +
+    '(active listings and tickets, cheapest ticket with fees, sold out on primary, resale open), the buying-flow `url` ' +
+    'and `components`; the GET adds `list`/`listings`: the five cheapest offers, each with its checkout URL. ' +
+    COMPONENTS +
+    ' Success answers `errors: []`.',
+  auth: 'partner',
+  query: buyAccessLayerQuery,
+  response: buyAccessLayerResponse,
+  emptyErrorsArray: true,
+  errorStatuses: [404],
+  examples: buyAccessLayerExample,
+});
+
+export const bulkAccessLayerRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/wrapper/accesslayer/bulk',
+  operationId: 'bulkAccessLayer',
+  tag: TAG,
+  summary: 'The buy access layer of many shows at once (button, modal and banner only)',
+  description:
+    'Body: an array of `{ eventId, showIds }` (at least one show each; up to 100 events of 100 shows). Answers one ' +
+    'entry per event and show, in the order asked; a show Encore does not know answers `found: false` and no ' +
+    'components, so one stale id does not fail the page. Only `button`, `modal` and `banner` components. ' +
+    COMPONENTS +
+    ' `type` is required (`buy`). Success answers `errors: []`.',
+  auth: 'partner',
+  query: bulkAccessLayerQuery,
+  body: bulkAccessLayerRequest,
+  response: bulkAccessLayerResponse,
+  emptyErrorsArray: true,
+  examples: bulkAccessLayerExample,
+});
+
+export const accessLayerRoutes = [sellAccessLayerRoute, buyAccessLayerRoute, bulkAccessLayerRoute];

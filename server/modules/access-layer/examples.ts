@@ -22,3 +22,15 @@ export const sellAccessLayerExample = {
   },
   response: responses.sellAccessLayer,
 };
+
+export const buyAccessLayerExample = {
+  query: { type: 'buy', eventId: EXAMPLE_EVENT_ID, showId: EXAMPLE_SHOW_ID, lang: 'es' },
+  response: responses.buyAccessLayer,
+};
+
+export const bulkAccessLayerExample = {
+  query: { type: 'buy', lang: 'en' },
+  body: [{ eventId: EXAMPLE_EVENT_ID, showIds: [EXAMPLE_SHOW_ID, 'show-2027-05-02'] }],
+  response: responses.bulkAccessLayer,
+  note: 'A show Encore does not know answers `found: false` with no components.',
+};

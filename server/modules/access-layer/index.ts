@@ -5,4 +5,5 @@
  */
 export * from './schemas';
 export * from './sell';
+export * from './buy';
 export * from './contracts';

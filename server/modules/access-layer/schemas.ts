@@ -140,3 +140,119 @@ export const sellAccessLayerResponse = z
   })
   .meta({ id: 'SellAccessLayer' });
 export type SellAccessLayerResponse = z.output<typeof sellAccessLayerResponse>;
+
+/* ---------- Buy access layer ---------- */
+
+export const ACCESS_LAYER_TYPES = ['buy'] as const;
+
+const typeParam = z
+  .string({ error: 'is required' })
+  .min(1, 'is required')
+  .refine((t) => (ACCESS_LAYER_TYPES as readonly string[]).includes(t), { message: 'must be buy' })
+  .meta({ description: 'Component family: `buy` (the only value Encore serves)' });
+
+export const buyAccessLayerQuery = z
+  .object({
+    type: typeParam,
+    eventId: partnerId("The event, by the partner's id (required when type is buy)").optional(),
+    showId: partnerId("The show, by the partner's id (required when type is buy)").optional(),
+    lang: langParam.optional().meta({ description: 'Language of the texts and pages (default `en`)' }),
+  })
+  .superRefine((q, ctx) => {
+    if (q.type !== 'buy') return;
+    if (!q.eventId) ctx.addIssue({ code: 'custom', path: ['eventId'], message: 'is required when type is buy' });
+    if (!q.showId) ctx.addIssue({ code: 'custom', path: ['showId'], message: 'is required when type is buy' });
+  });
+
+export const bulkAccessLayerQuery = z.object({
+  type: typeParam,
+  lang: langParam.optional().meta({ description: 'Language of the texts and pages (default `en`)' }),
+});
+
+export const bulkAccessLayerRequest = z
+  .array(
+    z.object({
+      eventId: partnerId("The event, by the partner's id"),
+      showIds: z
+        .array(partnerId("A show of the event, by the partner's id"))
+        .min(1, 'at least one showId is required')
+        .max(100),
+    }),
+  )
+  .min(1, 'at least one event is required')
+  .max(100, 'at most 100 events per request')
+  .meta({ id: 'BulkAccessLayerRequest' });
+
+const cta = z.object({ text: z.string(), url: z.string(), enabled: z.boolean() });
+
+export const buyButton = z.object({
+  type: z.literal('button'),
+  class: z.literal('buyButton'),
+  button: cta.meta({ description: 'Enabled when resale is open for the show and tickets are on sale' }),
+});
+export const soldOutModal = z.object({
+  type: z.literal('modal'),
+  class: z.literal('soldOutModal'),
+  modal: z.object({ title: z.string(), description: z.string(), callToAction: cta }),
+});
+export const resaleBanner = z.object({
+  type: z.literal('banner'),
+  class: z.literal('resaleBanner'),
+  banner: z.object({ title: z.string(), description: z.string(), visible: z.boolean(), callToAction: cta }),
+});
+export const listingsList = z.object({
+  type: z.literal('list'),
+  class: z.literal('listings'),
+  list: z.object({
+    items: z.array(
+      z.object({
+        listingId: z.string(),
+        quantity: z.number(),
+        ticketOptionId: z.string(),
+        price: z.number().meta({ description: 'Per ticket, with the buyer fee (major units)' }),
+        currency: z.string(),
+        seats: z.array(z.looseObject({})),
+        url: z.string().meta({ description: 'Checkout page for this listing' }),
+      }),
+    ),
+  }),
+});
+/** A staff-configured banner (spec "Access-layer objects"). */
+export const sellBannerComponent = z.object({
+  type: z.literal('banner'),
+  class: z.literal('sellBanner'),
+  sellBanner: z.looseObject({}),
+});
+
+const market = z
+  .object({
+    listings: z.number(),
+    tickets: z.number(),
+    lowestPrice: z.number().nullable().meta({ description: 'Cheapest ticket with the buyer fee (major units)' }),
+    currency: z.string().nullable(),
+    primarySoldOut: z.boolean().meta({ description: 'The partner reports the show sold out (inventory API)' }),
+    resaleEnabled: z.boolean(),
+  })
+  .meta({ description: 'The show’s resale market the components are built from' });
+
+export const buyAccessLayerResponse = z
+  .object({
+    eventId: z.string(),
+    showId: z.string(),
+    market,
+    url: z.string().meta({ description: "The buying flow: Encore's market page of the show" }),
+    components: z.array(z.union([buyButton, soldOutModal, resaleBanner, listingsList, sellBannerComponent])),
+  })
+  .meta({ id: 'BuyAccessLayer' });
+export type BuyAccessLayerResponse = z.output<typeof buyAccessLayerResponse>;
+
+export const bulkAccessLayerResponse = z.array(
+  z.object({
+    eventId: z.string(),
+    showId: z.string(),
+    found: z.boolean().meta({ description: 'false: Encore does not know this event or show (no components)' }),
+    market: market.nullable(),
+    url: z.string().nullable(),
+    components: z.array(z.union([buyButton, soldOutModal, resaleBanner, sellBannerComponent])),
+  }),
+);

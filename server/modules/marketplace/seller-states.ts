@@ -4,6 +4,7 @@ import { listingItems, listings, type ListingStatus } from '@/db/schema/marketpl
 import { fromMinorUnits } from '@/server/lib/money';
 import { pickResaleRules, resaleRulesOfEvents, showDirectory } from '@/server/modules/catalog';
 import { sellerTicketRows, ticketsByPk, ticketsOfOrders } from '@/server/modules/tickets';
+import { buyerFeeMinor, marketTerms } from './fees';
 import { type ListingProblem, showRuleProblems, ticketStateProblems } from './listings';
 
 /*
@@ -284,4 +285,81 @@ export async function orderListingStates(
       out.push({ orderId: t.orderId, ticketId: t.ticketId, listingId: l.id, status: l.status });
   }
   return out;
+}
+
+export interface ShowMarketState {
+  /** Listings buyable now, and the tickets in them. */
+  listings: number;
+  tickets: number;
+  /** The cheapest ticket's price with the buyer's fee, per ticket, in minor units of `currency`. */
+  lowestTotalMinor: number | null;
+  currency: string | null;
+}
+
+/** Each show's resale market now (active listings), one query; shows without listings answer zeros. */
+export async function showMarketStates(
+  partnerId: string,
+  showPks: string[],
+  db: DbOrTx = getDb(),
+): Promise<Map<string, ShowMarketState>> {
+  const out = new Map<string, ShowMarketState>();
+  for (const pk of showPks) out.set(pk, { listings: 0, tickets: 0, lowestTotalMinor: null, currency: null });
+  if (!showPks.length) return out;
+  const [rows, terms] = await Promise.all([
+    db
+      .select({
+        showPk: listings.showPk,
+        currency: listings.currency,
+        count: sql<number>`count(*)::int`,
+        tickets: sql<number>`sum(${listings.ticketCount})::int`,
+        lowest: sql<number>`min(${listings.priceMinor})::bigint`.mapWith(Number),
+      })
+      .from(listings)
+      .where(and(eq(listings.partnerId, partnerId), inArray(listings.showPk, showPks), eq(listings.status, 'ACTIVE')))
+      .groupBy(listings.showPk, listings.currency),
+    marketTerms(partnerId, db),
+  ]);
+  for (const r of rows) {
+    const state = out.get(r.showPk)!;
+    state.listings += r.count;
+    state.tickets += r.tickets;
+    // A show sells in one currency; were there two, the first (by lowest price) speaks for it.
+    const total = r.lowest + buyerFeeMinor(terms, r.lowest, r.currency);
+    if (state.lowestTotalMinor === null || (state.currency === r.currency && total < state.lowestTotalMinor)) {
+      state.lowestTotalMinor = total;
+      state.currency = r.currency;
+    }
+  }
+  return out;
+}
+
+/** The cheapest listings buyable now of a show (for the buy access layer's list), with the buyer's fee. */
+export async function cheapestListings(partnerId: string, showPk: string, limit: number, db: DbOrTx = getDb()) {
+  const [rows, terms] = await Promise.all([
+    db
+      .select({
+        id: listings.id,
+        ticketCount: listings.ticketCount,
+        priceMinor: listings.priceMinor,
+        currency: listings.currency,
+        ticketOptionId: listings.ticketOptionId,
+        seats: sql<
+          { section?: unknown; row?: unknown; seat?: unknown }[] | null
+        >`(select json_agg(i.seating order by i.ticket_id) from ${listingItems} i where i.listing_id = ${listings.id})`,
+      })
+      .from(listings)
+      .where(and(eq(listings.partnerId, partnerId), eq(listings.showPk, showPk), eq(listings.status, 'ACTIVE')))
+      .orderBy(listings.priceMinor, listings.id)
+      .limit(limit),
+    marketTerms(partnerId, db),
+  ]);
+  return rows.map((r) => ({
+    listingId: r.id,
+    quantity: r.ticketCount,
+    ticketOptionId: r.ticketOptionId,
+    currency: r.currency,
+    /** Per ticket, with the buyer's fee. */
+    totalMinor: r.priceMinor + buyerFeeMinor(terms, r.priceMinor, r.currency),
+    seats: (r.seats ?? []).filter(Boolean),
+  }));
 }

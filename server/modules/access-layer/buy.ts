@@ -1,0 +1,203 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { type DbOrTx, getDb } from '@/db';
+import { publicBaseUrl } from '@/server/env';
+import { notFound } from '@/server/lib/errors';
+import { formatMoney, type Locale, minorToMajor, supportedLocale, translator } from '@/server/lib/i18n';
+import { showDirectory } from '@/server/modules/catalog';
+import { showInventories } from '@/server/modules/market-data';
+import { cheapestListings, DEFAULT_LANG, type ShowMarketState, showMarketStates } from '@/server/modules/marketplace';
+import type { BuyAccessLayerResponse } from './schemas';
+
+/*
+ * The buy access layer (GET /v1/wrapper/accesslayer?type=buy and POST …/bulk): components the partner
+ * shows on its event page, built from the show's resale market (active listings, the cheapest ticket
+ * with fees), the primary inventory the partner reported (sold out) and whether resale is open. Every
+ * component carries the buying-flow URL (Encore's market page of the show).
+ */
+
+type Component = BuyAccessLayerResponse['components'][number];
+/** What every placement gets (the bulk form has no list). */
+type ShowComponent = Exclude<Component, { type: 'list' }>;
+const LIST_SIZE = 5;
+
+interface ShowRow {
+  eventPk: string;
+  eventRef: string;
+  showPk: string;
+  showId: string;
+  showStatus: string;
+  resaleEnabled: boolean;
+  startsAt: Date;
+  partnerName?: string;
+}
+
+async function showsOf(partnerId: string, refs: string[], db: DbOrTx): Promise<ShowRow[]> {
+  if (!refs.length) return [];
+  const d = showDirectory(db);
+  return db
+    .select({
+      eventPk: d.eventPk,
+      eventRef: d.eventRef,
+      showPk: d.showPk,
+      showId: d.showId,
+      showStatus: d.showStatus,
+      resaleEnabled: d.resaleEnabled,
+      startsAt: d.startsAt,
+    })
+    .from(d)
+    .where(and(eq(d.partnerId, partnerId), inArray(d.eventRef, [...new Set(refs)])));
+}
+
+function marketUrl(show: ShowRow, lang: string, extra = ''): string {
+  return `${publicBaseUrl()}/market/${show.eventPk}?show=${show.showPk}&lang=${encodeURIComponent(lang)}${extra}`;
+}
+
+interface Built {
+  market: BuyAccessLayerResponse['market'];
+  url: string;
+  components: ShowComponent[];
+}
+
+function build(
+  show: ShowRow,
+  state: ShowMarketState,
+  primarySoldOut: boolean,
+  lang: string,
+  partnerName: string,
+): Built {
+  const locale = (supportedLocale(lang) ?? DEFAULT_LANG) as Locale;
+  const t = translator(locale, 'accessLayer');
+  const url = marketUrl(show, lang);
+  const resaleEnabled = show.resaleEnabled && show.showStatus === 'LIVE' && show.startsAt.getTime() > Date.now();
+  const onSale = resaleEnabled && state.listings > 0;
+  const lowest =
+    state.lowestTotalMinor !== null && state.currency ? minorToMajor(state.lowestTotalMinor, state.currency) : null;
+  const price = lowest !== null && state.currency ? formatMoney(lowest, state.currency, locale) : '';
+  const components: ShowComponent[] = [
+    {
+      type: 'button',
+      class: 'buyButton',
+      button: {
+        text: onSale ? t('buy.buttonFrom', { price }) : t('buy.buttonNone'),
+        url,
+        enabled: onSale,
+      },
+    },
+  ];
+  if (primarySoldOut && resaleEnabled) {
+    components.push({
+      type: 'modal',
+      class: 'soldOutModal',
+      modal: {
+        title: t('buy.modalTitle'),
+        description: t('buy.modalBody', { partner: partnerName }),
+        callToAction: { text: t('buy.modalCta'), url, enabled: onSale },
+      },
+    });
+  }
+  if (onSale) {
+    components.push({
+      type: 'banner',
+      class: 'resaleBanner',
+      banner: {
+        title: t('buy.bannerTitle'),
+        description: t('buy.bannerBody', { count: state.tickets, price }),
+        visible: true,
+        callToAction: { text: t('buy.bannerCta'), url, enabled: true },
+      },
+    });
+  }
+  return {
+    market: {
+      listings: state.listings,
+      tickets: state.tickets,
+      lowestPrice: lowest,
+      currency: state.currency,
+      primarySoldOut,
+      resaleEnabled,
+    },
+    url,
+    components,
+  };
+}
+
+/** GET /v1/wrapper/accesslayer?type=buy: one show's components, with a list of its cheapest offers. */
+export async function buyAccessLayer(
+  partnerId: string,
+  partnerName: string,
+  q: { eventId: string; showId: string; lang?: string },
+  db: DbOrTx = getDb(),
+): Promise<BuyAccessLayerResponse> {
+  const lang = q.lang ?? DEFAULT_LANG;
+  const rows = await showsOf(partnerId, [q.eventId], db);
+  if (!rows.length) throw notFound('Event not found');
+  const show = rows.find((r) => r.showId === q.showId);
+  if (!show) throw notFound('Show not found');
+  const [states, inventory, cheapest] = await Promise.all([
+    showMarketStates(partnerId, [show.showPk], db),
+    showInventories([show.showPk], db),
+    cheapestListings(partnerId, show.showPk, LIST_SIZE, db),
+  ]);
+  const built = build(
+    show,
+    states.get(show.showPk)!,
+    inventory.get(show.showPk)?.primarySoldOut ?? false,
+    lang,
+    partnerName,
+  );
+  const components: Component[] = [...built.components];
+  if (built.market.resaleEnabled && cheapest.length) {
+    components.push({
+      type: 'list',
+      class: 'listings',
+      list: {
+        items: cheapest.map((l) => ({
+          listingId: l.listingId,
+          quantity: l.quantity,
+          ticketOptionId: l.ticketOptionId,
+          price: minorToMajor(l.totalMinor, l.currency),
+          currency: l.currency,
+          seats: l.seats as Record<string, unknown>[],
+          url: `${publicBaseUrl()}/checkout?listings=${l.listingId}&lang=${encodeURIComponent(lang)}`,
+        })),
+      },
+    });
+  }
+  return { eventId: q.eventId, showId: q.showId, ...built, components };
+}
+
+/**
+ * POST /v1/wrapper/accesslayer/bulk: the button, modal and banner of many shows at once (three queries
+ * whatever their number). A show Encore does not know answers `found: false` and no components, so one
+ * stale id does not fail the page.
+ */
+export async function bulkAccessLayer(
+  partnerId: string,
+  partnerName: string,
+  items: { eventId: string; showIds: string[] }[],
+  lang: string = DEFAULT_LANG,
+  db: DbOrTx = getDb(),
+) {
+  const rows = await showsOf(
+    partnerId,
+    items.map((i) => i.eventId),
+    db,
+  );
+  const byKey = new Map(rows.map((r) => [`${r.eventRef}\u0000${r.showId}`, r]));
+  const pks = rows.map((r) => r.showPk);
+  const [states, inventory] = await Promise.all([showMarketStates(partnerId, pks, db), showInventories(pks, db)]);
+  return items.flatMap((item) =>
+    [...new Set(item.showIds)].map((showId) => {
+      const show = byKey.get(`${item.eventId}\u0000${showId}`);
+      if (!show) return { eventId: item.eventId, showId, found: false, market: null, url: null, components: [] };
+      const built = build(
+        show,
+        states.get(show.showPk)!,
+        inventory.get(show.showPk)?.primarySoldOut ?? false,
+        lang,
+        partnerName,
+      );
+      return { eventId: item.eventId, showId, found: true, ...built };
+    }),
+  );
+}
