@@ -10,3 +10,4 @@ export * from './fans';
 export * from './payments';
 export * from './mail';
 export * from './market-data';
+export * from './access-layer';

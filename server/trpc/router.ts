@@ -1,4 +1,5 @@
 import { router } from './init';
+import { bannersRouter } from './routers/banners';
 import { catalogRouter } from './routers/catalog';
 import { jobsRouter } from './routers/jobs';
 import { mailRouter } from './routers/mail';
@@ -20,6 +21,7 @@ export const appRouter = router({
   staff: staffRouter,
   market: marketRouter,
   mail: mailRouter,
+  banners: bannersRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,6 +6,7 @@ import { formatMoney, type Locale, minorToMajor, supportedLocale, translator } f
 import { showDirectory } from '@/server/modules/catalog';
 import { showInventories } from '@/server/modules/market-data';
 import { cheapestListings, DEFAULT_LANG, type ShowMarketState, showMarketStates } from '@/server/modules/marketplace';
+import { buyBannerComponents } from './banners';
 import type { BuyAccessLayerResponse } from './schemas';
 
 /*
@@ -133,10 +134,11 @@ export async function buyAccessLayer(
   if (!rows.length) throw notFound('Event not found');
   const show = rows.find((r) => r.showId === q.showId);
   if (!show) throw notFound('Show not found');
-  const [states, inventory, cheapest] = await Promise.all([
+  const [states, inventory, cheapest, staffBanners] = await Promise.all([
     showMarketStates(partnerId, [show.showPk], db),
     showInventories([show.showPk], db),
     cheapestListings(partnerId, show.showPk, LIST_SIZE, db),
+    buyBannerComponents(partnerId, [show], db),
   ]);
   const built = build(
     show,
@@ -145,7 +147,7 @@ export async function buyAccessLayer(
     lang,
     partnerName,
   );
-  const components: Component[] = [...built.components];
+  const components: Component[] = [...built.components, ...(staffBanners.get(show.showPk) ?? [])];
   if (built.market.resaleEnabled && cheapest.length) {
     components.push({
       type: 'list',
@@ -185,7 +187,11 @@ export async function bulkAccessLayer(
   );
   const byKey = new Map(rows.map((r) => [`${r.eventRef}\u0000${r.showId}`, r]));
   const pks = rows.map((r) => r.showPk);
-  const [states, inventory] = await Promise.all([showMarketStates(partnerId, pks, db), showInventories(pks, db)]);
+  const [states, inventory, staffBanners] = await Promise.all([
+    showMarketStates(partnerId, pks, db),
+    showInventories(pks, db),
+    buyBannerComponents(partnerId, rows, db),
+  ]);
   return items.flatMap((item) =>
     [...new Set(item.showIds)].map((showId) => {
       const show = byKey.get(`${item.eventId}\u0000${showId}`);
@@ -197,7 +203,13 @@ export async function bulkAccessLayer(
         lang,
         partnerName,
       );
-      return { eventId: item.eventId, showId, found: true, ...built };
+      return {
+        eventId: item.eventId,
+        showId,
+        found: true,
+        ...built,
+        components: [...built.components, ...(staffBanners.get(show.showPk) ?? [])],
+      };
     }),
   );
 }

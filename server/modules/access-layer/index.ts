@@ -1,9 +1,10 @@
 /**
  * The smart access layer (spec "Smart access layer"): what the partner's own pages show about resale —
  * the sell access layer's statuses and calls to action per ticket or order. Reads the marketplace,
- * catalogue, payments and fans modules through their public faces; owns no table yet.
+ * catalogue, payments and fans modules through their public faces; owns the staff-configured banners (db/schema/access-layer.ts).
  */
 export * from './schemas';
 export * from './sell';
 export * from './buy';
+export * from './banners';
 export * from './contracts';

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { langParam } from '@/server/modules/tickets/schemas';
 
 /*
- * Wire shapes of the smart access layer (spec "Smart access layer", "Access-layer objects"). Pure zod.
+ * Wire shapes of the smart access layer (spec "Smart access layer", "Access-layer objects") and the
+ * staff's banner input, plus the one pure function that turns a banner into its `sellBanner` component
+ * (the dashboard preview runs it in the browser). No server imports: client components may import this.
  */
 
 const partnerId = (what: string) => z.string().min(1).max(200).meta({ description: what });
@@ -131,7 +133,7 @@ export const sellAccessLayerResponse = z
     orders: z
       .array(z.object({ orderId: z.string(), status: z.enum(SELL_STATUSES), callToActions: z.array(callToAction) }))
       .optional(),
-    components: z.array(z.looseObject({ type: z.string() })).optional(),
+    components: z.array(z.lazy(() => sellBannerComponent)).optional(),
     soldTickets: z.array(soldTicket).optional(),
     soldOrders: z
       .array(z.object({ orderId: z.string(), tickets: z.array(soldTicket) }))
@@ -217,12 +219,22 @@ export const listingsList = z.object({
     ),
   }),
 });
+const colors = z.object({ background: z.string().optional(), text: z.string().optional() }).optional();
 /** A staff-configured banner (spec "Access-layer objects"). */
-export const sellBannerComponent = z.object({
-  type: z.literal('banner'),
-  class: z.literal('sellBanner'),
-  sellBanner: z.looseObject({}),
-});
+export const sellBannerComponent = z
+  .object({
+    type: z.literal('banner'),
+    class: z.literal('sellBanner'),
+    sellBanner: z.object({
+      title: z.string(),
+      description: z.string(),
+      image: z.string().nullable().meta({ description: 'Image URL (https)' }),
+      visible: z.boolean().meta({ description: "Whether the banner's visibility rules hold now" }),
+      colors,
+      callToAction: z.object({ text: z.string(), url: z.string(), enabled: z.boolean(), colors }),
+    }),
+  })
+  .meta({ id: 'SellBannerComponent' });
 
 const market = z
   .object({
@@ -256,3 +268,125 @@ export const bulkAccessLayerResponse = z.array(
     components: z.array(z.union([buyButton, soldOutModal, resaleBanner, sellBannerComponent])),
   }),
 );
+
+/* ---------- Sell banners ---------- */
+
+/* Staff input for sell banners (dashboard) and the spec's `sellBanner` component. Pure zod. */
+
+const hex = z
+  .string()
+  .trim()
+  .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour like #1a2b3c');
+const httpsUrl = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2000);
+const optional = <T extends z.ZodType>(s: T) =>
+  z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), s.nullable());
+
+export const BANNER_PLACEMENTS = ['SELL', 'BUY', 'BOTH'] as const;
+
+export const bannerInput = z.object({
+  partnerId: z.string().min(1),
+  /** Scope: the partner's event (externalReferenceId) and, within it, a show; both empty = every event. */
+  eventRef: optional(z.string().trim().min(1).max(200)),
+  showId: optional(z.string().trim().min(1).max(200)),
+  placement: z.enum(BANNER_PLACEMENTS),
+  title: z.string().trim().min(1, 'Enter a title').max(120, 'At most 120 characters'),
+  description: z.string().trim().max(500, 'At most 500 characters'),
+  imageUrl: optional(httpsUrl),
+  backgroundColor: optional(hex),
+  textColor: optional(hex),
+  ctaText: z.string().trim().min(1, 'Enter the button text').max(40, 'At most 40 characters'),
+  ctaUrl: optional(httpsUrl),
+  ctaEnabled: z.boolean(),
+  ctaBackgroundColor: optional(hex),
+  ctaTextColor: optional(hex),
+  onlyWhenPrimarySoldOut: z.boolean(),
+  hoursBeforeShow: optional(
+    z
+      .int('Enter whole hours')
+      .min(1, 'At least 1 hour')
+      .max(24 * 365, 'At most a year'),
+  ),
+  onlyForSellersWithSellable: z.boolean(),
+  active: z.boolean(),
+});
+export type BannerInput = z.output<typeof bannerInput>;
+
+export const updateBannerInput = bannerInput.extend({ bannerId: z.string().min(1) });
+
+/** The spec's sellBanner object, as the access layer answers it and the dashboard previews it. */
+export interface SellBanner {
+  title: string;
+  description: string;
+  image: string | null;
+  visible: boolean;
+  colors?: { background?: string; text?: string };
+  callToAction: { text: string; url: string; enabled: boolean; colors?: { background?: string; text?: string } };
+}
+
+export interface SellBannerComponent {
+  type: 'banner';
+  class: 'sellBanner';
+  sellBanner: SellBanner;
+}
+
+/*
+ * One function turns a banner's settings into the spec's `sellBanner` component: the access layer
+ * answers it and the dashboard preview renders it, so what staff see is what partners get. Pure (no
+ * server imports): the editor runs it in the browser on unsaved values.
+ */
+
+export interface BannerSettings {
+  title: string;
+  description: string;
+  imageUrl: string | null;
+  backgroundColor: string | null;
+  textColor: string | null;
+  ctaText: string;
+  ctaUrl: string | null;
+  ctaEnabled: boolean;
+  ctaBackgroundColor: string | null;
+  ctaTextColor: string | null;
+}
+
+function colorPair(background: string | null, text: string | null) {
+  if (!background && !text) return undefined;
+  return { ...(background ? { background } : {}), ...(text ? { text } : {}) };
+}
+
+export function sellBannerOf(b: BannerSettings, opts: { visible: boolean; defaultUrl: string }): SellBanner {
+  const bannerColors = colorPair(b.backgroundColor, b.textColor);
+  const ctaColors = colorPair(b.ctaBackgroundColor, b.ctaTextColor);
+  return {
+    title: b.title,
+    description: b.description,
+    image: b.imageUrl,
+    visible: opts.visible,
+    ...(bannerColors ? { colors: bannerColors } : {}),
+    callToAction: {
+      text: b.ctaText,
+      url: b.ctaUrl ?? opts.defaultUrl,
+      enabled: b.ctaEnabled,
+      ...(ctaColors ? { colors: ctaColors } : {}),
+    },
+  };
+}
+
+export function toSellBannerComponent(
+  b: BannerSettings,
+  opts: { visible: boolean; defaultUrl: string },
+): SellBannerComponent {
+  return { type: 'banner', class: 'sellBanner', sellBanner: sellBannerOf(b, opts) };
+}
+
+/** The visibility rules of a banner against one show's state; all rules set must hold. */
+export function bannerVisible(
+  rules: { onlyWhenPrimarySoldOut: boolean; hoursBeforeShow: number | null; onlyForSellersWithSellable: boolean },
+  state: { primarySoldOut: boolean; hoursUntilShow: number; hasSellableTickets: boolean | null },
+): boolean {
+  if (rules.onlyWhenPrimarySoldOut && !state.primarySoldOut) return false;
+  if (rules.hoursBeforeShow !== null && (state.hoursUntilShow <= 0 || state.hoursUntilShow > rules.hoursBeforeShow))
+    return false;
+  // Only the sell access layer knows the seller's tickets; elsewhere the rule does not apply.
+  if (rules.onlyForSellersWithSellable && state.hasSellableTickets === false) return false;
+  return true;
+}

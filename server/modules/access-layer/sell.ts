@@ -12,6 +12,7 @@ import {
   soldTicketsOf,
 } from '@/server/modules/marketplace';
 import { payoutStatus } from '@/server/modules/payments';
+import { bannerComponents } from './banners';
 import type { CallToAction, CtaKey, SellAccessLayerRequest, SellAccessLayerResponse } from './schemas';
 
 /*
@@ -127,6 +128,13 @@ export function aggregateOrder(units: Unit[]): { status: Status; cta: CtaKey | n
   return { status: 'FOR_SALE', cta: 'MANAGE', listingId: null };
 }
 
+/** The distinct shows of these items Encore knows (the banners' scopes). */
+function scopesOf(states: SellerItemState[]): { eventPk: string; showPk: string }[] {
+  const seen = new Map<string, { eventPk: string; showPk: string }>();
+  for (const s of states) if (s.eventPk && s.showPk) seen.set(s.showPk, { eventPk: s.eventPk, showPk: s.showPk });
+  return [...seen.values()];
+}
+
 function groupSales(sold: SoldTicket[]) {
   const byOrder = new Map<string, SoldTicket[]>();
   for (const s of sold) {
@@ -166,6 +174,10 @@ export async function sellAccessLayer(
       sellerItemStates(partnerId, user, items, now, db),
       payoutStatus(partnerId, user, db),
     ]);
+    const bannersP = bannerComponents(
+      { partnerId, scopes: scopesOf(states), hasSellableTickets: states.some((s) => s.status === 'SELLABLE') },
+      db,
+    );
     const payoutMissing = payout !== 'active';
     out.tickets = states.map((s) => {
       const ctas = ticketCtas(partnerId, s, b);
@@ -180,7 +192,7 @@ export async function sellAccessLayer(
         callToActions: ctas,
       };
     });
-    out.components = [];
+    out.components = await bannersP;
   } else if (body.orders) {
     const orderIds = [...new Set(body.orders.map((o) => o.orderId))];
     // Each order's tickets as the partner sent them: by id, or one per combination (unknown to Encore).
@@ -255,7 +267,14 @@ export async function sellAccessLayer(
       }
       return { orderId: o.orderId, status: agg.status, callToActions: ctas };
     });
-    out.components = [];
+    out.components = await bannerComponents(
+      {
+        partnerId,
+        scopes: scopesOf(states),
+        hasSellableTickets: out.orders.some((o) => o.status === 'SELLABLE'),
+      },
+      db,
+    );
   }
 
   if (wantSales) {

@@ -19,3 +19,4 @@ export const webhookLogPath = (partnerId: string) => `${partnerPath(partnerId)}/
 export const webhookMessagePath = (partnerId: string, messageId: string) =>
   `${webhookLogPath(partnerId)}/${e(messageId)}`;
 export const marketPath = (partnerId: string) => `${partnerPath(partnerId)}/market`;
+export const bannersPath = (partnerId: string) => `${partnerPath(partnerId)}/banners`;
