@@ -154,7 +154,22 @@ export const resaleRules = pgTable(
     ruleType: text().notNull(),
     rules: jsonb().notNull(),
     description: text(),
+    /** Who set it: the partner (POST /v1/events/rules) or staff (dashboard); at equal scope STAFF wins. */
+    source: text({ enum: ['PARTNER', 'STAFF'] })
+      .notNull()
+      .default('PARTNER'),
+    /** The staff member who last set a STAFF rule. */
+    updatedBy: text(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('resale_rules_scope_idx').on(t.eventPk, t.showId, t.ticketOptionId, t.priceTypeId, t.ruleType)],
+  (t) => [
+    uniqueIndex('resale_rules_scope_idx').on(
+      t.eventPk,
+      t.showId,
+      t.ticketOptionId,
+      t.priceTypeId,
+      t.ruleType,
+      t.source,
+    ),
+  ],
 );

@@ -1,5 +1,6 @@
 import { router } from './init';
 import { bannersRouter } from './routers/banners';
+import { rulesRouter } from './routers/rules';
 import { catalogRouter } from './routers/catalog';
 import { jobsRouter } from './routers/jobs';
 import { mailRouter } from './routers/mail';
@@ -22,6 +23,7 @@ export const appRouter = router({
   market: marketRouter,
   mail: mailRouter,
   banners: bannersRouter,
+  rules: rulesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -15,3 +15,4 @@ export * from './rules';
 export * from './rules-schemas';
 export * from './schemas';
 export * from './service';
+export * from './rules-admin';

@@ -124,6 +124,7 @@ export async function applyRules(partnerId: string, items: RuleItem[], db: DbOrT
             resaleRules.ticketOptionId,
             resaleRules.priceTypeId,
             resaleRules.ruleType,
+            resaleRules.source,
           ],
           set: { rules, description: r.description ?? null, updatedAt: sql`now()` },
         });
@@ -149,6 +150,15 @@ function specificity(rule: { showId: string; ticketOptionId: string; priceTypeId
 }
 
 export type ResaleRuleRow = typeof resaleRules.$inferSelect;
+
+/** Does rule `a` win over `b` of the same type: more specific scope, else staff's over the partner's. */
+export function outranks(
+  a: Pick<ResaleRuleRow, 'showId' | 'ticketOptionId' | 'priceTypeId' | 'source'>,
+  b: Pick<ResaleRuleRow, 'showId' | 'ticketOptionId' | 'priceTypeId' | 'source'>,
+): boolean {
+  const diff = specificity(a) - specificity(b);
+  return diff > 0 || (diff === 0 && a.source === 'STAFF' && b.source !== 'STAFF');
+}
 export type EffectiveResaleRules = Partial<Record<ResaleRuleType, Record<string, unknown>>>;
 
 /**
@@ -168,7 +178,7 @@ export function pickResaleRules(
     // A rule naming an option or price type only applies within its show.
     if ((row.ticketOptionId || row.priceTypeId) && row.showId !== scope.showId) continue;
     const current = best.get(row.ruleType);
-    if (!current || specificity(row) > specificity(current)) best.set(row.ruleType, row);
+    if (!current || outranks(row, current)) best.set(row.ruleType, row);
   }
   return Object.fromEntries([...best].map(([type, row]) => [type, row.rules])) as EffectiveResaleRules;
 }

@@ -1,9 +1,10 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, inTextList } from '@/db';
 import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
+import { notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
-import { pickResaleRules, resaleRulesOfEvents, showDirectory } from '@/server/modules/catalog';
-import { sellerTicketRows, ticketsByPk, ticketsOfOrders } from '@/server/modules/tickets';
+import { explainRules, pickResaleRules, resaleRulesOfEvents, showDirectory } from '@/server/modules/catalog';
+import { sellerTicketRows, ticketsByPk, ticketsForSale, ticketsOfOrders } from '@/server/modules/tickets';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { type ListingProblem, showRuleProblems, ticketStateProblems } from './listings';
 
@@ -362,4 +363,49 @@ export async function cheapestListings(partnerId: string, showPk: string, limit:
     totalMinor: r.priceMinor + buyerFeeMinor(terms, r.priceMinor, r.currency),
     seats: (r.seats ?? []).filter(Boolean),
   }));
+}
+
+/**
+ * "Why is this ticket (not) sellable?" for staff: its sell status for its owner as Encore knows it, the
+ * reasons, and per rule type every rule that applies with the one that wins. Ownership is not asked of
+ * the partner here (staff look at the rules, not at a fan).
+ */
+export async function explainTicket(partnerId: string, ticketId: string, db: DbOrTx = getDb()) {
+  const [ticket] = await ticketsForSale(partnerId, [ticketId], db);
+  if (!ticket) throw notFound('Ticket not found');
+  const [[state], rows] = await Promise.all([
+    sellerItemStates(
+      partnerId,
+      ticket.buyerEmail ?? '',
+      [
+        {
+          eventRef: ticket.eventRef,
+          showId: ticket.showId,
+          ticketId: ticket.ticketId,
+          ticketOptionId: ticket.ticketOptionId,
+          priceTypeId: ticket.priceTypeId,
+        },
+      ],
+      new Date(),
+      db,
+    ),
+    resaleRulesOfEvents([ticket.eventPk], db),
+  ]);
+  return {
+    ticketId: ticket.ticketId,
+    eventRef: ticket.eventRef,
+    showId: ticket.showId,
+    ticketOptionId: ticket.ticketOptionId,
+    priceTypeId: ticket.priceTypeId,
+    owner: ticket.buyerEmail,
+    status: state.status,
+    listingId: state.listingId,
+    reasons: state.problems.map((p) => p.message),
+    rules: explainRules(rows, {
+      eventPk: ticket.eventPk,
+      showId: ticket.showId,
+      ticketOptionId: ticket.ticketOptionId,
+      priceTypeId: ticket.priceTypeId,
+    }),
+  };
 }

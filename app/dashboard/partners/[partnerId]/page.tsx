@@ -15,7 +15,15 @@ import { SalesFeeSection } from '../_features/fees/sales-fee-section';
 import { PartnerSettingsSection } from '../_features/settings/partner-settings-section';
 import { WebhooksSection } from '../_features/webhooks/webhooks-section';
 import { loadPartnerPage, type PartnerPageProps } from '../_shared/partner-page';
-import { bannersPath, batchesPath, eventsPath, marketPath, partnerPath, ticketsPath } from '../_shared/paths';
+import {
+  bannersPath,
+  batchesPath,
+  rulesPath,
+  eventsPath,
+  marketPath,
+  partnerPath,
+  ticketsPath,
+} from '../_shared/paths';
 
 export const metadata: Metadata = { title: 'Partner' };
 
@@ -38,6 +46,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
             <ButtonLink href={batchesPath(partner.id)}>Ticket batches</ButtonLink>
             <ButtonLink href={marketPath(partner.id)}>Market</ButtonLink>
             <ButtonLink href={bannersPath(partner.id)}>Banners</ButtonLink>
+            <ButtonLink href={rulesPath(partner.id)}>Resale rules</ButtonLink>
           </>
         }
       />

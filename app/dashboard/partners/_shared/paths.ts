@@ -20,3 +20,4 @@ export const webhookMessagePath = (partnerId: string, messageId: string) =>
   `${webhookLogPath(partnerId)}/${e(messageId)}`;
 export const marketPath = (partnerId: string) => `${partnerPath(partnerId)}/market`;
 export const bannersPath = (partnerId: string) => `${partnerPath(partnerId)}/banners`;
+export const rulesPath = (partnerId: string) => `${partnerPath(partnerId)}/rules`;
