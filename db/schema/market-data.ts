@@ -54,6 +54,8 @@ export const leads = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /** The fan asked (through a mail's link) to hear no more about this show. */
+    unsubscribedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
@@ -88,4 +90,21 @@ export const inventories = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [uniqueIndex('inventories_scope_idx').on(t.eventPk, t.showPk, t.ticketOptionId, t.priceTypeId)],
+);
+
+/**
+ * Each mail telling a WISHLIST lead that a listing appeared for its show: one per lead and listing
+ * (the unique index makes a repeat a no-op). The id is unguessable and is the mail's unsubscribe link.
+ */
+export const leadNotifications = pgTable(
+  'lead_notifications',
+  {
+    id: text().primaryKey(), // lnt_…
+    leadId: text()
+      .notNull()
+      .references(() => leads.id, { onDelete: 'cascade' }),
+    listingId: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('lead_notifications_lead_listing_idx').on(t.leadId, t.listingId)],
 );

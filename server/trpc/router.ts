@@ -1,5 +1,6 @@
 import { router } from './init';
 import { bannersRouter } from './routers/banners';
+import { leadsRouter } from './routers/leads';
 import { rulesRouter } from './routers/rules';
 import { catalogRouter } from './routers/catalog';
 import { jobsRouter } from './routers/jobs';
@@ -24,6 +25,7 @@ export const appRouter = router({
   mail: mailRouter,
   banners: bannersRouter,
   rules: rulesRouter,
+  leads: leadsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -312,3 +312,12 @@ export async function priceTypesOfShows(showPks: string[], db: DbOrTx = getDb())
   for (const r of rows) out.set(r.showPk, (out.get(r.showPk) ?? new Set<string>()).add(r.id));
   return out;
 }
+
+/** An event's title by the partner's id, or null. */
+export async function getEventTitle(partnerId: string, externalReferenceId: string, db: DbOrTx = getDb()) {
+  const [row] = await db
+    .select({ title: events.title })
+    .from(events)
+    .where(and(eq(events.partnerId, partnerId), eq(events.externalReferenceId, externalReferenceId)));
+  return row?.title ?? null;
+}

@@ -35,6 +35,14 @@ export interface MailData {
     amount: string;
     reason: 'showCancelled' | 'notAvailable' | 'staff' | 'other';
   };
+  wishlistAvailable: {
+    partnerName: string;
+    eventTitle: string;
+    showDate: string;
+    price: string;
+    buyUrl: string;
+    unsubscribeUrl: string;
+  };
 }
 
 export type MailKind = keyof MailData;
@@ -45,6 +53,7 @@ export const MAIL_KINDS = [
   'purchaseConfirmation',
   'listingCancelled',
   'purchaseRefunded',
+  'wishlistAvailable',
 ] as const satisfies readonly MailKind[];
 
 export interface RenderedMail {
@@ -183,6 +192,21 @@ export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: Ma
         t('listingCancelled.subject', { event: m.eventTitle }),
         t('listingCancelled.heading'),
         [{ p: t('listingCancelled.body', { event: m.eventTitle }) }, { p: t(`listingCancelled.reasons.${m.reason}`) }],
+      );
+    }
+    case 'wishlistAvailable': {
+      const m = d as MailData['wishlistAvailable'];
+      return layout(
+        locale,
+        partner,
+        t('wishlistAvailable.subject', { event: m.eventTitle }),
+        t('wishlistAvailable.heading'),
+        [
+          { p: t('wishlistAvailable.body', { event: m.eventTitle, date: m.showDate, price: m.price }) },
+          { action: t('wishlistAvailable.action'), url: m.buyUrl },
+          { p: t('wishlistAvailable.why', { partner }), muted: true },
+          { links: [{ label: t('wishlistAvailable.unsubscribe'), url: m.unsubscribeUrl }] },
+        ],
       );
     }
     case 'purchaseRefunded': {

@@ -10,3 +10,4 @@ export * from './lead-api';
 export * from './contracts';
 export * from './inventory-schemas';
 export * from './inventory';
+export * from './leads-admin';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
+import { eq, sql } from 'drizzle-orm';
+import { type DbOrTx, getDb, type Tx } from '@/db';
+import { leadNotifications, leads } from '@/db/schema/market-data';
 import { eventPageInfo } from '@/server/modules/catalog';
 import { upsertLead } from './leads';
 
@@ -19,7 +21,7 @@ export async function joinWishlist(
   const event = await eventPageInfo(input.eventPk, db);
   const show = event?.shows.find((s) => s.showPk === input.showPk);
   if (!event || !show) return { ok: false, reason: 'unknown' };
-  const { created } = await upsertLead(
+  const { created, lead } = await upsertLead(
     event.partnerId,
     {
       type: 'WISHLIST',
@@ -31,5 +33,56 @@ export async function joinWishlist(
     },
     db,
   );
+  // Asking again (on the buy page) undoes an earlier unsubscribe.
+  if (lead.unsubscribedAt) await db.update(leads).set({ unsubscribedAt: null }).where(eq(leads.id, lead.id));
   return { ok: true, email: parsed.data, created };
+}
+
+/**
+ * The WISHLIST leads of a show to tell about a new listing, each once: one statement records a
+ * notification per lead (with an e-mail, still subscribed) not yet told about this listing, and answers
+ * them. Runs in the listing's transaction, so a rolled-back listing tells no one.
+ */
+export async function claimWishlistNotifications(
+  tx: Tx,
+  input: { partnerId: string; eventRef: string; showId: string; listingId: string },
+): Promise<{ notificationId: string; email: string }[]> {
+  const rows = await tx.execute(sql`
+    insert into ${leadNotifications} (id, lead_id, listing_id)
+    select 'lnt_' || replace(gen_random_uuid()::text, '-', ''), l.id, ${input.listingId}
+    from ${leads} l
+    where l.partner_id = ${input.partnerId} and l.external_reference_event_id = ${input.eventRef}
+      and l.show_id = ${input.showId} and l.type = 'WISHLIST' and l.buyer_email is not null
+      and l.unsubscribed_at is null
+    on conflict (lead_id, listing_id) do nothing
+    returning id, (select buyer_email from ${leads} where id = lead_id) as email`);
+  return (rows as unknown as { id: string; email: string }[]).map((r) => ({ notificationId: r.id, email: r.email }));
+}
+
+/** The lead behind an unsubscribe link (the notification id), with its show, or null. */
+export async function notificationLead(notificationId: string, db: DbOrTx = getDb()) {
+  if (!/^lnt_[0-9a-f]{32}$/.test(notificationId)) return null;
+  const [row] = await db
+    .select({
+      leadId: leads.id,
+      partnerId: leads.partnerId,
+      eventRef: leads.externalReferenceEventId,
+      showId: leads.showId,
+      unsubscribedAt: leads.unsubscribedAt,
+    })
+    .from(leadNotifications)
+    .innerJoin(leads, eq(leads.id, leadNotifications.leadId))
+    .where(eq(leadNotifications.id, notificationId));
+  return row ?? null;
+}
+
+/** Unsubscribes the lead of a notification: no more wishlist mails for that show. */
+export async function unsubscribeNotification(notificationId: string, db: DbOrTx = getDb()): Promise<boolean> {
+  const lead = await notificationLead(notificationId, db);
+  if (!lead) return false;
+  await db
+    .update(leads)
+    .set({ unsubscribedAt: sql`coalesce(${leads.unsubscribedAt}, now())` })
+    .where(eq(leads.id, lead.leadId));
+  return true;
 }

@@ -10,7 +10,7 @@ import { effectiveResaleRules, type EffectiveResaleRules, showDirectory } from '
 import { type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 import { releaseExpired } from './intentions';
-import { mailListingCreated } from './mails';
+import { mailListingCreated, mailWishlist } from './mails';
 import { notOwnedBy, notOwnedError } from './ownership';
 
 const HOUR = 3_600_000;
@@ -269,6 +269,7 @@ export async function createListing(input: CreateListingInput, db = getDb(), now
         })),
       );
       await mailListingCreated(work, id, input.locale);
+      await mailWishlist(work, id);
     }, db);
   } catch (err) {
     if (pgErrorOf(err)?.constraint_name === 'listing_items_open_ticket_idx') {

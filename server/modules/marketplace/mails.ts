@@ -6,8 +6,9 @@ import { defaultLocale, formatDay, formatMoney, formatShowDate, type Locale, min
 import type { Work } from '@/server/lib/transaction';
 import { showDirectory } from '@/server/modules/catalog';
 import { queueMail } from '@/server/modules/mail';
+import { claimWishlistNotifications } from '@/server/modules/market-data';
 import { getPartner } from '@/server/modules/partners';
-import { marketTerms, sellerPayoutMinor } from './fees';
+import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 
 /*
  * The marketplace's mails to fans, queued in the transaction that causes them (server/modules/mail).
@@ -34,6 +35,10 @@ async function listingFacts(tx: Tx, listingIds: string[]) {
       eventTitle: show.eventTitle,
       startsAt: show.startsAt,
       timeZone: show.timeZone,
+      eventRef: show.eventRef,
+      showId: show.showId,
+      eventPk: show.eventPk,
+      showPk: show.showPk,
     })
     .from(listings)
     .innerJoin(show, eq(show.showPk, listings.showPk))
@@ -160,4 +165,39 @@ export async function mailPurchaseRefunded(
       reason,
     },
   });
+}
+
+/**
+ * To the fans on the show's wishlist (WISHLIST leads with an e-mail, still subscribed): a listing is on
+ * sale. Once per lead and listing; each mail carries its own unsubscribe link.
+ */
+export async function mailWishlist(work: Work, listingId: string) {
+  const [l] = await listingFacts(work.tx, [listingId]);
+  if (!l) return;
+  const told = await claimWishlistNotifications(work.tx, {
+    partnerId: l.partnerId,
+    eventRef: l.eventRef,
+    showId: l.showId,
+    listingId,
+  });
+  if (!told.length) return;
+  const terms = await marketTerms(l.partnerId, work.tx);
+  const locale = defaultLocale();
+  const total = l.priceMinor + buyerFeeMinor(terms, l.priceMinor, l.currency);
+  for (const fan of told) {
+    await queueMail(work, {
+      partnerId: l.partnerId,
+      to: fan.email,
+      kind: 'wishlistAvailable',
+      locale,
+      data: {
+        partnerName: l.partnerName,
+        eventTitle: l.eventTitle,
+        showDate: formatShowDate(l.startsAt, locale, l.timeZone),
+        price: money(total, l.currency, locale),
+        buyUrl: `${publicBaseUrl()}/market/${l.eventPk}?show=${l.showPk}`,
+        unsubscribeUrl: `${publicBaseUrl()}/unsubscribe/${fan.notificationId}`,
+      },
+    });
+  }
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, inTextList } from '@/db';
-import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
+import { buyIntentions, listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
 import { notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
 import { explainRules, pickResaleRules, resaleRulesOfEvents, showDirectory } from '@/server/modules/catalog';
@@ -408,4 +408,32 @@ export async function explainTicket(partnerId: string, ticketId: string, db: DbO
       priceTypeId: ticket.priceTypeId,
     }),
   };
+}
+
+/** Which of these e-mails bought tickets of this event on the resale market (completed purchases). */
+export async function resaleBuyersAmong(
+  partnerId: string,
+  eventRef: string,
+  emails: string[],
+  db: DbOrTx = getDb(),
+): Promise<string[]> {
+  if (!emails.length) return [];
+  const d = showDirectory(db);
+  const rows = await db
+    .selectDistinct({ email: buyIntentions.buyerEmail })
+    .from(buyIntentions)
+    .innerJoin(listings, sql`${listings.id} = any(${buyIntentions.listingIds})`)
+    .innerJoin(d, eq(d.showPk, listings.showPk))
+    .where(
+      and(
+        eq(buyIntentions.partnerId, partnerId),
+        eq(buyIntentions.status, 'COMPLETED'),
+        eq(d.eventRef, eventRef),
+        inTextList(
+          buyIntentions.buyerEmail,
+          emails.map((e) => e.toLowerCase()),
+        ),
+      ),
+    );
+  return rows.map((r) => r.email);
 }

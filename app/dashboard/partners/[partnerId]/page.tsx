@@ -47,6 +47,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
             <ButtonLink href={marketPath(partner.id)}>Market</ButtonLink>
             <ButtonLink href={bannersPath(partner.id)}>Banners</ButtonLink>
             <ButtonLink href={rulesPath(partner.id)}>Resale rules</ButtonLink>
+            <ButtonLink href={`${partnerPath(partner.id)}/leads`}>Leads</ButtonLink>
           </>
         }
       />

@@ -1,0 +1,58 @@
+import type { Metadata } from 'next';
+import { redirect } from 'next/navigation';
+import { connection } from 'next/server';
+import { getTranslations } from 'next-intl/server';
+import { MarketShell } from '@/components/market/shell';
+import { getEventTitle } from '@/server/modules/catalog';
+import { notificationLead, unsubscribeNotification } from '@/server/modules/market-data';
+import { getPartner } from '@/server/modules/partners';
+
+export const metadata: Metadata = { title: 'Unsubscribe', robots: { index: false } };
+
+type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | undefined>> };
+
+/**
+ * A wishlist mail's unsubscribe link. Opening it changes nothing (mail scanners open links); the fan
+ * confirms with the button, a form post.
+ */
+export default async function UnsubscribePage({ params, searchParams }: Props) {
+  await connection();
+  const [{ id }, query] = await Promise.all([params, searchParams]);
+  const t = await getTranslations('unsubscribe');
+  const lead = await notificationLead(id);
+  if (!lead) {
+    return (
+      <MarketShell partner={null} narrow>
+        <h1>{t('gone')}</h1>
+      </MarketShell>
+    );
+  }
+  const [partner, event] = await Promise.all([
+    getPartner(lead.partnerId),
+    getEventTitle(lead.partnerId, lead.eventRef),
+  ]);
+  const names = { partner: partner.name, event: event ?? lead.eventRef };
+  async function unsubscribe() {
+    'use server';
+    await unsubscribeNotification(id);
+    redirect(`/unsubscribe/${encodeURIComponent(id)}?done=1`);
+  }
+  const done = query.done === '1' || lead.unsubscribedAt !== null;
+  return (
+    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>
+      <section className="mk-card" aria-labelledby="unsubscribe-heading">
+        <h1 id="unsubscribe-heading">{done ? t('done', names) : t('title')}</h1>
+        {done ? null : (
+          <>
+            <p>{t('body', names)}</p>
+            <form action={unsubscribe}>
+              <button type="submit" className="mk-btn" data-testid="unsubscribe">
+                {t('confirm')}
+              </button>
+            </form>
+          </>
+        )}
+      </section>
+    </MarketShell>
+  );
+}

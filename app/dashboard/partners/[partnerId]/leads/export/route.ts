@@ -1,0 +1,34 @@
+import { getStaffSession } from '@/server/auth/session';
+import { AppError } from '@/server/lib/errors';
+import { leadsCsv } from '@/server/modules/market-data';
+import { getPartner } from '@/server/modules/partners';
+
+/** The partner's leads (optionally one event's) as CSV, for signed-in staff; streamed a page at a time. */
+export async function GET(req: Request, ctx: { params: Promise<{ partnerId: string }> }) {
+  if (!(await getStaffSession())) return new Response('Sign in to the dashboard first.', { status: 401 });
+  const { partnerId } = await ctx.params;
+  try {
+    await getPartner(partnerId);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NOT_FOUND') return new Response('No such partner.', { status: 404 });
+    throw err;
+  }
+  const eventRef = new URL(req.url).searchParams.get('event')?.trim().slice(0, 200) || undefined;
+  const chunks = leadsCsv(partnerId, eventRef);
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+  });
+  const name = `leads-${partnerId}${eventRef ? `-${eventRef.replace(/[^\w.-]+/g, '_')}` : ''}.csv`;
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${name}"`,
+      'cache-control': 'no-store',
+    },
+  });
+}
