@@ -321,3 +321,13 @@ export async function getEventTitle(partnerId: string, externalReferenceId: stri
     .where(and(eq(events.partnerId, partnerId), eq(events.externalReferenceId, externalReferenceId)));
   return row?.title ?? null;
 }
+
+/** A show's and its event's `configuration` (ticket delivery, protection settings), by the show's id. */
+export async function showConfigurations(showPk: string, db: DbOrTx = getDb()) {
+  const [row] = await db
+    .select({ show: shows.configuration, event: events.configuration })
+    .from(shows)
+    .innerJoin(events, eq(events.id, shows.eventId))
+    .where(eq(shows.id, showPk));
+  return row ?? null;
+}

@@ -74,6 +74,11 @@ export async function secureTicketPage(token: string, db: DbOrTx = getDb()) {
       status: tickets.status,
       showStatus: show.showStatus,
       seating: sql<Record<string, unknown> | null>`${tickets.data} -> 'props' -> 'seating'`,
+      priceTypeId: tickets.priceTypeId,
+      admittedAt: tickets.admittedAt,
+      holder: sql<string | null>`${tickets.data} -> 'nominalTicket' ->> 'fullName'`,
+      /** The access code: only the page, once unlocked, may put it on screen. */
+      ticketAccess: sql<{ type?: string; locator?: string } | null>`${tickets.data} -> 'ticketAccess'`,
     })
     .from(tickets)
     .innerJoin(show, eq(show.showPk, tickets.showPk))

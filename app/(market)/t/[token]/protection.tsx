@@ -1,0 +1,88 @@
+'use client';
+
+import { useRouter } from 'next/navigation';
+import { useEffect, useState } from 'react';
+
+/** Counts down to the unlock time, then reloads the page (which then shows the code). */
+export function UnlockCountdown({ at, label }: { at: string; label: string }) {
+  const router = useRouter();
+  const target = new Date(at).getTime();
+  const [left, setLeft] = useState<number | null>(null);
+  useEffect(() => {
+    const tick = () => {
+      const ms = target - Date.now();
+      setLeft(Math.max(0, ms));
+      if (ms <= 0) router.refresh();
+    };
+    tick();
+    const id = setInterval(tick, 1000);
+    return () => clearInterval(id);
+  }, [target, router]);
+  if (left === null) return null;
+  const s = Math.floor(left / 1000);
+  const days = Math.floor(s / 86_400);
+  const hms = [Math.floor((s % 86_400) / 3600), Math.floor((s % 3600) / 60), s % 60]
+    .map((n) => String(n).padStart(2, '0'))
+    .join(':');
+  return (
+    <p className="ticket-countdown" data-testid="countdown" aria-live="off">
+      <span className="mk-muted">{label}</span> <strong>{days > 0 ? `${days}d ${hms}` : hms}</strong>
+    </p>
+  );
+}
+
+async function code(keyHex: string, step: number, now: number): Promise<string> {
+  const key = new Uint8Array(keyHex.match(/../g)!.map((h) => parseInt(h, 16)));
+  const counter = Math.floor(now / 1000 / step);
+  const msg = new ArrayBuffer(8);
+  new DataView(msg).setBigUint64(0, BigInt(counter));
+  const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
+  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', k, msg));
+  const o = mac[mac.length - 1] & 0x0f;
+  const bin = ((mac[o] & 0x7f) << 24) | (mac[o + 1] << 16) | (mac[o + 2] << 8) | mac[o + 3];
+  return String(bin % 1_000_000).padStart(6, '0');
+}
+
+/**
+ * The moving code (RFC 6238, computed on the phone so it works without signal at the door) with a bar
+ * running down each period: a screenshot freezes both.
+ */
+export function MovingCode({
+  keyHex,
+  step,
+  label,
+  hint,
+}: {
+  keyHex: string;
+  step: number;
+  label: string;
+  hint: string;
+}) {
+  const [state, setState] = useState<{ value: string; progress: number } | null>(null);
+  useEffect(() => {
+    let alive = true;
+    const tick = async () => {
+      const now = Date.now();
+      const value = await code(keyHex, step, now);
+      if (alive) setState({ value, progress: 1 - ((now / 1000) % step) / step });
+    };
+    void tick();
+    const id = setInterval(() => void tick(), 250);
+    return () => {
+      alive = false;
+      clearInterval(id);
+    };
+  }, [keyHex, step]);
+  return (
+    <div className="ticket-live" data-testid="moving-code">
+      <p className="mk-muted">{label}</p>
+      <p className="ticket-live-code" aria-live="off">
+        {state ? `${state.value.slice(0, 3)} ${state.value.slice(3)}` : '··· ···'}
+      </p>
+      <div className="ticket-live-bar" aria-hidden="true">
+        <span style={{ width: `${Math.round((state?.progress ?? 1) * 100)}%` }} />
+      </div>
+      <p className="mk-muted ticket-live-hint">{hint}</p>
+    </div>
+  );
+}

@@ -1,0 +1,87 @@
+import { createHmac } from 'node:crypto';
+
+/*
+ * Ticket protection's clock: when a ticket's code may be shown (unlock), and the moving code that tells
+ * a live screen from a picture of it.
+ */
+
+/** Hours before the show a code unlocks when the partner sent no `ticketDelivery` (anchor notes: 3). */
+export const DEFAULT_UNLOCK_HOURS = 3;
+
+export interface TicketDelivery {
+  time?: { when?: 'BEFORE' | 'AFTER'; seconds?: number };
+}
+
+/** `configuration.ticketDelivery` when it is well formed, else undefined. */
+export function deliveryOf(configuration: unknown): TicketDelivery | undefined {
+  const d = (configuration as { ticketDelivery?: TicketDelivery } | null)?.ticketDelivery;
+  const t = d?.time;
+  if (!t || (t.when !== 'BEFORE' && t.when !== 'AFTER') || typeof t.seconds !== 'number' || t.seconds < 0)
+    return undefined;
+  return d;
+}
+
+/**
+ * When the code unlocks: the show's `ticketDelivery.time` (else the event's) — BEFORE or AFTER the show
+ * by `seconds` — and otherwise `defaultHours` before the show.
+ */
+export function unlockAt(
+  startsAt: Date,
+  show: TicketDelivery | undefined,
+  event: TicketDelivery | undefined,
+  defaultHours = DEFAULT_UNLOCK_HOURS,
+): Date {
+  const time = (show ?? event)?.time;
+  if (time?.when && typeof time.seconds === 'number') {
+    const sign = time.when === 'BEFORE' ? -1 : 1;
+    return new Date(startsAt.getTime() + sign * time.seconds * 1000);
+  }
+  return new Date(startsAt.getTime() - defaultHours * 3_600_000);
+}
+
+/** The moving code's period: short enough that a screenshot is stale before it reaches the door. */
+export const MOVING_CODE_SECONDS = 10;
+
+/** HOTP (RFC 4226): the `digits`-digit code of `key` at `counter`, with HMAC-`algorithm`. */
+export function hotp(key: Buffer, counter: number, digits = 6, algorithm: 'sha1' | 'sha256' = 'sha1'): string {
+  const msg = Buffer.alloc(8);
+  msg.writeBigUInt64BE(BigInt(counter));
+  const mac = createHmac(algorithm, key).update(msg).digest();
+  const offset = mac[mac.length - 1] & 0x0f;
+  const bin =
+    ((mac[offset] & 0x7f) << 24) |
+    ((mac[offset + 1] & 0xff) << 16) |
+    ((mac[offset + 2] & 0xff) << 8) |
+    (mac[offset + 3] & 0xff);
+  return String(bin % 10 ** digits).padStart(digits, '0');
+}
+
+/** TOTP (RFC 6238): the code of `key` at `now`, with a `step`-second period. */
+export function totp(
+  key: Buffer,
+  now: Date,
+  step = MOVING_CODE_SECONDS,
+  digits = 6,
+  algorithm: 'sha1' | 'sha256' = 'sha1',
+) {
+  return hotp(key, Math.floor(now.getTime() / 1000 / step), digits, algorithm);
+}
+
+/**
+ * A ticket's moving-code key, derived from its secure-view token (which rotates when the ticket changes
+ * hands, so the old holder's key dies with the old link). It is not the access code and opens nothing.
+ */
+export function movingCodeKey(secureToken: string): Buffer {
+  return createHmac('sha256', secureToken).update('encore moving code v1').digest();
+}
+
+/** A ticket's unlock time from its show's and event's configuration, and whether it has passed. */
+export function unlockState(
+  startsAt: Date,
+  showConfiguration: unknown,
+  eventConfiguration: unknown,
+  now = new Date(),
+): { unlocksAt: Date; unlocked: boolean } {
+  const at = unlockAt(startsAt, deliveryOf(showConfiguration), deliveryOf(eventConfiguration));
+  return { unlocksAt: at, unlocked: now.getTime() >= at.getTime() };
+}
