@@ -1,5 +1,5 @@
 import { expect, type Locator, test } from '@playwright/test';
-import { axe, call, cli, hydrated, RUN, shot, signIn } from './helpers';
+import { axe, call, cli, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
 
 /*
  * Issue 14's "done when" for banners: staff configure a sell banner in the dashboard, watch its live
@@ -39,24 +39,7 @@ test('a banner configured in the dashboard appears in the access layer exactly a
   request,
 }) => {
   const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Banners ${RUN}`]);
-  const pushed = await call(request, apiKey, 'POST', '/v1/events', {
-    title: `Banner night ${RUN}`,
-    description: 'Resale night',
-    externalReferenceId: REF,
-    location: { city: 'Lima' },
-    configuration: {},
-    shows: [
-      {
-        title: 'Night',
-        showId: '1',
-        date: '2027-09-10T21:00:00-03:00',
-        images: [],
-        configuration: {},
-        ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'USD', price: 50 }],
-      },
-    ],
-  });
-  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+  await pushUsdEvent(request, apiKey, REF, `Banner night ${RUN}`);
 
   await page.goto(`/dashboard/partners/${partnerId}/banners`);
   await signIn(page);

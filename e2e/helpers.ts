@@ -61,3 +61,35 @@ export async function axe(page: Page, what?: string) {
     what,
   ).toEqual([]);
 }
+
+/** A show of the specs' events: one standing option at 50 USD. */
+export function usdShow(showId: string, date: string, title = 'Night') {
+  return {
+    title,
+    showId,
+    date,
+    images: [],
+    configuration: {},
+    ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'USD', price: 50 }],
+  };
+}
+
+/** Pushes an event through `POST /v1/events` (one show `1` in 2027 unless `shows` says otherwise); it must be stored. */
+export async function pushUsdEvent(
+  request: APIRequestContext,
+  key: string,
+  ref: string,
+  title: string,
+  shows: unknown[] = [usdShow('1', '2027-09-10T21:00:00-03:00')],
+  location: Record<string, unknown> = {},
+) {
+  const res = await call(request, key, 'POST', '/v1/events', {
+    title,
+    description: 'd',
+    externalReferenceId: ref,
+    location,
+    configuration: {},
+    shows,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { axe, call, cli, hydrated, RUN, shot, signIn } from './helpers';
+import { axe, call, cli, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
 
 /*
  * Leads end to end: the partner sends leads, a listing appears and the show's wishlist is mailed (read in
@@ -14,24 +14,7 @@ const CART = `cart-${RUN}@fans.test`;
 
 test('leads: wishlist mail with unsubscribe, the staff funnel and the CSV export', async ({ page, request }) => {
   const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Leads ${RUN}`]);
-  const pushed = await call(request, apiKey, 'POST', '/v1/events', {
-    title: `Leads night ${RUN}`,
-    description: 'd',
-    externalReferenceId: REF,
-    location: {},
-    configuration: {},
-    shows: [
-      {
-        title: 'Night',
-        showId: '1',
-        date: '2027-09-10T21:00:00-03:00',
-        images: [],
-        configuration: {},
-        ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'USD', price: 50 }],
-      },
-    ],
-  });
-  expect(pushed.status).toBe(200);
+  await pushUsdEvent(request, apiKey, REF, `Leads night ${RUN}`);
   const ticket = `LT-${RUN}`;
   expect(
     (

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { axe, call, cli, RUN, shot } from './helpers';
+import { axe, call, cli, pushUsdEvent, RUN, shot, usdShow } from './helpers';
 
 /*
  * Ticket protection on the secure view (issue 13, first part): before unlock, a countdown and no code
@@ -30,23 +30,14 @@ test('the secure view keeps the code locked until unlock, then shows the QR and 
 }) => {
   const { apiKey } = cli('server/cli/partner-create.ts', ['--name', `Protection ${RUN}`]);
   const inOneHour = new Date(Date.now() + 3600_000).toISOString();
-  const show = (showId: string, date: string) => ({
-    title: `Show ${showId}`,
-    showId,
-    date,
-    images: [],
-    configuration: {},
-    ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'USD', price: 50 }],
-  });
-  const pushed = await call(request, apiKey, 'POST', '/v1/events', {
-    title: `Protected night ${RUN}`,
-    description: 'd',
-    externalReferenceId: REF,
-    location: { timeZone: 'America/Lima' },
-    configuration: {},
-    shows: [show('later', '2027-09-10T21:00:00-05:00'), show('soon', inOneHour)],
-  });
-  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+  await pushUsdEvent(
+    request,
+    apiKey,
+    REF,
+    `Protected night ${RUN}`,
+    [usdShow('later', '2027-09-10T21:00:00-05:00', 'Show later'), usdShow('soon', inOneHour, 'Show soon')],
+    { timeZone: 'America/Lima' },
+  );
   const ticket = (ticketId: string, showId: string, access: Record<string, string>) => ({
     externalReferenceEventId: REF,
     showId,

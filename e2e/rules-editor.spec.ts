@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { axe, call, cli, hydrated, RUN, shot, signIn } from './helpers';
+import { axe, call, cli, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
 
 /*
  * The eligibility rules editor: staff override the partner's rule behind a confirmation, the explainer
@@ -15,27 +15,7 @@ test('staff override a partner rule behind a confirmation; the explainer and the
   request,
 }) => {
   const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Rules ${RUN}`]);
-  expect(
-    (
-      await call(request, apiKey, 'POST', '/v1/events', {
-        title: `Rules night ${RUN}`,
-        description: 'd',
-        externalReferenceId: REF,
-        location: {},
-        configuration: {},
-        shows: [
-          {
-            title: 'Night',
-            showId: '1',
-            date: '2027-09-10T21:00:00-03:00',
-            images: [],
-            configuration: {},
-            ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'USD', price: 50 }],
-          },
-        ],
-      })
-    ).status,
-  ).toBe(200);
+  await pushUsdEvent(request, apiKey, REF, `Rules night ${RUN}`);
   expect(
     (
       await call(request, apiKey, 'POST', '/v1/sync/tickets', [

@@ -4,7 +4,7 @@ import { type DbOrTx, getDb } from '@/db';
 import { events, priceTypes, resaleRules, shows, ticketOptions } from '@/db/schema/catalog';
 import { AppError, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
-import { outranks, pickResaleRules, type ResaleRuleRow } from './rules';
+import { outranks, pickResaleRules, type ResaleRuleRow, RULE_KEY } from './rules';
 import { type ResaleRuleType, resaleRuleBodies } from './rules-schemas';
 
 /*
@@ -171,14 +171,7 @@ export async function saveStaffRule(input: StaffRuleInput, staffEmail: string, d
       updatedBy: staffEmail,
     })
     .onConflictDoUpdate({
-      target: [
-        resaleRules.eventPk,
-        resaleRules.showId,
-        resaleRules.ticketOptionId,
-        resaleRules.priceTypeId,
-        resaleRules.ruleType,
-        resaleRules.source,
-      ],
+      target: RULE_KEY,
       set: { rules: body.data, description: input.description || null, updatedBy: staffEmail, updatedAt: sql`now()` },
     })
     .returning();

@@ -118,14 +118,7 @@ export async function applyRules(partnerId: string, items: RuleItem[], db: DbOrT
           description: r.description ?? null,
         })
         .onConflictDoUpdate({
-          target: [
-            resaleRules.eventPk,
-            resaleRules.showId,
-            resaleRules.ticketOptionId,
-            resaleRules.priceTypeId,
-            resaleRules.ruleType,
-            resaleRules.source,
-          ],
+          target: RULE_KEY,
           set: { rules, description: r.description ?? null, updatedAt: sql`now()` },
         });
     }
@@ -150,6 +143,16 @@ function specificity(rule: { showId: string; ticketOptionId: string; priceTypeId
 }
 
 export type ResaleRuleRow = typeof resaleRules.$inferSelect;
+
+/** A rule's key (its unique index): scope, type and source, one rule of each. */
+export const RULE_KEY = [
+  resaleRules.eventPk,
+  resaleRules.showId,
+  resaleRules.ticketOptionId,
+  resaleRules.priceTypeId,
+  resaleRules.ruleType,
+  resaleRules.source,
+];
 
 /** Does rule `a` win over `b` of the same type: more specific scope, else staff's over the partner's. */
 export function outranks(
