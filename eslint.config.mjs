@@ -20,6 +20,7 @@ const OWNED_TABLES = {
   payments: ['payments'],
   mail: ['mail'],
   'market-data': ['market-data'],
+  protection: ['protection'],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],

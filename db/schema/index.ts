@@ -11,3 +11,4 @@ export * from './payments';
 export * from './mail';
 export * from './market-data';
 export * from './access-layer';
+export * from './protection';

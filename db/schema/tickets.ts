@@ -53,10 +53,17 @@ export const tickets = pgTable(
     secureToken: text()
       .notNull()
       .default(sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`),
+    /** Protection: the ticket changed hands and its partner reissues; cleared by a new `ticketAccess`. */
+    reissueRequestedAt: timestamp({ withTimezone: true }),
+    /** When the partner's new `ticketAccess` arrived after the last reissue request. */
+    reissuedAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    index('tickets_reissue_idx')
+      .on(t.partnerId, t.reissueRequestedAt)
+      .where(sql`${t.reissueRequestedAt} is not null and ${t.reissuedAt} is null`),
     uniqueIndex('tickets_partner_ticket_idx').on(t.partnerId, t.ticketId),
     uniqueIndex('tickets_secure_token_idx').on(t.secureToken),
     // Serves a show's tickets and the dashboard's keyset pages by ticketId.
@@ -125,9 +132,28 @@ export const ticketEvents = pgTable(
     ticketPk: text()
       .notNull()
       .references(() => tickets.id, { onDelete: 'cascade' }),
-    kind: text({ enum: ['imported', 'updated', 'admitted', 'invalidated', 'transferred'] }).notNull(),
+    kind: text({
+      enum: ['imported', 'updated', 'admitted', 'invalidated', 'transferred', 'reissue_requested', 'reissued'],
+    }).notNull(),
     batchId: text(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('ticket_events_ticket_idx').on(t.ticketPk, t.at)],
+);
+
+/**
+ * Secure-view links a ticket had before it changed hands: the old holder's link keeps answering, with
+ * the reason (sold on resale, or transferred) and never the code.
+ */
+export const ticketPreviousLinks = pgTable(
+  'ticket_previous_links',
+  {
+    token: text().primaryKey(),
+    ticketPk: text()
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    reason: text({ enum: ['SOLD', 'TRANSFERRED'] }).notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ticket_previous_links_ticket_idx').on(t.ticketPk)],
 );

@@ -7,6 +7,7 @@ import { jobsRouter } from './routers/jobs';
 import { mailRouter } from './routers/mail';
 import { marketRouter } from './routers/market';
 import { partnersRouter } from './routers/partners';
+import { protectionRouter } from './routers/protection';
 import { setupRouter } from './routers/setup';
 import { staffRouter } from './routers/staff';
 import { webhooksRouter } from './routers/webhooks';
@@ -26,6 +27,7 @@ export const appRouter = router({
   banners: bannersRouter,
   rules: rulesRouter,
   leads: leadsRouter,
+  protection: protectionRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -11,8 +11,10 @@ import {
   relistAsSeller,
   repriceAsSeller,
   sellerListing,
+  secureView,
   sellPage,
   transferAsSeller,
+  transferTickets,
   transferEmail,
   unlistAsSeller,
 } from '@/server/modules/marketplace';
@@ -138,4 +140,39 @@ export async function transferAction(_prev: FormState, data: FormData): Promise<
     return domainError(err);
   }
   redirect(`/listing/${listingId}?done=transferred`);
+}
+
+/** Step one of a transfer from the secure view: check the e-mail, then show the confirmation. */
+export async function ticketTransferStartAction(_prev: FormState, data: FormData): Promise<FormState> {
+  const t = await getTranslations('listing');
+  const token = field(data, 'token');
+  const to = transferEmail.safeParse(field(data, 'to'));
+  if (!to.success) return { error: t('transferEmailInvalid') };
+  if (!/^[0-9a-f]{64}$/.test(token)) return { error: t('notYours') };
+  redirect(`/t/${token}/transfer?to=${encodeURIComponent(to.data.toLowerCase())}`);
+}
+
+/**
+ * The confirmed transfer of the secure view's ticket: the signed-in fan must own it (asked live, like
+ * every transfer) and the partner's rules allow it. The old link then says "transferred".
+ */
+export async function ticketTransferAction(_prev: FormState, data: FormData): Promise<FormState> {
+  const t = await getTranslations('listing');
+  const token = field(data, 'token');
+  const to = transferEmail.safeParse(field(data, 'to'));
+  if (!to.success) return { error: t('transferEmailInvalid') };
+  const view = /^[0-9a-f]{64}$/.test(token) ? await secureView(token) : null;
+  if (!view || !view.actions.transfer) return { error: t('notYours') };
+  const fan = await fanOf(view.ticket.partnerId);
+  if (!fan) return { error: t('notYours') };
+  try {
+    await transferTickets(view.ticket.partnerId, {
+      ticketIds: [view.ticket.ticketId],
+      fromEmail: fan.email,
+      toEmail: to.data,
+    });
+  } catch (err) {
+    return domainError(err);
+  }
+  redirect(`/t/${token}`);
 }

@@ -5,6 +5,7 @@ import { notFound } from '@/server/lib/errors';
 import { formatMoney, type Locale, minorToMajor, supportedLocale, translator } from '@/server/lib/i18n';
 import { showDirectory } from '@/server/modules/catalog';
 import { showInventories } from '@/server/modules/market-data';
+import { protectionOf } from '@/server/modules/protection';
 import { cheapestListings, DEFAULT_LANG, type ShowMarketState, showMarketStates } from '@/server/modules/marketplace';
 import { buyBannerComponents } from './banners';
 import type { BuyAccessLayerResponse } from './schemas';
@@ -35,18 +36,23 @@ interface ShowRow {
 async function showsOf(partnerId: string, refs: string[], db: DbOrTx): Promise<ShowRow[]> {
   if (!refs.length) return [];
   const d = showDirectory(db);
-  return db
-    .select({
-      eventPk: d.eventPk,
-      eventRef: d.eventRef,
-      showPk: d.showPk,
-      showId: d.showId,
-      showStatus: d.showStatus,
-      resaleEnabled: d.resaleEnabled,
-      startsAt: d.startsAt,
-    })
-    .from(d)
-    .where(and(eq(d.partnerId, partnerId), inArray(d.eventRef, [...new Set(refs)])));
+  const [rows, protection] = await Promise.all([
+    db
+      .select({
+        eventPk: d.eventPk,
+        eventRef: d.eventRef,
+        showPk: d.showPk,
+        showId: d.showId,
+        showStatus: d.showStatus,
+        resaleEnabled: d.resaleEnabled,
+        startsAt: d.startsAt,
+      })
+      .from(d)
+      .where(and(eq(d.partnerId, partnerId), inArray(d.eventRef, [...new Set(refs)]))),
+    protectionOf(partnerId, db),
+  ]);
+  // Resale needs ticket protection (README, "Ticket protection"): a show without it is not on resale.
+  return rows.map((r) => ({ ...r, resaleEnabled: r.resaleEnabled && protection.active(r.eventPk, r.showPk) }));
 }
 
 function marketUrl(show: ShowRow, lang: string, extra = ''): string {

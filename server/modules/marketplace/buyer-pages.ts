@@ -1,8 +1,9 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { type Db, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb } from '@/db';
 import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import { type EventPageInfo, eventPageInfo, showDirectory } from '@/server/modules/catalog';
 import { saleTicketByPk, secureTokensOf } from '@/server/modules/tickets';
+import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { getBuyIntention, releaseExpired } from './intentions';
 
@@ -102,6 +103,25 @@ function named(show: ShowInfo | undefined, l: Awaited<ReturnType<typeof buyerLis
   };
 }
 
+/**
+ * The event with resale off on shows whose ticket protection is off: resale needs protection (README,
+ * "Ticket protection"), so buyers see such a show as not on resale.
+ */
+async function withProtection<E extends { partnerId: string; eventPk: string; shows: ShowInfo[] }>(
+  event: E | null,
+  db: DbOrTx,
+): Promise<E | null> {
+  if (!event) return null;
+  const protection = await protectionOf(event.partnerId, db);
+  return {
+    ...event,
+    shows: event.shows.map((s) => ({
+      ...s,
+      resaleEnabled: s.resaleEnabled && protection.active(event.eventPk, s.showPk),
+    })),
+  };
+}
+
 /** Whether tickets of the show can be bought now. */
 export function showOnSale(show: Pick<ShowInfo, 'status' | 'resaleEnabled'>): boolean {
   return show.status === 'LIVE' && show.resaleEnabled;
@@ -113,7 +133,7 @@ export function showOnSale(show: Pick<ShowInfo, 'status' | 'resaleEnabled'>): bo
  * can offer (options, zones, quantities of the show's whole market). Null for an unknown event.
  */
 export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: Db = getDb()) {
-  const event = await eventPageInfo(eventPk, db);
+  const event = await withProtection(await eventPageInfo(eventPk, db), db);
   if (!event) return null;
   const showOfTicket = !filters.show && filters.ticket ? (await saleTicketByPk(filters.ticket, db))?.showPk : undefined;
   const show =
@@ -160,7 +180,7 @@ export async function buyerCheckout(listingIds: string[], db: Db = getDb()) {
   await releaseExpired(db, { partnerId: first.partnerId, listingIds: ids });
   const found = await buyerListings(first.partnerId, inArray(listings.id, ids), db);
   if (found.length !== ids.length || new Set(found.map((l) => l.showPk)).size !== 1) return null;
-  const event = await eventOfShow(found[0].showPk, db);
+  const event = await withProtection(await eventOfShow(found[0].showPk, db), db);
   if (!event) return null;
   const show = event.shows.find((s) => s.showPk === found[0].showPk);
   if (!show) return null;

@@ -20,3 +20,4 @@ export * from './admin';
 export * from './payouts';
 export * from './buyer-pages';
 export * from './seller-states';
+export * from './secure-view';

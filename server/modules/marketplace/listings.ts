@@ -8,6 +8,7 @@ import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
 import { transaction } from '@/server/lib/transaction';
 import { effectiveResaleRules, type EffectiveResaleRules, showDirectory } from '@/server/modules/catalog';
 import { type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
+import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 import { releaseExpired } from './intentions';
 import { mailListingCreated, mailWishlist } from './mails';
@@ -34,6 +35,7 @@ export type ListingProblemCode =
   | 'NOT_ONE_ORDER'
   | 'SHOW_CANCELLED'
   | 'RESALE_OFF'
+  | 'PROTECTION_OFF'
   | 'RULES_FORBID'
   | 'WINDOW_NOT_OPEN'
   | 'WINDOW_CLOSED'
@@ -118,13 +120,17 @@ export function ticketStateProblems(t: Pick<SaleTicket, 'ticketId' | 'status' | 
  * the access layer evaluates a thousand tickets over rules it read once.
  */
 export function showRuleProblems(
-  show: Pick<SaleTicket, 'showStatus' | 'resaleEnabled' | 'startsAt'>,
+  show: Pick<SaleTicket, 'showStatus' | 'resaleEnabled' | 'startsAt'> & { protectionActive: boolean },
   rules: EffectiveResaleRules,
   now: Date,
 ): ListingProblem[] {
   const problems: ListingProblem[] = [];
   if (show.showStatus !== 'LIVE') problems.push({ code: 'SHOW_CANCELLED', message: 'the show is cancelled' });
   if (!show.resaleEnabled) problems.push({ code: 'RESALE_OFF', message: 'resale is turned off for this show' });
+  // Resale needs ticket protection (README, "Ticket protection"): a seller who can still show the code
+  // could enter with a ticket they sold.
+  if (!show.protectionActive)
+    problems.push({ code: 'PROTECTION_OFF', message: 'ticket protection is off for this show; resale needs it' });
   if (rules.RESALE_ENABLED?.enabled === false)
     problems.push({ code: 'RULES_FORBID', message: 'resale is not allowed for these tickets' });
   const window = rules.LISTING_WINDOW as { opensHoursBeforeShow?: number; closesHoursBeforeShow?: number } | undefined;
@@ -174,8 +180,10 @@ export async function listingChecks(
   if (list.length > 1 && (!first.orderId || list.some((t) => t.orderId !== first.orderId))) {
     problems.push({ code: 'NOT_ONE_ORDER', message: 'only tickets of one order can be listed together' });
   }
-  const rules = await resaleRulesOf(partnerId, first, db);
-  problems.push(...showRuleProblems(first, rules, now));
+  const [rules, protection] = await Promise.all([resaleRulesOf(partnerId, first, db), protectionOf(partnerId, db)]);
+  problems.push(
+    ...showRuleProblems({ ...first, protectionActive: protection.active(first.eventPk, first.showPk) }, rules, now),
+  );
   const max = (rules.MAX_TICKETS_PER_LISTING as { max?: number } | undefined)?.max;
   if (max !== undefined && list.length > max)
     problems.push({ code: 'TOO_MANY', max, message: `at most ${max} tickets per listing` });

@@ -13,6 +13,7 @@ import {
   ticketsByPk,
   transferOwnership,
 } from '@/server/modules/tickets';
+import { protectionOf } from '@/server/modules/protection';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { marketTerms, sellerPayoutMinor } from './fees';
 import { BUY_INTENTION_PURPOSE, cancelListings, REFUND_PURCHASE_JOB } from './intentions';
@@ -94,7 +95,10 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     .set({ status: 'COMPLETED', paymentId: payment.id, endedAt: sql`now()` })
     .where(eq(buyIntentions.id, intention.id));
 
-  const terms = await marketTerms(intention.partnerId, tx);
+  const [terms, protection] = await Promise.all([
+    marketTerms(intention.partnerId, tx),
+    protectionOf(intention.partnerId, tx),
+  ]);
   const sales: { listingId: string; payoutMinor: number; dueAt: Date }[] = [];
   const secureViewUrls: string[] = [];
   for (const listing of rows) {
@@ -103,6 +107,7 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
       tx,
       list.map((t) => t.pk),
       intention.buyerEmail,
+      { reason: 'SOLD', reissue: protection.reissue },
     );
     for (const c of changed) {
       await enqueueWebhook(work, intention.partnerId, {

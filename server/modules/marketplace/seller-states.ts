@@ -5,6 +5,7 @@ import { notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
 import { explainRules, pickResaleRules, resaleRulesOfEvents, showDirectory } from '@/server/modules/catalog';
 import { sellerTicketRows, ticketsByPk, ticketsForSale, ticketsOfOrders } from '@/server/modules/tickets';
+import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { type ListingProblem, showRuleProblems, ticketStateProblems } from './listings';
 
@@ -79,7 +80,7 @@ export async function sellerItemStates(
   ]);
   const showByKey = new Map(showRows.map((s) => [key(s.eventRef, s.showId), s]));
   const ticketById = new Map(known.map((t) => [t.ticketId, t]));
-  const [latest, rules] = await Promise.all([
+  const [latest, rules, protection] = await Promise.all([
     latestListingsOf(
       partnerId,
       email,
@@ -90,6 +91,7 @@ export async function sellerItemStates(
       showRows.map((s) => s.eventPk),
       db,
     ),
+    protectionOf(partnerId, db),
   ]);
 
   // The rules and show checks of each scope, once: a thousand tickets of a show share a few scopes.
@@ -105,7 +107,11 @@ export async function sellerItemStates(
         priceTypeId,
       });
       scope = {
-        problems: showRuleProblems(show, inForce, now),
+        problems: showRuleProblems(
+          { ...show, protectionActive: protection.active(show.eventPk, show.showPk) },
+          inForce,
+          now,
+        ),
         transferAllowed: (inForce.P2P_TRANSFER as { allowed?: boolean } | undefined)?.allowed === true,
       };
       scopes.set(k, scope);

@@ -5,6 +5,7 @@ import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { transaction } from '@/server/lib/transaction';
 import { effectiveResaleRules } from '@/server/modules/catalog';
 import { type SaleTicket, ticketsForSale, transferOwnership } from '@/server/modules/tickets';
+import { protectionOf } from '@/server/modules/protection';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { notOwnedBy, notOwnedError } from './ownership';
 
@@ -65,10 +66,12 @@ export async function transferTickets(
         ),
       );
     if (listed.length) throw conflict('A listed ticket cannot be transferred; take it off sale first');
+    const { reissue } = await protectionOf(partnerId, work.tx);
     const changed = await transferOwnership(
       work.tx,
       list.map((t) => t.pk),
       to,
+      { reason: 'TRANSFERRED', reissue },
     );
     for (const c of changed) {
       await enqueueWebhook(work, partnerId, {

@@ -1,5 +1,8 @@
 /**
- * Ticket protection (issue 13, first part): when a ticket's code unlocks, and the moving code of the
- * secure view. Owns no table yet (staff switches and the reissue state come next).
+ * Ticket protection (issue 13): when a ticket's code unlocks and the moving code of the secure view
+ * (unlock.ts); staff's switches per event and show, unlock overrides and the partner's reissue setting,
+ * with `ticketShield.updated` in the outbox (settings.ts). Owns `protection_settings`.
  */
+export * from './schemas';
+export * from './settings';
 export * from './unlock';

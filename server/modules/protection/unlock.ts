@@ -75,13 +75,20 @@ export function movingCodeKey(secureToken: string): Buffer {
   return createHmac('sha256', secureToken).update('encore moving code v1').digest();
 }
 
-/** A ticket's unlock time from its show's and event's configuration, and whether it has passed. */
+/**
+ * A ticket's unlock time and whether it has passed: staff's override (hours before the show) first, then
+ * the show's (else the event's) `ticketDelivery`, then the partner's default hours.
+ */
 export function unlockState(
   startsAt: Date,
   showConfiguration: unknown,
   eventConfiguration: unknown,
   now = new Date(),
+  opts: { overrideHours?: number | null; defaultHours?: number } = {},
 ): { unlocksAt: Date; unlocked: boolean } {
-  const at = unlockAt(startsAt, deliveryOf(showConfiguration), deliveryOf(eventConfiguration));
+  const at =
+    opts.overrideHours !== undefined && opts.overrideHours !== null
+      ? new Date(startsAt.getTime() - opts.overrideHours * 3_600_000)
+      : unlockAt(startsAt, deliveryOf(showConfiguration), deliveryOf(eventConfiguration), opts.defaultHours);
   return { unlocksAt: at, unlocked: now.getTime() >= at.getTime() };
 }

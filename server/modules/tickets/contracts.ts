@@ -141,7 +141,19 @@ export const secureUrlRoute = defineRoute({
   operationId: 'getSecureTicketUrl',
   tag: 'Tickets',
   summary: 'The secure ticket view URL (locked QR, state and actions)',
-  description: 'Answers the absolute URL as `data`. It is unguessable and the same for the ticket on every call.',
+  description:
+    'Answers the absolute URL as `data`. It is unguessable and stays the same while the ticket keeps its owner; ' +
+    'after a resale or transfer the new owner gets a new URL (the old one then says "sold" or "transferred" and ' +
+    'shows no code), so ask again after `ticket.updated`.\n\n' +
+    '**When to show it.** While ticket protection is active for the show (the default; `ticketShield.updated` ' +
+    'with `status: true`), show this URL instead of the ticket itself in confirmation pages, My Tickets and ' +
+    'e-mails: the view keeps the access code hidden until it unlocks (your `ticketDelivery`, else a number of ' +
+    'hours before the show set by Encore staff, 3 by default), and while the ticket is listed for sale. When ' +
+    'protection is inactive (`status: false`) show your ticket as before; the URL still works and shows the code ' +
+    'at once. Resale is offered only where protection is active.\n\n' +
+    "**Reissue.** Where your account is set to reissue after a resale, send the new owner's new `ticketAccess` " +
+    "with `PUT /v1/tickets/{ticketId}` after `ticket.updated`; until it arrives the new owner's view says the " +
+    'ticket is being reissued and shows no code.',
   auth: 'partner',
   params: ticketParams,
   response: z.url(),

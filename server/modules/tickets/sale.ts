@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, inTextList, type Tx } from '@/db';
-import { tickets } from '@/db/schema/tickets';
+import { ticketPreviousLinks, tickets } from '@/db/schema/tickets';
 import { domainEvent } from '@/server/lib/domain-event';
 import { showDirectory } from '@/server/modules/catalog';
 import { recordTicketEvents } from './history';
@@ -142,32 +142,46 @@ export function notifyTicketsInvalidated(tx: Tx, ticketPks: string[]): Promise<v
 }
 
 /**
- * A completed resale: the tickets now belong to `newOwnerEmail` (the buyer e-mail Encore checks ownership
- * by, the buyer object as the new owner) with a fresh secure-view token, so the seller's old secure link
- * stops working; the history records the transfer. Answers each ticket's partner id and previous owner,
- * for the `ticket.updated` webhook. In the caller's transaction.
+ * A completed resale or transfer: the tickets now belong to `newOwnerEmail` (the buyer e-mail Encore
+ * checks ownership by, the buyer object as the new owner) with a fresh secure-view token. The old token
+ * is kept as a previous link that says why (sold or transferred) and never shows the code. With
+ * `reissue` (the partner reissues after a change of hands) the ticket awaits its new `ticketAccess`,
+ * and the new owner's view shows no code until it arrives. The history records both. Answers each
+ * ticket's partner id and previous owner, for the `ticket.updated` webhook. In the caller's transaction.
  */
 export async function transferOwnership(
   tx: Tx,
   ticketPks: string[],
   newOwnerEmail: string,
+  opts: { reason: 'SOLD' | 'TRANSFERRED'; reissue: boolean } = { reason: 'SOLD', reissue: false },
 ): Promise<{ ticketId: string; oldOwnerEmail: string | null }[]> {
   if (!ticketPks.length) return [];
   const email = newOwnerEmail.trim().toLowerCase();
   const before = await tx
-    .select({ pk: tickets.id, ticketId: tickets.ticketId, oldOwnerEmail: tickets.buyerEmail })
+    .select({
+      pk: tickets.id,
+      ticketId: tickets.ticketId,
+      oldOwnerEmail: tickets.buyerEmail,
+      secureToken: tickets.secureToken,
+    })
     .from(tickets)
     .where(inArray(tickets.id, ticketPks))
     .for('update');
+  await tx
+    .insert(ticketPreviousLinks)
+    .values(before.map((b) => ({ token: b.secureToken, ticketPk: b.pk, reason: opts.reason })))
+    .onConflictDoNothing();
   await tx
     .update(tickets)
     .set({
       buyerEmail: email,
       buyer: { email },
       secureToken: sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`,
+      ...(opts.reissue ? { reissueRequestedAt: sql`now()`, reissuedAt: null } : {}),
       updatedAt: sql`now()`,
     })
     .where(inArray(tickets.id, ticketPks));
   await recordTicketEvents(tx, ticketPks, 'transferred');
+  if (opts.reissue) await recordTicketEvents(tx, ticketPks, 'reissue_requested');
   return before.map((b) => ({ ticketId: b.ticketId, oldOwnerEmail: b.oldOwnerEmail }));
 }

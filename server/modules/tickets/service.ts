@@ -154,12 +154,17 @@ async function upsertTickets(
         event_pk = excluded.event_pk, show_pk = excluded.show_pk, ticket_option_id = excluded.ticket_option_id,
         price_type_id = excluded.price_type_id, currency = excluded.currency, price_minor = excluded.price_minor,
         buyer = excluded.buyer, buyer_email = excluded.buyer_email, order_id = excluded.order_id,
-        data = excluded.data, updated_at = now()
+        data = excluded.data, updated_at = now(),
+        -- A ticket awaiting its reissue (protection) is reissued by a new ticketAccess.
+        reissued_at = case when tickets.reissue_requested_at is not null and tickets.reissued_at is null
+          and tickets.data -> 'ticketAccess' is distinct from excluded.data -> 'ticketAccess'
+          then now() else tickets.reissued_at end
       where tickets.status = 'VALID'
-      returning id, ticket_id, (xmax = 0) as inserted
+      returning id, ticket_id, (xmax = 0) as inserted, (reissued_at = now()) as reissued
       ), history as (
         insert into ticket_events (ticket_pk, kind, batch_id)
-        select id, case when inserted then 'imported' else 'updated' end, ${batchId}::text from up
+        select id, case when inserted then 'imported' when reissued then 'reissued' else 'updated' end,
+          ${batchId}::text from up
       )
       select id, ticket_id from up`);
     for (const r of out) written.set(r.ticket_id, r.id);

@@ -5,13 +5,13 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { MarketShell } from '@/components/market/shell';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
 import QRCode from 'qrcode';
-import { eventPageInfo, showConfigurations } from '@/server/modules/catalog';
-import { MOVING_CODE_SECONDS, movingCodeKey, unlockState } from '@/server/modules/protection';
+import { eventPageInfo } from '@/server/modules/catalog';
+import { type SecureViewState, secureView } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
-import { secureTicketPage } from '@/server/modules/tickets';
+import { MOVING_CODE_SECONDS, movingCodeKey } from '@/server/modules/protection';
 import { seatText } from '../../market/buy-format';
 import '../../market/buy.css';
-import { MovingCode, UnlockCountdown } from './protection';
+import { MovingCode, ReissueWatch, UnlockCountdown } from './protection';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('checkout');
@@ -19,31 +19,29 @@ export async function generateMetadata(): Promise<Metadata> {
 }
 
 /**
- * The secure ticket view (its link is the ticket): event, date at the venue, seat, holder and status.
- * Protection: the access code stays off the page (HTML and every payload) until it unlocks — the
- * show's `ticketDelivery`, else 3 hours before the show; then the QR (the partner's image, or one drawn
- * from the code) and a moving code that a screenshot cannot copy.
+ * The secure ticket view (its link is the ticket): event, date at the venue, seat, holder, state and
+ * actions. Protection: the access code stays off the page (HTML and every payload) until it unlocks
+ * (staff's override, else the show's `ticketDelivery`, else hours before the show) and while the ticket is
+ * listed, awaits its reissue or changed hands; then the QR (the partner's image, or one drawn from the
+ * code) and a moving code that a screenshot cannot copy. A previous holder's link says sold/transferred.
  */
 export default async function SecureTicketPage({ params }: { params: Promise<{ token: string }> }) {
   await connection();
   const token = (await params).token;
-  const ticket = await secureTicketPage(token);
-  if (!ticket) notFound();
-  const [partner, event, t, tb, locale, configurations] = await Promise.all([
+  const view = await secureView(token);
+  if (!view) notFound();
+  const { ticket, state } = view;
+  const [partner, event, t, tb, locale] = await Promise.all([
     getPartner(ticket.partnerId),
     eventPageInfo(ticket.eventPk),
     getTranslations('checkout'),
     getTranslations('buy'),
     getLocale() as Promise<Locale>,
-    showConfigurations(ticket.showPk),
   ]);
-  const { unlocksAt, unlocked: timeUp } = unlockState(ticket.startsAt, configurations?.show, configurations?.event);
-  const used = ticket.admittedAt !== null;
   const show = event?.shows.find((s) => s.showPk === ticket.showPk);
+  const tz = show?.venue.timeZone;
   const option = show?.ticketOptions.find((o) => o.id === ticket.ticketOptionId)?.title ?? ticket.ticketOptionId;
-  const valid = ticket.status === 'VALID' && ticket.showStatus === 'LIVE' && !used;
-  const unlocked = valid && timeUp;
-  const access = unlocked ? ticket.ticketAccess : null;
+  const access = view.ticketAccess;
   const qrSvg =
     access?.locator && access.type !== 'URL'
       ? await QRCode.toString(access.locator, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
@@ -55,6 +53,18 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : undefined);
   const seat = seatText([{ section: str(s.section), row: str(s.row), seat: str(s.seat) }], tb);
   const venue = show ? [show.venue.name, show.venue.address].filter(Boolean).join(' · ') : '';
+  const label: Record<SecureViewState, string> = {
+    valid: t('ticketValid'),
+    listed: t('stateListed'),
+    reissuing: t('stateReissuing'),
+    used: t('statusUsed'),
+    sold: t('stateSold'),
+    transferred: t('stateTransferred'),
+    cancelled: t('stateCancelled'),
+    deleted: t('stateDeleted'),
+  };
+  const good = state === 'valid' || state === 'listed' || state === 'reissuing';
+  const ended = view.endedAt ? formatShowDate(view.endedAt, locale, tz) : '';
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>
       <section className="mk-card buy-ticket" aria-labelledby="ticket-heading" data-testid="secure-ticket">
@@ -62,7 +72,7 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
         <h1 id="ticket-heading" className="buy-h2">
           {ticket.event}
         </h1>
-        <p data-testid="ticket-date">{formatShowDate(ticket.startsAt, locale, show?.venue.timeZone)}</p>
+        <p data-testid="ticket-date">{formatShowDate(ticket.startsAt, locale, tz)}</p>
         {venue ? <p className="mk-muted">{venue}</p> : null}
         <dl className="mk-breakdown">
           <dt>{tb('option')}</dt>
@@ -83,20 +93,45 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
           ) : null}
           <dt>{t('ticketStatus')}</dt>
           <dd>
-            <span className={valid ? 'mk-badge mk-badge-ok' : 'mk-badge mk-badge-bad'} data-testid="ticket-status">
-              {used ? t('statusUsed') : valid ? t('ticketValid') : t('ticketInvalid')}
+            <span
+              className={good ? 'mk-badge mk-badge-ok' : 'mk-badge mk-badge-bad'}
+              data-testid="ticket-status"
+              data-state={state}
+            >
+              {label[state]}
             </span>
           </dd>
         </dl>
-        {used ? (
+        {state === 'used' ? (
           <p className="mk-notice" data-testid="ticket-used">
             {t('ticketUsed')}
           </p>
-        ) : !valid ? (
-          <p className="mk-alert" role="alert">
-            {ticket.showStatus === 'CANCELLED' ? t('ticketCancelled') : t('ticketGone')}
+        ) : state === 'cancelled' || state === 'deleted' ? (
+          <p className="mk-alert" role="alert" data-testid="ticket-ended">
+            {state === 'cancelled' ? t('ticketCancelled') : t('deletedBody')}
           </p>
-        ) : !unlocked ? (
+        ) : state === 'sold' || state === 'transferred' ? (
+          <p className="mk-alert" role="alert" data-testid="ticket-ended">
+            {state === 'sold' ? t('soldBody', { date: ended }) : t('transferredBody', { date: ended })}
+          </p>
+        ) : state === 'listed' ? (
+          <div className="mk-notice" data-testid="ticket-listed">
+            <p>{t('listedBody')}</p>
+            {view.listingId ? (
+              <p>
+                <a href={`/listing/${view.listingId}`}>{t('manageListing')}</a>
+              </p>
+            ) : null}
+          </div>
+        ) : state === 'reissuing' ? (
+          <div className="ticket-locked" data-testid="ticket-reissuing">
+            <span className="ticket-locked-icon" aria-hidden="true">
+              ⏳
+            </span>
+            <p>{t('reissuingBody')}</p>
+            <ReissueWatch />
+          </div>
+        ) : !access ? (
           <div className="ticket-locked" data-testid="ticket-locked">
             <span className="ticket-locked-icon" aria-hidden="true">
               🔒
@@ -104,14 +139,13 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
             <p>
               <strong>{t('lockedTitle')}</strong>
             </p>
-            <p className="mk-muted">
-              {t('lockedBody', { date: formatShowDate(unlocksAt, locale, show?.venue.timeZone) })}
-            </p>
-            <UnlockCountdown at={unlocksAt.toISOString()} label={t('countdown')} />
+            <p className="mk-muted">{t('lockedBody', { date: formatShowDate(view.unlocksAt, locale, tz) })}</p>
+            <UnlockCountdown at={view.unlocksAt.toISOString()} label={t('countdown')} />
           </div>
         ) : (
           <div className="ticket-code" data-testid="ticket-code">
-            {access?.type === 'URL' && access.locator ? (
+            {!view.protectionActive ? <p className="mk-muted">{t('unprotected')}</p> : null}
+            {access.type === 'URL' && access.locator ? (
               // eslint-disable-next-line @next/next/no-img-element -- the partner's own QR image
               <img className="ticket-qr" src={access.locator} alt={t('qrAlt')} data-testid="ticket-qr" />
             ) : qrSvg ? (
@@ -131,6 +165,25 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
             />
           </div>
         )}
+        {view.actions.sell || view.actions.transfer || view.actions.calendar ? (
+          <nav aria-label={t('actionsTitle')} className="ticket-actions" data-testid="ticket-actions">
+            {view.actions.sell ? (
+              <a className="mk-btn mk-btn-secondary" href={`/sell/${ticket.pk}`}>
+                {t('actionSell')}
+              </a>
+            ) : null}
+            {view.actions.transfer ? (
+              <a className="mk-btn mk-btn-secondary" href={`/t/${token}/transfer`}>
+                {t('actionTransfer')}
+              </a>
+            ) : null}
+            {view.actions.calendar ? (
+              <a className="mk-btn mk-btn-secondary" href={`/t/${token}/calendar.ics`} download>
+                {t('actionCalendar')}
+              </a>
+            ) : null}
+          </nav>
+        ) : null}
         <p className="mk-muted">{t('ticketId', { id: ticket.ticketId })}</p>
       </section>
     </MarketShell>

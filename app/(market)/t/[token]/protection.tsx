@@ -86,3 +86,13 @@ export function MovingCode({
     </div>
   );
 }
+
+/** While a ticket awaits its reissue, looks again every 20 seconds (the new code shows up by itself). */
+export function ReissueWatch() {
+  const router = useRouter();
+  useEffect(() => {
+    const id = setInterval(() => router.refresh(), 20_000);
+    return () => clearInterval(id);
+  }, [router]);
+  return null;
+}

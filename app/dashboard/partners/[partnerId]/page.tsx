@@ -12,6 +12,7 @@ import { ApiKeysSection } from '../_features/keys/api-keys-section';
 import { MarketTermsSection } from '../_features/market/market-terms-section';
 import { PartnerNav, PartnerSection } from '../_features/overview/partner-nav';
 import { SalesFeeSection } from '../_features/fees/sales-fee-section';
+import { PartnerProtectionSection } from '../_features/protection/partner-protection-section';
 import { PartnerSettingsSection } from '../_features/settings/partner-settings-section';
 import { WebhooksSection } from '../_features/webhooks/webhooks-section';
 import { loadPartnerPage, type PartnerPageProps } from '../_shared/partner-page';
@@ -34,6 +35,8 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
   void queryClient.prefetchQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.market.terms.get.queryOptions({ partnerId }));
+  void queryClient.prefetchQuery(trpc.protection.partner.queryOptions({ partnerId }));
+  void queryClient.prefetchQuery(trpc.protection.reissues.queryOptions({ partnerId }));
 
   return (
     <>
@@ -98,6 +101,9 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
         </PartnerSection>
         <PartnerSection id="market" loading={{ label: 'Loading the market terms', rows: 3, columns: 2 }}>
           <MarketTermsSection partnerId={partner.id} />
+        </PartnerSection>
+        <PartnerSection id="protection" loading={{ label: 'Loading ticket protection', rows: 3, columns: 2 }}>
+          <PartnerProtectionSection partnerId={partner.id} />
         </PartnerSection>
         <PartnerSection id="webhooks" loading={{ label: 'Loading webhook settings', rows: 4, columns: 2 }}>
           <WebhooksSection partnerId={partner.id} />

@@ -12,6 +12,7 @@ export const PARTNER_SECTIONS = [
   { id: 'integration', label: 'Integration' },
   { id: 'fees', label: 'Fees' },
   { id: 'market', label: 'Market' },
+  { id: 'protection', label: 'Protection' },
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'catalogue', label: 'Catalogue' },
   { id: 'settings', label: 'Settings' },

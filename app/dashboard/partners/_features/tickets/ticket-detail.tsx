@@ -14,7 +14,9 @@ const KIND_LABEL = {
   updated: 'Updated',
   admitted: 'Admitted',
   invalidated: 'Invalidated',
-  transferred: 'Sold on resale (new owner)',
+  transferred: 'Changed hands (resale or transfer; new owner)',
+  reissue_requested: 'Awaiting the partner’s reissue',
+  reissued: 'Reissued by the partner (new access code)',
   created: 'Created',
   'last-updated': 'Last updated',
 } as const;

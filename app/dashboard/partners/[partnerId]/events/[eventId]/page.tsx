@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { PageHeader } from '@/components/ui/page-header';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { EventDetail } from '../../../_features/catalog/event-detail';
+import { EventProtectionSection } from '../../../_features/protection/event-protection';
 import { loadPartnerPage, type PartnerPageProps } from '../../../_shared/partner-page';
 import { eventPath, eventsPath } from '../../../_shared/paths';
 
@@ -11,7 +12,10 @@ export default async function EventPage({ params }: Pick<PartnerPageProps<{ even
   const { partnerId, eventId } = await params;
   // Awaited: an unknown event (or another partner's) is a 404 page, not an error inside this one.
   const { partner, data: detail } = await loadPartnerPage(partnerId, eventPath(partnerId, eventId), {}, (queryClient) =>
-    queryClient.fetchQuery(trpc.catalog.event.queryOptions({ partnerId, eventId })),
+    Promise.all([
+      queryClient.fetchQuery(trpc.catalog.event.queryOptions({ partnerId, eventId })),
+      queryClient.prefetchQuery(trpc.protection.event.queryOptions({ partnerId, eventPk: eventId })),
+    ]).then(([event]) => event),
   );
 
   return (
@@ -27,6 +31,7 @@ export default async function EventPage({ params }: Pick<PartnerPageProps<{ even
       />
       <HydrateClient>
         <EventDetail partnerId={partnerId} eventId={eventId} />
+        <EventProtectionSection partnerId={partnerId} eventPk={eventId} />
       </HydrateClient>
     </>
   );

@@ -1,0 +1,174 @@
+'use client';
+
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useState } from 'react';
+import { ActionForm, FormActions } from '@/components/ui/action-form';
+import { CardBody, SectionCard } from '@/components/ui/card';
+import { Detail, DetailList } from '@/components/ui/details';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Field, SelectField } from '@/components/ui/field';
+import { Table } from '@/components/ui/table';
+import { Time } from '@/components/ui/time';
+import { useTRPC } from '@/components/trpc/client';
+import { fieldErrors } from '@/components/trpc/errors';
+import layout from '../../_shared/form-layout.module.css';
+import { ticketPath } from '../../_shared/paths';
+
+/** "3 h 12 min", "45 s": a delay staff read at a glance. */
+export function duration(seconds: number | null): string {
+  if (seconds === null) return '—';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min`;
+  const h = Math.floor(m / 60);
+  if (h < 48) return `${h} h ${m % 60} min`;
+  return `${Math.floor(h / 24)} d ${h % 24} h`;
+}
+
+/**
+ * The partner's protection: its defaults (hours before the show a code unlocks when it sends no
+ * ticketDelivery; whether it reissues tickets after a resale), the reissue delay over 30 days, and the
+ * tickets waiting for their reissue, longest first. Switches per event and show are on the event pages.
+ */
+export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const { data: settings } = useSuspenseQuery(trpc.protection.partner.queryOptions({ partnerId }));
+  const { data: reissues } = useSuspenseQuery(trpc.protection.reissues.queryOptions({ partnerId }));
+  const [hours, setHours] = useState(String(settings.unlockHours));
+  const [reissue, setReissue] = useState(settings.reissue ? 'yes' : 'no');
+  const [localError, setLocalError] = useState<string | null>(null);
+  const [done, setDone] = useState(false);
+  const save = useMutation(
+    trpc.protection.setPartner.mutationOptions({
+      onSuccess: (next) => {
+        queryClient.setQueryData(trpc.protection.partner.queryKey({ partnerId }), next);
+        setDone(true);
+      },
+    }),
+  );
+  const serverErrors = fieldErrors(save.error);
+  const { stats, awaiting } = reissues;
+
+  function submit() {
+    setDone(false);
+    const n = Number(hours.trim());
+    if (hours.trim() === '' || !Number.isInteger(n) || n < 0 || n > 720) {
+      setLocalError('Enter whole hours from 0 to 720');
+      document.querySelector<HTMLInputElement>('#partner-protection [name="unlockHours"]')?.focus();
+      return;
+    }
+    save.mutate({ partnerId, unlockHours: n, reissue: reissue === 'yes' });
+  }
+
+  return (
+    <SectionCard
+      data-testid="partner-protection"
+      title="Ticket protection"
+      headingId="partner-protection-heading"
+      description="Codes stay off the secure view until they unlock; resale needs protection. Switch it per event and show on the event pages."
+    >
+      <CardBody>
+        <ActionForm
+          id="partner-protection"
+          onSubmit={submit}
+          aria-label="Protection defaults"
+          error={save.error}
+          errorAtField={!!serverErrors.unlockHours}
+        >
+          <div className={layout.twoColumns}>
+            <Field
+              label="Unlock (hours before the show)"
+              name="unlockHours"
+              type="number"
+              inputMode="numeric"
+              required
+              min={0}
+              max={720}
+              step={1}
+              value={hours}
+              onChange={(e) => {
+                setHours(e.target.value);
+                setLocalError(null);
+                setDone(false);
+              }}
+              error={localError ?? serverErrors.unlockHours ?? null}
+              hint="When the partner sends no ticketDelivery. Default 3."
+            />
+            <SelectField
+              label="Reissue after resale"
+              name="reissue"
+              value={reissue}
+              onChange={(e) => {
+                setReissue(e.target.value);
+                setDone(false);
+              }}
+            >
+              <option value="no">No: the original code passes to the buyer</option>
+              <option value="yes">Yes: the partner sends a new ticketAccess (PUT /v1/tickets)</option>
+            </SelectField>
+          </div>
+          <FormActions submit="Save protection" pending={save.isPending} done={done ? 'Saved.' : null} />
+        </ActionForm>
+        <h3>Reissues</h3>
+        <DetailList>
+          <Detail term="Awaiting reissue">
+            <span data-testid="reissue-awaiting">{stats.awaiting}</span>
+            {stats.oldestSince ? (
+              <>
+                {' '}
+                (oldest since <Time value={stats.oldestSince} />)
+              </>
+            ) : null}
+          </Detail>
+          <Detail term="Reissued in 30 days">{stats.reissuedLast30Days}</Detail>
+          <Detail term="Median delay">
+            <span data-testid="reissue-median">{duration(stats.medianSeconds)}</span>
+          </Detail>
+          <Detail term="Slowest">{duration(stats.maxSeconds)}</Detail>
+        </DetailList>
+        {awaiting.length === 0 ? (
+          <EmptyState
+            title="No ticket awaits a reissue"
+            description={
+              settings.reissue
+                ? 'After a resale or transfer, the new owner’s ticket waits here until the partner’s new ticketAccess arrives.'
+                : 'This partner does not reissue: the original code passes to the buyer.'
+            }
+          />
+        ) : (
+          <Table label="Tickets awaiting reissue" bodyTestId="reissue-list">
+            <thead>
+              <tr>
+                <th scope="col">Ticket</th>
+                <th scope="col">Event</th>
+                <th scope="col">New owner</th>
+                <th scope="col">Waiting since</th>
+              </tr>
+            </thead>
+            <tbody>
+              {awaiting.map((t) => (
+                <tr key={t.pk}>
+                  <td>
+                    <Link href={ticketPath(partnerId, t.pk)}>
+                      <code className="mono">{t.ticketId}</code>
+                    </Link>
+                  </td>
+                  <td>
+                    {t.event} <code className="mono">{t.showId}</code>
+                  </td>
+                  <td>{t.owner ?? '—'}</td>
+                  <td>
+                    <Time value={t.since} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </CardBody>
+    </SectionCard>
+  );
+}
