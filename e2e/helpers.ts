@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
 
 /** The admin the e2e server is started with (playwright.config.ts, ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const ADMIN_EMAIL = 'e2e-admin@encore.test';
@@ -92,4 +94,41 @@ export async function pushUsdEvent(
     shows,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** The partner's webhook receiver: a real HTTP server on loopback. */
+export class Receiver {
+  readonly bodies: { family: string; action: string; data: Record<string, unknown> }[] = [];
+  private server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      this.bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+      res.writeHead(204).end();
+    });
+  });
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+  stop(): Promise<void> {
+    return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+/** Staff, in their own browser context, point the partner's webhooks at `url` on its partner page. */
+export async function pointWebhooks(browser: Browser, partnerId: string, url: string) {
+  const staff = await browser.newContext();
+  const admin = await staff.newPage();
+  await admin.goto(`/dashboard/partners/${partnerId}`);
+  await signIn(admin);
+  await hydrated(admin, '[data-testid="webhooks"] form');
+  const section = admin.getByTestId('webhooks');
+  await section.getByLabel('Receiver URL').fill(url);
+  await section.getByRole('button', { name: 'Create endpoint' }).click();
+  await expect(section.getByTestId('secret-value')).toBeVisible();
+  await staff.close();
 }

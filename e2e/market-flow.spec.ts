@@ -1,7 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { axe, baseURL, call, cli, hydrated, RUN, signIn } from './helpers';
+import { axe, baseURL, call, cli, hydrated, pointWebhooks, Receiver, RUN, signIn } from './helpers';
 
 /*
  * The market end to end, as the issue's "done when" reads: a partner (a fake partner server in this
@@ -19,29 +17,6 @@ const SELLER = `flow-seller-${RUN}@fans.test`;
 const BUYER = `flow-buyer-${RUN}@fans.test`;
 const TICKET = `FL1-${RUN}`;
 const RETURN_TO = 'https://tickets.partner.example/events/flow';
-
-/** The partner's webhook receiver: a real HTTP server on loopback. */
-class Receiver {
-  readonly bodies: { family: string; action: string; data: Record<string, unknown> }[] = [];
-  private server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      this.bodies.push(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-      res.writeHead(204).end();
-    });
-  });
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-  stop(): Promise<void> {
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 /** Axe, then full-page screenshots at 390 px and 1366 px (kept with the run's artifacts). */
 async function check(page: Page, name: string) {
@@ -81,18 +56,8 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
   try {
     const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', NAME]);
 
-    await test.step('staff point the partner’s webhooks at its server', async () => {
-      const staff = await browser.newContext();
-      const admin = await staff.newPage();
-      await admin.goto(`/dashboard/partners/${partnerId}`);
-      await signIn(admin);
-      await hydrated(admin, '[data-testid="webhooks"] form');
-      const section = admin.getByTestId('webhooks');
-      await section.getByLabel('Receiver URL').fill(receiver.url);
-      await section.getByRole('button', { name: 'Create endpoint' }).click();
-      await expect(section.getByTestId('secret-value')).toBeVisible();
-      await staff.close();
-    });
+    await test.step('staff point the partner’s webhooks at its server', () =>
+      pointWebhooks(browser, partnerId, receiver.url));
 
     await test.step('the partner pushes the event, a price cap and the seller’s ticket', async () => {
       const pushed = await call(request, apiKey, 'POST', '/v1/events', {

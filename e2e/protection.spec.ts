@@ -1,11 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { axe, call, cli, pushUsdEvent, RUN, shot, usdShow } from './helpers';
+import { axe, call, cli, hydrated, pointWebhooks, pushUsdEvent, Receiver, RUN, shot, signIn, usdShow } from './helpers';
 
 /*
- * Ticket protection on the secure view (issue 13, first part): before unlock, a countdown and no code
- * anywhere the browser receives; after unlock, the QR and a moving code (RFC 6238) a screenshot cannot
- * copy; once admitted, "used" and no code.
+ * Ticket protection (issue 13). The secure view: before unlock, a countdown and no code anywhere the
+ * browser receives; after unlock, the QR and a moving code (RFC 6238) a screenshot cannot copy; once
+ * admitted, "used" and no code. Then a ticket changing hands: the old link says "transferred", the new
+ * owner's says "being reissued" until the partner's PUT brings the new code; staff follow the reissue on
+ * the partner page and switch protection off for the show, and the partner's server receives
+ * `ticketShield.updated` with its ids.
  */
 
 const REF = `PRT-${RUN}`;
@@ -106,4 +109,158 @@ test('the secure view keeps the code locked until unlock, then shows the QR and 
     await expect(page.getByTestId('ticket-qr')).toHaveCount(0);
     expect(await page.content()).not.toContain(OPEN_CODE);
   });
+});
+
+/** The page has no sideways scroll at its current width. */
+async function fits(page: import('@playwright/test').Page) {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+}
+
+test('a transferred ticket: the old link says so, the new one waits for the reissue; staff switch protection and the partner hears it', async ({
+  page,
+  browser,
+  request,
+}) => {
+  const ref = `PRT2-${RUN}`;
+  const title = `Reissue night ${RUN}`;
+  const seller = `seller-${RUN}@fans.test`;
+  const friend = `friend-${RUN}@fans.test`;
+  const oldCode = `OLD-CODE-${RUN}`;
+  const newCode = `NEW-CODE-${RUN}`;
+  const ticketId = `RE-${RUN}`;
+  const receiver = await new Receiver().start();
+  const staff = await browser.newContext();
+  const admin = await staff.newPage();
+  try {
+    const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Reissue ${RUN}`]);
+    await pointWebhooks(browser, partnerId, receiver.url);
+    const inOneHour = new Date(Date.now() + 3600_000).toISOString();
+    await pushUsdEvent(request, apiKey, ref, title, [usdShow('soon', inOneHour, 'Show soon')]);
+    const rules = await call(request, apiKey, 'POST', '/v1/events/rules', [
+      { externalReferenceEventId: ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } },
+    ]);
+    expect(rules.status, JSON.stringify(rules.body)).toBe(200);
+    const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
+      {
+        externalReferenceEventId: ref,
+        showId: 'soon',
+        ticketId,
+        buyer: { email: seller },
+        ticketAccess: { type: 'OTHER', locator: oldCode },
+        ticketOptionId: 'GA',
+      },
+    ]);
+    expect(synced.body.data.failed).toBe(0);
+    const urlOf = async () => new URL((await call(request, apiKey, 'GET', `/v1/tickets/${ticketId}/url`)).body.data);
+
+    await test.step('staff set the partner to reissue tickets after a change of hands', async () => {
+      await admin.goto(`/dashboard/partners/${partnerId}#protection`);
+      await signIn(admin);
+      const section = admin.getByTestId('partner-protection');
+      await hydrated(admin, '#partner-protection');
+      await expect(section.getByText('This partner does not reissue')).toBeVisible();
+      await section.getByLabel('Reissue after resale').selectOption('yes');
+      await section.getByRole('button', { name: 'Save protection' }).click();
+      await expect(section.getByText('Saved.')).toBeVisible();
+    });
+
+    const before = await urlOf();
+    await test.step('the owner sends the ticket to a friend from the secure view', async () => {
+      const ott = (await call(request, apiKey, 'GET', `/v1/auth/oneTimeToken?user=${encodeURIComponent(seller)}`)).body
+        .data as string;
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`${before.pathname}?lang=en`);
+      await expect(page.getByTestId('ticket-code')).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Add to calendar' })).toHaveAttribute('href', /calendar\.ics$/);
+      await page.goto(`${before.pathname}/transfer?token=${ott}`);
+      await expect(page).not.toHaveURL(/token=/);
+      await hydrated(page, '[data-testid="transfer-form"] button');
+      await page.getByLabel('Their e-mail').fill(friend);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByTestId('ticket-transfer')).toContainText(friend);
+      await hydrated(page, '[data-testid="transfer-confirm-form"] button');
+      await page.getByRole('button', { name: 'Yes, transfer' }).click();
+      await expect(page).toHaveURL(new RegExp(`${before.pathname}$`));
+    });
+
+    await test.step('the old link says "transferred" and shows no code', async () => {
+      await expect(page.getByTestId('ticket-status')).toHaveText('Transferred');
+      await expect(page.getByTestId('ticket-ended')).toContainText('transferred to someone else');
+      await expect(page.getByTestId('ticket-qr')).toHaveCount(0);
+      await expect(page.getByTestId('moving-code')).toHaveCount(0);
+      expect(await page.content()).not.toContain(oldCode);
+      await fits(page);
+      await axe(page, 'ticket-transferred');
+      await shot(page, 'ticket-transferred-en');
+    });
+
+    const after = await urlOf();
+    expect(after.pathname).not.toBe(before.pathname);
+    await test.step('the new owner’s link says "being reissued" (in Spanish) and shows no code', async () => {
+      const fan = await (await browser.newContext()).newPage();
+      await fan.setViewportSize({ width: 390, height: 844 });
+      const bodies: string[] = [];
+      fan.on('response', async (res) => {
+        try {
+          bodies.push(await res.text());
+        } catch {
+          // redirects have no body
+        }
+      });
+      await fan.goto(`${after.pathname}?lang=es`);
+      await expect(fan.getByTestId('ticket-status')).toHaveText('Reemitiéndose');
+      await expect(fan.getByTestId('ticket-reissuing')).toContainText('código nuevo');
+      await expect(fan.getByTestId('ticket-qr')).toHaveCount(0);
+      await fan.waitForLoadState('networkidle');
+      expect(bodies.filter((b) => b.includes(oldCode))).toEqual([]);
+      await fits(fan);
+      await axe(fan, 'ticket-reissuing');
+      await shot(fan, 'ticket-reissuing-es');
+
+      await admin.reload();
+      await expect(admin.getByTestId('reissue-awaiting')).toHaveText('1');
+      await expect(admin.getByTestId('reissue-list')).toContainText(ticketId);
+
+      // The partner's PUT with the new ticketAccess is the reissue: the new code appears.
+      const put = await call(request, apiKey, 'PUT', `/v1/tickets/${ticketId}`, {
+        ticketAccess: { type: 'OTHER', locator: newCode },
+      });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      await fan.goto(`${after.pathname}?lang=en`);
+      await expect(fan.getByTestId('ticket-status')).toHaveText('Valid');
+      await expect(fan.getByTestId('ticket-qr').locator('svg')).toBeVisible();
+      await expect(fan.getByTestId('moving-code')).toBeVisible();
+      await fits(fan);
+      await axe(fan, 'ticket-reissued');
+      await fan.context().close();
+
+      await admin.reload();
+      await expect(admin.getByTestId('reissue-awaiting')).toHaveText('0');
+    });
+
+    await test.step('staff switch protection off for the show; the partner receives ticketShield.updated', async () => {
+      await admin.goto(`/dashboard/partners/${partnerId}/events`);
+      await admin.getByRole('link', { name: title }).click();
+      await expect(admin.getByTestId('protection-state-soon')).toHaveText('Protected');
+      const form = admin.getByRole('form', { name: 'Protection of show soon' });
+      await hydrated(admin, '[data-testid^="protection-show-"] select');
+      await form.getByLabel('Protection').selectOption('off');
+      await form.getByRole('button', { name: 'Save' }).click();
+      const dialog = admin.getByRole('alertdialog');
+      await expect(dialog).toContainText('Turn protection off for show soon?');
+      await dialog.getByRole('button', { name: 'Turn off' }).click();
+      await expect(form.getByText('Saved. The partner is told for 1 show.')).toBeVisible();
+      await expect(admin.getByTestId('protection-state-soon')).toHaveText('Not protected');
+      const shield = () => receiver.bodies.find((b) => b.action === 'ticketShield.updated');
+      await expect.poll(() => !!shield(), { timeout: 75_000, message: 'ticketShield.updated delivered' }).toBe(true);
+      expect(shield()).toEqual({
+        family: 'ticketShield',
+        action: 'ticketShield.updated',
+        data: { status: false, eventId: ref, showId: 'soon' },
+      });
+    });
+  } finally {
+    await staff.close();
+    await receiver.stop();
+  }
 });

@@ -35,6 +35,8 @@ function ScopeForm({
   unlockHours,
   inheritLabel,
   effectiveNow,
+  done,
+  setDone,
 }: {
   partnerId: string;
   eventPk: string;
@@ -44,6 +46,9 @@ function ScopeForm({
   unlockHours: number | null;
   inheritLabel: string;
   effectiveNow: boolean;
+  /** The "saved" line lives in the section: saving refetches and remounts the forms with the new values. */
+  done: string | null;
+  setDone: (text: string | null) => void;
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -52,7 +57,6 @@ function ScopeForm({
   const [hours, setHours] = useState(unlockHours === null ? '' : String(unlockHours));
   const [localError, setLocalError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
-  const [done, setDone] = useState<string | null>(null);
   const save = useMutation(
     trpc.protection.setScope.mutationOptions({
       onSuccess: async (result) => {
@@ -151,6 +155,11 @@ function ScopeForm({
 export function EventProtectionSection({ partnerId, eventPk }: { partnerId: string; eventPk: string }) {
   const trpc = useTRPC();
   const { data } = useSuspenseQuery(trpc.protection.event.queryOptions({ partnerId, eventPk }));
+  const [done, setDone] = useState<{ scope: string; text: string } | null>(null);
+  const doneOf = (scope: string) => ({
+    done: done?.scope === scope ? done.text : null,
+    setDone: (text: string | null) => setDone(text === null ? null : { scope, text }),
+  });
   return (
     <SectionCard
       title="Ticket protection"
@@ -170,6 +179,7 @@ export function EventProtectionSection({ partnerId, eventPk }: { partnerId: stri
               unlockHours={data.event.unlockHours}
               inheritLabel="Default (on)"
               effectiveNow={data.event.active !== false}
+              {...doneOf('event')}
             />
           </section>
           {data.shows.map((s: EventProtection['shows'][number]) => (
@@ -195,6 +205,7 @@ export function EventProtectionSection({ partnerId, eventPk }: { partnerId: stri
                 unlockHours={s.unlockHours}
                 inheritLabel={`As the event (${data.event.active === false ? 'off' : 'on'})`}
                 effectiveNow={s.effective.active}
+                {...doneOf(s.showPk)}
               />
             </section>
           ))}

@@ -139,33 +139,27 @@ export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
             }
           />
         ) : (
-          <Table label="Tickets awaiting reissue" bodyTestId="reissue-list">
-            <thead>
-              <tr>
-                <th scope="col">Ticket</th>
-                <th scope="col">Event</th>
-                <th scope="col">New owner</th>
-                <th scope="col">Waiting since</th>
+          <Table
+            label="Tickets awaiting reissue"
+            columns={['Ticket', 'Event', 'New owner', 'Waiting since']}
+            bodyTestId="reissue-list"
+          >
+            {awaiting.map((t) => (
+              <tr key={t.pk}>
+                <td>
+                  <Link href={ticketPath(partnerId, t.pk)}>
+                    <code className="mono">{t.ticketId}</code>
+                  </Link>
+                </td>
+                <td>
+                  {t.event} <code className="mono">{t.showId}</code>
+                </td>
+                <td>{t.owner ?? '—'}</td>
+                <td>
+                  <Time value={t.since} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {awaiting.map((t) => (
-                <tr key={t.pk}>
-                  <td>
-                    <Link href={ticketPath(partnerId, t.pk)}>
-                      <code className="mono">{t.ticketId}</code>
-                    </Link>
-                  </td>
-                  <td>
-                    {t.event} <code className="mono">{t.showId}</code>
-                  </td>
-                  <td>{t.owner ?? '—'}</td>
-                  <td>
-                    <Time value={t.since} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
+            ))}
           </Table>
         )}
       </CardBody>
