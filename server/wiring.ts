@@ -1,6 +1,12 @@
 import { onShowsCancelled } from '@/server/modules/catalog';
-import { completePurchase, terminateListingsOfShows, terminateListingsOfTickets } from '@/server/modules/marketplace';
+import {
+  completePurchase,
+  terminateListingsOfShows,
+  terminateListingsOfTickets,
+  unlistListingsOfShows,
+} from '@/server/modules/marketplace';
 import { onPaymentSucceeded } from '@/server/modules/payments';
+import { onProtectionTurnedOff } from '@/server/modules/protection';
 import { invalidateTicketsOfShows, onTicketsInvalidated } from '@/server/modules/tickets';
 
 /*
@@ -14,3 +20,4 @@ onShowsCancelled('tickets', (work, showPks) => invalidateTicketsOfShows(work.tx,
 onShowsCancelled('marketplace', terminateListingsOfShows);
 onTicketsInvalidated('marketplace', terminateListingsOfTickets);
 onPaymentSucceeded('marketplace', completePurchase);
+onProtectionTurnedOff('marketplace', unlistListingsOfShows);

@@ -27,7 +27,7 @@ export interface MailData {
   listingCancelled: {
     partnerName: string;
     eventTitle: string;
-    reason: 'showCancelled' | 'ticketInvalidated' | 'ownershipLost' | 'other';
+    reason: 'showCancelled' | 'ticketInvalidated' | 'ownershipLost' | 'protectionOff' | 'other';
   };
   purchaseRefunded: {
     partnerName: string;

@@ -366,6 +366,29 @@ export async function cancelListings(tx: Tx, listingIds: string[]): Promise<void
 }
 
 /**
+ * Protection turned off for shows (subscribed in server/wiring.ts, in the switching transaction): resale
+ * needs protection, so their open listings (ACTIVE, and RESERVED with the holds on them: a payment that
+ * still arrives is refunded as not available) become UNLISTED, which the seller may list again once
+ * protection is back, and each seller is told by mail.
+ */
+export async function unlistListingsOfShows(work: Work, showPks: string[]): Promise<void> {
+  if (!showPks.length) return;
+  const open = await work.tx
+    .select({ id: listings.id })
+    .from(listings)
+    .where(and(inArray(listings.showPk, showPks), inArray(listings.status, ['ACTIVE', 'RESERVED'])));
+  const ids = open.map((l) => l.id);
+  if (!ids.length) return;
+  await cancelIntentionsHolding(work.tx, ids);
+  await work.tx
+    .update(listings)
+    .set({ status: 'UNLISTED', reservedBy: null, updatedAt: sql`now()` })
+    .where(inArray(listings.id, ids));
+  await work.tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, ids));
+  await mailListingsCancelled(work, ids, 'protectionOff');
+}
+
+/**
  * Show cancellation (subscribed in server/wiring.ts, in the cancelling transaction): the shows' open
  * listings end with the holds on them; tickets already sold there are refunded to their buyers (a job
  * per payment, after the commit: the provider is called outside the transaction) and their sellers'

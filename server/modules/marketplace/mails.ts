@@ -126,7 +126,7 @@ export async function mailPurchaseCompleted(
 export async function mailListingsCancelled(
   within: Work | Tx,
   listingIds: string[],
-  reason: 'showCancelled' | 'ticketInvalidated' | 'ownershipLost',
+  reason: 'showCancelled' | 'ticketInvalidated' | 'ownershipLost' | 'protectionOff',
 ) {
   const tx = 'after' in within ? within.tx : within;
   const locale = defaultLocale();

@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { GET as calendarGet } from '@/app/(market)/t/[token]/calendar.ics/route';
 import { GET as accessLayerGet, POST as accessLayerPost } from '@/app/v1/wrapper/accesslayer/route';
 import { getDb } from '@/db';
-import { shows, tickets } from '@/db/schema';
+import { buyIntentions, listings, mails, shows, tickets } from '@/db/schema';
 import { AppError } from '@/server/lib/errors';
 import { showDirectory } from '@/server/modules/catalog';
 import {
   createBuyIntention,
   createListing,
   listingChecks,
+  relist,
   secureView,
   transferTickets,
 } from '@/server/modules/marketplace';
@@ -95,14 +96,45 @@ describe('protection switches', () => {
     expect(await shieldMessages(partner.id)).toHaveLength(4);
   });
 
-  it('resale needs protection: listings are refused, the access layers show no resale', async () => {
-    const m = await sellerMarket({ seller: SELLER, name: 'Unprotected' });
+  it('resale needs protection: open listings are unlisted with a mail, new ones refused, the access layers show no resale', async () => {
+    const m = await sellerMarket({
+      seller: SELLER,
+      name: 'Unprotected',
+      tickets: [{ ticketId: 'T1' }, { ticketId: 'T2' }, { ticketId: 'T3' }],
+    });
     const { eventPk, show } = await pks(m.partnerId, m.ref);
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    const before = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    const held = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 40 });
+    const intention = await createBuyIntention(m.partnerId, { items: [held.id], user: BUYER });
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk, showPk: show['1'], active: false, unlockHours: null },
       STAFF,
     );
+    const db = getDb();
+    const statusOf = async (id: string) =>
+      (await db.select({ status: listings.status }).from(listings).where(eq(listings.id, id)))[0].status;
+    expect(await statusOf(before.id)).toBe('UNLISTED');
+    expect(await statusOf(held.id)).toBe('UNLISTED');
+    const [hold] = await db.select().from(buyIntentions).where(eq(buyIntentions.id, intention.id));
+    expect(hold.status).toBe('CANCELLED');
+    const sent = await db
+      .select({ kind: mails.kind, to: mails.toAddress, text: mails.textBody })
+      .from(mails)
+      .where(and(eq(mails.partnerId, m.partnerId), eq(mails.kind, 'listingCancelled')));
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).toMatchObject({ to: SELLER });
+    expect(sent[0].text).toContain('Resale is paused for this show');
+    // Switching it off again (already off) unlists nothing more and tells no one.
+    await setScopeProtection(
+      { partnerId: m.partnerId, eventPk, showPk: show['1'], active: false, unlockHours: 2 },
+      STAFF,
+    );
+    expect(
+      await db
+        .select()
+        .from(mails)
+        .where(and(eq(mails.partnerId, m.partnerId), eq(mails.kind, 'listingCancelled'))),
+    ).toHaveLength(2);
 
     const list = await ticketsForSale(m.partnerId, ['T1']);
     const { problems } = await listingChecks(m.partnerId, list, 4000);
@@ -133,6 +165,8 @@ describe('protection switches', () => {
       STAFF,
     );
     expect((await listingChecks(m.partnerId, list, 4000)).problems).toEqual([]);
+    // The unlisted listing can go on sale again.
+    expect((await relist(m.partnerId, before.id)).status).toBe('ACTIVE');
   });
 });
 

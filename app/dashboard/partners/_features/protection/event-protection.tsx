@@ -139,7 +139,7 @@ function ScopeForm({
       <ConfirmDialog
         open={confirming}
         title={`Turn protection off for ${title}?`}
-        description="Codes are shown at once on the secure view, resale stops for these shows (new listings are refused and buyers see no resale), and the partner receives ticketShield.updated."
+        description="Codes are shown at once on the secure view, resale stops for these shows (their listings are taken off sale, sellers are told by mail and may list again once protection is back; new listings are refused), and the partner receives ticketShield.updated."
         confirmLabel="Turn off"
         pendingLabel="Saving…"
         pending={save.isPending}
