@@ -14,7 +14,7 @@ const OWNED_TABLES = {
   partners: ['partners', 'integrations'],
   staff: ['staff'],
   webhooks: ['webhooks'],
-  channels: [],
+  channels: ['channels'],
   marketplace: ['marketplace'],
   fans: ['fans'],
   payments: ['payments'],

@@ -172,19 +172,48 @@ test('staff manage a partner and its API keys', async ({ page, context, request 
     expect(typeof body.errors.message).toBe('string');
   });
 
-  await test.step('channels keys have their own section', async () => {
-    const channels = page.getByTestId('keys-channels');
-    await channels.getByRole('button', { name: 'Create key' }).click();
+  await test.step('channels: the initial key belongs to a default channel; staff create a channel and its keys', async () => {
+    const summary = page.getByTestId('channels');
+    await expect(summary.getByTestId('channel-rows').locator('tr')).toHaveCount(1);
+    await expect(summary.getByTestId('channel-rows')).toContainText('Default channel');
+    await shot(page, 'partner-page');
+    await summary.getByRole('link', { name: 'Manage channels' }).click();
+    await expect(page.getByRole('heading', { name: 'Channels', level: 1 })).toBeVisible();
+
+    const channels = page.getByTestId('channels');
+    await channels.getByRole('button', { name: 'Create channel' }).click();
+    const create = page.getByRole('dialog', { name: 'Create channel' });
+    await create.getByRole('button', { name: 'Create channel' }).click();
+    await expect(create.getByText('Name is required')).toBeVisible();
+    await create.getByLabel('Name').fill('Resale Hub');
+    await create.getByLabel('Webhook URL').fill('ftp://hub.example.com/hooks');
+    await create.getByRole('button', { name: 'Create channel' }).click();
+    await expect(create.getByText('Partner URLs must use https')).toBeVisible();
+    await create.getByLabel('Webhook URL').fill('');
+    await create.getByRole('button', { name: 'Create channel' }).click();
+    await expect(channels.getByTestId('secret-value')).toHaveText(/^whsec_/);
+    await channels.getByRole('button', { name: 'I have copied it' }).click();
+    await expect(channels.getByTestId('channel-rows').locator('tr')).toHaveCount(2);
+
+    await channels.getByRole('link', { name: 'Resale Hub' }).click();
+    await expect(page.getByRole('heading', { name: 'Resale Hub', level: 1 })).toBeVisible();
+    const channelId = page.url().split('/').pop() ?? '';
+    const keys = page.getByTestId(`keys-channel-${channelId}`);
+    await expect(keys.getByText('No Channels API keys')).toBeVisible();
+    await keys.getByRole('button', { name: 'Create key' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create Channels API key' });
     await dialog.getByRole('button', { name: 'Create key' }).click();
-    await expect(channels.getByTestId('secret-value')).toHaveText(/^sk_ch_[A-Za-z0-9]{32}$/);
-    const channelsKey = (await channels.getByTestId('secret-value').textContent()) ?? '';
+    await expect(keys.getByTestId('secret-value')).toHaveText(/^sk_ch_[A-Za-z0-9]{32}$/);
+    const channelsKey = (await keys.getByTestId('secret-value').textContent()) ?? '';
     const me = await request.get('/v1/channels/me', { headers: { Authorization: channelsKey } });
     expect(me.status()).toBe(200);
-    await channels.getByRole('button', { name: 'I have copied it' }).click();
-    await expect(channels.getByTestId('secret-value')).toHaveCount(0);
-    await expect(channels.locator('tbody tr')).toHaveCount(2);
-    await shot(page, 'partner-page');
+    expect((await me.json()).data).toMatchObject({ channelId, channelName: 'Resale Hub' });
+    await keys.getByRole('button', { name: 'I have copied it' }).click();
+    await expect(keys.getByTestId('secret-value')).toHaveCount(0);
+    await expect(keys.locator('tbody tr')).toHaveCount(1);
+    await expect(page.getByText('No listings yet')).toBeVisible();
+    await shot(page, 'channel-page');
+    await page.goto(`/dashboard/partners/${partnerId}`);
   });
 
   await test.step('a default primary sales fee is checked, saved, kept and removed after confirming', async () => {

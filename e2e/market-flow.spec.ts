@@ -52,6 +52,8 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
   browser,
   request,
 }) => {
+  // A long flow (several pages, a webhook delivered by the worker): more than the default minute under load.
+  test.setTimeout(150_000);
   const receiver = await new Receiver().start();
   try {
     const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', NAME]);

@@ -31,6 +31,8 @@ test('the secure view keeps the code locked until unlock, then shows the QR and 
   page,
   request,
 }) => {
+  // A long flow (several pages, a webhook delivered by the worker): more than the default minute under load.
+  test.setTimeout(120_000);
   const { apiKey } = cli('server/cli/partner-create.ts', ['--name', `Protection ${RUN}`]);
   const inOneHour = new Date(Date.now() + 3600_000).toISOString();
   await pushUsdEvent(
@@ -121,6 +123,8 @@ test('a transferred ticket: the old link says so, the new one waits for the reis
   browser,
   request,
 }) => {
+  // A long flow (several pages, a webhook delivered by the worker): more than the default minute under load.
+  test.setTimeout(180_000);
   const ref = `PRT2-${RUN}`;
   const title = `Reissue night ${RUN}`;
   const seller = `seller-${RUN}@fans.test`;

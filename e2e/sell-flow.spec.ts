@@ -32,6 +32,8 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   browser,
   request,
 }) => {
+  // A long flow (several pages, a webhook delivered by the worker): more than the default minute under load.
+  test.setTimeout(150_000);
   const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', NAME]);
   const pushed = await call(request, apiKey, 'POST', '/v1/events', {
     title: `Gran Concierto ${RUN}`,

@@ -12,3 +12,4 @@ export * from './mail';
 export * from './market-data';
 export * from './access-layer';
 export * from './protection';
+export * from './channels';

@@ -1,4 +1,4 @@
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { StoredPrimarySalesFee } from './catalog';
 
 /** A primary ticketing platform integrated with Encore. Every partner-owned row points here. */
@@ -32,6 +32,8 @@ export const apiKeys = pgTable(
       .notNull()
       .references(() => partners.id, { onDelete: 'cascade' }),
     kind: text({ enum: ['partner', 'channels'] }).notNull(),
+    /** A channels key (`sk_ch_`) belongs to one channel of the partner; null for partner keys. */
+    channelId: text().references((): AnyPgColumn => channels.id, { onDelete: 'cascade' }),
     label: text().notNull().default(''),
     prefix: text().notNull(),
     hash: text().notNull(),
@@ -40,4 +42,29 @@ export const apiKeys = pgTable(
     revokedAt: timestamp({ withTimezone: true }),
   },
   (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash), index('api_keys_partner_idx').on(t.partnerId, t.createdAt)],
+);
+
+/**
+ * An external platform (a channel) that pushes its resale listings into the partner's market through the
+ * Channels API, with its own `sk_ch_` keys (several for rotation). Staff create it for a partner. Sales of
+ * its listings are sent to `webhookUrl`, signed with `signingSecret` (Standard Webhooks). A disabled
+ * channel's keys answer 403 and its listings leave the market; nothing is deleted.
+ */
+export const channels = pgTable(
+  'channels',
+  {
+    id: text().primaryKey(), // chn_…
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    name: text().notNull(),
+    webhookUrl: text(),
+    signingSecret: text().notNull(),
+    /** Where its payouts go (the payment provider's account or the sandbox's), once set up. */
+    payoutAccountId: text(),
+    disabledAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('channels_partner_idx').on(t.partnerId, t.createdAt)],
 );

@@ -36,5 +36,6 @@ export async function authenticate(req: Request, kind: Exclude<AuthKind, 'none'>
     // After the key check, so only a holder of a genuine key learns that its partner is disabled.
     throw new AppError('FORBIDDEN', 'This partner is disabled. Contact Encore support.');
   }
+  if (found.channelDisabled) throw new AppError('FORBIDDEN', 'This channel is disabled. Contact Encore support.');
   return found;
 }

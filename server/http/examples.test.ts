@@ -7,6 +7,13 @@ import { POST as createEvent, PUT as updateEvent } from '@/app/v1/events/route';
 import { GET as salePublicUrl } from '@/app/v1/events/tickets/salePublicUrl/route';
 import { GET as oneTimeToken } from '@/app/v1/auth/oneTimeToken/route';
 import { GET as channelsMe } from '@/app/v1/channels/me/route';
+import { GET as listChannelListings } from '@/app/v1/channels/listings/route';
+import { POST as upsertChannelListings } from '@/app/v1/channels/listings/bulk/route';
+import {
+  DELETE as deleteChannelListing,
+  GET as getChannelListing,
+  PUT as upsertChannelListing,
+} from '@/app/v1/channels/listings/[listingId]/route';
 import { GET as me } from '@/app/v1/me/route';
 import { GET as openapiJson } from '@/app/v1/openapi.json/route';
 import { POST as syncTickets } from '@/app/v1/sync/tickets/route';
@@ -66,6 +73,11 @@ const ORDER: [string, Handler][] = [
   ['getListingDetailsUrl', listingDetailsUrl as Handler],
   ['getListingByTicket', listingByTicket as Handler],
   ['getListedTickets', listedTickets as Handler],
+  ['upsertChannelListing', upsertChannelListing as Handler],
+  ['upsertChannelListings', upsertChannelListings as Handler],
+  ['getChannelListing', getChannelListing as Handler],
+  ['listChannelListings', listChannelListings as Handler],
+  ['deleteChannelListing', deleteChannelListing as Handler],
   ['sellAccessLayer', sellAccessLayer as Handler],
   ['saveLead', saveLead as Handler],
   ['saveUserLead', saveUserLead as Handler],

@@ -1,7 +1,7 @@
 import { accessLayerRoutes } from '@/server/modules/access-layer';
 import { marketDataRoutes } from '@/server/modules/market-data';
 import { applyRulesRoute, cancelEventRoute, createEventRoute, updateEventRoute } from '@/server/modules/catalog';
-import { channelsMeRoute } from '@/server/modules/channels';
+import { channelsRoutes } from '@/server/modules/channels';
 import { marketplaceRoutes } from '@/server/modules/marketplace';
 import { oneTimeTokenRoute } from '@/server/modules/fans';
 import { meRoute } from '@/server/modules/partners';
@@ -25,7 +25,6 @@ import { openApiRoute } from './openapi-route';
  */
 export const allRoutes: RouteContract[] = [
   meRoute,
-  channelsMeRoute,
   openApiRoute,
   createEventRoute,
   updateEventRoute,
@@ -44,4 +43,5 @@ export const allRoutes: RouteContract[] = [
   oneTimeTokenRoute,
   ...accessLayerRoutes,
   ...marketDataRoutes,
+  ...channelsRoutes,
 ];

@@ -3,6 +3,7 @@ import { bannersRouter } from './routers/banners';
 import { leadsRouter } from './routers/leads';
 import { rulesRouter } from './routers/rules';
 import { catalogRouter } from './routers/catalog';
+import { channelsRouter } from './routers/channels';
 import { jobsRouter } from './routers/jobs';
 import { mailRouter } from './routers/mail';
 import { marketRouter } from './routers/market';
@@ -28,6 +29,7 @@ export const appRouter = router({
   rules: rulesRouter,
   leads: leadsRouter,
   protection: protectionRouter,
+  channels: channelsRouter,
 });
 
 export type AppRouter = typeof appRouter;

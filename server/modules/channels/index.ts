@@ -1,2 +1,8 @@
-/** Channels: the Channels API (keys starting `sk_ch_`). Owns no table yet. */
+/**
+ * Channels: the Channels API (keys starting `sk_ch_`, each of one channel of a partner): external
+ * platforms push their resale listings, judged by the same rules as fans' listings. Owns the tables of
+ * db/schema/channels.ts (the channels themselves and their keys belong to the partners module).
+ */
+export * from './contracts';
+export * from './listings';
 export * from './schemas';

@@ -76,7 +76,7 @@ function resaleRulesOf(partnerId: string, t: SaleTicket, db: DbOrTx) {
   );
 }
 
-function rangeOf(first: SaleTicket, rules: Record<string, unknown>): PriceRange {
+function rangeOf(first: Pick<SaleTicket, 'priceMinor' | 'currency'>, rules: Record<string, unknown>): PriceRange {
   const limits = rules.PRICE_LIMITS as { minPercentOfFace?: number; maxPercentOfFace?: number } | undefined;
   const face = first.priceMinor;
   return {
@@ -93,6 +93,48 @@ function rangeOf(first: SaleTicket, rules: Record<string, unknown>): PriceRange 
     ...(limits?.minPercentOfFace !== undefined ? { minPercentOfFace: limits.minPercentOfFace } : {}),
     ...(limits?.maxPercentOfFace !== undefined ? { maxPercentOfFace: limits.maxPercentOfFace } : {}),
   };
+}
+
+/**
+ * The rules on a listing's size and price (MAX_TICKETS_PER_LISTING; PRICE_LIMITS' floor and cap as a
+ * percentage of face value): pure, for fans' listings and channels' alike.
+ */
+export function listingSizeAndPriceProblems(
+  count: number,
+  range: PriceRange,
+  rules: EffectiveResaleRules,
+  priceMinor: number | null,
+): ListingProblem[] {
+  const problems: ListingProblem[] = [];
+  const max = (rules.MAX_TICKETS_PER_LISTING as { max?: number } | undefined)?.max;
+  if (max !== undefined && count > max)
+    problems.push({ code: 'TOO_MANY', max, message: `at most ${max} tickets per listing` });
+  if (priceMinor !== null) {
+    const currency = range.currency;
+    if (range.capMinor !== null && priceMinor > range.capMinor) {
+      const cap = fromMinorUnits(range.capMinor, currency);
+      problems.push({
+        code: 'ABOVE_CAP',
+        message: `the price is above the cap of ${cap} ${currency} (${range.maxPercentOfFace}% of face value)`,
+      });
+    }
+    if (range.floorMinor !== null && priceMinor < range.floorMinor) {
+      const floor = fromMinorUnits(range.floorMinor, currency);
+      problems.push({
+        code: 'BELOW_FLOOR',
+        message: `the price is below the floor of ${floor} ${currency} (${range.minPercentOfFace}% of face value)`,
+      });
+    }
+  }
+  return problems;
+}
+
+/** The price range PRICE_LIMITS allow around a face value (minor units; null: no face value known). */
+export function priceRangeFor(
+  face: { priceMinor: number | null; currency: string },
+  rules: EffectiveResaleRules,
+): PriceRange {
+  return rangeOf(face, rules);
 }
 
 /** The price range the partner's rules allow for these tickets (the selling and repricing pages show it). */
@@ -184,27 +226,8 @@ export async function listingChecks(
   problems.push(
     ...showRuleProblems({ ...first, protectionActive: protection.active(first.eventPk, first.showPk) }, rules, now),
   );
-  const max = (rules.MAX_TICKETS_PER_LISTING as { max?: number } | undefined)?.max;
-  if (max !== undefined && list.length > max)
-    problems.push({ code: 'TOO_MANY', max, message: `at most ${max} tickets per listing` });
   const range = rangeOf(first, rules);
-  if (priceMinor !== null) {
-    const currency = first.currency;
-    if (range.capMinor !== null && priceMinor > range.capMinor) {
-      const cap = fromMinorUnits(range.capMinor, currency);
-      problems.push({
-        code: 'ABOVE_CAP',
-        message: `the price is above the cap of ${cap} ${currency} (${range.maxPercentOfFace}% of face value)`,
-      });
-    }
-    if (range.floorMinor !== null && priceMinor < range.floorMinor) {
-      const floor = fromMinorUnits(range.floorMinor, currency);
-      problems.push({
-        code: 'BELOW_FLOOR',
-        message: `the price is below the floor of ${floor} ${currency} (${range.minPercentOfFace}% of face value)`,
-      });
-    }
-  }
+  problems.push(...listingSizeAndPriceProblems(list.length, range, rules, priceMinor));
   return { problems, range };
 }
 

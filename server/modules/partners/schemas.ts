@@ -75,7 +75,37 @@ export const createApiKeyInput = z.object({
   partnerId: z.string().min(1),
   kind: apiKeyKind.default('partner'),
   label: z.string().trim().max(80).default(''),
+  /** The channel a channels key opens the Channels API as (default: the partner's first channel). */
+  channelId: z.string().min(1).optional(),
 });
+
+const channelName = z.string().trim().min(1, 'Name is required').max(120);
+const channelWebhookUrl = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v),
+  z.string().max(2000).nullable().default(null),
+);
+
+export const createChannelInput = z.object({
+  partnerId: z.string().min(1),
+  name: channelName,
+  webhookUrl: channelWebhookUrl,
+});
+export type CreateChannelInput = z.input<typeof createChannelInput>;
+
+export const updateChannelInput = z.object({
+  partnerId: z.string().min(1),
+  channelId: z.string().min(1),
+  name: channelName,
+  webhookUrl: channelWebhookUrl,
+});
+export type UpdateChannelInput = z.input<typeof updateChannelInput>;
+
+export const setChannelDisabledInput = z.object({
+  partnerId: z.string().min(1),
+  channelId: z.string().min(1),
+  disabled: z.boolean(),
+});
+export type SetChannelDisabledInput = z.input<typeof setChannelDisabledInput>;
 
 export const revokeApiKeyInput = z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) });
 
@@ -87,7 +117,13 @@ const keyOwnerFields = {
 };
 
 /** What `GET /v1/channels/me` answers: which partner and key a Channels API key is. */
-export const channelsMeResponse = z.object(keyOwnerFields).meta({ id: 'ChannelsMe' });
+export const channelsMeResponse = z
+  .object({
+    ...keyOwnerFields,
+    channelId: z.string().meta({ description: 'The channel this key belongs to', example: 'chn_4kT9wQ2mZ8xY1vB3nR5s' }),
+    channelName: z.string().meta({ example: 'Resale Hub' }),
+  })
+  .meta({ id: 'ChannelsMe' });
 
 /** What `GET /v1/me` answers: enough for a partner to check which key it is using, and its resale entry link. */
 export const meResponse = z

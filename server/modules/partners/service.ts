@@ -1,8 +1,9 @@
-import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, getSql } from '@/db';
-import { apiKeys, partners } from '@/db/schema/partners';
-import { notFound } from '@/server/lib/errors';
+import { apiKeys, channels, partners } from '@/db/schema/partners';
+import { badRequest, notFound } from '@/server/lib/errors';
 import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
+import { randomBytes } from 'node:crypto';
 import {
   type ApiKeyKind,
   type CreatePartnerInput,
@@ -20,6 +21,7 @@ import {
 } from './schemas';
 
 export type Partner = typeof partners.$inferSelect;
+export type Channel = typeof channels.$inferSelect;
 export type ApiKeyRecord = Omit<typeof apiKeys.$inferSelect, 'hash'>;
 
 const KEY_PREFIX: Record<ApiKeyKind, string> = { partner: 'sk_live_', channels: 'sk_ch_' };
@@ -129,6 +131,7 @@ const publicKeyColumns = {
   id: apiKeys.id,
   partnerId: apiKeys.partnerId,
   kind: apiKeys.kind,
+  channelId: apiKeys.channelId,
   label: apiKeys.label,
   prefix: apiKeys.prefix,
   createdAt: apiKeys.createdAt,
@@ -136,20 +139,65 @@ const publicKeyColumns = {
   revokedAt: apiKeys.revokedAt,
 };
 
-export async function listApiKeys(partnerId: string, db: DbOrTx = getDb()): Promise<ApiKeyRecord[]> {
+export async function listApiKeys(
+  partnerId: string,
+  db: DbOrTx = getDb(),
+  channelId?: string,
+): Promise<ApiKeyRecord[]> {
   return db
     .select(publicKeyColumns)
     .from(apiKeys)
-    .where(eq(apiKeys.partnerId, partnerId))
+    .where(and(eq(apiKeys.partnerId, partnerId), channelId ? eq(apiKeys.channelId, channelId) : undefined))
     .orderBy(desc(apiKeys.createdAt));
+}
+
+/** A Standard Webhooks signing secret for a channel. */
+export const newSigningSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
+
+/** One of the partner's channels (404 for another partner's: nothing is learnt of it). */
+export async function getChannel(partnerId: string, channelId: string, db: DbOrTx = getDb()): Promise<Channel> {
+  const [row] = await db
+    .select()
+    .from(channels)
+    .where(and(eq(channels.id, channelId), eq(channels.partnerId, partnerId)));
+  if (!row) throw notFound('Channel not found');
+  return row;
+}
+
+/** The partner's first channel, created as "Default channel" when it has none (for keys made without one). */
+export async function defaultChannel(partnerId: string, db: DbOrTx = getDb()): Promise<Channel> {
+  const [first] = await db
+    .select()
+    .from(channels)
+    .where(eq(channels.partnerId, partnerId))
+    .orderBy(asc(channels.createdAt), asc(channels.id))
+    .limit(1);
+  if (first) return first;
+  const [created] = await db
+    .insert(channels)
+    .values({ id: newId('chn'), partnerId, name: 'Default channel', signingSecret: newSigningSecret() })
+    .returning();
+  return created;
 }
 
 /** Creates a key and returns its secret. The secret is never stored and cannot be shown again. */
 export async function createApiKey(
-  input: { partnerId: string; kind: ApiKeyKind; label?: string },
+  input: { partnerId: string; kind: ApiKeyKind; label?: string; channelId?: string },
   db: DbOrTx = getDb(),
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   await getPartner(input.partnerId, db);
+  // A channels key opens the Channels API as one channel: the one named, else the partner's first
+  // (created as "Default channel" when it has none).
+  const channelId =
+    input.kind === 'channels'
+      ? input.channelId
+        ? (await getChannel(input.partnerId, input.channelId, db)).id
+        : (await defaultChannel(input.partnerId, db)).id
+      : null;
+  if (input.kind === 'partner' && input.channelId)
+    throw badRequest('Only a channels key belongs to a channel', [
+      { path: 'channelId', message: 'not for partner keys' },
+    ]);
   const secret = `${KEY_PREFIX[input.kind]}${randomBase62(32)}`;
   const [key] = await db
     .insert(apiKeys)
@@ -157,6 +205,7 @@ export async function createApiKey(
       id: newId('key'),
       partnerId: input.partnerId,
       kind: input.kind,
+      channelId,
       label: input.label ?? '',
       prefix: secret.slice(0, KEY_PREFIX[input.kind].length + VISIBLE_CHARS),
       hash: sha256Hex(secret),
@@ -195,8 +244,13 @@ export interface AuthenticatedKey {
   keyId: string;
   keyPrefix: string;
   kind: ApiKeyKind;
+  /** The channel a channels key belongs to (null for partner keys). */
+  channelId: string | null;
+  channelName: string | null;
   /** The partner is disabled by staff: the key is genuine but may not be used (403). */
   partnerDisabled: boolean;
+  /** The key's channel is disabled by staff (403 likewise). */
+  channelDisabled: boolean;
 }
 
 /**
@@ -257,14 +311,18 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
       key_id: string;
       key_prefix: string;
       kind: ApiKeyKind;
+      channel_id: string | null;
+      channel_name: string | null;
+      channel_disabled: boolean;
       stale: boolean;
       partner_disabled: boolean;
     }[]
   >`
     select k.partner_id, p.name as partner_name, k.id as key_id, k.prefix as key_prefix, k.kind,
+      k.channel_id, c.name as channel_name, coalesce(c.disabled_at is not null, false) as channel_disabled,
       (k.last_used_at is null or k.last_used_at < now() - interval '60 seconds') as stale,
       p.disabled_at is not null as partner_disabled
-    from api_keys k join partners p on p.id = k.partner_id
+    from api_keys k join partners p on p.id = k.partner_id left join channels c on c.id = k.channel_id
     where k.hash = ${hash} and k.revoked_at is null`;
   if (!row) return null;
   // A disabled partner's calls are refused, so they do not count as use either.
@@ -279,6 +337,9 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
     keyId: row.key_id,
     keyPrefix: row.key_prefix,
     kind: row.kind,
+    channelId: row.channel_id,
+    channelName: row.channel_name,
     partnerDisabled: row.partner_disabled,
+    channelDisabled: row.channel_disabled,
   };
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { fetchFeedNow, pullFeed } from '@/server/modules/catalog';
 import { getIntegration, testVerification, updateIntegration } from '@/server/modules/partners';
 import {
@@ -29,7 +30,9 @@ import { protectedProcedure, router } from '../init';
 const partnerIdInput = revokeApiKeyInput.pick({ partnerId: true });
 
 const keysRouter = router({
-  list: protectedProcedure.input(partnerIdInput).query(({ input }) => listApiKeys(input.partnerId)),
+  list: protectedProcedure
+    .input(partnerIdInput.extend({ channelId: z.string().min(1).optional() }))
+    .query(({ input }) => listApiKeys(input.partnerId, undefined, input.channelId)),
   /** The secret is in this response only; it is stored hashed and cannot be shown again. */
   create: protectedProcedure.input(createApiKeyInput).mutation(({ input }) => createApiKey(input)),
   revoke: protectedProcedure

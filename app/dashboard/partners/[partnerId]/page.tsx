@@ -7,6 +7,7 @@ import { SearchForm } from '@/components/ui/search-form';
 import { Time } from '@/components/ui/time';
 import { resaleEntryUrl } from '@/server/modules/marketplace';
 import { HydrateClient, trpc } from '@/server/trpc/server';
+import { ChannelsSection } from '../_features/channels/channels-section';
 import { IntegrationSection } from '../_features/integration/integration-section';
 import { ApiKeysSection } from '../_features/keys/api-keys-section';
 import { MarketTermsSection } from '../_features/market/market-terms-section';
@@ -19,6 +20,7 @@ import { loadPartnerPage, type PartnerPageProps } from '../_shared/partner-page'
 import {
   bannersPath,
   batchesPath,
+  channelsPath,
   rulesPath,
   eventsPath,
   marketPath,
@@ -33,6 +35,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
   const { queryClient, partner } = await loadPartnerPage(partnerId, partnerPath(partnerId));
   void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
+  void queryClient.prefetchQuery(trpc.channels.list.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.market.terms.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.protection.partner.queryOptions({ partnerId }));
@@ -51,6 +54,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
             <ButtonLink href={bannersPath(partner.id)}>Banners</ButtonLink>
             <ButtonLink href={rulesPath(partner.id)}>Resale rules</ButtonLink>
             <ButtonLink href={`${partnerPath(partner.id)}/leads`}>Leads</ButtonLink>
+            <ButtonLink href={channelsPath(partner.id)}>Channels</ButtonLink>
           </>
         }
       />
@@ -86,12 +90,9 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
             title="API keys"
             description="Authenticate the partner's server on the Partner API. Send one as the Authorization header."
           />
-          <ApiKeysSection
-            partnerId={partner.id}
-            kind="channels"
-            title="Channels API keys"
-            description="Keys starting with sk_ch_ open only the Channels API."
-          />
+        </PartnerSection>
+        <PartnerSection id="channels" loading={{ label: 'Loading channels', rows: 2, columns: 5 }}>
+          <ChannelsSection partnerId={partner.id} compact />
         </PartnerSection>
         <PartnerSection id="integration" loading={{ label: 'Loading integration settings', rows: 4, columns: 2 }}>
           <IntegrationSection partnerId={partner.id} />

@@ -21,3 +21,5 @@ export const webhookMessagePath = (partnerId: string, messageId: string) =>
 export const marketPath = (partnerId: string) => `${partnerPath(partnerId)}/market`;
 export const bannersPath = (partnerId: string) => `${partnerPath(partnerId)}/banners`;
 export const rulesPath = (partnerId: string) => `${partnerPath(partnerId)}/rules`;
+export const channelsPath = (partnerId: string) => `${partnerPath(partnerId)}/channels`;
+export const channelPath = (partnerId: string, channelId: string) => `${channelsPath(partnerId)}/${e(channelId)}`;

@@ -6,4 +6,6 @@ export const GET = handle(channelsMeRoute, async ({ partner }) => ({
   name: partner.partnerName,
   keyPrefix: partner.keyPrefix,
   keyKind: partner.kind,
+  channelId: partner.channelId ?? '',
+  channelName: partner.channelName ?? '',
 }));

@@ -18,6 +18,8 @@ import type { ApiKeyKind } from '@/server/modules/partners/schemas';
 interface Props {
   partnerId: string;
   kind: ApiKeyKind;
+  /** A channel's keys only (channels keys belong to one channel each). */
+  channelId?: string;
   title: string;
   description: string;
 }
@@ -32,10 +34,10 @@ const KEY_COLUMNS = ['Key', 'Label', 'Created', 'Last used', 'Status', ACTIONS_C
 const KEY_WIDTHS = ['11rem', undefined, '21%', '21%', '7rem', '7.5rem'];
 
 /** One kind of key for a partner: table, create (secret shown once) and revoke behind a confirmation. */
-export function ApiKeysSection({ partnerId, kind, title, description }: Props) {
+export function ApiKeysSection({ partnerId, kind, channelId, title, description }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const { data: allKeys } = useSuspenseQuery(trpc.partners.keys.list.queryOptions({ partnerId }));
+  const { data: allKeys } = useSuspenseQuery(trpc.partners.keys.list.queryOptions({ partnerId, channelId }));
   const keys = allKeys.filter((k) => k.kind === kind);
 
   const [createOpen, setCreateOpen] = useState(false);
@@ -67,7 +69,7 @@ export function ApiKeysSection({ partnerId, kind, title, description }: Props) {
 
   return (
     <SectionCard
-      data-testid={`keys-${kind}`}
+      data-testid={channelId ? `keys-channel-${channelId}` : `keys-${kind}`}
       title={title}
       description={description}
       actions={
@@ -161,7 +163,7 @@ export function ApiKeysSection({ partnerId, kind, title, description }: Props) {
         pending={create.isPending}
         pendingLabel="Creating…"
         error={create.error}
-        onSubmit={() => create.mutate({ partnerId, kind, label })}
+        onSubmit={() => create.mutate({ partnerId, kind, label, channelId })}
         onCancel={() => setCreateOpen(false)}
       />
 

@@ -1,0 +1,6 @@
+import { handle } from '@/server/http/route';
+import { listChannelListings, listChannelListingsRoute, channelOf } from '@/server/modules/channels';
+
+export const GET = handle(listChannelListingsRoute, ({ partner, query }) =>
+  listChannelListings(channelOf(partner), query),
+);

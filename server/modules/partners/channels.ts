@@ -1,0 +1,102 @@
+import { asc, eq, sql } from 'drizzle-orm';
+import { type DbOrTx, getDb } from '@/db';
+import { apiKeys, channels } from '@/db/schema/partners';
+import { badRequest } from '@/server/lib/errors';
+import { newId } from '@/server/lib/ids';
+import { checkPartnerUrlResolves, OutboundError } from '@/server/lib/outbound';
+import {
+  type CreateChannelInput,
+  createChannelInput,
+  type SetChannelDisabledInput,
+  setChannelDisabledInput,
+  type UpdateChannelInput,
+  updateChannelInput,
+} from './schemas';
+import { type Channel, forgetCheckedKeys, getChannel, getPartner, newSigningSecret } from './service';
+
+export type { Channel } from './service';
+/** A channel as staff see it: never its signing secret after creation. */
+export type ChannelRecord = Omit<Channel, 'signingSecret'> & { activeKeys: number };
+
+const publicColumns = {
+  id: channels.id,
+  partnerId: channels.partnerId,
+  name: channels.name,
+  webhookUrl: channels.webhookUrl,
+  payoutAccountId: channels.payoutAccountId,
+  disabledAt: channels.disabledAt,
+  createdAt: channels.createdAt,
+  updatedAt: channels.updatedAt,
+  activeKeys: sql<number>`(select count(*)::int from ${apiKeys} k where k.channel_id = ${channels.id} and k.revoked_at is null)`,
+};
+
+async function checkedWebhookUrl(url: string | null | undefined): Promise<string | null> {
+  if (!url) return null;
+  try {
+    await checkPartnerUrlResolves(url);
+  } catch (err) {
+    if (err instanceof OutboundError) throw badRequest(err.message, [{ path: 'webhookUrl', message: err.message }]);
+    throw err;
+  }
+  return url;
+}
+
+/** Creates a channel; its signing secret is answered once here (staff hand it to the channel). */
+export async function createChannel(input: CreateChannelInput, db: DbOrTx = getDb()) {
+  const data = createChannelInput.parse(input);
+  await getPartner(data.partnerId, db);
+  const webhookUrl = await checkedWebhookUrl(data.webhookUrl);
+  const [channel] = await db
+    .insert(channels)
+    .values({
+      id: newId('chn'),
+      partnerId: data.partnerId,
+      name: data.name,
+      webhookUrl,
+      signingSecret: newSigningSecret(),
+    })
+    .returning();
+  return channel;
+}
+
+export async function listChannels(partnerId: string, db: DbOrTx = getDb()): Promise<ChannelRecord[]> {
+  return db
+    .select(publicColumns)
+    .from(channels)
+    .where(eq(channels.partnerId, partnerId))
+    .orderBy(asc(channels.createdAt), asc(channels.id));
+}
+
+export async function updateChannel(input: UpdateChannelInput, db: DbOrTx = getDb()): Promise<ChannelRecord> {
+  const data = updateChannelInput.parse(input);
+  await getChannel(data.partnerId, data.channelId, db);
+  const webhookUrl = await checkedWebhookUrl(data.webhookUrl);
+  await db
+    .update(channels)
+    .set({ name: data.name, webhookUrl, updatedAt: sql`now()` })
+    .where(eq(channels.id, data.channelId));
+  return (await listChannels(data.partnerId, db)).find((c) => c.id === data.channelId)!;
+}
+
+/** A disabled channel's keys answer 403 (at once on this instance) and its listings leave the market. */
+export async function setChannelDisabled(input: SetChannelDisabledInput, db: DbOrTx = getDb()): Promise<ChannelRecord> {
+  const data = setChannelDisabledInput.parse(input);
+  await getChannel(data.partnerId, data.channelId, db);
+  await db
+    .update(channels)
+    .set({ disabledAt: data.disabled ? sql`coalesce(${channels.disabledAt}, now())` : null, updatedAt: sql`now()` })
+    .where(eq(channels.id, data.channelId));
+  forgetCheckedKeys();
+  return (await listChannels(data.partnerId, db)).find((c) => c.id === data.channelId)!;
+}
+
+/** The secret the channel verifies our webhooks with; a new one replaces it at once. */
+export async function rotateChannelSecret(partnerId: string, channelId: string, db: DbOrTx = getDb()) {
+  await getChannel(partnerId, channelId, db);
+  const signingSecret = newSigningSecret();
+  await db
+    .update(channels)
+    .set({ signingSecret, updatedAt: sql`now()` })
+    .where(eq(channels.id, channelId));
+  return signingSecret;
+}

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { channelListingCounts, channelListingStatus, staffChannelListings } from '@/server/modules/channels';
+import {
+  createChannel,
+  createChannelInput,
+  getChannel,
+  getPartner,
+  listChannels,
+  rotateChannelSecret,
+  setChannelDisabled,
+  setChannelDisabledInput,
+  updateChannel,
+  updateChannelInput,
+} from '@/server/modules/partners';
+import { protectedProcedure, router } from '../init';
+
+const partnerRef = z.object({ partnerId: z.string().min(1) });
+const channelRef = z.object({ partnerId: z.string().min(1), channelId: z.string().min(1) });
+
+/**
+ * Channels for staff: a partner's channels (external platforms pushing resale listings) with their keys
+ * (the partners router's keys, filtered by channel), listing counts, and each channel's listings.
+ */
+export const channelsRouter = router({
+  list: protectedProcedure.input(partnerRef).query(async ({ input }) => {
+    await getPartner(input.partnerId);
+    const [channels, counts] = await Promise.all([
+      listChannels(input.partnerId),
+      channelListingCounts(input.partnerId),
+    ]);
+    return channels.map((c) => ({ ...c, listings: counts.get(c.id) ?? {} }));
+  }),
+  get: protectedProcedure.input(channelRef).query(async ({ input }) => {
+    const channel = await getChannel(input.partnerId, input.channelId);
+    const { signingSecret: _secret, ...rest } = channel;
+    return rest;
+  }),
+  /** Answers the channel with its signing secret: shown once, for staff to hand to the channel. */
+  create: protectedProcedure.input(createChannelInput).mutation(({ input }) => createChannel(input)),
+  update: protectedProcedure.input(updateChannelInput).mutation(({ input }) => updateChannel(input)),
+  setDisabled: protectedProcedure.input(setChannelDisabledInput).mutation(({ input }) => setChannelDisabled(input)),
+  rotateSecret: protectedProcedure
+    .input(channelRef)
+    .mutation(async ({ input }) => ({ signingSecret: await rotateChannelSecret(input.partnerId, input.channelId) })),
+  listings: protectedProcedure
+    .input(
+      channelRef.extend({
+        status: channelListingStatus.optional(),
+        page: z.number().int().min(1).default(1),
+        pageSize: z.number().int().min(1).max(100).default(25),
+      }),
+    )
+    .query(async ({ input }) => {
+      await getChannel(input.partnerId, input.channelId);
+      return staffChannelListings(input.partnerId, input.channelId, {
+        status: input.status,
+        page: input.page,
+        pageSize: input.pageSize,
+      });
+    }),
+});
