@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { RUN, hydrated, shot, signIn } from './helpers';
+import { Receiver, RUN, hydrated, shot, signIn } from './helpers';
 
 test.describe('access control', () => {
   test('the tRPC endpoint refuses unauthenticated calls', async ({ request }) => {
@@ -212,6 +212,28 @@ test('staff manage a partner and its API keys', async ({ page, context, request 
     await expect(keys.getByTestId('secret-value')).toHaveCount(0);
     await expect(keys.locator('tbody tr')).toHaveCount(1);
     await expect(page.getByText('No listings yet')).toBeVisible();
+
+    // Its webhooks: held without a URL; once staff set one, a test message reaches the channel.
+    const hooks = page.getByTestId('channel-webhooks');
+    await expect(hooks.getByText('No webhook URL')).toBeVisible();
+    const receiver = await new Receiver().start();
+    try {
+      await page.getByTestId('channel-details').getByRole('button', { name: 'Edit' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit channel' });
+      await edit.getByLabel('Webhook URL').fill(receiver.url);
+      await edit.getByRole('button', { name: 'Save channel' }).click();
+      await expect(edit).toHaveCount(0);
+      await expect(page.getByTestId('channel-details')).toContainText(receiver.url);
+      await expect(hooks.getByText('No webhook URL')).toHaveCount(0);
+      await hooks.getByRole('button', { name: 'Send test message' }).click();
+      await expect(hooks.getByRole('status')).toHaveText('Test message queued.');
+      await expect
+        .poll(() => receiver.bodies.find((b) => b.action === 'test.ping')?.data.channelId, { timeout: 30_000 })
+        .toBe(channelId);
+      await expect(hooks.getByTestId('channel-webhook-rows')).toContainText('Delivered', { timeout: 15_000 });
+    } finally {
+      await receiver.stop();
+    }
     await shot(page, 'channel-page');
     await page.goto(`/dashboard/partners/${partnerId}`);
   });

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { partners } from './partners';
+import { channels, partners } from './partners';
 
 /**
  * A partner's webhook receiver (the spec has no registration endpoint: staff set it in the dashboard).
@@ -32,6 +32,8 @@ export const webhookMessages = pgTable(
     partnerId: text()
       .notNull()
       .references(() => partners.id, { onDelete: 'cascade' }),
+    /** Set for a message to one of the partner's channels (its webhook URL and secret), else to the partner. */
+    channelId: text().references(() => channels.id, { onDelete: 'cascade' }),
     family: text().notNull(),
     action: text().notNull(),
     data: jsonb().notNull(),
@@ -51,6 +53,12 @@ export const webhookMessages = pgTable(
       .on(t.nextAttemptAt)
       .where(sql`status = 'pending'`),
     index('webhook_messages_partner_idx').on(t.partnerId, t.createdAt),
+    index('webhook_messages_channel_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`status = 'pending' and channel_id is not null`),
+    index('webhook_messages_channel_idx')
+      .on(t.channelId, t.createdAt)
+      .where(sql`channel_id is not null`),
   ],
 );
 

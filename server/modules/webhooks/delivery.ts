@@ -161,9 +161,13 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
 
   // drizzle makes postgres.js hand timestamps over as strings (and take them only as strings).
   const [next] = await sql<{ at: string | null }[]>`
-    select min(m.next_attempt_at) as at from webhook_messages m
-    join webhook_endpoints e on e.partner_id = m.partner_id and e.enabled
-    where m.status = 'pending'`;
+    select least(
+      (select min(m.next_attempt_at) from webhook_messages m
+        join webhook_endpoints e on e.partner_id = m.partner_id and e.enabled
+        where m.status = 'pending' and m.channel_id is null),
+      (select min(m.next_attempt_at) from webhook_messages m
+        join channels c on c.id = m.channel_id and c.webhook_url is not null and c.disabled_at is null
+        where m.status = 'pending' and m.channel_id is not null)) as at`;
   result.nextDueAt = next?.at ? new Date(next.at) : null;
   return result;
 }
@@ -178,25 +182,47 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
  * claim's transaction. The enabled endpoints are a filter (an array), not a join, for the same reason.
  */
 export function claim(sql: Sql, now: Date, limit: number): Promise<Claimed[]> {
+  const at = now.toISOString();
+  const lease = new Date(now.getTime() + LEASE_MS).toISOString();
   return sql.begin(async (tx) => {
-    const [, claimed] = await Promise.all([
+    const [, partners, channels] = await Promise.all([
       tx`set local enable_bitmapscan = off`,
       tx<Claimed[]>`
         with due as (
           select m.id from webhook_messages m
-          where m.status = 'pending' and m.next_attempt_at <= ${now.toISOString()}::text::timestamptz
+          where m.status = 'pending' and m.next_attempt_at <= ${at}::text::timestamptz
+            and m.channel_id is null
             and m.partner_id = any(array(select e.partner_id from webhook_endpoints e where e.enabled))
           order by m.next_attempt_at
           limit ${limit}
           for update of m skip locked
         )
-        update webhook_messages m set next_attempt_at = ${new Date(now.getTime() + LEASE_MS).toISOString()}::text::timestamptz
+        update webhook_messages m set next_attempt_at = ${lease}::text::timestamptz
         from due, webhook_endpoints e
         where m.id = due.id and e.partner_id = m.partner_id
         returning m.id, m.partner_id, m.family, m.action, m.data::text as data, m.attempts,
           e.url, e.secret_header_name, e.secret_header_value, e.signing_secret`,
+      // Messages to channels (their own small due index): the channel's URL and secret. The channels table
+      // belongs to the partners module; the claim reads it here as it reads the partner's endpoint, in the
+      // claim's own statement, since a statement per message would cost more than the delivery.
+      tx<Claimed[]>`
+        with due as (
+          select m.id from webhook_messages m
+          where m.status = 'pending' and m.channel_id is not null and m.next_attempt_at <= ${at}::text::timestamptz
+            and m.channel_id = any(array(
+              select c.id from channels c where c.webhook_url is not null and c.disabled_at is null))
+          order by m.next_attempt_at
+          limit ${limit}
+          for update of m skip locked
+        )
+        update webhook_messages m set next_attempt_at = ${lease}::text::timestamptz
+        from due, channels c
+        where m.id = due.id and c.id = m.channel_id
+        returning m.id, m.partner_id, m.family, m.action, m.data::text as data, m.attempts,
+          c.webhook_url as url, null::text as secret_header_name, null::text as secret_header_value,
+          c.signing_secret`,
     ]);
-    return claimed;
+    return channels.length ? [...partners, ...channels] : partners;
   });
 }
 

@@ -31,6 +31,8 @@ export const messageStatus = z.enum(['pending', 'delivered']);
 
 export const listMessagesInput = z.object({
   partnerId: z.string().min(1),
+  /** One channel's messages; without it, the partner's own (channel messages are not in its log). */
+  channelId: z.string().min(1).optional(),
   status: messageStatus.optional(),
   action: z.string().trim().max(100).optional(),
   page: z.number().int().min(1).default(1),

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, getDb } from '@/db';
 import { webhookAttempts, webhookEndpoints, webhookMessages } from '@/db/schema/webhooks';
 import { badRequest, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { checkPartnerUrlResolves, OutboundError } from '@/server/lib/outbound';
-import { getPartner } from '@/server/modules/partners';
+import { getChannel, getPartner } from '@/server/modules/partners';
 import {
   type ListMessagesInput,
   type UpsertEndpointInput,
@@ -128,10 +128,34 @@ export async function enqueueWebhook(within: Work | Db, partnerId: string, body:
   }, within);
 }
 
+/**
+ * The outbox for a partner's channel (sales of its listings): the same delivery rules, retries and log as
+ * the partner's webhooks, sent to the channel's webhook URL signed with the channel's secret. Held while
+ * the channel has no URL or is disabled, never dropped.
+ */
+export async function enqueueChannelWebhook(
+  within: Work | Db,
+  partnerId: string,
+  channelId: string,
+  body: WebhookBody,
+): Promise<string> {
+  const msg = webhookBody.parse(body);
+  return transaction(async ({ tx, after }) => {
+    const id = newId('msg');
+    await tx
+      .insert(webhookMessages)
+      .values({ id, partnerId, channelId, family: msg.family, action: msg.action, data: msg.data });
+    dispatchSoon(after);
+    return id;
+  }, within);
+}
+
+/** The partner's webhook log, or (`channelId`) one channel's. */
 export async function listMessages(input: ListMessagesInput, db: DbOrTx = getDb()) {
-  const { partnerId, status, action, page, pageSize } = listMessagesInput.parse(input);
+  const { partnerId, channelId, status, action, page, pageSize } = listMessagesInput.parse(input);
   const where = and(
     eq(webhookMessages.partnerId, partnerId),
+    channelId ? eq(webhookMessages.channelId, channelId) : isNull(webhookMessages.channelId),
     status ? eq(webhookMessages.status, status) : undefined,
     action ? eq(webhookMessages.action, action) : undefined,
   );
@@ -147,7 +171,12 @@ export async function listMessages(input: ListMessagesInput, db: DbOrTx = getDb(
     db
       .selectDistinct({ action: webhookMessages.action })
       .from(webhookMessages)
-      .where(eq(webhookMessages.partnerId, partnerId))
+      .where(
+        and(
+          eq(webhookMessages.partnerId, partnerId),
+          channelId ? eq(webhookMessages.channelId, channelId) : isNull(webhookMessages.channelId),
+        ),
+      )
       .orderBy(webhookMessages.action),
   ]);
   return {
@@ -203,6 +232,18 @@ export async function sendTestMessage(partnerId: string, within?: Work | Db): Pr
   }, within);
 }
 
+/** A `test.ping` to one of the partner's channels, to check its receiver and signature end to end. */
+export async function sendChannelTestMessage(partnerId: string, channelId: string, within?: Work | Db) {
+  return transaction(async (work) => {
+    await getChannel(partnerId, channelId, work.tx);
+    return enqueueChannelWebhook(work, partnerId, channelId, {
+      family: 'test',
+      action: 'test.ping',
+      data: { partnerId, channelId, sentAt: new Date().toISOString() },
+    });
+  }, within);
+}
+
 /**
  * Delivery state across all partners, for the operations view: what is waiting, what is held back by
  * a missing or disabled endpoint, what is failing, and how old the oldest waiting message is. The
@@ -212,7 +253,7 @@ export async function webhookDeliveryStats(db: DbOrTx = getDb()) {
   const [pending] = await db
     .select({
       pending: sql<number>`count(*)::int`,
-      held: sql<number>`(count(*) filter (where ${webhookEndpoints.enabled} is not true))::int`,
+      held: sql<number>`(count(*) filter (where ${webhookMessages.channelId} is null and ${webhookEndpoints.enabled} is not true))::int`,
       failing: sql<number>`(count(*) filter (where ${webhookMessages.attempts} > 0))::int`,
       oldestPendingAt: sql<Date | null>`min(${webhookMessages.createdAt})`.mapWith(webhookMessages.createdAt),
     })

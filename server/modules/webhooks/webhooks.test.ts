@@ -12,7 +12,16 @@ import { Receiver } from '@/server/testing/receiver';
 import { makePartner } from '@/server/testing/fixtures';
 import { claim, dispatchDue, LEASE_MS } from './delivery';
 import { FAST_RETRIES, retryDelayMs } from './schedule';
-import { enqueueWebhook, getMessage, listMessages, retryNow, sendTestMessage, upsertEndpoint } from './service';
+import { createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
+import {
+  enqueueWebhook,
+  getMessage,
+  listMessages,
+  retryNow,
+  sendChannelTestMessage,
+  sendTestMessage,
+  upsertEndpoint,
+} from './service';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 beforeAll(() => {
@@ -394,4 +403,51 @@ describe('webhook dispatch on the local job provider', () => {
     expect(attempts.map((a) => a.statusCode)).toEqual([500, 200]);
     expect(attempts[1].startedAt.getTime() - attempts[0].startedAt.getTime()).toBeGreaterThanOrEqual(4_900);
   }, 120_000);
+});
+
+describe('channel webhooks', () => {
+  it('go to the channel’s URL signed with its secret, not to the partner; held while it has no URL or is disabled', async () => {
+    const { partner, receiver } = await setup();
+    const hub = await new Receiver().start();
+    cleanups.push(() => hub.stop());
+    const channel = await createChannel({ partnerId: partner.id, name: 'Hub' });
+    const id = await sendChannelTestMessage(partner.id, channel.id);
+    await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-9'));
+
+    // No URL yet: the partner's message goes, the channel's waits.
+    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    expect(receiver.requests.map((r) => JSON.parse(r.body).action)).toEqual(['ticket.updated']);
+    expect((await getMessage(partner.id, id)).message).toMatchObject({ status: 'pending', attempts: 0 });
+
+    await updateChannel({ partnerId: partner.id, channelId: channel.id, name: 'Hub', webhookUrl: hub.url });
+    await setChannelDisabled({ partnerId: partner.id, channelId: channel.id, disabled: true });
+    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    expect(hub.requests).toHaveLength(0);
+
+    await setChannelDisabled({ partnerId: partner.id, channelId: channel.id, disabled: false });
+    const r = await dispatchDue({ now: new Date(Date.now() + 1000) });
+    expect(r.delivered).toBe(1);
+    expect(hub.requests).toHaveLength(1);
+    expect(receiver.requests).toHaveLength(1);
+    const [req] = hub.requests;
+    const headers = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(req.headers[h])]),
+    );
+    const { signingSecret } = await getChannel(partner.id, channel.id);
+    expect(new Webhook(signingSecret).verify(req.body, headers)).toMatchObject({
+      family: 'test',
+      action: 'test.ping',
+      data: { partnerId: partner.id, channelId: channel.id },
+    });
+    expect(headers['webhook-id']).toBe(id);
+
+    // The channel's log has it; the partner's own log does not.
+    expect((await listMessages({ partnerId: partner.id, channelId: channel.id })).items.map((m) => m.id)).toEqual([id]);
+    const own = await listMessages({ partnerId: partner.id });
+    expect(own.items.map((m) => m.action)).toEqual(['ticket.updated']);
+    expect((await getMessage(partner.id, id)).attempts).toMatchObject([{ url: hub.url, success: true }]);
+    // Another partner cannot send to this channel.
+    const other = await makePartner('Other');
+    await expect(sendChannelTestMessage(other.partner.id, channel.id)).rejects.toThrow('Channel not found');
+  });
 });

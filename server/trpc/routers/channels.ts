@@ -12,6 +12,7 @@ import {
   updateChannel,
   updateChannelInput,
 } from '@/server/modules/partners';
+import { sendChannelTestMessage } from '@/server/modules/webhooks';
 import { protectedProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
@@ -42,6 +43,10 @@ export const channelsRouter = router({
   rotateSecret: protectedProcedure
     .input(channelRef)
     .mutation(async ({ input }) => ({ signingSecret: await rotateChannelSecret(input.partnerId, input.channelId) })),
+  /** A `test.ping` to the channel's webhook URL (held until it has one), shown in its delivery log. */
+  sendTest: protectedProcedure
+    .input(channelRef)
+    .mutation(async ({ input }) => ({ messageId: await sendChannelTestMessage(input.partnerId, input.channelId) })),
   listings: protectedProcedure
     .input(
       channelRef.extend({

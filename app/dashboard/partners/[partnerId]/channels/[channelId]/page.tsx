@@ -12,6 +12,7 @@ import { Time } from '@/components/ui/time';
 import { channelListingStatus } from '@/server/modules/channels/schemas';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { ChannelDetails } from '../../../_features/channels/channel-details';
+import { ChannelWebhooks } from '../../../_features/channels/channel-webhooks';
 import { ApiKeysSection } from '../../../_features/keys/api-keys-section';
 import { loadPartnerPage, PartnerPageHeader } from '../../../_shared/partner-page';
 import { channelPath, channelsPath } from '../../../_shared/paths';
@@ -72,6 +73,7 @@ export default async function ChannelPage({ params, searchParams }: Props) {
           title="Channels API keys"
           description="Keys starting with sk_ch_ open only the Channels API, as this channel. Several may be active while the channel rotates them."
         />
+        <ChannelWebhooks partnerId={partnerId} channelId={channelId} />
       </HydrateClient>
       <SectionCard title="Listings" description="Newest first, as the channel pushed them.">
         <div className="card-body">

@@ -1,0 +1,4 @@
+ALTER TABLE "webhook_messages" ADD COLUMN "channel_id" text;--> statement-breakpoint
+ALTER TABLE "webhook_messages" ADD CONSTRAINT "webhook_messages_channel_id_channels_id_fk" FOREIGN KEY ("channel_id") REFERENCES "public"."channels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "webhook_messages_channel_due_idx" ON "webhook_messages" USING btree ("next_attempt_at") WHERE status = 'pending' and channel_id is not null;--> statement-breakpoint
+CREATE INDEX "webhook_messages_channel_idx" ON "webhook_messages" USING btree ("channel_id","created_at") WHERE channel_id is not null;
