@@ -57,6 +57,8 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
   const receiver = await new Receiver().start();
   try {
     const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', NAME]);
+    // The seller's own secure link, from before the sale.
+    let sellerLink = '';
 
     await test.step('staff point the partner’s webhooks at its server', () =>
       pointWebhooks(browser, partnerId, receiver.url));
@@ -101,6 +103,8 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
         },
       ]);
       expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+      const url = await call(request, apiKey, 'GET', `/v1/tickets/${TICKET}/url`);
+      sellerLink = url.body.data as string;
     });
 
     await test.step('the seller lists it from the selling-flow URL, within the cap', async () => {
@@ -174,6 +178,17 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
       await expect(page.getByTestId('ticket-status')).toHaveText('Valid');
       await expect(page.getByTestId('ticket-seat')).toHaveText('Section Pista · Row 2 · Seat 14');
       await check(page, 'flow-ticket-en');
+    });
+
+    await test.step('the seller’s old link now says the ticket was sold, and shows no code', async () => {
+      const old = await (await browser.newContext()).newPage();
+      await old.goto(`${sellerLink}${sellerLink.includes('?') ? '&' : '?'}lang=en`);
+      await expect(old.getByTestId('ticket-status')).toHaveText('Sold');
+      await expect(old.getByText(/This ticket was sold on resale on/)).toBeVisible();
+      await expect(old.getByTestId('ticket-qr')).toHaveCount(0);
+      await expect(old.getByTestId('moving-code')).toHaveCount(0);
+      expect(await old.content()).not.toContain(`CODE-${TICKET}`);
+      await old.context().close();
     });
 
     await test.step('the buyer’s confirmation mail carries a working secure link', async () => {

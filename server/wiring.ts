@@ -1,4 +1,4 @@
-import { onShowsCancelled } from '@/server/modules/catalog';
+import { onResaleTurnedOff, onShowsCancelled } from '@/server/modules/catalog';
 import {
   completePurchase,
   terminateListingsOfShows,
@@ -21,3 +21,4 @@ onShowsCancelled('marketplace', terminateListingsOfShows);
 onTicketsInvalidated('marketplace', terminateListingsOfTickets);
 onPaymentSucceeded('marketplace', completePurchase);
 onProtectionTurnedOff('marketplace', unlistListingsOfShows);
+onResaleTurnedOff('marketplace', unlistListingsOfShows);

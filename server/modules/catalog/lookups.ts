@@ -141,6 +141,20 @@ export function notifyShowsCancelled(work: Work, showPks: string[]): Promise<voi
   return showsCancelled.publish(work, showPks);
 }
 
+const resaleTurnedOff = domainEvent<[Work, string[]]>('Resale turned off', { required: true });
+
+/**
+ * Subscribes a module above the catalogue (the marketplace) to shows whose `resaleEnabled` the partner
+ * turns off, inside the updating transaction: their open listings come off sale.
+ */
+export function onResaleTurnedOff(name: string, listener: ShowsCancelledListener): void {
+  resaleTurnedOff.subscribe(name, listener);
+}
+
+export function notifyResaleTurnedOff(work: Work, showPks: string[]): Promise<void> {
+  return resaleTurnedOff.publish(work, showPks);
+}
+
 /** A location as the fan pages show it (show-level overrides the event's). */
 export interface VenueView {
   name: string | null;

@@ -15,7 +15,7 @@ import {
   eventResponse,
   isCompleteShow,
 } from './schemas';
-import { notifyShowsCancelled } from './lookups';
+import { notifyResaleTurnedOff, notifyShowsCancelled } from './lookups';
 
 type ShowRow = typeof shows.$inferSelect;
 type OptionRow = typeof ticketOptions.$inferSelect;
@@ -193,6 +193,7 @@ export async function updateEvent(partnerId: string, input: EventUpdateInput, wi
       let nextPosition = existing.length;
       const problems: ErrorDetail[] = [];
       const cancelled: string[] = [];
+      const resaleOff: string[] = [];
       for (const [i, show] of (input.shows ?? []).entries()) {
         const path = `shows[${i}]`;
         const current = byShowId.get(show.showId);
@@ -206,6 +207,7 @@ export async function updateEvent(partnerId: string, input: EventUpdateInput, wi
         }
         await mergeShow(tx, partnerId, current, show, path);
         if (show.status === 'CANCELLED' && current.status !== 'CANCELLED') cancelled.push(current.id);
+        else if (show.resaleEnabled === false && current.resaleEnabled) resaleOff.push(current.id);
       }
       if (problems.length) {
         throw new AppError('VALIDATION_FAILED', `Invalid request body: ${problems[0].path} ${problems[0].message}`, {
@@ -213,6 +215,7 @@ export async function updateEvent(partnerId: string, input: EventUpdateInput, wi
         });
       }
       if (cancelled.length) await cancelShows(work, cancelled);
+      if (resaleOff.length) await notifyResaleTurnedOff(work, resaleOff);
       return getEvent(partnerId, input.externalReferenceId, tx);
     }, within);
   } catch (err) {

@@ -366,10 +366,10 @@ export async function cancelListings(tx: Tx, listingIds: string[]): Promise<void
 }
 
 /**
- * Protection turned off for shows (subscribed in server/wiring.ts, in the switching transaction): resale
- * needs protection, so their open listings (ACTIVE, and RESERVED with the holds on them: a payment that
- * still arrives is refunded as not available) become UNLISTED, which the seller may list again once
- * protection is back, and each seller is told by mail.
+ * Resale stopped for shows: staff turned protection off, or the partner turned `resaleEnabled` off
+ * (subscribed in server/wiring.ts, in that transaction). Their open listings (ACTIVE, and RESERVED with
+ * the holds on them: a payment that still arrives is refunded as not available) become UNLISTED, which
+ * the seller may list again once resale is back, and each seller is told by mail.
  */
 export async function unlistListingsOfShows(work: Work, showPks: string[]): Promise<void> {
   if (!showPks.length) return;

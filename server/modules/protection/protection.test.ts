@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { GET as calendarGet } from '@/app/(market)/t/[token]/calendar.ics/route';
 import { GET as accessLayerGet, POST as accessLayerPost } from '@/app/v1/wrapper/accesslayer/route';
+import { PUT as updateEventPut } from '@/app/v1/events/route';
 import { getDb } from '@/db';
 import { buyIntentions, listings, mails, shows, tickets } from '@/db/schema';
 import { AppError } from '@/server/lib/errors';
@@ -167,6 +168,41 @@ describe('protection switches', () => {
     expect((await listingChecks(m.partnerId, list, 4000)).problems).toEqual([]);
     // The unlisted listing can go on sale again.
     expect((await relist(m.partnerId, before.id)).status).toBe('ACTIVE');
+  });
+});
+
+describe('resale turned off by the partner', () => {
+  it('takes the show’s listings off sale with a mail, as protection off does; back on, they list again', async () => {
+    const m = await sellerMarket({ seller: SELLER, name: 'Resale off' });
+    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const put = (resaleEnabled: boolean) =>
+      updateEventPut(
+        apiRequest('/v1/events', {
+          method: 'PUT',
+          key: m.key,
+          body: { externalReferenceId: m.ref, shows: [{ showId: '1', resaleEnabled }] },
+        }),
+      );
+    expect((await put(false)).status).toBe(200);
+    const db = getDb();
+    const [row] = await db.select({ status: listings.status }).from(listings).where(eq(listings.id, listing.id));
+    expect(row.status).toBe('UNLISTED');
+    const sent = await db
+      .select({ to: mails.toAddress })
+      .from(mails)
+      .where(and(eq(mails.partnerId, m.partnerId), eq(mails.kind, 'listingCancelled')));
+    expect(sent).toEqual([{ to: SELLER }]);
+    // Sending false again changes nothing and mails no one.
+    expect((await put(false)).status).toBe(200);
+    await expect(relist(m.partnerId, listing.id)).rejects.toThrow(/resale is turned off/);
+    expect((await put(true)).status).toBe(200);
+    expect((await relist(m.partnerId, listing.id)).status).toBe('ACTIVE');
+    expect(
+      await db
+        .select()
+        .from(mails)
+        .where(and(eq(mails.partnerId, m.partnerId), eq(mails.kind, 'listingCancelled'))),
+    ).toHaveLength(1);
   });
 });
 
