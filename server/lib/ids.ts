@@ -2,6 +2,11 @@ import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
+/** A Standard Webhooks signing secret (`whsec_` + 24 random bytes, base64): partners' endpoints and channels. */
+export function newSigningSecret(): string {
+  return `whsec_${randomBytes(24).toString('base64')}`;
+}
+
 /** Random base62 string; rejection sampling keeps every character equally likely. */
 export function randomBase62(length: number): string {
   let out = '';

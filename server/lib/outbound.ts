@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { env } from '@/server/env';
+import type { ErrorDetail } from './errors';
 
 /**
  * The one client for every partner-supplied URL (webhooks, ticket verification, event feeds).
@@ -148,6 +149,20 @@ const agents = {
  * points at a private address (e.g. via /etc/hosts) hear it at once. The connect-time check in
  * `partnerRequest` stays the real guard; a name that does not resolve yet is accepted here.
  */
+/**
+ * `checkPartnerUrlResolves` for a form or API field: what is wrong with the URL as the field's error
+ * (`path`), or null. Other failures are thrown.
+ */
+export async function partnerUrlProblem(raw: string, path: string): Promise<ErrorDetail | null> {
+  try {
+    await checkPartnerUrlResolves(raw);
+    return null;
+  } catch (err) {
+    if (err instanceof OutboundError) return { path, message: err.message };
+    throw err;
+  }
+}
+
 export async function checkPartnerUrlResolves(raw: string, opts: { allowPrivate?: boolean } = {}): Promise<URL> {
   const url = checkPartnerUrl(raw, opts);
   const privateOk = opts.allowPrivate ?? env().ALLOW_PRIVATE_PARTNER_URLS;

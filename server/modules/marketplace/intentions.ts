@@ -354,15 +354,23 @@ export async function expireIntention(intentionId: string, db: Db = getDb()): Pr
   return ended.includes(intentionId);
 }
 
-/** Closes open listings for good (a cascade) and cancels the intentions holding them. */
-export async function cancelListings(tx: Tx, listingIds: string[]): Promise<void> {
+/**
+ * Ends open listings (a cascade) with the intentions holding them, freeing their tickets: CANCELLED for
+ * good, or UNLISTED (the seller may list them again).
+ */
+async function endOpenListings(tx: Tx, listingIds: string[], status: 'CANCELLED' | 'UNLISTED'): Promise<void> {
   if (!listingIds.length) return;
   await cancelIntentionsHolding(tx, listingIds);
   await tx
     .update(listings)
-    .set({ status: 'CANCELLED', reservedBy: null, updatedAt: sql`now()` })
+    .set({ status, reservedBy: null, updatedAt: sql`now()` })
     .where(inArray(listings.id, listingIds));
   await tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, listingIds));
+}
+
+/** Closes open listings for good (a cascade) and cancels the intentions holding them. */
+export function cancelListings(tx: Tx, listingIds: string[]): Promise<void> {
+  return endOpenListings(tx, listingIds, 'CANCELLED');
 }
 
 /**
@@ -379,12 +387,7 @@ export async function unlistListingsOfShows(work: Work, showPks: string[]): Prom
     .where(and(inArray(listings.showPk, showPks), inArray(listings.status, ['ACTIVE', 'RESERVED'])));
   const ids = open.map((l) => l.id);
   if (!ids.length) return;
-  await cancelIntentionsHolding(work.tx, ids);
-  await work.tx
-    .update(listings)
-    .set({ status: 'UNLISTED', reservedBy: null, updatedAt: sql`now()` })
-    .where(inArray(listings.id, ids));
-  await work.tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, ids));
+  await endOpenListings(work.tx, ids, 'UNLISTED');
   await mailListingsCancelled(work, ids, 'protectionOff');
 }
 

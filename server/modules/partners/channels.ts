@@ -2,8 +2,8 @@ import { asc, eq, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { apiKeys, channels } from '@/db/schema/partners';
 import { badRequest } from '@/server/lib/errors';
-import { newId } from '@/server/lib/ids';
-import { checkPartnerUrlResolves, OutboundError } from '@/server/lib/outbound';
+import { newId, newSigningSecret } from '@/server/lib/ids';
+import { partnerUrlProblem } from '@/server/lib/outbound';
 import {
   type CreateChannelInput,
   createChannelInput,
@@ -12,7 +12,7 @@ import {
   type UpdateChannelInput,
   updateChannelInput,
 } from './schemas';
-import { type Channel, forgetCheckedKeys, getChannel, getPartner, newSigningSecret } from './service';
+import { type Channel, forgetCheckedKeys, getChannel, getPartner } from './service';
 
 export type { Channel } from './service';
 /** A channel as staff see it: never its signing secret after creation. */
@@ -32,12 +32,8 @@ const publicColumns = {
 
 async function checkedWebhookUrl(url: string | null | undefined): Promise<string | null> {
   if (!url) return null;
-  try {
-    await checkPartnerUrlResolves(url);
-  } catch (err) {
-    if (err instanceof OutboundError) throw badRequest(err.message, [{ path: 'webhookUrl', message: err.message }]);
-    throw err;
-  }
+  const problem = await partnerUrlProblem(url, 'webhookUrl');
+  if (problem) throw badRequest(problem.message, [problem]);
   return url;
 }
 
@@ -67,6 +63,11 @@ export async function listChannels(partnerId: string, db: DbOrTx = getDb()): Pro
     .orderBy(asc(channels.createdAt), asc(channels.id));
 }
 
+async function channelRecord(channelId: string, db: DbOrTx): Promise<ChannelRecord> {
+  const [row] = await db.select(publicColumns).from(channels).where(eq(channels.id, channelId));
+  return row;
+}
+
 export async function updateChannel(input: UpdateChannelInput, db: DbOrTx = getDb()): Promise<ChannelRecord> {
   const data = updateChannelInput.parse(input);
   await getChannel(data.partnerId, data.channelId, db);
@@ -75,7 +76,7 @@ export async function updateChannel(input: UpdateChannelInput, db: DbOrTx = getD
     .update(channels)
     .set({ name: data.name, webhookUrl, updatedAt: sql`now()` })
     .where(eq(channels.id, data.channelId));
-  return (await listChannels(data.partnerId, db)).find((c) => c.id === data.channelId)!;
+  return channelRecord(data.channelId, db);
 }
 
 /** A disabled channel's keys answer 403 (at once on this instance) and its listings leave the market. */
@@ -87,7 +88,7 @@ export async function setChannelDisabled(input: SetChannelDisabledInput, db: DbO
     .set({ disabledAt: data.disabled ? sql`coalesce(${channels.disabledAt}, now())` : null, updatedAt: sql`now()` })
     .where(eq(channels.id, data.channelId));
   forgetCheckedKeys();
-  return (await listChannels(data.partnerId, db)).find((c) => c.id === data.channelId)!;
+  return channelRecord(data.channelId, db);
 }
 
 /** The secret the channel verifies our webhooks with; a new one replaces it at once. */

@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { partnerIntegrations } from '@/db/schema/integrations';
 import { badRequest, type ErrorDetail } from '@/server/lib/errors';
-import { checkPartnerUrlResolves, OutboundError } from '@/server/lib/outbound';
+import { partnerUrlProblem } from '@/server/lib/outbound';
 import { FEED_INTERVAL_MINUTES, type UpdateIntegrationInput, updateIntegrationInput } from './schemas';
 import { getPartner } from './service';
 
@@ -68,16 +68,6 @@ export async function getIntegration(partnerId: string, db: DbOrTx = getDb()): P
   return toSettings(partnerId, await loadIntegration(partnerId, db));
 }
 
-async function checkUrl(field: 'verificationUrl' | 'feedUrl', url: string): Promise<ErrorDetail | null> {
-  try {
-    await checkPartnerUrlResolves(url);
-    return null;
-  } catch (err) {
-    if (err instanceof OutboundError) return { path: field, message: err.message };
-    throw err;
-  }
-}
-
 /**
  * Saves the given settings; omitted fields keep their stored values (see `updateIntegrationInput`).
  * Feed schedule: a new feed URL is due at once (and forgets the old URL's error); a new interval counts
@@ -92,8 +82,8 @@ export async function updateIntegration(
 
   const urlErrors = (
     await Promise.all([
-      data.verificationUrl ? checkUrl('verificationUrl', data.verificationUrl) : null,
-      data.feedUrl ? checkUrl('feedUrl', data.feedUrl) : null,
+      data.verificationUrl ? partnerUrlProblem(data.verificationUrl, 'verificationUrl') : null,
+      data.feedUrl ? partnerUrlProblem(data.feedUrl, 'feedUrl') : null,
     ])
   ).filter((d): d is ErrorDetail => d !== null);
   if (urlErrors.length > 0) throw badRequest(urlErrors[0].message, urlErrors);

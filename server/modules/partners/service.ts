@@ -2,8 +2,7 @@ import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, getSql } from '@/db';
 import { apiKeys, channels, partners } from '@/db/schema/partners';
 import { badRequest, notFound } from '@/server/lib/errors';
-import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
-import { randomBytes } from 'node:crypto';
+import { newId, newSigningSecret, randomBase62, sha256Hex } from '@/server/lib/ids';
 import {
   type ApiKeyKind,
   type CreatePartnerInput,
@@ -150,9 +149,6 @@ export async function listApiKeys(
     .where(and(eq(apiKeys.partnerId, partnerId), channelId ? eq(apiKeys.channelId, channelId) : undefined))
     .orderBy(desc(apiKeys.createdAt));
 }
-
-/** A Standard Webhooks signing secret for a channel. */
-export const newSigningSecret = () => `whsec_${randomBytes(24).toString('base64')}`;
 
 /** One of the partner's channels (404 for another partner's: nothing is learnt of it). */
 export async function getChannel(partnerId: string, channelId: string, db: DbOrTx = getDb()): Promise<Channel> {

@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, getDb } from '@/db';
 import { webhookAttempts, webhookEndpoints, webhookMessages } from '@/db/schema/webhooks';
 import { badRequest, notFound } from '@/server/lib/errors';
-import { newId } from '@/server/lib/ids';
+import { newId, newSigningSecret } from '@/server/lib/ids';
 import { transaction, type Work } from '@/server/lib/transaction';
-import { checkPartnerUrlResolves, OutboundError } from '@/server/lib/outbound';
+import { partnerUrlProblem } from '@/server/lib/outbound';
 import { getChannel, getPartner } from '@/server/modules/partners';
 import {
   type ListMessagesInput,
@@ -15,10 +14,6 @@ import {
   upsertEndpointInput,
   webhookBody,
 } from './schemas';
-
-function newSigningSecret(): string {
-  return `whsec_${randomBytes(24).toString('base64')}`;
-}
 
 function mask(value: string | null): string | null {
   return value ? `••••${value.slice(-4)}` : null;
@@ -46,12 +41,8 @@ export async function getEndpoint(partnerId: string, db: DbOrTx = getDb()) {
  */
 export async function upsertEndpoint(input: UpsertEndpointInput, within?: Work | Db) {
   const data = upsertEndpointInput.parse(input);
-  try {
-    await checkPartnerUrlResolves(data.url);
-  } catch (err) {
-    if (err instanceof OutboundError) throw badRequest(err.message, [{ path: 'url', message: err.message }]);
-    throw err;
-  }
+  const problem = await partnerUrlProblem(data.url, 'url');
+  if (problem) throw badRequest(problem.message, [problem]);
   return transaction(async ({ tx: db, after }) => {
     await getPartner(data.partnerId, db);
     const [existing] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.partnerId, data.partnerId));
