@@ -52,6 +52,8 @@ const schema = z
       .default(7 * 86_400),
     /** How long a buy intention holds its listings while the buyer pays (minutes). */
     BUY_INTENTION_MINUTES: z.coerce.number().int().min(1).max(120).default(10),
+    /** How long a channel has to hand over the tickets of a sale (hours; never later than the show's start). */
+    CHANNEL_FULFILMENT_HOURS: z.coerce.number().int().min(1).max(168).default(24),
     /** Largest accepted request body on the partner API, in bytes. */
     MAX_BODY_BYTES: z.coerce
       .number()

@@ -1,10 +1,14 @@
 import { onResaleTurnedOff, onShowsCancelled } from '@/server/modules/catalog';
+import { recordChannelSales } from '@/server/modules/channels';
 import {
   completePurchase,
+  onChannelListingsSold,
+  takeChannelListingsOffSale,
   terminateListingsOfShows,
   terminateListingsOfTickets,
   unlistListingsOfShows,
 } from '@/server/modules/marketplace';
+import { onChannelDisabled } from '@/server/modules/partners';
 import { onPaymentSucceeded } from '@/server/modules/payments';
 import { onProtectionTurnedOff } from '@/server/modules/protection';
 import { invalidateTicketsOfShows, onTicketsInvalidated } from '@/server/modules/tickets';
@@ -22,3 +26,7 @@ onTicketsInvalidated('marketplace', terminateListingsOfTickets);
 onPaymentSucceeded('marketplace', completePurchase);
 onProtectionTurnedOff('marketplace', unlistListingsOfShows);
 onResaleTurnedOff('marketplace', unlistListingsOfShows);
+onChannelListingsSold('channels', recordChannelSales);
+onChannelDisabled('marketplace', async (tx, channelId) => {
+  await takeChannelListingsOffSale(tx, { channelId }, 'UNLISTED');
+});

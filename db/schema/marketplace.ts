@@ -13,6 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { events, shows } from './catalog';
+import { channelListings } from './channels';
 import { partners } from './partners';
 import { tickets } from './tickets';
 
@@ -67,12 +68,24 @@ export const listings = pgTable(
     orderId: text(),
     reservedBy: text(),
     soldAt: timestamp({ withTimezone: true }),
+    /**
+     * A channel's listing in the market (no listing items: the channel holds the tickets until a sale is
+     * fulfilled). One market listing per `channelSlot`: a listing sold whole is one, a split one of N
+     * tickets is N singles. `sellerEmail` is then `channel:<channelId>`, never mailed.
+     */
+    channelListingId: text().references(() => channelListings.id, { onDelete: 'cascade' }),
+    channelSlot: integer(),
+    /** The channel's seats, in the shape listed tickets answer: `[{ ticketId?, seating }]`. */
+    channelSeats: jsonb().$type<{ ticketId?: string; seating: Record<string, unknown> }[]>(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     index('listings_show_status_idx').on(t.showPk, t.status),
     index('listings_partner_status_idx').on(t.partnerId, t.status, t.createdAt),
+    uniqueIndex('listings_channel_slot_idx')
+      .on(t.channelListingId, t.channelSlot)
+      .where(sql`${t.channelListingId} is not null`),
   ],
 );
 

@@ -8,6 +8,9 @@ import { GET as salePublicUrl } from '@/app/v1/events/tickets/salePublicUrl/rout
 import { GET as oneTimeToken } from '@/app/v1/auth/oneTimeToken/route';
 import { GET as channelsMe } from '@/app/v1/channels/me/route';
 import { GET as listChannelListings } from '@/app/v1/channels/listings/route';
+import { GET as listChannelSales } from '@/app/v1/channels/sales/route';
+import { GET as getChannelSale } from '@/app/v1/channels/sales/[saleId]/route';
+import { POST as fulfilChannelSale } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
 import { POST as upsertChannelListings } from '@/app/v1/channels/listings/bulk/route';
 import {
   DELETE as deleteChannelListing,
@@ -40,7 +43,11 @@ import { POST as saveUserLead } from '@/app/v1/marketdata/users/route';
 import { POST as saveUserLeads } from '@/app/v1/marketdata/users/bulk/route';
 import { PUT as putInventory } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/route';
 import { PUT as putInventoryDetails } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/details/route';
-import { createListing, EXAMPLE_SELLER } from '@/server/modules/marketplace';
+import { and, eq } from 'drizzle-orm';
+import { getDb } from '@/db';
+import { channelListings, channelSales, listings } from '@/db/schema';
+import { createBuyIntention, createListing, EXAMPLE_SELLER } from '@/server/modules/marketplace';
+import { payOnSandbox } from '@/server/testing/payments';
 import { processBatch } from '@/server/modules/tickets';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 import type { RouteContract } from '@/server/lib/contract';
@@ -89,6 +96,10 @@ const ORDER: [string, Handler][] = [
   ['bulkAccessLayer', bulkAccessLayer as Handler],
   ['getCheckoutUrl', checkoutUrl as Handler],
   ['createBuyIntention', buyIntention as Handler],
+  // A fan buys one ticket of the channel's RH-88124 here (the test does it through the module).
+  ['listChannelSales', listChannelSales as Handler],
+  ['getChannelSale', getChannelSale as Handler],
+  ['fulfilChannelSale', fulfilChannelSale as Handler],
   ['removeListing', removeListing as Handler],
   ['admitTicket', admitTicket as Handler],
   ['admitTickets', admitTickets as Handler],
@@ -96,6 +107,24 @@ const ORDER: [string, Handler][] = [
   ['cancelEvent', cancelEvent as Handler],
   ['getOneTimeToken', oneTimeToken as Handler],
 ];
+
+/** A fan buys one ticket of a channel's listing through the buying flow and pays: the sale's id. */
+async function buyFromChannel(partnerId: string, externalId: string): Promise<string> {
+  const [mirror] = await getDb()
+    .select({ id: listings.id })
+    .from(listings)
+    .innerJoin(channelListings, eq(channelListings.id, listings.channelListingId))
+    .where(and(eq(channelListings.externalId, externalId), eq(listings.status, 'ACTIVE')))
+    .orderBy(listings.channelSlot)
+    .limit(1);
+  const intention = await createBuyIntention(partnerId, { items: [mirror.id], user: 'lucia.fernandez@example.com' });
+  expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
+  const [sale] = await getDb()
+    .select({ id: channelSales.id })
+    .from(channelSales)
+    .where(eq(channelSales.listingId, mirror.id));
+  return sale.id;
+}
 
 const byId = new Map(allRoutes.map((r) => [r.operationId, r]));
 
@@ -139,6 +168,7 @@ describe('route examples', () => {
     const captured: Record<string, unknown> = {};
     let batchId = '';
     let listingId = '';
+    let saleId = '';
     for (const [id, handler] of ORDER) {
       const r = byId.get(id) as RouteContract;
       const ex = { ...r.examples } as { body: unknown[] } & NonNullable<RouteContract['examples']>;
@@ -150,11 +180,17 @@ describe('route examples', () => {
         ).id;
         await createListing({ partnerId, sellerEmail: EXAMPLE_SELLER, ticketIds: ['T-0003'], price: 80000 });
       }
+      if (id === 'listChannelSales') saleId = await buyFromChannel(partner.partner.id, 'RH-88124');
       // Listing ids are Encore's; the examples say so.
       if (id === 'getCheckoutUrl') ex.body = { listingIds: [listingId] } as unknown as unknown[];
       if (id === 'createBuyIntention') ex.body = { ...(ex.body as object), items: [listingId] } as unknown as unknown[];
       // The batch id is Encore's, known only once POST /v1/tickets answered; the example says so.
-      const params = id === 'getTicketBatch' ? { batchId } : (ex.params ?? {});
+      const params =
+        id === 'getTicketBatch'
+          ? { batchId }
+          : id === 'getChannelSale' || id === 'fulfilChannelSale'
+            ? { saleId }
+            : (ex.params ?? {});
       if (id === 'getTicketBatch') await processBatch(batchId);
       let url = r.path;
       for (const [k, v] of Object.entries(params)) url = url.replace(`{${k}}`, encodeURIComponent(v));

@@ -5,6 +5,7 @@ import {
   payDuePayoutsJob,
   refundPurchaseJob,
 } from '@/server/modules/marketplace';
+import { expireChannelSaleJob, refundUnfulfilledSalesJob } from '@/server/modules/channels';
 import { sweepFanAuthJob } from '@/server/modules/fans';
 import { sendMailJob, sweepMailJob } from '@/server/modules/mail';
 import { expirePaymentsJob } from '@/server/modules/payments';
@@ -26,6 +27,8 @@ export function allJobs(): JobDefinition[] {
     expireIntentionsSweepJob,
     refundPurchaseJob,
     payDuePayoutsJob,
+    expireChannelSaleJob,
+    refundUnfulfilledSalesJob,
     sweepFanAuthJob,
     expirePaymentsJob,
     sendMailJob,

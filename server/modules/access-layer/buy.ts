@@ -166,6 +166,7 @@ export async function buyAccessLayer(
           price: minorToMajor(l.totalMinor, l.currency),
           currency: l.currency,
           seats: l.seats as Record<string, unknown>[],
+          source: l.source,
           url: `${publicBaseUrl()}/checkout?listings=${l.listingId}&lang=${encodeURIComponent(lang)}`,
         })),
       },

@@ -214,6 +214,9 @@ export const listingsList = z.object({
         price: z.number().meta({ description: 'Per ticket, with the buyer fee (major units)' }),
         currency: z.string(),
         seats: z.array(z.looseObject({})),
+        source: z
+          .enum(['FAN', 'CHANNEL'])
+          .meta({ description: "A fan's listing or an external platform's (Channels API)" }),
         url: z.string().meta({ description: 'Checkout page for this listing' }),
       }),
     ),

@@ -16,6 +16,8 @@ import {
   setChannelDisabled,
 } from '@/server/modules/partners';
 import { setScopeProtection } from '@/server/modules/protection';
+import { createBuyIntention } from '@/server/modules/marketplace';
+import { listings } from '@/db/schema/marketplace';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { postRules } from '@/server/testing/market';
 
@@ -30,6 +32,15 @@ async function setUp(name = 'Channel partner') {
   const channel = await createChannel({ partnerId: p.partner.id, name: 'Resale Hub' });
   const { secret } = await createApiKey({ partnerId: p.partner.id, kind: 'channels', channelId: channel.id });
   return { ...p, partnerId: p.partner.id, ref, channel, key: secret };
+}
+
+/** The market listings (marketplace) a channel listing became, slot by slot. */
+async function marketListingsOf(channelId: string, externalId: string) {
+  const [row] = await getDb()
+    .select({ id: channelListings.id })
+    .from(channelListings)
+    .where(and(eq(channelListings.channelId, channelId), eq(channelListings.externalId, externalId)));
+  return getDb().select().from(listings).where(eq(listings.channelListingId, row.id)).orderBy(listings.channelSlot);
 }
 
 const listing = (ref: string, extra: Record<string, unknown> = {}) => ({
@@ -215,10 +226,13 @@ describe('listings in', () => {
     expect(back.body.data).toMatchObject({ status: 'ACTIVE', price: 42 });
     expect((await del(s.key, 'nothing')).status).toBe(404);
 
-    await getDb()
-      .update(channelListings)
-      .set({ status: 'RESERVED' })
-      .where(and(eq(channelListings.channelId, s.channel.id), eq(channelListings.externalId, 'D')));
+    // In the market: a split listing of 2 is two singles; a buyer holds one of them.
+    const mirrors = await marketListingsOf(s.channel.id, 'D');
+    expect(mirrors.map((m) => [m.type, m.status, m.ticketCount, m.priceMinor])).toEqual([
+      ['SINGLE', 'ACTIVE', 1, 4200],
+      ['SINGLE', 'ACTIVE', 1, 4200],
+    ]);
+    await createBuyIntention(s.partnerId, { items: [mirrors[0].id], user: 'buyer@example.com' });
     const held = await put(s.key, 'D', listing(s.ref, { price: 41 }));
     expect(held.status).toBe(409);
     expect(held.body.errors.message).toContain('held by a buyer who is paying for it');

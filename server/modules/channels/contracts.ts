@@ -1,5 +1,8 @@
 import { defineRoute } from '@/server/lib/contract';
 import {
+  fulfilChannelSaleExample,
+  getChannelSaleExample,
+  listChannelSalesExample,
   deleteChannelListingExample,
   getChannelListingExample,
   listChannelListingsExample,
@@ -15,6 +18,11 @@ import {
   channelListingsPage,
   channelListingsQuery,
   channelsMeRoute,
+  channelSaleParams,
+  channelSaleResponse,
+  channelSalesPage,
+  channelSalesQuery,
+  fulfilmentBody,
 } from './schemas';
 
 const TAG = 'Channels';
@@ -107,6 +115,61 @@ export const deleteChannelListingRoute = defineRoute({
   examples: deleteChannelListingExample,
 });
 
+const salesNote =
+  'When a buyer buys (part of) a listing, the channel receives the signed webhook `channelListing.sold` (a ' +
+  '`ChannelSale`: listing, quantity, seats, buyer e-mail, amounts, `fulfilBy`, `fulfilmentUrl`) through the ' +
+  'channel’s webhook URL, with the delivery rules and log of partner webhooks. The channel then names the ' +
+  'partner’s tickets it hands over; unfulfilled by `fulfilBy` (CHANNEL_FULFILMENT_HOURS, never past the ' +
+  'show’s start), the buyer is refunded that part, the sale becomes REFUNDED and the channel receives ' +
+  '`channelSale.refunded`.';
+
+export const listChannelSalesRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/channels/sales',
+  operationId: 'listChannelSales',
+  tag: TAG,
+  summary: 'Your sales, newest first, a page at a time',
+  description: `${salesNote} Filter by \`status\`; \`pageSize\` up to 200.`,
+  auth: 'channels',
+  query: channelSalesQuery,
+  response: channelSalesPage,
+  examples: listChannelSalesExample,
+});
+
+export const getChannelSaleRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/channels/sales/{saleId}',
+  operationId: 'getChannelSale',
+  tag: TAG,
+  summary: 'One of your sales',
+  description: 'Only the calling channel’s sales are visible; any other id answers 404 `Sale not found`.',
+  auth: 'channels',
+  params: channelSaleParams,
+  response: channelSaleResponse,
+  errorStatuses: [404],
+  examples: getChannelSaleExample,
+});
+
+export const fulfilChannelSaleRoute = defineRoute({
+  method: 'POST',
+  path: '/v1/channels/sales/{saleId}/fulfilment',
+  operationId: 'fulfilChannelSale',
+  tag: TAG,
+  summary: 'Hand the sold tickets to the buyer',
+  description:
+    'Name exactly `quantity` of the partner’s tickets (its ticketIds) of the listing’s show, ticket option and ' +
+    'price type, valid, not used to enter, not on sale in the market, and the ones the listing named if it ' +
+    'named them. They become the buyer’s at once (fresh secure links mailed to the buyer; the partner receives ' +
+    '`ticket.updated` for each) and the sale is FULFILLED. Sending the same tickets again answers the sale; ' +
+    'other tickets, or a sale already REFUNDED, answer 409; unknown tickets 404.',
+  auth: 'channels',
+  params: channelSaleParams,
+  body: fulfilmentBody,
+  response: channelSaleResponse,
+  errorStatuses: [404, 409],
+  examples: fulfilChannelSaleExample,
+});
+
 export const channelsRoutes = [
   channelsMeRoute,
   upsertChannelListingRoute,
@@ -114,4 +177,7 @@ export const channelsRoutes = [
   getChannelListingRoute,
   listChannelListingsRoute,
   deleteChannelListingRoute,
+  listChannelSalesRoute,
+  getChannelSaleRoute,
+  fulfilChannelSaleRoute,
 ];

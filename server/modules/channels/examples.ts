@@ -27,6 +27,7 @@ const pairView = {
   id: 'chl_9Vd2kQ7mX4pL8sN1bR6t',
   status: 'ACTIVE' as const,
   quantity: 2,
+  quantitySold: 0,
   createdAt: stamp,
   updatedAt: stamp,
 };
@@ -65,21 +66,48 @@ export const listChannelListingsExample = {
 };
 
 export const deleteChannelListingExample = {
-  params: { listingId: 'RH-88124' },
+  params: { listingId: pair.listingId },
+  response: { ...pairView, status: 'CANCELLED' as const },
+};
+
+/** One ticket of RH-88124 (four in the field, sold one at a time) bought through the buying flow. */
+const sale = {
+  saleId: 'chs_2Fh7kQ9mW3xT5vB8nL1p',
+  status: 'PENDING_FULFILMENT' as const,
+  listingId: 'RH-88124',
+  eventId: EXAMPLE_EVENT_ID,
+  showId: EXAMPLE_SHOW_ID,
+  ticketOptionId: 'campo',
+  priceTypeId: null,
+  quantity: 1,
+  buyerEmail: 'lucia.fernandez@example.com',
+  currency: 'ARS',
+  price: 58000,
+  amount: 58000,
+  payout: 55100,
+  fulfilBy: '2026-11-26T14:02:11.418Z',
+  fulfilmentUrl: 'https://encore.example.com/v1/channels/sales/chs_2Fh7kQ9mW3xT5vB8nL1p/fulfilment',
+  ticketIds: [] as string[],
+  fulfilledAt: null,
+  refundedAt: null,
+  createdAt: stamp,
+};
+
+/** The sale ids are Encore's: the examples test substitutes the one its purchase made. */
+export const listChannelSalesExample = {
+  query: { status: 'PENDING_FULFILMENT' },
+  response: { items: [sale], page: 1, pageSize: 50, total: 1 },
+};
+
+export const getChannelSaleExample = { params: { saleId: sale.saleId }, response: sale };
+
+export const fulfilChannelSaleExample = {
+  params: { saleId: sale.saleId },
+  body: { ticketIds: ['T-0004'] },
   response: {
-    listingId: 'RH-88124',
-    id: 'chl_3Hs8wE1nT6yU2iO9pA4d',
-    status: 'CANCELLED' as const,
-    eventId: EXAMPLE_EVENT_ID,
-    showId: EXAMPLE_SHOW_ID,
-    ticketOptionId: 'campo',
-    priceTypeId: null,
-    quantity: 4,
-    seats: [],
-    soldWhole: false,
-    currency: 'ARS',
-    price: 58000,
-    createdAt: stamp,
-    updatedAt: stamp,
+    ...sale,
+    status: 'FULFILLED' as const,
+    ticketIds: ['T-0004'],
+    fulfilledAt: '2026-11-25T15:40:02.007Z',
   },
 };

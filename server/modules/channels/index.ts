@@ -5,4 +5,5 @@
  */
 export * from './contracts';
 export * from './listings';
+export * from './sales';
 export * from './schemas';

@@ -1,15 +1,22 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb } from '@/db';
 import { type ChannelSeat, channelListings } from '@/db/schema/channels';
 import { AppError, type ErrorDetail, formatPath, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
 import { catalogueFor, pickResaleRules, resaleRulesOfEvents, showDirectory } from '@/server/modules/catalog';
+import { transaction } from '@/server/lib/transaction';
 import {
+  type ChannelMarketSpec,
+  channelListingSoldCount,
+  channelListingState,
   type ListingProblem,
   listingSizeAndPriceProblems,
+  lockChannelMarketListings,
   priceRangeFor,
+  putChannelListingsOnSale,
   showRuleProblems,
+  takeChannelListingsOffSale,
 } from '@/server/modules/marketplace';
 import { protectionOf } from '@/server/modules/protection';
 import {
@@ -201,50 +208,83 @@ async function judge(
 }
 
 /**
- * Stores judged listings in one statement, keyed by the channel's id. A listing a buyer is paying for
- * (RESERVED) or that is SOLD does not change: those come back as refusals. A CANCELLED one is on sale again.
+ * Stores judged listings and puts them on sale, in one transaction: the market listings of those that
+ * exist are locked first; one a buyer is paying for (a part RESERVED) or partly SOLD does not change and
+ * comes back as refused with why. The rest are written in one statement keyed by the channel's id (a
+ * CANCELLED one is on sale again) and their market listings created or replaced (marketplace).
  */
-async function upsertRows(caller: ChannelCaller, rows: { index: number; row: Row }[], db: DbOrTx) {
-  if (!rows.length) return [] as { index: number; externalId: string }[];
-  const written = await db
-    .insert(channelListings)
-    .values(rows.map((r) => r.row))
-    .onConflictDoUpdate({
-      target: [channelListings.channelId, channelListings.externalId],
-      set: {
-        eventPk: sql`excluded.event_pk`,
-        showPk: sql`excluded.show_pk`,
-        ticketOptionId: sql`excluded.ticket_option_id`,
-        priceTypeId: sql`excluded.price_type_id`,
-        quantity: sql`excluded.quantity`,
-        seats: sql`excluded.seats`,
-        soldWhole: sql`excluded.sold_whole`,
-        currency: sql`excluded.currency`,
-        priceMinor: sql`excluded.price_minor`,
-        status: sql`'ACTIVE'`,
-        updatedAt: sql`now()`,
-      },
-      setWhere: sql`${channelListings.status} in ('ACTIVE', 'CANCELLED')`,
-    })
-    .returning({ externalId: channelListings.externalId });
-  const done = new Set(written.map((w) => w.externalId));
-  return rows
-    .filter((r) => !done.has(r.row.externalId!))
-    .map((r) => ({ index: r.index, externalId: r.row.externalId! }));
-}
-
-async function lockedOnes(caller: ChannelCaller, externalIds: string[], db: DbOrTx) {
-  if (!externalIds.length) return new Map<string, string>();
-  const rows = await db
-    .select({ externalId: channelListings.externalId, status: channelListings.status })
-    .from(channelListings)
-    .where(and(eq(channelListings.channelId, caller.channelId), inArray(channelListings.externalId, externalIds)));
-  return new Map(rows.map((r) => [r.externalId, r.status]));
+async function storeRows(caller: ChannelCaller, rows: { index: number; row: Row }[], db: DbOrTx) {
+  if (!rows.length) return [] as { index: number; externalId: string; why: 'RESERVED' | 'SOLD' }[];
+  return transaction(async ({ tx }) => {
+    const existing = await tx
+      .select({ id: channelListings.id, externalId: channelListings.externalId })
+      .from(channelListings)
+      .where(
+        and(
+          eq(channelListings.channelId, caller.channelId),
+          inArray(
+            channelListings.externalId,
+            rows.map((r) => r.row.externalId!),
+          ),
+        ),
+      )
+      .orderBy(channelListings.id)
+      .for('update');
+    const locked = await lockChannelMarketListings(
+      tx,
+      existing.map((e) => e.id),
+    );
+    const lockedIds = new Map(existing.filter((e) => locked.has(e.id)).map((e) => [e.externalId, locked.get(e.id)!]));
+    const free = rows.filter((r) => !lockedIds.has(r.row.externalId!));
+    const written = free.length
+      ? await tx
+          .insert(channelListings)
+          .values(free.map((r) => r.row))
+          .onConflictDoUpdate({
+            target: [channelListings.channelId, channelListings.externalId],
+            set: {
+              eventPk: sql`excluded.event_pk`,
+              showPk: sql`excluded.show_pk`,
+              ticketOptionId: sql`excluded.ticket_option_id`,
+              priceTypeId: sql`excluded.price_type_id`,
+              quantity: sql`excluded.quantity`,
+              seats: sql`excluded.seats`,
+              soldWhole: sql`excluded.sold_whole`,
+              currency: sql`excluded.currency`,
+              priceMinor: sql`excluded.price_minor`,
+              status: sql`'ACTIVE'`,
+              updatedAt: sql`now()`,
+            },
+          })
+          .returning({ id: channelListings.id, externalId: channelListings.externalId })
+      : [];
+    const idOf = new Map(written.map((w) => [w.externalId, w.id]));
+    await putChannelListingsOnSale(
+      tx,
+      free.map(({ row }): ChannelMarketSpec => ({
+        channelListingId: idOf.get(row.externalId!)!,
+        partnerId: caller.partnerId,
+        channelId: caller.channelId,
+        eventPk: row.eventPk,
+        showPk: row.showPk,
+        ticketOptionId: row.ticketOptionId,
+        priceTypeId: row.priceTypeId ?? null,
+        quantity: row.quantity,
+        seats: row.seats ?? null,
+        soldWhole: row.soldWhole,
+        currency: row.currency,
+        priceMinor: row.priceMinor,
+      })),
+    );
+    return rows
+      .filter((r) => lockedIds.has(r.row.externalId!))
+      .map((r) => ({ index: r.index, externalId: r.row.externalId!, why: lockedIds.get(r.row.externalId!)! }));
+  }, db as Db);
 }
 
 const lockedMessage = (status: string | undefined) =>
   status === 'SOLD'
-    ? 'the listing is SOLD and cannot change'
+    ? 'the listing is sold (all or part of it) and cannot change; delete it to take what is left off sale'
     : 'the listing is held by a buyer who is paying for it; it can change once the hold ends';
 
 /** `PUT /v1/channels/listings/{listingId}`: creates or replaces one listing; answers it as stored. */
@@ -265,11 +305,8 @@ export async function upsertChannelListing(
       });
     throw new AppError('VALIDATION_FAILED', `Invalid request body: ${refusal.message}`, { details: refusal.details });
   }
-  const locked = await upsertRows(caller, rows, db);
-  if (locked.length) {
-    const status = (await lockedOnes(caller, [externalId], db)).get(externalId);
-    throw new AppError('CONFLICT', `This listing cannot change: ${lockedMessage(status)}`);
-  }
+  const [locked] = await storeRows(caller, rows, db);
+  if (locked) throw new AppError('CONFLICT', `This listing cannot change: ${lockedMessage(locked.why)}`);
   return getChannelListing(caller, externalId, db);
 }
 
@@ -291,15 +328,10 @@ export async function upsertChannelListings(
     db,
     now,
   );
-  const locked = await upsertRows(caller, rows, db);
+  const locked = await storeRows(caller, rows, db);
   if (locked.length) {
-    const status = await lockedOnes(
-      caller,
-      locked.map((l) => l.externalId),
-      db,
-    );
     for (const l of locked) {
-      const message = lockedMessage(status.get(l.externalId));
+      const message = lockedMessage(l.why);
       refusals.push({
         index: l.index,
         kind: 'rules',
@@ -327,7 +359,8 @@ function viewColumns(directory: ReturnType<typeof showDirectory>) {
   return {
     id: channelListings.id,
     externalId: channelListings.externalId,
-    status: channelListings.status,
+    status: channelListingState(channelListings.id, channelListings.status),
+    sold: channelListingSoldCount(channelListings.id),
     eventRef: directory.eventRef,
     showId: directory.showId,
     ticketOptionId: channelListings.ticketOptionId,
@@ -351,6 +384,7 @@ type ViewRow = {
   ticketOptionId: string;
   priceTypeId: string | null;
   quantity: number;
+  sold: number;
   seats: ChannelSeat[] | null;
   soldWhole: boolean;
   currency: string;
@@ -369,6 +403,7 @@ function viewOf(r: ViewRow): ChannelListingView {
     ticketOptionId: r.ticketOptionId,
     priceTypeId: r.priceTypeId,
     quantity: r.quantity,
+    quantitySold: r.sold,
     seats: r.seats ?? [],
     soldWhole: r.soldWhole,
     currency: r.currency,
@@ -407,7 +442,7 @@ export async function listChannelListings(caller: ChannelCaller, query: unknown,
   const where = and(
     eq(channelListings.partnerId, caller.partnerId),
     eq(channelListings.channelId, caller.channelId),
-    q.status ? eq(channelListings.status, q.status) : undefined,
+    q.status ? eq(channelListingState(channelListings.id, channelListings.status), q.status) : undefined,
     q.eventId ? eq(directory.eventRef, q.eventId) : undefined,
   );
   const [rows, [{ total }]] = await Promise.all([
@@ -438,30 +473,42 @@ export async function deleteChannelListing(
   db: DbOrTx = getDb(),
 ): Promise<ChannelListingView> {
   const current = await getChannelListing(caller, externalId, db);
-  if (current.status === 'RESERVED' || current.status === 'SOLD')
-    throw new AppError('CONFLICT', `This listing cannot be deleted: ${lockedMessage(current.status)}`);
-  const [done] = await db
-    .update(channelListings)
-    .set({ status: 'CANCELLED', updatedAt: sql`now()` })
-    .where(
-      and(
-        eq(channelListings.channelId, caller.channelId),
-        eq(channelListings.externalId, externalId),
-        inArray(channelListings.status, ['ACTIVE', 'CANCELLED']),
-      ),
-    )
-    .returning({ id: channelListings.id });
-  if (!done) throw new AppError('CONFLICT', `This listing cannot be deleted: ${lockedMessage(undefined)}`);
+  if (current.status === 'SOLD')
+    throw new AppError('CONFLICT', `This listing cannot be deleted: ${lockedMessage('SOLD')}`);
+  await transaction(async ({ tx }) => {
+    const [row] = await tx
+      .select({ id: channelListings.id })
+      .from(channelListings)
+      .where(
+        and(
+          eq(channelListings.partnerId, caller.partnerId),
+          eq(channelListings.channelId, caller.channelId),
+          eq(channelListings.externalId, externalId),
+        ),
+      )
+      .for('update');
+    if (!row) throw notFound('Listing not found');
+    const locked = (await lockChannelMarketListings(tx, [row.id])).get(row.id);
+    if (locked === 'RESERVED')
+      throw new AppError('CONFLICT', `This listing cannot be deleted: ${lockedMessage(locked)}`);
+    // What is sold stays sold (its sale goes on); the rest leaves the market.
+    await takeChannelListingsOffSale(tx, { channelListingIds: [row.id] }, 'CANCELLED');
+    await tx
+      .update(channelListings)
+      .set({ status: 'CANCELLED', updatedAt: sql`now()` })
+      .where(eq(channelListings.id, row.id));
+  }, db as Db);
   return getChannelListing(caller, externalId, db);
 }
 
 /** Staff: a channel's listings with counts per state (the dashboard). */
 export async function channelListingCounts(partnerId: string, db: DbOrTx = getDb()) {
+  const state = channelListingState(channelListings.id, channelListings.status);
   const rows = await db
-    .select({ channelId: channelListings.channelId, status: channelListings.status, n: count() })
+    .select({ channelId: channelListings.channelId, status: state, n: count() })
     .from(channelListings)
     .where(eq(channelListings.partnerId, partnerId))
-    .groupBy(channelListings.channelId, channelListings.status);
+    .groupBy(channelListings.channelId, state);
   const out = new Map<string, Record<string, number>>();
   for (const r of rows) out.set(r.channelId, { ...(out.get(r.channelId) ?? {}), [r.status]: r.n });
   return out;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANNEL_LISTING_STATUSES } from '@/db/schema/channels';
+import { CHANNEL_LISTING_STATUSES, CHANNEL_SALE_STATUSES } from '@/db/schema/channels';
 import { defineRoute } from '@/server/lib/contract';
 import { channelsMeResponse } from '@/server/modules/partners/schemas';
 
@@ -115,13 +115,17 @@ export const channelListingResponse = z
     listingId: z.string().meta({ description: "The channel's id" }),
     id: z.string().meta({ description: "Encore's id (`chl_…`)" }),
     status: channelListingStatus.meta({
-      description: 'ACTIVE: on sale · RESERVED: a buyer is paying · SOLD · CANCELLED: deleted or ended',
+      description:
+        'ACTIVE: on sale (maybe partly sold) · RESERVED: a buyer is paying for (part of) it · SOLD: every ticket · ' +
+        'UNLISTED: the market took it off sale (resale or protection turned off for the show, channel disabled); ' +
+        'a PUT lists it again · CANCELLED: deleted, or the show ended',
     }),
     eventId: z.string(),
     showId: z.string(),
     ticketOptionId: z.string(),
     priceTypeId: z.string().nullable(),
     quantity: z.number().int(),
+    quantitySold: z.number().int().meta({ description: 'How many of its tickets were bought' }),
     seats: z.array(channelSeat),
     soldWhole: z.boolean(),
     currency: z.string(),
@@ -144,6 +148,73 @@ export const channelListingsPage = z
 export const bulkResult = z
   .object({ stored: z.number().int().meta({ description: 'How many listings were stored (all of them)' }) })
   .meta({ id: 'ChannelListingsBulkResult' });
+
+export const channelSaleStatus = z.enum(CHANNEL_SALE_STATUSES);
+
+export const channelSaleParams = z.object({
+  saleId: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .meta({ description: 'The sale (`chs_…`)', example: 'chs_2Fh7kQ9mW3xT5vB8nL1p' }),
+});
+
+export const channelSalesQuery = z.object({
+  status: channelSaleStatus.optional().meta({ description: 'Only sales in this state' }),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const fulfilmentBody = z
+  .object({
+    ticketIds: z
+      .array(id("A partner's ticketId now handed to the buyer"))
+      .min(1, 'must name the tickets handed over')
+      .max(MAX_TICKETS_PER_CHANNEL_LISTING)
+      .meta({ description: "The partner's tickets handed to the buyer: exactly the sale's quantity" }),
+  })
+  .strict()
+  .meta({ id: 'ChannelFulfilment' });
+
+export const channelSaleResponse = z
+  .object({
+    saleId: z.string().meta({ description: 'The sale (`chs_…`)' }),
+    status: channelSaleStatus.meta({
+      description:
+        'PENDING_FULFILMENT: bought, waiting for the channel to name the tickets · FULFILLED: the buyer owns them · ' +
+        'REFUNDED: not fulfilled by `fulfilBy`; the buyer got this part back and the channel is not paid',
+    }),
+    listingId: z.string().meta({ description: "The channel's listing id" }),
+    eventId: z.string(),
+    showId: z.string(),
+    ticketOptionId: z.string(),
+    priceTypeId: z.string().nullable(),
+    quantity: z.number().int().meta({ description: 'Tickets bought' }),
+    seats: z.array(channelSeat).optional().meta({ description: 'The seats the listing gave this part (webhook)' }),
+    buyerEmail: z.string().meta({ description: 'The buyer: the new owner of the tickets' }),
+    currency: z.string(),
+    price: z.number().meta({ description: 'Per ticket' }),
+    amount: z.number().meta({ description: 'Price × quantity' }),
+    payout: z.number().meta({ description: "The channel's payout for the sale, fees deducted" }),
+    fulfilBy: z.string().meta({ description: 'Name the tickets before this, or the buyer is refunded' }),
+    fulfilmentUrl: z.string().meta({ description: 'Where to POST the tickets' }),
+    ticketIds: z.array(z.string()),
+    fulfilledAt: z.string().nullable(),
+    refundedAt: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'ChannelSale' });
+export type ChannelSaleView = z.infer<typeof channelSaleResponse>;
+
+export const channelSalesPage = z
+  .object({
+    items: z.array(channelSaleResponse),
+    page: z.number().int(),
+    pageSize: z.number().int(),
+    total: z.number().int(),
+  })
+  .meta({ id: 'ChannelSalesPage' });
 
 /**
  * The Channels API (an external platform pushes its resale listings) is opened by `sk_ch_` keys only.

@@ -23,7 +23,10 @@ export interface MailData {
     showDate: string;
     total: string;
     secureViewUrls: string[];
+    /** Tickets bought from a channel, whose links come once it hands them over. */
+    awaitingDelivery?: number;
   };
+  ticketsDelivered: { partnerName: string; eventTitle: string; showDate: string; secureViewUrls: string[] };
   listingCancelled: {
     partnerName: string;
     eventTitle: string;
@@ -33,7 +36,7 @@ export interface MailData {
     partnerName: string;
     eventTitle: string;
     amount: string;
-    reason: 'showCancelled' | 'notAvailable' | 'staff' | 'other';
+    reason: 'showCancelled' | 'notAvailable' | 'notDelivered' | 'staff' | 'other';
   };
   wishlistAvailable: {
     partnerName: string;
@@ -51,6 +54,7 @@ export const MAIL_KINDS = [
   'listingCreated',
   'ticketSold',
   'purchaseConfirmation',
+  'ticketsDelivered',
   'listingCancelled',
   'purchaseRefunded',
   'wishlistAvailable',
@@ -127,6 +131,17 @@ function layout(locale: Locale, partner: string, subject: string, heading: strin
 /** Renders one mail of `kind` in `locale` from its data. */
 export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: MailData[K]): RenderedMail {
   const t = translator(locale, 'mail');
+  /** The ticket links of a purchase or a delivery, then the reminder to keep them private (none: nothing). */
+  const ticketLinks = (key: 'purchaseConfirmation' | 'ticketsDelivered', urls: string[]): Block[] =>
+    urls.length
+      ? [
+          { p: t(`${key}.tickets`, { count: urls.length }) },
+          urls.length === 1
+            ? { action: t(`${key}.ticket`, { number: 1 }), url: urls[0] }
+            : { links: urls.map((url, i) => ({ label: t(`${key}.ticket`, { number: i + 1 }), url })) },
+          { p: t(`${key}.private`), muted: true },
+        ]
+      : [];
   const d = data as MailData[MailKind];
   const partner = d.partnerName;
   switch (kind) {
@@ -163,7 +178,6 @@ export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: Ma
     }
     case 'purchaseConfirmation': {
       const m = d as MailData['purchaseConfirmation'];
-      const count = m.secureViewUrls.length;
       return layout(
         locale,
         partner,
@@ -171,16 +185,21 @@ export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: Ma
         t('purchaseConfirmation.heading'),
         [
           { p: t('purchaseConfirmation.body', { total: m.total, event: m.eventTitle, date: m.showDate }) },
-          { p: t('purchaseConfirmation.tickets', { count }) },
-          count === 1
-            ? { action: t('purchaseConfirmation.ticket', { number: 1 }), url: m.secureViewUrls[0] }
-            : {
-                links: m.secureViewUrls.map((url, i) => ({
-                  label: t('purchaseConfirmation.ticket', { number: i + 1 }),
-                  url,
-                })),
-              },
-          { p: t('purchaseConfirmation.private'), muted: true },
+          ...ticketLinks('purchaseConfirmation', m.secureViewUrls),
+          ...(m.awaitingDelivery ? [{ p: t('purchaseConfirmation.awaiting', { count: m.awaitingDelivery }) }] : []),
+        ],
+      );
+    }
+    case 'ticketsDelivered': {
+      const m = d as MailData['ticketsDelivered'];
+      return layout(
+        locale,
+        partner,
+        t('ticketsDelivered.subject', { event: m.eventTitle }),
+        t('ticketsDelivered.heading'),
+        [
+          { p: t('ticketsDelivered.body', { event: m.eventTitle, date: m.showDate }) },
+          ...ticketLinks('ticketsDelivered', m.secureViewUrls),
         ],
       );
     }

@@ -57,9 +57,10 @@ async function buyerListings(partnerId: string, where: ReturnType<typeof and>, d
       ticketCount: listings.ticketCount,
       ticketOptionId: listings.ticketOptionId,
       priceTypeId: listings.priceTypeId,
-      seats: sql<{ ticketPk: string; seating: Record<string, unknown> | null }[]>`(
+      seats: sql<{ ticketPk?: string; seating: Record<string, unknown> | null }[]>`coalesce((
         select json_agg(json_build_object('ticketPk', i.ticket_pk, 'seating', i.seating) order by i.ticket_id)
-        from ${listingItems} i where i.listing_id = "listings"."id")`,
+        from ${listingItems} i where i.listing_id = "listings"."id"), "listings"."channel_seats"::json)`,
+      channelListingId: listings.channelListingId,
     })
     .from(listings)
     .where(and(eq(listings.partnerId, partnerId), where))
@@ -82,8 +83,10 @@ async function buyerListings(partnerId: string, where: ReturnType<typeof and>, d
       subtotalMinor: r.priceMinor * r.ticketCount,
       feesMinor: feeMinor * r.ticketCount,
       totalMinor: (r.priceMinor + feeMinor) * r.ticketCount,
-      ticketPks: (r.seats ?? []).map((s) => s.ticketPk),
+      ticketPks: (r.seats ?? []).flatMap((s) => (s.ticketPk ? [s.ticketPk] : [])),
       seats: (r.seats ?? []).map((s) => seatOf(s.seating)),
+      /** An external platform's listing (Channels API): its tickets are handed over after the purchase. */
+      fromChannel: r.channelListingId !== null,
     };
   });
 }

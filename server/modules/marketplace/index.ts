@@ -5,6 +5,8 @@
  */
 export * from './fees';
 export * from './intentions';
+export * from './channel-listings';
+export { mailTicketsDelivered, mailPurchaseRefunded } from './mails';
 export * from './jobs';
 export * from './listings';
 export { notOwnedBy } from './ownership';

@@ -511,9 +511,10 @@ export async function listedTickets(
       priceTypeId: listings.priceTypeId,
       showId: show.showId,
       eventRef: show.eventRef,
-      seats: sql<{ ticketId: string; seating: Record<string, unknown> | null }[]>`(
+      seats: sql<{ ticketId?: string; seating: Record<string, unknown> | null }[]>`coalesce((
         select json_agg(json_build_object('ticketId', i.ticket_id, 'seating', i.seating) order by i.ticket_id)
-        from listing_items i where i.listing_id = ${listings.id})`,
+        from listing_items i where i.listing_id = ${listings.id}), ${listings.channelSeats}::json)`,
+      channelListingId: listings.channelListingId,
     })
     .from(listings)
     .innerJoin(show, eq(show.showPk, listings.showPk))
@@ -543,7 +544,9 @@ export async function listedTickets(
       buyerFee: money(fee),
       pricePerTicketWithFees: money(r.priceMinor + fee),
       total: money((r.priceMinor + fee) * r.ticketCount),
-      seats: (r.seats ?? []).map((s) => ({ ticketId: s.ticketId, ...(s.seating ?? {}) })),
+      seats: (r.seats ?? []).map((s) => ({ ...(s.ticketId ? { ticketId: s.ticketId } : {}), ...(s.seating ?? {}) })),
+      /** FAN: a fan's listing · CHANNEL: an external platform's (Channels API), delivered once bought. */
+      source: r.channelListingId ? ('CHANNEL' as const) : ('FAN' as const),
     };
   });
 }

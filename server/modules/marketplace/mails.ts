@@ -8,6 +8,7 @@ import { showDirectory } from '@/server/modules/catalog';
 import { queueMail } from '@/server/modules/mail';
 import { claimWishlistNotifications } from '@/server/modules/market-data';
 import { getPartner } from '@/server/modules/partners';
+import { isChannelSeller } from './channel-seller';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 
 /*
@@ -76,15 +77,14 @@ export async function mailListingCreated(work: Work, listingId: string, locale: 
  */
 export async function mailPurchaseCompleted(
   work: Work,
-  intention: { partnerId: string; buyerEmail: string; totalMinor: number; currency: string },
+  intention: { partnerId: string; buyerEmail: string; totalMinor: number; currency: string; listingIds: string[] },
   sold: { listingId: string; payoutMinor: number; dueAt: Date }[],
   secureViewUrls: string[],
+  /** Tickets bought from channels: their links come once the channel hands them over. */
+  awaitingDelivery = 0,
 ) {
   const locale = defaultLocale();
-  const facts = await listingFacts(
-    work.tx,
-    sold.map((s) => s.listingId),
-  );
+  const facts = await listingFacts(work.tx, intention.listingIds);
   for (const s of sold) {
     const l = facts.find((f) => f.id === s.listingId);
     if (!l) continue;
@@ -115,6 +115,31 @@ export async function mailPurchaseCompleted(
       showDate: formatShowDate(first.startsAt, locale, first.timeZone),
       total: money(intention.totalMinor, intention.currency, locale),
       secureViewUrls,
+      ...(awaitingDelivery ? { awaitingDelivery } : {}),
+    },
+  });
+}
+
+/** To the buyer of a channel's tickets, once the channel handed them over: their secure-view links. */
+export async function mailTicketsDelivered(
+  work: Work,
+  listingId: string,
+  buyerEmail: string,
+  secureViewUrls: string[],
+) {
+  const [l] = await listingFacts(work.tx, [listingId]);
+  if (!l) return;
+  const locale = defaultLocale();
+  await queueMail(work, {
+    partnerId: l.partnerId,
+    to: buyerEmail,
+    kind: 'ticketsDelivered',
+    locale,
+    data: {
+      partnerName: l.partnerName,
+      eventTitle: l.eventTitle,
+      showDate: formatShowDate(l.startsAt, locale, l.timeZone),
+      secureViewUrls,
     },
   });
 }
@@ -131,6 +156,7 @@ export async function mailListingsCancelled(
   const tx = 'after' in within ? within.tx : within;
   const locale = defaultLocale();
   for (const l of await listingFacts(tx, listingIds)) {
+    if (isChannelSeller(l.sellerEmail)) continue;
     await queueMail(within, {
       partnerId: l.partnerId,
       to: l.sellerEmail,
@@ -145,7 +171,7 @@ export async function mailListingsCancelled(
 export async function mailPurchaseRefunded(
   work: Work,
   intentionId: string,
-  reason: 'showCancelled' | 'notAvailable' | 'staff',
+  reason: 'showCancelled' | 'notAvailable' | 'notDelivered' | 'staff',
   amountMinor?: number,
 ) {
   const [intention] = await work.tx.select().from(buyIntentions).where(eq(buyIntentions.id, intentionId));

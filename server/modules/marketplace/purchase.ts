@@ -14,10 +14,12 @@ import {
   transferOwnership,
 } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
+import { showDirectory } from '@/server/modules/catalog';
+import { type ChannelListingSold, notifyChannelListingsSold } from './channel-listings';
 import { enqueueWebhook } from '@/server/modules/webhooks';
-import { marketTerms, sellerPayoutMinor } from './fees';
+import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 import { BUY_INTENTION_PURPOSE, cancelListings, REFUND_PURCHASE_JOB } from './intentions';
-import { mailListingsCancelled, mailPurchaseCompleted, mailPurchaseRefunded } from './mails';
+import { mailListingsCancelled, mailPurchaseCompleted, mailPurchaseRefunded, mailTicketsDelivered } from './mails';
 import { notOwnedBy } from './ownership';
 
 const DAY = 24 * 3600_000;
@@ -77,6 +79,8 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     sold.filter((t) => items.some((i) => i.listingId === listingId && i.ticketPk === t.pk));
   const lost: string[] = [];
   for (const listing of rows) {
+    // A channel's listing has no tickets here yet: the channel hands them over when it fulfils the sale.
+    if (listing.channelListingId) continue;
     const notOwned = await notOwnedBy(intention.partnerId, listing.sellerEmail, ticketsOf(listing.id));
     const invalid = ticketsOf(listing.id).some((t) => t.status !== 'VALID' || t.showStatus !== 'LIVE');
     if (notOwned.length || invalid) lost.push(listing.id);
@@ -95,13 +99,56 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     .set({ status: 'COMPLETED', paymentId: payment.id, endedAt: sql`now()` })
     .where(eq(buyIntentions.id, intention.id));
 
-  const [terms, protection] = await Promise.all([
+  const directory = showDirectory(tx);
+  const [terms, protection, showTimes] = await Promise.all([
     marketTerms(intention.partnerId, tx),
     protectionOf(intention.partnerId, tx),
+    tx
+      .select({ showPk: directory.showPk, startsAt: directory.startsAt })
+      .from(directory)
+      .where(inArray(directory.showPk, [...new Set(rows.map((r) => r.showPk))])),
   ]);
+  const startsAt = new Map(showTimes.map((s) => [s.showPk, s.startsAt]));
   const sales: { listingId: string; payoutMinor: number; dueAt: Date }[] = [];
   const secureViewUrls: string[] = [];
+  const channelSold: ChannelListingSold[] = [];
+  let paidSoFar = 0;
   for (const listing of rows) {
+    if (listing.channelListingId) {
+      // The channel is paid like a fan seller (the partner's primary fee is added once its tickets are known).
+      const showAt = startsAt.get(listing.showPk) ?? new Date();
+      const payoutMinor = sellerPayoutMinor(terms, listing.priceMinor, listing.currency, 0) * listing.ticketCount;
+      const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
+      const paid =
+        (listing.priceMinor + buyerFeeMinor(terms, listing.priceMinor, listing.currency)) * listing.ticketCount;
+      const paidMinor = Math.min(paid, intention.totalMinor - paidSoFar);
+      paidSoFar += paidMinor;
+      await tx.insert(payouts).values({
+        id: newId('po'),
+        partnerId: intention.partnerId,
+        sellerEmail: listing.sellerEmail,
+        listingId: listing.id,
+        intentionId: intention.id,
+        currency: listing.currency,
+        amountMinor: payoutMinor,
+        dueAt,
+      });
+      channelSold.push({
+        listingId: listing.id,
+        channelListingId: listing.channelListingId,
+        intentionId: intention.id,
+        paymentId: payment.id,
+        buyerEmail: intention.buyerEmail,
+        quantity: listing.ticketCount,
+        currency: listing.currency,
+        priceMinor: listing.priceMinor,
+        paidMinor,
+        payoutMinor,
+        showStartsAt: showAt,
+        seats: listing.channelSeats ?? null,
+      });
+      continue;
+    }
     const list = ticketsOf(listing.id);
     const changed = await transferOwnership(
       tx,
@@ -137,7 +184,87 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
       dueAt,
     });
   }
-  await mailPurchaseCompleted(work, intention, sales, secureViewUrls);
+  await notifyChannelListingsSold(work, channelSold);
+  await mailPurchaseCompleted(
+    work,
+    intention,
+    sales,
+    secureViewUrls,
+    channelSold.reduce((n, c) => n + c.quantity, 0),
+  );
+}
+
+/**
+ * A channel handed over the tickets of its sold market listing (the channels module checked them): in the
+ * caller's transaction they become the buyer's with fresh secure links, the partner gets `ticket.updated`
+ * for each (outbox), the channel's payout takes the partner's primary fee of those tickets into account,
+ * and the buyer is mailed the links.
+ */
+export async function deliverChannelSale(
+  work: Work,
+  sale: { partnerId: string; listingId: string; buyerEmail: string },
+  tickets: SaleTicket[],
+): Promise<void> {
+  const { tx } = work;
+  const [[listing], terms, protection] = await Promise.all([
+    tx.select().from(listings).where(eq(listings.id, sale.listingId)),
+    marketTerms(sale.partnerId, tx),
+    protectionOf(sale.partnerId, tx),
+  ]);
+  if (!listing) throw new Error(`listing ${sale.listingId} of a channel sale is missing`);
+  const changed = await transferOwnership(
+    tx,
+    tickets.map((t) => t.pk),
+    sale.buyerEmail,
+    { reason: 'SOLD', reissue: protection.reissue },
+  );
+  const secureViewUrls: string[] = [];
+  for (const c of changed) {
+    await enqueueWebhook(work, sale.partnerId, {
+      family: 'ticket',
+      action: 'ticket.updated',
+      data: { id: c.ticketId, newOwnerEmail: sale.buyerEmail, oldOwnerEmail: c.oldOwnerEmail },
+    });
+    secureViewUrls.push(await secureViewUrl(sale.partnerId, c.ticketId, tx));
+  }
+  let amount = 0;
+  for (const t of tickets) {
+    const fee = await primaryFeeMinor(sale.partnerId, t, listing.priceMinor, work);
+    amount += sellerPayoutMinor(terms, listing.priceMinor, listing.currency, fee);
+  }
+  await tx
+    .update(payouts)
+    .set({ amountMinor: amount })
+    .where(and(eq(payouts.listingId, listing.id), eq(payouts.status, 'SCHEDULED')));
+  await mailTicketsDelivered(work, listing.id, sale.buyerEmail, secureViewUrls);
+}
+
+/**
+ * A channel did not hand over a sold listing's tickets in time (the channels module's sweep): the listing
+ * is CANCELLED, the channel's payout with it, and the buyer refunded what they paid for it (a job after
+ * the commit, under the sale's own refund id, so a repeated job never refunds twice) and told why.
+ */
+export async function refundChannelSale(
+  work: Work,
+  sale: { id: string; partnerId: string; listingId: string; intentionId: string; paymentId: string; paidMinor: number },
+): Promise<void> {
+  const { tx, after } = work;
+  await tx
+    .update(listings)
+    .set({ status: 'CANCELLED', updatedAt: sql`now()` })
+    .where(and(eq(listings.id, sale.listingId), eq(listings.status, 'SOLD')));
+  await tx
+    .update(payouts)
+    .set({ status: 'CANCELLED' })
+    .where(and(eq(payouts.listingId, sale.listingId), eq(payouts.status, 'SCHEDULED')));
+  await mailPurchaseRefunded(work, sale.intentionId, 'notDelivered', sale.paidMinor);
+  after.job(REFUND_PURCHASE_JOB, {
+    partnerId: sale.partnerId,
+    paymentId: sale.paymentId,
+    reason: 'The seller did not hand the tickets over in time',
+    amountMinor: sale.paidMinor,
+    refundId: `rfd_${sale.id}`,
+  });
 }
 
 async function refuse(work: Work, intentionId: string, payment: Payment, reason: string, lostListings: string[]) {
@@ -161,10 +288,23 @@ async function refuse(work: Work, intentionId: string, payment: Payment, reason:
 export const refundPurchaseJob = defineJob({
   id: REFUND_PURCHASE_JOB,
   description: 'Refund a purchase that could not be completed',
-  input: z.object({ partnerId: z.string().min(1), paymentId: z.string().min(1), reason: z.string().min(1) }),
+  input: z.object({
+    partnerId: z.string().min(1),
+    paymentId: z.string().min(1),
+    reason: z.string().min(1),
+    /** A part of the payment (a channel's unfulfilled sale); the whole of what is left otherwise. */
+    amountMinor: z.number().int().positive().optional(),
+    /** The refund's own id (refunding again under it answers the first refund). */
+    refundId: z.string().min(1).optional(),
+  }),
   retries: 10,
-  async run({ partnerId, paymentId, reason }) {
-    const refund = await refundPayment(partnerId, { paymentId, reason });
+  async run({ partnerId, paymentId, reason, amountMinor, refundId }) {
+    const refund = await refundPayment(partnerId, {
+      paymentId,
+      reason,
+      ...(amountMinor ? { amountMinor } : {}),
+      ...(refundId ? { refundId } : {}),
+    });
     return { paymentId, refundId: refund.id, status: refund.status };
   },
 });

@@ -19,10 +19,17 @@ const absoluteUrl = z
   .max(2000)
   .meta({ description: 'An absolute http(s) URL' });
 
-const seat = z.looseObject({ ticketId: z.string() }).meta({
-  description:
-    'A ticket of the listing with its seat (`props.seating`: section, row, seat, door, image) when the partner sent one',
-});
+const seat = z
+  .looseObject({
+    ticketId: z
+      .string()
+      .optional()
+      .meta({ description: "The partner's ticketId (a channel's listing names it only if the channel did)" }),
+  })
+  .meta({
+    description:
+      'A ticket of the listing with its seat (`props.seating`: section, row, seat, door, image) when the partner sent one',
+  });
 
 export const listingResponse = z
   .object({
@@ -65,6 +72,11 @@ export const listedTicketResponse = z
     pricePerTicketWithFees: z.number().nullable(),
     total: z.number().nullable().meta({ description: 'What the buyer pays for the whole listing' }),
     seats: z.array(seat),
+    source: z.enum(['FAN', 'CHANNEL']).meta({
+      description:
+        "FAN: a fan's listing of the partner's tickets · CHANNEL: an external platform's listing (Channels API); " +
+        'its tickets are handed to the buyer after the purchase',
+    }),
   })
   .meta({ id: 'ListedTicket' });
 

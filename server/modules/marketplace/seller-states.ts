@@ -352,7 +352,9 @@ export async function cheapestListings(partnerId: string, showPk: string, limit:
         ticketOptionId: listings.ticketOptionId,
         seats: sql<
           { section?: unknown; row?: unknown; seat?: unknown }[] | null
-        >`(select json_agg(i.seating order by i.ticket_id) from ${listingItems} i where i.listing_id = ${listings.id})`,
+        >`coalesce((select json_agg(i.seating order by i.ticket_id) from ${listingItems} i where i.listing_id = ${listings.id}),
+          (select json_agg(s -> 'seating') from jsonb_array_elements(${listings.channelSeats}) s))`,
+        channelListingId: listings.channelListingId,
       })
       .from(listings)
       .where(and(eq(listings.partnerId, partnerId), eq(listings.showPk, showPk), eq(listings.status, 'ACTIVE')))
@@ -368,6 +370,7 @@ export async function cheapestListings(partnerId: string, showPk: string, limit:
     /** Per ticket, with the buyer's fee. */
     totalMinor: r.priceMinor + buyerFeeMinor(terms, r.priceMinor, r.currency),
     seats: (r.seats ?? []).filter(Boolean),
+    source: r.channelListingId ? ('CHANNEL' as const) : ('FAN' as const),
   }));
 }
 

@@ -1,5 +1,7 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
+import { domainEvent } from '@/server/lib/domain-event';
+import { transaction } from '@/server/lib/transaction';
 import { apiKeys, channels } from '@/db/schema/partners';
 import { badRequest } from '@/server/lib/errors';
 import { newId, newSigningSecret } from '@/server/lib/ids';
@@ -80,13 +82,28 @@ export async function updateChannel(input: UpdateChannelInput, db: DbOrTx = getD
 }
 
 /** A disabled channel's keys answer 403 (at once on this instance) and its listings leave the market. */
+const channelDisabled = domainEvent<[Tx, string]>('Channel disabled', { required: true });
+
+/** Subscribes a module above (the marketplace: the channel's listings leave the market) to a channel being disabled. */
+export function onChannelDisabled(name: string, listener: (tx: Tx, channelId: string) => Promise<void>): void {
+  channelDisabled.subscribe(name, listener);
+}
+
+/**
+ * Disables a channel (its keys answer 403, its webhooks wait, and its listings leave the market: UNLISTED,
+ * with any buyer's hold cancelled, in the same transaction) or enables it again (the channel PUTs its
+ * listings to put them back on sale).
+ */
 export async function setChannelDisabled(input: SetChannelDisabledInput, db: DbOrTx = getDb()): Promise<ChannelRecord> {
   const data = setChannelDisabledInput.parse(input);
   await getChannel(data.partnerId, data.channelId, db);
-  await db
-    .update(channels)
-    .set({ disabledAt: data.disabled ? sql`coalesce(${channels.disabledAt}, now())` : null, updatedAt: sql`now()` })
-    .where(eq(channels.id, data.channelId));
+  await transaction(async ({ tx }) => {
+    await tx
+      .update(channels)
+      .set({ disabledAt: data.disabled ? sql`coalesce(${channels.disabledAt}, now())` : null, updatedAt: sql`now()` })
+      .where(eq(channels.id, data.channelId));
+    if (data.disabled) await channelDisabled.publish(tx, data.channelId);
+  }, db as Db);
   forgetCheckedKeys();
   return channelRecord(data.channelId, db);
 }

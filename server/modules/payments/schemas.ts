@@ -45,6 +45,11 @@ export const refundInput = z.object({
   /** Part of the payment to refund; without it, everything not refunded yet. */
   amountMinor: minor.optional(),
   reason: z.string().trim().min(1).max(500),
+  /**
+   * The caller's own id for this refund (a job that may run twice): while a refund of that id is pending
+   * or succeeded, asking again answers it instead of refunding twice.
+   */
+  refundId: z.string().min(1).max(100).optional(),
 });
 export type RefundInput = z.input<typeof refundInput>;
 

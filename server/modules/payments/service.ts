@@ -277,13 +277,20 @@ export async function expireDuePayments(limit = 200): Promise<number> {
  */
 export async function refundPayment(partnerId: string, input: RefundInput): Promise<Refund> {
   const data = refundInput.parse(input);
-  const { refund, payment } = await transaction(async ({ tx }) => {
+  const reserved = await transaction(async ({ tx }) => {
     const [payment] = await tx
       .select()
       .from(payments)
       .where(and(eq(payments.partnerId, partnerId), eq(payments.id, data.paymentId)))
       .for('update');
     if (!payment) throw notFound('Payment not found');
+    if (data.refundId) {
+      const [earlier] = await tx
+        .select()
+        .from(refunds)
+        .where(and(eq(refunds.id, data.refundId), eq(refunds.paymentId, payment.id), ne(refunds.status, 'failed')));
+      if (earlier) return { earlier };
+    }
     if (payment.status !== 'paid' && payment.status !== 'partially_refunded') {
       throw conflict(`Only a paid payment can be refunded; this one is ${payment.status.replace('_', ' ')}`);
     }
@@ -299,16 +306,23 @@ export async function refundPayment(partnerId: string, input: RefundInput): Prom
     const [refund] = await tx
       .insert(refunds)
       .values({
-        id: newId('rfd'),
+        id: data.refundId ?? newId('rfd'),
         partnerId,
         paymentId: payment.id,
         amountMinor: amount,
         currency: payment.currency,
         reason: data.reason,
       })
+      .onConflictDoUpdate({
+        // The caller's id of a refund that failed before: asked again, it is tried again under that id.
+        target: refunds.id,
+        set: { amountMinor: amount, status: 'pending', failureReason: null, updatedAt: sql`now()` },
+      })
       .returning();
     return { refund, payment };
   });
+  if ('earlier' in reserved && reserved.earlier) return reserved.earlier;
+  const { refund, payment } = reserved;
   let answer: Awaited<ReturnType<ReturnType<typeof providerFor>['refund']>>;
   try {
     answer = await providerFor(payment.provider).refund({

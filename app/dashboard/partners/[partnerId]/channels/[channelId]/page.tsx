@@ -21,7 +21,13 @@ export const metadata: Metadata = { title: 'Channel' };
 
 const PAGE_SIZE = 25;
 const CHANNEL_LISTING_STATES = channelListingStatus.options;
-const TONE = { ACTIVE: 'success', RESERVED: 'warning', SOLD: 'neutral', CANCELLED: 'danger' } as const;
+const TONE = {
+  ACTIVE: 'success',
+  RESERVED: 'warning',
+  SOLD: 'neutral',
+  UNLISTED: 'warning',
+  CANCELLED: 'danger',
+} as const;
 
 type Props = {
   params: Promise<{ partnerId: string; channelId: string }>;

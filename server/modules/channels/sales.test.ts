@@ -1,0 +1,315 @@
+import { and, eq } from 'drizzle-orm';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET as listedGet } from '@/app/v1/marketplace/items/events/[eventId]/listedTickets/route';
+import { POST as intentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
+import { PUT as onePut } from '@/app/v1/channels/listings/[listingId]/route';
+import { GET as oneGet } from '@/app/v1/channels/listings/[listingId]/route';
+import { GET as salesGet } from '@/app/v1/channels/sales/route';
+import { GET as saleGet } from '@/app/v1/channels/sales/[saleId]/route';
+import { POST as fulfilPost } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
+import { getDb } from '@/db';
+import { channelSales, mails, payouts, refunds } from '@/db/schema';
+import { refundPurchaseJob } from '@/server/modules/marketplace';
+import { createApiKey, createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
+import { ticketsForSale } from '@/server/modules/tickets';
+import { dispatchDue, listMessages } from '@/server/modules/webhooks';
+import { apiRequest, routeParams } from '@/server/testing/fixtures';
+import { recordJobs } from '@/server/testing/jobs';
+import { sellerMarket } from '@/server/testing/market';
+import { payOnSandbox } from '@/server/testing/payments';
+import { Receiver } from '@/server/testing/receiver';
+import { setEnv } from '@/server/testing/env';
+import { refundUnfulfilledSales } from './sales';
+
+const HOLDER = 'holder@example.com';
+const BUYER = 'buyer@example.com';
+
+let hub: Receiver;
+let jobs: ReturnType<typeof recordJobs>;
+let restoreEnv: () => void;
+beforeAll(async () => {
+  hub = await new Receiver().start();
+  restoreEnv = setEnv({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
+  jobs = recordJobs();
+});
+afterAll(async () => {
+  jobs.restore();
+  restoreEnv();
+  await hub.stop();
+});
+
+type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+async function call(
+  handler: Handler,
+  path: string,
+  key: string,
+  opts: { method?: string; body?: unknown; params?: Record<string, string> } = {},
+) {
+  const res = await handler(
+    apiRequest(path, { method: opts.method, key, body: opts.body }),
+    routeParams(opts.params ?? {}),
+  );
+  return { status: res.status, body: await res.json() };
+}
+
+/** A partner (tickets T1–T4 of show 1, option GA at 40 EUR, held by the channel's customer) and a channel with a webhook URL. */
+async function setUp(name: string) {
+  const m = await sellerMarket({
+    seller: HOLDER,
+    name,
+    tickets: [
+      { ticketId: 'T1' },
+      { ticketId: 'T2' },
+      { ticketId: 'T3' },
+      { ticketId: 'T4' },
+      { ticketId: 'V1', ticketOptionId: 'GA', priceTypeId: undefined },
+    ],
+  });
+  const channel = await createChannel({ partnerId: m.partnerId, name: 'Resale Hub' });
+  await updateChannel({ partnerId: m.partnerId, channelId: channel.id, name: 'Resale Hub', webhookUrl: hub.url });
+  const { secret } = await createApiKey({ partnerId: m.partnerId, kind: 'channels', channelId: channel.id });
+  return { ...m, channel, channelKey: secret };
+}
+
+const put = (key: string, id: string, body: unknown) =>
+  call(onePut, `/v1/channels/listings/${id}`, key, { method: 'PUT', body, params: { listingId: id } });
+
+async function listed(key: string) {
+  const res = await call(listedGet, '/v1/marketplace/items/events/x/listedTickets', key, { params: { eventId: 'x' } });
+  return res;
+}
+
+/** Buys market listings as a fan would: a buy intention through the partner API, then the sandbox card. */
+async function buy(key: string, items: string[]) {
+  const res = await call(intentionPost, '/v1/marketplace/buyingflow/buyIntention', key, {
+    method: 'POST',
+    body: { items, user: BUYER },
+  });
+  expect(res.status).toBe(200);
+  const paid = await payOnSandbox(res.body.data.paymentUrl);
+  expect(paid.status).toBe(303);
+  return res.body.data;
+}
+
+describe('channel listings in the market', () => {
+  it('are bought through the buying flow, told to the channel signed, fulfilled with the partner’s tickets', async () => {
+    const s = await setUp('Channel sales');
+    const listedBefore = await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {
+      params: { eventId: s.ref },
+    });
+    expect(listedBefore.body.data).toEqual([]);
+    const whole = { eventId: s.ref, showId: '1', ticketOptionId: 'GA', price: 45, currency: 'EUR', soldWhole: true };
+    expect(
+      (
+        await put(s.channelKey, 'PAIR', {
+          ...whole,
+          seats: [
+            { ticketId: 'T1', section: 'A', row: '1', seat: '1' },
+            { ticketId: 'T2', section: 'A', row: '1', seat: '2' },
+          ],
+        })
+      ).status,
+    ).toBe(200);
+    expect((await put(s.channelKey, 'SPLIT', { ...whole, soldWhole: false, quantity: 2, price: 44 })).status).toBe(200);
+
+    // Beside fans' listings, marked with their source: the pair whole, the split one as two singles.
+    const market = await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {
+      params: { eventId: s.ref },
+    });
+    const rows = market.body.data as {
+      listingId: string;
+      type: string;
+      ticketCount: number;
+      source: string;
+      price: number;
+      seats: unknown[];
+    }[];
+    expect(rows.map((r) => [r.type, r.ticketCount, r.price, r.source])).toEqual([
+      ['SINGLE', 1, 44, 'CHANNEL'],
+      ['SINGLE', 1, 44, 'CHANNEL'],
+      ['PACK', 2, 45, 'CHANNEL'],
+    ]);
+    expect(rows[2].seats).toEqual([
+      { ticketId: 'T1', section: 'A', row: '1', seat: '1' },
+      { ticketId: 'T2', section: 'A', row: '1', seat: '2' },
+    ]);
+
+    // One buyer holds the pair: a second intention on it is refused, the channel cannot change it.
+    const intention = await call(intentionPost, '/v1/marketplace/buyingflow/buyIntention', s.key, {
+      method: 'POST',
+      body: { items: [rows[2].listingId], user: BUYER },
+    });
+    expect(intention.status).toBe(200);
+    const second = await call(intentionPost, '/v1/marketplace/buyingflow/buyIntention', s.key, {
+      method: 'POST',
+      body: { items: [rows[2].listingId], user: 'other@example.com' },
+    });
+    expect(second.status).toBe(409);
+    const held = await put(s.channelKey, 'PAIR', { ...whole, quantity: 2, price: 40 });
+    expect(held.status).toBe(409);
+    const view = await call(oneGet, '/v1/channels/listings/PAIR', s.channelKey, { params: { listingId: 'PAIR' } });
+    expect(view.body.data).toMatchObject({ status: 'RESERVED', quantitySold: 0 });
+
+    expect((await payOnSandbox(intention.body.data.paymentUrl)).status).toBe(303);
+    const sold = await call(oneGet, '/v1/channels/listings/PAIR', s.channelKey, { params: { listingId: 'PAIR' } });
+    expect(sold.body.data).toMatchObject({ status: 'SOLD', quantitySold: 2 });
+
+    // The channel hears of it, signed with its own secret.
+    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    const req = hub.requests.find((r) => r.body.includes('channelListing.sold') && r.body.includes(s.ref))!;
+    expect(req).toBeDefined();
+    const headers = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(req.headers[h])]),
+    );
+    const { signingSecret } = await getChannel(s.partnerId, s.channel.id);
+    const message = new Webhook(signingSecret).verify(req.body, headers) as {
+      action: string;
+      data: Record<string, unknown>;
+    };
+    expect(message.action).toBe('channelListing.sold');
+    expect(message.data).toMatchObject({
+      status: 'PENDING_FULFILMENT',
+      listingId: 'PAIR',
+      quantity: 2,
+      buyerEmail: BUYER,
+      currency: 'EUR',
+      price: 45,
+      amount: 90,
+      seats: [
+        { ticketId: 'T1', section: 'A', row: '1', seat: '1' },
+        { ticketId: 'T2', section: 'A', row: '1', seat: '2' },
+      ],
+    });
+    const saleId = message.data.saleId as string;
+    const fulfilBy = new Date(message.data.fulfilBy as string).getTime();
+    expect(fulfilBy).toBeGreaterThan(Date.now() + 23 * 3600_000);
+    // The buyer's confirmation says the tickets are on their way.
+    const confirmation = await getDb()
+      .select()
+      .from(mails)
+      .where(and(eq(mails.partnerId, s.partnerId), eq(mails.toAddress, BUYER), eq(mails.kind, 'purchaseConfirmation')));
+    expect(confirmation[0].textBody).toContain('2 tickets come from a partner resale platform');
+    // Nothing was mailed to the channel's seller marker.
+    expect(
+      await getDb()
+        .select()
+        .from(mails)
+        .where(eq(mails.toAddress, `channel:${s.channel.id}`)),
+    ).toEqual([]);
+
+    // Fulfilment: exactly the tickets of the sale, named by the listing.
+    const fulfil = (body: unknown, key = s.channelKey) =>
+      call(fulfilPost, `/v1/channels/sales/${saleId}/fulfilment`, key, { method: 'POST', body, params: { saleId } });
+    expect((await fulfil({ ticketIds: ['T1'] })).body.errors.details[0]).toMatchObject({ path: 'ticketIds' });
+    const unknown = await fulfil({ ticketIds: ['T1', 'NOPE'] });
+    expect(unknown).toMatchObject({ status: 404, body: { errors: { message: 'Ticket not found: NOPE' } } });
+    const others = await fulfil({ ticketIds: ['T1', 'T3'] });
+    expect(others.status).toBe(409);
+    expect(others.body.errors.details).toEqual([
+      { path: 'ticketIds[1]', message: 'T3 is not one of the tickets the listing named' },
+    ]);
+    const done = await fulfil({ ticketIds: ['T1', 'T2'] });
+    expect(done.status).toBe(200);
+    expect(done.body.data).toMatchObject({ status: 'FULFILLED', ticketIds: ['T1', 'T2'] });
+    expect((await ticketsForSale(s.partnerId, ['T1', 'T2'])).map((t) => t.buyerEmail)).toEqual([BUYER, BUYER]);
+    // The partner is told of each new owner; the buyer gets the links.
+    const partnerLog = await listMessages({ partnerId: s.partnerId, action: 'ticket.updated' });
+    expect(
+      partnerLog.items.map((m) => m.data).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+    ).toEqual([
+      { id: 'T1', newOwnerEmail: BUYER, oldOwnerEmail: HOLDER },
+      { id: 'T2', newOwnerEmail: BUYER, oldOwnerEmail: HOLDER },
+    ]);
+    const delivered = await getDb()
+      .select()
+      .from(mails)
+      .where(and(eq(mails.partnerId, s.partnerId), eq(mails.toAddress, BUYER), eq(mails.kind, 'ticketsDelivered')));
+    expect(delivered[0].textBody).toMatch(/Your 2 tickets are ready/);
+    expect(delivered[0].textBody.match(/\/t\/[0-9a-f]{64}/g)).toHaveLength(2);
+    // Again with the same tickets: the same answer; other tickets: 409.
+    expect((await fulfil({ ticketIds: ['T2', 'T1'] })).body.data.status).toBe('FULFILLED');
+    expect((await fulfil({ ticketIds: ['T3', 'T4'] })).status).toBe(409);
+    // The channel's payout is scheduled like a fan seller's.
+    const [payout] = await getDb()
+      .select()
+      .from(payouts)
+      .where(eq(payouts.sellerEmail, `channel:${s.channel.id}`));
+    expect(payout).toMatchObject({ status: 'SCHEDULED', amountMinor: 9000, currency: 'EUR' });
+
+    const page = await call(salesGet, '/v1/channels/sales?status=FULFILLED', s.channelKey);
+    expect(page.body.data).toMatchObject({ total: 1, items: [{ saleId, listingId: 'PAIR', status: 'FULFILLED' }] });
+
+    // Another partner's channel, and another channel of this partner, see nothing of it.
+    const other = await setUp('Other partner');
+    expect((await call(saleGet, `/v1/channels/sales/${saleId}`, other.channelKey, { params: { saleId } })).status).toBe(
+      404,
+    );
+    expect((await fulfil({ ticketIds: ['T1', 'T2'] }, other.channelKey)).status).toBe(404);
+    const second2 = await createChannel({ partnerId: s.partnerId, name: 'Second' });
+    const { secret } = await createApiKey({ partnerId: s.partnerId, kind: 'channels', channelId: second2.id });
+    expect((await call(salesGet, '/v1/channels/sales', secret)).body.data.total).toBe(0);
+    // A partner key cannot fulfil; a channels key cannot buy.
+    expect((await fulfil({ ticketIds: ['T1', 'T2'] }, s.key)).status).toBe(403);
+  });
+
+  it('an unfulfilled sale past its deadline is refunded in part and reported; a disabled channel leaves the market', async () => {
+    const s = await setUp('Channel refunds');
+    const body = { eventId: s.ref, showId: '1', ticketOptionId: 'GA', price: 44, currency: 'EUR', quantity: 2 };
+    expect((await put(s.channelKey, 'SPLIT', body)).status).toBe(200);
+    const market = await listed(s.key);
+    void market;
+    const rows = (
+      await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {
+        params: { eventId: s.ref },
+      })
+    ).body.data as { listingId: string }[];
+    const intention = await buy(s.key, [rows[0].listingId]);
+    const view = await call(oneGet, '/v1/channels/listings/SPLIT', s.channelKey, { params: { listingId: 'SPLIT' } });
+    expect(view.body.data).toMatchObject({ status: 'ACTIVE', quantitySold: 1 });
+    // Partly sold: it cannot change any more.
+    expect((await put(s.channelKey, 'SPLIT', { ...body, price: 43 })).status).toBe(409);
+
+    const [sale] = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
+    expect(await refundUnfulfilledSales()).toBe(0);
+    await getDb()
+      .update(channelSales)
+      .set({ fulfilBy: new Date(Date.now() - 1000) })
+      .where(eq(channelSales.id, sale.id));
+    expect(await refundUnfulfilledSales({ saleId: sale.id })).toBe(1);
+    expect(await refundUnfulfilledSales({ saleId: sale.id })).toBe(0);
+    const after = await call(saleGet, `/v1/channels/sales/${sale.id}`, s.channelKey, { params: { saleId: sale.id } });
+    expect(after.body.data).toMatchObject({ status: 'REFUNDED' });
+    expect((await getDb().select().from(payouts).where(eq(payouts.listingId, sale.listingId)))[0].status).toBe(
+      'CANCELLED',
+    );
+    // The buyer gets back what they paid for that part, once, however often the job runs.
+    const job = jobs.sent.filter((j) => j.name === 'marketplace.refundPurchase').at(-1)!;
+    expect(job.input).toMatchObject({ amountMinor: intention.total * 100, refundId: `rfd_${sale.id}` });
+    const ctx = { provider: 'local' as const, attempt: 1 };
+    await refundPurchaseJob.run(refundPurchaseJob.input.parse(job.input), ctx);
+    await refundPurchaseJob.run(refundPurchaseJob.input.parse(job.input), ctx);
+    const made = await getDb()
+      .select()
+      .from(refunds)
+      .where(eq(refunds.id, `rfd_${sale.id}`));
+    expect(made).toMatchObject([{ amountMinor: 4400, status: 'succeeded' }]);
+    const fulfilLate = await call(fulfilPost, `/v1/channels/sales/${sale.id}/fulfilment`, s.channelKey, {
+      method: 'POST',
+      body: { ticketIds: ['T3'] },
+      params: { saleId: sale.id },
+    });
+    expect(fulfilLate.status).toBe(409);
+    // The channel is told.
+    const log = await listMessages({ partnerId: s.partnerId, channelId: s.channel.id, action: 'channelSale.refunded' });
+    expect(log.items).toHaveLength(1);
+    expect(log.items[0].data).toMatchObject({ saleId: sale.id, status: 'REFUNDED' });
+
+    // Disabled, the channel's listings leave the market.
+    await setChannelDisabled({ partnerId: s.partnerId, channelId: s.channel.id, disabled: true });
+    const gone = await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {
+      params: { eventId: s.ref },
+    });
+    expect(gone.body.data).toEqual([]);
+  });
+});

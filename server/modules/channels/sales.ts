@@ -1,0 +1,353 @@
+import { and, asc, count, eq, lte, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { type Db, type DbOrTx, getDb } from '@/db';
+import { channelListings, type ChannelSeat, channelSales } from '@/db/schema/channels';
+import { defineJob } from '@/server/jobs/types';
+import { env, publicBaseUrl } from '@/server/env';
+import { AppError, badRequest, conflict, formatPath, notFound } from '@/server/lib/errors';
+import { newId } from '@/server/lib/ids';
+import { fromMinorUnits } from '@/server/lib/money';
+import { transaction, type Work } from '@/server/lib/transaction';
+import { showDirectory } from '@/server/modules/catalog';
+import {
+  type ChannelListingSold,
+  deliverChannelSale,
+  refundChannelSale,
+  ticketsInOpenListings,
+} from '@/server/modules/marketplace';
+import { ticketsForSale } from '@/server/modules/tickets';
+import { enqueueChannelWebhook } from '@/server/modules/webhooks';
+import type { ChannelCaller } from './listings';
+import { channelSalesQuery, type ChannelSaleView, fulfilmentBody } from './schemas';
+
+export const EXPIRE_CHANNEL_SALE_JOB = 'channels.expireSale';
+const HOUR = 3600_000;
+/** Even a sale just before the show gives the channel this long to hand the tickets over. */
+const MIN_FULFILMENT_MS = 30 * 60_000;
+
+/** When a sale made now must be fulfilled: CHANNEL_FULFILMENT_HOURS, not past the show's start, at least 30 min. */
+export function fulfilmentDeadline(now: Date, showStartsAt: Date): Date {
+  const by = Math.min(now.getTime() + env().CHANNEL_FULFILMENT_HOURS * HOUR, showStartsAt.getTime());
+  return new Date(Math.max(by, now.getTime() + MIN_FULFILMENT_MS));
+}
+
+type SaleRow = typeof channelSales.$inferSelect;
+
+async function viewOf(sale: SaleRow, db: DbOrTx): Promise<ChannelSaleView> {
+  const directory = showDirectory(db);
+  const [listing] = await db
+    .select({
+      externalId: channelListings.externalId,
+      eventRef: directory.eventRef,
+      showId: directory.showId,
+      ticketOptionId: channelListings.ticketOptionId,
+      priceTypeId: channelListings.priceTypeId,
+    })
+    .from(channelListings)
+    .innerJoin(directory, eq(directory.showPk, channelListings.showPk))
+    .where(eq(channelListings.id, sale.channelListingId));
+  return saleView(sale, listing);
+}
+
+function saleView(
+  sale: SaleRow,
+  listing: { externalId: string; eventRef: string; showId: string; ticketOptionId: string; priceTypeId: string | null },
+  seats?: { ticketId?: string; seating: Record<string, unknown> }[] | null,
+): ChannelSaleView {
+  const money = (minor: number) => fromMinorUnits(minor, sale.currency)!;
+  return {
+    saleId: sale.id,
+    status: sale.status,
+    listingId: listing.externalId,
+    eventId: listing.eventRef,
+    showId: listing.showId,
+    ticketOptionId: listing.ticketOptionId,
+    priceTypeId: listing.priceTypeId,
+    quantity: sale.quantity,
+    ...(seats ? { seats: seats.map((s) => ({ ...(s.ticketId ? { ticketId: s.ticketId } : {}), ...s.seating })) } : {}),
+    buyerEmail: sale.buyerEmail,
+    currency: sale.currency,
+    price: money(sale.priceMinor),
+    amount: money(sale.priceMinor * sale.quantity),
+    payout: money(sale.payoutMinor),
+    fulfilBy: sale.fulfilBy.toISOString(),
+    fulfilmentUrl: `${publicBaseUrl()}/v1/channels/sales/${sale.id}/fulfilment`,
+    ticketIds: sale.ticketIds ?? [],
+    fulfilledAt: sale.fulfilledAt?.toISOString() ?? null,
+    refundedAt: sale.refundedAt?.toISOString() ?? null,
+    createdAt: sale.createdAt.toISOString(),
+  };
+}
+
+/**
+ * Channel listings bought (subscribed to the marketplace in server/wiring.ts; runs in the paying
+ * transaction): one sale per market listing, PENDING_FULFILMENT until the channel names the tickets, and
+ * `channelListing.sold` queued for the channel in the same transaction (outbox). The deadline's job is
+ * sent after the commit; the minute sweep covers a lost one.
+ */
+export async function recordChannelSales(work: Work, sold: ChannelListingSold[]): Promise<void> {
+  const { tx, after } = work;
+  const now = new Date();
+  const directory = showDirectory(tx);
+  for (const s of sold) {
+    const [listing] = await tx
+      .select({
+        id: channelListings.id,
+        partnerId: channelListings.partnerId,
+        channelId: channelListings.channelId,
+        externalId: channelListings.externalId,
+        eventRef: directory.eventRef,
+        showId: directory.showId,
+        ticketOptionId: channelListings.ticketOptionId,
+        priceTypeId: channelListings.priceTypeId,
+      })
+      .from(channelListings)
+      .innerJoin(directory, eq(directory.showPk, channelListings.showPk))
+      .where(eq(channelListings.id, s.channelListingId));
+    if (!listing) throw new Error(`channel listing ${s.channelListingId} of a sale is missing`);
+    const [sale] = await tx
+      .insert(channelSales)
+      .values({
+        id: newId('chs'),
+        partnerId: listing.partnerId,
+        channelId: listing.channelId,
+        channelListingId: listing.id,
+        listingId: s.listingId,
+        intentionId: s.intentionId,
+        paymentId: s.paymentId,
+        buyerEmail: s.buyerEmail,
+        quantity: s.quantity,
+        currency: s.currency,
+        priceMinor: s.priceMinor,
+        paidMinor: s.paidMinor,
+        payoutMinor: s.payoutMinor,
+        fulfilBy: fulfilmentDeadline(now, s.showStartsAt),
+      })
+      .returning();
+    await enqueueChannelWebhook(work, listing.partnerId, listing.channelId, {
+      family: 'channelListing',
+      action: 'channelListing.sold',
+      data: saleView(sale, listing, s.seats),
+    });
+    after.job(EXPIRE_CHANNEL_SALE_JOB, { saleId: sale.id }, { runAt: sale.fulfilBy, singletonKey: sale.id });
+  }
+}
+
+async function saleOf(caller: ChannelCaller, saleId: string, db: DbOrTx, lock = false) {
+  const q = db
+    .select()
+    .from(channelSales)
+    .where(
+      and(
+        eq(channelSales.id, saleId),
+        eq(channelSales.partnerId, caller.partnerId),
+        eq(channelSales.channelId, caller.channelId),
+      ),
+    );
+  const [sale] = lock ? await q.for('update') : await q;
+  if (!sale) throw notFound('Sale not found');
+  return sale;
+}
+
+/** `GET /v1/channels/sales/{saleId}`: one of the calling channel's sales (404 for any other's). */
+export async function getChannelSale(caller: ChannelCaller, saleId: string, db: DbOrTx = getDb()) {
+  return viewOf(await saleOf(caller, saleId, db), db);
+}
+
+/** `GET /v1/channels/sales`: the calling channel's sales, newest first, a page at a time, by state. */
+export async function listChannelSales(caller: ChannelCaller, query: unknown, db: DbOrTx = getDb()) {
+  const q = channelSalesQuery.parse(query);
+  const directory = showDirectory(db);
+  const where = and(
+    eq(channelSales.partnerId, caller.partnerId),
+    eq(channelSales.channelId, caller.channelId),
+    q.status ? eq(channelSales.status, q.status) : undefined,
+  );
+  const [rows, [{ total }]] = await Promise.all([
+    db
+      .select({
+        sale: channelSales,
+        externalId: channelListings.externalId,
+        eventRef: directory.eventRef,
+        showId: directory.showId,
+        ticketOptionId: channelListings.ticketOptionId,
+        priceTypeId: channelListings.priceTypeId,
+      })
+      .from(channelSales)
+      .innerJoin(channelListings, eq(channelListings.id, channelSales.channelListingId))
+      .innerJoin(directory, eq(directory.showPk, channelListings.showPk))
+      .where(where)
+      .orderBy(sql`${channelSales.createdAt} desc`, asc(channelSales.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize),
+    db.select({ total: count() }).from(channelSales).where(where),
+  ]);
+  return {
+    items: rows.map(({ sale, ...listing }) => saleView(sale, listing)),
+    page: q.page,
+    pageSize: q.pageSize,
+    total,
+  };
+}
+
+/**
+ * `POST /v1/channels/sales/{saleId}/fulfilment`: the channel names the partner's tickets it hands to the
+ * buyer. They must be exactly `quantity` distinct tickets of the listing's show and ticket option (and
+ * price type), valid, not admitted, not on sale as a fan's listing, and the very tickets the listing
+ * named, if it named them. Then, in one transaction, they become the buyer's (fresh secure links; the
+ * partner gets `ticket.updated`; the buyer is mailed the links) and the sale is FULFILLED. Naming the
+ * same tickets again answers the sale; a sale refunded or fulfilled with other tickets is a 409.
+ */
+export async function fulfilChannelSale(
+  caller: ChannelCaller,
+  saleId: string,
+  body: unknown,
+  db: DbOrTx = getDb(),
+): Promise<ChannelSaleView> {
+  const parsed = fulfilmentBody.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw badRequest(`Invalid request body: ${formatPath(issue.path) || 'body'}: ${issue.message}`, [
+      { path: formatPath(issue.path), message: issue.message },
+    ]);
+  }
+  const ticketIds = [...new Set(parsed.data.ticketIds)];
+  await transaction(async (work) => {
+    const { tx } = work;
+    const sale = await saleOf(caller, saleId, tx, true);
+    if (sale.status === 'FULFILLED') {
+      const same = [...(sale.ticketIds ?? [])].sort().join('\n') === [...ticketIds].sort().join('\n');
+      if (same) return;
+      throw conflict('This sale was already fulfilled with other tickets');
+    }
+    if (sale.status === 'REFUNDED')
+      throw conflict('This sale was not fulfilled in time: the buyer was refunded and the sale is closed');
+    if (ticketIds.length !== parsed.data.ticketIds.length)
+      throw badRequest('ticketIds names a ticket twice', [{ path: 'ticketIds', message: 'has duplicates' }]);
+    if (ticketIds.length !== sale.quantity)
+      throw badRequest(`This sale is of ${sale.quantity} ticket(s); ${ticketIds.length} were named`, [
+        { path: 'ticketIds', message: `must name exactly ${sale.quantity} ticket(s)` },
+      ]);
+    const [listing] = await tx.select().from(channelListings).where(eq(channelListings.id, sale.channelListingId));
+    const tickets = await ticketsForSale(caller.partnerId, ticketIds, tx);
+    const at = (id: string) => `ticketIds[${parsed.data.ticketIds.indexOf(id)}]`;
+    const missing = ticketIds.filter((id) => !tickets.some((t) => t.ticketId === id));
+    if (missing.length)
+      throw new AppError('NOT_FOUND', `Ticket not found: ${missing.join(', ')}`, {
+        details: missing.map((id) => ({ path: at(id), message: `${id} is not a ticket of the partner` })),
+      });
+    const problems: { path: string; message: string }[] = [];
+    const named = (listing.seats ?? []).map((s: ChannelSeat) => s.ticketId).filter((id): id is string => !!id);
+    for (const t of tickets) {
+      const why =
+        t.showPk !== listing.showPk
+          ? 'is not of the listing’s show'
+          : t.ticketOptionId !== listing.ticketOptionId
+            ? 'is not of the listing’s ticket option'
+            : listing.priceTypeId && t.priceTypeId !== listing.priceTypeId
+              ? 'is not of the listing’s price type'
+              : t.status !== 'VALID'
+                ? 'is not valid'
+                : t.admittedAt
+                  ? 'was already used to enter'
+                  : named.length && !named.includes(t.ticketId)
+                    ? 'is not one of the tickets the listing named'
+                    : null;
+      if (why) problems.push({ path: at(t.ticketId), message: `${t.ticketId} ${why}` });
+    }
+    const listed = new Set(
+      await ticketsInOpenListings(
+        tx,
+        tickets.map((t) => t.pk),
+      ),
+    );
+    for (const t of tickets)
+      if (listed.has(t.pk)) problems.push({ path: at(t.ticketId), message: `${t.ticketId} is on sale in the market` });
+    if (problems.length)
+      throw new AppError(
+        'CONFLICT',
+        `These tickets cannot fulfil the sale: ${problems.map((p) => p.message).join('; ')}`,
+        {
+          details: problems,
+        },
+      );
+    await deliverChannelSale(work, sale, tickets);
+    await tx
+      .update(channelSales)
+      .set({ status: 'FULFILLED', ticketIds, fulfilledAt: sql`now()` })
+      .where(eq(channelSales.id, sale.id));
+  }, db as Db);
+  return getChannelSale(caller, saleId, db);
+}
+
+/**
+ * Refunds the sales whose deadline passed unfulfilled (one, or every due one): each becomes REFUNDED, its
+ * market listing CANCELLED with the channel's payout, the buyer is refunded what they paid for it and
+ * told why, and the channel gets `channelSale.refunded`. One transaction per sale, its row locked, so a
+ * fulfilment arriving at the same moment either wins or sees the refund.
+ */
+export async function refundUnfulfilledSales(scope: { saleId?: string } = {}, db: Db = getDb()): Promise<number> {
+  const due = await db
+    .select({ id: channelSales.id })
+    .from(channelSales)
+    .where(
+      and(
+        eq(channelSales.status, 'PENDING_FULFILMENT'),
+        lte(channelSales.fulfilBy, sql`now()`),
+        scope.saleId ? eq(channelSales.id, scope.saleId) : undefined,
+      ),
+    )
+    .limit(500);
+  let refunded = 0;
+  for (const { id } of due) {
+    const done = await transaction(async (work) => {
+      const [sale] = await work.tx
+        .update(channelSales)
+        .set({ status: 'REFUNDED', refundedAt: sql`now()` })
+        .where(
+          and(
+            eq(channelSales.id, id),
+            eq(channelSales.status, 'PENDING_FULFILMENT'),
+            lte(channelSales.fulfilBy, sql`now()`),
+          ),
+        )
+        .returning();
+      if (!sale) return false;
+      await refundChannelSale(work, sale);
+      await enqueueChannelWebhook(work, sale.partnerId, sale.channelId, {
+        family: 'channelSale',
+        action: 'channelSale.refunded',
+        data: {
+          ...(await viewOf(sale, work.tx)),
+          reason: 'The tickets were not handed over before the deadline; the buyer was refunded',
+        },
+      });
+      return true;
+    }, db);
+    if (done) refunded += 1;
+  }
+  return refunded;
+}
+
+/** A sale's deadline (sent delayed when it is made): refunds it if still unfulfilled (an early run does nothing). */
+export const expireChannelSaleJob = defineJob({
+  id: EXPIRE_CHANNEL_SALE_JOB,
+  description: "Refund a channel's sale not fulfilled by its deadline",
+  input: z.object({ saleId: z.string().min(1) }),
+  retries: 3,
+  async run({ saleId }) {
+    return { saleId, refunded: (await refundUnfulfilledSales({ saleId })) > 0 };
+  },
+});
+
+/** Every minute: refunds every unfulfilled sale past its deadline (a lost deadline job loses nothing). */
+export const refundUnfulfilledSalesJob = defineJob({
+  id: 'channels.refundUnfulfilled',
+  description: "Refund channels' sales not fulfilled in time",
+  input: z.object({}).default({}),
+  cron: '* * * * *',
+  retries: 1,
+  async run() {
+    return { refunded: await refundUnfulfilledSales() };
+  },
+});
