@@ -71,7 +71,7 @@ export const listings = pgTable(
     /**
      * A channel's listing in the market (no listing items: the channel holds the tickets until a sale is
      * fulfilled). One market listing per `channelSlot`: a listing sold whole is one, a split one of N
-     * tickets is N singles. `sellerEmail` is then `channel:<channelId>`, never mailed.
+     * tickets is N singles. `sellerEmail` is then the channel's marker address (marketplace channelSeller), never mailed.
      */
     channelListingId: text().references(() => channelListings.id, { onDelete: 'cascade' }),
     channelSlot: integer(),

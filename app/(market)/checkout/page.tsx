@@ -58,6 +58,14 @@ export default async function CheckoutListingsPage({ searchParams }: { searchPar
               {l.priceTypeTitle ? ` · ${l.priceTypeTitle}` : ''} · {tb('quantityExactly', { count: l.ticketCount })}
               <br />
               <span className="mk-muted">{seatText(l.seats, tb)}</span>
+              {l.fromChannel ? (
+                <>
+                  <br />
+                  <span className="mk-muted" data-testid="checkout-source">
+                    {tb('fromChannelHint')}
+                  </span>
+                </>
+              ) : null}
             </li>
           ))}
         </ul>

@@ -359,8 +359,8 @@ function viewColumns(directory: ReturnType<typeof showDirectory>) {
   return {
     id: channelListings.id,
     externalId: channelListings.externalId,
-    status: channelListingState(channelListings.id, channelListings.status),
-    sold: channelListingSoldCount(channelListings.id),
+    status: channelListingState(),
+    sold: channelListingSoldCount(),
     eventRef: directory.eventRef,
     showId: directory.showId,
     ticketOptionId: channelListings.ticketOptionId,
@@ -442,7 +442,7 @@ export async function listChannelListings(caller: ChannelCaller, query: unknown,
   const where = and(
     eq(channelListings.partnerId, caller.partnerId),
     eq(channelListings.channelId, caller.channelId),
-    q.status ? eq(channelListingState(channelListings.id, channelListings.status), q.status) : undefined,
+    q.status ? eq(channelListingState(), q.status) : undefined,
     q.eventId ? eq(directory.eventRef, q.eventId) : undefined,
   );
   const [rows, [{ total }]] = await Promise.all([
@@ -503,12 +503,12 @@ export async function deleteChannelListing(
 
 /** Staff: a channel's listings with counts per state (the dashboard). */
 export async function channelListingCounts(partnerId: string, db: DbOrTx = getDb()) {
-  const state = channelListingState(channelListings.id, channelListings.status);
-  const rows = await db
-    .select({ channelId: channelListings.channelId, status: state, n: count() })
-    .from(channelListings)
-    .where(eq(channelListings.partnerId, partnerId))
-    .groupBy(channelListings.channelId, state);
+  // Grouped outside: the state is a subquery per row.
+  const rows = await db.execute<{ channelId: string; status: string; n: number }>(sql`
+    select channel_id as "channelId", state as status, count(*)::int as n
+    from (select ${channelListings.channelId}, ${channelListingState()} as state
+          from ${channelListings} where ${channelListings.partnerId} = ${partnerId}) s
+    group by 1, 2`);
   const out = new Map<string, Record<string, number>>();
   for (const r of rows) out.set(r.channelId, { ...(out.get(r.channelId) ?? {}), [r.status]: r.n });
   return out;

@@ -10,7 +10,7 @@ import { GET as saleGet } from '@/app/v1/channels/sales/[saleId]/route';
 import { POST as fulfilPost } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
 import { getDb } from '@/db';
 import { channelSales, mails, payouts, refunds } from '@/db/schema';
-import { refundPurchaseJob } from '@/server/modules/marketplace';
+import { buyerIntention, channelSeller, refundPurchaseJob } from '@/server/modules/marketplace';
 import { createApiKey, createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
 import { ticketsForSale } from '@/server/modules/tickets';
 import { dispatchDue, listMessages } from '@/server/modules/webhooks';
@@ -20,6 +20,7 @@ import { sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
 import { Receiver } from '@/server/testing/receiver';
 import { setEnv } from '@/server/testing/env';
+import { channelListingCounts } from './listings';
 import { refundUnfulfilledSales } from './sales';
 
 const HOLDER = 'holder@example.com';
@@ -154,6 +155,8 @@ describe('channel listings in the market', () => {
     expect((await payOnSandbox(intention.body.data.paymentUrl)).status).toBe(303);
     const sold = await call(oneGet, '/v1/channels/listings/PAIR', s.channelKey, { params: { listingId: 'PAIR' } });
     expect(sold.body.data).toMatchObject({ status: 'SOLD', quantitySold: 2 });
+    // The staff's counts per state read the same states.
+    expect((await channelListingCounts(s.partnerId)).get(s.channel.id)).toEqual({ SOLD: 1, ACTIVE: 1 });
 
     // The channel hears of it, signed with its own secret.
     await dispatchDue({ now: new Date(Date.now() + 1000) });
@@ -195,7 +198,7 @@ describe('channel listings in the market', () => {
       await getDb()
         .select()
         .from(mails)
-        .where(eq(mails.toAddress, `channel:${s.channel.id}`)),
+        .where(eq(mails.toAddress, channelSeller(s.channel.id))),
     ).toEqual([]);
 
     // Fulfilment: exactly the tickets of the sale, named by the listing.
@@ -209,6 +212,10 @@ describe('channel listings in the market', () => {
     expect(others.body.errors.details).toEqual([
       { path: 'ticketIds[1]', message: 'T3 is not one of the tickets the listing named' },
     ]);
+    // The buyer's order page: the listing is the channel's, its tickets still on their way.
+    const before = (await buyerIntention(intention.body.data.id))!;
+    expect(before.listings.map((l) => [l.fromChannel, l.ticketCount])).toEqual([[true, 2]]);
+    expect(before.tickets).toEqual([]);
     const done = await fulfil({ ticketIds: ['T1', 'T2'] });
     expect(done.status).toBe(200);
     expect(done.body.data).toMatchObject({ status: 'FULFILLED', ticketIds: ['T1', 'T2'] });
@@ -227,6 +234,8 @@ describe('channel listings in the market', () => {
       .where(and(eq(mails.partnerId, s.partnerId), eq(mails.toAddress, BUYER), eq(mails.kind, 'ticketsDelivered')));
     expect(delivered[0].textBody).toMatch(/Your 2 tickets are ready/);
     expect(delivered[0].textBody.match(/\/t\/[0-9a-f]{64}/g)).toHaveLength(2);
+    // Now the order page links them.
+    expect((await buyerIntention(intention.body.data.id))!.tickets.map((t) => t.ticketId)).toEqual(['T1', 'T2']);
     // Again with the same tickets: the same answer; other tickets: 409.
     expect((await fulfil({ ticketIds: ['T2', 'T1'] })).body.data.status).toBe('FULFILLED');
     expect((await fulfil({ ticketIds: ['T3', 'T4'] })).status).toBe(409);
@@ -234,7 +243,7 @@ describe('channel listings in the market', () => {
     const [payout] = await getDb()
       .select()
       .from(payouts)
-      .where(eq(payouts.sellerEmail, `channel:${s.channel.id}`));
+      .where(eq(payouts.sellerEmail, channelSeller(s.channel.id)));
     expect(payout).toMatchObject({ status: 'SCHEDULED', amountMinor: 9000, currency: 'EUR' });
 
     const page = await call(salesGet, '/v1/channels/sales?status=FULFILLED', s.channelKey);
@@ -294,6 +303,8 @@ describe('channel listings in the market', () => {
       .from(refunds)
       .where(eq(refunds.id, `rfd_${sale.id}`));
     expect(made).toMatchObject([{ amountMinor: 4400, status: 'succeeded' }]);
+    // The buyer's order page says so.
+    expect((await buyerIntention(intention.id))!.listings[0]).toMatchObject({ fromChannel: true, status: 'CANCELLED' });
     const fulfilLate = await call(fulfilPost, `/v1/channels/sales/${sale.id}/fulfilment`, s.channelKey, {
       method: 'POST',
       body: { ticketIds: ['T3'] },

@@ -9,8 +9,10 @@ import { newId } from '@/server/lib/ids';
 import { fromMinorUnits } from '@/server/lib/money';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { showDirectory } from '@/server/modules/catalog';
+import { payoutStatus, setUpPayoutAccount } from '@/server/modules/payments';
 import {
   type ChannelListingSold,
+  channelSeller,
   deliverChannelSale,
   refundChannelSale,
   ticketsInOpenListings,
@@ -351,3 +353,25 @@ export const refundUnfulfilledSalesJob = defineJob({
     return { refunded: await refundUnfulfilledSales() };
   },
 });
+
+/** Staff: one channel's sales, newest first (the dashboard's table). */
+export async function staffChannelSales(partnerId: string, channelId: string, query: unknown, db: DbOrTx = getDb()) {
+  return listChannelSales({ partnerId, channelId }, query, db);
+}
+
+/**
+ * Staff: the channel's payout setup. Its payouts are paid like a fan seller's, to the payout account of
+ * its seller identity (marketplace channelSeller); `setUp` creates that account if needed and answers
+ * the provider's onboarding link for the channel to complete (none once it is active).
+ */
+export async function channelPayoutSetup(partnerId: string, channelId: string, setUp = false) {
+  const identity = channelSeller(channelId);
+  if (setUp) {
+    const { account, onboardingUrl } = await setUpPayoutAccount(partnerId, {
+      sellerEmail: identity,
+      returnUrl: `${publicBaseUrl()}/dashboard/partners/${partnerId}/channels/${channelId}`,
+    });
+    return { status: account.status, onboardingUrl };
+  }
+  return { status: await payoutStatus(partnerId, identity), onboardingUrl: null };
+}

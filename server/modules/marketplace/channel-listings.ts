@@ -170,27 +170,31 @@ export async function takeChannelListingsOffSale(
   return ids.length;
 }
 
+// The channels module's table, named in full inside the subqueries below: an unqualified "id" there would
+// be the market listing's own.
+const CHANNEL_LISTING = sql.raw('"channel_listings"');
+
 /**
  * A channel listing's state as its channel sees it, from its market listings (SQL over `channel_listings`
- * rows: `stored` is its own status column, `id` its id): CANCELLED when the channel deleted it; otherwise
- * RESERVED while a buyer pays for a part, ACTIVE while a part is on sale, UNLISTED when the market took
- * it off sale, SOLD once sold, CANCELLED when a cascade ended it.
+ * rows, which must be in the query's FROM under that name): CANCELLED when the channel deleted it;
+ * otherwise RESERVED while a buyer pays for a part, ACTIVE while a part is on sale, UNLISTED when the
+ * market took it off sale, SOLD once sold, CANCELLED when a cascade ended it.
  */
-export function channelListingState(id: SQL | unknown, stored: SQL | unknown): SQL<string> {
-  return sql<string>`case when ${stored} = 'CANCELLED' then 'CANCELLED' else coalesce((
+export function channelListingState(): SQL<string> {
+  return sql<string>`case when ${CHANNEL_LISTING}.status = 'CANCELLED' then 'CANCELLED' else coalesce((
     select case
       when bool_or(l.status = 'RESERVED') then 'RESERVED'
       when bool_or(l.status = 'ACTIVE') then 'ACTIVE'
       when bool_or(l.status = 'UNLISTED') then 'UNLISTED'
       when bool_or(l.status = 'SOLD') then 'SOLD'
       else 'CANCELLED' end
-    from ${listings} l where l.channel_listing_id = ${id}), ${stored}) end`;
+    from ${listings} l where l.channel_listing_id = ${CHANNEL_LISTING}.id), ${CHANNEL_LISTING}.status) end`;
 }
 
 /** How many of a channel listing's tickets are sold (SQL, as channelListingState). */
-export function channelListingSoldCount(id: SQL | unknown): SQL<number> {
+export function channelListingSoldCount(): SQL<number> {
   return sql<number>`(select coalesce(sum(l.ticket_count) filter (where l.status = 'SOLD'), 0)::int
-    from ${listings} l where l.channel_listing_id = ${id})`.mapWith(Number);
+    from ${listings} l where l.channel_listing_id = ${CHANNEL_LISTING}.id)`.mapWith(Number);
 }
 
 /** One market listing of a channel bought: what the channels module needs to record the sale. */

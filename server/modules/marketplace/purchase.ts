@@ -212,6 +212,18 @@ export async function deliverChannelSale(
     protectionOf(sale.partnerId, tx),
   ]);
   if (!listing) throw new Error(`listing ${sale.listingId} of a channel sale is missing`);
+  // The tickets become the listing's own (closed) items: from now on it reads like a fan's sold listing
+  // (the buyer's order page lists them, staff see their ids, their real seats replace the channel's).
+  await tx.insert(listingItems).values(
+    tickets.map((t) => ({
+      listingId: listing.id,
+      ticketPk: t.pk,
+      partnerId: sale.partnerId,
+      ticketId: t.ticketId,
+      seating: t.seating,
+      open: false,
+    })),
+  );
   const changed = await transferOwnership(
     tx,
     tickets.map((t) => t.pk),

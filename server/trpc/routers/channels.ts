@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { channelListingCounts, channelListingStatus, staffChannelListings } from '@/server/modules/channels';
+import {
+  channelListingCounts,
+  channelListingStatus,
+  channelPayoutSetup,
+  channelSaleStatus,
+  staffChannelListings,
+  staffChannelSales,
+} from '@/server/modules/channels';
 import {
   createChannel,
   createChannelInput,
@@ -20,7 +27,8 @@ const channelRef = z.object({ partnerId: z.string().min(1), channelId: z.string(
 
 /**
  * Channels for staff: a partner's channels (external platforms pushing resale listings) with their keys
- * (the partners router's keys, filtered by channel), listing counts, and each channel's listings.
+ * (the partners router's keys, filtered by channel), listing counts, each channel's listings and sales, and
+ * its payout setup.
  */
 export const channelsRouter = router({
   list: protectedProcedure.input(partnerRef).query(async ({ input }) => {
@@ -63,4 +71,30 @@ export const channelsRouter = router({
         pageSize: input.pageSize,
       });
     }),
+  sales: protectedProcedure
+    .input(
+      channelRef.extend({
+        status: channelSaleStatus.optional(),
+        page: z.number().int().min(1).default(1),
+        pageSize: z.number().int().min(1).max(100).default(25),
+      }),
+    )
+    .query(async ({ input }) => {
+      await getChannel(input.partnerId, input.channelId);
+      return staffChannelSales(input.partnerId, input.channelId, {
+        status: input.status,
+        page: input.page,
+        pageSize: input.pageSize,
+      });
+    }),
+  /** The status of the payout account the channel's sales are paid to (`none` before it is set up). */
+  payoutSetup: protectedProcedure.input(channelRef).query(async ({ input }) => {
+    await getChannel(input.partnerId, input.channelId);
+    return channelPayoutSetup(input.partnerId, input.channelId);
+  }),
+  /** Creates the channel's payout account if needed; answers the onboarding link for the channel (none once active). */
+  startPayoutSetup: protectedProcedure.input(channelRef).mutation(async ({ input }) => {
+    await getChannel(input.partnerId, input.channelId);
+    return channelPayoutSetup(input.partnerId, input.channelId, true);
+  }),
 });

@@ -46,6 +46,16 @@ export default async function IntentionPage({
   const totalMinor = found.listings.reduce((n, l) => n + l.totalMinor, 0);
   const currency = intention.currency;
   const status = intention.status;
+  // Tickets of a channel's listing not handed over yet (they join `tickets` once the channel fulfils).
+  const fromChannel = (state: string) =>
+    found.listings.reduce(
+      (n, l) => n + (l.fromChannel && !l.ticketPks.length && l.status === state ? l.ticketCount : 0),
+      0,
+    );
+  const awaiting = fromChannel('SOLD');
+  // Not handed over in time: the listing was cancelled and the buyer refunded for it.
+  const notDelivered = fromChannel('CANCELLED');
+  const allPending = !found.tickets.length && (awaiting > 0 || notDelivered > 0);
 
   const summary = (
     <section className="mk-card" aria-labelledby="order-heading">
@@ -106,20 +116,33 @@ export default async function IntentionPage({
       {status === 'COMPLETED' ? (
         <>
           <div className="mk-success" role="status" data-testid="purchase-success">
-            <h1 className="buy-h2">{t('successTitle')}</h1>
-            <p>{t('successBody', { email: intention.user })}</p>
+            <h1 className="buy-h2">{t(allPending ? 'successTitleAwaiting' : 'successTitle')}</h1>
+            <p>{t(allPending ? 'successBodyAwaiting' : 'successBody', { email: intention.user })}</p>
           </div>
-          <section className="mk-card" aria-label={tb('listingsHeading')}>
-            <ul className="buy-ticket-links">
-              {found.tickets.map((ticket) => (
-                <li key={ticket.ticketId}>
-                  <a className="mk-btn mk-btn-secondary" href={`/t/${ticket.secureToken}`} data-testid="ticket-link">
-                    {t('viewTicket', { ticket: ticket.ticketId })}
-                  </a>
-                </li>
-              ))}
-            </ul>
-          </section>
+          {awaiting ? (
+            <div className="mk-card" role="status" data-testid="awaiting-delivery">
+              <h2>{t('awaitingTitle')}</h2>
+              <p>{t('awaitingBody', { count: awaiting, email: intention.user })}</p>
+            </div>
+          ) : null}
+          {notDelivered ? (
+            <div className="mk-card" role="status" data-testid="not-delivered">
+              <p>{t('notDelivered', { count: notDelivered })}</p>
+            </div>
+          ) : null}
+          {found.tickets.length ? (
+            <section className="mk-card" aria-label={tb('listingsHeading')}>
+              <ul className="buy-ticket-links">
+                {found.tickets.map((ticket) => (
+                  <li key={ticket.ticketId}>
+                    <a className="mk-btn mk-btn-secondary" href={`/t/${ticket.secureToken}`} data-testid="ticket-link">
+                      {t('viewTicket', { ticket: ticket.ticketId })}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
           {summary}
         </>
       ) : status === 'PENDING' ? (

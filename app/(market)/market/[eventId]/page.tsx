@@ -220,6 +220,15 @@ export default async function MarketPage({ params, searchParams }: Props) {
                         <p className="mk-listing-title">
                           {l.optionTitle}
                           {l.priceTypeTitle ? <span className="mk-badge buy-badge">{l.priceTypeTitle}</span> : null}
+                          {l.fromChannel ? (
+                            <span
+                              className="mk-badge buy-badge"
+                              data-testid="listing-source"
+                              title={t('fromChannelHint')}
+                            >
+                              {t('fromChannel')}
+                            </span>
+                          ) : null}
                         </p>
                         <p className="mk-listing-seat" data-testid="listing-seat">
                           {seatText(l.seats, t)}

@@ -5,17 +5,20 @@ import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SelectField } from '@/components/ui/field';
-import { Pagination } from '@/components/ui/pagination';
-import { pageParam, param } from '@/components/ui/search-params';
+import { PageLink, Pagination } from '@/components/ui/pagination';
+import { pageInUrl, pageParam, param, type SearchParams } from '@/components/ui/search-params';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
-import { channelListingStatus } from '@/server/modules/channels/schemas';
+import { withParams } from '@/components/ui/url';
+import { channelListingStatus, channelSaleStatus } from '@/server/modules/channels/schemas';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { ChannelDetails } from '../../../_features/channels/channel-details';
 import { ChannelWebhooks } from '../../../_features/channels/channel-webhooks';
 import { ApiKeysSection } from '../../../_features/keys/api-keys-section';
+import { formatMoney } from '../../../_shared/format';
 import { loadPartnerPage, PartnerPageHeader } from '../../../_shared/partner-page';
 import { channelPath, channelsPath } from '../../../_shared/paths';
+import { ChannelPayouts } from './channel-payouts';
 
 export const metadata: Metadata = { title: 'Channel' };
 
@@ -28,36 +31,78 @@ const TONE = {
   UNLISTED: 'warning',
   CANCELLED: 'danger',
 } as const;
+const CHANNEL_SALE_STATES = channelSaleStatus.options;
+const SALE_STATE = {
+  PENDING_FULFILMENT: { tone: 'warning', label: 'Awaiting fulfilment' },
+  FULFILLED: { tone: 'success', label: 'Fulfilled' },
+  REFUNDED: { tone: 'danger', label: 'Refunded' },
+} as const;
+
+/** One of `states` from the query string, or none (all) for anything else. */
+function stateParam<S extends string>(sp: SearchParams, key: string, states: readonly S[]): S | undefined {
+  const value = param(sp, key);
+  return (states as readonly string[]).includes(value) ? (value as S) : undefined;
+}
+
+/**
+ * A sale still awaiting its tickets past its deadline (the minute sweep refunds it soon). The page is a
+ * server component rendered per request, so reading the clock here is as of that request.
+ */
+function overdue(sale: { status: string; fulfilBy: string }): boolean {
+  return sale.status === 'PENDING_FULFILMENT' && Date.parse(sale.fulfilBy) < Date.now();
+}
+
+/** The sales' page number (`salesPage`: `page` is the listings'); anything unreadable is page 1. */
+function salesPageParam(sp: SearchParams): number {
+  return pageParam({ page: sp.salesPage });
+}
 
 type Props = {
   params: Promise<{ partnerId: string; channelId: string }>;
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-/** One channel: details, its keys, and its listings (filter by state, a page at a time). */
+/**
+ * One channel: details, payout setup, its keys, and its listings and sales, each filtered by state, a page
+ * at a time (`status`/`page` for listings, `saleStatus`/`salesPage` for sales; each keeps the other's).
+ */
 export default async function ChannelPage({ params, searchParams }: Props) {
   const { partnerId, channelId } = await params;
   const sp = await searchParams;
-  const statusParam = param(sp, 'status');
-  const status = (CHANNEL_LISTING_STATES as readonly string[]).includes(statusParam)
-    ? (statusParam as (typeof CHANNEL_LISTING_STATES)[number])
-    : undefined;
+  const status = stateParam(sp, 'status', CHANNEL_LISTING_STATES);
   const page = pageParam(sp);
+  const saleStatus = stateParam(sp, 'saleStatus', CHANNEL_SALE_STATES);
+  const salesPage = salesPageParam(sp);
   const base = channelPath(partnerId, channelId);
   const { queryClient, partner, data } = await loadPartnerPage(
     partnerId,
     base,
-    { status, page: page > 1 ? page : undefined },
+    { status, page: pageInUrl(page), saleStatus, salesPage: pageInUrl(salesPage) },
     async (qc) => {
-      const [channel, listings] = await Promise.all([
+      const [channel, listings, sales] = await Promise.all([
         qc.fetchQuery(trpc.channels.get.queryOptions({ partnerId, channelId })),
         qc.fetchQuery(trpc.channels.listings.queryOptions({ partnerId, channelId, status, page, pageSize: PAGE_SIZE })),
+        qc.fetchQuery(
+          trpc.channels.sales.queryOptions({
+            partnerId,
+            channelId,
+            status: saleStatus,
+            page: salesPage,
+            pageSize: PAGE_SIZE,
+          }),
+        ),
       ]);
-      return { channel, listings };
+      return { channel, listings, sales };
     },
   );
   void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId, channelId }));
-  const { channel, listings } = data;
+  void queryClient.prefetchQuery(trpc.channels.payoutSetup.queryOptions({ partnerId, channelId }));
+  const { channel, listings, sales } = data;
+  // What each section's filter and page links keep of the other section's.
+  const listingParams = { status, page: pageInUrl(page)?.toString() };
+  const saleParams = { saleStatus, salesPage: pageInUrl(salesPage)?.toString() };
+  const salesPageCount = Math.max(1, Math.ceil(sales.total / PAGE_SIZE));
+  const salesHref = (n: number) => withParams(base, { ...listingParams, saleStatus, salesPage: pageInUrl(n) });
 
   return (
     <>
@@ -72,6 +117,7 @@ export default async function ChannelPage({ params, searchParams }: Props) {
       />
       <HydrateClient>
         <ChannelDetails partnerId={partnerId} channelId={channelId} />
+        <ChannelPayouts partnerId={partnerId} channelId={channelId} />
         <ApiKeysSection
           partnerId={partnerId}
           kind="channels"
@@ -84,6 +130,7 @@ export default async function ChannelPage({ params, searchParams }: Props) {
       <SectionCard title="Listings" description="Newest first, as the channel pushed them.">
         <div className="card-body">
           <Form action={base} className="toolbar" aria-label="Filter listings">
+            <HiddenParams params={saleParams} />
             <SelectField label="State" name="status" defaultValue={status ?? ''} key={status ?? 'all'}>
               <option value="">All states</option>
               {CHANNEL_LISTING_STATES.map((s) => (
@@ -103,7 +150,7 @@ export default async function ChannelPage({ params, searchParams }: Props) {
         ) : (
           <Table
             label="Channel listings"
-            columns={['Listing', 'State', 'Event · show', 'Option', 'Tickets', 'Price', 'Updated']}
+            columns={['Listing', 'State', 'Event · show', 'Option', 'Tickets', 'Sold', 'Price', 'Updated']}
             bodyTestId="channel-listing-rows"
           >
             {listings.items.map((l) => (
@@ -126,6 +173,9 @@ export default async function ChannelPage({ params, searchParams }: Props) {
                   {l.soldWhole ? ' (whole)' : ''}
                 </td>
                 <td>
+                  {l.quantitySold} of {l.quantity}
+                </td>
+                <td>
                   {l.price} {l.currency}
                 </td>
                 <td>
@@ -141,10 +191,105 @@ export default async function ChannelPage({ params, searchParams }: Props) {
           pageSize={PAGE_SIZE}
           total={listings.total}
           basePath={base}
-          params={{ status }}
+          params={{ status, ...saleParams }}
           noun="listings"
         />
       </SectionCard>
+      <SectionCard
+        data-testid="channel-sales"
+        title="Sales"
+        description="Newest first. The channel names the tickets of each before its deadline, or the buyer is refunded."
+      >
+        <div className="card-body">
+          <Form action={base} className="toolbar" aria-label="Filter sales">
+            <HiddenParams params={listingParams} />
+            <SelectField label="State" name="saleStatus" defaultValue={saleStatus ?? ''} key={saleStatus ?? 'all'}>
+              <option value="">All states</option>
+              {CHANNEL_SALE_STATES.map((s) => (
+                <option key={s} value={s}>
+                  {SALE_STATE[s].label}
+                </option>
+              ))}
+            </SelectField>
+            <Button type="submit">Apply</Button>
+          </Form>
+        </div>
+        {sales.items.length === 0 ? (
+          <EmptyState
+            title={saleStatus ? 'No sales in this state' : 'No sales yet'}
+            description="When a buyer buys one of this channel's listings it appears here."
+          />
+        ) : (
+          <Table
+            label="Channel sales"
+            columns={['Sale', 'State', 'Listing', 'Event · show', 'Tickets', 'Buyer', 'Amount', 'Payout', 'Fulfil by']}
+            bodyTestId="channel-sale-rows"
+          >
+            {sales.items.map((s) => (
+              <tr key={s.saleId}>
+                <td>
+                  <code className="mono">{s.saleId}</code>
+                </td>
+                <td>
+                  <Badge tone={SALE_STATE[s.status].tone}>{SALE_STATE[s.status].label}</Badge>
+                </td>
+                <td>
+                  <code className="mono">{s.listingId}</code>
+                </td>
+                <td>
+                  {s.eventId} · {s.showId}
+                </td>
+                <td>
+                  {s.quantity}
+                  {s.ticketIds.length > 0 && (
+                    <>
+                      {' · '}
+                      <code className="mono">{s.ticketIds.join(', ')}</code>
+                    </>
+                  )}
+                </td>
+                <td>{s.buyerEmail}</td>
+                <td className="nowrap">{formatMoney(s.amount, s.currency)}</td>
+                <td className="nowrap">{formatMoney(s.payout, s.currency)}</td>
+                <td>
+                  <Time value={s.fulfilBy} />
+                  {overdue(s) && (
+                    <>
+                      {' '}
+                      <Badge tone="danger">overdue</Badge>
+                    </>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+        {/* Pagination's links set `page` (the listings'): the same links and summary, on `salesPage`. */}
+        <nav className="pagination" aria-label="Sales pagination">
+          <p className="pagination-summary">
+            {sales.total === 0 ? 0 : Math.min(sales.total, (sales.page - 1) * PAGE_SIZE + 1)}–
+            {Math.min(sales.total, sales.page * PAGE_SIZE)} of {sales.total} sales
+          </p>
+          <div className="pagination-links">
+            <PageLink href={sales.page > 1 ? salesHref(Math.min(sales.page - 1, salesPageCount)) : null} rel="prev" />
+            <span className="pagination-page">
+              Page {sales.page} of {salesPageCount}
+            </span>
+            <PageLink href={sales.page < salesPageCount ? salesHref(sales.page + 1) : null} rel="next" />
+          </div>
+        </nav>
+      </SectionCard>
+    </>
+  );
+}
+
+/** Hidden inputs carrying the other section's filter and page through a filter form's GET submit. */
+function HiddenParams({ params }: { params: Record<string, string | undefined> }) {
+  return (
+    <>
+      {Object.entries(params).map(([name, value]) =>
+        value ? <input key={name} type="hidden" name={name} value={value} /> : null,
+      )}
     </>
   );
 }
