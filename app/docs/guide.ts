@@ -4,6 +4,7 @@
  * them with (server/modules/partners/client.ts) by server/http/docs-guide.test.ts.
  */
 import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog';
+import { getChannelSaleExample } from '@/server/modules/channels';
 
 export const INTEGRATION_ORDER = [
   [
@@ -41,6 +42,23 @@ export const webhookExamples = [
     action: 'ticketShield.updated',
     data: { status: true, eventId: EXAMPLE_EVENT_ID, showId: EXAMPLE_SHOW_ID },
     when: 'Protection is switched on (true) or off (false) for an event or show: while on, show the secure view URL.',
+  },
+  {
+    family: 'channelListing',
+    action: 'channelListing.sold',
+    data: getChannelSaleExample.response,
+    when: 'Channels API only: sent to the channel’s webhook URL, signed with the channel’s secret. A buyer bought (part of) one of its listings: name the tickets handed over at `fulfilmentUrl` before `fulfilBy`.',
+  },
+  {
+    family: 'channelSale',
+    action: 'channelSale.refunded',
+    data: {
+      ...getChannelSaleExample.response,
+      status: 'REFUNDED',
+      refundedAt: '2026-11-26T14:03:00.000Z',
+      reason: 'The tickets were not handed over before the deadline; the buyer was refunded',
+    },
+    when: 'Channels API only: a sale was not fulfilled by its deadline; the buyer got that part back and the channel is not paid for it.',
   },
 ] as const;
 

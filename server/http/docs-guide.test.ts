@@ -3,6 +3,7 @@ import { feedEvent } from '@/server/modules/catalog';
 import { verificationAnswer } from '@/server/modules/partners';
 import { webhookBody } from '@/server/modules/webhooks';
 import { feedExample, verificationExample, webhookExamples } from '@/app/docs/guide';
+import { channelSaleResponse } from '@/server/modules/channels';
 
 describe('partner-side examples in /docs', () => {
   it('the ticket verification answer is one Encore accepts', () => {
@@ -18,6 +19,8 @@ describe('partner-side examples in /docs', () => {
       const { family, action, data } = w;
       expect(webhookBody.safeParse({ family, action, data }).success).toBe(true);
       expect(action.startsWith(`${family}.`)).toBe(true);
+      // A channel's messages carry a sale as the Channels API answers it.
+      if (family.startsWith('channel')) expect(channelSaleResponse.safeParse(data).error?.issues ?? []).toEqual([]);
     }
   });
 });

@@ -35,6 +35,22 @@ export function routeParams<T extends Record<string, string | string[]>>(params:
   return { params: Promise.resolve(params) };
 }
 
+type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+/** Calls a route handler as the partner (or channel) with `key`: the status and the parsed envelope. */
+export async function callRoute(
+  handler: RouteHandler,
+  path: string,
+  key: string,
+  opts: { method?: string; body?: unknown; params?: Record<string, string> } = {},
+) {
+  const res = await handler(
+    apiRequest(path, { method: opts.method, key, body: opts.body }),
+    routeParams(opts.params ?? {}),
+  );
+  return { status: res.status, body: await res.json() };
+}
+
 /**
  * A show as `POST /v1/events` takes it: option GA at 40.00 EUR unless `extra` says otherwise
  * (`ticketOptions`, `priceTypes`, `date`, …).

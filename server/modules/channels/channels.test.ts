@@ -18,7 +18,7 @@ import {
 import { setScopeProtection } from '@/server/modules/protection';
 import { createBuyIntention } from '@/server/modules/marketplace';
 import { listings } from '@/db/schema/marketplace';
-import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { callRoute, makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 import { postRules } from '@/server/testing/market';
 
 const STAFF = 'staff@encore.test';
@@ -53,18 +53,7 @@ const listing = (ref: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function call(
-  handler: (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>,
-  path: string,
-  key: string,
-  opts: { method?: string; body?: unknown; params?: Record<string, string> } = {},
-) {
-  const res = await handler(
-    apiRequest(path, { method: opts.method, key, body: opts.body }),
-    routeParams(opts.params ?? {}),
-  );
-  return { status: res.status, body: await res.json() };
-}
+const call = callRoute;
 
 const put = (key: string, id: string, body: unknown) =>
   call(onePut, `/v1/channels/listings/${id}`, key, { method: 'PUT', body, params: { listingId: id } });

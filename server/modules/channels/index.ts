@@ -1,9 +1,12 @@
 /**
  * Channels: the Channels API (keys starting `sk_ch_`, each of one channel of a partner): external
- * platforms push their resale listings, judged by the same rules as fans' listings. Owns the tables of
- * db/schema/channels.ts (the channels themselves and their keys belong to the partners module).
+ * platforms push their resale listings, judged by the same rules as fans' listings and sold in the market
+ * beside them (the marketplace mirrors them); their sales are told to the channel, fulfilled with the
+ * partner's tickets or refunded past their deadline. Owns the tables of db/schema/channels.ts (the
+ * channels themselves and their keys belong to the partners module).
  */
 export * from './contracts';
 export * from './listings';
 export * from './sales';
 export * from './schemas';
+export { getChannelSaleExample } from './examples';

@@ -14,7 +14,7 @@ import { buyerIntention, channelSeller, refundPurchaseJob } from '@/server/modul
 import { createApiKey, createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
 import { ticketsForSale } from '@/server/modules/tickets';
 import { dispatchDue, listMessages } from '@/server/modules/webhooks';
-import { apiRequest, routeParams } from '@/server/testing/fixtures';
+import { callRoute } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
@@ -40,19 +40,7 @@ afterAll(async () => {
   await hub.stop();
 });
 
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-async function call(
-  handler: Handler,
-  path: string,
-  key: string,
-  opts: { method?: string; body?: unknown; params?: Record<string, string> } = {},
-) {
-  const res = await handler(
-    apiRequest(path, { method: opts.method, key, body: opts.body }),
-    routeParams(opts.params ?? {}),
-  );
-  return { status: res.status, body: await res.json() };
-}
+const call = callRoute;
 
 /** A partner (tickets T1–T4 of show 1, option GA at 40 EUR, held by the channel's customer) and a channel with a webhook URL. */
 async function setUp(name: string) {

@@ -35,10 +35,14 @@ export function fulfilmentDeadline(now: Date, showStartsAt: Date): Date {
 
 type SaleRow = typeof channelSales.$inferSelect;
 
-async function viewOf(sale: SaleRow, db: DbOrTx): Promise<ChannelSaleView> {
+/** A sold channel listing as its sales name it: the channel's id and the partner's catalogue ids. */
+async function soldListing(channelListingId: string, db: DbOrTx) {
   const directory = showDirectory(db);
   const [listing] = await db
     .select({
+      id: channelListings.id,
+      partnerId: channelListings.partnerId,
+      channelId: channelListings.channelId,
       externalId: channelListings.externalId,
       eventRef: directory.eventRef,
       showId: directory.showId,
@@ -47,8 +51,13 @@ async function viewOf(sale: SaleRow, db: DbOrTx): Promise<ChannelSaleView> {
     })
     .from(channelListings)
     .innerJoin(directory, eq(directory.showPk, channelListings.showPk))
-    .where(eq(channelListings.id, sale.channelListingId));
-  return saleView(sale, listing);
+    .where(eq(channelListings.id, channelListingId));
+  if (!listing) throw new Error(`channel listing ${channelListingId} of a sale is missing`);
+  return listing;
+}
+
+async function viewOf(sale: SaleRow, db: DbOrTx): Promise<ChannelSaleView> {
+  return saleView(sale, await soldListing(sale.channelListingId, db));
 }
 
 function saleView(
@@ -90,23 +99,8 @@ function saleView(
 export async function recordChannelSales(work: Work, sold: ChannelListingSold[]): Promise<void> {
   const { tx, after } = work;
   const now = new Date();
-  const directory = showDirectory(tx);
   for (const s of sold) {
-    const [listing] = await tx
-      .select({
-        id: channelListings.id,
-        partnerId: channelListings.partnerId,
-        channelId: channelListings.channelId,
-        externalId: channelListings.externalId,
-        eventRef: directory.eventRef,
-        showId: directory.showId,
-        ticketOptionId: channelListings.ticketOptionId,
-        priceTypeId: channelListings.priceTypeId,
-      })
-      .from(channelListings)
-      .innerJoin(directory, eq(directory.showPk, channelListings.showPk))
-      .where(eq(channelListings.id, s.channelListingId));
-    if (!listing) throw new Error(`channel listing ${s.channelListingId} of a sale is missing`);
+    const listing = await soldListing(s.channelListingId, tx);
     const [sale] = await tx
       .insert(channelSales)
       .values({

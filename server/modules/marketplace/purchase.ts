@@ -34,6 +34,45 @@ async function primaryFeeMinor(partnerId: string, ticket: SaleTicket, priceMinor
 }
 
 /**
+ * Sold tickets change hands: the buyer owns them with fresh secure links, and the partner gets
+ * `ticket.updated` for each (outbox). Answers the buyer's new links.
+ */
+async function handOver(work: Work, partnerId: string, tickets: SaleTicket[], buyerEmail: string, reissue: boolean) {
+  const changed = await transferOwnership(
+    work.tx,
+    tickets.map((t) => t.pk),
+    buyerEmail,
+    { reason: 'SOLD', reissue },
+  );
+  const urls: string[] = [];
+  for (const c of changed) {
+    await enqueueWebhook(work, partnerId, {
+      family: 'ticket',
+      action: 'ticket.updated',
+      data: { id: c.ticketId, newOwnerEmail: buyerEmail, oldOwnerEmail: c.oldOwnerEmail },
+    });
+    urls.push(await secureViewUrl(partnerId, c.ticketId, work.tx));
+  }
+  return urls;
+}
+
+/** What the seller of a listing receives for these tickets: the price less the seller fee and the partner's primary fee. */
+async function payoutOf(
+  work: Work,
+  partnerId: string,
+  terms: Awaited<ReturnType<typeof marketTerms>>,
+  listing: { priceMinor: number; currency: string },
+  tickets: SaleTicket[],
+) {
+  let amount = 0;
+  for (const t of tickets) {
+    const fee = await primaryFeeMinor(partnerId, t, listing.priceMinor, work);
+    amount += sellerPayoutMinor(terms, listing.priceMinor, listing.currency, fee);
+  }
+  return amount;
+}
+
+/**
  * A buy intention's payment was confirmed (subscribed to the payments module in server/wiring.ts; runs in
  * the paying transaction). The sellers' ownership is asked of the partner again; then, in this one
  * transaction: the listings SOLD, the tickets owned by the buyer with fresh secure links, `ticket.updated`
@@ -150,26 +189,9 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
       continue;
     }
     const list = ticketsOf(listing.id);
-    const changed = await transferOwnership(
-      tx,
-      list.map((t) => t.pk),
-      intention.buyerEmail,
-      { reason: 'SOLD', reissue: protection.reissue },
-    );
-    for (const c of changed) {
-      await enqueueWebhook(work, intention.partnerId, {
-        family: 'ticket',
-        action: 'ticket.updated',
-        data: { id: c.ticketId, newOwnerEmail: intention.buyerEmail, oldOwnerEmail: c.oldOwnerEmail },
-      });
-      // The link rotated by the sale: the buyer's, for their confirmation mail.
-      secureViewUrls.push(await secureViewUrl(intention.partnerId, c.ticketId, tx));
-    }
-    let amount = 0;
-    for (const t of list) {
-      const fee = await primaryFeeMinor(intention.partnerId, t, listing.priceMinor, work);
-      amount += sellerPayoutMinor(terms, listing.priceMinor, listing.currency, fee);
-    }
+    // The links rotated by the sale: the buyer's, for their confirmation mail.
+    secureViewUrls.push(...(await handOver(work, intention.partnerId, list, intention.buyerEmail, protection.reissue)));
+    const amount = await payoutOf(work, intention.partnerId, terms, listing, list);
     const showAt = list[0]?.startsAt ?? new Date();
     const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
     sales.push({ listingId: listing.id, payoutMinor: amount, dueAt });
@@ -224,26 +246,8 @@ export async function deliverChannelSale(
       open: false,
     })),
   );
-  const changed = await transferOwnership(
-    tx,
-    tickets.map((t) => t.pk),
-    sale.buyerEmail,
-    { reason: 'SOLD', reissue: protection.reissue },
-  );
-  const secureViewUrls: string[] = [];
-  for (const c of changed) {
-    await enqueueWebhook(work, sale.partnerId, {
-      family: 'ticket',
-      action: 'ticket.updated',
-      data: { id: c.ticketId, newOwnerEmail: sale.buyerEmail, oldOwnerEmail: c.oldOwnerEmail },
-    });
-    secureViewUrls.push(await secureViewUrl(sale.partnerId, c.ticketId, tx));
-  }
-  let amount = 0;
-  for (const t of tickets) {
-    const fee = await primaryFeeMinor(sale.partnerId, t, listing.priceMinor, work);
-    amount += sellerPayoutMinor(terms, listing.priceMinor, listing.currency, fee);
-  }
+  const secureViewUrls = await handOver(work, sale.partnerId, tickets, sale.buyerEmail, protection.reissue);
+  const amount = await payoutOf(work, sale.partnerId, terms, listing, tickets);
   await tx
     .update(payouts)
     .set({ amountMinor: amount })
