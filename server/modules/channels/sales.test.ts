@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GET as accessLayerGet } from '@/app/v1/wrapper/accesslayer/route';
 import { GET as listedGet } from '@/app/v1/marketplace/items/events/[eventId]/listedTickets/route';
 import { POST as intentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { PUT as onePut } from '@/app/v1/channels/listings/[listingId]/route';
@@ -310,5 +311,37 @@ describe('channel listings in the market', () => {
       params: { eventId: s.ref },
     });
     expect(gone.body.data).toEqual([]);
+  });
+
+  it('hold like fans’ listings: of 50 buyers at once exactly one gets a channel’s listing; the buy access layer lists it', async () => {
+    const s = await setUp('Channel rush');
+    const body = {
+      eventId: s.ref,
+      showId: '1',
+      ticketOptionId: 'GA',
+      price: 44,
+      currency: 'EUR',
+      quantity: 2,
+      soldWhole: true,
+    };
+    expect((await put(s.channelKey, 'RUSH', body)).status).toBe(200);
+    const layer = await call(accessLayerGet, `/v1/wrapper/accesslayer?type=buy&eventId=${s.ref}&showId=1`, s.key);
+    const list = (layer.body.data.components as { type: string; list?: { items: Record<string, unknown>[] } }[]).find(
+      (c) => c.type === 'list',
+    )!;
+    expect(list.list!.items).toEqual([expect.objectContaining({ quantity: 2, source: 'CHANNEL' })]);
+    const listingId = list.list!.items[0].listingId as string;
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        call(intentionPost, '/v1/marketplace/buyingflow/buyIntention', s.key, {
+          method: 'POST',
+          body: { items: [listingId], user: `rush${i}@example.com` },
+        }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409)).toHaveLength(49);
+    const view = await call(oneGet, '/v1/channels/listings/RUSH', s.channelKey, { params: { listingId: 'RUSH' } });
+    expect(view.body.data.status).toBe('RESERVED');
   });
 });
