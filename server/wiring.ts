@@ -1,5 +1,5 @@
 import { onResaleTurnedOff, onShowsCancelled } from '@/server/modules/catalog';
-import { recordChannelSales } from '@/server/modules/channels';
+import { closeSalesOfShows, recordChannelSales } from '@/server/modules/channels';
 import {
   completePurchase,
   onChannelListingsSold,
@@ -22,6 +22,7 @@ import { invalidateTicketsOfShows, onTicketsInvalidated } from '@/server/modules
  */
 onShowsCancelled('tickets', (work, showPks) => invalidateTicketsOfShows(work.tx, showPks));
 onShowsCancelled('marketplace', terminateListingsOfShows);
+onShowsCancelled('channels', closeSalesOfShows);
 onTicketsInvalidated('marketplace', terminateListingsOfTickets);
 onPaymentSucceeded('marketplace', completePurchase);
 onProtectionTurnedOff('marketplace', unlistListingsOfShows);

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { GET as accessLayerGet } from '@/app/v1/wrapper/accesslayer/route';
 import { GET as listedGet } from '@/app/v1/marketplace/items/events/[eventId]/listedTickets/route';
 import { POST as intentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
@@ -343,5 +344,36 @@ describe('channel listings in the market', () => {
     expect(answers.filter((a) => a.status === 409)).toHaveLength(49);
     const view = await call(oneGet, '/v1/channels/listings/RUSH', s.channelKey, { params: { listingId: 'RUSH' } });
     expect(view.body.data.status).toBe('RESERVED');
+  });
+
+  it('a cancelled show closes its channel sales as refunded (the buyer is refunded in full by the market) and tells the channel', async () => {
+    const s = await setUp('Channel cancel');
+    const body = { eventId: s.ref, showId: '1', ticketOptionId: 'GA', price: 44, currency: 'EUR', quantity: 1 };
+    expect((await put(s.channelKey, 'C1', body)).status).toBe(200);
+    const [row] = (
+      await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {
+        params: { eventId: s.ref },
+      })
+    ).body.data as { listingId: string }[];
+    await buy(s.key, [row.listingId]);
+    const cancelled = await call(cancelPost, `/v1/events/${s.ref}/cancellation`, s.key, {
+      method: 'POST',
+      params: { externalReferenceId: s.ref },
+    });
+    expect(cancelled.status).toBe(200);
+    const [sale] = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
+    expect(sale.status).toBe('REFUNDED');
+    const log = await listMessages({ partnerId: s.partnerId, channelId: s.channel.id, action: 'channelSale.refunded' });
+    expect(log.items.map((m) => (m.data as { reason: string }).reason)).toEqual([
+      'The show was cancelled; the buyer was refunded',
+    ]);
+    // Its deadline refunds nothing more.
+    await getDb()
+      .update(channelSales)
+      .set({ fulfilBy: new Date(Date.now() - 1000) })
+      .where(eq(channelSales.id, sale.id));
+    expect(await refundUnfulfilledSales({ saleId: sale.id })).toBe(0);
+    const view = await call(oneGet, '/v1/channels/listings/C1', s.channelKey, { params: { listingId: 'C1' } });
+    expect(view.body.data.status).toBe('SOLD');
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, lte, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type Db, type DbOrTx, getDb } from '@/db';
 import { channelListings, type ChannelSeat, channelSales } from '@/db/schema/channels';
@@ -368,4 +368,36 @@ export async function channelPayoutSetup(partnerId: string, channelId: string, s
     return { status: account.status, onboardingUrl };
   }
   return { status: await payoutStatus(partnerId, identity), onboardingUrl: null };
+}
+
+/**
+ * Shows cancelled (subscribed in server/wiring.ts after the marketplace, which refunds every paid purchase
+ * of those shows in full): the channels' sales of them close as REFUNDED, so no deadline refunds them
+ * again and no fulfilment is awaited, and each channel receives `channelSale.refunded` saying why.
+ */
+export async function closeSalesOfShows(work: Work, showPks: string[]): Promise<void> {
+  if (!showPks.length) return;
+  const closed = await work.tx
+    .update(channelSales)
+    .set({ status: 'REFUNDED', refundedAt: sql`now()` })
+    .where(
+      and(
+        inArray(channelSales.status, ['PENDING_FULFILMENT', 'FULFILLED']),
+        inArray(
+          channelSales.channelListingId,
+          work.tx
+            .select({ id: channelListings.id })
+            .from(channelListings)
+            .where(inArray(channelListings.showPk, showPks)),
+        ),
+      ),
+    )
+    .returning();
+  for (const sale of closed) {
+    await enqueueChannelWebhook(work, sale.partnerId, sale.channelId, {
+      family: 'channelSale',
+      action: 'channelSale.refunded',
+      data: { ...(await viewOf(sale, work.tx)), reason: 'The show was cancelled; the buyer was refunded' },
+    });
+  }
 }
