@@ -13,10 +13,14 @@ export interface PaginationProps {
   basePath: string;
   params?: Record<string, string | undefined>;
   noun?: string;
+  /** The query parameter holding the page (two paged lists on one page need two). */
+  pageKey?: string;
+  /** The navigation's accessible name (two on one page need two). */
+  label?: string;
 }
 
-function hrefFor(basePath: string, params: Record<string, string | undefined>, page: number): string {
-  return withParams(basePath, { ...params, page: page > 1 ? page : undefined });
+function hrefFor(basePath: string, params: Record<string, string | undefined>, page: number, key: string): string {
+  return withParams(basePath, { ...params, [key]: page > 1 ? page : undefined });
 }
 
 /** "← Previous" or "Next →": a link to that page, or shown disabled where there is none. */
@@ -42,13 +46,15 @@ export function Pagination({
   basePath,
   params = {},
   noun = 'items',
+  pageKey = 'page',
+  label = 'Pagination',
 }: PaginationProps) {
   const from = total === 0 ? 0 : Math.min(total, (page - 1) * pageSize + 1);
   const to = Math.min(total, page * pageSize);
-  const prev = page > 1 ? hrefFor(basePath, params, Math.min(page - 1, pageCount)) : null;
-  const next = page < pageCount ? hrefFor(basePath, params, page + 1) : null;
+  const prev = page > 1 ? hrefFor(basePath, params, Math.min(page - 1, pageCount), pageKey) : null;
+  const next = page < pageCount ? hrefFor(basePath, params, page + 1, pageKey) : null;
   return (
-    <nav className="pagination" aria-label="Pagination">
+    <nav className="pagination" aria-label={label}>
       <p className="pagination-summary">
         {from}–{to} of {total} {noun}
       </p>
@@ -106,7 +112,11 @@ export function PagedList({
   if (total === 0) return none;
   return (
     <>
-      {result.items.length === 0 ? <PastTheEnd firstPage={hrefFor(link.basePath, link.params ?? {}, 1)} /> : children}
+      {result.items.length === 0 ? (
+        <PastTheEnd firstPage={hrefFor(link.basePath, link.params ?? {}, 1, 'page')} />
+      ) : (
+        children
+      )}
       <Pagination
         page={page}
         pageCount={pageCount}

@@ -5,11 +5,10 @@ import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { SelectField } from '@/components/ui/field';
-import { PageLink, Pagination } from '@/components/ui/pagination';
+import { Pagination } from '@/components/ui/pagination';
 import { pageInUrl, pageParam, param, type SearchParams } from '@/components/ui/search-params';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
-import { withParams } from '@/components/ui/url';
 import { channelListingStatus, channelSaleStatus } from '@/server/modules/channels/schemas';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { ChannelDetails } from '../../../_features/channels/channel-details';
@@ -102,7 +101,6 @@ export default async function ChannelPage({ params, searchParams }: Props) {
   const listingParams = { status, page: pageInUrl(page)?.toString() };
   const saleParams = { saleStatus, salesPage: pageInUrl(salesPage)?.toString() };
   const salesPageCount = Math.max(1, Math.ceil(sales.total / PAGE_SIZE));
-  const salesHref = (n: number) => withParams(base, { ...listingParams, saleStatus, salesPage: pageInUrl(n) });
 
   return (
     <>
@@ -175,9 +173,7 @@ export default async function ChannelPage({ params, searchParams }: Props) {
                 <td>
                   {l.quantitySold} of {l.quantity}
                 </td>
-                <td>
-                  {l.price} {l.currency}
-                </td>
+                <td className="nowrap">{formatMoney(l.price, l.currency)}</td>
                 <td>
                   <Time value={new Date(l.updatedAt)} />
                 </td>
@@ -264,20 +260,17 @@ export default async function ChannelPage({ params, searchParams }: Props) {
             ))}
           </Table>
         )}
-        {/* Pagination's links set `page` (the listings'): the same links and summary, on `salesPage`. */}
-        <nav className="pagination" aria-label="Sales pagination">
-          <p className="pagination-summary">
-            {sales.total === 0 ? 0 : Math.min(sales.total, (sales.page - 1) * PAGE_SIZE + 1)}–
-            {Math.min(sales.total, sales.page * PAGE_SIZE)} of {sales.total} sales
-          </p>
-          <div className="pagination-links">
-            <PageLink href={sales.page > 1 ? salesHref(Math.min(sales.page - 1, salesPageCount)) : null} rel="prev" />
-            <span className="pagination-page">
-              Page {sales.page} of {salesPageCount}
-            </span>
-            <PageLink href={sales.page < salesPageCount ? salesHref(sales.page + 1) : null} rel="next" />
-          </div>
-        </nav>
+        <Pagination
+          page={sales.page}
+          pageCount={salesPageCount}
+          pageSize={PAGE_SIZE}
+          total={sales.total}
+          basePath={base}
+          params={{ ...listingParams, saleStatus }}
+          noun="sales"
+          pageKey="salesPage"
+          label="Sales pagination"
+        />
       </SectionCard>
     </>
   );
