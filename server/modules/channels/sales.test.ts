@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
@@ -11,7 +11,7 @@ import { GET as salesGet } from '@/app/v1/channels/sales/route';
 import { GET as saleGet } from '@/app/v1/channels/sales/[saleId]/route';
 import { POST as fulfilPost } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
 import { getDb } from '@/db';
-import { channelSales, mails, payouts, refunds } from '@/db/schema';
+import { channels, channelSales, mails, payouts, refunds } from '@/db/schema';
 import { buyerIntention, channelSeller, refundPurchaseJob } from '@/server/modules/marketplace';
 import { createApiKey, createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
 import { ticketsForSale } from '@/server/modules/tickets';
@@ -29,6 +29,7 @@ const HOLDER = 'holder@example.com';
 const BUYER = 'buyer@example.com';
 
 let hub: Receiver;
+const channelIds: string[] = [];
 let jobs: ReturnType<typeof recordJobs>;
 let restoreEnv: () => void;
 beforeAll(async () => {
@@ -37,6 +38,10 @@ beforeAll(async () => {
   jobs = recordJobs();
 });
 afterAll(async () => {
+  // Messages still queued for these channels would be retried against a closed port by the dispatchers of
+  // other test files sharing the database: without a URL they are held instead.
+  if (channelIds.length)
+    await getDb().update(channels).set({ webhookUrl: null }).where(inArray(channels.id, channelIds));
   jobs.restore();
   restoreEnv();
   await hub.stop();
@@ -58,6 +63,7 @@ async function setUp(name: string) {
     ],
   });
   const channel = await createChannel({ partnerId: m.partnerId, name: 'Resale Hub' });
+  channelIds.push(channel.id);
   await updateChannel({ partnerId: m.partnerId, channelId: channel.id, name: 'Resale Hub', webhookUrl: hub.url });
   const { secret } = await createApiKey({ partnerId: m.partnerId, kind: 'channels', channelId: channel.id });
   return { ...m, channel, channelKey: secret };
