@@ -5,7 +5,7 @@ import { domainEvent } from '@/server/lib/domain-event';
 import { newId } from '@/server/lib/ids';
 import type { Work } from '@/server/lib/transaction';
 import { channelSeller } from './channel-seller';
-import { cancelIntentionsHolding } from './intentions';
+import { endOpenListings } from './intentions';
 
 /*
  * Channels' listings in the market. A channel's listing (server/modules/channels) is mirrored here as
@@ -162,11 +162,7 @@ export async function takeChannelListingsOffSale(
     .for('update');
   const ids = open.map((l) => l.id);
   if (!ids.length) return 0;
-  await cancelIntentionsHolding(tx, ids);
-  await tx
-    .update(listings)
-    .set({ status, reservedBy: null, updatedAt: sql`now()` })
-    .where(inArray(listings.id, ids));
+  await endOpenListings(tx, ids, status);
   return ids.length;
 }
 

@@ -358,7 +358,7 @@ export async function expireIntention(intentionId: string, db: Db = getDb()): Pr
  * Ends open listings (a cascade) with the intentions holding them, freeing their tickets: CANCELLED for
  * good, or UNLISTED (the seller may list them again).
  */
-async function endOpenListings(tx: Tx, listingIds: string[], status: 'CANCELLED' | 'UNLISTED'): Promise<void> {
+export async function endOpenListings(tx: Tx, listingIds: string[], status: 'CANCELLED' | 'UNLISTED'): Promise<void> {
   if (!listingIds.length) return;
   await cancelIntentionsHolding(tx, listingIds);
   await tx
