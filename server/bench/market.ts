@@ -1,5 +1,8 @@
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { getSql } from '@/db';
+import { replaceJobProvider } from '@/server/jobs/client';
+import { LocalJobProvider } from '@/server/jobs/local';
+import { allJobs } from '@/server/jobs/registry';
 import { createEvent } from '@/server/modules/catalog';
 import { createListing, listedTickets } from '@/server/modules/marketplace';
 import { createPartnerWithKeys } from '@/server/modules/partners';
@@ -58,6 +61,10 @@ export async function marketWith(n: number) {
 export async function runBuyIntention(): Promise<BenchResult> {
   const BUYERS = Number(process.env.BENCH_BUYERS ?? 200);
   const LISTINGS = 20;
+  // The app's job provider, started as in an app instance: each winner queues its hold's expiry job.
+  const provider = new LocalJobProvider(process.env.DATABASE_URL!, { pollingIntervalSeconds: 0.5 });
+  await provider.start(allJobs());
+  const replaced = replaceJobProvider(provider);
   const m = await marketWith(LISTINGS);
   const listingIds: string[] = [];
   for (const t of m.ticketIds) {
@@ -104,6 +111,8 @@ export async function runBuyIntention(): Promise<BenchResult> {
     if (updated.reduce((n, r) => n + r.count, 0) !== LISTINGS) throw new Error('baseline reserved the wrong count');
   }
   await reset();
+  replaceJobProvider(replaced);
+  await provider.stop();
   return { value: Math.max(...project), baseline: Math.max(...baseline), unit: 'intentions/s', kind: 'rate' };
 }
 

@@ -3,7 +3,7 @@ import { env } from '@/server/env';
 import { errorFields, log } from '@/server/lib/log';
 import { getInngest, InngestJobProvider } from './inngest';
 import { LocalJobProvider } from './local';
-import type { JobDefinition, JobProvider, SendOptions } from './types';
+import type { JobDefinition, JobProvider, QueuedJob, SendOptions } from './types';
 
 /**
  * The job client: sends jobs by name and knows no job. The definitions (server/jobs/registry.ts) are
@@ -86,4 +86,28 @@ export function sendJobSoon(name: string, input: object = {}): void {
   }, MERGE_MS);
   timer.unref?.();
   merging.set(key, timer);
+}
+
+let batch: { jobs: QueuedJob[]; written: Promise<void> } | undefined;
+const BATCH_MS = 10;
+
+/**
+ * Queues a job with the others asked for within 10 ms, in one write (a statement for the local
+ * provider, one API call for Inngest): a rush of buy intentions queues its expiry jobs in a few
+ * writes instead of one each. Resolves (or rejects) when its batch is written; for jobs that have a
+ * sweep catching up, sent where the caller does not wait for the queue (`after.job(…, { background })`).
+ */
+export function sendJobBatched(name: string, input: object = {}, opts?: SendOptions): Promise<void> {
+  if (!batch) {
+    const jobs: QueuedJob[] = [];
+    const written = new Promise<void>((resolve, reject) => {
+      setTimeout(() => {
+        batch = undefined;
+        jobProvider().sendMany(jobs).then(resolve, reject);
+      }, BATCH_MS);
+    });
+    batch = { jobs, written };
+  }
+  batch.jobs.push({ name, input, ...(opts ? { opts } : {}) });
+  return batch.written;
 }

@@ -117,6 +117,26 @@ describe('Inngest wiring', () => {
       const [event] = received[0].body as { name: string; data: { input: unknown; runAt: string } }[];
       expect(event.name).toBe('encore/webhooks.dispatch');
       expect(event.data).toEqual({ input: {}, runAt: runAt.toISOString() });
+
+      // Several jobs go in one call, each with its dedupe id.
+      await provider.sendMany([
+        { name: 'marketplace.expireIntention', input: { intentionId: 'bi_1' }, opts: { runAt, singletonKey: 'bi_1' } },
+        { name: 'marketplace.expireIntention', input: { intentionId: 'bi_2' }, opts: { runAt, singletonKey: 'bi_2' } },
+      ]);
+      expect(received).toHaveLength(2);
+      const events = received[1].body as { id: string; name: string; data: { input: unknown; runAt: string } }[];
+      expect(events).toMatchObject([
+        {
+          id: `marketplace.expireIntention:bi_1:${runAt.getTime()}`,
+          name: 'encore/marketplace.expireIntention',
+          data: { input: { intentionId: 'bi_1' }, runAt: runAt.toISOString() },
+        },
+        {
+          id: `marketplace.expireIntention:bi_2:${runAt.getTime()}`,
+          name: 'encore/marketplace.expireIntention',
+          data: { input: { intentionId: 'bi_2' }, runAt: runAt.toISOString() },
+        },
+      ]);
     } finally {
       server.close();
     }

@@ -1,5 +1,5 @@
 import { Inngest } from 'inngest';
-import type { JobDefinition, JobProvider, SendOptions } from './types';
+import type { JobDefinition, JobProvider, QueuedJob, SendOptions } from './types';
 
 /** Event that triggers a definition on Inngest. */
 export const eventName = (def: Pick<JobDefinition, 'id'>) => `encore/${def.id}`;
@@ -41,16 +41,25 @@ export function inngestFunctions(inngest: Inngest, definitions: JobDefinition[])
   );
 }
 
+/** A job as the Inngest event that triggers its function (a singleton key becomes the event's dedupe id). */
+function toEvent({ name, input, opts = {} }: QueuedJob) {
+  return {
+    name: eventName({ id: name }),
+    data: { input, ...(opts.runAt ? { runAt: opts.runAt.toISOString() } : {}) },
+    ...(opts.singletonKey ? { id: `${name}:${opts.singletonKey}:${opts.runAt?.getTime() ?? 'now'}` } : {}),
+  };
+}
+
 export class InngestJobProvider implements JobProvider {
   readonly name = 'inngest' as const;
   constructor(private readonly inngest: Inngest) {}
 
   async send(name: string, input: object, opts: SendOptions = {}): Promise<void> {
-    await this.inngest.send({
-      name: eventName({ id: name }),
-      data: { input, ...(opts.runAt ? { runAt: opts.runAt.toISOString() } : {}) },
-      ...(opts.singletonKey ? { id: `${name}:${opts.singletonKey}:${opts.runAt?.getTime() ?? 'now'}` } : {}),
-    });
+    await this.inngest.send(toEvent({ name, input, opts }));
+  }
+
+  async sendMany(jobs: QueuedJob[]): Promise<void> {
+    if (jobs.length) await this.inngest.send(jobs.map(toEvent));
   }
 
   // Inngest calls us at /api/inngest (its functions come from the registry there); nothing runs in-process.

@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import { errorFields, log } from '@/server/lib/log';
-import type { JobDefinition, JobProvider, SendOptions } from './types';
+import type { JobDefinition, JobProvider, QueuedJob, SendOptions } from './types';
 
 /**
  * The embedded default: durable jobs in our own PostgreSQL (schema `pgboss`) on pg-boss 10, worked by
@@ -82,6 +82,21 @@ export class LocalJobProvider implements JobProvider {
     if (!opts.runAt || opts.runAt.getTime() <= Date.now()) {
       for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
     }
+  }
+
+  async sendMany(jobs: QueuedJob[]): Promise<void> {
+    if (!jobs.length) return;
+    await this.boss.insert(
+      jobs.map(({ name, input, opts = {} }) => ({
+        name,
+        data: input,
+        ...(opts.runAt ? { startAfter: opts.runAt.toISOString() } : {}),
+        ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
+      })),
+    );
+    const now = Date.now();
+    const due = new Set(jobs.filter((j) => !j.opts?.runAt || j.opts.runAt.getTime() <= now).map((j) => j.name));
+    for (const name of due) for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
   }
 
   async stop(): Promise<void> {

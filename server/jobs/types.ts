@@ -38,10 +38,19 @@ export interface SendOptions {
   singletonKey?: string;
 }
 
+/** One job of a `sendMany`. */
+export interface QueuedJob {
+  name: string;
+  input: object;
+  opts?: SendOptions;
+}
+
 export interface JobProvider {
   readonly name: 'local' | 'inngest';
   /** Queues the job with this id; its definition's schema checks the input when it runs. */
   send(name: string, input: object, opts?: SendOptions): Promise<void>;
+  /** Queues several jobs in one write (one statement, one API call). */
+  sendMany(jobs: QueuedJob[]): Promise<void>;
   /** Takes the definitions this process runs (handed over at boot: the provider imports none). */
   start(definitions: JobDefinition[]): Promise<void>;
   stop(): Promise<void>;

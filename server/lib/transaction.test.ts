@@ -103,36 +103,49 @@ describe('transaction: effects after commit', () => {
     expect(after).toEqual(['still runs']);
   });
 
-  it('starts a background job send without waiting for it, and a failed one is logged, not thrown', async () => {
+  it('starts a background job send without waiting for it, batches those asked for together, and a failed one is logged, not thrown', async () => {
     const { replaceJobProvider } = await import('@/server/jobs/client');
     let release: () => void = () => undefined;
     const queued: string[] = [];
     const previous = replaceJobProvider({
       name: 'local',
-      async send(name) {
-        queued.push(`asked ${name}`);
+      async send() {
+        throw new Error('background sends go in batches');
+      },
+      async sendMany(jobs) {
+        const names = jobs.map((j) => `${j.name}(${JSON.stringify(j.input)})`).join(' + ');
+        queued.push(`asked ${names}`);
         await new Promise<void>((resolve) => (release = resolve));
-        if (name === 'broken.job') throw new Error('queue unreachable');
-        queued.push(`written ${name}`);
+        if (jobs.some((j) => j.name === 'broken.job')) throw new Error('queue unreachable');
+        queued.push(`written ${names}`);
       },
       async start() {},
       async stop() {},
     });
     restores.push(() => void replaceJobProvider(previous));
-    const answer = await transaction(async ({ after }) => {
-      after.job('marketplace.expireIntention', { intentionId: 'bi_x' }, { background: true });
-      return 'answered';
-    });
-    // The caller has its answer while the queue write is still under way.
-    expect(answer).toBe('answered');
-    expect(queued).toEqual(['asked marketplace.expireIntention']);
+    const answers = await Promise.all(
+      ['bi_x', 'bi_y'].map((intentionId) =>
+        transaction(async ({ after }) => {
+          after.job('marketplace.expireIntention', { intentionId }, { background: true });
+          return `answered ${intentionId}`;
+        }),
+      ),
+    );
+    // The callers have their answers while the queue write is still under way: one write for both.
+    expect(answers).toEqual(['answered bi_x', 'answered bi_y']);
+    await new Promise((r) => setTimeout(r, 30));
+    const both =
+      'marketplace.expireIntention({"intentionId":"bi_x"}) + marketplace.expireIntention({"intentionId":"bi_y"})';
+    expect(queued).toEqual([`asked ${both}`]);
     release();
     await new Promise((r) => setTimeout(r, 10));
-    expect(queued).toEqual(['asked marketplace.expireIntention', 'written marketplace.expireIntention']);
+    expect(queued).toEqual([`asked ${both}`, `written ${both}`]);
 
     await transaction(async ({ after }) => after.job('broken.job', {}, { background: true }));
+    await new Promise((r) => setTimeout(r, 30));
     release();
     await new Promise((r) => setTimeout(r, 10));
-    expect(queued).not.toContain('written broken.job');
+    expect(queued).toContain('asked broken.job({})');
+    expect(queued).not.toContain('written broken.job({})');
   });
 });

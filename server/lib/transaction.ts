@@ -1,5 +1,5 @@
 import { type Db, getDb, type Tx } from '@/db';
-import { sendJob, sendJobSoon } from '@/server/jobs/client';
+import { sendJob, sendJobBatched, sendJobSoon } from '@/server/jobs/client';
 import type { SendOptions } from '@/server/jobs/types';
 import { errorFields, log } from './log';
 
@@ -9,7 +9,8 @@ export interface After {
    * Queues the job `name` (a job definition's id) after the commit. `merge`: jobs that sweep a table
    * (the webhook dispatcher) are asked for once however many transactions ask within 25 ms. `background`:
    * the send is started but not waited for (a job whose sweep covers a lost send, on a path where the
-   * caller's answer should not wait for the queue write: a buy intention's expiry).
+   * caller's answer should not wait for the queue write: a buy intention's expiry), and goes with the
+   * others asked for within 10 ms in one queue write (`sendJobBatched`).
    */
   job(name: string, input?: object, opts?: SendOptions & { merge?: boolean; background?: boolean }): void;
   /** Any other effect after the commit (a mail, a cache refresh). */
@@ -37,7 +38,12 @@ export async function transaction<T>(fn: (work: Work) => Promise<T>, within?: Wo
       const { merge, background, ...send } = opts;
       effects.push({
         what: name,
-        run: () => (merge ? sendJobSoon(name, input) : sendJob(name, input, send)),
+        run: () =>
+          merge
+            ? sendJobSoon(name, input)
+            : background
+              ? sendJobBatched(name, input, send)
+              : sendJob(name, input, send),
         background,
       });
     },

@@ -17,9 +17,13 @@ export function recordJobs(opts: { fail?: boolean | ((job: SentJob) => boolean) 
   const recorder: JobProvider = {
     name: 'local',
     async send(name, input, sendOpts) {
-      const fail = typeof opts.fail === 'function' ? opts.fail({ name, input, opts: sendOpts }) : opts.fail;
-      if (fail) throw new Error('queue unreachable');
-      sent.push({ name, input, ...(sendOpts ? { opts: sendOpts } : {}) });
+      await recorder.sendMany([{ name, input, ...(sendOpts ? { opts: sendOpts } : {}) }]);
+    },
+    async sendMany(jobs) {
+      // All or nothing, as one queue write is.
+      const fail = (job: SentJob) => (typeof opts.fail === 'function' ? opts.fail(job) : Boolean(opts.fail));
+      if (jobs.some(fail)) throw new Error('queue unreachable');
+      sent.push(...jobs);
     },
     async start() {},
     async stop() {},

@@ -214,6 +214,8 @@ describe('buy intentions', () => {
     expect(minutes).toBeLessThanOrEqual(10);
     expect((await getListing(m.partnerId, a.id)).status).toBe('RESERVED');
     expect(await listedTickets(m.partnerId, m.ref)).toEqual([]);
+    // Queued in the background with the others of its 10 ms batch, after the answer.
+    await expect.poll(() => jobs.sent.length).toBeGreaterThan(sentBefore);
     expect(jobs.sent.slice(sentBefore)).toEqual([
       {
         name: 'marketplace.expireIntention',

@@ -1,0 +1,43 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { getSql } from '@/db';
+import { LocalJobProvider } from './local';
+import { defineJob, type JobDefinition } from './types';
+
+// A queue of its own (an id no other test uses), so parallel test files never see these runs.
+const ran: number[] = [];
+const records = defineJob({
+  id: 'local-test.records',
+  description: 'Records its input',
+  input: z.object({ n: z.number() }),
+  async run({ n }) {
+    ran.push(n);
+  },
+});
+
+const provider = new LocalJobProvider(process.env.DATABASE_URL!, { pollingIntervalSeconds: 0.5 });
+afterAll(() => provider.stop());
+
+describe('local job provider', () => {
+  it('queues several jobs in one write: the due ones run, a delayed one waits for its time, a singleton key once', async () => {
+    await provider.start([records as unknown as JobDefinition]);
+    const later = new Date(Date.now() + 3_600_000);
+    await provider.sendMany([
+      { name: records.id, input: { n: 1 } },
+      { name: records.id, input: { n: 2 }, opts: { singletonKey: 'two' } },
+      { name: records.id, input: { n: 3 }, opts: { runAt: later, singletonKey: 'three' } },
+    ]);
+    await expect.poll(() => [...ran].sort(), { timeout: 10_000 }).toEqual([1, 2]);
+
+    const sql = getSql();
+    const [delayed] = await sql<{ state: string; start_after: Date; singleton_key: string }[]>`
+      select state, start_after, singleton_key from pgboss.job where name = ${records.id} and data ->> 'n' = '3'`;
+    expect(delayed.state).toBe('created');
+    expect(delayed.singleton_key).toBe('three');
+    expect(Math.abs(new Date(delayed.start_after).getTime() - later.getTime())).toBeLessThan(1000);
+
+    // Nothing to send is no write at all.
+    await provider.sendMany([]);
+    expect([...ran].sort()).toEqual([1, 2]);
+  });
+});
