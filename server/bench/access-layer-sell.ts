@@ -13,8 +13,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
  * access-layer-sell: median latency of `POST /v1/wrapper/accesslayer` in tickets mode through its route
  * handler (in process: key check, validation, eligibility, CTAs, envelope) for one seller's 1,000
  * tickets, of which 300 listed and 200 sold, against the raw SQL reads the answer needs (shows, tickets,
- * their listings, the event's resale rules, the seller's payout account) through postgres.js, in the
- * same two waves the module makes.
+ * their listings, the event's resale rules, the seller's payout account, the partner's ticket protection,
+ * the sell banners and the shows' primary inventory behind them) through postgres.js, in the same two
+ * waves the module makes.
  */
 export async function run(): Promise<BenchResult> {
   const m = await marketWith(TICKETS);
@@ -43,7 +44,7 @@ export async function run(): Promise<BenchResult> {
   };
   console.log(
     `# access-layer-sell: tickets mode, ${TICKETS} tickets of one seller (300 listed, 200 sold, 500 sellable), ` +
-      `route handler in process; median of ${RUNS}; baseline = the raw reads through postgres.js; ${machine()}`,
+      `route handler in process; median of ${RUNS}; baseline = the raw reads the answer needs (banners and protection included) through postgres.js; ${machine()}`,
   );
 
   const project = async () => {
@@ -66,11 +67,18 @@ export async function run(): Promise<BenchResult> {
       sql`select t.id, t.ticket_id, t.status, t.admitted_at, t.show_pk, t.ticket_option_id, t.price_type_id, t.order_id
           from tickets t where t.partner_id = ${m.partnerId} and t.ticket_id = any(${m.ticketIds})`,
     ]);
+    const showPks = shows.map((s) => s.id as string);
+    const eventPks = shows.map((s) => s.event_pk as string);
     const [listed, rules, payout] = await Promise.all([
       sql`select i.ticket_pk, l.id, l.status, i.open from listing_items i join listings l on l.id = i.listing_id
           where i.partner_id = ${m.partnerId} and i.ticket_pk = any(${tickets.map((t) => t.id as string)})`,
-      sql`select * from resale_rules where event_pk = any(${shows.map((s) => s.event_pk as string)})`,
+      sql`select * from resale_rules where event_pk = any(${eventPks})`,
       sql`select status from seller_accounts where partner_id = ${m.partnerId} and seller_email = ${SELLER}`,
+      // Ticket protection and the sell banners (with the shows' primary inventory) are in the answer too.
+      sql`select * from protection_settings where partner_id = ${m.partnerId}`,
+      sql`select * from banners where partner_id = ${m.partnerId} and active and placement in ('SELL', 'BOTH')
+          and (event_pk is null or event_pk = any(${eventPks})) and (show_pk is null or show_pk = any(${showPks}))`,
+      sql`select * from inventories where show_pk = any(${showPks}) and ticket_option_id = '' and price_type_id = ''`,
     ]);
     const ms = performance.now() - t0;
     if (tickets.length !== TICKETS || listed.length !== TICKETS / 2) throw new Error('baseline read the wrong rows');

@@ -131,17 +131,23 @@ function defaultUrlOf(partnerId: string, placement: 'sell' | 'buy', eventPk: str
   return resaleEntryUrl(partnerId);
 }
 
-/** The active banners of a placement that take in any of these shows, with what decides their visibility. */
+/**
+ * The active banners of a placement that take in any of these shows, with what decides their
+ * visibility. Shows given with their start times (`startsAt`) save the read of them.
+ */
 async function bannersFor(
   partnerId: string,
   placement: 'sell' | 'buy',
-  scopes: { eventPk: string; showPk: string }[],
+  scopes: { eventPk: string; showPk: string; startsAt?: Date }[],
   db: DbOrTx,
 ) {
   const eventPks = [...new Set(scopes.map((s) => s.eventPk))];
   const showPks = [...new Set(scopes.map((s) => s.showPk))];
   if (!showPks.length) return null;
   const d = showDirectory(db);
+  const knownStarts = scopes.every((s) => s.startsAt)
+    ? scopes.map((s) => ({ showPk: s.showPk, startsAt: s.startsAt! }))
+    : null;
   const [rows, shows, inventory] = await Promise.all([
     db
       .select()
@@ -156,7 +162,7 @@ async function bannersFor(
         ),
       )
       .orderBy(desc(banners.createdAt)),
-    db.select({ showPk: d.showPk, startsAt: d.startsAt }).from(d).where(inArray(d.showPk, showPks)),
+    knownStarts ?? db.select({ showPk: d.showPk, startsAt: d.startsAt }).from(d).where(inArray(d.showPk, showPks)),
     showInventories(showPks, db),
   ]);
   const startsAt = new Map(shows.map((s) => [s.showPk, s.startsAt]));
@@ -183,7 +189,26 @@ export async function bannerComponents(
   input: { partnerId: string; scopes: { eventPk: string; showPk: string }[]; hasSellableTickets: boolean },
   db: DbOrTx = getDb(),
 ): Promise<SellBannerComponent[]> {
-  const found = await bannersFor(input.partnerId, 'sell', input.scopes, db);
+  return sellBannerComponentsOf(await sellBannersFor(input.partnerId, input.scopes, db), input);
+}
+
+/**
+ * The reads behind the sell banners of these shows (their banners, inventories, start times), for
+ * `sellBannerComponentsOf`: a caller that knows the shows early reads them beside its own reads.
+ */
+export function sellBannersFor(
+  partnerId: string,
+  shows: { eventPk: string; showPk: string; startsAt?: Date }[],
+  db: DbOrTx = getDb(),
+) {
+  return bannersFor(partnerId, 'sell', shows, db);
+}
+
+/** The sell banner components of the seller's shows (`scopes`), from what `sellBannersFor` read. */
+export function sellBannerComponentsOf(
+  found: Awaited<ReturnType<typeof sellBannersFor>>,
+  input: { partnerId: string; scopes: { eventPk: string; showPk: string }[]; hasSellableTickets: boolean },
+): SellBannerComponent[] {
   if (!found) return [];
   return found.rows.flatMap((r) => {
     const matching = input.scopes.filter((s) => found.matches(r, s));

@@ -8,11 +8,12 @@ import {
   type SellerItem,
   type SellerItemState,
   sellerItemStates,
+  sellerItemStatesWith,
   type SoldTicket,
   soldTicketsOf,
 } from '@/server/modules/marketplace';
 import { payoutStatus } from '@/server/modules/payments';
-import { bannerComponents } from './banners';
+import { bannerComponents, sellBannerComponentsOf, sellBannersFor } from './banners';
 import type { CallToAction, CtaKey, SellAccessLayerRequest, SellAccessLayerResponse } from './schemas';
 
 /*
@@ -170,14 +171,11 @@ export async function sellAccessLayer(
       ticketOptionId: t.ticketOptionId,
       priceTypeId: t.priceTypeId ?? null,
     }));
-    const [states, payout] = await Promise.all([
-      sellerItemStates(partnerId, user, items, now, db),
+    // The banners' reads go beside the states' second wave (the shows of the items' events are known by then).
+    const [{ states, beside: bannerData }, payout] = await Promise.all([
+      sellerItemStatesWith(partnerId, user, items, (shows) => sellBannersFor(partnerId, shows, db), now, db),
       payoutStatus(partnerId, user, db),
     ]);
-    const bannersP = bannerComponents(
-      { partnerId, scopes: scopesOf(states), hasSellableTickets: states.some((s) => s.status === 'SELLABLE') },
-      db,
-    );
     const payoutMissing = payout !== 'active';
     out.tickets = states.map((s) => {
       const ctas = ticketCtas(partnerId, s, b);
@@ -192,7 +190,11 @@ export async function sellAccessLayer(
         callToActions: ctas,
       };
     });
-    out.components = await bannersP;
+    out.components = sellBannerComponentsOf(bannerData, {
+      partnerId,
+      scopes: scopesOf(states),
+      hasSellableTickets: states.some((s) => s.status === 'SELLABLE'),
+    });
   } else if (body.orders) {
     const orderIds = [...new Set(body.orders.map((o) => o.orderId))];
     // Each order's tickets as the partner sent them: by id, or one per combination (unknown to Encore).

@@ -58,6 +58,29 @@ export async function sellerItemStates(
   now = new Date(),
   db: DbOrTx = getDb(),
 ): Promise<SellerItemState[]> {
+  return (await sellerItemStatesWith(partnerId, sellerEmail, items, () => Promise.resolve(null), now, db)).states;
+}
+
+/** A show of the events the items name, as `sellerItemStatesWith` hands it to the caller's own read. */
+export interface SellerShow {
+  eventPk: string;
+  showPk: string;
+  startsAt: Date;
+}
+
+/**
+ * `sellerItemStates` plus a read of the caller's that needs the shows of the items' events (e.g. the
+ * access layer's banners): it runs beside the second wave of reads, so the answer still takes two
+ * round trips to the database.
+ */
+export async function sellerItemStatesWith<T>(
+  partnerId: string,
+  sellerEmail: string,
+  items: SellerItem[],
+  beside: (shows: SellerShow[]) => Promise<T>,
+  now = new Date(),
+  db: DbOrTx = getDb(),
+): Promise<{ states: SellerItemState[]; beside: T }> {
   const email = sellerEmail.trim().toLowerCase();
   const refs = [...new Set(items.map((i) => i.eventRef))];
   const directory = showDirectory(db);
@@ -80,7 +103,7 @@ export async function sellerItemStates(
   ]);
   const showByKey = new Map(showRows.map((s) => [key(s.eventRef, s.showId), s]));
   const ticketById = new Map(known.map((t) => [t.ticketId, t]));
-  const [latest, rules, protection] = await Promise.all([
+  const [latest, rules, protection, besideResult] = await Promise.all([
     latestListingsOf(
       partnerId,
       email,
@@ -92,6 +115,7 @@ export async function sellerItemStates(
       db,
     ),
     protectionOf(partnerId, db),
+    beside(showRows.map((r) => ({ eventPk: r.eventPk, showPk: r.showPk, startsAt: r.startsAt }))),
   ]);
 
   // The rules and show checks of each scope, once: a thousand tickets of a show share a few scopes.
@@ -119,7 +143,7 @@ export async function sellerItemStates(
     return scope;
   };
 
-  return items.map((item): SellerItemState => {
+  const states = items.map((item): SellerItemState => {
     const show = showByKey.get(key(item.eventRef, item.showId));
     const found = item.unnamed ? undefined : ticketById.get(item.ticketId);
     // A known ticket counts only where the partner names it rightly (its event and show).
@@ -170,6 +194,7 @@ export async function sellerItemStates(
       transferAllowed: scope.transferAllowed,
     };
   });
+  return { states, beside: besideResult };
 }
 
 /**
