@@ -1,4 +1,6 @@
 import dns from 'node:dns';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FakePartner } from '@/server/testing/fake-partner';
@@ -59,6 +61,30 @@ describe('partnerRequest', () => {
     expect(err.message).toContain('300 ms');
     expect(Date.now() - started).toBeLessThan(3000);
     expect(fake.requests).toHaveLength(1);
+  });
+
+  it('drops the connection of an exchange it gave up on: a body dripped slower than the timeout allows', async () => {
+    let closed = false;
+    // Headers at once, then a byte every 50 ms: no gap is long enough for an idle timeout, only the
+    // whole exchange's limit stops it.
+    const server = http.createServer((req, res) => {
+      req.socket.once('close', () => (closed = true));
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      const drip = setInterval(() => res.write('.'), 50);
+      res.once('close', () => clearInterval(drip));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const err = await outboundError(
+        partnerRequest(`http://127.0.0.1:${port}/slow`, { timeoutMs: 200, allowPrivate: true }),
+      );
+      expect(err.kind).toBe('timeout');
+      await expect.poll(() => closed, { timeout: 2000 }).toBe(true);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it('stops reading a streamed body past the size cap, and accepts one exactly at the cap', async () => {

@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 import { Agent } from 'undici';
@@ -216,7 +217,8 @@ export function partnerRequest(rawUrl: string, req: OutboundRequest = {}): Promi
   const timeoutMs = req.timeoutMs ?? 10_000;
   const maxBytes = req.maxResponseBytes ?? 1024 * 1024;
   const started = performance.now();
-  const abort = new AbortController();
+  // undici takes an EventEmitter as the abort signal: a fraction of an AbortController's cost per request.
+  const abort = new EventEmitter();
 
   return new Promise((resolve, reject) => {
     let settled = false;
@@ -225,7 +227,7 @@ export function partnerRequest(rawUrl: string, req: OutboundRequest = {}): Promi
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      abort.abort(err);
+      abort.emit('abort');
       reject(err);
     };
     const timer = setTimeout(
@@ -241,7 +243,7 @@ export function partnerRequest(rawUrl: string, req: OutboundRequest = {}): Promi
         method: req.method ?? 'GET',
         headers,
         body: req.body,
-        signal: abort.signal,
+        signal: abort,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
       })
