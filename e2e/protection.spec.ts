@@ -178,6 +178,17 @@ test('a transferred ticket: the old link says so, the new one waits for the reis
       await expect(page.getByRole('link', { name: 'Add to calendar' })).toHaveAttribute('href', /calendar\.ics$/);
       await page.goto(`${before.pathname}/transfer?token=${ott}`);
       await expect(page).not.toHaveURL(/token=/);
+
+      // Sending it to oneself is refused, in the fan's language (the refusal's reason, not the API's English).
+      await page.goto(`${before.pathname}/transfer?lang=es`);
+      await hydrated(page, '[data-testid="transfer-form"] button');
+      await page.getByLabel('Su correo electrónico').fill(seller);
+      await page.getByRole('button', { name: 'Continuar' }).click();
+      await hydrated(page, '[data-testid="transfer-confirm-form"] button');
+      await page.getByRole('button', { name: 'Sí, transferir' }).click();
+      await expect(page.getByTestId('action-error')).toContainText('Esa es tu propia dirección de correo');
+
+      await page.goto(`${before.pathname}/transfer?lang=en`);
       await hydrated(page, '[data-testid="transfer-form"] button');
       await page.getByLabel('Their e-mail').fill(friend);
       await page.getByRole('button', { name: 'Continue' }).click();

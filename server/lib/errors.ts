@@ -41,21 +41,43 @@ export interface ErrorDetail {
   in?: 'body' | 'query' | 'path';
 }
 
+/**
+ * Why a fan's action on their tickets or listing was refused, for the fan pages to say in the fan's
+ * language (`fanErrors.<reason>` in the messages); the partner API answers the English message.
+ */
+export const FAN_ERROR_REASONS = [
+  'NOT_FOUND',
+  'NOT_OWNED',
+  'HELD_BY_BUYER',
+  'NOT_ON_SALE',
+  'NOT_UNLISTED',
+  'CANNOT_RELIST',
+  'CHANGED',
+  'LISTED_ELSEWHERE',
+  'SAME_OWNER',
+  'NOT_TRANSFERABLE',
+  'TRANSFER_NOT_ALLOWED',
+  'TRANSFER_LISTED',
+] as const;
+export type FanErrorReason = (typeof FAN_ERROR_REASONS)[number];
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly details?: ErrorDetail[];
   readonly headers?: Record<string, string>;
+  readonly fanReason?: FanErrorReason;
 
   constructor(
     code: ErrorCode,
     message: string,
-    opts: { details?: ErrorDetail[]; headers?: Record<string, string> } = {},
+    opts: { details?: ErrorDetail[]; headers?: Record<string, string>; fanReason?: FanErrorReason } = {},
   ) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.details = opts.details;
     this.headers = opts.headers;
+    this.fanReason = opts.fanReason;
   }
 
   get status(): number {
@@ -63,10 +85,12 @@ export class AppError extends Error {
   }
 }
 
-export const notFound = (message: string) => new AppError('NOT_FOUND', message);
-export const conflict = (message: string) => new AppError('CONFLICT', message);
-export const badRequest = (message: string, details?: ErrorDetail[]) =>
-  new AppError('BAD_REQUEST', message, { details });
+export const notFound = (message: string, fanReason?: FanErrorReason) =>
+  new AppError('NOT_FOUND', message, { fanReason });
+export const conflict = (message: string, fanReason?: FanErrorReason) =>
+  new AppError('CONFLICT', message, { fanReason });
+export const badRequest = (message: string, details?: ErrorDetail[], fanReason?: FanErrorReason) =>
+  new AppError('BAD_REQUEST', message, { details, fanReason });
 
 /** The PostgreSQL error behind a failure, whether thrown as is or wrapped (drizzle wraps query errors). */
 export function pgErrorOf(err: unknown): { code?: string; constraint_name?: string } | undefined {

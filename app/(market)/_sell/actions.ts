@@ -4,6 +4,7 @@ import { redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
 import { AppError } from '@/server/lib/errors';
+import { getPartner } from '@/server/modules/partners';
 import {
   type ListForSellerResult,
   listForSeller,
@@ -40,6 +41,10 @@ async function refused(result: Exclude<ListForSellerResult, { ok: true }>, partn
   const t = await getTranslations('sell');
   const range = result.range ? await rangeText(result.range) : null;
   if (result.message === 'PRICE_INVALID') return { error: t('priceInvalid'), range };
+  if (result.fanReason) {
+    const fe = await getTranslations('fanErrors');
+    return { error: fe(result.fanReason, { partner: partnerName }), range };
+  }
   if (result.message) return { error: result.message, range };
   const texts = await Promise.all(result.problems.map((p) => reasonText(p, partnerName)));
   return { error: texts.join(' '), range };
@@ -77,9 +82,19 @@ async function sellerOf(listingId: string) {
   return fan ? { partnerId: found.partnerId, email: fan.email } : null;
 }
 
-async function domainError(err: unknown): Promise<FormState> {
-  if (err instanceof AppError && err.code !== 'INTERNAL') return { error: err.message };
-  throw err;
+/**
+ * A refusal from the marketplace as the fan reads it: in their language when the refusal says why
+ * (`fanReason`), else its message. Anything else is not the fan's to read: it goes to the error page.
+ */
+async function domainError(err: unknown, partnerId: string): Promise<FormState> {
+  if (!(err instanceof AppError) || err.code === 'INTERNAL') throw err;
+  if (!err.fanReason) return { error: err.message };
+  const t = await getTranslations('fanErrors');
+  const partner = await getPartner(partnerId).then(
+    (p) => p.name,
+    () => partnerId,
+  );
+  return { error: t(err.fanReason, { partner }) };
 }
 
 export async function repriceAction(_prev: FormState, data: FormData): Promise<FormState> {
@@ -100,7 +115,7 @@ export async function unlistAction(_prev: FormState, data: FormData): Promise<Fo
   try {
     await unlistAsSeller(seller.partnerId, listingId, seller.email);
   } catch (err) {
-    return domainError(err);
+    return domainError(err, seller.partnerId);
   }
   redirect(`/listing/${listingId}?done=unlisted`);
 }
@@ -113,7 +128,7 @@ export async function relistAction(_prev: FormState, data: FormData): Promise<Fo
   try {
     await relistAsSeller(seller.partnerId, listingId, seller.email);
   } catch (err) {
-    return domainError(err);
+    return domainError(err, seller.partnerId);
   }
   redirect(`/listing/${listingId}?done=relisted`);
 }
@@ -137,7 +152,7 @@ export async function transferAction(_prev: FormState, data: FormData): Promise<
   try {
     await transferAsSeller(seller.partnerId, listingId, seller.email, to.data);
   } catch (err) {
-    return domainError(err);
+    return domainError(err, seller.partnerId);
   }
   redirect(`/listing/${listingId}?done=transferred`);
 }
@@ -172,7 +187,7 @@ export async function ticketTransferAction(_prev: FormState, data: FormData): Pr
       toEmail: to.data,
     });
   } catch (err) {
-    return domainError(err);
+    return domainError(err, view.ticket.partnerId);
   }
   redirect(`/t/${token}`);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { FAN_ERROR_REASONS } from '@/server/lib/errors';
 import { formatMoney, formatShowDate, minorToMajor } from './format';
 import { localeFromAcceptLanguage, LOCALES, resolveLocale } from './locales';
 import { allMessages } from './messages';
@@ -33,6 +34,14 @@ describe('message files', () => {
       `keys only in ${locale}`,
     ).toEqual([]);
     for (const [key, args] of en) expect(other.get(key), `arguments of ${locale} ${key}`).toEqual(args);
+  });
+
+  it('says every reason a fan action can be refused for, and no other', () => {
+    const said = [...en.keys()].filter((k) => k.startsWith('fanErrors.')).map((k) => k.slice('fanErrors.'.length));
+    expect(said.sort()).toEqual([...FAN_ERROR_REASONS].sort());
+    // The only argument a refusal may take is the partner's name (all the action knows).
+    for (const reason of FAN_ERROR_REASONS)
+      expect(['partner']).toEqual(expect.arrayContaining(en.get(`fanErrors.${reason}`)!));
   });
 
   it('has no empty message', () => {

@@ -304,7 +304,7 @@ export async function createListing(input: CreateListingInput, db = getDb(), now
     }, db);
   } catch (err) {
     if (pgErrorOf(err)?.constraint_name === 'listing_items_open_ticket_idx') {
-      throw conflict('A ticket of this listing is already listed');
+      throw conflict('A ticket of this listing is already listed', 'LISTED_ELSEWHERE');
     }
     throw err;
   }
@@ -375,7 +375,12 @@ export type ListingView = ReturnType<typeof listingOut>;
 export async function updateListingPrice(partnerId: string, id: string, price: number | string, db = getDb()) {
   await db.transaction(async (tx) => {
     const row = await listingRow(partnerId, id, tx, true);
-    if (row.status !== 'ACTIVE') throw conflict(`Only an active listing can be repriced (this one is ${row.status})`);
+    if (row.status !== 'ACTIVE') {
+      throw conflict(
+        `Only an active listing can be repriced (this one is ${row.status})`,
+        row.status === 'RESERVED' ? 'HELD_BY_BUYER' : 'NOT_ON_SALE',
+      );
+    }
     const items = await tx.select().from(listingItems).where(eq(listingItems.listingId, id));
     const list = await ticketsByPk(
       partnerId,
@@ -412,9 +417,12 @@ export async function unlist(partnerId: string, id: string, db = getDb()) {
     await releaseExpired(tx, { partnerId, listingIds: [id] });
     const row = await listingRow(partnerId, id, tx, true);
     if (row.status === 'RESERVED') {
-      throw conflict('The listing is held by a buyer who is paying for it; it can be removed once the hold ends');
+      throw conflict(
+        'The listing is held by a buyer who is paying for it; it can be removed once the hold ends',
+        'HELD_BY_BUYER',
+      );
     }
-    if (row.status !== 'ACTIVE') throw conflict(`The listing is not on sale (it is ${row.status})`);
+    if (row.status !== 'ACTIVE') throw conflict(`The listing is not on sale (it is ${row.status})`, 'NOT_ON_SALE');
     await closeListings(tx, [id], 'UNLISTED');
   });
   return getListing(partnerId, id, db);
@@ -424,7 +432,7 @@ export async function unlist(partnerId: string, id: string, db = getDb()) {
 export async function relist(partnerId: string, id: string, db = getDb()) {
   const row = await listingRow(partnerId, id, db);
   if (row.status !== 'UNLISTED')
-    throw conflict(`Only an unlisted listing can be listed again (this one is ${row.status})`);
+    throw conflict(`Only an unlisted listing can be listed again (this one is ${row.status})`, 'NOT_UNLISTED');
   const items = await db.select().from(listingItems).where(eq(listingItems.listingId, id));
   const list = await ticketsByPk(
     partnerId,
@@ -432,7 +440,7 @@ export async function relist(partnerId: string, id: string, db = getDb()) {
     db,
   );
   const problems = await listingProblems(partnerId, list, row.priceMinor, new Date(), db);
-  if (problems.length) throw conflict(`The listing cannot go on sale again: ${problems.join('; ')}`);
+  if (problems.length) throw conflict(`The listing cannot go on sale again: ${problems.join('; ')}`, 'CANNOT_RELIST');
   const notOwned = await notOwnedBy(partnerId, row.sellerEmail, list);
   if (notOwned.length) throw notOwnedError(notOwned);
   try {
@@ -442,12 +450,12 @@ export async function relist(partnerId: string, id: string, db = getDb()) {
         .set({ status: 'ACTIVE', updatedAt: sql`now()` })
         .where(and(eq(listings.id, id), eq(listings.status, 'UNLISTED')))
         .returning({ id: listings.id });
-      if (!moved) throw conflict('The listing changed meanwhile; reload it');
+      if (!moved) throw conflict('The listing changed meanwhile; reload it', 'CHANGED');
       await tx.update(listingItems).set({ open: true }).where(eq(listingItems.listingId, id));
     });
   } catch (err) {
     if (pgErrorOf(err)?.constraint_name === 'listing_items_open_ticket_idx') {
-      throw conflict('A ticket of this listing is listed again elsewhere');
+      throw conflict('A ticket of this listing is listed again elsewhere', 'LISTED_ELSEWHERE');
     }
     throw err;
   }

@@ -30,7 +30,10 @@ export function notOwnedError(ticketIds: string[]): AppError {
   return new AppError(
     'FORBIDDEN',
     `The partner does not report ${ticketIds.length === 1 ? `ticket ${ticketIds[0]}` : `tickets ${ticketIds.join(', ')}`} as owned by this user`,
-    { details: ticketIds.map((id) => ({ path: 'ticketIds', message: `${id} is not owned by this user` })) },
+    {
+      details: ticketIds.map((id) => ({ path: 'ticketIds', message: `${id} is not owned by this user` })),
+      fanReason: 'NOT_OWNED',
+    },
   );
 }
 

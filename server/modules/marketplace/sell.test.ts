@@ -254,6 +254,7 @@ describe("the seller's listing page", () => {
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).status).toBe(409);
     expect((err as AppError).message).toContain('held by a buyer');
+    expect((err as AppError).fanReason).toBe('HELD_BY_BUYER');
   });
 });
 
@@ -265,15 +266,30 @@ describe('peer-to-peer transfer from the listing page', () => {
     const view = await sellerListingPage(m.partnerId, l.id, SELLER);
     expect(view?.transferAllowed).toBe(false);
     expect(await sellerListingPage(m.partnerId, l.id, friend)).toBeNull();
-    await expect(transferAsSeller(m.partnerId, l.id, SELLER, friend)).rejects.toMatchObject({ status: 403 });
+    // Each refusal carries the reason the fan's page says in the fan's language.
+    await expect(transferAsSeller(m.partnerId, l.id, SELLER, friend)).rejects.toMatchObject({
+      status: 403,
+      fanReason: 'TRANSFER_NOT_ALLOWED',
+    });
     await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
     expect(await sellerListingPage(m.partnerId, l.id, SELLER)).toMatchObject({
       transferAllowed: true,
       stillOwned: null,
     });
-    await expect(transferAsSeller(m.partnerId, l.id, SELLER, friend)).rejects.toMatchObject({ status: 409 });
+    await expect(transferAsSeller(m.partnerId, l.id, SELLER, friend)).rejects.toMatchObject({
+      status: 409,
+      fanReason: 'TRANSFER_LISTED',
+    });
     await unlistAsSeller(m.partnerId, l.id, SELLER);
-    await expect(transferAsSeller(m.partnerId, l.id, friend, 'x@example.com')).rejects.toMatchObject({ status: 404 });
+    await expect(unlistAsSeller(m.partnerId, l.id, SELLER)).rejects.toMatchObject({ fanReason: 'NOT_ON_SALE' });
+    await expect(transferAsSeller(m.partnerId, l.id, friend, 'x@example.com')).rejects.toMatchObject({
+      status: 404,
+      fanReason: 'NOT_FOUND',
+    });
+    await expect(transferAsSeller(m.partnerId, l.id, SELLER, SELLER.toUpperCase())).rejects.toMatchObject({
+      status: 400,
+      fanReason: 'SAME_OWNER',
+    });
     expect(await transferAsSeller(m.partnerId, l.id, SELLER, friend)).toEqual({
       ticketIds: ['T1'],
       newOwnerEmail: friend,

@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, getDb } from '@/db';
 import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
-import { AppError, notFound } from '@/server/lib/errors';
+import { AppError, type FanErrorReason, notFound } from '@/server/lib/errors';
 import { toMinorUnits } from '@/server/lib/money';
 import { type SellShowLabel, sellShowLabels } from '@/server/modules/catalog';
 import { PartnerCallError } from '@/server/modules/partners';
@@ -185,7 +185,14 @@ export async function sellFlow(ticket: SaleTicket, sellerEmail: string, order: b
 
 export type ListForSellerResult =
   | { ok: true; listingId: string }
-  | { ok: false; problems: SellReason[]; range: PriceRange | null; message: string | null };
+  | {
+      ok: false;
+      problems: SellReason[];
+      range: PriceRange | null;
+      message: string | null;
+      /** Why, for the fan's page to say in the fan's language (else `message`, in English). */
+      fanReason?: FanErrorReason;
+    };
 
 /**
  * Lists the tickets (our ids, from the selling page) as the fan chose them: the rules are checked first
@@ -210,7 +217,7 @@ export async function listForSeller(
     return { ok: true, listingId: listing.id };
   } catch (err) {
     if (err instanceof AppError && err.code !== 'INTERNAL')
-      return { ok: false, problems: [], range, message: err.message };
+      return { ok: false, problems: [], range, message: err.message, fanReason: err.fanReason };
     throw err;
   }
 }
@@ -296,7 +303,7 @@ export async function sellerListingPage(
 
 async function assertSeller(partnerId: string, listingId: string, sellerEmail: string, db: Db) {
   const found = await sellerListing(listingId, sellerEmail, db);
-  if (!found || !found.mine || found.partnerId !== partnerId) throw notFound('Listing not found');
+  if (!found || !found.mine || found.partnerId !== partnerId) throw notFound('Listing not found', 'NOT_FOUND');
 }
 
 /**
@@ -331,7 +338,7 @@ export async function repriceAsSeller(
     return { ok: true, listingId };
   } catch (err) {
     if (err instanceof AppError && err.code !== 'INTERNAL')
-      return { ok: false, problems: [], range, message: err.message };
+      return { ok: false, problems: [], range, message: err.message, fanReason: err.fanReason };
     throw err;
   }
 }

@@ -39,15 +39,21 @@ export async function transferTickets(
   const from = input.fromEmail.trim().toLowerCase();
   const to = input.toEmail.trim().toLowerCase();
   if (from === to)
-    throw badRequest('The new owner is the current owner', [{ path: 'toEmail', message: 'is the current owner' }]);
+    throw badRequest(
+      'The new owner is the current owner',
+      [{ path: 'toEmail', message: 'is the current owner' }],
+      'SAME_OWNER',
+    );
   const list = await ticketsForSale(partnerId, [...new Set(input.ticketIds)], db);
   const missing = input.ticketIds.filter((id) => !list.some((t) => t.ticketId === id));
-  if (missing.length) throw notFound(`Ticket not found: ${missing.join(', ')}`);
+  if (missing.length) throw notFound(`Ticket not found: ${missing.join(', ')}`, 'NOT_FOUND');
   for (const t of list) {
     if (t.status !== 'VALID' || t.showStatus !== 'LIVE')
-      throw conflict(`Ticket ${t.ticketId} can no longer be transferred`);
+      throw conflict(`Ticket ${t.ticketId} can no longer be transferred`, 'NOT_TRANSFERABLE');
     if (!(await transferAllowed(partnerId, t, db))) {
-      throw new AppError('FORBIDDEN', `Transfers are not allowed for ticket ${t.ticketId}`);
+      throw new AppError('FORBIDDEN', `Transfers are not allowed for ticket ${t.ticketId}`, {
+        fanReason: 'TRANSFER_NOT_ALLOWED',
+      });
     }
   }
   const notOwned = await notOwnedBy(partnerId, from, list);
@@ -65,7 +71,8 @@ export async function transferTickets(
           eq(listingItems.open, true),
         ),
       );
-    if (listed.length) throw conflict('A listed ticket cannot be transferred; take it off sale first');
+    if (listed.length)
+      throw conflict('A listed ticket cannot be transferred; take it off sale first', 'TRANSFER_LISTED');
     const { reissue } = await protectionOf(partnerId, work.tx);
     const changed = await transferOwnership(
       work.tx,
