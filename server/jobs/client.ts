@@ -103,7 +103,10 @@ export function sendJobBatched(name: string, input: object = {}, opts?: SendOpti
     const written = new Promise<void>((resolve, reject) => {
       setTimeout(() => {
         batch = undefined;
-        jobProvider().sendMany(jobs).then(resolve, reject);
+        // A provider that cannot even be created rejects the batch rather than throwing in the timer.
+        Promise.resolve()
+          .then(() => jobProvider().sendMany(jobs))
+          .then(resolve, reject);
       }, BATCH_MS);
     });
     batch = { jobs, written };

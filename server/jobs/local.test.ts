@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { getSql } from '@/db';
+import { replaceJobProvider, sendJobBatched } from './client';
 import { LocalJobProvider } from './local';
 import { defineJob, type JobDefinition } from './types';
 
@@ -39,5 +40,25 @@ describe('local job provider', () => {
     // Nothing to send is no write at all.
     await provider.sendMany([]);
     expect([...ran].sort()).toEqual([1, 2]);
+  });
+});
+
+describe('batched sends', () => {
+  it('reject their senders when the provider throws at once, instead of throwing in the timer', async () => {
+    const previous = replaceJobProvider({
+      name: 'local',
+      send: () => Promise.resolve(),
+      sendMany: () => {
+        throw new Error('no queue here');
+      },
+      start: () => Promise.resolve(),
+      stop: () => Promise.resolve(),
+    });
+    try {
+      const sends = [sendJobBatched('local-test.records', { n: 4 }), sendJobBatched('local-test.records', { n: 5 })];
+      for (const sent of sends) await expect(sent).rejects.toThrow('no queue here');
+    } finally {
+      replaceJobProvider(previous);
+    }
   });
 });
