@@ -78,10 +78,7 @@ export class LocalJobProvider implements JobProvider {
       ...(opts.runAt ? { startAfter: opts.runAt } : {}),
       ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
     });
-    // Wake this instance's worker now instead of at its next poll, when the job is due now.
-    if (!opts.runAt || opts.runAt.getTime() <= Date.now()) {
-      for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);
-    }
+    this.wakeIfDue([{ name, input, opts }]);
   }
 
   async sendMany(jobs: QueuedJob[]): Promise<void> {
@@ -94,6 +91,11 @@ export class LocalJobProvider implements JobProvider {
         ...(opts.singletonKey ? { singletonKey: opts.singletonKey } : {}),
       })),
     );
+    this.wakeIfDue(jobs);
+  }
+
+  /** Wakes this instance's workers of the jobs due now, instead of at their next poll. */
+  private wakeIfDue(jobs: QueuedJob[]): void {
     const now = Date.now();
     const due = new Set(jobs.filter((j) => !j.opts?.runAt || j.opts.runAt.getTime() <= now).map((j) => j.name));
     for (const name of due) for (const id of this.workerIds.get(name) ?? []) this.boss.notifyWorker(id);

@@ -1,11 +1,7 @@
 import { replaceJobProvider } from '@/server/jobs/client';
-import type { JobProvider, SendOptions } from '@/server/jobs/types';
+import type { JobProvider, QueuedJob } from '@/server/jobs/types';
 
-export interface SentJob {
-  name: string;
-  input: object;
-  opts?: SendOptions;
-}
+export type SentJob = QueuedJob;
 
 /**
  * Records the jobs sent through the job client instead of queueing them (the queue itself is tested

@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
-import { AppError } from '@/server/lib/errors';
+import { AppError, type FanErrorReason } from '@/server/lib/errors';
 import { getPartner } from '@/server/modules/partners';
 import {
   type ListForSellerResult,
@@ -41,10 +41,7 @@ async function refused(result: Exclude<ListForSellerResult, { ok: true }>, partn
   const t = await getTranslations('sell');
   const range = result.range ? await rangeText(result.range) : null;
   if (result.message === 'PRICE_INVALID') return { error: t('priceInvalid'), range };
-  if (result.fanReason) {
-    const fe = await getTranslations('fanErrors');
-    return { error: fe(result.fanReason, { partner: partnerName }), range };
-  }
+  if (result.fanReason) return { error: await fanRefusal(result.fanReason, partnerName), range };
   if (result.message) return { error: result.message, range };
   const texts = await Promise.all(result.problems.map((p) => reasonText(p, partnerName)));
   return { error: texts.join(' '), range };
@@ -89,12 +86,17 @@ async function sellerOf(listingId: string) {
 async function domainError(err: unknown, partnerId: string): Promise<FormState> {
   if (!(err instanceof AppError) || err.code === 'INTERNAL') throw err;
   if (!err.fanReason) return { error: err.message };
-  const t = await getTranslations('fanErrors');
   const partner = await getPartner(partnerId).then(
     (p) => p.name,
     () => partnerId,
   );
-  return { error: t(err.fanReason, { partner }) };
+  return { error: await fanRefusal(err.fanReason, partner) };
+}
+
+/** A refusal's reason in the fan's language. */
+async function fanRefusal(reason: FanErrorReason, partnerName: string): Promise<string> {
+  const t = await getTranslations('fanErrors');
+  return t(reason, { partner: partnerName });
 }
 
 export async function repriceAction(_prev: FormState, data: FormData): Promise<FormState> {
