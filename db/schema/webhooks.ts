@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, boolean, index, integer, json, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { channels, partners } from './partners';
 
 /**
@@ -22,8 +22,10 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
 
 /**
  * The outbox and delivery state of every webhook message. Written in the same transaction as the state
- * change that causes it; a message stays `pending` until a receiver answers 200/201/202/204.
- * `nextAttemptAt` doubles as a lease: a dispatcher that claims a message pushes it forward first.
+ * change that causes it; a message stays `pending` until a receiver answers 200/201/202/204. What is due
+ * is tracked in `webhook_due` (one row per pending message), so no index of this table covers a column
+ * delivery changes: recording an attempt here is a HOT update (no index writes; the migration leaves
+ * room on each page with fillfactor 50). `nextAttemptAt` is what staff see as the next try.
  */
 export const webhookMessages = pgTable(
   'webhook_messages',
@@ -46,23 +48,67 @@ export const webhookMessages = pgTable(
     lastStatusCode: integer(),
     lastError: text(),
     deliveredAt: timestamp({ withTimezone: true }),
+    /**
+     * The successful attempt, kept on the message instead of a `webhook_attempts` row (one write per
+     * delivery instead of two); failed attempts are rows. Null while pending, and for messages delivered
+     * before it existed (their attempt is a row). A replay moves it to a row. `json`, not `jsonb`: stored
+     * as the dispatcher wrote it, with no conversion (read only when staff open the message).
+     */
+    deliveredAttempt: json().$type<DeliveredAttempt>(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('webhook_messages_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`status = 'pending'`),
     index('webhook_messages_partner_idx').on(t.partnerId, t.createdAt),
-    index('webhook_messages_channel_due_idx')
-      .on(t.nextAttemptAt)
-      .where(sql`status = 'pending' and channel_id is not null`),
     index('webhook_messages_channel_idx')
       .on(t.channelId, t.createdAt)
       .where(sql`channel_id is not null`),
   ],
 );
 
-/** One row per delivery attempt: what we sent where, and what came back. */
+/**
+ * A successful attempt as kept on its message (`webhook_messages.delivered_attempt`). Its number, start
+ * and status are the message's `attempts`, `lastAttemptAt` and `lastStatusCode` (nothing attempts a
+ * delivered message again until a replay moves this to a row).
+ */
+export interface DeliveredAttempt {
+  url: string;
+  durationMs: number;
+  responseBody: string | null;
+  requestHeaders: Record<string, string>;
+}
+
+/**
+ * The queue of pending messages: a row per message waiting for a (next) attempt, deleted in the
+ * statement that records its delivery. A dispatcher that claims a message sets `leasedUntil` first (a
+ * dispatcher that dies mid-flight leaves it due again when the lease ends). No index covers the lease,
+ * so taking one is a HOT update (fillfactor 50 leaves the room); small rows on their own pages, so the
+ * claim's writes never touch the messages' pages or indexes.
+ */
+export const webhookDue = pgTable(
+  'webhook_due',
+  {
+    messageId: text()
+      .primaryKey()
+      .references(() => webhookMessages.id, { onDelete: 'cascade' }),
+    partnerId: text().notNull(),
+    channelId: text(),
+    dueAt: timestamp({ withTimezone: true }).notNull(),
+    leasedUntil: timestamp({ withTimezone: true }),
+  },
+  (t) => [
+    index('webhook_due_partner_idx')
+      .on(t.dueAt)
+      .where(sql`channel_id is null`),
+    index('webhook_due_channel_idx')
+      .on(t.dueAt)
+      .where(sql`channel_id is not null`),
+  ],
+);
+
+/**
+ * One row per failed delivery attempt (and per successful one made before `delivered_attempt` existed,
+ * or replayed since): what we sent where, and what came back.
+ */
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, getDb } from '@/db';
-import { webhookAttempts, webhookEndpoints, webhookMessages } from '@/db/schema/webhooks';
+import { webhookAttempts, webhookDue, webhookEndpoints, webhookMessages } from '@/db/schema/webhooks';
 import { badRequest, notFound } from '@/server/lib/errors';
 import { newId, newSigningSecret } from '@/server/lib/ids';
 import { transaction, type Work } from '@/server/lib/transaction';
@@ -102,6 +102,18 @@ function dispatchSoon(after: Work['after']): void {
   after.job(WEBHOOK_DISPATCH_JOB, {}, { merge: true });
 }
 
+/** A new message and its place in the delivery queue (`webhook_due`), due now: one statement. */
+async function insertMessage(tx: DbOrTx, id: string, partnerId: string, channelId: string | null, msg: WebhookBody) {
+  await tx.execute(sql`
+    with m as (
+      insert into webhook_messages (id, partner_id, channel_id, family, action, data)
+      values (${id}, ${partnerId}, ${channelId}, ${msg.family}, ${msg.action}, ${JSON.stringify(msg.data)}::jsonb)
+      returning id, partner_id, channel_id, next_attempt_at
+    )
+    insert into webhook_due (message_id, partner_id, channel_id, due_at)
+    select id, partner_id, channel_id, next_attempt_at from m`);
+}
+
 /**
  * The outbox: records a message in the caller's transaction, so the state change and its webhook
  * commit or roll back together, and asks for a dispatch after the commit (a sweep every minute catches
@@ -113,7 +125,7 @@ export async function enqueueWebhook(within: Work | Db, partnerId: string, body:
   const msg = webhookBody.parse(body);
   return transaction(async ({ tx, after }) => {
     const id = newId('msg');
-    await tx.insert(webhookMessages).values({ id, partnerId, family: msg.family, action: msg.action, data: msg.data });
+    await insertMessage(tx, id, partnerId, null, msg);
     dispatchSoon(after);
     return id;
   }, within);
@@ -133,9 +145,7 @@ export async function enqueueChannelWebhook(
   const msg = webhookBody.parse(body);
   return transaction(async ({ tx, after }) => {
     const id = newId('msg');
-    await tx
-      .insert(webhookMessages)
-      .values({ id, partnerId, channelId, family: msg.family, action: msg.action, data: msg.data });
+    await insertMessage(tx, id, partnerId, channelId, msg);
     dispatchSoon(after);
     return id;
   }, within);
@@ -186,11 +196,32 @@ export async function getMessage(partnerId: string, messageId: string, db: DbOrT
     .from(webhookMessages)
     .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.partnerId, partnerId)));
   if (!message) throw notFound('Webhook message not found');
-  const attempts = await db
+  const rows = await db
     .select()
     .from(webhookAttempts)
     .where(eq(webhookAttempts.messageId, messageId))
-    .orderBy(webhookAttempts.attemptNo);
+    .orderBy(webhookAttempts.attemptNo, webhookAttempts.id);
+  const kept = message.deliveredAttempt;
+  // The successful attempt lives on the message (id 0: it has no row).
+  const attempts: (typeof webhookAttempts.$inferSelect)[] = kept
+    ? [
+        ...rows,
+        {
+          id: 0,
+          messageId,
+          partnerId,
+          attemptNo: message.attempts,
+          url: kept.url,
+          startedAt: message.lastAttemptAt ?? message.createdAt,
+          durationMs: kept.durationMs,
+          statusCode: message.lastStatusCode,
+          error: null,
+          responseBody: kept.responseBody,
+          requestHeaders: kept.requestHeaders,
+          success: true,
+        },
+      ]
+    : rows;
   return { message, attempts };
 }
 
@@ -200,14 +231,31 @@ export async function getMessage(partnerId: string, messageId: string, db: DbOrT
  */
 export async function retryNow(partnerId: string, messageId: string, within?: Work | Db) {
   return transaction(async ({ tx, after }) => {
-    const [row] = await tx
-      .update(webhookMessages)
-      .set({ status: 'pending', nextAttemptAt: sql`now()`, deliveredAt: null })
-      .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.partnerId, partnerId)))
-      .returning({ id: webhookMessages.id });
+    // A replay first moves the delivered attempt kept on the message to an attempt row; the message is
+    // pending again and due now (a message already in the queue, even leased, is due now).
+    const rows = await tx.execute<{ message_id: string }>(sql`
+      with moved as (
+        insert into webhook_attempts (message_id, partner_id, attempt_no, url, started_at, duration_ms, status_code,
+          error, response_body, request_headers, success)
+        select m.id, m.partner_id, m.attempts, a->>'url', m.last_attempt_at,
+          (a->>'durationMs')::int, m.last_status_code, null, a->>'responseBody', (a->'requestHeaders')::jsonb, true
+        from webhook_messages m cross join lateral (select m.delivered_attempt as a) kept
+        where m.id = ${messageId} and m.partner_id = ${partnerId} and m.delivered_attempt is not null
+      ),
+      msg as (
+        update webhook_messages
+        set status = 'pending', next_attempt_at = now(), delivered_at = null, delivered_attempt = null
+        where id = ${messageId} and partner_id = ${partnerId}
+        returning id, partner_id, channel_id
+      )
+      insert into webhook_due (message_id, partner_id, channel_id, due_at)
+      select id, partner_id, channel_id, now() from msg
+      on conflict (message_id) do update set due_at = excluded.due_at, leased_until = null
+      returning message_id`);
+    const [row] = rows;
     if (!row) throw notFound('Webhook message not found');
     dispatchSoon(after);
-    return row.id;
+    return row.message_id;
   }, within);
 }
 
@@ -238,19 +286,19 @@ export async function sendChannelTestMessage(partnerId: string, channelId: strin
 /**
  * Delivery state across all partners, for the operations view: what is waiting, what is held back by
  * a missing or disabled endpoint, what is failing, and how old the oldest waiting message is. The
- * pending figures use the partial index on pending messages; the 24-hour count scans delivered ones.
+ * pending figures read the delivery queue (`webhook_due`); the 24-hour count scans delivered messages.
  */
 export async function webhookDeliveryStats(db: DbOrTx = getDb()) {
   const [pending] = await db
     .select({
       pending: sql<number>`count(*)::int`,
-      held: sql<number>`(count(*) filter (where ${webhookMessages.channelId} is null and ${webhookEndpoints.enabled} is not true))::int`,
+      held: sql<number>`(count(*) filter (where ${webhookDue.channelId} is null and ${webhookEndpoints.enabled} is not true))::int`,
       failing: sql<number>`(count(*) filter (where ${webhookMessages.attempts} > 0))::int`,
       oldestPendingAt: sql<Date | null>`min(${webhookMessages.createdAt})`.mapWith(webhookMessages.createdAt),
     })
-    .from(webhookMessages)
-    .leftJoin(webhookEndpoints, eq(webhookEndpoints.partnerId, webhookMessages.partnerId))
-    .where(eq(webhookMessages.status, 'pending'));
+    .from(webhookDue)
+    .innerJoin(webhookMessages, eq(webhookMessages.id, webhookDue.messageId))
+    .leftJoin(webhookEndpoints, eq(webhookEndpoints.partnerId, webhookDue.partnerId));
   const [delivered] = await db
     .select({ delivered24h: sql<number>`count(*)::int` })
     .from(webhookMessages)

@@ -10,7 +10,7 @@ import { isPrivateAddress } from '@/server/lib/outbound';
 import { allJobs } from '@/server/jobs/registry';
 import { Receiver } from '@/server/testing/receiver';
 import { makePartner } from '@/server/testing/fixtures';
-import { claim, dispatchDue, LEASE_MS } from './delivery';
+import { type AttemptResult, claim, dispatchDue, LEASE_MS, record } from './delivery';
 import { FAST_RETRIES, retryDelayMs } from './schedule';
 import { createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
 import {
@@ -240,10 +240,13 @@ describe('webhook delivery', () => {
     const sent = receiver.requests.map((r) => String(r.headers['webhook-id']));
     expect(sent).toHaveLength(600);
     expect(new Set(sent)).toEqual(ids);
-    const [logged] = await getSql()<{ attempts: number; messages: number }[]>`
-      select count(*)::int as attempts, count(distinct message_id)::int as messages
-      from webhook_attempts where partner_id = ${partner.id}`;
-    expect(logged).toEqual({ attempts: 600, messages: 600 });
+    // Each delivered message keeps its one attempt on its row; no attempt rows (nothing failed), nothing left due.
+    const [logged] = await getSql()<{ kept: number; rows: number; due: number }[]>`
+      select (select count(*)::int from webhook_messages
+                where partner_id = ${partner.id} and delivered_attempt is not null and attempts = 1) as kept,
+             (select count(*)::int from webhook_attempts where partner_id = ${partner.id}) as rows,
+             (select count(*)::int from webhook_due where partner_id = ${partner.id}) as due`;
+    expect(logged).toEqual({ kept: 600, rows: 0, due: 0 });
     expect((await listMessages({ partnerId: partner.id, status: 'delivered' })).total).toBe(600);
   });
 
@@ -280,6 +283,45 @@ describe('webhook delivery', () => {
     expect(attempts.map((a) => [a.attemptNo, a.success])).toEqual([[1, true]]);
   });
 
+  it('keeps a delivery when a dispatcher whose lease ran out records a late failure for the same message', async () => {
+    const { partner, receiver } = await setup();
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-late'));
+    const now = new Date(Date.now() + 1000);
+    // Dispatcher A claims and stalls past its lease; B claims again and delivers.
+    const [claimedByA] = await claim(getSql(), now, 10);
+    expect(claimedByA.id).toBe(id);
+    expect(await dispatchDue({ now: new Date(now.getTime() + LEASE_MS) })).toMatchObject({ delivered: 1 });
+    // A's attempt finally times out and is recorded.
+    const late: AttemptResult = {
+      id,
+      partnerId: partner.id,
+      attemptNo: 1,
+      url: receiver.url,
+      startedAt: now,
+      durationMs: 10_000,
+      statusCode: null,
+      error: 'timeout: No complete answer within 10000 ms',
+      responseBody: null,
+      requestHeaders: { 'webhook-id': id },
+      success: false,
+      nextAttemptAt: new Date(now.getTime() + 5000),
+    };
+    await record(getSql(), [late]);
+
+    const { message, attempts } = await getMessage(partner.id, id);
+    expect(message.status).toBe('delivered');
+    // Both attempts are logged; nothing is queued again, so nothing is sent twice more.
+    expect(attempts.map((a) => [a.attemptNo, a.success])).toEqual([
+      [1, false],
+      [1, true],
+    ]);
+    const [{ due }] = await getSql()<{ due: number }[]>`
+      select count(*)::int as due from webhook_due where message_id = ${id}`;
+    expect(due).toBe(0);
+    expect(await dispatchDue({ now: new Date(now.getTime() + 2 * LEASE_MS) })).toMatchObject({ delivered: 0 });
+    expect(receiver.requests).toHaveLength(1);
+  });
+
   it('records answers PostgreSQL text cannot hold as they are (a NUL, an emoji cut at 1 KiB)', async () => {
     const { partner, receiver } = await setup();
     receiver.reply({ status: 200, body: 'a\u0000b' }, { status: 500, body: `${'x'.repeat(1023)}😀` });
@@ -304,8 +346,22 @@ describe('webhook delivery', () => {
     await dispatchDue({ now: new Date(Date.now() + 1000) });
     expect((await getMessage(partner.id, id)).message.status).toBe('delivered');
     await retryNow(partner.id, id);
+    // A replay is pending again (and due) until its attempt is recorded.
+    expect((await getMessage(partner.id, id)).message).toMatchObject({ status: 'pending', deliveredAt: null });
     await dispatchDue({ now: new Date(Date.now() + 1000) });
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([id, id, id]);
+    // Every attempt shows, with the signature it was sent with: the first delivery moved to a row at the
+    // replay, the replay's own kept on the message.
+    const { message, attempts } = await getMessage(partner.id, id);
+    expect(message).toMatchObject({ status: 'delivered', attempts: 3 });
+    expect(attempts.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual([
+      [1, 500, false],
+      [2, 200, true],
+      [3, 200, true],
+    ]);
+    expect(attempts.map((a) => a.requestHeaders?.['webhook-signature'])).toEqual(
+      receiver.requests.map((r) => r.headers['webhook-signature']),
+    );
 
     const testId = await sendTestMessage(partner.id);
     await dispatchDue({ now: new Date(Date.now() + 1000) });
