@@ -1,8 +1,7 @@
 import dns from 'node:dns';
-import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
-import { Agent } from 'undici';
+import { Agent, util } from 'undici';
 import { env } from '@/server/env';
 import type { ErrorDetail } from './errors';
 
@@ -205,6 +204,9 @@ function targetOf(rawUrl: string, privateOk: boolean): { origin: string; path: s
   return target;
 }
 
+/** Sent with every partner call. */
+export const USER_AGENT = 'Encore/1.0 (+partner integration)';
+
 /** One request to a partner URL. Resolves for any HTTP status; rejects with OutboundError otherwise. */
 export function partnerRequest(rawUrl: string, req: OutboundRequest = {}): Promise<OutboundResponse> {
   let target: { origin: string; path: string };
@@ -217,77 +219,149 @@ export function partnerRequest(rawUrl: string, req: OutboundRequest = {}): Promi
   const timeoutMs = req.timeoutMs ?? 10_000;
   const maxBytes = req.maxResponseBytes ?? 1024 * 1024;
   const started = performance.now();
-  // undici takes an EventEmitter as the abort signal: a fraction of an AbortController's cost per request.
-  const abort = new EventEmitter();
 
   return new Promise((resolve, reject) => {
-    let settled = false;
-    // Exactly one outcome; the timer never outlives it and the exchange is aborted on any failure.
-    const fail = (err: OutboundError) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      abort.emit('abort');
-      reject(err);
-    };
-    const timer = setTimeout(
-      () => fail(new OutboundError(`No complete answer within ${timeoutMs} ms`, 'timeout')),
-      timeoutMs,
-    );
-    const headers: Record<string, string> = { 'user-agent': 'Encore/1.0 (+partner integration)', ...req.headers };
-    // Redirects are never followed: undici's request() only follows them through an interceptor.
-    (privateOk ? dispatchers.open : dispatchers.guarded)
-      .request({
+    const exchange = new Exchange(resolve, reject, timeoutMs, maxBytes, started);
+    const headers: Record<string, string> = { 'user-agent': USER_AGENT, ...req.headers };
+    // Redirects are never followed: undici follows them only through an interceptor.
+    (privateOk ? dispatchers.open : dispatchers.guarded).dispatch(
+      {
         origin: target.origin,
         path: target.path,
         method: req.method ?? 'GET',
         headers,
         body: req.body,
-        signal: abort,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-      })
-      .then(
-        (res) => {
-          const declared = Number(res.headers['content-length']);
-          if (Number.isFinite(declared) && declared > maxBytes) {
-            fail(new OutboundError(`Response larger than ${maxBytes} bytes`, 'too_large'));
-            return;
-          }
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.body.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) {
-              fail(new OutboundError(`Response larger than ${maxBytes} bytes`, 'too_large'));
-              return;
-            }
-            chunks.push(chunk);
-          });
-          res.body.on('end', () => {
-            if (settled) return;
-            settled = true;
-            clearTimeout(timer);
-            resolve({
-              status: res.statusCode,
-              headers: res.headers as http.IncomingHttpHeaders,
-              body: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8'),
-              durationMs: Math.round(performance.now() - started),
-            });
-          });
-          res.body.on('error', (err: Error) => fail(new OutboundError(err.message, 'network')));
-        },
-        (err: unknown) => {
-          if (err instanceof OutboundError) return fail(err);
-          const e = err as Error & { code?: string; cause?: unknown };
-          // The address check fails inside the connect; undici may hand it over as the cause.
-          if (e.cause instanceof OutboundError) return fail(e.cause);
-          // Header values are validated before anything is sent (e.g. a CR/LF in a configured value).
-          if (e.code === 'UND_ERR_INVALID_ARG') return fail(new OutboundError(e.message, 'invalid_request'));
-          if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT')
-            return fail(new OutboundError(`No complete answer within ${timeoutMs} ms`, 'timeout'));
-          fail(new OutboundError(e.message || String(err), 'network'));
-        },
-      );
+      },
+      exchange,
+    );
   });
+}
+
+function onExchangeTimeout(exchange: Exchange): void {
+  exchange.fail(new OutboundError(`No complete answer within ${exchange.timeoutMs} ms`, 'timeout'));
+}
+
+/**
+ * One request's undici handler: the answer is collected as it arrives, with no stream object per
+ * response (undici's request() makes one), and settles the caller's promise exactly once. A class
+ * rather than closures: a request allocates one object, not a dozen functions.
+ */
+class Exchange {
+  private settled = false;
+  /** The request's abort, handed over when undici connects it; a failure before that aborts it then. */
+  private abort: ((reason: Error) => void) | undefined;
+  private failedEarly: OutboundError | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private status = 0;
+  private rawHeaders: Buffer[] = [];
+  private chunks: Buffer[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly resolve: (res: OutboundResponse) => void,
+    private readonly reject: (err: OutboundError) => void,
+    readonly timeoutMs: number,
+    private readonly maxBytes: number,
+    private readonly started: number,
+  ) {
+    this.timer = setTimeout(onExchangeTimeout, timeoutMs, this);
+  }
+
+  /** The failure, once; the timer never outlives the outcome and the exchange is aborted. */
+  fail(err: OutboundError): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    if (this.abort) this.abort(err);
+    else this.failedEarly = err;
+    this.reject(err);
+  }
+
+  onConnect(abort: (reason: Error) => void): void {
+    this.abort = abort;
+    if (this.failedEarly) abort(this.failedEarly);
+  }
+
+  onHeaders(statusCode: number, raw: Buffer[]): boolean {
+    if (this.settled) return false;
+    this.status = statusCode;
+    this.rawHeaders = raw;
+    const declared = Number(headerOf(raw, 'content-length'));
+    if (Number.isFinite(declared) && declared > this.maxBytes) {
+      this.fail(new OutboundError(`Response larger than ${this.maxBytes} bytes`, 'too_large'));
+      return false;
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.settled) return false;
+    this.size += chunk.length;
+    if (this.size > this.maxBytes) {
+      this.fail(new OutboundError(`Response larger than ${this.maxBytes} bytes`, 'too_large'));
+      return false;
+    }
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    const chunks = this.chunks;
+    this.resolve(
+      new Answer(
+        this.status,
+        this.rawHeaders,
+        chunks.length === 0
+          ? ''
+          : chunks.length === 1
+            ? chunks[0].toString('utf8')
+            : Buffer.concat(chunks).toString('utf8'),
+        Math.round(performance.now() - this.started),
+      ),
+    );
+  }
+
+  onError(err: Error): void {
+    if (err instanceof OutboundError) return this.fail(err);
+    const e = err as Error & { code?: string; cause?: unknown };
+    // The address check fails inside the connect; undici may hand it over as the cause.
+    if (e.cause instanceof OutboundError) return this.fail(e.cause);
+    // Header values are validated before anything is sent (e.g. a CR/LF in a configured value).
+    if (e.code === 'UND_ERR_INVALID_ARG') return this.fail(new OutboundError(e.message, 'invalid_request'));
+    if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT')
+      return this.fail(new OutboundError(`No complete answer within ${this.timeoutMs} ms`, 'timeout'));
+    this.fail(new OutboundError(e.message || String(err), 'network'));
+  }
+}
+
+/** An answer; its headers are parsed only if a caller reads them (webhook delivery never does). */
+class Answer implements OutboundResponse {
+  private parsed: http.IncomingHttpHeaders | undefined;
+
+  constructor(
+    readonly status: number,
+    private readonly rawHeaders: Buffer[],
+    readonly body: string,
+    readonly durationMs: number,
+  ) {}
+
+  get headers(): http.IncomingHttpHeaders {
+    this.parsed ??= util.parseHeaders(this.rawHeaders) as http.IncomingHttpHeaders;
+    return this.parsed;
+  }
+}
+
+/** A header's value from undici's raw list (name, value, name, value, …), or undefined. */
+function headerOf(raw: Buffer[], name: string): string | undefined {
+  for (let i = 0; i < raw.length - 1; i += 2) {
+    const key = raw[i];
+    if (key.length === name.length && key.toString('latin1').toLowerCase() === name)
+      return raw[i + 1].toString('latin1');
+  }
+  return undefined;
 }
