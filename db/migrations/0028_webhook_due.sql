@@ -10,8 +10,8 @@ DROP INDEX "webhook_messages_due_idx";--> statement-breakpoint
 DROP INDEX "webhook_messages_channel_due_idx";--> statement-breakpoint
 ALTER TABLE "webhook_messages" ADD COLUMN "delivered_attempt" json;--> statement-breakpoint
 ALTER TABLE "webhook_due" ADD CONSTRAINT "webhook_due_message_id_webhook_messages_id_fk" FOREIGN KEY ("message_id") REFERENCES "public"."webhook_messages"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "webhook_due_partner_idx" ON "webhook_due" USING btree ("due_at") WHERE channel_id is null;--> statement-breakpoint
-CREATE INDEX "webhook_due_channel_idx" ON "webhook_due" USING btree ("due_at") WHERE channel_id is not null;--> statement-breakpoint
+CREATE INDEX "webhook_due_partner_idx" ON "webhook_due" USING btree ("partner_id","due_at") WHERE channel_id is null;--> statement-breakpoint
+CREATE INDEX "webhook_due_channel_idx" ON "webhook_due" USING btree ("channel_id","due_at") WHERE channel_id is not null;--> statement-breakpoint
 -- What was pending is due when its message said (a lease still running stays a lease: a dispatcher's
 -- lease was its next_attempt_at).
 INSERT INTO "webhook_due" ("message_id", "partner_id", "channel_id", "due_at")

@@ -96,11 +96,13 @@ export const webhookDue = pgTable(
     leasedUntil: timestamp({ withTimezone: true }),
   },
   (t) => [
+    // Per receiver, so a claim walks only the due rows of enabled endpoints (a partner that never set one
+    // up can hold a backlog that no claim reads).
     index('webhook_due_partner_idx')
-      .on(t.dueAt)
+      .on(t.partnerId, t.dueAt)
       .where(sql`channel_id is null`),
     index('webhook_due_channel_idx')
-      .on(t.dueAt)
+      .on(t.channelId, t.dueAt)
       .where(sql`channel_id is not null`),
   ],
 );

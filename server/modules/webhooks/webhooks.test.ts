@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import dns from 'node:dns';
 import os from 'node:os';
+import postgres from 'postgres';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { getDb, getSql } from '@/db';
@@ -281,6 +282,47 @@ describe('webhook delivery', () => {
     const { message, attempts } = await getMessage(partner.id, id);
     expect(message.status).toBe('delivered');
     expect(attempts.map((a) => [a.attemptNo, a.success])).toEqual([[1, true]]);
+  });
+
+  it("never walks a held backlog: a partner without an endpoint costs other partners' claims nothing", async () => {
+    const { partner, receiver } = await setup();
+    const { partner: held } = await makePartner('No endpoint yet');
+    // 2,000 messages waiting for an endpoint, all due before the enabled partner's one.
+    await getSql()`
+      with m as (
+        insert into webhook_messages (id, partner_id, family, action, data, created_at)
+        select 'msg_held_' || ${held.id} || '_' || g, ${held.id}, 'test', 'test.ping', '{}', now() - interval '1 hour'
+        from generate_series(1, 2000) g
+        returning id, partner_id
+      )
+      insert into webhook_due (message_id, partner_id, due_at) select id, partner_id, now() - interval '1 hour' from m`;
+    cleanups.push(() => getSql()`delete from webhook_messages where partner_id = ${held.id}`);
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-behind-backlog'));
+
+    // The index entries a claim reads, from PostgreSQL's statistics: the claim runs on a connection of its
+    // own, which hands its counters over as soon as it is idle.
+    const one = postgres(process.env.DATABASE_URL!, { max: 1, onnotice: () => {} });
+    cleanups.push(() => one.end());
+    const indexReads = async () => {
+      await one`select pg_stat_force_next_flush()`;
+      await new Promise((r) => setTimeout(r, 200));
+      const [row] = await getSql().begin(async (tx) => {
+        await tx`select pg_stat_clear_snapshot()`;
+        return tx<{ n: string }[]>`
+          select idx_tup_read::text as n from pg_stat_user_indexes where indexrelname = 'webhook_due_partner_idx'`;
+      });
+      return Number(row.n);
+    };
+    const before = await indexReads();
+    const claimed = await claim(one, new Date(Date.now() + 1000), 10);
+    const read = (await indexReads()) - before;
+
+    expect(claimed.map((m) => m.id)).toContain(id);
+    expect(claimed.some((m) => m.partner_id === held.id)).toBe(false);
+    // Walking the backlog in due order would read its 2,000 entries first.
+    expect(read).toBeLessThan(500);
+    expect(await dispatchDue({ now: new Date(Date.now() + LEASE_MS + 1000) })).toMatchObject({ delivered: 1 });
+    expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([id]);
   });
 
   it('keeps a delivery when a dispatcher whose lease ran out records a late failure for the same message', async () => {
