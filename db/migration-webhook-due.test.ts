@@ -14,21 +14,23 @@ import { MIGRATIONS_DIR } from './index';
  * old next attempt, a running lease included) and nothing delivered queued: nothing accepted is lost.
  */
 describe('migration 0028 (webhook_due)', () => {
-  let db: { url: string; drop: () => Promise<void> };
+  let scratch: { url: string; drop: () => Promise<void> };
+  let url: string;
+  let name: string;
   let sql: postgres.Sql;
   let before: string;
 
   beforeAll(async () => {
     // The scratch database is migrated to the end; this test wants its own, stopped before 0028.
-    const scratch = await createScratchDatabase('mig0028');
+    scratch = await createScratchDatabase('mig0028');
     const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
-    const name = `mig0028_${Date.now()}`;
+    name = `mig0028_${Date.now()}_${process.pid}`;
     await admin.unsafe(`create database ${name}`);
     await admin.end();
     const u = new URL(scratch.url);
     u.pathname = `/${name}`;
-    db = { url: u.toString(), drop: scratch.drop };
-    sql = postgres(db.url, { max: 2, onnotice: () => {} });
+    url = u.toString();
+    sql = postgres(url, { max: 2, onnotice: () => {} });
 
     before = mkdtempSync(path.join(os.tmpdir(), 'encore-mig-'));
     cpSync(MIGRATIONS_DIR, before, { recursive: true });
@@ -44,7 +46,14 @@ describe('migration 0028 (webhook_due)', () => {
   afterAll(async () => {
     await sql?.end();
     if (before) rmSync(before, { recursive: true, force: true });
-    await db?.drop();
+    // This database lives on the scratch database's server (the machine's, with DATABASE_URL): dropped
+    // here, before the scratch one.
+    if (scratch) {
+      const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`drop database if exists ${name} with (force)`);
+      await admin.end();
+      await scratch.drop();
+    }
   });
 
   it('queues every pending message at its next attempt and nothing delivered', async () => {
