@@ -8,7 +8,13 @@ import { allJobs } from '@/server/jobs/registry';
 import { createPartnerWithKeys } from '@/server/modules/partners';
 import { newId, newSigningSecret } from '@/server/lib/ids';
 import { USER_AGENT } from '@/server/lib/outbound';
-import { enqueueWebhook, upsertEndpoint, webhookDispatchJob, webhookRequest } from '@/server/modules/webhooks';
+import {
+  enqueueWebhook,
+  upsertEndpoint,
+  type WebhookBody,
+  webhookDispatchJob,
+  webhookRequest,
+} from '@/server/modules/webhooks';
 import type { BenchResult } from './run';
 import { machine, startReceiver } from './servers';
 
@@ -105,15 +111,12 @@ export async function run(): Promise<BenchResult> {
   await provider.start(allJobs());
 
   /** One delivery of `messages` through the project; answers the milliseconds from the dispatch to the last record. */
-  const project = async (
-    label: string,
-    messages: { family: string; action: string; data: unknown }[],
-  ): Promise<number> => {
+  const project = async (label: string, messages: WebhookBody[]): Promise<number> => {
     // Enqueued before the clock starts, as the state changes that make them would have.
     const { partner } = await createPartnerWithKeys(`Bench webhooks ${label}`);
     await upsertEndpoint({ partnerId: partner.id, url });
     await getDb().transaction(async (tx) => {
-      for (const m of messages) await enqueueWebhook(tx, partner.id, m as Parameters<typeof enqueueWebhook>[2]);
+      for (const m of messages) await enqueueWebhook(tx, partner.id, m);
     });
     const before = await receivedCount();
     const p0 = performance.now();

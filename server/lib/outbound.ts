@@ -239,8 +239,16 @@ export function partnerRequest(rawUrl: string, req: OutboundRequest = {}): Promi
   });
 }
 
+function timedOut(timeoutMs: number): OutboundError {
+  return new OutboundError(`No complete answer within ${timeoutMs} ms`, 'timeout');
+}
+
+function tooLarge(maxBytes: number): OutboundError {
+  return new OutboundError(`Response larger than ${maxBytes} bytes`, 'too_large');
+}
+
 function onExchangeTimeout(exchange: Exchange): void {
-  exchange.fail(new OutboundError(`No complete answer within ${exchange.timeoutMs} ms`, 'timeout'));
+  exchange.fail(timedOut(exchange.timeoutMs));
 }
 
 /**
@@ -290,7 +298,7 @@ class Exchange {
     this.rawHeaders = raw;
     const declared = Number(headerOf(raw, 'content-length'));
     if (Number.isFinite(declared) && declared > this.maxBytes) {
-      this.fail(new OutboundError(`Response larger than ${this.maxBytes} bytes`, 'too_large'));
+      this.fail(tooLarge(this.maxBytes));
       return false;
     }
     return true;
@@ -300,7 +308,7 @@ class Exchange {
     if (this.settled) return false;
     this.size += chunk.length;
     if (this.size > this.maxBytes) {
-      this.fail(new OutboundError(`Response larger than ${this.maxBytes} bytes`, 'too_large'));
+      this.fail(tooLarge(this.maxBytes));
       return false;
     }
     this.chunks.push(chunk);
@@ -334,7 +342,7 @@ class Exchange {
     // Header values are validated before anything is sent (e.g. a CR/LF in a configured value).
     if (e.code === 'UND_ERR_INVALID_ARG') return this.fail(new OutboundError(e.message, 'invalid_request'));
     if (e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT')
-      return this.fail(new OutboundError(`No complete answer within ${this.timeoutMs} ms`, 'timeout'));
+      return this.fail(timedOut(this.timeoutMs));
     this.fail(new OutboundError(e.message || String(err), 'network'));
   }
 }

@@ -28,7 +28,6 @@ interface Claimed {
 
 export interface AttemptResult {
   id: string;
-  partnerId: string;
   attemptNo: number;
   url: string;
   startedAt: Date;
@@ -384,7 +383,6 @@ async function attempt(m: Claimed, now: Date, random?: () => number): Promise<At
   const success = statusCode !== null && SUCCESS_STATUSES.has(statusCode);
   return {
     id: m.id,
-    partnerId: m.partner_id,
     attemptNo,
     url: m.url,
     startedAt: sentAt,

@@ -336,7 +336,6 @@ describe('webhook delivery', () => {
     // A's attempt finally times out and is recorded.
     const late: AttemptResult = {
       id,
-      partnerId: partner.id,
       attemptNo: 1,
       url: receiver.url,
       startedAt: now,
