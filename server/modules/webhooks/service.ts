@@ -5,6 +5,7 @@ import { badRequest, notFound } from '@/server/lib/errors';
 import { newId, newSigningSecret } from '@/server/lib/ids';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { partnerUrlProblem } from '@/server/lib/outbound';
+import { sentHeaders } from './delivery';
 import { getChannel, getPartner } from '@/server/modules/partners';
 import {
   type ListMessagesInput,
@@ -216,8 +217,8 @@ export async function getMessage(partnerId: string, messageId: string, db: DbOrT
           durationMs: kept.durationMs,
           statusCode: message.lastStatusCode,
           error: null,
-          responseBody: kept.responseBody,
-          requestHeaders: kept.requestHeaders,
+          responseBody: kept.responseBody ?? null,
+          requestHeaders: sentHeaders(messageId, message.lastAttemptAt ?? message.createdAt, kept),
           success: true,
         },
       ]
@@ -233,16 +234,35 @@ export async function retryNow(partnerId: string, messageId: string, within?: Wo
   return transaction(async ({ tx, after }) => {
     // A replay first moves the delivered attempt kept on the message to an attempt row; the message is
     // pending again and due now (a message already in the queue, even leased, is due now).
+    const [kept] = await tx
+      .select({
+        attempts: webhookMessages.attempts,
+        lastAttemptAt: webhookMessages.lastAttemptAt,
+        lastStatusCode: webhookMessages.lastStatusCode,
+        deliveredAttempt: webhookMessages.deliveredAttempt,
+      })
+      .from(webhookMessages)
+      .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.partnerId, partnerId)))
+      .for('update');
+    const a = kept?.deliveredAttempt;
+    if (kept && a) {
+      const startedAt = kept.lastAttemptAt ?? new Date();
+      await tx.insert(webhookAttempts).values({
+        messageId,
+        partnerId,
+        attemptNo: kept.attempts,
+        url: a.url,
+        startedAt,
+        durationMs: a.durationMs,
+        statusCode: kept.lastStatusCode,
+        error: null,
+        responseBody: a.responseBody ?? null,
+        requestHeaders: sentHeaders(messageId, startedAt, a),
+        success: true,
+      });
+    }
     const rows = await tx.execute<{ message_id: string }>(sql`
-      with moved as (
-        insert into webhook_attempts (message_id, partner_id, attempt_no, url, started_at, duration_ms, status_code,
-          error, response_body, request_headers, success)
-        select m.id, m.partner_id, m.attempts, a->>'url', m.last_attempt_at,
-          (a->>'durationMs')::int, m.last_status_code, null, a->>'responseBody', (a->'requestHeaders')::jsonb, true
-        from webhook_messages m cross join lateral (select m.delivered_attempt as a) kept
-        where m.id = ${messageId} and m.partner_id = ${partnerId} and m.delivered_attempt is not null
-      ),
-      msg as (
+      with msg as (
         update webhook_messages
         set status = 'pending', next_attempt_at = now(), delivered_at = null, delivered_attempt = null
         where id = ${messageId} and partner_id = ${partnerId}
