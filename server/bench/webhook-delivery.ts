@@ -89,7 +89,9 @@ async function postAllUndici(url: string, requests: Posted[]): Promise<number> {
 export async function run(): Promise<BenchResult> {
   const receiver = await startReceiver();
   const url = `${receiver}/hooks`;
-  const receivedCount = async () => Number(await (await fetch(`${receiver}/count`)).text());
+  /** The receiver's count, once it is at least `atLeast` (the receiver holds the request until then). */
+  const receivedCount = async (atLeast = 0) =>
+    Number(await (await fetch(`${receiver}/count?atLeast=${atLeast}`)).text());
   const messages = Array.from({ length: N }, (_, i) => ({
     family: 'ticket',
     action: 'ticket.updated',
@@ -121,16 +123,17 @@ export async function run(): Promise<BenchResult> {
     const before = await receivedCount();
     const p0 = performance.now();
     for (let d = 0; d < DISPATCHERS; d++) await provider.send(webhookDispatchJob.id, {});
-    // The clock stops when every attempt is recorded as delivered. The receiver's count is asked first, so
-    // the measuring does not load the database while delivery is under way.
+    // The clock stops when every attempt is recorded as delivered. The receiver answers once it has had
+    // every request, and only then is the database asked: the measuring costs neither the app nor the
+    // database anything while delivery is under way (polling both every 10 ms cost the app ~3% of its CPU).
+    await receivedCount(before + messages.length);
     for (;;) {
-      await new Promise((r) => setTimeout(r, 10));
-      if ((await receivedCount()) - before < messages.length) continue;
       const [{ n }] = await getDb()
         .select({ n: count() })
         .from(webhookMessages)
         .where(and(eq(webhookMessages.partnerId, partner.id), eq(webhookMessages.status, 'delivered')));
       if (n >= messages.length) break;
+      await new Promise((r) => setTimeout(r, 5));
     }
     const ms = performance.now() - p0;
     const received = (await receivedCount()) - before;
