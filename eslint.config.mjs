@@ -119,12 +119,9 @@ export default defineConfig([
     },
   },
   ...boundaries(),
-  {
-    // No import circle (module ↔ module, job client ↔ jobs, http ↔ modules); tests may close one.
-    files: ['server/**/*.ts', 'db/**/*.ts', 'app/**/*.{ts,tsx}'],
-    ignores: ['**/*.test.ts'],
-    rules: { 'import/no-cycle': ['error', { ignoreExternal: true }] },
-  },
+  // No import circle (module ↔ module, job client ↔ jobs, http ↔ modules; tests may close one) is
+  // checked by oxlint's import/no-cycle (.oxlintrc.json, `npm run lint`): the same rule here took 85% of
+  // ESLint's time (60 s of 70 s on two cores), oxlint's takes under a second.
   globalIgnores([
     '.next*/**',
     'node_modules/**',

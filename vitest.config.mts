@@ -8,11 +8,13 @@ export default defineConfig({
     globalSetup: ['server/testing/global-setup.ts'],
     setupFiles: ['server/testing/setup.ts'],
     pool: 'forks',
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    // The database is real and shared by the files of one run. Files run one after another: the
-    // background jobs under test (webhook dispatch) act on every partner's due rows, so a dispatch in
-    // one file must not race the controlled clock of another.
-    fileParallelism: false,
+    // Files run in parallel, each worker on its own copy of the migrated template database
+    // (server/testing/global-setup.ts): the background jobs under test (webhook dispatch) act on every
+    // partner's due rows, so a dispatch in one worker's file must not race another worker's clock.
+    // Two cores: two workers keep both busy while one waits on PostgreSQL, a third only thrashes.
+    maxWorkers: Number(process.env.VITEST_WORKERS) || 2,
   },
 });

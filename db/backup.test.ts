@@ -116,7 +116,9 @@ describe('backup and restore', () => {
     try {
       const file = path.join(dir, 'b.sql.gz');
       const cli = (args: string[], url: string) =>
-        run('npx', ['tsx', 'server/cli/db-backup.ts', ...args], { env: { ...process.env, DATABASE_URL: url } });
+        run(process.execPath, ['--import', 'tsx', 'server/cli/db-backup.ts', ...args], {
+          env: { ...process.env, DATABASE_URL: url },
+        });
       const made = await cli(['backup', '--out', file], target.url);
       expect(made.stderr).toMatch(/backup: \d+ tables, \d+ rows/);
       expect(gunzipSync(readFileSync(file)).toString('utf8')).toContain(

@@ -117,6 +117,8 @@ export interface StartOptions {
   /** 'own': restart a leftover server under this process. 'attach': reuse a running one as is. */
   mode: 'own' | 'attach';
   log?: (line: string) => void;
+  /** More `postgres` command-line flags (`-c name=value` pairs), e.g. a test cluster's durability settings. */
+  extraFlags?: string[];
 }
 
 export async function startEmbeddedPostgres(opts: StartOptions): Promise<EmbeddedHandle> {
@@ -183,6 +185,7 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
         'unix_socket_directories=',
         '-c',
         'max_connections=200',
+        ...(opts.extraFlags ?? []),
       ],
       onLog: remember,
       onError: remember,

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { MIGRATIONS_DIR } from './index';
 
 const run = promisify(execFile);
+// drizzle-kit's own entry, run by this Node (npx would first resolve the package: seconds per call).
+const DRIZZLE_KIT = path.join(process.cwd(), 'node_modules', 'drizzle-kit', 'bin.cjs');
 
 describe('migrations', () => {
   it('match the drizzle table files: drizzle-kit finds nothing left to migrate', async () => {
@@ -17,9 +19,9 @@ describe('migrations', () => {
       // drizzle-kit takes `--out` relative to the working directory.
       const out = path.relative(process.cwd(), dir);
       const { stdout } = await run(
-        'npx',
+        process.execPath,
         [
-          'drizzle-kit',
+          DRIZZLE_KIT,
           'generate',
           '--dialect',
           'postgresql',
@@ -81,9 +83,9 @@ describe('the migrated database', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'encore-introspect-'));
     try {
       await run(
-        'npx',
+        process.execPath,
         [
-          'drizzle-kit',
+          DRIZZLE_KIT,
           'pull',
           '--dialect',
           'postgresql',

@@ -78,6 +78,10 @@ describe('the README configuration tables', () => {
       'BARE_CONFIG',
       'BARE_PORT',
       'RECEIVER_PORT',
+      // Set by Vitest (the worker slot) and by the test run's global setup for its workers.
+      'VITEST_POOL_ID',
+      'TEST_PG_SERVER_URL',
+      'TEST_PG_TEMPLATE',
       // In the sample code /docs shows partners (their receiver's variable, not ours).
       'ENCORE_WEBHOOK_SECRET',
     ]);
