@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -19,7 +20,14 @@ if (!process.env.DATABASE_URL && !process.env.E2E_DATA_DIR) {
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
+// The secret that opens the server's test-only set-up calls (server/testing/hooks.ts), new per run.
+process.env.E2E_TEST_HOOKS_SECRET ??= randomBytes(24).toString('hex');
+
 const serverEnv: Record<string, string> = {
+  TEST_HOOKS_SECRET: process.env.E2E_TEST_HOOKS_SECRET,
+  // No timed sweeps: a sweep racing a test's own request (a feed pulled by the minute job just before
+  // "Pull now") would make the outcome depend on the clock.
+  JOBS_SCHEDULES: '0',
   ADMIN_EMAIL: 'e2e-admin@encore.test',
   ADMIN_PASSWORD: 'e2e-password-123',
   DEMO_PARTNER: '0',
@@ -38,8 +46,10 @@ export default defineConfig({
   outputDir: 'e2e/artifacts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Files run on two workers (tests of one file in order): every test makes its own partner, staff
+  // member or fan, so nothing is shared between workers but the server and its database.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS) || 2,
   forbidOnly: !!process.env.CI,
   retries: 0,
   // list for people, JSON for the `npm test` summary line (.ci/summary.mjs), HTML kept but never opened.
@@ -51,11 +61,15 @@ export default defineConfig({
   use: {
     baseURL,
     headless: true,
-    screenshot: 'on',
-    trace: 'retain-on-failure',
+    // The screenshots a person looks at are taken on purpose (`shot` in e2e/helpers.ts); others only on failure.
+    screenshot: 'only-on-failure',
+    // No trace by default: recording one costs ~30% of the browser's CPU on every test, and CI keeps only
+    // the console. To debug a failure locally: `npx playwright test --trace retain-on-failure`.
+    trace: 'off',
     launchOptions: {
-      // Playwright cannot download its own browser here; Debian's Chromium is used instead.
-      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+      // Playwright cannot download its own browser here; Debian's Chromium (its headless shell build,
+      // installed by .ci/ensure-chromium.sh) is used instead.
+      executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
       args: [
         '--no-sandbox',
         '--disable-gpu',

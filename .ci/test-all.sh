@@ -2,30 +2,96 @@
 # `npm test`: static checks, the Vitest suite on real PostgreSQL, a production build, and the
 # Playwright suite in real Chromium against it. Ends with one line "Tests: N passed, N failed".
 # Database: embedded PostgreSQL by default; the machine's server when DATABASE_URL is set.
+#
+# `npm test -- --suites-only` runs only the two suites that touch the database (Vitest, Playwright) on
+# the build a full run made: CI's second database mode (.ci/run), where the static checks and the build
+# would only repeat the first mode's work.
+# Each phase prints its seconds ("── <phase>: N s"), also kept in test-results/phases.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
+suites_only=0
+[[ "${1:-}" == "--suites-only" ]] && suites_only=1
 mkdir -p test-results
-rm -f test-results/unit.json test-results/e2e.json
-
-bash .ci/ensure-chromium.sh || exit 1
+rm -f test-results/unit.json test-results/e2e.json test-results/phases.txt test-results/summary.json
 
 status=0
-step() {
-  echo "── $*"
-  "$@" || status=1
+phase_started=0
+phase_name=''
+begin() {
+  phase_name=$1
+  phase_started=$(date +%s%N)
+  echo "── $phase_name"
+}
+end() {
+  local ms=$((($(date +%s%N) - phase_started) / 1000000))
+  local s
+  s=$(printf '%d.%01d' $((ms / 1000)) $((ms % 1000 / 100)))
+  echo "── $phase_name: ${s} s"
+  echo "$phase_name	$s" >>test-results/phases.txt
 }
 
-step npx tsc --noEmit
-step npx eslint . --max-warnings=0
-step npx prettier --check . --log-level=warn
-step npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json
-if npx next build > test-results/build.log 2>&1; then
-  echo "── next build ok"
-  step npx playwright test
-else
-  cat test-results/build.log
-  echo "── next build FAILED"
+# Debian's Chromium, installed when missing, in the background until Playwright needs it.
+bash .ci/ensure-chromium.sh >test-results/chromium.log 2>&1 &
+chromium_pid=$!
+
+typechecked=0
+if [[ $suites_only == 0 ]]; then
+  # Four single-threaded checks side by side (two cores); each one's output is printed after all end.
+  begin 'static checks'
+  checks=(tsc eslint oxlint prettier)
+  npx tsc --noEmit >test-results/tsc.log 2>&1 &
+  pids=($!)
+  npx eslint . --max-warnings=0 >test-results/eslint.log 2>&1 &
+  pids+=($!)
+  npx oxlint -c .oxlintrc.json --deny-warnings server db app >test-results/oxlint.log 2>&1 &
+  pids+=($!)
+  npx prettier --check . --log-level=warn >test-results/prettier.log 2>&1 &
+  pids+=($!)
+  for i in "${!checks[@]}"; do
+    if wait "${pids[$i]}"; then
+      echo "   ${checks[$i]} ok"
+      [[ ${checks[$i]} == tsc ]] && typechecked=1
+    else
+      echo "   ${checks[$i]} FAILED:"
+      cat "test-results/${checks[$i]}.log"
+      status=1
+    fi
+  done
+  end
+fi
+
+begin 'vitest'
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/unit.json || status=1
+end
+
+build_ok=1
+if [[ $suites_only == 0 ]]; then
+  begin 'next build'
+  # The project was just type-checked as a whole (tsc above); the build need not do it again.
+  if NEXT_BUILD_TYPECHECKED=$typechecked npx next build >test-results/build.log 2>&1; then
+    echo '   ok'
+  else
+    cat test-results/build.log
+    echo '   next build FAILED'
+    build_ok=0
+    status=1
+  fi
+  end
+elif [[ ! -f "${NEXT_DIST_DIR:-.next}/BUILD_ID" ]]; then
+  echo "── no production build in ${NEXT_DIST_DIR:-.next}: run the whole \`npm test\` first"
+  build_ok=0
   status=1
+fi
+
+if ! wait $chromium_pid; then
+  cat test-results/chromium.log
+  build_ok=0
+  status=1
+fi
+if [[ $build_ok == 1 ]]; then
+  begin 'playwright'
+  npx playwright test || status=1
+  end
 fi
 
 node .ci/summary.mjs test-results/unit.json test-results/e2e.json || status=1

@@ -1,7 +1,6 @@
-import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import { expect, test } from '@playwright/test';
-import { RUN } from './helpers';
+import { partnerCreateCli, RUN } from './helpers';
 
 /**
  * Hostile paths through the real server (Next.js routing, the proxy and the route wrapper), byte for
@@ -26,15 +25,7 @@ function raw(method: string, path: string, headers: Record<string, string> = {},
 
 test('hostile /v1 paths answer the envelope, never a 5xx', async () => {
   // A partner key straight from the CLI, against the database the server under test uses.
-  const created = JSON.parse(
-    execFileSync('npx', ['tsx', 'server/cli/partner-create.ts', '--name', `E2E paths ${RUN}`], {
-      env: {
-        ...process.env,
-        ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
-      },
-      encoding: 'utf8',
-    }),
-  ) as { apiKey: string };
+  const created = partnerCreateCli(`E2E paths ${RUN}`);
   const key = created.apiKey;
   const long = 'x'.repeat(10_000);
   const paths: [string, string][] = [

@@ -1,5 +1,5 @@
 import { expect, type Locator, test } from '@playwright/test';
-import { axe, call, cli, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
+import { axe, call, createPartner, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
 
 /*
  * Issue 14's "done when" for banners: staff configure a sell banner in the dashboard, watch its live
@@ -38,7 +38,7 @@ test('a banner configured in the dashboard appears in the access layer exactly a
   page,
   request,
 }) => {
-  const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Banners ${RUN}`]);
+  const { partnerId, apiKey } = await createPartner(`Banners ${RUN}`);
   await pushUsdEvent(request, apiKey, REF, `Banner night ${RUN}`);
 
   await page.goto(`/dashboard/partners/${partnerId}/banners`);

@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
-import { axe, call, cli, hydrated, RUN } from './helpers';
+import { axe, call, createPartner, hydrated, listTicket, RUN, setUp } from './helpers';
 
 /*
  * The buying flow in a real browser: the partner's entry URL, the market with every fee shown, filters and
@@ -26,9 +26,9 @@ let apiKey: string;
 const listings: Record<string, string> = {};
 
 test.beforeAll(async ({ request }) => {
-  const created = cli('server/cli/partner-create.ts', ['--name', PARTNER]);
+  const created = await createPartner(PARTNER);
   apiKey = created.apiKey;
-  cli('e2e/fixtures/market-terms.ts', ['--partner', created.partnerId, '--buyer-fee-percent', '10']);
+  await setUp('market-terms', { partnerId: created.partnerId, buyerFeePercent: 10 });
   const pushed = await call(request, apiKey, 'POST', '/v1/events', {
     title: `Noche de rock ${RUN}`,
     description:
@@ -76,16 +76,9 @@ test.beforeAll(async ({ request }) => {
     ['mid', '80'],
     ['vip', '150'],
   ]) {
-    listings[name] = cli('e2e/fixtures/market-listing.ts', [
-      '--partner',
-      created.partnerId,
-      '--seller',
-      SELLER,
-      '--ticket',
-      `${name}-${RUN}`,
-      '--price',
-      price,
-    ]).listingId;
+    listings[name] = (
+      await listTicket({ partnerId: created.partnerId, sellerEmail: SELLER, ticketId: `${name}-${RUN}`, price })
+    ).listingId;
   }
 });
 

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
-import { call, cli, hydrated, pointWebhooks, Receiver, RUN, shot, signIn } from './helpers';
+import { call, createPartner, hydrated, pointWebhooks, Receiver, RUN, shot, signIn } from './helpers';
 
 /*
  * The Channels API end to end, as the issue's "done when" reads, over HTTP against the built app: staff
@@ -85,8 +85,8 @@ test('a channel pushes 1,000 listings; one is bought on the sandbox page, told s
   const partnerHooks = await new Receiver().start();
   const channelServer = await new ChannelServer().start();
   try {
-    const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', NAME]);
-    const other = cli('server/cli/partner-create.ts', ['--name', `Other ${NAME}`]);
+    const { partnerId, apiKey } = await createPartner(NAME);
+    const other = await createPartner(`Other ${NAME}`);
     await pointWebhooks(browser, partnerId, partnerHooks.url);
     const channel = await createChannel(page, partnerId, channelServer.url);
 

@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
-import { RUN, shot } from './helpers';
+import { createPartner, RUN, shot } from './helpers';
 
 /**
  * A partner asks the real API for a one-time token and appends it to an Encore fan URL: the fan lands
@@ -9,15 +8,7 @@ import { RUN, shot } from './helpers';
  */
 test('a one-time token signs the fan in once', async ({ page, request }) => {
   const name = `E2E Fans ${RUN}`;
-  const created = JSON.parse(
-    execFileSync('npx', ['tsx', 'server/cli/partner-create.ts', '--name', name], {
-      env: {
-        ...process.env,
-        ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
-      },
-      encoding: 'utf8',
-    }),
-  ) as { apiKey: string; partnerId: string };
+  const created = await createPartner(name);
 
   const bad = await request.get('/v1/auth/oneTimeToken?user=ana%40example.com&method=sms', {
     headers: { authorization: created.apiKey },

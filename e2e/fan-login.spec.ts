@@ -1,25 +1,12 @@
-import { execFileSync } from 'node:child_process';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { RUN, hydrated, shot, signIn } from './helpers';
+import { createPartner, RUN, hydrated, shot, signIn } from './helpers';
 
 /*
  * Fan sign-in by e-mail: the fan asks for a link on the partner's /login page; with no SMTP_URL (the e2e
  * server has none) the mail is stored, and staff read it in the dashboard mailbox; the link in it signs
  * the fan in for that partner and goes on to the page it names. The same in Spanish.
  */
-
-const cliEnv = () => ({
-  ...process.env,
-  ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
-});
-
-function createPartner(name: string): string {
-  const out = JSON.parse(
-    execFileSync('npx', ['tsx', 'server/cli/partner-create.ts', '--name', name], { env: cliEnv(), encoding: 'utf8' }),
-  ) as { partnerId: string };
-  return out.partnerId;
-}
 
 /** No serious or critical axe violation on the page as it is now. */
 async function expectAccessible(page: Page) {
@@ -54,7 +41,7 @@ async function mailboxText(browser: Browser, to: string, subject: string): Promi
 
 test('a fan signs in with a link sent by e-mail, read by staff in the mailbox', async ({ page, browser }) => {
   const name = `E2E Login ${RUN}`;
-  const partnerId = createPartner(name);
+  const { partnerId } = await createPartner(name);
   const email = `fan-${RUN}@fans.test`;
   const next = `/login?partner=${partnerId}`;
 
@@ -98,7 +85,7 @@ test('a fan signs in with a link sent by e-mail, read by staff in the mailbox', 
 
 test('the sign-in page and its mail in Spanish', async ({ page, browser }) => {
   const name = `E2E Acceso ${RUN}`;
-  const partnerId = createPartner(name);
+  const { partnerId } = await createPartner(name);
   const email = `fan-es-${RUN}@fans.test`;
 
   await page.goto(`/login?partner=${partnerId}&lang=es`);

@@ -38,14 +38,46 @@ export async function signIn(page: Page, password = ADMIN_PASSWORD) {
 /** The server under test (playwright.config.ts starts it on E2E_PORT). */
 export const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}`;
 
-/** Runs a CLI or fixture script against the test server's database; answers the JSON line it prints. */
-export function cli(script: string, args: string[]) {
-  const env = {
+/**
+ * A test-only set-up call on the server under test (`POST /api/test-hooks/<action>`,
+ * server/testing/hooks.ts), opened by the per-run secret playwright.config.ts hands the server; its JSON.
+ */
+export async function setUp<T>(action: string, body: Record<string, unknown>): Promise<T> {
+  const res = await fetch(`${baseURL}/api/test-hooks/${action}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-test-hooks-secret': process.env.E2E_TEST_HOOKS_SECRET ?? '' },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`test hook ${action} answered ${res.status}: ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** A new partner with its partner and Channels API keys (what `npm run partner:create` prints). */
+export const createPartner = (name: string) =>
+  setUp<{ partnerId: string; apiKey: string; channelsApiKey: string }>('partner', { name });
+
+/** Lists a ticket for resale as its owner would in the selling flow (the partner API has no such call). */
+export const listTicket = (listing: { partnerId: string; sellerEmail: string; ticketId: string; price: string }) =>
+  setUp<{ listingId: string }>('listing', listing);
+
+/** The environment of a CLI tool run against the test server's database. */
+export function cliEnv(): NodeJS.ProcessEnv {
+  return {
     ...process.env,
     PUBLIC_BASE_URL: baseURL,
     ...(process.env.DATABASE_URL ? {} : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),
   };
-  return JSON.parse(execFileSync('npx', ['tsx', script, ...args], { env, encoding: 'utf8' }));
+}
+
+/** `npm run partner:create -- --name <name>` as a user runs it (node with tsx, without npx's look-up); its JSON line. */
+export function partnerCreateCli(name: string): { partnerId: string; apiKey: string; channelsApiKey: string } {
+  return JSON.parse(
+    execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/partner-create.ts', '--name', name], {
+      env: cliEnv(),
+      encoding: 'utf8',
+    }),
+  );
 }
 
 /** A partner API call over HTTP with `key`; the response status and envelope. */

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { axe, call, cli, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
+import { axe, call, createPartner, hydrated, listTicket, pushUsdEvent, RUN, shot, signIn } from './helpers';
 
 /*
  * Leads end to end: the partner sends leads, a listing appears and the show's wishlist is mailed (read in
@@ -13,7 +13,7 @@ const WISH = `wish-${RUN}@fans.test`;
 const CART = `cart-${RUN}@fans.test`;
 
 test('leads: wishlist mail with unsubscribe, the staff funnel and the CSV export', async ({ page, request }) => {
-  const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Leads ${RUN}`]);
+  const { partnerId, apiKey } = await createPartner(`Leads ${RUN}`);
   await pushUsdEvent(request, apiKey, REF, `Leads night ${RUN}`);
   const ticket = `LT-${RUN}`;
   expect(
@@ -35,16 +35,7 @@ test('leads: wishlist mail with unsubscribe, the staff funnel and the CSV export
     { type: 'ABANDONED_CART', externalReferenceEventId: REF, showId: '1', buyer: { email: CART }, price: 50 },
   ]);
   expect(leads.body).toEqual({ status: 200, data: true, errors: null });
-  cli('e2e/fixtures/market-listing.ts', [
-    '--partner',
-    partnerId,
-    '--seller',
-    SELLER,
-    '--ticket',
-    ticket,
-    '--price',
-    '45',
-  ]);
+  await listTicket({ partnerId, sellerEmail: SELLER, ticketId: ticket, price: '45' });
 
   let unsubscribe = '';
   await test.step('the wishlist is mailed; staff read it in the mailbox', async () => {

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { call, cli, hydrated, RUN, shot, signIn } from './helpers';
+import { call, createPartner, hydrated, listTicket, RUN, shot, signIn } from './helpers';
 
 /*
  * A partner's market in the dashboard: terms, listings with filters, a purchase paid on the sandbox
@@ -35,7 +35,7 @@ test('staff set market terms, filter listings and refund a paid purchase behind 
   page,
   request,
 }) => {
-  const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Market ${RUN}`]);
+  const { partnerId, apiKey } = await createPartner(`Market ${RUN}`);
   for (const ref of [REF_A, REF_B]) {
     const pushed = await call(request, apiKey, 'POST', '/v1/events', event(ref));
     expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
@@ -52,19 +52,10 @@ test('staff set market terms, filter listings and refund a paid purchase behind 
     ticketOptionId: 'GA',
   }));
   expect((await call(request, apiKey, 'POST', '/v1/sync/tickets', tickets)).status).toBe(200);
-  const list = (ticket: string, price: string): string =>
-    cli('e2e/fixtures/market-listing.ts', [
-      '--partner',
-      partnerId,
-      '--seller',
-      SELLER,
-      '--ticket',
-      ticket,
-      '--price',
-      price,
-    ]).listingId;
-  const sold = list(`MA-${RUN}`, '80');
-  const onSale = list(`MB-${RUN}`, '60');
+  const list = async (ticket: string, price: string): Promise<string> =>
+    (await listTicket({ partnerId, sellerEmail: SELLER, ticketId: ticket, price })).listingId;
+  const sold = await list(`MA-${RUN}`, '80');
+  const onSale = await list(`MB-${RUN}`, '60');
   const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
     items: [sold],
     user: BUYER,

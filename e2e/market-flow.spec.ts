@@ -1,5 +1,16 @@
 import { type Browser, expect, type Page, test } from '@playwright/test';
-import { axe, baseURL, call, cli, hydrated, pointWebhooks, Receiver, RUN, signIn } from './helpers';
+import {
+  axe,
+  baseURL,
+  call,
+  createPartner,
+  hydrated,
+  listTicket,
+  pointWebhooks,
+  Receiver,
+  RUN,
+  signIn,
+} from './helpers';
 
 /*
  * The market end to end, as the issue's "done when" reads: a partner (a fake partner server in this
@@ -56,7 +67,7 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
   test.setTimeout(150_000);
   const receiver = await new Receiver().start();
   try {
-    const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', NAME]);
+    const { partnerId, apiKey } = await createPartner(NAME);
     // The seller's own secure link, from before the sale.
     let sellerLink = '';
 
@@ -224,7 +235,7 @@ test('every fan page in English and Spanish, at 390 px and 1366 px: translated, 
   const name = `Pages Partner ${RUN}`;
   const ref = `PAGES-${RUN}`;
   const seller = `pages-seller-${RUN}@fans.test`;
-  const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', name]);
+  const { partnerId, apiKey } = await createPartner(name);
   const pushed = await call(request, apiKey, 'POST', '/v1/events', {
     title: `Pages Festival ${RUN}`,
     description: '<p>A long night of <em>music</em>, with a <a href="https://example.com">lineup</a>.</p>',
@@ -263,11 +274,10 @@ test('every fan page in English and Spanish, at 390 px and 1366 px: translated, 
     ticket(ids.o2, { orderId: `PORD-${RUN}` }),
   ]);
   expect(synced.status, JSON.stringify(synced.body)).toBe(200);
-  const list = (t: string) =>
-    cli('e2e/fixtures/market-listing.ts', ['--partner', partnerId, '--seller', seller, '--ticket', t, '--price', '32'])
-      .listingId as string;
-  const listed = list(ids.listed);
-  const held = list(ids.held);
+  const list = async (t: string) =>
+    (await listTicket({ partnerId, sellerEmail: seller, ticketId: t, price: '32' })).listingId;
+  const listed = await list(ids.listed);
+  const held = await list(ids.held);
   const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
     items: [held],
     user: `pages-buyer-${RUN}@fans.test`,

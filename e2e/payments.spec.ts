@@ -1,5 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
-import { axe, baseURL, cli, RUN, shot } from './helpers';
+import { axe, baseURL, createPartner, RUN, setUp, shot } from './helpers';
 
 /*
  * The sandbox's hosted checkout in a real browser: paying with the test cards (succeeds, declined,
@@ -8,24 +8,19 @@ import { axe, baseURL, cli, RUN, shot } from './helpers';
  */
 
 let partnerId: string;
-test.beforeAll(() => {
-  partnerId = cli('server/cli/partner-create.ts', ['--name', `Tickets Lima ${RUN}`]).partnerId;
+test.beforeAll(async () => {
+  partnerId = (await createPartner(`Tickets Lima ${RUN}`)).partnerId;
 });
 
-function newPayment(extra: string[] = [], amount = '45.50'): { paymentId: string; url: string } {
-  return cli('server/cli/payment-test.ts', [
-    '--partner',
+function newPayment(extra: { successUrl?: string } = {}, amount = '45.50') {
+  return setUp<{ paymentId: string; url: string }>('payment', {
     partnerId,
-    '--amount',
     amount,
-    '--currency',
-    'EUR',
-    '--description',
-    '2 × General admission',
-    '--email',
-    `fan-${RUN}@fans.test`,
+    currency: 'EUR',
+    description: '2 × General admission',
+    email: `fan-${RUN}@fans.test`,
     ...extra,
-  ]);
+  });
 }
 
 async function fillCard(page: Page, number: string) {
@@ -41,7 +36,7 @@ test('4242 4242 4242 4242 pays, by keyboard, and lands on the success URL; the p
   page,
 }) => {
   const success = `${baseURL}/market/evt_demo`;
-  const { paymentId, url } = newPayment(['--success-url', success]);
+  const { paymentId, url } = await newPayment({ successUrl: success });
   expect(url).toBe(`${baseURL}/pay/${paymentId}`);
   await page.goto(`/pay/${paymentId}`);
   await expect(page.getByRole('heading', { name: 'Pay with card' })).toBeVisible();
@@ -73,7 +68,7 @@ test('4242 4242 4242 4242 pays, by keyboard, and lands on the success URL; the p
 });
 
 test('4000 0000 0000 0002 is declined with a clear message; the payment stays payable', async ({ page }) => {
-  const { paymentId } = newPayment();
+  const { paymentId } = await newPayment();
   await page.goto(`/pay/${paymentId}`);
   await fillCard(page, '4000 0000 0000 0002');
   await page.getByRole('button', { name: 'Pay €45.50' }).click();
@@ -90,7 +85,7 @@ test('4000 0000 0000 0002 is declined with a clear message; the payment stays pa
 test('4000 0027 6000 3184 needs a second step: failing it leaves the payment payable, completing it pays', async ({
   page,
 }) => {
-  const { paymentId } = newPayment();
+  const { paymentId } = await newPayment();
   await page.goto(`/pay/${paymentId}`);
   await fillCard(page, '4000 0027 6000 3184');
   await page.getByRole('button', { name: 'Pay €45.50' }).click();
@@ -108,7 +103,7 @@ test('4000 0027 6000 3184 needs a second step: failing it leaves the payment pay
 });
 
 test('a bad card number is named on its field', async ({ page }) => {
-  const { paymentId } = newPayment();
+  const { paymentId } = await newPayment();
   await page.goto(`/pay/${paymentId}`);
   await fillCard(page, '4242 4242 4242 4241');
   await page.getByRole('button', { name: 'Pay €45.50' }).click();
@@ -136,7 +131,7 @@ async function checkWidths(page: Page, name: string) {
 test('in Spanish (?lang=es): labels, a declined card, money as 12,50 €, and the expired-link page', async ({
   page,
 }) => {
-  const { paymentId } = newPayment([], '12.50');
+  const { paymentId } = await newPayment({}, '12.50');
   await page.goto(`/pay/${paymentId}?lang=es`);
   await expect(page.locator('.mk')).toHaveAttribute('lang', 'es');
   await expect(page.getByRole('heading', { name: 'Pagar con tarjeta' })).toBeVisible();

@@ -1,6 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { axe, call, cli, hydrated, pointWebhooks, pushUsdEvent, Receiver, RUN, shot, signIn, usdShow } from './helpers';
+import {
+  axe,
+  call,
+  createPartner,
+  hydrated,
+  pointWebhooks,
+  pushUsdEvent,
+  Receiver,
+  RUN,
+  shot,
+  signIn,
+  usdShow,
+} from './helpers';
 
 /*
  * Ticket protection (issue 13). The secure view: before unlock, a countdown and no code anywhere the
@@ -33,7 +45,7 @@ test('the secure view keeps the code locked until unlock, then shows the QR and 
 }) => {
   // A long flow (several pages, a webhook delivered by the worker): more than the default minute under load.
   test.setTimeout(120_000);
-  const { apiKey } = cli('server/cli/partner-create.ts', ['--name', `Protection ${RUN}`]);
+  const { apiKey } = await createPartner(`Protection ${RUN}`);
   const inOneHour = new Date(Date.now() + 3600_000).toISOString();
   await pushUsdEvent(
     request,
@@ -136,7 +148,7 @@ test('a transferred ticket: the old link says so, the new one waits for the reis
   const staff = await browser.newContext();
   const admin = await staff.newPage();
   try {
-    const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Reissue ${RUN}`]);
+    const { partnerId, apiKey } = await createPartner(`Reissue ${RUN}`);
     await pointWebhooks(browser, partnerId, receiver.url);
     const inOneHour = new Date(Date.now() + 3600_000).toISOString();
     await pushUsdEvent(request, apiKey, ref, title, [usdShow('soon', inOneHour, 'Show soon')]);

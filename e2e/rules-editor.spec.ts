@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { axe, call, cli, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
+import { axe, call, createPartner, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
 
 /*
  * The eligibility rules editor: staff override the partner's rule behind a confirmation, the explainer
@@ -14,7 +14,7 @@ test('staff override a partner rule behind a confirmation; the explainer and the
   page,
   request,
 }) => {
-  const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Rules ${RUN}`]);
+  const { partnerId, apiKey } = await createPartner(`Rules ${RUN}`);
   await pushUsdEvent(request, apiKey, REF, `Rules night ${RUN}`);
   expect(
     (

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from '@playwright/test';
-import { axe, baseURL, call, cli, hydrated, RUN, signIn } from './helpers';
+import { axe, baseURL, call, createPartner, hydrated, listTicket, RUN, signIn } from './helpers';
 
 /*
  * The selling pages as a fan uses them: the partner hands the seller a selling-flow URL with a one-time
@@ -34,7 +34,7 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
 }) => {
   // A long flow (several pages, a webhook delivered by the worker): more than the default minute under load.
   test.setTimeout(150_000);
-  const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', NAME]);
+  const { partnerId, apiKey } = await createPartner(NAME);
   const pushed = await call(request, apiKey, 'POST', '/v1/events', {
     title: `Gran Concierto ${RUN}`,
     description: 'Resale night',
@@ -132,16 +132,8 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   await expect(page.getByTestId('payout-setup')).toHaveCount(0);
 
   // Another listing: change its price (within the range), then take it off sale behind a confirmation.
-  const other = cli('e2e/fixtures/market-listing.ts', [
-    '--partner',
-    partnerId,
-    '--seller',
-    SELLER,
-    '--ticket',
-    `S2-${RUN}`,
-    '--price',
-    '50',
-  ]).listingId as string;
+  const other = (await listTicket({ partnerId, sellerEmail: SELLER, ticketId: `S2-${RUN}`, price: '50' }))
+    .listingId as string;
   await page.goto(`/listing/${other}`);
   await expect(page.getByTestId('listing-seller')).toBeVisible();
   await hydrated(page, '[data-testid="reprice-form"] [data-testid="price-input"]');
@@ -271,7 +263,7 @@ test("the entry page lists the tickets the partner's verification endpoint repor
   try {
     const ref = `PULL-${RUN}`;
     const fan = `pull-${RUN}@fans.test`;
-    const { partnerId, apiKey } = cli('server/cli/partner-create.ts', ['--name', `Pull Partner ${RUN}`]);
+    const { partnerId, apiKey } = await createPartner(`Pull Partner ${RUN}`);
     const pushed = await call(request, apiKey, 'POST', '/v1/events', {
       title: `Pull Fest ${RUN}`,
       description: 'd',

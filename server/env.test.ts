@@ -73,6 +73,7 @@ describe('the README configuration tables', () => {
       'NEXT_RUNTIME',
       'NEXT_PHASE',
       'E2E_DATA_DIR',
+      'E2E_TEST_HOOKS_SECRET',
       'WORKER_IMPORT_BATCH',
       'WORKER_LOG_LEVEL',
       'BARE_CONFIG',
@@ -82,6 +83,8 @@ describe('the README configuration tables', () => {
       'VITEST_POOL_ID',
       'TEST_PG_SERVER_URL',
       'TEST_PG_TEMPLATE',
+      // Bash's own clock, read by the CI scripts.
+      'SECONDS',
       // In the sample code /docs shows partners (their receiver's variable, not ours).
       'ENCORE_WEBHOOK_SECRET',
     ]);

@@ -39,6 +39,12 @@ const schema = z
     INNGEST_BASE_URL: z.url().optional(),
     /** Local provider: whether this instance works jobs (false: it only enqueues them). */
     JOBS_WORKER: boolish.default(true),
+    /**
+     * Local provider only: whether the timed sweeps (the jobs with a cron) run. `false` removes their
+     * schedules; the e2e server runs so, its tests being about what a request does, never about a sweep
+     * that may or may not have come first.
+     */
+    JOBS_SCHEDULES: boolish.default(true),
     /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
     ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
     /** Lifetime of a one-time sign-in token (`GET /v1/auth/oneTimeToken`), in seconds: 15 minutes by default. */
@@ -77,6 +83,11 @@ const schema = z
       .optional(),
     /** The sender of every mail. */
     MAIL_FROM: z.string().min(3).default('Encore <no-reply@encore.local>'),
+    /**
+     * Tests only: opens the set-up calls `POST /api/test-hooks/*` to callers that send this value in
+     * `X-Test-Hooks-Secret` (the Playwright server gets a random one per run). Unset: they are a 404.
+     */
+    TEST_HOOKS_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   })
   .superRefine((e, ctx) => {
     if (e.PAYMENTS_PROVIDER !== 'stripe') return;

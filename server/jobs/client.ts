@@ -23,7 +23,11 @@ function createProvider(): JobProvider {
   if (inngestConfigured()) return new InngestJobProvider(getInngest());
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('The local job provider needs the database to be resolved first');
-  return new LocalJobProvider(url, { work: env().JOBS_WORKER, pollingIntervalSeconds: 0.5 });
+  return new LocalJobProvider(url, {
+    work: env().JOBS_WORKER,
+    schedules: env().JOBS_SCHEDULES,
+    pollingIntervalSeconds: 0.5,
+  });
 }
 
 export function jobProvider(): JobProvider {

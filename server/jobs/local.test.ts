@@ -62,3 +62,28 @@ describe('batched sends', () => {
     }
   });
 });
+
+describe('timed sweeps', () => {
+  it('are scheduled by default, and removed (not only skipped) by an instance started with schedules off', async () => {
+    const swept = defineJob({
+      id: 'local-test.sweep',
+      description: 'A sweep of this test only',
+      input: z.object({}).default({}),
+      cron: '*/5 * * * *',
+      async run() {},
+    }) as unknown as JobDefinition;
+    const scheduled = async () =>
+      (await getSql()<{ cron: string }[]>`select cron from pgboss.schedule where name = ${swept.id}`).map(
+        (r) => r.cron,
+      );
+    const on = new LocalJobProvider(process.env.DATABASE_URL!, { work: false });
+    await on.start([swept]);
+    await on.stop();
+    expect(await scheduled()).toEqual(['*/5 * * * *']);
+
+    const off = new LocalJobProvider(process.env.DATABASE_URL!, { work: false, schedules: false });
+    await off.start([swept]);
+    await off.stop();
+    expect(await scheduled()).toEqual([]);
+  });
+});

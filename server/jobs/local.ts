@@ -15,7 +15,7 @@ export class LocalJobProvider implements JobProvider {
 
   constructor(
     private readonly databaseUrl: string,
-    private readonly opts: { work?: boolean; pollingIntervalSeconds?: number } = {},
+    private readonly opts: { work?: boolean; schedules?: boolean; pollingIntervalSeconds?: number } = {},
   ) {
     this.boss = new PgBoss({
       connectionString: databaseUrl,
@@ -40,7 +40,9 @@ export class LocalJobProvider implements JobProvider {
         retryBackoff: true,
         expireInSeconds: 15 * 60,
       });
-      if (def.cron) await this.boss.schedule(def.id, def.cron, {});
+      // Schedules are rows shared by every instance: switched off, they are removed, not only skipped.
+      if (def.cron && this.opts.schedules !== false) await this.boss.schedule(def.id, def.cron, {});
+      else if (def.cron) await this.boss.unschedule(def.id);
     }
     if (this.opts.work !== false) {
       for (const def of definitions) {
