@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { events, shows } from './catalog';
 import { channels, partners } from './partners';
+import { tickets } from './tickets';
 
 /**
  * As the channel sees its listing: ACTIVE (on sale, maybe partly sold), RESERVED (a buyer holds a part),
@@ -113,4 +114,26 @@ export const channelSales = pgTable(
       .on(t.fulfilBy)
       .where(sql`${t.status} = 'PENDING_FULFILMENT'`),
   ],
+);
+
+/**
+ * The partner tickets a fulfilled channel sale handed over: one row per ticket, keyed by the ticket, so a
+ * ticket goes to at most one channel sale however many fulfilments name it at once (the constraint is the
+ * guard; the checks before it only explain a refusal).
+ */
+export const channelSaleTickets = pgTable(
+  'channel_sale_tickets',
+  {
+    ticketPk: text()
+      .primaryKey()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    saleId: text()
+      .notNull()
+      .references(() => channelSales.id, { onDelete: 'cascade' }),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('channel_sale_tickets_sale_idx').on(t.saleId)],
 );

@@ -382,4 +382,72 @@ describe('channel listings in the market', () => {
     const view = await call(oneGet, '/v1/channels/listings/C1', s.channelKey, { params: { listingId: 'C1' } });
     expect(view.body.data.status).toBe('SOLD');
   });
+
+  it('hands a ticket to one channel sale only: 20 fulfilments of 20 sales naming it at once give one 200 and 19 clear 409s', async () => {
+    const s = await setUp('Channel fulfil race');
+    const body = { eventId: s.ref, showId: '1', ticketOptionId: 'GA', price: 44, currency: 'EUR', quantity: 20 };
+    expect((await put(s.channelKey, 'MANY', { ...body, soldWhole: false })).status).toBe(200);
+    const rows = (
+      await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {
+        params: { eventId: s.ref },
+      })
+    ).body.data as { listingId: string }[];
+    expect(rows).toHaveLength(20);
+    // Twenty buyers, one single each: twenty sales waiting for their ticket.
+    for (const [i, row] of rows.entries()) {
+      const res = await call(intentionPost, '/v1/marketplace/buyingflow/buyIntention', s.key, {
+        method: 'POST',
+        body: { items: [row.listingId], user: `race-buyer-${i}@example.com` },
+      });
+      expect(res.status).toBe(200);
+      expect((await payOnSandbox(res.body.data.paymentUrl)).status).toBe(303);
+    }
+    const sales = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
+    expect(sales).toHaveLength(20);
+
+    const answers = await Promise.all(
+      sales.map((sale) =>
+        call(fulfilPost, `/v1/channels/sales/${sale.id}/fulfilment`, s.channelKey, {
+          method: 'POST',
+          body: { ticketIds: ['T1'] },
+          params: { saleId: sale.id },
+        }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+    for (const refused of answers.filter((a) => a.status === 409)) {
+      expect(refused.body.errors.details).toEqual([
+        { path: 'ticketIds[0]', message: 'T1 was already handed over by another channel sale' },
+      ]);
+    }
+    const after = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
+    const fulfilled = after.filter((sale) => sale.status === 'FULFILLED');
+    expect(fulfilled).toHaveLength(1);
+    expect(after.filter((sale) => sale.status === 'PENDING_FULFILMENT')).toHaveLength(19);
+    // One new holder, one ticket.updated, one delivery mail.
+    const [t1] = await ticketsForSale(s.partnerId, ['T1']);
+    expect(t1.buyerEmail).toBe(fulfilled[0].buyerEmail);
+    const updates = await listMessages({ partnerId: s.partnerId, action: 'ticket.updated' });
+    expect(updates.items.filter((m) => (m.data as { id: string }).id === 'T1')).toHaveLength(1);
+    const delivered = await getDb()
+      .select()
+      .from(mails)
+      .where(and(eq(mails.partnerId, s.partnerId), eq(mails.kind, 'ticketsDelivered')));
+    expect(delivered.map((m) => m.toAddress)).toEqual([fulfilled[0].buyerEmail]);
+
+    // Late, alone: the same ticket for another sale is refused the same way; another ticket still goes.
+    const late = after.find((sale) => sale.status === 'PENDING_FULFILMENT')!;
+    const again = await call(fulfilPost, `/v1/channels/sales/${late.id}/fulfilment`, s.channelKey, {
+      method: 'POST',
+      body: { ticketIds: ['T1'] },
+      params: { saleId: late.id },
+    });
+    expect(again.status).toBe(409);
+    const other = await call(fulfilPost, `/v1/channels/sales/${late.id}/fulfilment`, s.channelKey, {
+      method: 'POST',
+      body: { ticketIds: ['T3'] },
+      params: { saleId: late.id },
+    });
+    expect(other.status).toBe(200);
+  });
 });

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type Db, type DbOrTx, getDb } from '@/db';
-import { channelListings, type ChannelSeat, channelSales } from '@/db/schema/channels';
+import { channelListings, type ChannelSeat, channelSales, channelSaleTickets } from '@/db/schema/channels';
 import { defineJob } from '@/server/jobs/types';
 import { env, publicBaseUrl } from '@/server/env';
 import { AppError, badRequest, conflict, formatPath, notFound } from '@/server/lib/errors';
@@ -267,6 +267,33 @@ export async function fulfilChannelSale(
           details: problems,
         },
       );
+    // The guard: a ticket is handed over by one channel sale only (channel_sale_tickets is keyed by the
+    // ticket). A fulfilment racing another for the same ticket waits here for the other's commit, then
+    // finds the ticket taken: a 409 naming it, before anything changed hands. Claimed in one order, so two
+    // fulfilments of several tickets never wait on each other crosswise.
+    const claimed = await tx
+      .insert(channelSaleTickets)
+      .values(
+        [...tickets]
+          .sort((a, b) => (a.pk < b.pk ? -1 : a.pk > b.pk ? 1 : 0))
+          .map((t) => ({ ticketPk: t.pk, saleId: sale.id, partnerId: caller.partnerId })),
+      )
+      .onConflictDoNothing()
+      .returning({ ticketPk: channelSaleTickets.ticketPk });
+    if (claimed.length !== tickets.length) {
+      const got = new Set(claimed.map((c) => c.ticketPk));
+      const taken = tickets
+        .filter((t) => !got.has(t.pk))
+        .map((t) => ({
+          path: at(t.ticketId),
+          message: `${t.ticketId} was already handed over by another channel sale`,
+        }));
+      throw new AppError(
+        'CONFLICT',
+        `These tickets cannot fulfil the sale: ${taken.map((p) => p.message).join('; ')}`,
+        { details: taken },
+      );
+    }
     await deliverChannelSale(work, sale, tickets);
     await tx
       .update(channelSales)
