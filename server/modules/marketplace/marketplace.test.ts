@@ -565,4 +565,29 @@ describe('peer-to-peer transfer', () => {
     // The old owner no longer owns it.
     expect(await transfer(['T1'])).toMatch(/^403 The partner does not report ticket T1/);
   });
+
+  it('moves a ticket once when its holder confirms "send to a friend" 20 times at once: one transfer, 19 clear 409s', async () => {
+    const m = await market();
+    await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` }).then(
+          (ok) => ({ status: 200, ok, reason: null as string | null }),
+          (e: AppError) => ({ status: e.status, ok: null, reason: e.fanReason ?? null }),
+        ),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+    // The refusal the fan pages already say in the fan's language.
+    expect(new Set(answers.filter((a) => a.status === 409).map((a) => a.reason))).toEqual(new Set(['NOT_OWNED']));
+    const winner = answers.find((a) => a.status === 200)!.ok!.newOwnerEmail;
+    const [t1] = await getDb()
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
+    expect(t1.buyerEmail).toBe(winner);
+    // One ticket.updated, naming the holder it really left.
+    const { items } = await listMessages({ partnerId: m.partnerId, action: 'ticket.updated' });
+    expect(items.map((i) => i.data)).toEqual([{ id: 'T1', newOwnerEmail: winner, oldOwnerEmail: SELLER }]);
+  });
 });

@@ -78,7 +78,7 @@ export async function transferTickets(
       work.tx,
       list.map((t) => t.pk),
       to,
-      { reason: 'TRANSFERRED', reissue },
+      { reason: 'TRANSFERRED', reissue, heldBy: from },
     );
     for (const c of changed) {
       await enqueueWebhook(work, partnerId, {

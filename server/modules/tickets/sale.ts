@@ -1,6 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, inTextList, type Tx } from '@/db';
 import { ticketPreviousLinks, tickets } from '@/db/schema/tickets';
+import { AppError } from '@/server/lib/errors';
 import { domainEvent } from '@/server/lib/domain-event';
 import { showDirectory } from '@/server/modules/catalog';
 import { recordTicketEvents } from './history';
@@ -153,7 +154,15 @@ export async function transferOwnership(
   tx: Tx,
   ticketPks: string[],
   newOwnerEmail: string,
-  opts: { reason: 'SOLD' | 'TRANSFERRED'; reissue: boolean } = { reason: 'SOLD', reissue: false },
+  opts: {
+    reason: 'SOLD' | 'TRANSFERRED';
+    reissue: boolean;
+    /**
+     * The guard of a transfer: each ticket must still be held by this e-mail, read under the row lock
+     * taken here. A transfer (or sale) that committed first changed the holder: a 409, nothing changes.
+     */
+    heldBy?: string;
+  } = { reason: 'SOLD', reissue: false },
 ): Promise<{ ticketId: string; oldOwnerEmail: string | null }[]> {
   if (!ticketPks.length) return [];
   const email = newOwnerEmail.trim().toLowerCase();
@@ -166,7 +175,21 @@ export async function transferOwnership(
     })
     .from(tickets)
     .where(inArray(tickets.id, ticketPks))
+    .orderBy(tickets.id)
     .for('update');
+  if (opts.heldBy !== undefined) {
+    const holder = opts.heldBy.trim().toLowerCase();
+    const gone = before.filter((b) => (b.oldOwnerEmail ?? '').toLowerCase() !== holder).map((b) => b.ticketId);
+    if (gone.length)
+      throw new AppError(
+        'CONFLICT',
+        `${gone.length === 1 ? `Ticket ${gone[0]} is` : `Tickets ${gone.join(', ')} are`} no longer held by this user`,
+        {
+          details: gone.map((id) => ({ path: 'ticketIds', message: `${id} is no longer held by this user` })),
+          fanReason: 'NOT_OWNED',
+        },
+      );
+  }
   await tx
     .insert(ticketPreviousLinks)
     .values(before.map((b) => ({ token: b.secureToken, ticketPk: b.pk, reason: opts.reason })))
