@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, type Tx, getDb } from '@/db';
 import { events, priceTypes, shows, type StoredPrimarySalesFee, ticketOptions } from '@/db/schema/catalog';
 import { AppError, badRequest, conflict, type ErrorDetail, notFound, pgErrorOf } from '@/server/lib/errors';
@@ -317,12 +317,20 @@ async function mergeShow(tx: Tx, partnerId: string, current: ShowRow, show: Part
 export async function cancelShows(work: Work, showPks: string[]): Promise<void> {
   if (!showPks.length) return;
   const { tx } = work;
-  await tx
+  // The guard: a show is cancelled once. Only the shows this statement moves to CANCELLED go on to the
+  // reactions (refunds, mails, webhooks); a repeated or concurrent cancellation waits for the row lock,
+  // finds the show cancelled and changes nothing, mails no one.
+  const changed = await tx
     .update(shows)
     .set({ status: 'CANCELLED', cancelledAt: sql`coalesce(${shows.cancelledAt}, now())` })
-    .where(inArray(shows.id, showPks));
+    .where(and(inArray(shows.id, showPks), ne(shows.status, 'CANCELLED')))
+    .returning({ id: shows.id });
+  if (!changed.length) return;
   // The tickets module invalidates the shows' tickets (and later modules end their listings), in this transaction.
-  await notifyShowsCancelled(work, showPks);
+  await notifyShowsCancelled(
+    work,
+    changed.map((c) => c.id),
+  );
 }
 
 /** POST /v1/events/{externalReferenceId}/cancellation, optionally for one show. */

@@ -463,6 +463,9 @@ export async function terminateListingsOfShows(work: Work, showPks: string[]): P
         partnerId: p.partnerId,
         paymentId: p.paymentId,
         reason: 'The show was cancelled',
+        // Its own id: a job run again (after a crash between the provider's answer and our record) finds
+        // this refund instead of asking for another.
+        refundId: `rfd_${p.id}_cancelled`,
       });
     }
   }

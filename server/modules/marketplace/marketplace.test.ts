@@ -7,7 +7,9 @@ import { getDb } from '@/db';
 import {
   buyIntentions,
   listings,
+  mails,
   payouts,
+  refunds,
   shows,
   tickets,
   transfers as transfersTable,
@@ -504,9 +506,40 @@ describe('completing a purchase', () => {
       partnerId: m.partnerId,
       paymentId: paid.paymentId,
       reason: 'The show was cancelled',
+      refundId: `rfd_${intention.body.data.id}_cancelled`,
     });
     await refundPurchaseJob.run(refundPurchaseJob.input.parse(refund.input), { provider: 'local', attempt: 1 });
     expect((await getPayment(m.partnerId, paid.paymentId)).status).toBe('refunded');
+  });
+
+  it('a show cancelled 20 times at once, then again, refunds its buyer once and mails them once; a rerun refund job finds its refund', async () => {
+    const m = await market();
+    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const intention = await intend(m.key, [listing.id]);
+    const paid = await payOnSandbox(intention.body.data.paymentUrl);
+    const sent = jobs.sent.length;
+    const cancel = () =>
+      cancelPost(
+        apiRequest(`/v1/events/${m.ref}/cancellation`, { key: m.key, method: 'POST' }),
+        routeParams({ externalReferenceId: m.ref }),
+      );
+    const answers = await Promise.all(Array.from({ length: 20 }, cancel));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect((await cancel()).status).toBe(200);
+    const refundJobs = jobs.sent.slice(sent).filter((j) => j.name === 'marketplace.refundPurchase');
+    expect(refundJobs).toHaveLength(1);
+    const refundedMails = await getDb()
+      .select()
+      .from(mails)
+      .where(and(eq(mails.partnerId, m.partnerId), eq(mails.kind, 'purchaseRefunded')));
+    expect(refundedMails).toHaveLength(1);
+    // The job, run twice (a retry after a crash), refunds once and never fails on the refunded payment.
+    const input = refundPurchaseJob.input.parse(refundJobs[0].input);
+    const first = await refundPurchaseJob.run(input, { provider: 'local', attempt: 1 });
+    const again = await refundPurchaseJob.run(input, { provider: 'local', attempt: 2 });
+    expect(again).toEqual(first);
+    expect((await getPayment(m.partnerId, paid.paymentId)).status).toBe('refunded');
+    expect(await getDb().select().from(refunds).where(eq(refunds.paymentId, paid.paymentId))).toHaveLength(1);
   });
 
   it('refuses the purchase when the partner says the seller no longer owns the ticket: listing cancelled, payment refunded', async () => {
