@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
-import { getDb } from '@/db';
+import { getDb, getSql } from '@/db';
 import {
   buyIntentions,
   listings,
@@ -485,6 +485,60 @@ describe('completing a purchase', () => {
     expect(await getDb().select().from(transfersTable).where(eq(transfersTable.partnerId, m.partnerId))).toHaveLength(
       1,
     );
+  });
+
+  it('pays a due payout once when 20 runs pay at once, and never one cancelled while a run was starting', async () => {
+    const m = await market();
+    const { account } = await setUpPayoutAccount(m.partnerId, {
+      sellerEmail: SELLER,
+      returnUrl: 'https://p.example/back',
+    });
+    await completeSandboxOnboarding(account.id);
+    const sold = async (ticketId: string) => {
+      const listing = await createListing({
+        partnerId: m.partnerId,
+        sellerEmail: SELLER,
+        ticketIds: [ticketId],
+        price: 40,
+      });
+      await payOnSandbox((await intend(m.key, [listing.id])).body.data.paymentUrl);
+      const [payout] = await getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
+      await getDb()
+        .update(payouts)
+        .set({ dueAt: sql`now() - interval '1 minute'` as unknown as Date })
+        .where(eq(payouts.id, payout.id));
+      return payout.id;
+    };
+    const transfersOf = (payoutId: string) =>
+      getDb().select().from(transfersTable).where(eq(transfersTable.idempotencyKey, payoutId));
+
+    // 20 runs at once: one transfer, the payout PAID once.
+    const first = await sold('T1');
+    const runs = await Promise.all(Array.from({ length: 20 }, () => payDuePayouts()));
+    expect(runs.reduce((n, r) => n + r.paid, 0)).toBe(1);
+    expect(runs.reduce((n, r) => n + r.failed, 0)).toBe(0);
+    expect(await transfersOf(first)).toHaveLength(1);
+    expect((await getDb().select().from(payouts).where(eq(payouts.id, first)))[0].status).toBe('PAID');
+
+    // A refund is cancelling the payout (its transaction holds the row) while a run starts: the run
+    // leaves it to the refund and moves no money; the next run finds it CANCELLED.
+    const second = await sold('T2');
+    let cancel!: () => void;
+    const cancelling = getSql().begin(async (tx) => {
+      await tx`select id from payouts where id = ${second} for update`;
+      await new Promise<void>((resolve) => (cancel = resolve));
+      await tx`update payouts set status = 'CANCELLED' where id = ${second} and status = 'SCHEDULED'`;
+    });
+    await expect.poll(() => typeof cancel).toBe('function');
+    let finished = false;
+    const run = payDuePayouts().finally(() => (finished = true));
+    // Until the run is over, or (what the guard prevents) a transfer for the payout is recorded.
+    await expect.poll(async () => finished || (await transfersOf(second)).length > 0, { timeout: 10_000 }).toBe(true);
+    cancel();
+    await cancelling;
+    expect((await run).paid).toBe(0);
+    expect(await transfersOf(second)).toEqual([]);
+    expect((await getDb().select().from(payouts).where(eq(payouts.id, second)))[0].status).toBe('CANCELLED');
   });
 
   it('a cancelled show refunds its sold tickets and cancels their payouts (after the commit, by job)', async () => {

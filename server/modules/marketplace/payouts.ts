@@ -4,6 +4,7 @@ import { getDb } from '@/db';
 import { buyIntentions, payouts } from '@/db/schema/marketplace';
 import { defineJob } from '@/server/jobs/types';
 import { errorFields, log } from '@/server/lib/log';
+import { transaction } from '@/server/lib/transaction';
 import { payoutStatus, transferPayout } from '@/server/modules/payments';
 
 /**
@@ -35,22 +36,36 @@ export async function payDuePayouts(limit = 100) {
       continue;
     }
     try {
-      if (p.amountMinor > 0) {
-        const transfer = await transferPayout(p.partnerId, {
-          sellerEmail: p.sellerEmail,
-          amountMinor: p.amountMinor,
-          currency: p.currency,
-          idempotencyKey: p.id,
-          ...(p.paymentId ? { paymentId: p.paymentId } : {}),
-        });
-        if (transfer.status === 'failed') throw new Error(`transfer ${transfer.id} failed`);
-      }
-      // Only a payout still SCHEDULED becomes PAID (a refund may have cancelled it meanwhile).
-      await db
-        .update(payouts)
-        .set({ status: 'PAID', paidAt: sql`now()` })
-        .where(and(eq(payouts.id, p.id), eq(payouts.status, 'SCHEDULED')));
-      result.paid += 1;
+      const paid = await transaction(async ({ tx }) => {
+        // The guard: the payout row stays locked while its money moves, and must still be SCHEDULED
+        // under that lock. A refund or a show cancellation that cancelled it first is seen here (no
+        // transfer); one that comes while it is paid waits for this commit, then finds it PAID and
+        // leaves it. Another run paying it at this moment is skipped, not waited for.
+        const [claimed] = await tx
+          .select({ id: payouts.id })
+          .from(payouts)
+          .where(and(eq(payouts.id, p.id), eq(payouts.status, 'SCHEDULED')))
+          .for('no key update', { skipLocked: true });
+        if (!claimed) return false;
+        if (p.amountMinor > 0) {
+          // Recorded outside this transaction under the payout's id as its key: a run that dies before
+          // its commit leaves the payout SCHEDULED, and the next run finds this transfer, not a new one.
+          const transfer = await transferPayout(p.partnerId, {
+            sellerEmail: p.sellerEmail,
+            amountMinor: p.amountMinor,
+            currency: p.currency,
+            idempotencyKey: p.id,
+            ...(p.paymentId ? { paymentId: p.paymentId } : {}),
+          });
+          if (transfer.status === 'failed') throw new Error(`transfer ${transfer.id} failed`);
+        }
+        await tx
+          .update(payouts)
+          .set({ status: 'PAID', paidAt: sql`now()` })
+          .where(eq(payouts.id, p.id));
+        return true;
+      }, db);
+      if (paid) result.paid += 1;
     } catch (err) {
       result.failed += 1;
       log.warn('a payout could not be paid; the next run tries again', { payoutId: p.id, ...errorFields(err) });
