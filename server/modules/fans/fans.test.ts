@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HEAD, GET as redeemRoute } from '@/app/auth/redeem/route';
 import { POST as signOutRoute } from '@/app/auth/signout/route';
@@ -328,9 +329,54 @@ describe('fan URL rules', () => {
       'https://evil.example',
       '/a\nb',
       'javascript:x',
+      '/.//evil.example',
+      '/./\\evil.example',
+      '/a/..//evil.example',
+      '/%2e//evil.example',
     ]) {
-      expect(safeNextPath(bad)).toBe('/me');
+      expect(safeNextPath(bad), String(bad)).toBe('/me');
     }
+  });
+
+  it('never answer a redirect that leaves the origin, whatever the encoding, slashes, backslashes or scheme', () => {
+    const origin = 'http://encore.test';
+    // Strings built from the pieces redirect tricks are made of, plus any string at all.
+    const piece = fc.constantFrom(
+      '/',
+      '\\',
+      '.',
+      '..',
+      '%2e',
+      '%2f',
+      '%5c',
+      '%2F',
+      '%5C',
+      ':',
+      '@',
+      '?',
+      '#',
+      'evil.example',
+      'http:',
+      'https:',
+      'javascript:',
+      '\t',
+      '\n',
+      ' ',
+      'a',
+    );
+    // A path start (as the checks want), then pieces: the shapes of `/.//host`, `/a/..//host`, `/%2e/\\host`.
+    const tricky = fc
+      .tuple(fc.constantFrom('/', '/.', '/..', '/a/..', '/%2e', '/.%2e', ''), fc.array(piece, { maxLength: 8 }))
+      .map(([start, parts]) => start + parts.join(''));
+    fc.assert(
+      fc.property(fc.oneof(tricky, fc.string(), fc.webUrl()), (next) => {
+        const out = safeNextPath(next);
+        expect(out.startsWith('/')).toBe(true);
+        expect(out.startsWith('//')).toBe(false);
+        expect(new URL(out, origin).origin).toBe(origin);
+      }),
+      { numRuns: 5000 },
+    );
   });
 
   it('send fan pages with a token, and only those, through the redeem route', () => {

@@ -48,7 +48,8 @@ export function getsFanLocale(pathname: string): boolean {
 /**
  * A same-site path to redirect to, or the default. Only a path starting with one `/` is kept: `//host`,
  * `/\host`, schemes and control characters would send the fan elsewhere (open redirect), so they fall
- * back to the default page.
+ * back to the default page. The path is judged as resolved, since that is what goes into `Location`:
+ * `/.//evil.example` resolves to `//evil.example`, which a browser reads as another host.
  */
 export function safeNextPath(next: string | null | undefined): string {
   if (!next || next.length > 2000 || !next.startsWith('/') || next.startsWith('//')) return DEFAULT_FAN_PATH;
@@ -57,7 +58,10 @@ export function safeNextPath(next: string | null | undefined): string {
     const base = 'http://encore.invalid';
     const resolved = new URL(next, base);
     if (resolved.origin !== base) return DEFAULT_FAN_PATH;
-    return `${resolved.pathname}${resolved.search}${resolved.hash}`;
+    const path = `${resolved.pathname}${resolved.search}${resolved.hash}`;
+    // Read again as a browser reads the Location header: it must name a path on this same origin.
+    if (path.startsWith('//') || new URL(path, base).origin !== base) return DEFAULT_FAN_PATH;
+    return path;
   } catch {
     return DEFAULT_FAN_PATH;
   }
