@@ -62,7 +62,7 @@ export const listTicket = (listing: { partnerId: string; sellerEmail: string; ti
   setUp<{ listingId: string }>('listing', listing);
 
 /** The environment of a CLI tool run against the test server's database. */
-export function cliEnv(): NodeJS.ProcessEnv {
+function cliEnv(): NodeJS.ProcessEnv {
   return {
     ...process.env,
     PUBLIC_BASE_URL: baseURL,

@@ -21,8 +21,8 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject) {
   const server = await startScratchServer('test', { fast: true });
-  const template = await createDatabase(server.adminUrl, uniqueName('test'), { fast: true });
-  const templateName = new URL(template.url).pathname.slice(1);
+  const templateName = uniqueName('test');
+  const template = await createDatabase(server.adminUrl, templateName, { fast: true });
   const workers: { url: string; drop: () => Promise<void> }[] = [];
   try {
     await runMigrations(template.url);

@@ -17,45 +17,48 @@ import { startPayment } from '@/server/modules/payments';
  * run) and answer a caller that sends it in `X-Test-Hooks-Secret`; everywhere else, and to anyone
  * without it, a 404 as for any unknown path. The same module functions as the CLI tools run.
  */
-const hooks = {
-  partner: {
-    input: z.object({ name: z.string().min(1) }),
-    async run({ name }: { name: string }) {
-      const { partner, apiKey, channelsApiKey } = await createPartnerWithKeys(name);
-      return { partnerId: partner.id, apiKey, channelsApiKey };
+interface Hook {
+  run(body: unknown): Promise<unknown>;
+}
+
+/** A set-up call: its body checked by `input` (a 400 naming the field otherwise), then `run` on it. */
+function hook<S extends z.ZodType>(input: S, run: (body: z.output<S>) => Promise<unknown>): Hook {
+  return {
+    async run(body) {
+      const parsed = input.safeParse(body);
+      if (!parsed.success) throw new AppError('BAD_REQUEST', z.prettifyError(parsed.error));
+      return run(parsed.data);
     },
-  },
-  'market-terms': {
-    input: z.object({
-      partnerId: z.string(),
-      buyerFeePercent: z.number().default(0),
-      buyerFeeFixed: z.number().default(0),
-    }),
-    async run(i: { partnerId: string; buyerFeePercent: number; buyerFeeFixed: number }) {
-      await setMarketTerms(i.partnerId, {
-        buyerFeePercent: i.buyerFeePercent,
-        buyerFeeFixed: i.buyerFeeFixed,
+  };
+}
+
+const hooks: Record<string, Hook> = {
+  partner: hook(z.object({ name: z.string().min(1) }), async ({ name }) => {
+    const { partner, apiKey, channelsApiKey } = await createPartnerWithKeys(name);
+    return { partnerId: partner.id, apiKey, channelsApiKey };
+  }),
+  'market-terms': hook(
+    z.object({ partnerId: z.string(), buyerFeePercent: z.number().default(0), buyerFeeFixed: z.number().default(0) }),
+    async ({ partnerId, buyerFeePercent, buyerFeeFixed }) => {
+      await setMarketTerms(partnerId, {
+        buyerFeePercent,
+        buyerFeeFixed,
         sellerFeePercent: 0,
         sellerFeeFixed: 0,
         payoutDelayDays: 0,
       });
       return { ok: true };
     },
-  },
-  listing: {
-    input: z.object({ partnerId: z.string(), sellerEmail: z.string(), ticketId: z.string(), price: z.string() }),
-    async run(i: { partnerId: string; sellerEmail: string; ticketId: string; price: string }) {
-      const listing = await createListing({
-        partnerId: i.partnerId,
-        sellerEmail: i.sellerEmail,
-        ticketIds: [i.ticketId],
-        price: i.price,
-      });
+  ),
+  listing: hook(
+    z.object({ partnerId: z.string(), sellerEmail: z.string(), ticketId: z.string(), price: z.string() }),
+    async ({ partnerId, sellerEmail, ticketId, price }) => {
+      const listing = await createListing({ partnerId, sellerEmail, ticketIds: [ticketId], price });
       return { listingId: listing.id };
     },
-  },
-  payment: {
-    input: z.object({
+  ),
+  payment: hook(
+    z.object({
       partnerId: z.string(),
       amount: z.string().default('45.50'),
       currency: z.string().default('EUR'),
@@ -63,14 +66,7 @@ const hooks = {
       email: z.string().default('fan@example.com'),
       successUrl: z.string().optional(),
     }),
-    async run(i: {
-      partnerId: string;
-      amount: string;
-      currency: string;
-      description: string;
-      email: string;
-      successUrl?: string;
-    }) {
+    async (i) => {
       const minor = toMinorUnits(i.amount, i.currency);
       if ('error' in minor) throw new AppError('BAD_REQUEST', `amount ${minor.error}`);
       const { payment, url } = await startPayment(i.partnerId, {
@@ -84,7 +80,7 @@ const hooks = {
       });
       return { paymentId: payment.id, url };
     },
-  },
+  ),
 };
 
 function allowed(req: Request): boolean {
@@ -98,12 +94,10 @@ function allowed(req: Request): boolean {
 
 export async function runTestHook(action: string, req: Request): Promise<Response> {
   const id = requestIdOf(req);
-  const hook = Object.hasOwn(hooks, action) ? hooks[action as keyof typeof hooks] : undefined;
-  if (!hook || !allowed(req)) return errorResponse(new AppError('NOT_FOUND', 'Not found'), id);
+  const called = Object.hasOwn(hooks, action) ? hooks[action] : undefined;
+  if (!called || !allowed(req)) return errorResponse(new AppError('NOT_FOUND', 'Not found'), id);
   try {
-    const parsed = hook.input.safeParse(await req.json().catch(() => null));
-    if (!parsed.success) throw new AppError('BAD_REQUEST', z.prettifyError(parsed.error));
-    return jsonResponse(await (hook.run as (i: unknown) => Promise<unknown>)(parsed.data), 200);
+    return jsonResponse(await called.run(await req.json().catch(() => null)), 200);
   } catch (err) {
     const known = err instanceof AppError ? err : clientErrorFrom(err);
     if (known) return errorResponse(known, id);
