@@ -142,6 +142,9 @@ export const buyIntentions = pgTable(
     paymentId: text(),
     /** Why a paid purchase was refused (shown to the buyer). */
     endReason: text(),
+    /** A completed purchase whose payment was refunded afterwards (show cancelled, staff): when and why. */
+    refundedAt: timestamp({ withTimezone: true }),
+    refundReason: text({ enum: ['SHOW_CANCELLED', 'STAFF_REFUND'] }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp({ withTimezone: true }),
   },

@@ -11,6 +11,10 @@ export const partners = pgTable(
     primarySalesFee: jsonb().$type<StoredPrimarySalesFee>(),
     /** The partner's logo (an https image URL, set by staff), shown on every fan page beside its name. */
     logoUrl: text(),
+    /** Where the partner's fans get help with a ticket (an https URL, set by staff); Encore's own when unset. */
+    supportUrl: text(),
+    /** The partner's support e-mail for fans (set by staff); Encore's own when unset. */
+    supportEmail: text(),
     /** Set while staff have disabled the partner: its keys answer 403. Nothing is deleted. */
     disabledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

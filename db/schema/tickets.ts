@@ -57,6 +57,12 @@ export const tickets = pgTable(
     reissueRequestedAt: timestamp({ withTimezone: true }),
     /** When the partner's new `ticketAccess` arrived after the last reissue request. */
     reissuedAt: timestamp({ withTimezone: true }),
+    /**
+     * When the current holder was first shown the ticket's code (secure view unlocked, or the code
+     * returned by an API). Cleared when the ticket changes hands and when a reissued code arrives: a
+     * code its holder has seen is not resold unless the partner reissues (issue 28).
+     */
+    codeShownAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
