@@ -4,6 +4,7 @@ import { getDb, runMigrations } from '@/db';
 import { startEmbeddedPostgres } from '@/db/embedded';
 import { appSettings, partners, staffUsers } from '@/db/schema';
 import { env, publicBaseUrl, resetEnvCache } from '@/server/env';
+import { installClientAddressHeader } from '@/server/http/client-address';
 import { log } from '@/server/lib/log';
 import { createPartnerWithKeys } from '@/server/modules/partners';
 import { createStaff } from '@/server/modules/staff';
@@ -99,6 +100,7 @@ export function bootApp(): Promise<void> {
   booted ??= (async () => {
     const started = Date.now();
     env(); // fail fast, readably, on a bad environment
+    installClientAddressHeader(env().TRUSTED_PROXY_HOPS);
     const db = await prepareDatabase('own');
     process.env.NEXTAUTH_URL ??= publicBaseUrl();
     await ensureSessionSecret();

@@ -45,6 +45,11 @@ const schema = z
      * that may or may not have come first.
      */
     JOBS_SCHEDULES: boolish.default(true),
+    /**
+     * How many proxies of ours stand in front of Encore, each appending to X-Forwarded-For. 0 (the
+     * default): the client is the socket's peer and X-Forwarded-For is ignored, since a client writes it.
+     */
+    TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
     /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
     ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
     /** Lifetime of a one-time sign-in token (`GET /v1/auth/oneTimeToken`), in seconds: 15 minutes by default. */

@@ -1,14 +1,7 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
+import { clientAddressOf } from '@/server/http/client-address';
 import { SIGN_IN_LIMITED, SignInLimitedError, verifyStaffCredentials } from '@/server/modules/staff';
-
-/** The client's address as the proxy in front of us reports it (first hop), for the sign-in limit. */
-function clientIpOf(headers: Record<string, unknown> | undefined): string {
-  const forwarded = headers?.['x-forwarded-for'];
-  const first = typeof forwarded === 'string' ? forwarded.split(',')[0].trim() : '';
-  const real = headers?.['x-real-ip'];
-  return first || (typeof real === 'string' && real.trim()) || 'unknown';
-}
 
 /** Staff sessions last a working day; the token is re-issued at most hourly while in use. */
 const SESSION_MAX_AGE_S = 12 * 60 * 60;
@@ -33,7 +26,7 @@ export const authOptions: NextAuthOptions = {
         try {
           const staff = await verifyStaffCredentials(
             { email: credentials?.email, password: credentials?.password },
-            clientIpOf(req?.headers),
+            clientAddressOf(req?.headers),
           );
           return staff
             ? { id: staff.id, email: staff.email, name: staff.name, role: staff.role, sv: staff.sessionVersion ?? 0 }

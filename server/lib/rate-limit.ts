@@ -42,23 +42,15 @@ export async function consume(limit: RateLimit, subject: string, db: Db = getDb(
 }
 
 /**
- * Whether one more call would be accepted, without recording one. For limits that count only some
- * outcomes (failed sign-ins): check with `peek` first, `consume` once the outcome is known.
+ * Gives back one call `consume` accepted (its newest hit), for limits that count only some outcomes: a
+ * sign-in consumes before the password is checked, so however many attempts arrive at once no more than
+ * `limit` are checked, and gives the hit back when the password was right.
  */
-export async function peek(limit: RateLimit, subject: string, db: Db = getDb()): Promise<RateDecision> {
+export async function release(limit: RateLimit, subject: string, db: Db = getDb()): Promise<void> {
   const key = `${limit.name}:${subject}`;
-  const windowMs = limit.windowSeconds * 1000;
-  const rows = await db.execute<{ hits: string[] | number[]; now: string }>(
-    sql`select hits, (extract(epoch from clock_timestamp()) * 1000)::bigint as now from rate_limit_windows where key = ${key}`,
+  await db.execute(
+    sql`update rate_limit_windows set hits = hits[1:greatest(cardinality(hits) - 1, 0)] where key = ${key}`,
   );
-  if (!rows[0]) return { allowed: true, remaining: limit.limit, retryAfter: 0 };
-  const now = Number(rows[0].now);
-  const kept = rows[0].hits.map(Number).filter((t) => t > now - windowMs);
-  if (kept.length >= limit.limit) {
-    const retryAfter = Math.max(1, Math.ceil((kept[kept.length - limit.limit] + windowMs - now) / 1000));
-    return { allowed: false, remaining: 0, retryAfter };
-  }
-  return { allowed: true, remaining: limit.limit - kept.length, retryAfter: 0 };
 }
 
 /** Throws the 429 envelope error (with Retry-After) when the call is over the limit. */

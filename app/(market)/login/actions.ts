@@ -2,6 +2,7 @@
 
 import { headers } from 'next/headers';
 import { getLocale } from 'next-intl/server';
+import { clientAddressOf } from '@/server/http/client-address';
 import { requestSignInLink } from '@/server/modules/fans';
 
 export type SignInLinkState =
@@ -9,12 +10,6 @@ export type SignInLinkState =
   | { status: 'sent'; email: string; minutes: number }
   | { status: 'error'; error: 'invalidEmail' | 'unavailable'; email: string }
   | { status: 'error'; error: 'tooMany'; email: string; retryMinutes: number };
-
-/** The client's address as the proxy in front of the app reports it (first X-Forwarded-For hop). */
-async function clientIp(): Promise<string | null> {
-  const h = await headers();
-  return h.get('x-forwarded-for')?.split(',')[0]?.trim() || h.get('x-real-ip') || null;
-}
 
 /** The sign-in form's action: asks the fans module for a link by e-mail (the page stays thin). */
 export async function sendSignInLink(_prev: SignInLinkState, form: FormData): Promise<SignInLinkState> {
@@ -24,7 +19,7 @@ export async function sendSignInLink(_prev: SignInLinkState, form: FormData): Pr
     email,
     next: String(form.get('next') ?? ''),
     locale: await getLocale(),
-    ip: await clientIp(),
+    ip: clientAddressOf(await headers()),
   });
   if (result.ok) return { status: 'sent', email: result.email, minutes: result.minutes };
   if (result.error === 'tooMany') {

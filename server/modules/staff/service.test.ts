@@ -106,6 +106,34 @@ describe('sign-in limit', () => {
   });
 });
 
+describe('sign-in limit under a race', () => {
+  it('checks at most 10 wrong passwords for one e-mail when 39 wrong and the right one arrive at once', async () => {
+    const email = uniqueEmail('raced');
+    await createStaff({ email, password: 'correct horse' });
+    const attempts = Array.from({ length: 40 }, (_, i) => (i === 17 ? 'correct horse' : `wrong ${i}`));
+    const outcomes = await Promise.allSettled(
+      attempts.map((password, i) => verifyStaffCredentials({ email, password }, `198.51.100.${i}`)),
+    );
+    const wrongChecked = outcomes.filter((o, i) => o.status === 'fulfilled' && o.value === null && i !== 17);
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(refused.every((o) => (o as PromiseRejectedResult).reason instanceof SignInLimitedError)).toBe(true);
+    // The old peek-then-count checked 34 of them; now an attempt is counted before its password is checked.
+    expect(wrongChecked.length).toBeLessThanOrEqual(SIGN_IN_LIMITS.email.limit);
+    expect(wrongChecked.length + refused.length).toBeGreaterThanOrEqual(39);
+  });
+
+  it('keeps no shared bucket for callers whose address is unknown', async () => {
+    const email = uniqueEmail('nowhere');
+    expect(await verifyStaffCredentials({ email, password: 'nope' }, null)).toBeNull();
+    const rows = await getDb().execute(sql`select 1 from rate_limit_windows where key like 'signin-ip:%unknown%'`);
+    expect(rows.length).toBe(0);
+    const byEmail = await getDb().execute<{ n: number }>(
+      sql`select cardinality(hits) as n from rate_limit_windows where key = ${`signin-email:${email}`}`,
+    );
+    expect(Number(byEmail[0].n)).toBe(1);
+  });
+});
+
 describe('invitations', () => {
   it('invites by e-mail, the link works once, and the new member can sign in', async () => {
     const admin = await createStaff({ email: uniqueEmail('inviter'), password: 'correct horse', role: 'admin' });

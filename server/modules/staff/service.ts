@@ -2,7 +2,7 @@ import bcrypt from 'bcryptjs';
 import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { staffInvitations, staffUsers } from '@/db/schema/staff';
-import { consume, peek, type RateLimit } from '@/server/lib/rate-limit';
+import { consume, type RateLimit, release } from '@/server/lib/rate-limit';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
 import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
 import {
@@ -78,29 +78,39 @@ export class SignInLimitedError extends AppError {
 }
 
 /**
- * Checks e-mail and password. Throws SignInLimitedError (without checking the password, so a guess
- * cannot succeed either) once too many attempts failed recently for this e-mail or this IP. Only
- * failures are counted; a correct password inside the limit signs in as usual.
+ * Checks e-mail and password. Each attempt is counted (per e-mail, and per client address when known)
+ * before the password is checked, in the limiter's row-locked statement: however many attempts arrive at
+ * once, at most `limit` passwords per e-mail are checked in the window. Over the limit: SignInLimitedError,
+ * the password unchecked, so a guess cannot succeed either. A right password gives its attempt back, so
+ * only failures (and attempts still being checked) count. An unknown address has no bucket of its own:
+ * a shared "unknown" bucket would let anyone lock every member out; the per-e-mail limit still holds.
  */
 export async function verifyStaffCredentials(
   input: unknown,
-  clientIp: string = 'unknown',
+  clientAddress: string | null = null,
   db = getDb(),
 ): Promise<StaffSession | null> {
   const parsed = signInInput.safeParse(input);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
-  const checks = await Promise.all([peek(SIGN_IN_LIMITS.email, email, db), peek(SIGN_IN_LIMITS.ip, clientIp, db)]);
-  const refused = checks.filter((c) => !c.allowed);
-  if (refused.length) throw new SignInLimitedError(Math.max(...refused.map((c) => c.retryAfter)));
+  const counted: [RateLimit, string][] = [];
+  for (const [limit, subject] of [
+    [SIGN_IN_LIMITS.email, email],
+    [SIGN_IN_LIMITS.ip, clientAddress],
+  ] as const) {
+    if (!subject) continue;
+    const decision = await consume(limit, subject, db);
+    if (!decision.allowed) {
+      for (const [l, s] of counted) await release(l, s, db);
+      throw new SignInLimitedError(decision.retryAfter);
+    }
+    counted.push([limit, subject]);
+  }
 
   const [row] = await db.select().from(staffUsers).where(eq(staffUsers.email, email));
   const ok = await bcrypt.compare(password, row?.passwordHash ?? DUMMY_HASH);
-  if (!row || !ok) {
-    await consume(SIGN_IN_LIMITS.email, email, db);
-    await consume(SIGN_IN_LIMITS.ip, clientIp, db);
-    return null;
-  }
+  if (!row || !ok) return null;
+  for (const [l, s] of counted) await release(l, s, db);
   await db
     .update(staffUsers)
     .set({ lastSignInAt: sql`now()` })
