@@ -1,5 +1,7 @@
 import { type NextRequest, NextResponse } from 'next/server';
 import { publicBaseUrl } from '@/server/env';
+import { clientAddressOf } from '@/server/http/client-address';
+import { LOCALE_COOKIE, resolveLocale, translator } from '@/server/lib/i18n';
 import {
   EXPIRED_PATH,
   endFanSession,
@@ -8,6 +10,7 @@ import {
   ONE_TIME_TOKEN_PARAM,
   partnerOfOneTimeToken,
   redeemOneTimeToken,
+  redeemRetryAfter,
   safeNextPath,
   startFanSession,
 } from '@/server/modules/fans';
@@ -23,6 +26,25 @@ function redirectTo(path: string): NextResponse {
   });
 }
 
+/** 429, in the fan's language: this client opened too many links lately. The token is left unspent. */
+function tooManyRedeems(req: NextRequest, retryAfter: number): NextResponse {
+  const locale = resolveLocale({
+    cookie: req.cookies.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: req.headers.get('accept-language'),
+  });
+  const text = translator(locale, 'signin')('tooManyRedeems', { minutes: Math.ceil(retryAfter / 60) });
+  const html = `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Encore</title></head><body style="font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem"><h1 style="font-size:1.25rem">Encore</h1><p role="alert">${text}</p></body></html>`;
+  return new NextResponse(html, {
+    status: 429,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'retry-after': String(retryAfter),
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+    },
+  });
+}
+
 function isHttps(req: NextRequest): boolean {
   const forwarded = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
   return req.nextUrl.protocol === 'https:' || forwarded === 'https' || publicBaseUrl().startsWith('https:');
@@ -35,6 +57,8 @@ function isHttps(req: NextRequest): boolean {
  * explaining how to get a fresh link.
  */
 export async function GET(req: NextRequest): Promise<NextResponse> {
+  const retryAfter = await redeemRetryAfter(clientAddressOf(req.headers));
+  if (retryAfter) return tooManyRedeems(req, retryAfter);
   const token = req.nextUrl.searchParams.get(ONE_TIME_TOKEN_PARAM) ?? '';
   const next = safeNextPath(req.nextUrl.searchParams.get('next'));
   const fan = await redeemOneTimeToken(token);

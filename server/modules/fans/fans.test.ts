@@ -7,6 +7,7 @@ import { POST as signOutRoute } from '@/app/auth/signout/route';
 import { GET as oneTimeTokenRoute } from '@/app/v1/auth/oneTimeToken/route';
 import { getDb } from '@/db';
 import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
+import { CLIENT_ADDRESS_HEADER } from '@/server/http/client-address';
 import { sha256Hex } from '@/server/lib/ids';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
 import {
@@ -20,6 +21,7 @@ import {
   sweepExpiredFanAuth,
   withOneTimeToken,
 } from './service';
+import { REDEEM_PER_CLIENT } from './sign-in-link';
 import { FAN_SESSION_COOKIE, getsFanLocale, redeemRedirectFor, safeNextPath } from './urls';
 
 const db = () => getDb();
@@ -235,6 +237,33 @@ describe('GET /v1/auth/oneTimeToken', () => {
 
   it('answers 401 without a key', async () => {
     expect((await call(null, '?user=a%40example.com')).status).toBe(401);
+  });
+});
+
+describe('redeeming too often from one client', () => {
+  const from = (address: string, query: string, lang = 'en') =>
+    redeemRoute(
+      new NextRequest(`http://encore.test/auth/redeem${query}`, {
+        headers: { [CLIENT_ADDRESS_HEADER]: address, 'accept-language': lang },
+      }),
+    );
+
+  it('answers 429 in the fan language once a client opened 30 links in 15 minutes, leaving the token unspent', async () => {
+    const partner = await makePartner('Redeem limit');
+    const address = `203.0.113.${Math.floor(Math.random() * 250)}-${process.pid}-${Date.now()}`;
+    for (let i = 0; i < REDEEM_PER_CLIENT.limit; i += 1) {
+      expect((await from(address, `?token=ott_guess${i}`)).status).toBe(303);
+    }
+    const token = await issueOneTimeToken(partner.partner.id, 'limited@example.com');
+    const refused = await from(address, `?token=${token}&next=%2Fme`, 'es');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('set-cookie')).toBeNull();
+    expect(await refused.text()).toContain('Se abrieron demasiados enlaces');
+    // The token was not spent, and another client is not limited by this one.
+    const other = await from(`${address}-other`, `?token=${token}&next=%2Fme`);
+    expect(other.status).toBe(303);
+    expect(other.headers.get('location')).toBe('/me');
   });
 });
 

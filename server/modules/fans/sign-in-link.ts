@@ -11,6 +11,19 @@ import { ONE_TIME_TOKEN_PARAM, REDEEM_PATH, safeNextPath } from './urls';
 /** Sign-in links asked for one e-mail (any partner) and from one address, per 15 minutes. */
 export const SIGN_IN_LINK_PER_EMAIL: RateLimit = { name: 'fan-sign-in-email', limit: 5, windowSeconds: 900 };
 export const SIGN_IN_LINK_PER_IP: RateLimit = { name: 'fan-sign-in-ip', limit: 30, windowSeconds: 900 };
+/**
+ * One-time tokens opened from one client address per 15 minutes. Tokens are unguessable (~190 bits), so
+ * this is defence in depth: a client trying tokens wholesale is stopped after a few dozen, far above what
+ * a fan following their links ever opens.
+ */
+export const REDEEM_PER_CLIENT: RateLimit = { name: 'ott-redeem', limit: 30, windowSeconds: 900 };
+
+/** Seconds before this client may open another link, or 0 when it may now (an unknown client is not counted). */
+export async function redeemRetryAfter(clientAddress: string | null): Promise<number> {
+  if (!clientAddress) return 0;
+  const decision = await consume(REDEEM_PER_CLIENT, clientAddress);
+  return decision.allowed ? 0 : decision.retryAfter;
+}
 
 export type SignInLinkResult =
   | { ok: true; email: string; minutes: number }
