@@ -149,3 +149,72 @@ test('sign-in is paused after repeated failures for one e-mail', async ({ page }
   await expect(page.getByRole('alert').filter({ hasText: 'Too many failed sign-in attempts' })).toBeVisible();
   await shot(page, 'staff-03-signin-limited');
 });
+
+test('sessions end on the server: sign out, sign out everywhere, a new password', async ({ page, browser }) => {
+  const email = `sessions-${RUN}@encore.test`;
+  const password = 'sessions-password-1';
+  await signInAs(page, ADMIN_EMAIL, ADMIN_PASSWORD);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  await page.goto('/dashboard/staff');
+  const invitations = page.getByTestId('staff-invitations');
+  await invitations.getByLabel('E-mail').fill(email);
+  await invitations.getByRole('button', { name: 'Invite' }).click();
+  const link = (await invitations.getByTestId('secret-value').textContent()) ?? '';
+
+  const laptop = await browser.newContext();
+  const member = await laptop.newPage();
+  await member.goto(link);
+  await hydrated(member, 'form');
+  await member.getByLabel('Password', { exact: true }).fill(password);
+  await member.getByLabel('Repeat password').fill(password);
+  await member.getByRole('button', { name: 'Create account' }).click();
+  await expect(member).toHaveURL(/\/dashboard$/);
+  const phone = await browser.newContext();
+  const onPhone = await phone.newPage();
+  await signInAs(onPhone, email, password);
+  await expect(onPhone).toHaveURL(/\/dashboard$/);
+
+  await test.step('signing out ends that session: a copy of its cookie opens nothing', async () => {
+    const kept = await laptop.cookies();
+    await member.getByRole('button', { name: 'Sign out' }).click();
+    await expect(member).toHaveURL(/\/signin/);
+    const copy = await browser.newContext();
+    await copy.addCookies(kept);
+    expect((await copy.request.get('/api/trpc/staff.list')).status()).toBe(401);
+    await copy.close();
+    expect((await phone.request.get('/api/trpc/staff.list')).status()).toBe(200);
+  });
+
+  await test.step('a new password needs the current one and signs the member out everywhere', async () => {
+    await signInAs(member, email, password);
+    await expect(member).toHaveURL(/\/dashboard$/);
+    await member.goto('/dashboard/staff');
+    const form = member.getByTestId('staff-password');
+    await hydrated(member, 'form[aria-label="Change your password"]');
+    await form.getByLabel('Current password').fill('not my password');
+    await form.getByLabel('New password').fill('sessions-password-2');
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await expect(form.getByText('That is not your current password')).toBeVisible();
+    await shot(member, 'staff-04-password-wrong');
+    await form.getByLabel('Current password').fill(password);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await expect(member).toHaveURL(/\/signin/);
+    expect((await phone.request.get('/api/trpc/staff.list')).status()).toBe(401);
+    await signInAs(member, email, 'sessions-password-2');
+    await expect(member).toHaveURL(/\/dashboard$/);
+  });
+
+  await test.step('"sign out everywhere" ends every session of the member', async () => {
+    await signInAs(onPhone, email, 'sessions-password-2');
+    await expect(onPhone).toHaveURL(/\/dashboard$/);
+    await member.goto('/dashboard/staff');
+    const row = member.locator(`tr[data-staff-email="${email}"]`);
+    await row.getByRole('button', { name: 'Sign out everywhere' }).click();
+    const dialog = member.getByRole('alertdialog', { name: 'Sign out everywhere?' });
+    await dialog.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await expect(member).toHaveURL(/\/signin/);
+    expect((await phone.request.get('/api/trpc/staff.list')).status()).toBe(401);
+  });
+  await laptop.close();
+  await phone.close();
+});

@@ -40,3 +40,21 @@ export const staffInvitations = pgTable(
   },
   (t) => [uniqueIndex('staff_invitations_token_idx').on(t.tokenHash), index('staff_invitations_email_idx').on(t.email)],
 );
+
+/**
+ * One row per staff sign-in: the session token carries its id, and every dashboard request checks the
+ * row is still open. Signing out ends the row, so a copy of the cookie stops working at once instead of
+ * living out the token's 12 hours; "sign out everywhere", a password change and removal end them all.
+ */
+export const staffSessions = pgTable(
+  'staff_sessions',
+  {
+    id: text().primaryKey(), // sss_…
+    staffId: text()
+      .notNull()
+      .references(() => staffUsers.id, { onDelete: 'cascade' }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    endedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [index('staff_sessions_staff_idx').on(t.staffId)],
+);

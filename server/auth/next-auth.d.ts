@@ -16,5 +16,7 @@ declare module 'next-auth/jwt' {
   interface JWT {
     role?: StaffSession['role'];
     sv?: number;
+    /** The staff_sessions row of this sign-in. */
+    sid?: string;
   }
 }

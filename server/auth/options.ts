@@ -1,7 +1,13 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { clientAddressOf } from '@/server/http/client-address';
-import { SIGN_IN_LIMITED, SignInLimitedError, verifyStaffCredentials } from '@/server/modules/staff';
+import {
+  endStaffSession,
+  openStaffSession,
+  SIGN_IN_LIMITED,
+  SignInLimitedError,
+  verifyStaffCredentials,
+} from '@/server/modules/staff';
 
 /** Staff sessions last a working day; the token is re-issued at most hourly while in use. */
 const SESSION_MAX_AGE_S = 12 * 60 * 60;
@@ -39,10 +45,18 @@ export const authOptions: NextAuthOptions = {
       },
     }),
   ],
+  events: {
+    // Signing out ends this session on the server: the cookie, if kept or copied, opens nothing more.
+    async signOut(message) {
+      const sid = 'token' in message ? message.token?.sid : undefined;
+      if (sid) await endStaffSession(sid);
+    },
+  },
   callbacks: {
-    jwt({ token, user }) {
+    async jwt({ token, user }) {
       // `user` is only present on the sign-in call; later calls keep what the token already carries.
       if (user) {
+        token.sid = await openStaffSession(user.id);
         token.sub = user.id;
         token.email = user.email;
         token.name = user.name;
@@ -58,6 +72,7 @@ export const authOptions: NextAuthOptions = {
         name: token.name ?? '',
         role: token.role ?? 'staff',
         sessionVersion: token.sv ?? 0,
+        sessionId: token.sid,
       };
       return session;
     },

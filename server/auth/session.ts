@@ -7,13 +7,14 @@ import { authOptions } from './options';
 /**
  * The signed-in staff member, or null. Works in server components, route handlers and actions; within
  * one server render (layout, page, tRPC calls) the cookie is decoded once. The token alone is not
- * trusted: the member must still exist with the same session version, so a removed member's next
- * request is signed out even though their JWT has not expired.
+ * trusted: the member must still exist, with the same session version and the session row the token
+ * names still open, so a removed member's next request, or a copy of a signed-out cookie, is turned away
+ * though the JWT has not expired.
  */
 export const getStaffSession = cache(async (): Promise<StaffSession | null> => {
   const session = await getServerSession(authOptions);
   if (!session?.staff?.id) return null;
-  return activeStaff(session.staff.id, session.staff.sessionVersion ?? 0);
+  return activeStaff(session.staff.id, session.staff.sessionVersion ?? 0, session.staff.sessionId);
 });
 
 /**

@@ -13,6 +13,12 @@ export type CreateStaffInput = z.input<typeof createStaffInput>;
 
 export const signInInput = z.object({ email: staffEmail, password: z.string().min(1).max(200) });
 
+export const changePasswordInput = z.object({
+  currentPassword: z.string().min(1, 'Enter your current password').max(200),
+  newPassword: staffPassword,
+});
+export type ChangePasswordInput = z.input<typeof changePasswordInput>;
+
 /** Invitation links stay valid this long; an expired one is simply invited again. */
 export const INVITATION_TTL_DAYS = 7;
 

@@ -10,6 +10,8 @@ import {
   countStaff,
   activeStaff,
   createStaff,
+  endStaffSession,
+  openStaffSession,
   removeStaff,
   SIGN_IN_LIMITS,
   SignInLimitedError,
@@ -24,7 +26,8 @@ describe('removing staff', () => {
   it('removes a member, whose session then no longer resolves; refuses self-removal', async () => {
     const admin = await createStaff({ email: uniqueEmail('admin'), password: 'correct horse', role: 'admin' });
     const member = await createStaff({ email: uniqueEmail('member'), password: 'correct horse' });
-    expect(await activeStaff(member.id, 0)).toMatchObject({ id: member.id, email: member.email });
+    const sid = await openStaffSession(member.id);
+    expect(await activeStaff(member.id, 0, sid)).toMatchObject({ id: member.id, email: member.email });
 
     const asAdmin = createCaller({ staff: admin });
     const listed = await asAdmin.staff.list();
@@ -34,7 +37,7 @@ describe('removing staff', () => {
 
     await expect(asAdmin.staff.remove({ staffId: admin.id })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await asAdmin.staff.remove({ staffId: member.id });
-    expect(await activeStaff(member.id, 0)).toBeNull();
+    expect(await activeStaff(member.id, 0, sid)).toBeNull();
     expect((await asAdmin.staff.list()).items.map((s) => s.id)).not.toContain(member.id);
     await expect(asAdmin.staff.remove({ staffId: member.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     // The removed member can no longer sign in either.
@@ -43,9 +46,66 @@ describe('removing staff', () => {
 
   it('refuses a session whose version is no longer current', async () => {
     const member = await createStaff({ email: uniqueEmail('version'), password: 'correct horse' });
+    const sid = await openStaffSession(member.id);
     await getDb().execute(sql`update staff_users set session_version = session_version + 1 where id = ${member.id}`);
-    expect(await activeStaff(member.id, 0)).toBeNull();
-    expect(await activeStaff(member.id, 1)).toMatchObject({ id: member.id });
+    expect(await activeStaff(member.id, 0, sid)).toBeNull();
+    expect(await activeStaff(member.id, 1, sid)).toMatchObject({ id: member.id });
+  });
+});
+
+describe('sessions that end', () => {
+  it('signing out ends that session only; a token without a session row opens nothing', async () => {
+    const member = await createStaff({ email: uniqueEmail('signout'), password: 'correct horse' });
+    const laptop = await openStaffSession(member.id);
+    const phone = await openStaffSession(member.id);
+    await endStaffSession(laptop);
+    expect(await activeStaff(member.id, 0, laptop)).toBeNull();
+    expect(await activeStaff(member.id, 0, phone)).toMatchObject({ id: member.id, sessionId: phone });
+    expect(await activeStaff(member.id, 0, undefined)).toBeNull();
+    // Another member's session id does not open this member.
+    const other = await createStaff({ email: uniqueEmail('other-member'), password: 'correct horse' });
+    expect(await activeStaff(other.id, 0, phone)).toBeNull();
+  });
+
+  it('"sign out everywhere" ends every session of the member, by themselves or by an admin', async () => {
+    const admin = await createStaff({ email: uniqueEmail('admin-ends'), password: 'correct horse', role: 'admin' });
+    const member = await createStaff({ email: uniqueEmail('ended'), password: 'correct horse' });
+    const sessions = [await openStaffSession(member.id), await openStaffSession(member.id)];
+    const asMember = createCaller({ staff: { ...member, sessionId: sessions[0] } });
+    expect(await asMember.staff.endSessions({ staffId: member.id })).toEqual({ ended: 2 });
+    for (const sid of sessions) expect(await activeStaff(member.id, 1, sid)).toBeNull();
+
+    const again = await openStaffSession(member.id);
+    // A member who is not an admin cannot end someone else's sessions.
+    const bystander = await createStaff({ email: uniqueEmail('bystander'), password: 'correct horse' });
+    await expect(createCaller({ staff: bystander }).staff.endSessions({ staffId: member.id })).rejects.toMatchObject({
+      code: 'FORBIDDEN',
+    });
+    expect(await activeStaff(member.id, 1, again)).toMatchObject({ id: member.id });
+    expect(await createCaller({ staff: admin }).staff.endSessions({ staffId: member.id })).toEqual({ ended: 1 });
+    expect(await activeStaff(member.id, 2, again)).toBeNull();
+  });
+
+  it('changing the password needs the current one and ends every session', async () => {
+    const member = await createStaff({ email: uniqueEmail('password'), password: 'correct horse' });
+    const sid = await openStaffSession(member.id);
+    const caller = createCaller({ staff: { ...member, sessionId: sid } });
+    const wrong = await caller.staff
+      .changePassword({ currentPassword: 'nope', newPassword: 'battery staple' })
+      .catch((e: unknown) => e);
+    expect(wrong).toMatchObject({ code: 'BAD_REQUEST' });
+    expect(JSON.stringify((wrong as { shape?: unknown }).shape ?? wrong)).toContain('currentPassword');
+    expect(await activeStaff(member.id, 0, sid)).toMatchObject({ id: member.id });
+    await expect(
+      caller.staff.changePassword({ currentPassword: 'correct horse', newPassword: 'short' }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+
+    await caller.staff.changePassword({ currentPassword: 'correct horse', newPassword: 'battery staple' });
+    expect(await activeStaff(member.id, 1, sid)).toBeNull();
+    expect(await verifyStaffCredentials({ email: member.email, password: 'correct horse' })).toBeNull();
+    expect(await verifyStaffCredentials({ email: member.email, password: 'battery staple' })).toMatchObject({
+      id: member.id,
+    });
   });
 
   it('never removes the last member', async () => {

@@ -1,7 +1,7 @@
 import bcrypt from 'bcryptjs';
-import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
-import { staffInvitations, staffUsers } from '@/db/schema/staff';
+import { staffInvitations, staffSessions, staffUsers } from '@/db/schema/staff';
 import { consume, type RateLimit, release } from '@/server/lib/rate-limit';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
 import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
@@ -13,6 +13,7 @@ import {
   INVITATION_TTL_DAYS,
   type InviteStaffInput,
   inviteStaffInput,
+  changePasswordInput,
   signInInput,
 } from './schemas';
 
@@ -23,6 +24,8 @@ export interface StaffSession {
   role: 'admin' | 'staff';
   /** The member's session version when the session began; a different stored version ends it. */
   sessionVersion?: number;
+  /** The staff_sessions row of this sign-in (absent on members not reached through a session). */
+  sessionId?: string;
 }
 
 const BCRYPT_COST = 11;
@@ -119,17 +122,84 @@ export async function verifyStaffCredentials(
 }
 
 /**
- * The member a session token names, or null when the member was removed or their sessions were
- * ended since the token was issued. Checked on every dashboard request, so removal takes effect at once.
+ * Opens the session row of a sign-in; its id travels in the token. Rows of sessions long over (a token
+ * lasts 12 hours) are dropped here, where sessions are made, so the table stays small without a sweep.
+ */
+export async function openStaffSession(staffId: string, db: DbOrTx = getDb()): Promise<string> {
+  const id = newId('sss');
+  await db.insert(staffSessions).values({ id, staffId });
+  await db.delete(staffSessions).where(lt(staffSessions.createdAt, sql`now() - interval '2 days'`));
+  return id;
+}
+
+/** Ends one session (signing out): the token that names it no longer opens anything. */
+export async function endStaffSession(sessionId: string, db: DbOrTx = getDb()): Promise<void> {
+  await db
+    .update(staffSessions)
+    .set({ endedAt: sql`now()` })
+    .where(and(eq(staffSessions.id, sessionId), isNull(staffSessions.endedAt)));
+}
+
+/** Ends every session of a member ("sign out everywhere", a new password). Returns how many were open. */
+export async function endAllStaffSessions(staffId: string, db: DbOrTx = getDb()): Promise<number> {
+  return db.transaction(async (tx) => {
+    const ended = await tx
+      .update(staffSessions)
+      .set({ endedAt: sql`now()` })
+      .where(and(eq(staffSessions.staffId, staffId), isNull(staffSessions.endedAt)))
+      .returning({ id: staffSessions.id });
+    // Tokens from before session rows existed carry only the version: moving it ends those too.
+    await tx
+      .update(staffUsers)
+      .set({ sessionVersion: sql`${staffUsers.sessionVersion} + 1` })
+      .where(eq(staffUsers.id, staffId));
+    return ended.length;
+  });
+}
+
+/**
+ * The member a session token names, or null when the member was removed, the session was ended
+ * (signed out, "sign out everywhere", password changed) or the member's sessions were ended by version.
+ * Checked on every dashboard request, so each of these takes effect at once.
  */
 export async function activeStaff(
   id: string,
   sessionVersion: number,
+  sessionId: string | undefined,
   db: DbOrTx = getDb(),
 ): Promise<StaffSession | null> {
-  const [row] = await db.select().from(staffUsers).where(eq(staffUsers.id, id));
-  if (!row || row.sessionVersion !== sessionVersion) return null;
-  return { id: row.id, email: row.email, name: row.name, role: row.role, sessionVersion: row.sessionVersion };
+  if (!sessionId) return null;
+  const [row] = await db
+    .select({ user: staffUsers })
+    .from(staffUsers)
+    .innerJoin(
+      staffSessions,
+      and(eq(staffSessions.staffId, staffUsers.id), eq(staffSessions.id, sessionId), isNull(staffSessions.endedAt)),
+    )
+    .where(eq(staffUsers.id, id));
+  if (!row || row.user.sessionVersion !== sessionVersion) return null;
+  const u = row.user;
+  return { id: u.id, email: u.email, name: u.name, role: u.role, sessionVersion: u.sessionVersion, sessionId };
+}
+
+/**
+ * A member changes their own password: the current one must be right (named as the bad field when not),
+ * and every session of theirs ends, this one too, so a stolen session dies with the old password.
+ */
+export async function changeStaffPassword(staffId: string, input: unknown, db = getDb()): Promise<void> {
+  const { currentPassword, newPassword } = changePasswordInput.parse(input);
+  const [row] = await db.select().from(staffUsers).where(eq(staffUsers.id, staffId));
+  if (!row) throw notFound('Staff member not found');
+  if (!(await bcrypt.compare(currentPassword, row.passwordHash))) {
+    throw new AppError('BAD_REQUEST', 'That is not your current password', {
+      details: [{ path: 'currentPassword', message: 'That is not your current password' }],
+    });
+  }
+  const passwordHash = await bcrypt.hash(newPassword, BCRYPT_COST);
+  await db.transaction(async (tx) => {
+    await tx.update(staffUsers).set({ passwordHash }).where(eq(staffUsers.id, staffId));
+    await endAllStaffSessions(staffId, tx);
+  });
 }
 
 export async function listStaff(db: DbOrTx = getDb()) {

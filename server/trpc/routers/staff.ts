@@ -1,7 +1,10 @@
 import { z } from 'zod';
-import { acceptInvitationInput, inviteStaffInput } from '@/server/modules/staff';
+import { TRPCError } from '@trpc/server';
+import { acceptInvitationInput, changePasswordInput, inviteStaffInput } from '@/server/modules/staff';
 import {
   acceptInvitation,
+  changeStaffPassword,
+  endAllStaffSessions,
   inviteStaff,
   listInvitations,
   listStaff,
@@ -11,7 +14,7 @@ import {
 import { protectedProcedure, publicProcedure, router } from '../init';
 
 /**
- * Staff accounts: list, invite, remove. Removing ends the member's sessions at once (getStaffSession
+ * Staff accounts: list, invite, remove, end sessions, change one's password. Removing ends the member's sessions at once (getStaffSession
  * checks the member on every request). Accepting an invitation is public: the one-time token is the
  * credential.
  */
@@ -29,6 +32,16 @@ export const staffRouter = router({
   remove: protectedProcedure
     .input(z.object({ staffId: z.string().min(1) }))
     .mutation(({ ctx, input }) => removeStaff(ctx.staff.id, input.staffId)),
+  /** "Sign out everywhere": a member ends all their own sessions; an admin, anyone's. */
+  endSessions: protectedProcedure.input(z.object({ staffId: z.string().min(1) })).mutation(async ({ ctx, input }) => {
+    if (input.staffId !== ctx.staff.id && ctx.staff.role !== 'admin') {
+      throw new TRPCError({ code: 'FORBIDDEN', message: "Only an admin can end another member's sessions" });
+    }
+    return { ended: await endAllStaffSessions(input.staffId) };
+  }),
+  changePassword: protectedProcedure
+    .input(changePasswordInput)
+    .mutation(({ ctx, input }) => changeStaffPassword(ctx.staff.id, input)),
   acceptInvitation: publicProcedure.input(acceptInvitationInput).mutation(async ({ input }) => {
     const staff = await acceptInvitation(input);
     return { email: staff.email };

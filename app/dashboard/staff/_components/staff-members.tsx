@@ -13,6 +13,7 @@ import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
+import { EndSessionsButton } from './end-sessions';
 
 interface MemberRef {
   id: string;
@@ -48,6 +49,7 @@ export function StaffMembers() {
   );
   const emailError = fieldErrors(invite.error).email ?? null;
   const lastMember = data.items.length <= 1;
+  const admin = data.items.find((m) => m.id === data.currentStaffId)?.role === 'admin';
   const inviteLink =
     invite.data && typeof window !== 'undefined'
       ? `${window.location.origin}/invite/${encodeURIComponent(invite.data.token)}`
@@ -68,6 +70,9 @@ export function StaffMembers() {
                 <Time value={m.lastSignInAt} fallback="Never" />
               </td>
               <td className="actions">
+                {(admin || m.id === data.currentStaffId) && (
+                  <EndSessionsButton member={m} self={m.id === data.currentStaffId} />
+                )}
                 {m.id !== data.currentStaffId && !lastMember && (
                   <Button
                     size="sm"

@@ -1,0 +1,63 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { signOut } from 'next-auth/react';
+import { useState } from 'react';
+import { ActionForm, FormActions } from '@/components/ui/action-form';
+import { SectionCard } from '@/components/ui/card';
+import { Field } from '@/components/ui/field';
+import { useTRPC } from '@/components/trpc/client';
+import { fieldErrors } from '@/components/trpc/errors';
+
+/** A member changes their own password; every session of theirs ends, so this browser signs in again. */
+export function ChangePassword() {
+  const trpc = useTRPC();
+  const [currentPassword, setCurrent] = useState('');
+  const [newPassword, setNew] = useState('');
+  const change = useMutation(
+    trpc.staff.changePassword.mutationOptions({
+      onSuccess: () => void signOut({ callbackUrl: '/signin' }),
+    }),
+  );
+  const errors = fieldErrors(change.error);
+  return (
+    <SectionCard
+      data-testid="staff-password"
+      title="Your password"
+      description="Changing it signs you out everywhere, this browser too; sign in again with the new one."
+    >
+      <div className="card-body">
+        <ActionForm
+          aria-label="Change your password"
+          onSubmit={() => change.mutate({ currentPassword, newPassword })}
+          error={change.error}
+          errorAtField={Boolean(errors.currentPassword ?? errors.newPassword)}
+        >
+          <Field
+            label="Current password"
+            name="currentPassword"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={currentPassword}
+            onChange={(e) => setCurrent(e.target.value)}
+            error={errors.currentPassword ?? null}
+          />
+          <Field
+            label="New password"
+            name="newPassword"
+            type="password"
+            autoComplete="new-password"
+            hint="At least 8 characters."
+            required
+            minLength={8}
+            value={newPassword}
+            onChange={(e) => setNew(e.target.value)}
+            error={errors.newPassword ?? null}
+          />
+          <FormActions submit="Change password" pending={change.isPending} pendingLabel="Changing…" />
+        </ActionForm>
+      </div>
+    </SectionCard>
+  );
+}
