@@ -36,6 +36,9 @@ const serverEnv: Record<string, string> = {
   NEXTAUTH_URL: baseURL,
   // The webhook receiver of e2e/webhooks.spec.ts listens on 127.0.0.1 inside the test process.
   ALLOW_PRIVATE_PARTNER_URLS: '1',
+  // One trusted proxy: a request without X-Forwarded-For is the peer itself (127.0.0.1), and a test that
+  // needs a client address of its own (the limits per client) says it in X-Forwarded-For, as a proxy would.
+  TRUSTED_PROXY_HOPS: '1',
   ...(process.env.DATABASE_URL
     ? { DATABASE_URL: process.env.DATABASE_URL }
     : { DATA_DIR: process.env.E2E_DATA_DIR ?? '' }),

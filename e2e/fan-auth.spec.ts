@@ -47,3 +47,19 @@ test('a one-time token signs the fan in once', async ({ page, request }) => {
   await page.goto('/me');
   await expect(page.getByText('You are not signed in.')).toBeVisible();
 });
+
+test('a client trying bad sign-in links is stopped with a 429 in its language; others are not', async ({ request }) => {
+  // The e2e server trusts one proxy hop, so X-Forwarded-For names the client here (README, TRUSTED_PROXY_HOPS).
+  const client = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
+  const tryLink = (token: string, address: string) =>
+    request.get(`/auth/redeem?token=${token}&next=%2Fme`, {
+      headers: { 'x-forwarded-for': address, 'accept-language': 'es', 'x-encore-client-address': '10.9.9.9' },
+      maxRedirects: 0,
+    });
+  for (let i = 0; i < 30; i += 1) expect((await tryLink(`ott_guess_${RUN}_${i}`, client)).status()).toBe(303);
+  const refused = await tryLink(`ott_guess_${RUN}_last`, client);
+  expect(refused.status()).toBe(429);
+  expect(Number(refused.headers()['retry-after'])).toBeGreaterThan(0);
+  expect(await refused.text()).toContain('Se abrieron demasiados enlaces de acceso caducados');
+  expect((await tryLink(`ott_guess_${RUN}_other`, '203.0.113.77')).status()).toBe(303);
+});

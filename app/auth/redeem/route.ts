@@ -3,14 +3,15 @@ import { publicBaseUrl } from '@/server/env';
 import { clientAddressOf } from '@/server/http/client-address';
 import { LOCALE_COOKIE, resolveLocale, translator } from '@/server/lib/i18n';
 import {
+  countRedeemAttempt,
   EXPIRED_PATH,
   endFanSession,
   FAN_SESSION_COOKIE,
   fanSessionMaxAge,
+  giveBackRedeemAttempt,
   ONE_TIME_TOKEN_PARAM,
   partnerOfOneTimeToken,
   redeemOneTimeToken,
-  redeemRetryAfter,
   safeNextPath,
   startFanSession,
 } from '@/server/modules/fans';
@@ -26,7 +27,7 @@ function redirectTo(path: string): NextResponse {
   });
 }
 
-/** 429, in the fan's language: this client opened too many links lately. The token is left unspent. */
+/** 429, in the fan's language: this client tried too many bad links lately. The token is left unspent. */
 function tooManyRedeems(req: NextRequest, retryAfter: number): NextResponse {
   const locale = resolveLocale({
     cookie: req.cookies.get(LOCALE_COOKIE)?.value,
@@ -57,11 +58,13 @@ function isHttps(req: NextRequest): boolean {
  * explaining how to get a fresh link.
  */
 export async function GET(req: NextRequest): Promise<NextResponse> {
-  const retryAfter = await redeemRetryAfter(clientAddressOf(req.headers));
+  const client = clientAddressOf(req.headers);
+  const retryAfter = await countRedeemAttempt(client);
   if (retryAfter) return tooManyRedeems(req, retryAfter);
   const token = req.nextUrl.searchParams.get(ONE_TIME_TOKEN_PARAM) ?? '';
   const next = safeNextPath(req.nextUrl.searchParams.get('next'));
   const fan = await redeemOneTimeToken(token);
+  if (fan) await giveBackRedeemAttempt(client);
   if (!fan) {
     const expired = new URLSearchParams({ next });
     const partnerId = await partnerOfOneTimeToken(token);

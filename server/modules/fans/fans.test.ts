@@ -21,7 +21,7 @@ import {
   sweepExpiredFanAuth,
   withOneTimeToken,
 } from './service';
-import { REDEEM_PER_CLIENT } from './sign-in-link';
+import { REDEEM_FAILURES_PER_CLIENT } from './sign-in-link';
 import { FAN_SESSION_COOKIE, getsFanLocale, redeemRedirectFor, safeNextPath } from './urls';
 
 const db = () => getDb();
@@ -248,18 +248,26 @@ describe('redeeming too often from one client', () => {
       }),
     );
 
-  it('answers 429 in the fan language once a client opened 30 links in 15 minutes, leaving the token unspent', async () => {
+  it('answers 429 in the fan language once a client tried 30 bad links in 15 minutes, leaving the token unspent', async () => {
     const partner = await makePartner('Redeem limit');
     const address = `203.0.113.${Math.floor(Math.random() * 250)}-${process.pid}-${Date.now()}`;
-    for (let i = 0; i < REDEEM_PER_CLIENT.limit; i += 1) {
-      expect((await from(address, `?token=ott_guess${i}`)).status).toBe(303);
+    // Good links do not count: a fan opening many of theirs is never limited.
+    for (let i = 0; i < REDEEM_FAILURES_PER_CLIENT.limit + 5; i += 1) {
+      const good = await issueOneTimeToken(partner.partner.id, `good${i}@example.com`);
+      expect((await from(address, `?token=${good}`)).status).toBe(303);
     }
+    // Bad ones do, even sent at once.
+    const bad = await Promise.all(
+      Array.from({ length: REDEEM_FAILURES_PER_CLIENT.limit + 10 }, (_, i) => from(address, `?token=ott_guess${i}`)),
+    );
+    expect(bad.filter((r) => r.status === 303)).toHaveLength(REDEEM_FAILURES_PER_CLIENT.limit);
+    expect(bad.filter((r) => r.status === 429)).toHaveLength(10);
     const token = await issueOneTimeToken(partner.partner.id, 'limited@example.com');
     const refused = await from(address, `?token=${token}&next=%2Fme`, 'es');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.headers.get('set-cookie')).toBeNull();
-    expect(await refused.text()).toContain('Se abrieron demasiados enlaces');
+    expect(await refused.text()).toContain('Se abrieron demasiados enlaces de acceso caducados');
     // The token was not spent, and another client is not limited by this one.
     const other = await from(`${address}-other`, `?token=${token}&next=%2Fme`);
     expect(other.status).toBe(303);

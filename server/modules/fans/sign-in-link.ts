@@ -1,6 +1,6 @@
 import { publicBaseUrl, env } from '@/server/env';
 import { type Locale } from '@/server/lib/i18n';
-import { consume, type RateLimit } from '@/server/lib/rate-limit';
+import { consume, type RateLimit, release } from '@/server/lib/rate-limit';
 import { transaction } from '@/server/lib/transaction';
 import { queueMail } from '@/server/modules/mail';
 import { getPartner } from '@/server/modules/partners';
@@ -12,17 +12,24 @@ import { ONE_TIME_TOKEN_PARAM, REDEEM_PATH, safeNextPath } from './urls';
 export const SIGN_IN_LINK_PER_EMAIL: RateLimit = { name: 'fan-sign-in-email', limit: 5, windowSeconds: 900 };
 export const SIGN_IN_LINK_PER_IP: RateLimit = { name: 'fan-sign-in-ip', limit: 30, windowSeconds: 900 };
 /**
- * One-time tokens opened from one client address per 15 minutes. Tokens are unguessable (~190 bits), so
- * this is defence in depth: a client trying tokens wholesale is stopped after a few dozen, far above what
- * a fan following their links ever opens.
+ * Failed one-time-token redemptions (unknown, used or expired tokens) per client address per 15 minutes.
+ * Tokens are unguessable (~190 bits), so this is defence in depth: a client trying tokens wholesale is
+ * stopped after a few dozen. Each attempt is counted before the token is looked at (so a burst cannot
+ * slip past the count) and given back when the token was good: a fan following their links is never
+ * limited.
  */
-export const REDEEM_PER_CLIENT: RateLimit = { name: 'ott-redeem', limit: 30, windowSeconds: 900 };
+export const REDEEM_FAILURES_PER_CLIENT: RateLimit = { name: 'ott-redeem', limit: 30, windowSeconds: 900 };
 
-/** Seconds before this client may open another link, or 0 when it may now (an unknown client is not counted). */
-export async function redeemRetryAfter(clientAddress: string | null): Promise<number> {
+/** Counts a redemption attempt: seconds before this client may try again, or 0 (an unknown client is not counted). */
+export async function countRedeemAttempt(clientAddress: string | null): Promise<number> {
   if (!clientAddress) return 0;
-  const decision = await consume(REDEEM_PER_CLIENT, clientAddress);
+  const decision = await consume(REDEEM_FAILURES_PER_CLIENT, clientAddress);
   return decision.allowed ? 0 : decision.retryAfter;
+}
+
+/** The attempt redeemed a good token: it does not count against the client. */
+export async function giveBackRedeemAttempt(clientAddress: string | null): Promise<void> {
+  if (clientAddress) await release(REDEEM_FAILURES_PER_CLIENT, clientAddress);
 }
 
 export type SignInLinkResult =
