@@ -1,6 +1,10 @@
 import PgBoss from 'pg-boss';
+import postgres from 'postgres';
 import { errorFields, log } from '@/server/lib/log';
 import type { JobDefinition, JobProvider, QueuedJob, SendOptions } from './types';
+
+/** The advisory lock key of the job queue's set-up (the migrations hold 727274; boot's demo partner 727276). */
+const JOBS_SETUP_LOCK = 727277;
 
 /**
  * The embedded default: durable jobs in our own PostgreSQL (schema `pgboss`) on pg-boss 10, worked by
@@ -31,7 +35,35 @@ export class LocalJobProvider implements JobProvider {
 
   async start(definitions: JobDefinition[]): Promise<void> {
     if (this.started) return;
-    await this.boss.start();
+    await this.underSetupLock(async () => {
+      await this.boss.start();
+      await this.createQueues(definitions);
+    });
+    if (this.opts.work !== false) await this.startWorkers(definitions);
+    this.started = true;
+  }
+
+  /**
+   * pg-boss's schema, queues and schedules are shared by every instance, and creating queues from several
+   * instances at once deadlocked (each queue is a partition of pg-boss's job table, taken in no fixed
+   * order). One session-level advisory lock, on a connection of its own, makes instances that start
+   * together do it one after the other; each later one finds everything made and changes nothing.
+   */
+  private async underSetupLock(fn: () => Promise<void>): Promise<void> {
+    const sql = postgres(this.databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await sql`select pg_advisory_lock(${JOBS_SETUP_LOCK})`;
+      try {
+        await fn();
+      } finally {
+        await sql`select pg_advisory_unlock(${JOBS_SETUP_LOCK})`;
+      }
+    } finally {
+      await sql.end({ timeout: 5 });
+    }
+  }
+
+  private async createQueues(definitions: JobDefinition[]): Promise<void> {
     for (const def of definitions) {
       await this.boss.createQueue(def.id, {
         name: def.id,
@@ -44,35 +76,35 @@ export class LocalJobProvider implements JobProvider {
       if (def.cron && this.opts.schedules !== false) await this.boss.schedule(def.id, def.cron, {});
       else if (def.cron) await this.boss.unschedule(def.id);
     }
-    if (this.opts.work !== false) {
-      for (const def of definitions) {
-        const ids: string[] = [];
-        for (let i = 0; i < (def.concurrency ?? 1); i++) {
-          ids.push(
-            await this.boss.work<unknown>(
-              def.id,
-              { batchSize: 1, pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 1, includeMetadata: true },
-              async ([job]) => {
-                const input = def.input.parse(job.data ?? {});
-                try {
-                  return await def.run(input, { provider: 'local', attempt: job.retryCount + 1 });
-                } catch (err) {
-                  log.warn('job failed', {
-                    job: def.id,
-                    jobId: job.id,
-                    attempt: job.retryCount + 1,
-                    ...errorFields(err),
-                  });
-                  throw err;
-                }
-              },
-            ),
-          );
-        }
-        this.workerIds.set(def.id, ids);
+  }
+
+  private async startWorkers(definitions: JobDefinition[]): Promise<void> {
+    for (const def of definitions) {
+      const ids: string[] = [];
+      for (let i = 0; i < (def.concurrency ?? 1); i++) {
+        ids.push(
+          await this.boss.work<unknown>(
+            def.id,
+            { batchSize: 1, pollingIntervalSeconds: this.opts.pollingIntervalSeconds ?? 1, includeMetadata: true },
+            async ([job]) => {
+              const input = def.input.parse(job.data ?? {});
+              try {
+                return await def.run(input, { provider: 'local', attempt: job.retryCount + 1 });
+              } catch (err) {
+                log.warn('job failed', {
+                  job: def.id,
+                  jobId: job.id,
+                  attempt: job.retryCount + 1,
+                  ...errorFields(err),
+                });
+                throw err;
+              }
+            },
+          ),
+        );
       }
+      this.workerIds.set(def.id, ids);
     }
-    this.started = true;
   }
 
   async send(name: string, input: object, opts: SendOptions = {}): Promise<void> {

@@ -1,0 +1,24 @@
+// Test helper process: a whole app instance's start-up (bootApp: migrations, session secret, first admin,
+// demo partner, job queues and schedules) on the database given, as `next start` runs it. Prints READY,
+// or FAILED and the error, then waits until the test closes its stdin.
+import { resetEnvCache } from '@/server/env';
+
+process.env.DATABASE_URL = process.argv[2];
+process.env.DEMO_PARTNER = '1';
+process.env.ADMIN_EMAIL = 'boot-admin@encore.test';
+process.env.ADMIN_PASSWORD = 'boot-password-1';
+process.env.LOG_LEVEL = 'error';
+delete process.env.NEXTAUTH_SECRET;
+resetEnvCache();
+
+const { bootApp } = await import('@/server/boot');
+try {
+  await bootApp();
+  process.stdout.write('READY\n');
+} catch (err) {
+  process.stdout.write(`FAILED ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+}
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
+setInterval(() => {}, 1 << 30);
