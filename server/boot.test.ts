@@ -1,7 +1,12 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import postgres from 'postgres';
 import { afterEach, describe, expect, it } from 'vitest';
+import { getDb, getSql } from '@/db';
 import { allJobs } from '@/server/jobs/registry';
+import { enqueueWebhook, getMessage, upsertEndpoint } from '@/server/modules/webhooks';
+import { makePartner } from '@/server/testing/fixtures';
+import { setEnv } from '@/server/testing/env';
+import { Receiver } from '@/server/testing/receiver';
 import { createDatabase, uniqueName } from '@/server/testing/scratch-db';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -10,16 +15,16 @@ afterEach(async () => {
 });
 
 /** One app instance's start-up in a process of its own; answers what it printed once it is READY or failed. */
-function bootInstance(url: string): Promise<string> {
+function bootInstance(url: string, env: Record<string, string> = {}): Promise<string> & { child: ChildProcess } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/testing/boot-child.ts', url], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, NEXTAUTH_SECRET: '' },
+    env: { ...process.env, NEXTAUTH_SECRET: '', ...env },
   });
   cleanups.push(async () => {
     child.stdin.end();
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
   });
-  return new Promise((resolve) => {
+  const printed = new Promise<string>((resolve) => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
@@ -27,13 +32,19 @@ function bootInstance(url: string): Promise<string> {
     });
     child.once('exit', () => resolve(out));
   });
+  return Object.assign(printed, { child });
 }
 
 describe('start-up of several instances at once', () => {
   it('three instances started together on an empty database all start, and shared state is made once', async () => {
     const db = await createDatabase(process.env.TEST_PG_SERVER_URL!, uniqueName('boot'), { fast: true });
     cleanups.push(db.drop);
-    const outputs = await Promise.all([bootInstance(db.url), bootInstance(db.url), bootInstance(db.url)]);
+    const seed = { BOOT_CHILD_SEED: '1' };
+    const outputs = await Promise.all([
+      bootInstance(db.url, seed),
+      bootInstance(db.url, seed),
+      bootInstance(db.url, seed),
+    ]);
     for (const out of outputs) expect(out).toMatch(/^READY$/m);
     // The demo partner's keys are printed by the one instance that made it.
     expect(outputs.filter((o) => o.includes('Demo partner created')).length).toBe(1);
@@ -50,4 +61,35 @@ describe('start-up of several instances at once', () => {
       await sql.end();
     }
   }, 90_000);
+});
+
+describe('graceful shutdown', () => {
+  it('on SIGTERM a job in flight finishes once before the process exits', async () => {
+    cleanups.push(setEnv({ ALLOW_PRIVATE_PARTNER_URLS: '1' }));
+    const receiver = await new Receiver().start();
+    cleanups.push(() => receiver.stop());
+    // The partner's receiver holds the delivery for 1.5 s: SIGTERM arrives in the middle of the job.
+    receiver.reply({ status: 200, delayMs: 1500 });
+    const { partner } = await makePartner('Shutdown');
+    await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: true });
+    cleanups.push(() => getSql()`update webhook_endpoints set enabled = false where partner_id = ${partner.id}`);
+    const id = await enqueueWebhook(getDb(), partner.id, {
+      family: 'ticket',
+      action: 'ticket.updated',
+      data: { ticketId: `SD-${Date.now()}` },
+    });
+
+    const instance = bootInstance(process.env.DATABASE_URL!, { JOBS_SCHEDULES: '0' });
+    expect(await instance).toMatch(/^READY$/m);
+    await expect.poll(() => receiver.requests.length, { timeout: 15_000 }).toBe(1);
+    const exited = new Promise<number | null>((resolve) => instance.child.once('exit', (code) => resolve(code)));
+    instance.child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+
+    // The attempt was recorded before the exit (the old exit cut it off: pending, delivered again later).
+    const { message, attempts } = await getMessage(partner.id, id);
+    expect(message.status).toBe('delivered');
+    expect(attempts.map((a) => a.statusCode)).toEqual([200]);
+    expect(receiver.requests).toHaveLength(1);
+  }, 60_000);
 });

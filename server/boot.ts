@@ -9,6 +9,7 @@ import { log } from '@/server/lib/log';
 import { createPartnerWithKeys } from '@/server/modules/partners';
 import { createStaff } from '@/server/modules/staff';
 import { startJobs } from '@/server/jobs/client';
+import { installGracefulShutdown } from '@/server/shutdown';
 import { allJobs } from '@/server/jobs/registry';
 import { requestDispatch } from '@/server/modules/webhooks';
 
@@ -107,6 +108,7 @@ export function bootApp(): Promise<void> {
     await ensureAdminFromEnv();
     await ensureDemoPartner();
     const jobs = await startJobs(allJobs());
+    installGracefulShutdown();
     // Messages left pending by the previous run are delivered now, not at the next sweep.
     requestDispatch();
     log.info('encore ready', {

@@ -1,13 +1,20 @@
 // Test helper process: a whole app instance's start-up (bootApp: migrations, session secret, first admin,
 // demo partner, job queues and schedules) on the database given, as `next start` runs it. Prints READY,
-// or FAILED and the error, then waits until the test closes its stdin.
+// or FAILED and the error, then waits until the test closes its stdin. BOOT_CHILD_SEED=1 seeds a demo
+// partner and an admin (an empty database's first start). Like `next start`, it answers SIGTERM by
+// closing its (here absent) HTTP server and calling process.exit(143) at once.
 import { resetEnvCache } from '@/server/env';
 
 process.env.DATABASE_URL = process.argv[2];
-process.env.DEMO_PARTNER = '1';
-process.env.ADMIN_EMAIL = 'boot-admin@encore.test';
-process.env.ADMIN_PASSWORD = 'boot-password-1';
+process.env.DEMO_PARTNER = process.env.BOOT_CHILD_SEED === '1' ? '1' : '0';
+if (process.env.BOOT_CHILD_SEED === '1') {
+  process.env.ADMIN_EMAIL = 'boot-admin@encore.test';
+  process.env.ADMIN_PASSWORD = 'boot-password-1';
+}
 process.env.LOG_LEVEL = 'error';
+process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
+// Registered before the app's own handlers, as Next.js's are.
+process.on('SIGTERM', () => setTimeout(() => process.exit(143), 50));
 delete process.env.NEXTAUTH_SECRET;
 resetEnvCache();
 

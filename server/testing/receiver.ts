@@ -9,7 +9,7 @@ export interface ReceivedRequest {
   at: number;
 }
 
-type Reply = number | { status: number; body?: string; headers?: Record<string, string> };
+type Reply = number | { status: number; body?: string; headers?: Record<string, string>; delayMs?: number };
 
 /**
  * A real HTTP server on loopback standing in for a partner's webhook receiver. It answers from a
@@ -37,8 +37,12 @@ export class Receiver {
         });
         const reply = this.replies.shift() ?? this.fallback;
         const r = typeof reply === 'number' ? { status: reply } : reply;
-        res.writeHead(r.status, { 'content-type': 'text/plain', ...r.headers });
-        res.end(r.body ?? `status ${r.status}`);
+        const answer = () => {
+          res.writeHead(r.status, { 'content-type': 'text/plain', ...r.headers });
+          res.end(r.body ?? `status ${r.status}`);
+        };
+        if (r.delayMs) setTimeout(answer, r.delayMs);
+        else answer();
       });
     });
     this.server.keepAliveTimeout = 1000;

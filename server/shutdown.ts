@@ -1,0 +1,47 @@
+import { closeDb } from '@/db';
+import { stopJobs } from '@/server/jobs/client';
+import { errorFields, log } from '@/server/lib/log';
+
+const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * A graceful stop on SIGTERM (and SIGINT). Next.js handles these signals itself (`next start`): it stops
+ * taking connections, lets requests in flight finish, then calls process.exit. Beside it, this stops the
+ * job workers taking new jobs and lets the running ones finish (pg-boss stop, 10 s deadline), so a job in
+ * flight is done here once instead of waiting out its lease to run again elsewhere. Next's exit is held
+ * until that is done; then the database pool closes and the process exits with the code Next chose.
+ * Without Next's handler (a process of our own), this exits itself once drained.
+ */
+export function installGracefulShutdown(): void {
+  let draining: Promise<void> | undefined;
+  const drain = () =>
+    (draining ??= (async () => {
+      log.info('stopping: finishing running jobs');
+      await stopJobs().catch((err) => log.error('jobs did not stop cleanly', errorFields(err)));
+    })());
+
+  const exit = process.exit.bind(process);
+  let exiting = false;
+  const exitAfterDrain = (code?: number | string | null) => {
+    if (exiting) return;
+    exiting = true;
+    void drain()
+      .then(() => closeDb())
+      .catch((err) => log.error('database pool did not close cleanly', errorFields(err)))
+      .finally(() => exit(code ?? undefined));
+  };
+  process.exit = ((code?: number | string | null) => {
+    if (!draining) return exit(code ?? undefined);
+    exitAfterDrain(code);
+    return undefined as never;
+  }) as typeof process.exit;
+
+  for (const signal of SIGNALS) {
+    const onSignal = () => {
+      void drain();
+      // Alone on this signal (no Next.js handler to close the server and exit): exit once drained.
+      if (process.listenerCount(signal) === 1) exitAfterDrain(signal === 'SIGTERM' ? 143 : 130);
+    };
+    process.on(signal, onSignal);
+  }
+}
