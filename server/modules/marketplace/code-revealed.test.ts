@@ -8,6 +8,7 @@ import { setPartnerProtection } from '@/server/modules/protection';
 import { apiRequest } from '@/server/testing/fixtures';
 import { postRules, sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
+import { transferOwnership } from '@/server/modules/tickets';
 import { putTicket } from '@/server/testing/ticket-api';
 import {
   createBuyIntention,
@@ -179,6 +180,22 @@ describe('a ticket whose code its holder has seen, while the partner does not re
     expect(staff.status).toBe('NOT_SELLABLE');
     expect(staff.codeShownAt).not.toBeNull();
     expect(staff.reasons.join(' ')).toContain('code was already shown to its holder');
+  });
+
+  it('a hand-over that refuses revealed codes (channel fulfilment) re-checks under the ticket lock: 409 CODE_REVEALED, nothing changes', async () => {
+    const m = await unlockedMarket('Revealed hand-over', false);
+    await reveal(m.partnerId, 'T1');
+    const [row] = await getDb()
+      .select({ pk: tickets.id })
+      .from(tickets)
+      .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
+    const refused = await getDb()
+      .transaction((tx) =>
+        transferOwnership(tx, [row.pk], BUYER, { reason: 'SOLD', reissue: false, refuseRevealed: true }),
+      )
+      .catch((e) => e);
+    expect(failure(refused)).toMatchObject({ status: 409, fanReason: 'CODE_REVEALED' });
+    expect((await ticketRow(m.partnerId, 'T1')).buyerEmail).toBe(SELLER);
   });
 
   it('with reissue on, the same ticket stays SELLABLE and is listed', async () => {
