@@ -173,7 +173,8 @@ describe('a ticket whose code its holder has seen, while the partner does not re
     expect(refused.message).toContain('code was already shown');
 
     const relisted = await relist(m.partnerId, t2.id).catch((e) => e);
-    expect(failure(relisted)).toMatchObject({ status: 409, fanReason: 'CANNOT_RELIST' });
+    expect(failure(relisted)).toMatchObject({ status: 409, fanReason: 'CODE_REVEALED' });
+    expect(relisted.message).toContain('T2');
     expect(relisted.message).toContain('code was already shown');
 
     const staff = await explainTicket(m.partnerId, 'T1');

@@ -528,8 +528,15 @@ export async function relist(partnerId: string, id: string, db = getDb()) {
     items.map((i) => i.ticketPk),
     db,
   );
-  const problems = await listingProblems(partnerId, list, row.priceMinor, new Date(), db);
-  if (problems.length) throw conflict(`The listing cannot go on sale again: ${problems.join('; ')}`, 'CANNOT_RELIST');
+  const { problems } = await listingChecks(partnerId, list, row.priceMinor, new Date(), db);
+  const revealed = problems.filter((p) => p.code === 'CODE_REVEALED').map((p) => p.ticketId!);
+  // The fan's page says this one in its own words: it is the seller's doing, not the rules'.
+  if (revealed.length) throw codeRevealedError(revealed);
+  if (problems.length)
+    throw conflict(
+      `The listing cannot go on sale again: ${problems.map((p) => p.message).join('; ')}`,
+      'CANNOT_RELIST',
+    );
   const notOwned = await notOwnedBy(partnerId, row.sellerEmail, list);
   if (notOwned.length) throw notOwnedError(notOwned);
   try {
