@@ -291,3 +291,63 @@ test('a transferred ticket: the old link says so, the new one waits for the reis
     await receiver.stop();
   }
 });
+
+test('once the secure view showed the code, the sell page says why the ticket cannot be sold (reissue off), in English and Spanish', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  const ref = `PRT3-${RUN}`;
+  const seller = `revealed-${RUN}@fans.test`;
+  const ticketId = `RV-${RUN}`;
+  const name = `Revealed ${RUN}`;
+  const { apiKey } = await createPartner(name);
+  const inOneHour = new Date(Date.now() + 3600_000).toISOString();
+  await pushUsdEvent(request, apiKey, ref, `Revealed night ${RUN}`, [usdShow('soon', inOneHour, 'Show soon')]);
+  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
+    {
+      externalReferenceEventId: ref,
+      showId: 'soon',
+      ticketId,
+      buyer: { email: seller },
+      ticketAccess: { type: 'OTHER', locator: `RV-CODE-${RUN}` },
+      ticketOptionId: 'GA',
+    },
+  ]);
+  expect(synced.body.data.failed).toBe(0);
+  const sellUrl = (
+    await call(request, apiKey, 'GET', `/v1/marketplace/sellingflow/url/entrypoint?ticketId=${ticketId}`)
+  ).body.data as string;
+  const token = (await call(request, apiKey, 'GET', `/v1/auth/oneTimeToken?user=${encodeURIComponent(seller)}`)).body
+    .data as string;
+  await page.setViewportSize({ width: 390, height: 844 });
+
+  await test.step('before the code is shown, the ticket can be sold', async () => {
+    await page.goto(`${sellUrl}&token=${token}`);
+    await expect(page).not.toHaveURL(/token=/);
+    await expect(page.getByTestId('sell-status')).toHaveText('Can be sold');
+  });
+  const sellPath = new URL(page.url()).pathname;
+
+  await test.step('the secure view shows the holder the code', async () => {
+    const url = new URL((await call(request, apiKey, 'GET', `/v1/tickets/${ticketId}/url`)).body.data as string);
+    await page.goto(`${url.pathname}?lang=en`);
+    await expect(page.getByTestId('ticket-code')).toBeVisible();
+  });
+
+  await test.step('the sell page now gives the reason beside the ticket, in the fan’s language', async () => {
+    await page.goto(`${sellPath}?lang=en`);
+    await expect(page.getByTestId('sell-status')).toHaveText("Can't be sold");
+    await expect(page.getByTestId('sell-reasons')).toHaveText(
+      `Its code was already shown to you, and ${name} does not issue a new code after a resale: the buyer and you would hold the same code.`,
+    );
+    await fits(page);
+    await axe(page, 'sell page, code revealed');
+    await shot(page, 'sell-code-revealed-en');
+    await page.goto(`${sellPath}?lang=es`);
+    await expect(page.getByTestId('sell-reasons')).toHaveText(
+      `Ya se te mostró su código y ${name} no emite un código nuevo tras una reventa: el comprador y tú tendríais el mismo código.`,
+    );
+    await shot(page, 'sell-code-revealed-es');
+  });
+});

@@ -58,6 +58,7 @@ export const FAN_ERROR_REASONS = [
   'NOT_TRANSFERABLE',
   'TRANSFER_NOT_ALLOWED',
   'TRANSFER_LISTED',
+  'CODE_REVEALED',
 ] as const;
 export type FanErrorReason = (typeof FAN_ERROR_REASONS)[number];
 

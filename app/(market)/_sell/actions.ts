@@ -12,7 +12,7 @@ import {
   relistAsSeller,
   repriceAsSeller,
   sellerListing,
-  secureView,
+  secureViewWithoutCode,
   sellPage,
   transferAsSeller,
   transferTickets,
@@ -178,7 +178,7 @@ export async function ticketTransferAction(_prev: FormState, data: FormData): Pr
   const token = field(data, 'token');
   const to = transferEmail.safeParse(field(data, 'to'));
   if (!to.success) return { error: t('transferEmailInvalid') };
-  const view = /^[0-9a-f]{64}$/.test(token) ? await secureView(token) : null;
+  const view = /^[0-9a-f]{64}$/.test(token) ? await secureViewWithoutCode(token) : null;
   if (!view || !view.actions.transfer) return { error: t('notYours') };
   const fan = await fanOf(view.ticket.partnerId);
   if (!fan) return { error: t('notYours') };

@@ -22,6 +22,7 @@ export async function reasonText(reason: SellReason, partner: string): Promise<s
     case 'TOO_MANY':
       return t('TOO_MANY', { max: reason.max ?? 0 });
     case 'RULES_FORBID':
+    case 'CODE_REVEALED':
     case 'NOT_OWNED':
     case 'UNVERIFIED':
       return t(reason.code, { partner });

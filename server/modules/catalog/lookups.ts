@@ -345,3 +345,20 @@ export async function showConfigurations(showPk: string, db: DbOrTx = getDb()) {
     .where(eq(shows.id, showPk));
   return row ?? null;
 }
+
+/**
+ * The shows' status, read FOR SHARE inside the caller's transaction: a cancellation (which updates the
+ * show row first) waits for the caller's commit and then sees what it wrote (a listing to end), or
+ * commits first and the caller reads CANCELLED. Taken before any ticket lock, in the order a cancellation
+ * takes them (show, then its tickets), so the two never wait on each other crosswise.
+ */
+export async function lockShowStatuses(db: DbOrTx, showPks: string[]): Promise<Map<string, string>> {
+  if (!showPks.length) return new Map();
+  const rows = await db
+    .select({ pk: shows.id, status: shows.status })
+    .from(shows)
+    .where(inArray(shows.id, [...new Set(showPks)]))
+    .orderBy(shows.id)
+    .for('share');
+  return new Map(rows.map((r) => [r.pk, r.status]));
+}

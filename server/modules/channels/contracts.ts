@@ -33,8 +33,10 @@ const rulesNote =
   'same rules apply as to fans’ listings: the show is LIVE with resale enabled and ticket protection on, the ' +
   'listing window is open, the price is within the floor and cap of PRICE_LIMITS (percent of the face value: ' +
   'the option’s price, or the declared combination’s), and a listing sold whole has at most ' +
-  'MAX_TICKETS_PER_LISTING tickets. A refused listing names the rule (`PRICE_LIMITS`-style codes such as ' +
-  '`ABOVE_CAP`, `WINDOW_CLOSED`, `PROTECTION_OFF` in `details`).';
+  'MAX_TICKETS_PER_LISTING tickets. A seat naming a partner ticketId must be a valid ticket not used to enter ' +
+  'and, where the partner does not reissue after a resale, one whose code its holder has not been shown ' +
+  '(`CODE_REVEALED`). A refused listing names the rule (`PRICE_LIMITS`-style codes such as ' +
+  '`ABOVE_CAP`, `WINDOW_CLOSED`, `PROTECTION_OFF`, `CODE_REVEALED` in `details`).';
 
 export const upsertChannelListingRoute = defineRoute({
   method: 'PUT',
@@ -158,7 +160,8 @@ export const fulfilChannelSaleRoute = defineRoute({
   summary: 'Hand the sold tickets to the buyer',
   description:
     'Name exactly `quantity` of the partner’s tickets (its ticketIds) of the listing’s show, ticket option and ' +
-    'price type, valid, not used to enter, not on sale in the market, and the ones the listing named if it ' +
+    'price type, valid, not used to enter, not on sale in the market, with a code its holder has not been shown ' +
+    'yet where the partner does not reissue after a resale (two people would hold one code), and the ones the listing named if it ' +
     'named them. They become the buyer’s at once (fresh secure links mailed to the buyer; the partner receives ' +
     '`ticket.updated` for each) and the sale is FULFILLED. Sending the same tickets again answers the sale; ' +
     'other tickets, or a sale already REFUNDED, answer 409; unknown tickets 404.',

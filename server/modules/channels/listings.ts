@@ -17,8 +17,10 @@ import {
   putChannelListingsOnSale,
   showRuleProblems,
   takeChannelListingsOffSale,
+  ticketStateProblems,
 } from '@/server/modules/marketplace';
 import { protectionOf } from '@/server/modules/protection';
+import { sellerTicketRows } from '@/server/modules/tickets';
 import {
   type ChannelListingBody,
   channelListingBody,
@@ -56,6 +58,7 @@ const at = (index: number | null, path: string) => (index === null ? path : path
 function fieldOf(problem: ListingProblem): string {
   if (problem.code === 'ABOVE_CAP' || problem.code === 'BELOW_FLOOR') return 'price';
   if (problem.code === 'TOO_MANY') return 'quantity';
+  if (problem.code === 'INVALIDATED' || problem.code === 'ADMITTED' || problem.code === 'CODE_REVEALED') return 'seats';
   return 'showId';
 }
 
@@ -97,7 +100,14 @@ async function judge(
   const catalogue = refs.length ? await catalogueFor(db, caller.partnerId, refs) : null;
   const showPks = catalogue ? [...catalogue.showByKey.values()].map((s) => s.pk) : [];
   const directory = showDirectory(db);
-  const [showRows, ruleRows, protection] = await Promise.all([
+  // The partner's tickets the seats name: each is judged like a fan's (valid, not used, its code unseen
+  // while the partner does not reissue after a resale).
+  const namedIds = [
+    ...new Set(
+      parsed.flatMap((p) => (p.body.seats ?? []).map((seat) => seat.ticketId).filter((id) => id !== undefined)),
+    ),
+  ];
+  const [showRows, ruleRows, protection, named] = await Promise.all([
     showPks.length
       ? db
           .select({
@@ -112,7 +122,9 @@ async function judge(
       : Promise.resolve([]),
     catalogue ? resaleRulesOfEvents([...catalogue.eventByRef.values()], db) : Promise.resolve([]),
     protectionOf(caller.partnerId, db),
+    sellerTicketRows(caller.partnerId, namedIds, db),
   ]);
+  const namedById = new Map(named.map((t) => [t.ticketId, t]));
   const showByPk = new Map(showRows.map((s) => [s.showPk, s]));
 
   const rows: { index: number; row: Row }[] = [];
@@ -174,6 +186,12 @@ async function judge(
         rules,
         minor.minor,
       ),
+      ...(body.seats ?? []).flatMap((seat) => {
+        const t = seat.ticketId === undefined ? undefined : namedById.get(seat.ticketId);
+        return t
+          ? ticketStateProblems({ ...t, admittedAt: t.admittedAt ? new Date(t.admittedAt) : null }, protection.reissue)
+          : [];
+      }),
     ];
     if (problems.length) {
       refusals.push({

@@ -11,9 +11,10 @@ import { GET as salesGet } from '@/app/v1/channels/sales/route';
 import { GET as saleGet } from '@/app/v1/channels/sales/[saleId]/route';
 import { POST as fulfilPost } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
 import { getDb } from '@/db';
-import { channels, channelSales, mails, payouts, refunds } from '@/db/schema';
+import { channels, channelSales, mails, payouts, refunds, tickets } from '@/db/schema';
 import { buyerIntention, channelSeller, refundPurchaseJob } from '@/server/modules/marketplace';
 import { createApiKey, createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
+import { setPartnerProtection } from '@/server/modules/protection';
 import { ticketsForSale } from '@/server/modules/tickets';
 import { dispatchDue, listMessages } from '@/server/modules/webhooks';
 import { callRoute } from '@/server/testing/fixtures';
@@ -381,6 +382,48 @@ describe('channel listings in the market', () => {
     expect(await refundUnfulfilledSales({ saleId: sale.id })).toBe(0);
     const view = await call(oneGet, '/v1/channels/listings/C1', s.channelKey, { params: { listingId: 'C1' } });
     expect(view.body.data.status).toBe('SOLD');
+  });
+
+  it('a ticket whose code its holder has seen is refused in a listing’s seats and in fulfilment while the partner does not reissue; accepted with reissue', async () => {
+    const s = await setUp('Channel code revealed');
+    // The holder was shown T1's code (the secure view records it; code-revealed.test.ts tests that part).
+    await getDb()
+      .update(tickets)
+      .set({ codeShownAt: new Date() })
+      .where(and(eq(tickets.partnerId, s.partnerId), eq(tickets.ticketId, 'T1')));
+    const body = { eventId: s.ref, showId: '1', ticketOptionId: 'GA', price: 44, currency: 'EUR', soldWhole: false };
+    const named = await put(s.channelKey, 'NAMED', { ...body, seats: [{ ticketId: 'T1', section: 'A' }] });
+    expect(named.status).toBe(409);
+    expect(named.body.errors.details).toEqual([
+      expect.objectContaining({ path: 'seats', message: expect.stringMatching(/^CODE_REVEALED: ticket T1/) }),
+    ]);
+
+    expect((await put(s.channelKey, 'ANY', { ...body, quantity: 1 })).status).toBe(200);
+    const [row] = (
+      await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {
+        params: { eventId: s.ref },
+      })
+    ).body.data as { listingId: string }[];
+    await buy(s.key, [row.listingId]);
+    const [sale] = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
+    const fulfil = (ticketIds: string[]) =>
+      call(fulfilPost, `/v1/channels/sales/${sale.id}/fulfilment`, s.channelKey, {
+        method: 'POST',
+        body: { ticketIds },
+        params: { saleId: sale.id },
+      });
+    const refused = await fulfil(['T1']);
+    expect(refused.status).toBe(409);
+    expect(refused.body.errors.details).toEqual([
+      {
+        path: 'ticketIds[0]',
+        message: 'T1 has a code already shown to its holder, and the partner does not issue a new code after a resale',
+      },
+    ]);
+    expect((await fulfil(['T2'])).status).toBe(200);
+
+    await setPartnerProtection({ partnerId: s.partnerId, unlockHours: 3, reissue: true }, 'staff@encore.test');
+    expect((await put(s.channelKey, 'NAMED', { ...body, seats: [{ ticketId: 'T1', section: 'A' }] })).status).toBe(200);
   });
 
   it('hands a ticket to one channel sale only: 20 fulfilments of 20 sales naming it at once give one 200 and 19 clear 409s', async () => {

@@ -17,6 +17,7 @@ import {
   refundChannelSale,
   ticketsInOpenListings,
 } from '@/server/modules/marketplace';
+import { protectionOf } from '@/server/modules/protection';
 import { ticketsForSale } from '@/server/modules/tickets';
 import { enqueueChannelWebhook } from '@/server/modules/webhooks';
 import type { ChannelCaller } from './listings';
@@ -234,6 +235,7 @@ export async function fulfilChannelSale(
       });
     const problems: { path: string; message: string }[] = [];
     const named = (listing.seats ?? []).map((s: ChannelSeat) => s.ticketId).filter((id): id is string => !!id);
+    const { reissue } = await protectionOf(caller.partnerId, tx);
     for (const t of tickets) {
       const why =
         t.showPk !== listing.showPk
@@ -246,9 +248,11 @@ export async function fulfilChannelSale(
                 ? 'is not valid'
                 : t.admittedAt
                   ? 'was already used to enter'
-                  : named.length && !named.includes(t.ticketId)
-                    ? 'is not one of the tickets the listing named'
-                    : null;
+                  : t.codeShownAt && !reissue
+                    ? 'has a code already shown to its holder, and the partner does not issue a new code after a resale'
+                    : named.length && !named.includes(t.ticketId)
+                      ? 'is not one of the tickets the listing named'
+                      : null;
       if (why) problems.push({ path: at(t.ticketId), message: `${t.ticketId} ${why}` });
     }
     const listed = new Set(

@@ -1,13 +1,18 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, type Tx } from '@/db';
 import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
-import { AppError, badRequest, conflict, notFound, pgErrorOf } from '@/server/lib/errors';
+import { AppError, badRequest, conflict, type FanErrorReason, notFound, pgErrorOf } from '@/server/lib/errors';
 import type { Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
 import { transaction } from '@/server/lib/transaction';
-import { effectiveResaleRules, type EffectiveResaleRules, showDirectory } from '@/server/modules/catalog';
-import { type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
+import {
+  effectiveResaleRules,
+  type EffectiveResaleRules,
+  lockShowStatuses,
+  showDirectory,
+} from '@/server/modules/catalog';
+import { codeRevealedError, lockTickets, type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 import { releaseExpired } from './intentions';
@@ -31,6 +36,7 @@ export interface CreateListingInput {
 export type ListingProblemCode =
   | 'INVALIDATED'
   | 'ADMITTED'
+  | 'CODE_REVEALED'
   | 'MIXED_SHOW'
   | 'NOT_ONE_ORDER'
   | 'SHOW_CANCELLED'
@@ -142,8 +148,15 @@ export async function priceRangeOf(partnerId: string, list: SaleTicket[], db: Db
   return rangeOf(list[0], await resaleRulesOf(partnerId, list[0], db));
 }
 
-/** A ticket's own state that forbids listing it: invalidated, or already used for entry. */
-export function ticketStateProblems(t: Pick<SaleTicket, 'ticketId' | 'status' | 'admittedAt'>): ListingProblem[] {
+/**
+ * A ticket's own state that forbids listing it: invalidated, already used for entry, or (while the
+ * partner does not reissue after a resale, `reissue` false) its code already shown to its holder: seller
+ * and buyer would hold the same valid code.
+ */
+export function ticketStateProblems(
+  t: Pick<SaleTicket, 'ticketId' | 'status' | 'admittedAt'> & { codeShownAt: Date | string | null },
+  reissue: boolean,
+): ListingProblem[] {
   if (t.status !== 'VALID')
     return [
       {
@@ -154,6 +167,14 @@ export function ticketStateProblems(t: Pick<SaleTicket, 'ticketId' | 'status' | 
     ];
   if (t.admittedAt)
     return [{ code: 'ADMITTED', ticketId: t.ticketId, message: `ticket ${t.ticketId} was already used for entry` }];
+  if (t.codeShownAt && !reissue)
+    return [
+      {
+        code: 'CODE_REVEALED',
+        ticketId: t.ticketId,
+        message: `ticket ${t.ticketId}'s code was already shown to its holder, and the partner does not issue a new code after a resale`,
+      },
+    ];
   return [];
 }
 
@@ -212,7 +233,8 @@ export async function listingChecks(
 ): Promise<{ problems: ListingProblem[]; range: PriceRange }> {
   const problems: ListingProblem[] = [];
   const first = list[0];
-  for (const t of list) problems.push(...ticketStateProblems(t));
+  const [rules, protection] = await Promise.all([resaleRulesOf(partnerId, first, db), protectionOf(partnerId, db)]);
+  for (const t of list) problems.push(...ticketStateProblems(t, protection.reissue));
   if (list.some((t) => t.showPk !== first.showPk || t.ticketOptionId !== first.ticketOptionId)) {
     problems.push({
       code: 'MIXED_SHOW',
@@ -222,7 +244,6 @@ export async function listingChecks(
   if (list.length > 1 && (!first.orderId || list.some((t) => t.orderId !== first.orderId))) {
     problems.push({ code: 'NOT_ONE_ORDER', message: 'only tickets of one order can be listed together' });
   }
-  const [rules, protection] = await Promise.all([resaleRulesOf(partnerId, first, db), protectionOf(partnerId, db)]);
   problems.push(
     ...showRuleProblems({ ...first, protectionActive: protection.active(first.eventPk, first.showPk) }, rules, now),
   );
@@ -247,6 +268,73 @@ function priceMinorOf(price: number | string, currency: string): number {
   if ('error' in m) throw badRequest(`price ${m.error}`, [{ path: 'price', message: m.error }]);
   if (m.minor <= 0) throw badRequest('price must be more than 0', [{ path: 'price', message: 'must be more than 0' }]);
   return m.minor;
+}
+
+/**
+ * The guard of listing create and relist, in their transaction: the checks made before it (ticket, show,
+ * owner) are only reads, so here they are made again on locked rows. The shows are read FOR SHARE (a
+ * cancellation waits for this commit, then ends the listing, or commits first and is seen here), then the
+ * tickets are locked FOR UPDATE in id order (as a transfer, an admission or a secure view revealing the
+ * code locks them). Each must still be VALID, not admitted, held by whom it was held when ownership was
+ * checked (a P2P transfer or a sale that committed since changed it), with its code unseen while the
+ * partner does not reissue, and in no other open listing. A refusal is a 409 naming the ticket and why.
+ */
+async function recheckListable(
+  tx: Tx,
+  partnerId: string,
+  list: SaleTicket[],
+  changedReason: FanErrorReason,
+  listedMessage: string,
+) {
+  const shows = await lockShowStatuses(
+    tx,
+    list.map((t) => t.showPk),
+  );
+  const locked = new Map(
+    (
+      await lockTickets(
+        tx,
+        list.map((t) => t.pk),
+      )
+    ).map((l) => [l.pk, l]),
+  );
+  const { reissue } = await protectionOf(partnerId, tx);
+  for (const t of list) {
+    const now = locked.get(t.pk);
+    if (!now) throw conflict(`Ticket ${t.ticketId} is gone`, changedReason);
+    if (shows.get(t.showPk) !== 'LIVE') throw refusal(`the show of ticket ${t.ticketId} was cancelled`, changedReason);
+    if ((now.buyerEmail ?? '') !== (t.buyerEmail ?? ''))
+      throw refusal(`ticket ${t.ticketId} changed hands meanwhile`, 'NOT_OWNED');
+    const [problem] = ticketStateProblems(now, reissue);
+    if (problem)
+      throw problem.code === 'CODE_REVEALED'
+        ? codeRevealedError([t.ticketId])
+        : refusal(problem.message, changedReason);
+  }
+  const open = await tx
+    .select({ ticketId: listingItems.ticketId })
+    .from(listingItems)
+    .where(
+      and(
+        inArray(
+          listingItems.ticketPk,
+          list.map((t) => t.pk),
+        ),
+        eq(listingItems.open, true),
+      ),
+    );
+  if (open.length)
+    throw new AppError('CONFLICT', listedMessage, {
+      details: open.map((o) => ({ path: 'ticketIds', message: `${o.ticketId} is already listed` })),
+      fanReason: 'LISTED_ELSEWHERE',
+    });
+}
+
+function refusal(message: string, fanReason: FanErrorReason): AppError {
+  return new AppError('CONFLICT', `This listing cannot go on sale: ${message}`, {
+    details: [{ path: 'ticketIds', message }],
+    fanReason,
+  });
 }
 
 /**
@@ -276,6 +364,7 @@ export async function createListing(input: CreateListingInput, db = getDb(), now
   try {
     await transaction(async (work) => {
       const { tx } = work;
+      await recheckListable(tx, input.partnerId, list, 'CHANGED', 'A ticket of this listing is already listed');
       await tx.insert(listings).values({
         id,
         partnerId: input.partnerId,
@@ -439,8 +528,15 @@ export async function relist(partnerId: string, id: string, db = getDb()) {
     items.map((i) => i.ticketPk),
     db,
   );
-  const problems = await listingProblems(partnerId, list, row.priceMinor, new Date(), db);
-  if (problems.length) throw conflict(`The listing cannot go on sale again: ${problems.join('; ')}`, 'CANNOT_RELIST');
+  const { problems } = await listingChecks(partnerId, list, row.priceMinor, new Date(), db);
+  const revealed = problems.filter((p) => p.code === 'CODE_REVEALED').map((p) => p.ticketId!);
+  // The fan's page says this one in its own words: it is the seller's doing, not the rules'.
+  if (revealed.length) throw codeRevealedError(revealed);
+  if (problems.length)
+    throw conflict(
+      `The listing cannot go on sale again: ${problems.map((p) => p.message).join('; ')}`,
+      'CANNOT_RELIST',
+    );
   const notOwned = await notOwnedBy(partnerId, row.sellerEmail, list);
   if (notOwned.length) throw notOwnedError(notOwned);
   try {
@@ -451,6 +547,7 @@ export async function relist(partnerId: string, id: string, db = getDb()) {
         .where(and(eq(listings.id, id), eq(listings.status, 'UNLISTED')))
         .returning({ id: listings.id });
       if (!moved) throw conflict('The listing changed meanwhile; reload it', 'CHANGED');
+      await recheckListable(tx, partnerId, list, 'CANNOT_RELIST', 'A ticket of this listing is listed again elsewhere');
       await tx.update(listingItems).set({ open: true }).where(eq(listingItems.listingId, id));
     });
   } catch (err) {

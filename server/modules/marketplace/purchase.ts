@@ -37,12 +37,19 @@ async function primaryFeeMinor(partnerId: string, ticket: SaleTicket, priceMinor
  * Sold tickets change hands: the buyer owns them with fresh secure links, and the partner gets
  * `ticket.updated` for each (outbox). Answers the buyer's new links.
  */
-async function handOver(work: Work, partnerId: string, tickets: SaleTicket[], buyerEmail: string, reissue: boolean) {
+async function handOver(
+  work: Work,
+  partnerId: string,
+  tickets: SaleTicket[],
+  buyerEmail: string,
+  reissue: boolean,
+  refuseRevealed = false,
+) {
   const changed = await transferOwnership(
     work.tx,
     tickets.map((t) => t.pk),
     buyerEmail,
-    { reason: 'SOLD', reissue },
+    { reason: 'SOLD', reissue, refuseRevealed },
   );
   const urls: string[] = [];
   for (const c of changed) {
@@ -246,7 +253,16 @@ export async function deliverChannelSale(
       open: false,
     })),
   );
-  const secureViewUrls = await handOver(work, sale.partnerId, tickets, sale.buyerEmail, protection.reissue);
+  // A channel's ticket whose code its holder has seen is not handed to a buyer while the partner does not
+  // reissue (checked under the tickets' lock): the channel gets a 409 naming it and can name another.
+  const secureViewUrls = await handOver(
+    work,
+    sale.partnerId,
+    tickets,
+    sale.buyerEmail,
+    protection.reissue,
+    !protection.reissue,
+  );
   const amount = await payoutOf(work, sale.partnerId, terms, listing, tickets);
   await tx
     .update(payouts)

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb } from '@/db';
 import { listingItems, listings } from '@/db/schema/marketplace';
 import { showConfigurations } from '@/server/modules/catalog';
 import { protectionOf, unlockState } from '@/server/modules/protection';
-import { secureTicketPage, ticketsForSale } from '@/server/modules/tickets';
+import { lockTickets, markCodeShown, secureTicketPage, ticketsForSale } from '@/server/modules/tickets';
 import { transferAllowed } from './transfer';
 
 /**
@@ -17,7 +17,60 @@ import { transferAllowed } from './transfer';
 export type SecureViewState =
   'valid' | 'listed' | 'reissuing' | 'used' | 'sold' | 'transferred' | 'cancelled' | 'deleted';
 
-export async function secureView(token: string, now = new Date(), db: DbOrTx = getDb()) {
+type SecureTicket = NonNullable<Awaited<ReturnType<typeof secureTicketPage>>>;
+
+export interface SecureViewOut {
+  ticket: Omit<SecureTicket, 'ticketAccess' | 'previous' | 'codeShownAt'>;
+  state: SecureViewState;
+  endedAt: Date | null;
+  protectionActive: boolean;
+  unlocksAt: Date;
+  /** The access code: present only when the page may show it. */
+  ticketAccess: SecureTicket['ticketAccess'];
+  listingId: string | null;
+  actions: { sell: boolean; transfer: boolean; calendar: boolean };
+}
+
+/**
+ * Records that the holder of `token` is being shown the ticket's code, and answers whether it may be:
+ * under the ticket's row lock (the lock listing create and relist take), the link must still be the
+ * holder's, the ticket VALID and not admitted, and in no open listing. So a listing racing this reveal
+ * either committed first (no code: the ticket is listed) or waits and then finds the code seen (while the
+ * partner does not reissue, it is refused). Only the first reveal writes; later ones keep its moment.
+ */
+async function revealCode(ticketPk: string, token: string, db: DbOrTx): Promise<boolean> {
+  return (db as Db).transaction(async (tx) => {
+    const [locked] = await lockTickets(tx, [ticketPk]);
+    if (!locked || locked.secureToken !== token || locked.status !== 'VALID' || locked.admittedAt) return false;
+    const listed = await tx
+      .select({ id: listingItems.listingId })
+      .from(listingItems)
+      .where(and(eq(listingItems.ticketPk, ticketPk), eq(listingItems.open, true)))
+      .limit(1);
+    if (listed.length) return false;
+    await markCodeShown(tx, ticketPk);
+    return true;
+  });
+}
+
+/**
+ * The secure view for a page that does not show the code (the transfer page, the sell action): the
+ * same view without the code, so looking at it records no reveal.
+ */
+export function secureViewWithoutCode(token: string, db: DbOrTx = getDb()) {
+  return secureView(token, new Date(), db, { reveal: false });
+}
+
+/**
+ * The secure view of a link. When it shows the code (`ticketAccess` not null), the reveal is recorded
+ * first (`revealCode`): a code put on a holder's screen is a code that holder has.
+ */
+export async function secureView(
+  token: string,
+  now = new Date(),
+  db: DbOrTx = getDb(),
+  opts: { reveal?: boolean } = {},
+): Promise<SecureViewOut | null> {
   const ticket = await secureTicketPage(token, db);
   if (!ticket) return null;
   const [settings, configurations, open] = await Promise.all([
@@ -51,7 +104,11 @@ export async function secureView(token: string, now = new Date(), db: DbOrTx = g
     defaultHours: settings.defaultUnlockHours,
   });
   // Without protection the code is not held back until the show (the partner shows its tickets as before).
-  const showCode = state === 'valid' && (unlocked || !protectionActive);
+  const showCode = opts.reveal !== false && state === 'valid' && (unlocked || !protectionActive);
+  // The first reveal is recorded under the ticket's lock; refused (a listing or a change of hands got
+  // there first), the view is read again and shows that instead of the code.
+  if (showCode && !ticket.codeShownAt && !(await revealCode(ticket.pk, token, db)))
+    return secureView(token, now, db, { reveal: false });
   const upcoming = ticket.startsAt.getTime() > now.getTime();
   const canTransfer =
     state === 'valid' &&
@@ -59,7 +116,7 @@ export async function secureView(token: string, now = new Date(), db: DbOrTx = g
     (await ticketsForSale(ticket.partnerId, [ticket.ticketId], db).then(([t]) =>
       t ? transferAllowed(ticket.partnerId, t, db) : false,
     ));
-  const { ticketAccess, previous, ...rest } = ticket;
+  const { ticketAccess, previous, codeShownAt: _seen, ...rest } = ticket;
   return {
     ticket: rest,
     state,
@@ -77,4 +134,4 @@ export async function secureView(token: string, now = new Date(), db: DbOrTx = g
   };
 }
 
-export type SecureView = NonNullable<Awaited<ReturnType<typeof secureView>>>;
+export type SecureView = SecureViewOut;

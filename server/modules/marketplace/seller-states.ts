@@ -175,7 +175,10 @@ export async function sellerItemStatesWith<T>(
     else {
       problems = ticket
         ? [
-            ...ticketStateProblems({ ...ticket, admittedAt: ticket.admittedAt ? new Date(ticket.admittedAt) : null }),
+            ...ticketStateProblems(
+              { ...ticket, admittedAt: ticket.admittedAt ? new Date(ticket.admittedAt) : null },
+              protection.reissue,
+            ),
             ...scope.problems,
           ]
         : scope.problems;
@@ -432,6 +435,8 @@ export async function explainTicket(partnerId: string, ticketId: string, db: DbO
     ticketOptionId: ticket.ticketOptionId,
     priceTypeId: ticket.priceTypeId,
     owner: ticket.buyerEmail,
+    /** When its holder was first shown the code (null: not yet, or a new code since): resale needs a reissue then. */
+    codeShownAt: ticket.codeShownAt ? ticket.codeShownAt.toISOString() : null,
     status: state.status,
     listingId: state.listingId,
     reasons: state.problems.map((p) => p.message),

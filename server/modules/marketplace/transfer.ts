@@ -4,7 +4,7 @@ import { listingItems } from '@/db/schema/marketplace';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { transaction } from '@/server/lib/transaction';
 import { effectiveResaleRules } from '@/server/modules/catalog';
-import { type SaleTicket, ticketsForSale, transferOwnership } from '@/server/modules/tickets';
+import { lockTickets, type SaleTicket, ticketsForSale, transferOwnership } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { notOwnedBy, notOwnedError } from './ownership';
@@ -59,6 +59,12 @@ export async function transferTickets(
   const notOwned = await notOwnedBy(partnerId, from, list);
   if (notOwned.length) throw notOwnedError(notOwned);
   return transaction(async (work) => {
+    // The tickets are locked before the "not listed" read: a listing being created or relisted holds the
+    // same lock until it commits, so its listing is seen here (409), or it waits and finds the holder changed.
+    await lockTickets(
+      work.tx,
+      list.map((t) => t.pk),
+    );
     const listed = await work.tx
       .select({ listingId: listingItems.listingId })
       .from(listingItems)

@@ -1,4 +1,4 @@
-import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, inTextList, type Tx } from '@/db';
 import { ticketPreviousLinks, tickets } from '@/db/schema/tickets';
 import { AppError } from '@/server/lib/errors';
@@ -35,6 +35,8 @@ export interface SaleTicket {
   orderId: string | null;
   /** `props.seating` (section, row, seat, door, image) when the partner sent it. */
   seating: Record<string, unknown> | null;
+  /** When a holder was first shown this code (secure view unlocked); null for a code nobody has seen. */
+  codeShownAt: Date | null;
 }
 
 function saleColumns(show: ReturnType<typeof showDirectory>) {
@@ -58,6 +60,7 @@ function saleColumns(show: ReturnType<typeof showDirectory>) {
     buyerEmail: tickets.buyerEmail,
     orderId: tickets.orderId,
     seating: sql<Record<string, unknown> | null>`${tickets.data} -> 'props' -> 'seating'`,
+    codeShownAt: tickets.codeShownAt,
   };
 }
 
@@ -88,6 +91,7 @@ export interface SellerTicketRow {
   ticketOptionId: string;
   priceTypeId: string | null;
   orderId: string | null;
+  codeShownAt: string | null;
 }
 
 /**
@@ -98,7 +102,8 @@ export async function sellerTicketRows(partnerId: string, ticketIds: string[], d
   if (!ticketIds.length) return [];
   return (await db.execute(sql`
     select id as "pk", ticket_id as "ticketId", status, admitted_at as "admittedAt", show_pk as "showPk",
-      ticket_option_id as "ticketOptionId", price_type_id as "priceTypeId", order_id as "orderId"
+      ticket_option_id as "ticketOptionId", price_type_id as "priceTypeId", order_id as "orderId",
+      code_shown_at as "codeShownAt"
     from ${tickets} where partner_id = ${partnerId} and ${inTextList(sql`ticket_id`, ticketIds)}`)) as unknown as SellerTicketRow[];
 }
 
@@ -162,6 +167,12 @@ export async function transferOwnership(
      * taken here. A transfer (or sale) that committed first changed the holder: a 409, nothing changes.
      */
     heldBy?: string;
+    /**
+     * Refuse tickets whose code a holder has already been shown (a hand-over that is a sale while the
+     * partner does not reissue: the seller would keep a valid copy of the buyer's code). Read under the
+     * same row lock, so a secure view revealing the code at this moment is either seen here or waits.
+     */
+    refuseRevealed?: boolean;
   } = { reason: 'SOLD', reissue: false },
 ): Promise<{ ticketId: string; oldOwnerEmail: string | null }[]> {
   if (!ticketPks.length) return [];
@@ -172,11 +183,16 @@ export async function transferOwnership(
       ticketId: tickets.ticketId,
       oldOwnerEmail: tickets.buyerEmail,
       secureToken: tickets.secureToken,
+      codeShownAt: tickets.codeShownAt,
     })
     .from(tickets)
     .where(inArray(tickets.id, ticketPks))
     .orderBy(tickets.id)
     .for('update');
+  if (opts.refuseRevealed) {
+    const seen = before.filter((b) => b.codeShownAt).map((b) => b.ticketId);
+    if (seen.length) throw codeRevealedError(seen);
+  }
   if (opts.heldBy !== undefined) {
     const holder = opts.heldBy.trim().toLowerCase();
     const gone = before.filter((b) => (b.oldOwnerEmail ?? '').toLowerCase() !== holder).map((b) => b.ticketId);
@@ -200,11 +216,75 @@ export async function transferOwnership(
       buyerEmail: email,
       buyer: { email },
       secureToken: sql`replace(gen_random_uuid()::text, '-', '') || replace(gen_random_uuid()::text, '-', '')`,
-      ...(opts.reissue ? { reissueRequestedAt: sql`now()`, reissuedAt: null } : {}),
+      // With a reissue the code the old holder saw dies: the new holder has seen nothing yet. Without one
+      // the same code passes on, and so does the mark that someone has seen it (a P2P transfer after the
+      // reveal must not make the ticket resellable: the giver still has the code).
+      ...(opts.reissue ? { reissueRequestedAt: sql`now()`, reissuedAt: null, codeShownAt: null } : {}),
       updatedAt: sql`now()`,
     })
     .where(inArray(tickets.id, ticketPks));
   await recordTicketEvents(tx, ticketPks, 'transferred');
   if (opts.reissue) await recordTicketEvents(tx, ticketPks, 'reissue_requested');
   return before.map((b) => ({ ticketId: b.ticketId, oldOwnerEmail: b.oldOwnerEmail }));
+}
+
+/** 409 naming the tickets whose code a holder has seen, while the partner does not reissue after a resale. */
+export function codeRevealedError(ticketIds: string[]): AppError {
+  const one = ticketIds.length === 1;
+  return new AppError(
+    'CONFLICT',
+    `${one ? `Ticket ${ticketIds[0]}` : `Tickets ${ticketIds.join(', ')}`} cannot be resold: ${one ? 'its' : 'their'} code was already shown to ${one ? 'its' : 'their'} holder and the partner does not issue a new code after a resale`,
+    {
+      details: ticketIds.map((id) => ({
+        path: 'ticketIds',
+        message: `${id}: its code was already shown to its holder`,
+      })),
+      fanReason: 'CODE_REVEALED',
+    },
+  );
+}
+
+/** A ticket as a change of hands re-checks it under its row lock. */
+export interface LockedTicket {
+  pk: string;
+  ticketId: string;
+  status: 'VALID' | 'INVALIDATED';
+  admittedAt: Date | null;
+  buyerEmail: string | null;
+  secureToken: string;
+  codeShownAt: Date | null;
+}
+
+/**
+ * Locks these tickets FOR UPDATE in id order (the order `transferOwnership` and admission take them, so
+ * two of these never wait on each other crosswise) and answers their state as committed now: what a
+ * listing, a transfer or a reveal re-checks inside its transaction.
+ */
+export async function lockTickets(tx: Tx, ticketPks: string[]): Promise<LockedTicket[]> {
+  if (!ticketPks.length) return [];
+  return (await tx
+    .select({
+      pk: tickets.id,
+      ticketId: tickets.ticketId,
+      status: tickets.status,
+      admittedAt: tickets.admittedAt,
+      buyerEmail: tickets.buyerEmail,
+      secureToken: tickets.secureToken,
+      codeShownAt: tickets.codeShownAt,
+    })
+    .from(tickets)
+    .where(inArray(tickets.id, [...new Set(ticketPks)]))
+    .orderBy(tickets.id)
+    .for('update')) as LockedTicket[];
+}
+
+/**
+ * Records that the ticket's current holder has been shown its code: only the first time (a later view
+ * keeps the first moment). In the caller's transaction, under `lockTickets`.
+ */
+export async function markCodeShown(tx: Tx, ticketPk: string): Promise<void> {
+  await tx
+    .update(tickets)
+    .set({ codeShownAt: sql`now()` })
+    .where(and(eq(tickets.id, ticketPk), isNull(tickets.codeShownAt)));
 }

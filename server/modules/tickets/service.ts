@@ -158,7 +158,10 @@ async function upsertTickets(
         -- A ticket awaiting its reissue (protection) is reissued by a new ticketAccess.
         reissued_at = case when tickets.reissue_requested_at is not null and tickets.reissued_at is null
           and tickets.data -> 'ticketAccess' is distinct from excluded.data -> 'ticketAccess'
-          then now() else tickets.reissued_at end
+          then now() else tickets.reissued_at end,
+        -- A new code (a reissue, or any change of ticketAccess) is one no holder has seen yet.
+        code_shown_at = case when tickets.data -> 'ticketAccess' is distinct from excluded.data -> 'ticketAccess'
+          then null else tickets.code_shown_at end
       where tickets.status = 'VALID'
       returning id, ticket_id, (xmax = 0) as inserted, (reissued_at = now()) as reissued
       ), history as (

@@ -85,6 +85,8 @@ export async function secureTicketPage(token: string, db: DbOrTx = getDb()) {
     holder: sql<string | null>`${tickets.data} -> 'nominalTicket' ->> 'fullName'`,
     /** The access code: only the page, once unlocked, may put it on screen. */
     ticketAccess: sql<{ type?: string; locator?: string } | null>`${tickets.data} -> 'ticketAccess'`,
+    /** When the holder was first shown the code (null: not yet, or a new code since). */
+    codeShownAt: tickets.codeShownAt,
   };
   const [row] = await db
     .select(columns)

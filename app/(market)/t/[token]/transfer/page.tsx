@@ -4,7 +4,7 @@ import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
-import { secureView, transferEmail } from '@/server/modules/marketplace';
+import { secureViewWithoutCode, transferEmail } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { ticketTransferAction, ticketTransferStartAction } from '../../../_sell/actions';
 import { ListingActionForm } from '../../../_sell/forms';
@@ -22,7 +22,7 @@ type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<
 export default async function TicketTransferPage({ params, searchParams }: Props) {
   await connection();
   const [{ token }, query] = await Promise.all([params, searchParams]);
-  const view = await secureView(token);
+  const view = await secureViewWithoutCode(token);
   if (!view || !view.actions.transfer) notFound();
   const partner = await getPartner(view.ticket.partnerId);
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };

@@ -373,6 +373,12 @@ export function TicketExplainer({ partnerId, ticketId }: { partnerId: string; ti
       description={`Event ${data.eventRef}, show ${data.showId}, option ${data.ticketOptionId}${data.priceTypeId ? `, price type ${data.priceTypeId}` : ''}; owner ${data.owner ?? 'unknown'}.`}
     >
       <div className="card-body">
+        {data.codeShownAt ? (
+          <p data-testid="explainer-code-shown">
+            Its code was first shown to its holder on{' '}
+            {new Date(data.codeShownAt).toISOString().slice(0, 16).replace('T', ' ')} UTC.
+          </p>
+        ) : null}
         {data.reasons.length ? (
           <ul data-testid="explainer-reasons">
             {data.reasons.map((r) => (
