@@ -65,7 +65,8 @@ describe('start-up of several instances at once', () => {
 
 describe('graceful shutdown', () => {
   it('on SIGTERM a job in flight finishes once before the process exits', async () => {
-    cleanups.push(setEnv({ ALLOW_PRIVATE_PARTNER_URLS: '1' }));
+    const restoreEnv = setEnv({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
+    cleanups.push(async () => restoreEnv());
     const receiver = await new Receiver().start();
     cleanups.push(() => receiver.stop());
     // The partner's receiver holds the delivery for 1.5 s: SIGTERM arrives in the middle of the job.
