@@ -1,5 +1,6 @@
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
+import { COMMON_SECURITY_HEADERS } from './server/http/security-headers';
 
 // Fan pages and mails are translated with next-intl; its request config picks the locale the proxy chose.
 const withNextIntl = createNextIntlPlugin('./server/lib/i18n/request.ts');
@@ -15,6 +16,8 @@ const nextConfig: NextConfig = {
   // `npm test` runs `tsc --noEmit` over the whole project before it builds, so its build skips the
   // same check (~30 s); every other build, `npm run build` included, type-checks as usual.
   typescript: { ignoreBuildErrors: process.env.NEXT_BUILD_TYPECHECKED === '1' },
+  // On every answer, static files included; the per-request policy (CSP with its nonce) is proxy.ts's.
+  headers: async () => [{ source: '/:path*', headers: COMMON_SECURITY_HEADERS }],
 };
 
 export default withNextIntl(nextConfig);

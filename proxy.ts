@@ -4,6 +4,13 @@ import { errorResponse } from '@/server/http/envelope';
 import { allowedMethodsFor, compileTemplates } from '@/server/http/methods';
 import { allRoutes } from '@/server/http/registry';
 import { requestIdOf } from '@/server/http/request-id';
+import {
+  API_CONTENT_SECURITY_POLICY,
+  newNonce,
+  NONCE_HEADER,
+  pageContentSecurityPolicy,
+  strictTransportSecurity,
+} from '@/server/http/security-headers';
 import { LOCALE_COOKIE, LOCALE_HEADER, resolveLocale, supportedLocale } from '@/server/lib/i18n/locales';
 import { getsFanLocale, redeemRedirectFor } from '@/server/modules/fans';
 
@@ -31,6 +38,20 @@ function decodable(pathname: string): boolean {
  */
 export function proxy(req: NextRequest) {
   const id = requestIdOf(req);
+  const api = req.nextUrl.pathname.startsWith('/v1/');
+  const nonce = api ? null : newNonce();
+  const csp = nonce
+    ? pageContentSecurityPolicy(nonce, process.env.NODE_ENV === 'development')
+    : API_CONTENT_SECURITY_POLICY;
+  const res = route(req, id, nonce, csp);
+  res.headers.set('x-request-id', id);
+  res.headers.set('content-security-policy', csp);
+  const hsts = strictTransportSecurity(req);
+  if (hsts) res.headers.set('strict-transport-security', hsts);
+  return res;
+}
+
+function route(req: NextRequest, id: string, nonce: string | null, csp: string): Response {
   const { pathname } = req.nextUrl;
 
   if (pathname.startsWith('/v1/')) {
@@ -63,7 +84,6 @@ export function proxy(req: NextRequest) {
     const redeem = redeemRedirectFor(req.nextUrl);
     if (redeem) {
       const res = NextResponse.redirect(redeem, 303);
-      res.headers.set('x-request-id', id);
       res.headers.set('cache-control', 'no-store');
       res.headers.set('referrer-policy', 'no-referrer');
       return res;
@@ -72,6 +92,12 @@ export function proxy(req: NextRequest) {
 
   const headers = new Headers(req.headers);
   headers.set('x-request-id', id);
+  // Next.js reads the policy on the request to give its own scripts the nonce; the layout reads the nonce.
+  headers.delete(NONCE_HEADER);
+  if (nonce) {
+    headers.set('content-security-policy', csp);
+    headers.set(NONCE_HEADER, nonce);
+  }
   const fanPage = getsFanLocale(pathname);
   const lang = supportedLocale(req.nextUrl.searchParams.get('lang'));
   if (fanPage) {
@@ -85,7 +111,6 @@ export function proxy(req: NextRequest) {
     );
   } else headers.delete(LOCALE_HEADER);
   const res = NextResponse.next({ request: { headers } });
-  res.headers.set('x-request-id', id);
   if (fanPage && lang && req.cookies.get(LOCALE_COOKIE)?.value !== lang) {
     res.cookies.set(LOCALE_COOKIE, lang, { path: '/', maxAge: 365 * 86_400, sameSite: 'lax', httpOnly: true });
   }

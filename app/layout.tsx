@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -6,7 +7,10 @@ export const metadata: Metadata = {
   description: 'Encore connects primary ticketing platforms with a resale market.',
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  // Every page is rendered per request: its scripts carry the nonce of that response's Content Security
+  // Policy (proxy.ts), which a page built ahead of time could not know.
+  await connection();
   return (
     <html lang="en">
       <body>{children}</body>

@@ -1,4 +1,4 @@
-import { expect, type Locator, test } from '@playwright/test';
+import { expect, type Locator, test } from './fixtures';
 import { axe, call, createPartner, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
 
 /*

@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Page, test } from './fixtures';
 import { axe, call, createPartner, hydrated, listTicket, RUN, setUp } from './helpers';
 
 /*

@@ -1,4 +1,4 @@
-import { type APIRequestContext, expect, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from './fixtures';
 import { RUN, hydrated, shot, signIn } from './helpers';
 
 /** A partner API call over HTTP with the key the dashboard showed; the envelope's data, after a 200. */

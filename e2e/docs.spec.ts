@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { shot } from './helpers';
 
 // The API reference must be readable on a phone: 390 px wide, no sideways page scroll.

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { RUN, hydrated, signIn } from './helpers';
 
 /** The partner's public event feed: a real HTTP server on loopback answering whatever `feed` holds. */

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { call, createPartner, hydrated, listTicket, RUN, shot, signIn } from './helpers';
 
 /*

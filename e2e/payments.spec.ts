@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { axe, baseURL, createPartner, RUN, setUp, shot } from './helpers';
 
 /*

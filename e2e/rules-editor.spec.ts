@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 import { axe, call, createPartner, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
 
 /*

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { axe, baseURL, call, createPartner, hydrated, listTicket, RUN, signIn } from './helpers';
 
 /*

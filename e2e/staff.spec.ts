@@ -1,4 +1,4 @@
-import { type Page, expect, test } from '@playwright/test';
+import { type Page, expect, test } from './fixtures';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, RUN, hydrated, shot } from './helpers';
 
 async function signInAs(page: Page, email: string, password: string) {

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Page, test } from './fixtures';
 import { call, hydrated, RUN, signIn } from './helpers';
 
 const REF_A = `SUP-A-${RUN}`;

@@ -1,0 +1,54 @@
+/**
+ * Security headers of every answer (issue 29). Pages get a Content Security Policy with a nonce made per
+ * request (Next.js's documented way: the proxy puts the policy on the request too, and Next.js gives its
+ * own scripts that nonce), so no script runs unless this server rendered it; `/v1` answers are data and
+ * get a policy that allows nothing. Framing is refused everywhere (`frame-ancestors 'none'`, and
+ * X-Frame-Options for browsers that predate it). Web Crypto only, so it runs wherever the proxy runs.
+ */
+
+/** The request header the proxy hands the nonce to the page in (read by the root layout). */
+export const NONCE_HEADER = 'x-nonce';
+
+export function newNonce(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/**
+ * The policy of a page. Scripts: only this response's (the nonce; `strict-dynamic` lets the scripts
+ * Next.js loads from them run). Styles: the stylesheet and React's `style` attributes ('unsafe-inline'
+ * allows no script). Images: ours, data/blob (the QR code, previews) and partner logos over https.
+ * Forms post to us, or leave for https (a payment provider's page). Development adds what the dev
+ * server's overlay and hot reload need.
+ */
+export function pageContentSecurityPolicy(nonce: string, dev = false): string {
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob: https:",
+    "font-src 'self' data:",
+    `connect-src 'self'${dev ? ' ws: wss:' : ''}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self' https:",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The policy of an API answer: JSON is never a document, so nothing may load and nothing may frame it. */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** Headers on every answer, pages and API alike (next.config.ts sets them, static files included). */
+export const COMMON_SECURITY_HEADERS: { key: string; value: string }[] = [
+  { key: 'X-Content-Type-Options', value: 'nosniff' },
+  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=()' },
+  { key: 'X-Frame-Options', value: 'DENY' },
+];
+
+/** HSTS, only on an answer to a request that came over https (said by the proxy in front, or our own TLS). */
+export function strictTransportSecurity(req: { nextUrl: URL; headers: Headers }): string | null {
+  const forwarded = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
+  return req.nextUrl.protocol === 'https:' || forwarded === 'https' ? 'max-age=31536000; includeSubDomains' : null;
+}
