@@ -120,7 +120,7 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
   for (const listing of rows) {
     // A channel's listing has no tickets here yet: the channel hands them over when it fulfils the sale.
     if (listing.channelListingId) continue;
-    const notOwned = await notOwnedBy(intention.partnerId, listing.sellerEmail, ticketsOf(listing.id));
+    const notOwned = await notOwnedBy(intention.partnerId, listing.sellerEmail, ticketsOf(listing.id), tx);
     const invalid = ticketsOf(listing.id).some((t) => t.status !== 'VALID' || t.showStatus !== 'LIVE');
     if (notOwned.length || invalid) lost.push(listing.id);
   }
