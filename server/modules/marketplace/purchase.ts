@@ -297,7 +297,14 @@ async function refuse(work: Work, intentionId: string, payment: Payment, reason:
     .set({ status: 'CANCELLED', paymentId: payment.id, endedAt: sql`now()`, endReason: reason })
     .where(eq(buyIntentions.id, intentionId));
   await mailPurchaseRefunded(work, intentionId, 'notAvailable', payment.amountMinor);
-  after.job(REFUND_PURCHASE_JOB, { partnerId: payment.partnerId, paymentId: payment.id, reason });
+  // The refund's own id: the job run again (a retry after a crash, a second worker) answers this refund
+  // instead of asking for another and failing for ever on the refunded payment.
+  after.job(REFUND_PURCHASE_JOB, {
+    partnerId: payment.partnerId,
+    paymentId: payment.id,
+    reason,
+    refundId: `rfd_${intentionId}_refused`,
+  });
 }
 
 /** Refunds a refused purchase's payment, after the refusal committed (the provider is called outside it). */

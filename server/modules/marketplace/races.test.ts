@@ -4,6 +4,7 @@ import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancel
 import { getDb } from '@/db';
 import { buyIntentions, listingItems, listings, payouts, refunds, ticketEvents, tickets } from '@/db/schema';
 import { getPayment } from '@/server/modules/payments';
+import { updateIntegration } from '@/server/modules/partners';
 import { setEnv } from '@/server/testing/env';
 import { FakePartner } from '@/server/testing/fake-partner';
 import { callRoute } from '@/server/testing/fixtures';
@@ -189,6 +190,57 @@ describe('purchase completion', () => {
     expect((await getPayment(m.partnerId, m.paymentId)).status).toBe('paid');
     expect((await getBuyIntention(m.partnerId, m.intention.id)).status).toBe('COMPLETED');
     await expectSoldOnce(m.partnerId, m.listing.id);
+  });
+
+  it('a late payment after another buyer took the listing: refused and refunded once, even when its refund job runs 20 times at once', async () => {
+    const m = await held();
+    await expireNow(m.intention.id);
+    expect(await expireIntention(m.intention.id)).toBe(true);
+    const other = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: 'other@example.com' });
+    const sent = jobs.sent.length;
+    expect((await payOnSandbox(m.intention.paymentUrl!)).status).toBe(303);
+    expect(await getBuyIntention(m.partnerId, m.intention.id)).toMatchObject({
+      status: 'CANCELLED',
+      reason: 'The tickets were no longer available when the payment arrived',
+    });
+    // The other buyer still holds it.
+    expect((await getListing(m.partnerId, m.listing.id)).status).toBe('RESERVED');
+    expect((await getBuyIntention(m.partnerId, other.id)).status).toBe('PENDING');
+    const job = jobs.sent.slice(sent).filter((j) => j.name === 'marketplace.refundPurchase');
+    expect(job).toHaveLength(1);
+    const input = refundPurchaseJob.input.parse(job[0].input);
+    const outcomes = await race(20, (i) => refundPurchaseJob.run(input, { provider: 'local', attempt: 1 + (i % 3) }));
+    // Every run answers the one refund (a retried job must not fail for ever on a refunded payment).
+    expect(statuses(outcomes)).toEqual(Array(20).fill(200));
+    const made = await getDb().select().from(refunds).where(eq(refunds.paymentId, m.paymentId));
+    expect(made).toHaveLength(1);
+    expect(made[0]).toMatchObject({ amountMinor: 4000, status: 'succeeded' });
+    expect(new Set(outcomes.map((o) => (o.value as { refundId: string }).refundId))).toEqual(new Set([made[0].id]));
+    expect((await getPayment(m.partnerId, m.paymentId)).status).toBe('refunded');
+    expect((await mailsOf(m.partnerId, 'purchaseRefunded')).map((x) => x.toAddress)).toEqual([BUYER]);
+    expect(await getDb().select().from(payouts).where(eq(payouts.listingId, m.listing.id))).toEqual([]);
+  });
+
+  it('refund of a refused purchase (the seller no longer holds the ticket): 20 runs of its job at once refund once', async () => {
+    const m = await held();
+    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` });
+    fake.setTickets(SELLER, []);
+    try {
+      const sent = jobs.sent.length;
+      expect((await payOnSandbox(m.intention.paymentUrl!)).status).toBe(303);
+      expect((await getListing(m.partnerId, m.listing.id)).status).toBe('CANCELLED');
+      const job = jobs.sent.slice(sent).find((j) => j.name === 'marketplace.refundPurchase')!;
+      const input = refundPurchaseJob.input.parse(job.input);
+      const outcomes = await race(20, () => refundPurchaseJob.run(input, { provider: 'local', attempt: 1 }));
+      expect(statuses(outcomes)).toEqual(Array(20).fill(200));
+      const made = await getDb().select().from(refunds).where(eq(refunds.paymentId, m.paymentId));
+      expect(made.map((r) => [r.amountMinor, r.status])).toEqual([[4000, 'succeeded']]);
+      expect((await mailsOf(m.partnerId, 'purchaseRefunded')).map((x) => x.toAddress)).toEqual([BUYER]);
+      expect((await mailsOf(m.partnerId, 'listingCancelled')).map((x) => x.toAddress)).toEqual([SELLER]);
+      expect(await webhooksOf(m.partnerId, 'ticket.updated')).toEqual([]);
+    } finally {
+      fake.reset();
+    }
   });
 });
 
