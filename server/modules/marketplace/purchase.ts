@@ -37,12 +37,19 @@ async function primaryFeeMinor(partnerId: string, ticket: SaleTicket, priceMinor
  * Sold tickets change hands: the buyer owns them with fresh secure links, and the partner gets
  * `ticket.updated` for each (outbox). Answers the buyer's new links.
  */
-async function handOver(work: Work, partnerId: string, tickets: SaleTicket[], buyerEmail: string, reissue: boolean) {
+async function handOver(
+  work: Work,
+  partnerId: string,
+  tickets: SaleTicket[],
+  buyerEmail: string,
+  reissue: boolean,
+  heldBy?: ReadonlyMap<string, string | null>,
+) {
   const changed = await transferOwnership(
     work.tx,
     tickets.map((t) => t.pk),
     buyerEmail,
-    { reason: 'SOLD', reissue },
+    { reason: 'SOLD', reissue, ...(heldBy ? { heldBy } : {}) },
   );
   const urls: string[] = [];
   for (const c of changed) {
@@ -220,7 +227,8 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
  * A channel handed over the tickets of its sold market listing (the channels module checked them): in the
  * caller's transaction they become the buyer's with fresh secure links, the partner gets `ticket.updated`
  * for each (outbox), the channel's payout takes the partner's primary fee of those tickets into account,
- * and the buyer is mailed the links.
+ * and the buyer is mailed the links. Each ticket must still be held by the holder the channels module
+ * checked (`buyerEmail` of `tickets`, read under its lock): else a 409 and nothing changes hands.
  */
 export async function deliverChannelSale(
   work: Work,
@@ -246,7 +254,8 @@ export async function deliverChannelSale(
       open: false,
     })),
   );
-  const secureViewUrls = await handOver(work, sale.partnerId, tickets, sale.buyerEmail, protection.reissue);
+  const heldBy = new Map(tickets.map((t) => [t.pk, t.buyerEmail]));
+  const secureViewUrls = await handOver(work, sale.partnerId, tickets, sale.buyerEmail, protection.reissue, heldBy);
   const amount = await payoutOf(work, sale.partnerId, terms, listing, tickets);
   await tx
     .update(payouts)

@@ -143,6 +143,22 @@ export function notifyTicketsInvalidated(tx: Tx, ticketPks: string[]): Promise<v
 }
 
 /**
+ * Takes the row locks of these tickets (in id order, as transferOwnership takes them, so two lockers
+ * never wait on each other crosswise), in the caller's transaction. A change of hands checks what must
+ * hold of the tickets (their holder, state, open listings) after this, on rows no one else can change
+ * until it commits: a check read before the lock is not a guard.
+ */
+export async function lockTickets(tx: Tx, ticketPks: string[]): Promise<void> {
+  if (!ticketPks.length) return;
+  await tx
+    .select({ pk: tickets.id })
+    .from(tickets)
+    .where(inArray(tickets.id, ticketPks))
+    .orderBy(tickets.id)
+    .for('update');
+}
+
+/**
  * A completed resale or transfer: the tickets now belong to `newOwnerEmail` (the buyer e-mail Encore
  * checks ownership by, the buyer object as the new owner) with a fresh secure-view token. The old token
  * is kept as a previous link that says why (sold or transferred) and never shows the code. With
@@ -158,10 +174,11 @@ export async function transferOwnership(
     reason: 'SOLD' | 'TRANSFERRED';
     reissue: boolean;
     /**
-     * The guard of a transfer: each ticket must still be held by this e-mail, read under the row lock
-     * taken here. A transfer (or sale) that committed first changed the holder: a 409, nothing changes.
+     * The guard of a transfer: each ticket must still be held by this e-mail (or, per ticket id (pk), by
+     * the holder the caller checked), read under the row lock taken here. A transfer (or sale) that
+     * committed first changed the holder: a 409, nothing changes.
      */
-    heldBy?: string;
+    heldBy?: string | ReadonlyMap<string, string | null>;
   } = { reason: 'SOLD', reissue: false },
 ): Promise<{ ticketId: string; oldOwnerEmail: string | null }[]> {
   if (!ticketPks.length) return [];
@@ -178,8 +195,10 @@ export async function transferOwnership(
     .orderBy(tickets.id)
     .for('update');
   if (opts.heldBy !== undefined) {
-    const holder = opts.heldBy.trim().toLowerCase();
-    const gone = before.filter((b) => (b.oldOwnerEmail ?? '').toLowerCase() !== holder).map((b) => b.ticketId);
+    const expected = opts.heldBy;
+    const holderOf = (pk: string) =>
+      (typeof expected === 'string' ? expected : (expected.get(pk) ?? '')).trim().toLowerCase();
+    const gone = before.filter((b) => (b.oldOwnerEmail ?? '').toLowerCase() !== holderOf(b.pk)).map((b) => b.ticketId);
     if (gone.length)
       throw new AppError(
         'CONFLICT',
