@@ -1,4 +1,6 @@
 import { and, eq } from 'drizzle-orm';
+import postgres from 'postgres';
+import { expect } from 'vitest';
 import { getDb } from '@/db';
 import { mails } from '@/db/schema';
 import { AppError } from '@/server/lib/errors';
@@ -52,4 +54,43 @@ export async function mailsOf(partnerId: string, kind: string) {
 export async function webhooksOf(partnerId: string, action: string, channelId?: string) {
   const { items } = await listMessages({ partnerId, action, pageSize: 100, ...(channelId ? { channelId } : {}) });
   return items;
+}
+
+/**
+ * Holds the ticket's row lock on a connection of its own (as a listing being created or relisted does
+ * under it) while `attempts` start, until they wait on it; then puts `listingId` on sale again and commits.
+ */
+export async function relistUnderTicketLock<T>(ticketPk: string, listingId: string, attempts: () => Promise<T>) {
+  // Two connections: one holds the lock, the other watches the waiters (the app's pool is busy with them).
+  const own = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
+  try {
+    let release!: () => void;
+    let locked!: () => void;
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const holding = own.begin(async (tx) => {
+      await tx`select id from tickets where id = ${ticketPk} for update`;
+      locked();
+      await new Promise<void>((resolve) => (release = resolve));
+      await tx`update listings set status = 'ACTIVE', updated_at = now() where id = ${listingId}`;
+      await tx`update listing_items set open = true where listing_id = ${listingId}`;
+    });
+    await isLocked;
+    const running = attempts();
+    // Until one attempt waits on a row lock (the ticket's, or a row it locks before it).
+    await expect
+      .poll(
+        async () =>
+          (
+            await own`select count(*)::int as n from pg_stat_activity
+              where datname = current_database() and wait_event_type = 'Lock'`
+          )[0].n,
+        { timeout: 10_000 },
+      )
+      .toBeGreaterThan(0);
+    release();
+    await holding;
+    return await running;
+  } finally {
+    await own.end({ timeout: 5 });
+  }
 }

@@ -1,5 +1,4 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { PUT as listingPut } from '@/app/v1/channels/listings/[listingId]/route';
@@ -20,7 +19,7 @@ import { postRules, sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
 import { Receiver } from '@/server/testing/receiver';
 import { setEnv } from '@/server/testing/env';
-import { mailsOf, race, routeStatus, statuses, webhooksOf } from '@/server/testing/race';
+import { mailsOf, race, relistUnderTicketLock, routeStatus, statuses, webhooksOf } from '@/server/testing/race';
 import { expireChannelSaleJob, refundUnfulfilledSales } from './sales';
 
 /*
@@ -96,45 +95,6 @@ async function holderOf(partnerId: string, ticketId: string) {
     .from(tickets)
     .where(and(eq(tickets.partnerId, partnerId), eq(tickets.ticketId, ticketId)));
   return t.buyerEmail;
-}
-
-/**
- * Holds the ticket's row lock on a connection of its own (as a listing being created or relisted does
- * under it) while `attempts` start, until they wait on it; then puts `listingId` on sale again and commits.
- */
-async function relistUnderTicketLock<T>(ticketPk: string, listingId: string, attempts: () => Promise<T>) {
-  // Two connections: one holds the lock, the other watches the waiters (the app's pool is busy with them).
-  const own = postgres(process.env.DATABASE_URL!, { max: 2, onnotice: () => {} });
-  try {
-    let release!: () => void;
-    let locked!: () => void;
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const holding = own.begin(async (tx) => {
-      await tx`select id from tickets where id = ${ticketPk} for update`;
-      locked();
-      await new Promise<void>((resolve) => (release = resolve));
-      await tx`update listings set status = 'ACTIVE', updated_at = now() where id = ${listingId}`;
-      await tx`update listing_items set open = true where listing_id = ${listingId}`;
-    });
-    await isLocked;
-    const running = attempts();
-    // Until one attempt waits on a row lock (the ticket's, or a row it locks before it).
-    await expect
-      .poll(
-        async () =>
-          (
-            await own`select count(*)::int as n from pg_stat_activity
-              where datname = current_database() and wait_event_type = 'Lock'`
-          )[0].n,
-        { timeout: 10_000 },
-      )
-      .toBeGreaterThan(0);
-    release();
-    await holding;
-    return await running;
-  } finally {
-    await own.end({ timeout: 5 });
-  }
 }
 
 describe('channel sales at once', () => {

@@ -9,12 +9,14 @@ import { setEnv } from '@/server/testing/env';
 import { FakePartner } from '@/server/testing/fake-partner';
 import { callRoute } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
-import { sellerMarket } from '@/server/testing/market';
+import { postRules, sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
-import { mailsOf, race, routeStatus, statuses, webhooksOf } from '@/server/testing/race';
+import { mailsOf, race, relistUnderTicketLock, routeStatus, statuses, webhooksOf } from '@/server/testing/race';
+import { deleteTicket } from '@/server/testing/ticket-api';
 import { createBuyIntention, expireIntention, getBuyIntention, releaseExpired } from './intentions';
 import { createListing, getListing, unlist, updateListingPrice } from './listings';
 import { refundPurchaseJob } from './purchase';
+import { transferTickets } from './transfer';
 
 /*
  * Race tests of the market's transitions (docs/trust.md): 20 attempts at once, exactly one effect, the
@@ -269,5 +271,53 @@ describe('payouts', () => {
     const input = refundPurchaseJob.input.parse(refundJobs[0].input);
     await race(20, () => refundPurchaseJob.run(input, { provider: 'local', attempt: 1 }));
     expect(await getDb().select().from(refunds).where(eq(refunds.paymentId, m.paymentId))).toHaveLength(1);
+  });
+});
+
+describe('peer-to-peer transfer against the ticket’s other moves', () => {
+  it('20 transfers while the holder’s listing of the ticket goes back on sale (under the ticket lock): all refused as listed', async () => {
+    const m = await listed();
+    await postRules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
+    await unlist(m.partnerId, m.listing.id);
+    const [item] = await getDb().select().from(listingItems).where(eq(listingItems.listingId, m.listing.id));
+    const outcomes = await relistUnderTicketLock(item.ticketPk, m.listing.id, () =>
+      race(20, (i) =>
+        transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` }),
+      ),
+    );
+    expect(statuses(outcomes)).toEqual(Array(20).fill(409));
+    for (const o of outcomes) expect(o.fanReason).toBe('TRANSFER_LISTED');
+    const [t1] = await getDb().select().from(tickets).where(eq(tickets.id, item.ticketPk));
+    expect(t1.buyerEmail).toBe(SELLER);
+    expect((await getListing(m.partnerId, m.listing.id)).status).toBe('ACTIVE');
+    expect(await webhooksOf(m.partnerId, 'ticket.updated')).toEqual([]);
+  });
+
+  it('10 transfers and 10 DELETEs of the ticket at once: the ticket is invalidated; a transfer wins only before the DELETE, never after', async () => {
+    const m = await sellerMarket({ seller: SELLER, name: 'Races', tickets: [{ ticketId: 'T1' }] });
+    await postRules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
+    const outcomes = await race<unknown>(
+      20,
+      (i) =>
+        i % 2
+          ? deleteTicket(m.key, 'T1')
+          : transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` }),
+      (v) => (v as { status?: number }).status ?? 200,
+    );
+    for (const o of outcomes) expect([200, 409]).toContain(o.status);
+    const [t1] = await getDb()
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
+    expect(t1.status).toBe('INVALIDATED');
+    const events = await getDb()
+      .select()
+      .from(ticketEvents)
+      .where(eq(ticketEvents.ticketPk, t1.id))
+      .orderBy(ticketEvents.id);
+    const kinds = events.map((e) => e.kind).filter((k) => k !== 'imported');
+    // At most one transfer, and only before the invalidation.
+    expect([['invalidated'], ['transferred', 'invalidated']]).toContainEqual(kinds);
+    expect(outcomes.filter((o, i) => i % 2 === 0 && o.status === 200)).toHaveLength(kinds.length - 1);
   });
 });

@@ -4,7 +4,7 @@ import { listingItems } from '@/db/schema/marketplace';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { transaction } from '@/server/lib/transaction';
 import { effectiveResaleRules } from '@/server/modules/catalog';
-import { type SaleTicket, ticketsForSale, transferOwnership } from '@/server/modules/tickets';
+import { lockTickets, type SaleTicket, ticketsForSale, transferOwnership } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { notOwnedBy, notOwnedError } from './ownership';
@@ -59,6 +59,20 @@ export async function transferTickets(
   const notOwned = await notOwnedBy(partnerId, from, list);
   if (notOwned.length) throw notOwnedError(notOwned);
   return transaction(async (work) => {
+    // The tickets' row locks first (a listing created or relisted takes them too), then the checks that
+    // must hold when they change hands, read on the locked rows: still valid, show still on, not listed.
+    // The holder is checked by transferOwnership (heldBy) under the same locks.
+    await lockTickets(
+      work.tx,
+      list.map((t) => t.pk),
+    );
+    const locked = await ticketsForSale(
+      partnerId,
+      list.map((t) => t.ticketId),
+      work.tx,
+    );
+    const gone = locked.find((t) => t.status !== 'VALID' || t.showStatus !== 'LIVE');
+    if (gone) throw conflict(`Ticket ${gone.ticketId} can no longer be transferred`, 'NOT_TRANSFERABLE');
     const listed = await work.tx
       .select({ listingId: listingItems.listingId })
       .from(listingItems)
