@@ -18,7 +18,7 @@ import {
   ticketsInOpenListings,
 } from '@/server/modules/marketplace';
 import { protectionOf } from '@/server/modules/protection';
-import { ticketsForSale } from '@/server/modules/tickets';
+import { lockTickets, ticketsForSale } from '@/server/modules/tickets';
 import { enqueueChannelWebhook } from '@/server/modules/webhooks';
 import type { ChannelCaller } from './listings';
 import { channelSalesQuery, type ChannelSaleView, fulfilmentBody } from './schemas';
@@ -226,13 +226,21 @@ export async function fulfilChannelSale(
         { path: 'ticketIds', message: `must name exactly ${sale.quantity} ticket(s)` },
       ]);
     const [listing] = await tx.select().from(channelListings).where(eq(channelListings.id, sale.channelListingId));
-    const tickets = await ticketsForSale(caller.partnerId, ticketIds, tx);
+    const found = await ticketsForSale(caller.partnerId, ticketIds, tx);
     const at = (id: string) => `ticketIds[${parsed.data.ticketIds.indexOf(id)}]`;
-    const missing = ticketIds.filter((id) => !tickets.some((t) => t.ticketId === id));
+    const missing = ticketIds.filter((id) => !found.some((t) => t.ticketId === id));
     if (missing.length)
       throw new AppError('NOT_FOUND', `Ticket not found: ${missing.join(', ')}`, {
         details: missing.map((id) => ({ path: at(id), message: `${id} is not a ticket of the partner` })),
       });
+    // The tickets' row locks first, then every check on them read again: a fan's listing (created or
+    // relisted under the same locks), a P2P transfer or an admission committing at this moment is either
+    // seen here or waits for this fulfilment to commit.
+    await lockTickets(
+      tx,
+      found.map((t) => t.pk),
+    );
+    const tickets = await ticketsForSale(caller.partnerId, ticketIds, tx);
     const problems: { path: string; message: string }[] = [];
     const named = (listing.seats ?? []).map((s: ChannelSeat) => s.ticketId).filter((id): id is string => !!id);
     const { reissue } = await protectionOf(caller.partnerId, tx);

@@ -1,3 +1,4 @@
+import { type DbOrTx, getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { getIntegration, type VerifiedTicket, verifyTickets } from '@/server/modules/partners';
 import {
@@ -13,14 +14,23 @@ import {
  * the spec names (entering the flow, before listing, before confirming a sale, before completing a
  * purchase), never from a cache. A partner without a verification endpoint is judged by the tickets it
  * pushed: the ticket's buyer e-mail is its owner. Answers the ticketIds the e-mail does not own.
+ *
+ * Called inside a transaction that holds locks (the paying one), it must be given that transaction: a
+ * second connection taken from the pool while the locks are held is a deadlock once every connection
+ * is held by a caller waiting on those locks (ten confirmations of one payment at once hung for good).
  */
-export async function notOwnedBy(partnerId: string, email: string, list: SaleTicket[]): Promise<string[]> {
+export async function notOwnedBy(
+  partnerId: string,
+  email: string,
+  list: SaleTicket[],
+  db: DbOrTx = getDb(),
+): Promise<string[]> {
   const owner = email.trim().toLowerCase();
-  const integration = await getIntegration(partnerId);
+  const integration = await getIntegration(partnerId, db);
   if (!integration.verificationUrl) {
     return list.filter((t) => t.buyerEmail !== owner).map((t) => t.ticketId);
   }
-  const verified = await verifyTickets(partnerId, owner);
+  const verified = await verifyTickets(partnerId, owner, db);
   const owned = new Set(verified.tickets.map((t) => `${t.externalReferenceEventId}|${t.ticketId}`));
   return list.filter((t) => !owned.has(`${t.eventRef}|${t.ticketId}`)).map((t) => t.ticketId);
 }

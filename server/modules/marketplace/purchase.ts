@@ -43,13 +43,13 @@ async function handOver(
   tickets: SaleTicket[],
   buyerEmail: string,
   reissue: boolean,
-  refuseRevealed = false,
+  opts: { refuseRevealed?: boolean; heldBy?: ReadonlyMap<string, string | null> } = {},
 ) {
   const changed = await transferOwnership(
     work.tx,
     tickets.map((t) => t.pk),
     buyerEmail,
-    { reason: 'SOLD', reissue, refuseRevealed },
+    { reason: 'SOLD', reissue, refuseRevealed: opts.refuseRevealed, ...(opts.heldBy ? { heldBy: opts.heldBy } : {}) },
   );
   const urls: string[] = [];
   for (const c of changed) {
@@ -127,7 +127,7 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
   for (const listing of rows) {
     // A channel's listing has no tickets here yet: the channel hands them over when it fulfils the sale.
     if (listing.channelListingId) continue;
-    const notOwned = await notOwnedBy(intention.partnerId, listing.sellerEmail, ticketsOf(listing.id));
+    const notOwned = await notOwnedBy(intention.partnerId, listing.sellerEmail, ticketsOf(listing.id), tx);
     const invalid = ticketsOf(listing.id).some((t) => t.status !== 'VALID' || t.showStatus !== 'LIVE');
     if (notOwned.length || invalid) lost.push(listing.id);
   }
@@ -227,7 +227,8 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
  * A channel handed over the tickets of its sold market listing (the channels module checked them): in the
  * caller's transaction they become the buyer's with fresh secure links, the partner gets `ticket.updated`
  * for each (outbox), the channel's payout takes the partner's primary fee of those tickets into account,
- * and the buyer is mailed the links.
+ * and the buyer is mailed the links. Each ticket must still be held by the holder the channels module
+ * checked (`buyerEmail` of `tickets`, read under its lock): else a 409 and nothing changes hands.
  */
 export async function deliverChannelSale(
   work: Work,
@@ -255,14 +256,11 @@ export async function deliverChannelSale(
   );
   // A channel's ticket whose code its holder has seen is not handed to a buyer while the partner does not
   // reissue (checked under the tickets' lock): the channel gets a 409 naming it and can name another.
-  const secureViewUrls = await handOver(
-    work,
-    sale.partnerId,
-    tickets,
-    sale.buyerEmail,
-    protection.reissue,
-    !protection.reissue,
-  );
+  const heldBy = new Map(tickets.map((t) => [t.pk, t.buyerEmail]));
+  const secureViewUrls = await handOver(work, sale.partnerId, tickets, sale.buyerEmail, protection.reissue, {
+    refuseRevealed: !protection.reissue,
+    heldBy,
+  });
   const amount = await payoutOf(work, sale.partnerId, terms, listing, tickets);
   await tx
     .update(payouts)
@@ -313,7 +311,14 @@ async function refuse(work: Work, intentionId: string, payment: Payment, reason:
     .set({ status: 'CANCELLED', paymentId: payment.id, endedAt: sql`now()`, endReason: reason })
     .where(eq(buyIntentions.id, intentionId));
   await mailPurchaseRefunded(work, intentionId, 'notAvailable', payment.amountMinor);
-  after.job(REFUND_PURCHASE_JOB, { partnerId: payment.partnerId, paymentId: payment.id, reason });
+  // The refund's own id: the job run again (a retry after a crash, a second worker) answers this refund
+  // instead of asking for another and failing for ever on the refunded payment.
+  after.job(REFUND_PURCHASE_JOB, {
+    partnerId: payment.partnerId,
+    paymentId: payment.id,
+    reason,
+    refundId: `rfd_${intentionId}_refused`,
+  });
 }
 
 /** Refunds a refused purchase's payment, after the refusal committed (the provider is called outside it). */

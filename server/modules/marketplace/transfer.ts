@@ -59,12 +59,20 @@ export async function transferTickets(
   const notOwned = await notOwnedBy(partnerId, from, list);
   if (notOwned.length) throw notOwnedError(notOwned);
   return transaction(async (work) => {
-    // The tickets are locked before the "not listed" read: a listing being created or relisted holds the
-    // same lock until it commits, so its listing is seen here (409), or it waits and finds the holder changed.
+    // The tickets' row locks first (a listing created or relisted takes them too), then the checks that
+    // must hold when they change hands, read on the locked rows: still valid, show still on, not listed.
+    // The holder is checked by transferOwnership (heldBy) under the same locks.
     await lockTickets(
       work.tx,
       list.map((t) => t.pk),
     );
+    const locked = await ticketsForSale(
+      partnerId,
+      list.map((t) => t.ticketId),
+      work.tx,
+    );
+    const gone = locked.find((t) => t.status !== 'VALID' || t.showStatus !== 'LIVE');
+    if (gone) throw conflict(`Ticket ${gone.ticketId} can no longer be transferred`, 'NOT_TRANSFERABLE');
     const listed = await work.tx
       .select({ listingId: listingItems.listingId })
       .from(listingItems)

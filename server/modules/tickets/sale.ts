@@ -163,10 +163,11 @@ export async function transferOwnership(
     reason: 'SOLD' | 'TRANSFERRED';
     reissue: boolean;
     /**
-     * The guard of a transfer: each ticket must still be held by this e-mail, read under the row lock
-     * taken here. A transfer (or sale) that committed first changed the holder: a 409, nothing changes.
+     * The guard of a transfer: each ticket must still be held by this e-mail (or, per ticket id (pk), by
+     * the holder the caller checked), read under the row lock taken here. A transfer (or sale) that
+     * committed first changed the holder: a 409, nothing changes.
      */
-    heldBy?: string;
+    heldBy?: string | ReadonlyMap<string, string | null>;
     /**
      * Refuse tickets whose code a holder has already been shown (a hand-over that is a sale while the
      * partner does not reissue: the seller would keep a valid copy of the buyer's code). Read under the
@@ -194,8 +195,10 @@ export async function transferOwnership(
     if (seen.length) throw codeRevealedError(seen);
   }
   if (opts.heldBy !== undefined) {
-    const holder = opts.heldBy.trim().toLowerCase();
-    const gone = before.filter((b) => (b.oldOwnerEmail ?? '').toLowerCase() !== holder).map((b) => b.ticketId);
+    const expected = opts.heldBy;
+    const holderOf = (pk: string) =>
+      (typeof expected === 'string' ? expected : (expected.get(pk) ?? '')).trim().toLowerCase();
+    const gone = before.filter((b) => (b.oldOwnerEmail ?? '').toLowerCase() !== holderOf(b.pk)).map((b) => b.ticketId);
     if (gone.length)
       throw new AppError(
         'CONFLICT',
