@@ -228,7 +228,7 @@ describe('channel listings in the market', () => {
       .select()
       .from(mails)
       .where(and(eq(mails.partnerId, s.partnerId), eq(mails.toAddress, BUYER), eq(mails.kind, 'ticketsDelivered')));
-    expect(delivered[0].textBody).toMatch(/Your 2 tickets are ready/);
+    expect(delivered[0].textBody).toMatch(/Your 2 tickets:/);
     expect(delivered[0].textBody.match(/\/t\/[0-9a-f]{64}/g)).toHaveLength(2);
     // Now the order page links them.
     expect((await buyerIntention(intention.body.data.id))!.tickets.map((t) => t.ticketId)).toEqual(['T1', 'T2']);
