@@ -8,6 +8,7 @@ import { supportContact } from '@/server/lib/promises';
 import { supportFacts } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { DEFAULT_UNLOCK_HOURS, protectionOf } from '@/server/modules/protection';
+import './terms.css';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('terms');
@@ -53,8 +54,8 @@ export default async function TermsPage({ searchParams }: { searchParams: Promis
   ] as const;
   return (
     <MarketShell partner={partner ? { id: partner.id, name: partner.name, logoUrl: partner.logoUrl } : null} narrow>
-      <article data-testid="terms">
-        <h1>{t('title')}</h1>
+      <article className="terms" data-testid="terms">
+        <h1 className="terms-title">{t('title')}</h1>
         <p className="mk-lead">{partner ? t('lead', { partner: partner.name }) : t('leadGeneric')}</p>
         {sections.map(([title, body]) => (
           <section key={title} className="mk-card" aria-labelledby={`terms-${title}`}>
