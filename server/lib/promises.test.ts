@@ -76,6 +76,16 @@ describe('guaranteeTexts', () => {
     });
   });
 
+  it('a partner resale platform’s tickets: no ownership check is claimed, the hand-over refund is', () => {
+    const channel = guaranteeTexts('en', facts({ sources: { fans: false, channels: true } }), NOW).items;
+    expect(channel).toHaveLength(2);
+    expect(channel[1]).toContain('once the platform hands them over; if it does not in time, you are refunded');
+    expect(channel.join(' ')).not.toContain('still holds the ticket');
+    const both = guaranteeTexts('es', facts({ sources: { fans: true, channels: true } }), NOW).items;
+    expect(both).toHaveLength(3);
+    expect(both[2]).toContain('plataforma de reventa asociada');
+  });
+
   it('a partner without a verification endpoint: its records are checked, not "asked"', () => {
     const g = guaranteeTexts('en', facts({ verifiedLive: false }), NOW);
     expect(g.items[1]).toContain("we check Teatro Sur's records");

@@ -26,6 +26,12 @@ export interface BuyerPromiseFacts {
   encoreSupportEmail: string;
   /** Absolute URL of Encore's terms page. */
   termsUrl: string;
+  /**
+   * Where the purchase's tickets come from: fans' listings (ownership asked again when the payment
+   * arrives) and/or a partner resale platform's (handed over after payment, refunded if not in time).
+   * Unset: fans' listings only.
+   */
+  sources?: { fans: boolean; channels: boolean };
 }
 
 /** How the ticket reaches the buyer and when its code shows: reissue or transfer, unlock time. */
@@ -65,12 +71,13 @@ export interface GuaranteeTexts {
 export function guaranteeTexts(locale: Locale, facts: BuyerPromiseFacts, now = new Date()): GuaranteeTexts {
   const t = translator(locale, 'promise');
   const partner = facts.partnerName;
-  const items = [
-    // Show cancellation refunds every completed purchase of the show, whole payment, by a job (no request).
-    t('refund'),
-    // completePurchase asks ownership again when the payment arrives and refunds in full if it fails.
-    facts.verifiedLive ? t('checkedLive', { partner }) : t('checkedRecords', { partner }),
-  ];
+  const sources = facts.sources ?? { fans: true, channels: false };
+  // Show cancellation refunds every completed purchase of the show, whole payment, by a job (no request).
+  const items = [t('refund')];
+  // completePurchase asks ownership again when the payment arrives and refunds in full if it fails; it
+  // skips a channel's listing, whose tickets come at fulfilment (refunded by the deadline sweep if not).
+  if (sources.fans) items.push(facts.verifiedLive ? t('checkedLive', { partner }) : t('checkedRecords', { partner }));
+  if (sources.channels) items.push(t('channelHandOver'));
   if (facts.reissue) items.push(t('newCode', { partner }));
   const contact = supportContact(facts);
   const name = contact.by === 'partner' ? partner : 'Encore';

@@ -8,7 +8,7 @@ import { GuaranteeBlock } from '@/components/market/guarantee';
 import { MarketShell } from '@/components/market/shell';
 import { env } from '@/server/env';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
-import { buyerCheckout, buyerPromiseFacts } from '@/server/modules/marketplace';
+import { buyerCheckout, buyerPromiseFacts, sourcesOf } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { money, param, seatText } from '../market/buy-format';
 import '../market/buy.css';
@@ -37,7 +37,7 @@ export default async function CheckoutListingsPage({ searchParams }: { searchPar
     getTranslations('buy'),
     getLocale() as Promise<Locale>,
     fanOf(checkout.event.partnerId),
-    buyerPromiseFacts(checkout.show.showPk),
+    buyerPromiseFacts(checkout.show.showPk, undefined, sourcesOf(checkout.listings)),
   ]);
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
   const { event, show } = checkout;

@@ -189,6 +189,9 @@ describe('channel listings in the market', () => {
       .from(mails)
       .where(and(eq(mails.partnerId, s.partnerId), eq(mails.toAddress, BUYER), eq(mails.kind, 'purchaseConfirmation')));
     expect(confirmation[0].textBody).toContain('2 tickets come from a partner resale platform');
+    // Its guarantee claims no ownership check at payment (a channel's tickets come at fulfilment).
+    expect(confirmation[0].textBody).toContain('Tickets from a partner resale platform reach you once');
+    expect(confirmation[0].textBody).not.toContain('still holds the ticket');
     // Nothing was mailed to the channel's seller marker.
     expect(
       await getDb()

@@ -82,8 +82,12 @@ async function payoutDueOf(work: Work, partnerId: string, showPk: string, listin
 }
 
 /** The buyer's promises for the show of a purchase (a ticket's show always exists). */
-async function promisesOf(work: Work, showPk: string): Promise<BuyerPromiseFacts> {
-  const facts = await buyerPromiseFacts(showPk, work.tx);
+async function promisesOf(
+  work: Work,
+  showPk: string,
+  sources?: BuyerPromiseFacts['sources'],
+): Promise<BuyerPromiseFacts> {
+  const facts = await buyerPromiseFacts(showPk, work.tx, sources);
   if (!facts) throw new Error(`show ${showPk} is missing`);
   return facts;
 }
@@ -133,7 +137,7 @@ export async function mailPurchaseCompleted(
       total: money(intention.totalMinor, intention.currency, locale),
       secureViewUrls,
       ...(awaitingDelivery ? { awaitingDelivery } : {}),
-      promises: await promisesOf(work, first.showPk),
+      promises: await promisesOf(work, first.showPk, { fans: sold.length > 0, channels: awaitingDelivery > 0 }),
     },
   });
 }

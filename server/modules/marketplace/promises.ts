@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { buyIntentions, listings, payouts } from '@/db/schema/marketplace';
 import { env, publicBaseUrl } from '@/server/env';
@@ -43,7 +43,11 @@ async function showFacts(showPk: string, db: DbOrTx) {
  * the code shows (the show's unlock time; none held back when protection is off), how ownership is
  * checked (live with the partner, or its records), and whom to ask. Null for an unknown show.
  */
-export async function buyerPromiseFacts(showPk: string, db: DbOrTx = getDb()): Promise<BuyerPromiseFacts | null> {
+export async function buyerPromiseFacts(
+  showPk: string,
+  db: DbOrTx = getDb(),
+  sources?: BuyerPromiseFacts['sources'],
+): Promise<BuyerPromiseFacts | null> {
   const show = await showFacts(showPk, db);
   if (!show) return null;
   const [protection, configurations, integration, support] = await Promise.all([
@@ -63,7 +67,13 @@ export async function buyerPromiseFacts(showPk: string, db: DbOrTx = getDb()): P
     timeZone: show.timeZone,
     verifiedLive: Boolean(integration.verificationUrl),
     termsUrl: termsUrl(show.partnerId),
+    ...(sources ? { sources } : {}),
   };
+}
+
+/** Where a purchase's listings come from: fans and/or partner resale platforms (channels). */
+export function sourcesOf(list: { fromChannel: boolean }[]): NonNullable<BuyerPromiseFacts['sources']> {
+  return { fans: list.some((l) => !l.fromChannel), channels: list.some((l) => l.fromChannel) };
 }
 
 /** The buyer's promises for a buy intention (the payment page knows only the intention). */
@@ -72,10 +82,14 @@ export async function intentionPromiseFacts(intentionId: string, db: DbOrTx = ge
     .select({ listingIds: buyIntentions.listingIds })
     .from(buyIntentions)
     .where(eq(buyIntentions.id, intentionId));
-  const first = row?.listingIds[0];
-  if (!first) return null;
-  const [listing] = await db.select({ showPk: listings.showPk }).from(listings).where(eq(listings.id, first));
-  return listing ? buyerPromiseFacts(listing.showPk, db) : null;
+  if (!row?.listingIds.length) return null;
+  const held = await db
+    .select({ showPk: listings.showPk, channelListingId: listings.channelListingId })
+    .from(listings)
+    .where(inArray(listings.id, row.listingIds));
+  if (!held.length) return null;
+  const sources = sourcesOf(held.map((l) => ({ fromChannel: l.channelListingId !== null })));
+  return buyerPromiseFacts(held[0].showPk, db, sources);
 }
 
 /**

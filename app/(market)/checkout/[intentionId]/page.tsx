@@ -6,7 +6,7 @@ import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { GuaranteeBlock } from '@/components/market/guarantee';
 import { MarketShell } from '@/components/market/shell';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
-import { buyerIntention, buyerPromiseFacts } from '@/server/modules/marketplace';
+import { buyerIntention, buyerPromiseFacts, sourcesOf } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { money, param, seatText } from '../../market/buy-format';
 import { HoldCountdown } from '../../market/countdown';
@@ -41,7 +41,7 @@ export default async function IntentionPage({
     getTranslations('checkout'),
     getTranslations('buy'),
     getLocale() as Promise<Locale>,
-    show ? buyerPromiseFacts(show.showPk) : null,
+    show ? buyerPromiseFacts(show.showPk, undefined, sourcesOf(found.listings)) : null,
   ]);
   const guarantee = promises ? <GuaranteeBlock facts={promises} /> : null;
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
