@@ -122,6 +122,9 @@ test('reissue off (the default): transfer promised, the guarantee on checkout, p
     await form.getByLabel('Support e-mail').fill('not-an-email');
     await form.getByRole('button', { name: 'Save support contact' }).click();
     await expect(form.getByText('The support e-mail must be an e-mail address, like help@example.com')).toBeVisible();
+    await admin.setViewportSize({ width: 1366, height: 900 });
+    await form.scrollIntoViewIfNeeded();
+    await admin.screenshot({ path: 'e2e/artifacts/guarantee-dashboard-support-1366.png' });
     await form.getByLabel('Support e-mail').fill('help@partner.example');
     await form.getByRole('button', { name: 'Save support contact' }).click();
     await expect(form.getByText('Saved.')).toBeVisible();
