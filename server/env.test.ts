@@ -76,6 +76,7 @@ describe('the README configuration tables', () => {
       'E2E_TEST_HOOKS_SECRET',
       'WORKER_IMPORT_BATCH',
       'WORKER_LOG_LEVEL',
+      'BOOT_CHILD_SEED',
       'BARE_CONFIG',
       'BARE_PORT',
       'RECEIVER_PORT',

@@ -88,6 +88,8 @@ const schema = z
       .optional(),
     /** The sender of every mail. */
     MAIL_FROM: z.string().min(3).default('Encore <no-reply@encore.local>'),
+    /** Encore's own support address, given to fans wherever their partner set no support contact. */
+    SUPPORT_EMAIL: z.email('must be an e-mail address').default('support@encore.local'),
     /**
      * Tests only: opens the set-up calls `POST /api/test-hooks/*` to callers that send this value in
      * `X-Test-Hooks-Secret` (the Playwright server gets a random one per run). Unset: they are a 404.

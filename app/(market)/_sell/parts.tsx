@@ -1,7 +1,8 @@
 import { getTranslations } from 'next-intl/server';
-import { formatShowDate } from '@/server/lib/i18n';
+import { formatDay, formatShowDate, translator } from '@/server/lib/i18n';
+import { payoutDateText } from '@/server/lib/promises';
 import type { SellShowLabel } from '@/server/modules/catalog';
-import type { TicketSellStatus } from '@/server/modules/marketplace';
+import { sellerPayoutFacts, type TicketSellStatus } from '@/server/modules/marketplace';
 import type { PayoutStatus } from '@/server/modules/payments';
 import type { SaleTicket } from '@/server/modules/tickets';
 import { setUpPayoutsAction } from './actions';
@@ -166,5 +167,31 @@ export async function PayoutSetup({
         </button>
       </form>
     </section>
+  );
+}
+
+/**
+ * When the seller is paid, from the partner's payout delay and the show: the sale's payout date once
+ * sold (paid: the day it was paid), before a sale the date it would get. Nothing for a cancelled payout.
+ */
+export async function PayoutDate({
+  partnerId,
+  showPk,
+  listingId = null,
+}: {
+  partnerId: string;
+  showPk: string;
+  listingId?: string | null;
+}) {
+  const [due, locale] = await Promise.all([sellerPayoutFacts(partnerId, showPk, listingId), pageLocale()]);
+  if (!due || due.status === 'CANCELLED') return null;
+  const text =
+    due.status === 'PAID' && due.paidAt
+      ? translator(locale, 'promise')('paidOn', { day: formatDay(due.paidAt, locale, due.timeZone) })
+      : payoutDateText(locale, due, due.status ? 'sold' : 'ifSold');
+  return (
+    <p className="mk-muted sl-small sl-payout-date" data-testid="payout-date">
+      {text}
+    </p>
   );
 }

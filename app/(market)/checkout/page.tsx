@@ -4,10 +4,11 @@ import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
+import { GuaranteeBlock } from '@/components/market/guarantee';
 import { MarketShell } from '@/components/market/shell';
 import { env } from '@/server/env';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
-import { buyerCheckout } from '@/server/modules/marketplace';
+import { buyerCheckout, buyerPromiseFacts, sourcesOf } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { money, param, seatText } from '../market/buy-format';
 import '../market/buy.css';
@@ -30,12 +31,13 @@ export default async function CheckoutListingsPage({ searchParams }: { searchPar
   const ids = (param(query, 'listings') ?? '').split(',').filter(Boolean);
   const checkout = await buyerCheckout(ids);
   if (!checkout) notFound();
-  const [partner, t, tb, locale, fan] = await Promise.all([
+  const [partner, t, tb, locale, fan, promises] = await Promise.all([
     getPartner(checkout.event.partnerId),
     getTranslations('checkout'),
     getTranslations('buy'),
     getLocale() as Promise<Locale>,
     fanOf(checkout.event.partnerId),
+    buyerPromiseFacts(checkout.show.showPk, undefined, sourcesOf(checkout.listings)),
   ]);
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
   const { event, show } = checkout;
@@ -97,6 +99,7 @@ export default async function CheckoutListingsPage({ searchParams }: { searchPar
           <a href={marketHref}>{t('backToMarket')}</a>
         </div>
       )}
+      {checkout.available && promises ? <GuaranteeBlock facts={promises} /> : null}
     </MarketShell>
   );
 }

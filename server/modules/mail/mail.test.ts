@@ -140,6 +140,7 @@ describe('queueMail and the send job', () => {
           price: '50,00 €',
           payout: '47,50 €',
           listingUrl: 'http://encore.test/listing/lst_1',
+          payoutDue: { dueAt: new Date('2026-03-16T12:00:00Z'), delayDays: 2, timeZone: 'Europe/Madrid' },
         },
       }),
     ]);

@@ -1,4 +1,11 @@
 import { type Locale, translator } from '@/server/lib/i18n';
+import {
+  type BuyerPromiseFacts,
+  deliveryText,
+  guaranteeTexts,
+  type PayoutDue,
+  payoutDateText,
+} from '@/server/lib/promises';
 
 /*
  * The mails Encore sends, rendered from the `mail` messages of the fan's language: a subject, a plain
@@ -15,8 +22,10 @@ export interface MailData {
     price: string;
     payout: string;
     listingUrl: string;
+    /** When the seller would be paid if it sells now (show start plus the partner's payout delay). */
+    payoutDue: PayoutDue;
   };
-  ticketSold: { partnerName: string; eventTitle: string; showDate: string; payout: string; payoutDate?: string };
+  ticketSold: { partnerName: string; eventTitle: string; showDate: string; payout: string; payoutDue: PayoutDue };
   purchaseConfirmation: {
     partnerName: string;
     eventTitle: string;
@@ -25,8 +34,16 @@ export interface MailData {
     secureViewUrls: string[];
     /** Tickets bought from a channel, whose links come once it hands them over. */
     awaitingDelivery?: number;
+    /** What the buyer is promised (reissue or transfer, unlock time, guarantee, support), from the settings. */
+    promises: BuyerPromiseFacts;
   };
-  ticketsDelivered: { partnerName: string; eventTitle: string; showDate: string; secureViewUrls: string[] };
+  ticketsDelivered: {
+    partnerName: string;
+    eventTitle: string;
+    showDate: string;
+    secureViewUrls: string[];
+    promises: BuyerPromiseFacts;
+  };
   listingCancelled: {
     partnerName: string;
     eventTitle: string;
@@ -66,9 +83,13 @@ export interface RenderedMail {
   html: string;
 }
 
-/** What a mail says, in order: paragraphs, one main button, a list of links. */
+/** What a mail says, in order: paragraphs, a sub-heading, a bulleted list, one main button, a list of links. */
 type Block =
-  { p: string; muted?: boolean } | { action: string; url: string } | { links: { label: string; url: string }[] };
+  | { p: string; muted?: boolean }
+  | { h: string }
+  | { items: string[] }
+  | { action: string; url: string }
+  | { links: { label: string; url: string }[] };
 
 export function escapeHtml(value: string): string {
   return value
@@ -89,6 +110,15 @@ function layout(locale: Locale, partner: string, subject: string, heading: strin
     if ('p' in b) {
       text.push(b.p, '');
       html.push(`<p style="margin:0 0 16px;${b.muted ? 'color:#4b5563;font-size:14px;' : ''}">${escapeHtml(b.p)}</p>`);
+    } else if ('h' in b) {
+      text.push(b.h, '');
+      html.push(`<h2 style="margin:24px 0 8px;font-size:17px;line-height:1.3;">${escapeHtml(b.h)}</h2>`);
+    } else if ('items' in b) {
+      for (const item of b.items) text.push(`- ${item}`);
+      text.push('');
+      html.push(
+        `<ul style="margin:0 0 16px;padding-left:20px;">${b.items.map((i) => `<li style="margin:0 0 8px;">${escapeHtml(i)}</li>`).join('')}</ul>`,
+      );
     } else if ('action' in b) {
       text.push(`${b.action}: ${b.url}`, '');
       html.push(
@@ -132,9 +162,14 @@ function layout(locale: Locale, partner: string, subject: string, heading: strin
 export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: MailData[K]): RenderedMail {
   const t = translator(locale, 'mail');
   /** The ticket links of a purchase or a delivery, then the reminder to keep them private (none: nothing). */
-  const ticketLinks = (key: 'purchaseConfirmation' | 'ticketsDelivered', urls: string[]): Block[] =>
+  const ticketLinks = (
+    key: 'purchaseConfirmation' | 'ticketsDelivered',
+    urls: string[],
+    promises: BuyerPromiseFacts,
+  ): Block[] =>
     urls.length
       ? [
+          { p: deliveryText(locale, promises) },
           { p: t(`${key}.tickets`, { count: urls.length }) },
           urls.length === 1
             ? { action: t(`${key}.ticket`, { number: 1 }), url: urls[0] }
@@ -142,6 +177,21 @@ export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: Ma
           { p: t(`${key}.private`), muted: true },
         ]
       : [];
+  /** The guarantee block (guarantee-block.tsx on the pages says the same, from the same facts). */
+  const guarantee = (promises: BuyerPromiseFacts): Block[] => {
+    const g = guaranteeTexts(locale, promises);
+    const help = [
+      ...(g.support.url ? [{ label: g.support.url.label, url: g.support.url.href }] : []),
+      ...(g.support.email ? [{ label: g.support.email.label, url: g.support.email.href }] : []),
+    ];
+    return [
+      { h: g.title },
+      { items: g.items },
+      { links: [{ label: g.terms.label, url: g.terms.url }] },
+      { p: g.support.lead, muted: true },
+      { links: help },
+    ];
+  };
   const d = data as MailData[MailKind];
   const partner = d.partnerName;
   switch (kind) {
@@ -163,6 +213,7 @@ export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: Ma
         [
           { p: t('listingCreated.body', { event: m.eventTitle, date: m.showDate, price: m.price }) },
           { p: t('listingCreated.payout', { payout: m.payout }) },
+          { p: payoutDateText(locale, m.payoutDue, 'ifSold') },
           { action: t('listingCreated.action'), url: m.listingUrl },
         ],
       );
@@ -172,7 +223,7 @@ export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: Ma
       return layout(locale, partner, t('ticketSold.subject', { event: m.eventTitle }), t('ticketSold.heading'), [
         { p: t('ticketSold.body', { event: m.eventTitle, date: m.showDate }) },
         { p: t('ticketSold.payout', { payout: m.payout }) },
-        ...(m.payoutDate ? [{ p: t('ticketSold.payoutDate', { day: m.payoutDate }) }] : []),
+        { p: payoutDateText(locale, m.payoutDue) },
         { p: t('ticketSold.noAction'), muted: true },
       ]);
     }
@@ -185,8 +236,9 @@ export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: Ma
         t('purchaseConfirmation.heading'),
         [
           { p: t('purchaseConfirmation.body', { total: m.total, event: m.eventTitle, date: m.showDate }) },
-          ...ticketLinks('purchaseConfirmation', m.secureViewUrls),
+          ...ticketLinks('purchaseConfirmation', m.secureViewUrls, m.promises),
           ...(m.awaitingDelivery ? [{ p: t('purchaseConfirmation.awaiting', { count: m.awaitingDelivery }) }] : []),
+          ...guarantee(m.promises),
         ],
       );
     }
@@ -199,7 +251,7 @@ export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: Ma
         t('ticketsDelivered.heading'),
         [
           { p: t('ticketsDelivered.body', { event: m.eventTitle, date: m.showDate }) },
-          ...ticketLinks('ticketsDelivered', m.secureViewUrls),
+          ...ticketLinks('ticketsDelivered', m.secureViewUrls, m.promises),
         ],
       );
     }

@@ -23,3 +23,4 @@ export * from './payouts';
 export * from './buyer-pages';
 export * from './seller-states';
 export * from './secure-view';
+export * from './promises';

@@ -2,7 +2,8 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Tx } from '@/db';
 import { buyIntentions, listings } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
-import { defaultLocale, formatDay, formatMoney, formatShowDate, type Locale, minorToMajor } from '@/server/lib/i18n';
+import { defaultLocale, formatMoney, formatShowDate, type Locale, minorToMajor } from '@/server/lib/i18n';
+import type { BuyerPromiseFacts } from '@/server/lib/promises';
 import type { Work } from '@/server/lib/transaction';
 import { showDirectory } from '@/server/modules/catalog';
 import { queueMail } from '@/server/modules/mail';
@@ -10,6 +11,7 @@ import { claimWishlistNotifications } from '@/server/modules/market-data';
 import { getPartner } from '@/server/modules/partners';
 import { isChannelSeller } from './channel-seller';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
+import { buyerPromiseFacts, sellerPayoutFacts } from './promises';
 
 /*
  * The marketplace's mails to fans, queued in the transaction that causes them (server/modules/mail).
@@ -67,8 +69,27 @@ export async function mailListingCreated(work: Work, listingId: string, locale: 
       price: money(l.priceMinor, l.currency, locale),
       payout: money(sellerPayoutMinor(terms, l.priceMinor, l.currency) * l.ticketCount, l.currency, locale),
       listingUrl: `${publicBaseUrl()}/listing/${l.id}`,
+      payoutDue: await payoutDueOf(work, l.partnerId, l.showPk, null),
     },
   });
+}
+
+/** The seller's payout date as the mail states it: the sale's payout once sold, else the date it would get. */
+async function payoutDueOf(work: Work, partnerId: string, showPk: string, listingId: string | null) {
+  const due = await sellerPayoutFacts(partnerId, showPk, listingId, work.tx);
+  if (!due) throw new Error(`show ${showPk} of partner ${partnerId} is missing`);
+  return { dueAt: due.dueAt, delayDays: due.delayDays, timeZone: due.timeZone };
+}
+
+/** The buyer's promises for the show of a purchase (a ticket's show always exists). */
+async function promisesOf(
+  work: Work,
+  showPk: string,
+  sources?: BuyerPromiseFacts['sources'],
+): Promise<BuyerPromiseFacts> {
+  const facts = await buyerPromiseFacts(showPk, work.tx, sources);
+  if (!facts) throw new Error(`show ${showPk} is missing`);
+  return facts;
 }
 
 /**
@@ -98,7 +119,7 @@ export async function mailPurchaseCompleted(
         eventTitle: l.eventTitle,
         showDate: formatShowDate(l.startsAt, locale, l.timeZone),
         payout: money(s.payoutMinor, l.currency, locale),
-        payoutDate: formatDay(s.dueAt, locale, l.timeZone),
+        payoutDue: await payoutDueOf(work, l.partnerId, l.showPk, l.id),
       },
     });
   }
@@ -116,6 +137,7 @@ export async function mailPurchaseCompleted(
       total: money(intention.totalMinor, intention.currency, locale),
       secureViewUrls,
       ...(awaitingDelivery ? { awaitingDelivery } : {}),
+      promises: await promisesOf(work, first.showPk, { fans: sold.length > 0, channels: awaitingDelivery > 0 }),
     },
   });
 }
@@ -140,6 +162,7 @@ export async function mailTicketsDelivered(
       eventTitle: l.eventTitle,
       showDate: formatShowDate(l.startsAt, locale, l.timeZone),
       secureViewUrls,
+      promises: await promisesOf(work, l.showPk),
     },
   });
 }

@@ -60,6 +60,43 @@ export const setPartnerLogoInput = z.object({
   logoUrl: z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : v), partnerLogoUrl),
 });
 export type SetPartnerLogoInput = z.input<typeof setPartnerLogoInput>;
+
+export const PARTNER_SUPPORT_URL_MAX = 2000;
+/** Empty input means "none": the form sends '' for a cleared field. */
+const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+/**
+ * The partner's support contact for fans (the guarantee block, the terms page, the buyer's mail): a help
+ * page (https, fans' browsers open it) and/or an e-mail. Both unset: fans are given Encore's own address.
+ */
+export const setPartnerSupportInput = z.object({
+  partnerId: z.string().min(1),
+  supportUrl: z.preprocess(
+    emptyToNull,
+    z
+      .string()
+      .trim()
+      .max(PARTNER_SUPPORT_URL_MAX, `The support URL is at most ${PARTNER_SUPPORT_URL_MAX} characters`)
+      .refine((v) => {
+        try {
+          const u = new URL(v);
+          return u.protocol === 'https:' && u.hostname.length > 0 && !u.username && !u.password;
+        } catch {
+          return false;
+        }
+      }, 'The support URL must be an https:// URL')
+      .nullable(),
+  ),
+  supportEmail: z.preprocess(
+    emptyToNull,
+    z
+      .string()
+      .trim()
+      .max(320, 'The support e-mail is at most 320 characters')
+      .pipe(z.email('The support e-mail must be an e-mail address, like help@example.com'))
+      .nullable(),
+  ),
+});
+export type SetPartnerSupportInput = z.input<typeof setPartnerSupportInput>;
 export const setPartnerDisabledInput = z.object({ partnerId: z.string().min(1), disabled: z.boolean() });
 
 export const listPartnersInput = z.object({

@@ -16,6 +16,8 @@ import {
   setPartnerLogoInput,
   type SetPartnerLogoInput,
   setPartnerDisabledInput,
+  setPartnerSupportInput,
+  type SetPartnerSupportInput,
   setPrimarySalesFeeInput,
 } from './schemas';
 
@@ -62,6 +64,18 @@ export async function setPartnerLogo(input: SetPartnerLogoInput, db: DbOrTx = ge
   const [row] = await db
     .update(partners)
     .set({ logoUrl, updatedAt: sql`now()` })
+    .where(eq(partners.id, partnerId))
+    .returning();
+  if (!row) throw notFound('Partner not found');
+  return row;
+}
+
+/** Sets the partner's support contact for fans (each field: null or '' removes it; Encore's is used then). */
+export async function setPartnerSupport(input: SetPartnerSupportInput, db: DbOrTx = getDb()): Promise<Partner> {
+  const { partnerId, supportUrl, supportEmail } = setPartnerSupportInput.parse(input);
+  const [row] = await db
+    .update(partners)
+    .set({ supportUrl, supportEmail, updatedAt: sql`now()` })
     .where(eq(partners.id, partnerId))
     .returning();
   if (!row) throw notFound('Partner not found');

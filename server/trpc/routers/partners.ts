@@ -7,6 +7,7 @@ import {
   listPartnersInput,
   renamePartnerInput,
   setPartnerLogoInput,
+  setPartnerSupportInput,
   revokeApiKeyInput,
   setPartnerDisabledInput,
   setPrimarySalesFeeInput,
@@ -21,6 +22,7 @@ import {
   listPartners,
   renamePartner,
   setPartnerLogo,
+  setPartnerSupport,
   revokeApiKey,
   setPartnerDisabled,
   setPrimarySalesFee,
@@ -61,6 +63,8 @@ export const partnersRouter = router({
   rename: protectedProcedure.input(renamePartnerInput).mutation(({ input }) => renamePartner(input)),
   /** The logo on every fan page of the partner (https only); an empty value removes it. */
   setLogo: protectedProcedure.input(setPartnerLogoInput).mutation(({ input }) => setPartnerLogo(input)),
+  /** The partner's support contact for fans (https page, e-mail); empty values fall back to Encore's. */
+  setSupport: protectedProcedure.input(setPartnerSupportInput).mutation(({ input }) => setPartnerSupport(input)),
   /** A disabled partner's keys answer 403; nothing is deleted and enabling again restores access. */
   setDisabled: protectedProcedure.input(setPartnerDisabledInput).mutation(({ input }) => setPartnerDisabled(input)),
   /** The partner's default primary sales fee (used when ticket, option, show and event set none); null removes it. */

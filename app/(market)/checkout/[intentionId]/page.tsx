@@ -3,9 +3,10 @@ import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
+import { GuaranteeBlock } from '@/components/market/guarantee';
 import { MarketShell } from '@/components/market/shell';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
-import { buyerIntention } from '@/server/modules/marketplace';
+import { buyerIntention, buyerPromiseFacts, sourcesOf } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { money, param, seatText } from '../../market/buy-format';
 import { HoldCountdown } from '../../market/countdown';
@@ -35,12 +36,14 @@ export default async function IntentionPage({
   const found = await buyerIntention(intentionId);
   if (!found) notFound();
   const { intention, event, show } = found;
-  const [partner, t, tb, locale] = await Promise.all([
+  const [partner, t, tb, locale, promises] = await Promise.all([
     getPartner(event.partnerId),
     getTranslations('checkout'),
     getTranslations('buy'),
     getLocale() as Promise<Locale>,
+    show ? buyerPromiseFacts(show.showPk, undefined, sourcesOf(found.listings)) : null,
   ]);
+  const guarantee = promises ? <GuaranteeBlock facts={promises} /> : null;
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
   const marketHref = withReturnTo(`/market/${event.eventPk}${show ? `?show=${show.showPk}` : ''}`, returnTo);
   const totalMinor = found.listings.reduce((n, l) => n + l.totalMinor, 0);
@@ -144,6 +147,7 @@ export default async function IntentionPage({
             </section>
           ) : null}
           {summary}
+          {guarantee}
         </>
       ) : status === 'PENDING' ? (
         <>
@@ -162,6 +166,7 @@ export default async function IntentionPage({
           <a className="mk-btn mk-btn-block" href={intention.paymentUrl} data-testid="continue-payment">
             {t('continuePayment')}
           </a>
+          {guarantee}
         </>
       ) : (
         <>

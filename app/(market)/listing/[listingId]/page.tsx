@@ -8,7 +8,7 @@ import { listingPage, sellerListing, sellerListingPage } from '@/server/modules/
 import { getPartner } from '@/server/modules/partners';
 import { relistAction, repriceAction, transferStartAction } from '../../_sell/actions';
 import { CopyLink, ListingActionForm, RepriceForm } from '../../_sell/forms';
-import { PayoutSetup, ShowHeading, SignInPrompt, ticketName } from '../../_sell/parts';
+import { PayoutDate, PayoutSetup, ShowHeading, SignInPrompt, ticketName } from '../../_sell/parts';
 import { moneyMajor, rangeText } from '../../_sell/reasons';
 
 export const metadata: Metadata = { title: 'Your listing', robots: { index: false } };
@@ -98,6 +98,9 @@ export default async function ListingPage({ params, searchParams }: Props) {
               <dd data-testid="listing-payout">{await moneyMajor(listing.sellerPayout, listing.currency)}</dd>
             </div>
           </dl>
+          {listing.status !== 'CANCELLED' ? (
+            <PayoutDate partnerId={partner.id} showPk={view.tickets[0].showPk} listingId={listing.id} />
+          ) : null}
           <p className="mk-muted sl-small">{t('payoutStatus', { status: view.payoutStatus })}</p>
           <h3>{t('ticketsTitle', { count })}</h3>
           <ul className="sl-tickets">

@@ -6,8 +6,9 @@ import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
+import { deliveryText } from '@/server/lib/promises';
 import { showInventories, type ShowInventory } from '@/server/modules/market-data';
-import { buyPage, type MarketSort, showOnSale } from '@/server/modules/marketplace';
+import { buyerPromiseFacts, buyPage, type MarketSort, showOnSale } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { money, param, seatText } from '../buy-format';
 import { Description } from '../description';
@@ -52,13 +53,14 @@ export default async function MarketPage({ params, searchParams }: Props) {
     sort,
   });
   if (!page) notFound();
-  const [partner, t, tc, locale, fan, inventory] = await Promise.all([
+  const [partner, t, tc, locale, fan, inventory, promises] = await Promise.all([
     getPartner(page.event.partnerId),
     getTranslations('buy'),
     getTranslations('common'),
     getLocale() as Promise<Locale>,
     fanOf(page.event.partnerId),
     page.show ? showInventories([page.show.showPk]) : new Map<string, ShowInventory>(),
+    page.show ? buyerPromiseFacts(page.show.showPk) : null,
   ]);
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
   const { event, show, listings: all, facets } = page;
@@ -320,7 +322,11 @@ export default async function MarketPage({ params, searchParams }: Props) {
         </section>
 
         <aside className="buy-aside">
-          <p className="mk-card buy-trust">{t('trust', { partner: partner.name })}</p>
+          <div className="mk-card buy-trust" data-testid="buy-trust">
+            <p>{t('trust', { partner: partner.name })}</p>
+            {/* Reissue or transfer, and when the code shows: the partner's settings for this show. */}
+            {promises ? <p data-testid="buy-delivery">{deliveryText(locale, promises)}</p> : null}
+          </div>
           {event.description ? (
             <section className="mk-card" aria-labelledby="about-heading">
               <h2 id="about-heading">{t('about')}</h2>

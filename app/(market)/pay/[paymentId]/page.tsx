@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getLocale, getTranslations } from 'next-intl/server';
+import { GuaranteeBlock } from '@/components/market/guarantee';
 import { formatDay, formatMoney, type Locale, minorToMajor } from '@/server/lib/i18n';
+import { BUY_INTENTION_PURPOSE, intentionPromiseFacts } from '@/server/modules/marketplace';
 import {
   type CheckoutView,
   SANDBOX_CARD_ERRORS,
@@ -52,7 +54,12 @@ export default async function CheckoutPage({
 }) {
   const view = await sandboxCheckout((await params).paymentId);
   if (!view) notFound();
-  const [t, locale] = await Promise.all([getTranslations('pay'), getLocale() as Promise<Locale>]);
+  const [t, locale, promises] = await Promise.all([
+    getTranslations('pay'),
+    getLocale() as Promise<Locale>,
+    // A resale purchase: the buyer reads what Encore guarantees where they pay.
+    view.payment.purpose === BUY_INTENTION_PURPOSE ? intentionPromiseFacts(view.payment.reference) : null,
+  ]);
   const raw = (await searchParams).error;
   const code = (SANDBOX_CARD_ERRORS as readonly string[]).includes(String(raw)) ? (raw as SandboxCardError) : null;
   const { payment, partnerName } = view;
@@ -83,6 +90,7 @@ export default async function CheckoutPage({
       <main className="co-main">
         <div>
           <Body view={view} amount={amount} code={code} t={t} locale={locale} />
+          {promises ? <GuaranteeBlock facts={promises} className="co-guarantee" /> : null}
         </div>
       </main>
     </div>

@@ -9,7 +9,7 @@ import { sellFlow, sellPage } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { listTicketsAction } from '../../_sell/actions';
 import { SellForm } from '../../_sell/forms';
-import { PayoutSetup, ShowHeading, SignInPrompt, TicketLine, ticketName } from '../../_sell/parts';
+import { PayoutDate, PayoutSetup, ShowHeading, SignInPrompt, TicketLine, ticketName } from '../../_sell/parts';
 import { rangeText } from '../../_sell/reasons';
 
 export const metadata: Metadata = { title: 'Sell your tickets', robots: { index: false } };
@@ -83,6 +83,7 @@ export default async function SellPage({ params, searchParams }: Props) {
                 {t('nothingToSell')}
               </p>
             )}
+            {sellable.length ? <PayoutDate partnerId={partner.id} showPk={first.ticket.showPk} /> : null}
           </section>
           <PayoutSetup partnerId={partner.id} status={flow.payoutStatus} returnPath={path} />
         </div>

@@ -63,7 +63,9 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
     cancelled: t('stateCancelled'),
     deleted: t('stateDeleted'),
   };
-  const good = state === 'valid' || state === 'listed' || state === 'reissuing';
+  // A sale is good news for the seller reading their old link: not styled as a failure.
+  const good = state === 'valid' || state === 'listed' || state === 'reissuing' || state === 'sold';
+  const badge = good ? 'mk-badge mk-badge-ok' : state === 'transferred' ? 'mk-badge' : 'mk-badge mk-badge-bad';
   const ended = view.endedAt ? formatShowDate(view.endedAt, locale, tz) : '';
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>
@@ -93,11 +95,7 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
           ) : null}
           <dt>{t('ticketStatus')}</dt>
           <dd>
-            <span
-              className={good ? 'mk-badge mk-badge-ok' : 'mk-badge mk-badge-bad'}
-              data-testid="ticket-status"
-              data-state={state}
-            >
+            <span className={badge} data-testid="ticket-status" data-state={state}>
               {label[state]}
             </span>
           </dd>
@@ -110,9 +108,13 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
           <p className="mk-alert" role="alert" data-testid="ticket-ended">
             {state === 'cancelled' ? t('ticketCancelled') : t('deletedBody')}
           </p>
-        ) : state === 'sold' || state === 'transferred' ? (
-          <p className="mk-alert" role="alert" data-testid="ticket-ended">
-            {state === 'sold' ? t('soldBody', { date: ended }) : t('transferredBody', { date: ended })}
+        ) : state === 'sold' ? (
+          <p className="mk-success" role="status" data-testid="ticket-ended">
+            {t('soldBody', { date: ended })}
+          </p>
+        ) : state === 'transferred' ? (
+          <p className="mk-notice" role="status" data-testid="ticket-ended">
+            {t('transferredBody', { date: ended })}
           </p>
         ) : state === 'listed' ? (
           <div className="mk-notice" data-testid="ticket-listed">

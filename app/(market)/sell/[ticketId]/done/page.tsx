@@ -7,7 +7,7 @@ import { MarketShell } from '@/components/market/shell';
 import { sellerListingPage, sellPage } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { CopyLink } from '../../../_sell/forms';
-import { PayoutSetup, ShowHeading } from '../../../_sell/parts';
+import { PayoutDate, PayoutSetup, ShowHeading } from '../../../_sell/parts';
 import { moneyMajor } from '../../../_sell/reasons';
 
 export const metadata: Metadata = { title: 'Your tickets are listed', robots: { index: false } };
@@ -37,6 +37,7 @@ export default async function SellDonePage({ params, searchParams }: Props) {
             payout: await moneyMajor(listing.sellerPayout, listing.currency),
           })}
         </p>
+        <PayoutDate partnerId={partner.id} showPk={view.tickets[0].showPk} listingId={listing.id} />
         <CopyLink url={view.shareUrl} />
         <a className="mk-btn mk-btn-block" href={`/listing/${listing.id}`} data-testid="to-listing">
           {t('toListing')}

@@ -12,7 +12,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
-import { PARTNER_LOGO_URL_MAX, PARTNER_NAME_MAX } from '@/server/modules/partners/schemas';
+import { PARTNER_LOGO_URL_MAX, PARTNER_NAME_MAX, PARTNER_SUPPORT_URL_MAX } from '@/server/modules/partners/schemas';
 
 /**
  * Renaming and disabling a partner. A disabled partner's keys answer 403 on every API; nothing is
@@ -27,6 +27,9 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
   const [saved, setSaved] = useState(false);
   const [logoUrl, setLogoUrl] = useState(partner.logoUrl ?? '');
   const [logoSaved, setLogoSaved] = useState(false);
+  const [supportUrl, setSupportUrl] = useState(partner.supportUrl ?? '');
+  const [supportEmail, setSupportEmail] = useState(partner.supportEmail ?? '');
+  const [supportSaved, setSupportSaved] = useState(false);
   const [confirmDisable, setConfirmDisable] = useState(false);
   const disabled = partner.disabledAt !== null;
 
@@ -54,6 +57,16 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
       },
     }),
   );
+  const setSupport = useMutation(
+    trpc.partners.setSupport.mutationOptions({
+      onSuccess: (next) => {
+        onStored(next);
+        setSupportUrl(next.supportUrl ?? '');
+        setSupportEmail(next.supportEmail ?? '');
+        setSupportSaved(true);
+      },
+    }),
+  );
   const setDisabled = useMutation(
     trpc.partners.setDisabled.mutationOptions({
       onSuccess: (next) => {
@@ -65,12 +78,13 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
 
   const nameError = fieldErrors(rename.error).name ?? null;
   const logoError = fieldErrors(setLogo.error).logoUrl ?? null;
+  const supportErrors = fieldErrors(setSupport.error);
 
   return (
     <SectionCard
       data-testid="partner-settings"
       title="Partner settings"
-      description="The partner's name and logo (shown on every fan page), and whether its API keys may be used."
+      description="The partner's name and logo (shown on every fan page), its support contact for fans, and whether its API keys may be used."
     >
       <div className="card-body">
         <ActionForm
@@ -121,6 +135,49 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
             hint="An https:// image, shown square beside the partner's name on fan pages. Leave empty to remove it."
           />
           <FormActions submit="Save logo" pending={setLogo.isPending} done={logoSaved ? 'Saved.' : null} />
+        </ActionForm>
+        <ActionForm
+          aria-label="Support contact"
+          onSubmit={() => {
+            setSupportSaved(false);
+            setSupport.mutate({ partnerId, supportUrl, supportEmail });
+          }}
+          error={setSupport.error}
+          errorAtField={Boolean(supportErrors.supportUrl ?? supportErrors.supportEmail)}
+        >
+          <Field
+            label="Support page"
+            name="supportUrl"
+            type="url"
+            maxLength={PARTNER_SUPPORT_URL_MAX}
+            value={supportUrl}
+            placeholder="https://…/help"
+            onChange={(e) => {
+              setSupportUrl(e.target.value);
+              setSupportSaved(false);
+            }}
+            error={supportErrors.supportUrl ?? null}
+            hint="An https:// page where fans get help with their tickets."
+          />
+          <Field
+            label="Support e-mail"
+            name="supportEmail"
+            type="email"
+            maxLength={320}
+            value={supportEmail}
+            placeholder="help@example.com"
+            onChange={(e) => {
+              setSupportEmail(e.target.value);
+              setSupportSaved(false);
+            }}
+            error={supportErrors.supportEmail ?? null}
+            hint="Shown to buyers on checkout, payment, their order and the confirmation mail. Leave both empty to give fans Encore's support address."
+          />
+          <FormActions
+            submit="Save support contact"
+            pending={setSupport.isPending}
+            done={supportSaved ? 'Saved.' : null}
+          />
         </ActionForm>
         <div className="form">
           <p>Status: {disabled ? <Badge tone="danger">Disabled</Badge> : <Badge tone="success">Active</Badge>}</p>
