@@ -5,7 +5,7 @@ import { defineJob } from '@/server/jobs/types';
 import { newId } from '@/server/lib/ids';
 import { toMinorUnits } from '@/server/lib/money';
 import type { Work } from '@/server/lib/transaction';
-import { type Payment, refundPayment } from '@/server/modules/payments';
+import { type Payment, type PaymentRefusal, refundPayment } from '@/server/modules/payments';
 import {
   resolvePrimarySalesFee,
   type SaleTicket,
@@ -324,3 +324,42 @@ export const refundPurchaseJob = defineJob({
     return { paymentId, refundId: refund.id, status: refund.status };
   },
 });
+
+/**
+ * Before a buy intention's payment is taken on our own checkout (payments' `takePayment`, in its
+ * transaction): the intention is locked and its hold must still stand: PENDING with its listings
+ * RESERVED for it, or EXPIRED with them ACTIVE again (a late payment that still gets the tickets), and
+ * the show not cancelled. Otherwise the card is not charged, and the fan is told why.
+ */
+export async function intentionStillPayable(work: Work, payment: Payment): Promise<PaymentRefusal | null> {
+  if (payment.purpose !== BUY_INTENTION_PURPOSE) return null;
+  const { tx } = work;
+  const [intention] = await tx
+    .select()
+    .from(buyIntentions)
+    .where(and(eq(buyIntentions.id, payment.reference), eq(buyIntentions.partnerId, payment.partnerId)))
+    .for('update');
+  if (!intention) return null;
+  const show = showDirectory(tx);
+  const rows = await tx
+    .select({
+      id: listings.id,
+      status: listings.status,
+      reservedBy: listings.reservedBy,
+      showStatus: show.showStatus,
+    })
+    .from(listings)
+    .innerJoin(show, eq(show.showPk, listings.showPk))
+    .where(and(eq(listings.partnerId, intention.partnerId), inArray(listings.id, intention.listingIds)));
+  if (rows.some((r) => r.showStatus === 'CANCELLED')) {
+    return { code: 'show_cancelled', reason: 'The show was cancelled before the payment; nothing was charged' };
+  }
+  const held =
+    rows.length === intention.listingIds.length &&
+    ((intention.status === 'PENDING' && rows.every((r) => r.status === 'RESERVED' && r.reservedBy === intention.id)) ||
+      (intention.status === 'EXPIRED' && rows.every((r) => r.status === 'ACTIVE')));
+  if (!held) {
+    return { code: 'hold_ended', reason: 'The hold on the tickets had ended before the payment; nothing was charged' };
+  }
+  return null;
+}
