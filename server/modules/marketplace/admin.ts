@@ -157,12 +157,25 @@ export async function listPurchases(input: ListPurchasesInput, db: DbOrTx = getD
       .offset((q.page - 1) * q.pageSize),
     db.select({ total: count() }).from(buyIntentions).where(where),
   ]);
+  // Payouts already paid for purchases refunded afterwards: the seller got the money and so did the buyer.
+  const refundedIds = rows.filter((r) => r.refundedAt).map((r) => r.id);
+  const paidAnyway = refundedIds.length
+    ? await db
+        .select({ id: payouts.id, intentionId: payouts.intentionId })
+        .from(payouts)
+        .where(and(inArray(payouts.intentionId, refundedIds), eq(payouts.status, 'PAID')))
+    : [];
   const items = await Promise.all(
     rows.map(async (r) => {
       const payment = r.paymentId ? await getPayment(q.partnerId, r.paymentId, db).catch(() => null) : null;
       return {
         id: r.id,
-        status: r.status,
+        /** REFUNDED: a completed purchase refunded afterwards (`refundReason`, `refundedAt` say why and when). */
+        status: r.refundedAt ? ('REFUNDED' as const) : r.status,
+        refundReason: r.refundReason,
+        refundedAt: r.refundedAt,
+        /** Payouts paid to sellers before this purchase was refunded: money to recover (a clawback). */
+        paidPayoutsAfterRefund: paidAnyway.filter((p) => p.intentionId === r.id).map((p) => p.id),
         buyerEmail: r.buyerEmail,
         listingIds: r.listingIds,
         currency: r.currency,
@@ -171,7 +184,7 @@ export async function listPurchases(input: ListPurchasesInput, db: DbOrTx = getD
         paymentStatus: payment?.status ?? null,
         refunded: money(payment?.refundedMinor ?? 0, r.currency),
         /** Staff may refund it: completed, paid, nothing refunded yet. */
-        refundable: r.status === 'COMPLETED' && payment?.status === 'paid' && !isRefunded(payment),
+        refundable: r.status === 'COMPLETED' && !r.refundedAt && payment?.status === 'paid' && !isRefunded(payment),
         endReason: r.endReason,
         createdAt: r.createdAt,
         endedAt: r.endedAt,
