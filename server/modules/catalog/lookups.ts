@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import { type DbOrTx, getDb, type Tx } from '@/db';
 import { domainEvent } from '@/server/lib/domain-event';
 import type { Work } from '@/server/lib/transaction';
 import { combinations, events, priceTypes, shows, ticketOptions } from '@/db/schema/catalog';
@@ -23,6 +23,23 @@ export interface Catalogue {
 export interface ShowRef {
   pk: string;
   status: string;
+}
+
+/**
+ * Holds shows against a cancellation until the caller's transaction ends (FOR SHARE; a cancellation
+ * updates the show first, so it waits, or this waits for it), and answers their status as committed. A
+ * purchase takes this before it locks its buy intention, the order a cancellation locks in (shows, then
+ * tickets, intentions, listings): without it a payment and a cancellation at once could each hold what
+ * the other needs.
+ */
+export async function holdShows(tx: Tx, showPks: string[]): Promise<ShowRef[]> {
+  if (!showPks.length) return [];
+  return tx
+    .select({ pk: shows.id, status: shows.status })
+    .from(shows)
+    .where(inArray(shows.id, showPks))
+    .orderBy(shows.id)
+    .for('share');
 }
 
 /**

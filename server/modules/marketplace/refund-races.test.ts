@@ -298,6 +298,27 @@ describe('a payment for a hold that ended', () => {
     expect(await refundRows(paid.paymentId)).toEqual([]);
   });
 
+  it('a payment and the show cancellation at the same moment: refused uncharged, or paid and then refunded; never a 5xx', async () => {
+    for (let round = 0; round < 5; round++) {
+      const m = await hold(`Pay vs cancel ${round}`);
+      const sent = jobs.sent.length;
+      const [paid, cancelled] = await Promise.all([payOnSandbox(m.intention.paymentUrl), cancelShow(m)]);
+      expect(paid.status).toBe(303);
+      expect(cancelled.status).toBe(200);
+      const payment = await paymentRow(paid.paymentId);
+      const refundJobs = jobs.sent.slice(sent).filter((j) => j.name === 'marketplace.refundPurchase');
+      if (payment.status === 'paid') {
+        // Paid first: the cancellation then refunded it (one job, one mail).
+        expect(refundJobs).toHaveLength(1);
+        expect((await intentionRow(m.intention.id)).refundReason).toBe('SHOW_CANCELLED');
+      } else {
+        expect(payment).toMatchObject({ status: 'failed', paidAt: null });
+        expect(paid.location).toContain('error=show_cancelled');
+        expect(refundJobs).toEqual([]);
+      }
+    }
+  });
+
   it('a late payment for an expired hold still goes through while the listing is free', async () => {
     const m = await hold('Pay late');
     await getDb()
