@@ -70,6 +70,8 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
     const { partnerId, apiKey } = await createPartner(NAME);
     // The seller's own secure link, from before the sale.
     let sellerLink = '';
+    // The buyer's order page (the success page), opened again after the show is cancelled.
+    let orderUrl = '';
 
     await test.step('staff point the partner’s webhooks at its server', () =>
       pointWebhooks(browser, partnerId, receiver.url));
@@ -181,6 +183,7 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
       await page.getByLabel('Name on card').press('Enter');
       await expect(page.getByTestId('purchase-success')).toContainText(BUYER);
       await check(page, 'flow-success-en');
+      orderUrl = page.url();
     });
 
     await test.step('the secure view opens right after the purchase', async () => {
@@ -221,6 +224,33 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
         newOwnerEmail: BUYER,
         oldOwnerEmail: SELLER,
       });
+    });
+
+    await test.step('the show is cancelled: the order page says refunded, why, how much and when, with no tickets', async () => {
+      const cancelled = await call(request, apiKey, 'POST', `/v1/events/${REF}/cancellation`);
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      await page.goto(orderUrl);
+      const refunded = page.getByTestId('purchase-refunded');
+      await expect(refunded).toContainText('Your purchase was refunded');
+      await expect(page.getByTestId('refund-reason')).toHaveText('The show was cancelled by the organiser.');
+      await expect(page.getByTestId('refund-body')).toContainText('we refunded €45.00 to the card you paid with');
+      await expect(page.getByTestId('purchase-success')).toHaveCount(0);
+      await expect(page.getByTestId('ticket-link')).toHaveCount(0);
+      await expect(page.getByText('Your tickets are in your name now')).toHaveCount(0);
+      await check(page, 'flow-refunded-en');
+      const es = await (await browser.newContext({ locale: 'es-ES' })).newPage();
+      await es.goto(`${orderUrl}${orderUrl.includes('?') ? '&' : '?'}lang=es`);
+      await expect(es.getByTestId('purchase-refunded')).toContainText('Tu compra fue reembolsada');
+      await expect(es.getByTestId('refund-reason')).toHaveText('El organizador canceló el espectáculo.');
+      await expect(es.getByTestId('refund-body')).toContainText('te devolvimos 45,00 €');
+      await expect(es.getByTestId('ticket-link')).toHaveCount(0);
+      await es.context().close();
+    });
+
+    await test.step('the partner receives ticket.refunded once, with the reason', async () => {
+      const refunded = () => receiver.bodies.filter((b) => b.family === 'ticket' && b.action === 'ticket.refunded');
+      await expect.poll(() => refunded().length, { timeout: 75_000, message: 'ticket.refunded delivered' }).toBe(1);
+      expect(refunded()[0].data).toMatchObject({ ids: [TICKET], buyerEmail: BUYER, refundReason: 'SHOW_CANCELLED' });
     });
   } finally {
     await receiver.stop();

@@ -116,7 +116,7 @@ export default async function IntentionPage({
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo} narrow>
       {found.refund ? (
         <>
-          <div className="mk-alert" role="status" data-testid="purchase-refunded">
+          <div className="mk-notice" role="status" data-testid="purchase-refunded">
             <h1 className="buy-h2">{t('refundedTitle')}</h1>
             <p data-testid="refund-reason">{t(`refundReasons.${found.refund.reason}`)}</p>
             <p data-testid="refund-body">
