@@ -374,3 +374,67 @@ test('every fan page in English and Spanish, at 390 px and 1366 px: translated, 
   }
   await context.close();
 });
+
+test('a buyer whose hold the show cancellation ended is refused on the payment page before paying, in their language', async ({
+  browser,
+  request,
+}) => {
+  const ref = `HOLD-${RUN}`;
+  const seller = `hold-seller-${RUN}@fans.test`;
+  const ticketId = `H1-${RUN}`;
+  const { partnerId, apiKey } = await createPartner(`Hold Partner ${RUN}`);
+  const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+    title: `Hold Festival ${RUN}`,
+    description: '<p>One night.</p>',
+    externalReferenceId: ref,
+    location: { city: 'Madrid', venueName: 'Sala Sur', timeZone: 'Europe/Madrid' },
+    configuration: {},
+    shows: [
+      {
+        title: 'Night one',
+        showId: '1',
+        date: '2027-08-07T21:00:00+02:00',
+        images: [],
+        configuration: {},
+        ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'EUR', price: 40 }],
+      },
+    ],
+  });
+  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
+    {
+      externalReferenceEventId: ref,
+      showId: '1',
+      ticketId,
+      buyer: { email: seller },
+      ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
+      ticketOptionId: 'GA',
+      price: 40,
+    },
+  ]);
+  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+  const { listingId } = await listTicket({ partnerId, sellerEmail: seller, ticketId, price: '40' });
+  const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
+    items: [listingId],
+    user: `hold-buyer-${RUN}@fans.test`,
+  });
+  expect(intention.status, JSON.stringify(intention.body)).toBe(200);
+  const paymentUrl = new URL(intention.body.data.paymentUrl as string);
+
+  const page = await (await browser.newContext({ locale: 'es-ES' })).newPage();
+  await page.goto(`${paymentUrl.pathname}?lang=es`);
+  await page.getByLabel('Número de tarjeta').fill('4242 4242 4242 4242');
+  // The show is cancelled while the buyer types their card.
+  const cancelled = await call(request, apiKey, 'POST', `/v1/events/${ref}/cancellation`);
+  expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+  await page.getByLabel('Fecha de caducidad').fill('12 / 34');
+  await page.getByLabel('Código de seguridad').fill('123');
+  await page.getByLabel('Nombre en la tarjeta').fill('Ana Compradora');
+  await page.getByLabel('Nombre en la tarjeta').press('Enter');
+  await expect(page.getByTestId('pay-refused')).toHaveText(
+    'El espectáculo fue cancelado, así que estas entradas ya no se pueden comprar. No se te ha cobrado nada.',
+  );
+  await axe(page, 'refused payment (es)');
+  await page.screenshot({ path: test.info().outputPath('pay-refused-es.png'), fullPage: true });
+  await page.context().close();
+});
