@@ -325,6 +325,23 @@ describe('a payment for a hold that ended', () => {
     }
   });
 
+  it('is refused before the card is charged when the hold expired and another buyer holds the tickets now', async () => {
+    const m = await hold('Pay after expiry');
+    await getDb()
+      .update(buyIntentions)
+      .set({ expiresAt: sql`now() - interval '1 minute'` as unknown as Date })
+      .where(eq(buyIntentions.id, m.intention.id));
+    // Another buyer's hold ends the first one (its time was up) and takes the listing.
+    const other = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: 'other@example.com' });
+    expect((await intentionRow(m.intention.id)).status).toBe('EXPIRED');
+    const paid = await payOnSandbox(m.intention.paymentUrl);
+    expect(paid.location).toBe(`http://encore.test/pay/${paid.paymentId}?error=hold_ended`);
+    expect(await paymentRow(paid.paymentId)).toMatchObject({ status: 'failed', paidAt: null });
+    // Before, the card was charged and the payment refunded by a job; now nothing is taken.
+    expect(await refundRows(paid.paymentId)).toEqual([]);
+    expect((await intentionRow(other.id)).status).toBe('PENDING');
+  });
+
   it('a late payment for an expired hold still goes through while the listing is free', async () => {
     const m = await hold('Pay late');
     await getDb()

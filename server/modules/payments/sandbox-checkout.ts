@@ -110,11 +110,26 @@ async function settled(paymentId: string): Promise<SandboxResult> {
 }
 
 /**
+ * A double submit: another request is taking this payment. Its outcome is waited for without holding a
+ * connection (a few seconds at most), then answered as that request's is.
+ */
+async function settledAfter(paymentId: string, deadline = Date.now() + 15_000): Promise<SandboxResult> {
+  for (;;) {
+    const now = await paymentForCheckout(paymentId);
+    const open = now?.status === 'pending' || now?.status === 'requires_action';
+    if (!open || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return settled(paymentId);
+}
+
+/**
  * "Charges the card": the payment is taken only if the modules above still want it (takePayment asks
  * them in its transaction); a refusal (the show was cancelled, the hold ended) closes it unpaid.
  */
 async function charge(paymentId: string, providerPaymentRef: string): Promise<SandboxResult> {
   const taken = await takePayment(paymentId, { provider: 'sandbox', providerPaymentRef });
+  if (taken && 'busy' in taken) return settledAfter(paymentId);
   if (taken && 'refused' in taken) {
     return { outcome: 'error', error: taken.refused.code, payment: await paymentForCheckout(paymentId) };
   }

@@ -245,19 +245,29 @@ export function onPaymentAttempt(name: string, check: PaymentAttemptCheck): void
  * Takes a payment on a checkout of our own (the sandbox's card form), only if it is still wanted: in one
  * transaction the open payment is locked, the modules above are asked (a buy intention whose hold a show
  * cancellation ended says no), then it is marked paid, or closed as failed with the refusal's reason
- * before any card is charged. Answers null when the payment is not open (paid or closed meanwhile).
+ * before any card is charged. Answers null when the payment is not open (paid or closed meanwhile), busy
+ * while another submit of it is being taken.
  */
 export async function takePayment(
   paymentId: string,
   confirm: { provider: PaymentProviderName; providerPaymentRef?: string | null },
-): Promise<{ paid: Payment } | { refused: PaymentRefusal } | null> {
+): Promise<{ paid: Payment } | { refused: PaymentRefusal } | { busy: true } | null> {
   return transaction(async (work) => {
+    // SKIP LOCKED: a second submit of the same payment does not wait on the row holding a connection
+    // (twenty at once would fill the pool while the first needs one more); it answers busy and waits
+    // for the outcome outside any transaction (see the sandbox's charge).
     const [open] = await work.tx
       .select()
       .from(payments)
       .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_STATUSES)))
-      .for('update');
-    if (!open) return null;
+      .for('update', { skipLocked: true });
+    if (!open) {
+      const [still] = await work.tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_STATUSES)));
+      return still ? { busy: true as const } : null;
+    }
     for (const check of attemptChecks.values()) {
       const refusal = await check(work, open);
       if (refusal) {
