@@ -136,8 +136,13 @@ test('staff set market terms, filter listings and refund a paid purchase behind 
     await dialog.getByLabel('Reason').press('Enter');
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('status').filter({ hasText: 'the partner is notified' })).toBeVisible();
-    await expect(row).toContainText('Refunded');
     await expect(row).toContainText('Refunded: Buyer cannot attend');
+    // The purchase's status is no longer Completed: Refunded, by whom and when.
+    await expect(row.getByRole('cell').nth(1)).toContainText('Refunded');
+    await expect(row.getByRole('cell').nth(1)).not.toContainText('Completed');
+    await expect(row.getByTestId('refund-reason')).toHaveText(
+      /^Refunded by staff · \d{1,2} \w{3} \d{4}, \d{2}:\d{2} UTC$/,
+    );
     await expect(row.getByRole('button', { name: /Refund/ })).toHaveCount(0);
 
     await page.getByRole('link', { name: 'Payouts' }).click();

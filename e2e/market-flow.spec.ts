@@ -70,6 +70,8 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
     const { partnerId, apiKey } = await createPartner(NAME);
     // The seller's own secure link, from before the sale.
     let sellerLink = '';
+    // The buyer's order page (the success page), opened again after the show is cancelled.
+    let orderUrl = '';
 
     await test.step('staff point the partner’s webhooks at its server', () =>
       pointWebhooks(browser, partnerId, receiver.url));
@@ -181,6 +183,7 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
       await page.getByLabel('Name on card').press('Enter');
       await expect(page.getByTestId('purchase-success')).toContainText(BUYER);
       await check(page, 'flow-success-en');
+      orderUrl = page.url();
     });
 
     await test.step('the secure view opens right after the purchase', async () => {
@@ -221,6 +224,33 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
         newOwnerEmail: BUYER,
         oldOwnerEmail: SELLER,
       });
+    });
+
+    await test.step('the show is cancelled: the order page says refunded, why, how much and when, with no tickets', async () => {
+      const cancelled = await call(request, apiKey, 'POST', `/v1/events/${REF}/cancellation`);
+      expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+      await page.goto(orderUrl);
+      const refunded = page.getByTestId('purchase-refunded');
+      await expect(refunded).toContainText('Your purchase was refunded');
+      await expect(page.getByTestId('refund-reason')).toHaveText('The show was cancelled by the organiser.');
+      await expect(page.getByTestId('refund-body')).toContainText('we refunded €45.00 to the card you paid with');
+      await expect(page.getByTestId('purchase-success')).toHaveCount(0);
+      await expect(page.getByTestId('ticket-link')).toHaveCount(0);
+      await expect(page.getByText('Your tickets are in your name now')).toHaveCount(0);
+      await check(page, 'flow-refunded-en');
+      const es = await (await browser.newContext({ locale: 'es-ES' })).newPage();
+      await es.goto(`${orderUrl}${orderUrl.includes('?') ? '&' : '?'}lang=es`);
+      await expect(es.getByTestId('purchase-refunded')).toContainText('Tu compra fue reembolsada');
+      await expect(es.getByTestId('refund-reason')).toHaveText('El organizador canceló el espectáculo.');
+      await expect(es.getByTestId('refund-body')).toContainText('te devolvimos 45,00 €');
+      await expect(es.getByTestId('ticket-link')).toHaveCount(0);
+      await es.context().close();
+    });
+
+    await test.step('the partner receives ticket.refunded once, with the reason', async () => {
+      const refunded = () => receiver.bodies.filter((b) => b.family === 'ticket' && b.action === 'ticket.refunded');
+      await expect.poll(() => refunded().length, { timeout: 75_000, message: 'ticket.refunded delivered' }).toBe(1);
+      expect(refunded()[0].data).toMatchObject({ ids: [TICKET], buyerEmail: BUYER, refundReason: 'SHOW_CANCELLED' });
     });
   } finally {
     await receiver.stop();
@@ -343,4 +373,68 @@ test('every fan page in English and Spanish, at 390 px and 1366 px: translated, 
     }
   }
   await context.close();
+});
+
+test('a buyer whose hold the show cancellation ended is refused on the payment page before paying, in their language', async ({
+  browser,
+  request,
+}) => {
+  const ref = `HOLD-${RUN}`;
+  const seller = `hold-seller-${RUN}@fans.test`;
+  const ticketId = `H1-${RUN}`;
+  const { partnerId, apiKey } = await createPartner(`Hold Partner ${RUN}`);
+  const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+    title: `Hold Festival ${RUN}`,
+    description: '<p>One night.</p>',
+    externalReferenceId: ref,
+    location: { city: 'Madrid', venueName: 'Sala Sur', timeZone: 'Europe/Madrid' },
+    configuration: {},
+    shows: [
+      {
+        title: 'Night one',
+        showId: '1',
+        date: '2027-08-07T21:00:00+02:00',
+        images: [],
+        configuration: {},
+        ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'EUR', price: 40 }],
+      },
+    ],
+  });
+  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
+    {
+      externalReferenceEventId: ref,
+      showId: '1',
+      ticketId,
+      buyer: { email: seller },
+      ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
+      ticketOptionId: 'GA',
+      price: 40,
+    },
+  ]);
+  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+  const { listingId } = await listTicket({ partnerId, sellerEmail: seller, ticketId, price: '40' });
+  const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
+    items: [listingId],
+    user: `hold-buyer-${RUN}@fans.test`,
+  });
+  expect(intention.status, JSON.stringify(intention.body)).toBe(200);
+  const paymentUrl = new URL(intention.body.data.paymentUrl as string);
+
+  const page = await (await browser.newContext({ locale: 'es-ES' })).newPage();
+  await page.goto(`${paymentUrl.pathname}?lang=es`);
+  await page.getByLabel('Número de tarjeta').fill('4242 4242 4242 4242');
+  // The show is cancelled while the buyer types their card.
+  const cancelled = await call(request, apiKey, 'POST', `/v1/events/${ref}/cancellation`);
+  expect(cancelled.status, JSON.stringify(cancelled.body)).toBe(200);
+  await page.getByLabel('Fecha de caducidad').fill('12 / 34');
+  await page.getByLabel('Código de seguridad').fill('123');
+  await page.getByLabel('Nombre en la tarjeta').fill('Ana Compradora');
+  await page.getByLabel('Nombre en la tarjeta').press('Enter');
+  await expect(page.getByTestId('pay-refused')).toHaveText(
+    'El espectáculo fue cancelado, así que estas entradas ya no se pueden comprar. No se te ha cobrado nada.',
+  );
+  await axe(page, 'refused payment (es)');
+  await page.screenshot({ path: test.info().outputPath('pay-refused-es.png'), fullPage: true });
+  await page.context().close();
 });

@@ -2,6 +2,7 @@ import { onResaleTurnedOff, onShowsCancelled } from '@/server/modules/catalog';
 import { closeSalesOfShows, recordChannelSales } from '@/server/modules/channels';
 import {
   completePurchase,
+  intentionStillPayable,
   onChannelListingsSold,
   takeChannelListingsOffSale,
   terminateListingsOfShows,
@@ -9,7 +10,7 @@ import {
   unlistListingsOfShows,
 } from '@/server/modules/marketplace';
 import { onChannelDisabled } from '@/server/modules/partners';
-import { onPaymentSucceeded } from '@/server/modules/payments';
+import { onPaymentAttempt, onPaymentSucceeded } from '@/server/modules/payments';
 import { onProtectionTurnedOff } from '@/server/modules/protection';
 import { invalidateTicketsOfShows, onTicketsInvalidated } from '@/server/modules/tickets';
 
@@ -25,6 +26,7 @@ onShowsCancelled('marketplace', terminateListingsOfShows);
 onShowsCancelled('channels', closeSalesOfShows);
 onTicketsInvalidated('marketplace', terminateListingsOfTickets);
 onPaymentSucceeded('marketplace', completePurchase);
+onPaymentAttempt('marketplace', intentionStillPayable);
 onProtectionTurnedOff('marketplace', unlistListingsOfShows);
 onResaleTurnedOff('marketplace', unlistListingsOfShows);
 onChannelListingsSold('channels', recordChannelSales);

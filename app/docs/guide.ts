@@ -38,6 +38,17 @@ export const webhookExamples = [
     when: 'A ticket field changes, most often a transfer after a resale purchase. `id` is your ticketId.',
   },
   {
+    family: 'ticket',
+    action: 'ticket.refunded',
+    data: {
+      ids: ['T-0001'],
+      buyerEmail: 'maria.lopez@example.com',
+      reason: 'The show was cancelled',
+      refundReason: 'SHOW_CANCELLED',
+    },
+    when: 'A completed resale purchase was refunded afterwards, once per purchase: its show was cancelled (`refundReason` SHOW_CANCELLED, refunded automatically with the fees) or Encore staff refunded it (STAFF_REFUND, `reason` as staff wrote it). `ids` are your ticketIds of the purchase; ownership does not change here (no `ticket.updated`): whether the tickets stay valid is your call.',
+  },
+  {
     family: 'ticketShield',
     action: 'ticketShield.updated',
     data: { status: true, eventId: EXAMPLE_EVENT_ID, showId: EXAMPLE_SHOW_ID },

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import { type DbOrTx, getDb, type Tx } from '@/db';
 import { domainEvent } from '@/server/lib/domain-event';
 import type { Work } from '@/server/lib/transaction';
 import { combinations, events, priceTypes, shows, ticketOptions } from '@/db/schema/catalog';
@@ -23,6 +23,23 @@ export interface Catalogue {
 export interface ShowRef {
   pk: string;
   status: string;
+}
+
+/**
+ * Holds shows against a cancellation until the caller's transaction ends (FOR SHARE; a cancellation
+ * updates the show first, so it waits, or this waits for it), and answers their status as committed. A
+ * purchase takes this before it locks its buy intention, the order a cancellation locks in (shows, then
+ * tickets, intentions, listings): without it a payment and a cancellation at once could each hold what
+ * the other needs.
+ */
+export async function holdShows(tx: Tx, showPks: string[]): Promise<ShowRef[]> {
+  if (!showPks.length) return [];
+  return tx
+    .select({ pk: shows.id, status: shows.status })
+    .from(shows)
+    .where(inArray(shows.id, [...new Set(showPks)]))
+    .orderBy(shows.id)
+    .for('share');
 }
 
 /**
@@ -344,21 +361,4 @@ export async function showConfigurations(showPk: string, db: DbOrTx = getDb()) {
     .innerJoin(events, eq(events.id, shows.eventId))
     .where(eq(shows.id, showPk));
   return row ?? null;
-}
-
-/**
- * The shows' status, read FOR SHARE inside the caller's transaction: a cancellation (which updates the
- * show row first) waits for the caller's commit and then sees what it wrote (a listing to end), or
- * commits first and the caller reads CANCELLED. Taken before any ticket lock, in the order a cancellation
- * takes them (show, then its tickets), so the two never wait on each other crosswise.
- */
-export async function lockShowStatuses(db: DbOrTx, showPks: string[]): Promise<Map<string, string>> {
-  if (!showPks.length) return new Map();
-  const rows = await db
-    .select({ pk: shows.id, status: shows.status })
-    .from(shows)
-    .where(inArray(shows.id, [...new Set(showPks)]))
-    .orderBy(shows.id)
-    .for('share');
-  return new Map(rows.map((r) => [r.pk, r.status]));
 }

@@ -377,7 +377,7 @@ describe('marketplace mails', () => {
     expect(inboxOf(SELLER).at(-1)!.text).toContain('Your payout is €40.00.');
   });
 
-  it('a cancelled show mails the seller of an open listing and the buyer of a sold one their refund', async () => {
+  it('a cancelled show mails the seller of an open listing, the buyer of a sold one their refund and its seller the cancelled payout', async () => {
     const m = await market();
     const buyer = unique('refunded');
     await createListing({ partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }); // stays open
@@ -391,12 +391,18 @@ describe('marketplace mails', () => {
     expect(res.status).toBe(200);
     const added = (await mailsOf(m.partner.id)).slice(0, -before);
     expect(added.map((x) => `${x.kind} ${x.to}`).sort()).toEqual(
-      [`listingCancelled ${SELLER}`, `purchaseRefunded ${buyer}`].sort(),
+      [`listingCancelled ${SELLER}`, `purchaseRefunded ${buyer}`, `payoutCancelled ${SELLER}`].sort(),
     );
     await send(added.find((x) => x.kind === 'purchaseRefunded')!.id);
     const got = inboxOf(buyer).at(-1)!;
     expect(got.text).toContain('The show was cancelled by the organiser.');
     expect(got.text).toContain('We refunded €30.00'); // what the buyer paid (no fees set)
+    // The seller had been told of a payout: now that it will not be paid, how much and why.
+    await send(added.find((x) => x.kind === 'payoutCancelled')!.id);
+    const seller = inboxOf(SELLER).at(-1)!;
+    expect(seller.subject).toMatch(/^Your payout for .+ is cancelled$/);
+    expect(seller.text).toContain('so the buyer of your tickets got their money back');
+    expect(seller.text).toContain('The payout of €30.00 we had scheduled for you will not be paid.');
   });
 
   it('a staff refund mails the buyer; a deleted ticket ends its listing with a mail the sweep sends', async () => {

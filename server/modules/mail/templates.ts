@@ -55,6 +55,14 @@ export interface MailData {
     amount: string;
     reason: 'showCancelled' | 'notAvailable' | 'notDelivered' | 'staff' | 'other';
   };
+  /** To a seller whose scheduled payout was cancelled because the purchase was refunded. */
+  payoutCancelled: {
+    partnerName: string;
+    eventTitle: string;
+    showDate: string;
+    amount: string;
+    reason: 'showCancelled' | 'staff';
+  };
   wishlistAvailable: {
     partnerName: string;
     eventTitle: string;
@@ -74,6 +82,7 @@ export const MAIL_KINDS = [
   'ticketsDelivered',
   'listingCancelled',
   'purchaseRefunded',
+  'payoutCancelled',
   'wishlistAvailable',
 ] as const satisfies readonly MailKind[];
 
@@ -290,6 +299,20 @@ export function renderMail<K extends MailKind>(kind: K, locale: Locale, data: Ma
         [
           { p: t(`purchaseRefunded.reasons.${m.reason}`) },
           { p: t('purchaseRefunded.body', { amount: m.amount, event: m.eventTitle }) },
+        ],
+      );
+    }
+    case 'payoutCancelled': {
+      const m = d as MailData['payoutCancelled'];
+      return layout(
+        locale,
+        partner,
+        t('payoutCancelled.subject', { event: m.eventTitle }),
+        t('payoutCancelled.heading'),
+        [
+          { p: t(`payoutCancelled.reasons.${m.reason}`, { event: m.eventTitle, date: m.showDate }) },
+          { p: t('payoutCancelled.body', { amount: m.amount }) },
+          { p: t('payoutCancelled.noAction'), muted: true },
         ],
       );
     }

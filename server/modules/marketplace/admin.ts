@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, isNotNull, or, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import { z } from 'zod';
 import { type DbOrTx, getDb } from '@/db';
 import { buyIntentions, LISTING_STATUSES, listingItems, listings, payouts } from '@/db/schema/marketplace';
@@ -7,9 +7,10 @@ import { fromMinorUnits } from '@/server/lib/money';
 import { pageCountOf } from '@/server/lib/paging';
 import { transaction } from '@/server/lib/transaction';
 import { showDirectory } from '@/server/modules/catalog';
-import { getPayment, type Payment, refundPayment } from '@/server/modules/payments';
-import { enqueueWebhook } from '@/server/modules/webhooks';
-import { mailPurchaseRefunded } from './mails';
+import { errorFields, log } from '@/server/lib/log';
+import { getPayment, type Payment, reserveRefund, sendRefund } from '@/server/modules/payments';
+import { REFUND_PURCHASE_JOB } from './intentions';
+import { recordPurchaseRefund } from './refunds';
 
 /**
  * The staff dashboard's view of a partner's market: listings, purchases (with their payments and
@@ -156,12 +157,25 @@ export async function listPurchases(input: ListPurchasesInput, db: DbOrTx = getD
       .offset((q.page - 1) * q.pageSize),
     db.select({ total: count() }).from(buyIntentions).where(where),
   ]);
+  // Payouts already paid for purchases refunded afterwards: the seller got the money and so did the buyer.
+  const refundedIds = rows.filter((r) => r.refundedAt).map((r) => r.id);
+  const paidAnyway = refundedIds.length
+    ? await db
+        .select({ id: payouts.id, intentionId: payouts.intentionId })
+        .from(payouts)
+        .where(and(inArray(payouts.intentionId, refundedIds), eq(payouts.status, 'PAID')))
+    : [];
   const items = await Promise.all(
     rows.map(async (r) => {
       const payment = r.paymentId ? await getPayment(q.partnerId, r.paymentId, db).catch(() => null) : null;
       return {
         id: r.id,
-        status: r.status,
+        /** REFUNDED: a completed purchase refunded afterwards (`refundReason`, `refundedAt` say why and when). */
+        status: r.refundedAt ? ('REFUNDED' as const) : r.status,
+        refundReason: r.refundReason,
+        refundedAt: r.refundedAt,
+        /** Payouts paid to sellers before this purchase was refunded: money to recover (a clawback). */
+        paidPayoutsAfterRefund: paidAnyway.filter((p) => p.intentionId === r.id).map((p) => p.id),
         buyerEmail: r.buyerEmail,
         listingIds: r.listingIds,
         currency: r.currency,
@@ -170,7 +184,7 @@ export async function listPurchases(input: ListPurchasesInput, db: DbOrTx = getD
         paymentStatus: payment?.status ?? null,
         refunded: money(payment?.refundedMinor ?? 0, r.currency),
         /** Staff may refund it: completed, paid, nothing refunded yet. */
-        refundable: r.status === 'COMPLETED' && payment?.status === 'paid' && !isRefunded(payment),
+        refundable: r.status === 'COMPLETED' && !r.refundedAt && payment?.status === 'paid' && !isRefunded(payment),
         endReason: r.endReason,
         createdAt: r.createdAt,
         endedAt: r.endedAt,
@@ -202,63 +216,88 @@ export async function listPayouts(input: ListPayoutsInput, db: DbOrTx = getDb())
   );
 }
 
+/** The staff refund's own id: one staff refund per purchase, and a retry of its money finds it. */
+const staffRefundId = (intentionId: string) => `rfd_${intentionId}_staff`;
+
 /**
- * Staff refund a completed purchase: the whole payment is refunded through the payments module (the
- * provider is asked outside any transaction; it reserves the amount under the payment's lock, so two
- * refunds at once refund once), then in one transaction the sellers' scheduled payouts are cancelled,
- * the purchase records why, and the partner is told `ticket.refunded` (outbox). The listings stay SOLD
- * and the tickets the buyer's: what happens to the tickets is the partner's call on that webhook.
+ * Staff refund a completed purchase, once. In one transaction, with the purchase locked (FOR UPDATE): it
+ * must be COMPLETED and not refunded yet; the whole payment's refund is reserved under the payment's lock
+ * (reserveRefund: the amount guard for the money); and recordPurchaseRefund marks it refunded with a
+ * conditional UPDATE, moves the sellers' SCHEDULED payouts to CANCELLED (so payDuePayouts, which claims a
+ * payout under its row lock, can no longer pay it; one being paid at this moment is waited for and then
+ * reported as paid), mails the buyer and those sellers and queues `ticket.refunded`. Only after the
+ * commit is the provider asked for the money; if it fails, a job retries under the same refund id. Of
+ * many refunds at once, one gets through and the others are a 409. The listings stay SOLD and the tickets
+ * the buyer's: what happens to the tickets is the partner's call on that webhook.
  */
 export async function refundPurchase(input: RefundPurchaseInput) {
   const q = refundPurchaseInput.parse(input);
-  const [intention] = await getDb()
-    .select()
-    .from(buyIntentions)
-    .where(and(eq(buyIntentions.partnerId, q.partnerId), eq(buyIntentions.id, q.intentionId)));
-  if (!intention) throw notFound('Purchase not found');
-  if (intention.status !== 'COMPLETED' || !intention.paymentId) {
-    throw conflict(`Only a completed purchase can be refunded; this one is ${intention.status.toLowerCase()}`);
-  }
-  const payment = await getPayment(q.partnerId, intention.paymentId);
-  if (isRefunded(payment)) throw conflict('This purchase has already been refunded');
-  const refund = await refundPayment(q.partnerId, {
-    paymentId: payment.id,
-    reason: `${q.reason} (by ${q.staffEmail})`,
+  const reason = `${q.reason} (by ${q.staffEmail})`;
+  const decided = await transaction(async (work) => {
+    const { tx } = work;
+    const [intention] = await tx
+      .select()
+      .from(buyIntentions)
+      .where(and(eq(buyIntentions.partnerId, q.partnerId), eq(buyIntentions.id, q.intentionId)))
+      .for('update');
+    if (!intention) throw notFound('Purchase not found');
+    if (intention.status !== 'COMPLETED' || !intention.paymentId) {
+      throw conflict(`Only a completed purchase can be refunded; this one is ${intention.status.toLowerCase()}`);
+    }
+    if (intention.refundedAt) throw conflict('This purchase has already been refunded');
+    const payment = await getPayment(q.partnerId, intention.paymentId, tx);
+    if (isRefunded(payment)) throw conflict('This purchase has already been refunded');
+    const reserved = await reserveRefund(tx, q.partnerId, {
+      paymentId: payment.id,
+      reason,
+      refundId: staffRefundId(intention.id),
+    });
+    if ('earlier' in reserved) throw conflict('This purchase has already been refunded');
+    const recorded = await recordPurchaseRefund(work, q.partnerId, intention.id, {
+      reason: 'STAFF_REFUND',
+      text: q.reason,
+      endReason: `Refunded: ${q.reason}`,
+      amountMinor: reserved.refund.amountMinor,
+    });
+    // Under the purchase's lock it was COMPLETED and not refunded: the conditional update cannot miss.
+    if (!recorded) throw conflict('This purchase has already been refunded');
+    return { intention, recorded, ...reserved };
   });
 
-  return transaction(async (work) => {
-    const { tx } = work;
-    const cancelled = await tx
-      .update(payouts)
-      .set({ status: 'CANCELLED' })
-      .where(
-        and(eq(payouts.partnerId, q.partnerId), eq(payouts.intentionId, intention.id), eq(payouts.status, 'SCHEDULED')),
-      )
-      .returning({ id: payouts.id });
-    await tx
-      .update(buyIntentions)
-      .set({ endReason: `Refunded: ${q.reason}`, endedAt: sql`coalesce(${buyIntentions.endedAt}, now())` })
-      .where(eq(buyIntentions.id, intention.id));
-    const items = await tx
-      .select({ ticketId: listingItems.ticketId })
-      .from(listingItems)
-      .where(and(eq(listingItems.partnerId, q.partnerId), inArray(listingItems.listingId, intention.listingIds)))
-      .orderBy(listingItems.ticketId);
-    const messageId = await enqueueWebhook(work, q.partnerId, {
-      family: 'ticket',
-      action: 'ticket.refunded',
-      data: { ids: items.map((i) => i.ticketId), buyerEmail: intention.buyerEmail, reason: q.reason },
+  let refund = decided.refund;
+  let retrying = false;
+  try {
+    refund = await sendRefund(decided.refund, decided.payment);
+  } catch (err) {
+    // The purchase is refunded in our books and everyone told: the money is retried by a job under the
+    // same refund id (a failed refund is tried again under it), never a second refund.
+    log.warn('a staff refund failed at the provider; a job retries it', {
+      intentionId: decided.intention.id,
+      refundId: decided.refund.id,
+      ...errorFields(err),
     });
-    await mailPurchaseRefunded(work, intention.id, 'staff', refund.amountMinor);
-    return {
-      intentionId: intention.id,
-      paymentId: payment.id,
-      refundId: refund.id,
-      refundStatus: refund.status,
-      refunded: money(refund.amountMinor, refund.currency),
-      currency: refund.currency,
-      cancelledPayouts: cancelled.map((p) => p.id),
-      messageId,
-    };
-  });
+    await transaction(async ({ after }) => {
+      after.job(REFUND_PURCHASE_JOB, {
+        partnerId: q.partnerId,
+        paymentId: decided.payment.id,
+        reason,
+        refundId: decided.refund.id,
+      });
+    });
+    retrying = true;
+  }
+  return {
+    intentionId: decided.intention.id,
+    paymentId: decided.payment.id,
+    refundId: refund.id,
+    refundStatus: retrying ? ('failed' as const) : refund.status,
+    /** The provider failed; a job tries again under the same refund id. */
+    retrying,
+    refunded: money(refund.amountMinor, refund.currency),
+    currency: refund.currency,
+    cancelledPayouts: decided.recorded.cancelledPayouts,
+    /** Payouts already paid to the seller before this refund: to recover from them. */
+    paidPayouts: decided.recorded.paidPayouts,
+    messageId: decided.recorded.messageId,
+  };
 }

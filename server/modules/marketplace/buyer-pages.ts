@@ -210,12 +210,19 @@ async function eventOfShow(showPk: string, db: Db) {
 
 /**
  * A buy intention as its buyer sees it: its state (its hold released if its time is up), the listings,
- * the event, and once paid the bought tickets' secure links. Null for an unknown id.
+ * the event, once paid the bought tickets' secure links, and once refunded afterwards the refund (and no
+ * links). Null for an unknown id.
  */
 export async function buyerIntention(intentionId: string, db: Db = getDb()) {
   if (!/^bi_[A-Za-z0-9]+$/.test(intentionId)) return null;
   const [row] = await db
-    .select({ partnerId: buyIntentions.partnerId, listingIds: buyIntentions.listingIds })
+    .select({
+      partnerId: buyIntentions.partnerId,
+      listingIds: buyIntentions.listingIds,
+      totalMinor: buyIntentions.totalMinor,
+      refundedAt: buyIntentions.refundedAt,
+      refundReason: buyIntentions.refundReason,
+    })
     .from(buyIntentions)
     .where(eq(buyIntentions.id, intentionId));
   if (!row) return null;
@@ -224,8 +231,13 @@ export async function buyerIntention(intentionId: string, db: Db = getDb()) {
   const event = items.length ? await eventOfShow(items[0].showPk, db) : null;
   if (!event) return null;
   const show = event.shows.find((s) => s.showPk === items[0].showPk);
+  // A purchase refunded afterwards (show cancelled, staff) gives the buyer no tickets to open any more.
+  const refund =
+    row.refundedAt && row.refundReason
+      ? { reason: row.refundReason, at: row.refundedAt, amountMinor: row.totalMinor }
+      : null;
   const tickets =
-    intention.status === 'COMPLETED'
+    intention.status === 'COMPLETED' && !refund
       ? (
           await secureTokensOf(
             row.partnerId,
@@ -240,5 +252,7 @@ export async function buyerIntention(intentionId: string, db: Db = getDb()) {
     show: show ?? null,
     listings: items.map((l) => named(show, l)),
     tickets: tickets.map((t) => ({ ticketId: t.ticketId, secureToken: t.secureToken })),
+    /** The purchase was refunded after it completed: why, when and how much (the whole payment). */
+    refund,
   };
 }

@@ -6,12 +6,7 @@ import type { Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
 import { transaction } from '@/server/lib/transaction';
-import {
-  effectiveResaleRules,
-  type EffectiveResaleRules,
-  lockShowStatuses,
-  showDirectory,
-} from '@/server/modules/catalog';
+import { effectiveResaleRules, type EffectiveResaleRules, holdShows, showDirectory } from '@/server/modules/catalog';
 import { codeRevealedError, lockTickets, type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
@@ -286,9 +281,14 @@ async function recheckListable(
   changedReason: FanErrorReason,
   listedMessage: string,
 ) {
-  const shows = await lockShowStatuses(
-    tx,
-    list.map((t) => t.showPk),
+  // Shows first (FOR SHARE), then tickets: the order a cancellation locks in, so the two never wait crosswise.
+  const shows = new Map(
+    (
+      await holdShows(
+        tx,
+        list.map((t) => t.showPk),
+      )
+    ).map((s) => [s.pk, s.status as string]),
   );
   const locked = new Map(
     (

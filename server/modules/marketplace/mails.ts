@@ -217,6 +217,40 @@ export async function mailPurchaseRefunded(
 }
 
 /**
+ * To each seller whose scheduled payout a refund cancelled (show cancelled, staff refund): the amount
+ * that will not be paid, and why. Called with the payouts the cancelling UPDATE returned, so a payout
+ * is mailed about once. A channel's marker address is never mailed.
+ */
+export async function mailPayoutsCancelled(
+  work: Work,
+  cancelled: { listingId: string; sellerEmail: string; amountMinor: number; currency: string }[],
+  reason: 'showCancelled' | 'staff',
+) {
+  const facts = await listingFacts(
+    work.tx,
+    cancelled.map((p) => p.listingId),
+  );
+  const locale = defaultLocale();
+  for (const p of cancelled) {
+    const l = facts.find((f) => f.id === p.listingId);
+    if (!l || isChannelSeller(p.sellerEmail)) continue;
+    await queueMail(work, {
+      partnerId: l.partnerId,
+      to: p.sellerEmail,
+      kind: 'payoutCancelled',
+      locale,
+      data: {
+        partnerName: l.partnerName,
+        eventTitle: l.eventTitle,
+        showDate: formatShowDate(l.startsAt, locale, l.timeZone),
+        amount: money(p.amountMinor, p.currency, locale),
+        reason,
+      },
+    });
+  }
+}
+
+/**
  * To the fans on the show's wishlist (WISHLIST leads with an e-mail, still subscribed): a listing is on
  * sale. Once per lead and listing; each mail carries its own unsubscribe link.
  */

@@ -5,7 +5,7 @@ import { defineJob } from '@/server/jobs/types';
 import { newId } from '@/server/lib/ids';
 import { toMinorUnits } from '@/server/lib/money';
 import type { Work } from '@/server/lib/transaction';
-import { type Payment, refundPayment } from '@/server/modules/payments';
+import { type Payment, type PaymentRefusal, refundPayment } from '@/server/modules/payments';
 import {
   resolvePrimarySalesFee,
   type SaleTicket,
@@ -14,7 +14,7 @@ import {
   transferOwnership,
 } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
-import { showDirectory } from '@/server/modules/catalog';
+import { holdShows, showDirectory } from '@/server/modules/catalog';
 import { type ChannelListingSold, notifyChannelListingsSold } from './channel-listings';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
@@ -80,6 +80,23 @@ async function payoutOf(
 }
 
 /**
+ * Holds the shows of an intention's listings against a cancellation (catalog holdShows), before the
+ * intention is locked: the order a cancellation locks in. Answers their status.
+ */
+async function holdShowsOfIntention(work: Work, partnerId: string, intentionId: string) {
+  const { tx } = work;
+  const rows = await tx
+    .selectDistinct({ showPk: listings.showPk })
+    .from(listings)
+    .innerJoin(buyIntentions, sql`${listings.id} = any(${buyIntentions.listingIds})`)
+    .where(and(eq(buyIntentions.id, intentionId), eq(buyIntentions.partnerId, partnerId)));
+  return holdShows(
+    tx,
+    rows.map((r) => r.showPk),
+  );
+}
+
+/**
  * A buy intention's payment was confirmed (subscribed to the payments module in server/wiring.ts; runs in
  * the paying transaction). The sellers' ownership is asked of the partner again; then, in this one
  * transaction: the listings SOLD, the tickets owned by the buyer with fresh secure links, `ticket.updated`
@@ -91,6 +108,7 @@ async function payoutOf(
 export async function completePurchase(work: Work, payment: Payment): Promise<void> {
   if (payment.purpose !== BUY_INTENTION_PURPOSE) return;
   const { tx } = work;
+  await holdShowsOfIntention(work, payment.partnerId, payment.reference);
   const [intention] = await tx
     .select()
     .from(buyIntentions)
@@ -345,3 +363,37 @@ export const refundPurchaseJob = defineJob({
     return { paymentId, refundId: refund.id, status: refund.status };
   },
 });
+
+/**
+ * Before a buy intention's payment is taken on our own checkout (payments' `takePayment`, in its
+ * transaction): the shows are held against a cancellation and the intention is locked, and its hold must
+ * still stand: PENDING with its listings
+ * RESERVED for it, or EXPIRED with them ACTIVE again (a late payment that still gets the tickets), and
+ * the show not cancelled. Otherwise the card is not charged, and the fan is told why.
+ */
+export async function intentionStillPayable(work: Work, payment: Payment): Promise<PaymentRefusal | null> {
+  if (payment.purpose !== BUY_INTENTION_PURPOSE) return null;
+  const { tx } = work;
+  const showStates = await holdShowsOfIntention(work, payment.partnerId, payment.reference);
+  const [intention] = await tx
+    .select()
+    .from(buyIntentions)
+    .where(and(eq(buyIntentions.id, payment.reference), eq(buyIntentions.partnerId, payment.partnerId)))
+    .for('update');
+  if (!intention) return null;
+  const rows = await tx
+    .select({ id: listings.id, status: listings.status, reservedBy: listings.reservedBy })
+    .from(listings)
+    .where(and(eq(listings.partnerId, intention.partnerId), inArray(listings.id, intention.listingIds)));
+  if (showStates.some((s) => s.status === 'CANCELLED')) {
+    return { code: 'show_cancelled', reason: 'The show was cancelled before the payment; nothing was charged' };
+  }
+  const held =
+    rows.length === intention.listingIds.length &&
+    ((intention.status === 'PENDING' && rows.every((r) => r.status === 'RESERVED' && r.reservedBy === intention.id)) ||
+      (intention.status === 'EXPIRED' && rows.every((r) => r.status === 'ACTIVE')));
+  if (!held) {
+    return { code: 'hold_ended', reason: 'The hold on the tickets had ended before the payment; nothing was charged' };
+  }
+  return null;
+}

@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, getDb } from '@/db';
-import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
+import { buyIntentions, listingItems, listings, type ListingStatus, payouts } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
 import { AppError, type FanErrorReason, notFound } from '@/server/lib/errors';
 import { toMinorUnits } from '@/server/lib/money';
@@ -251,6 +251,32 @@ export interface SellerListingView {
   /** For a listing off sale: does the seller still own its tickets (asked live)? Null when not asked. */
   stillOwned: boolean | null;
   shareUrl: string;
+  /** A sold listing whose purchase was refunded afterwards: the payout that will not be paid, why and when. */
+  payoutCancelled: PayoutCancelledView | null;
+}
+
+export interface PayoutCancelledView {
+  amountMinor: number;
+  currency: string;
+  reason: 'SHOW_CANCELLED' | 'STAFF_REFUND';
+  at: Date;
+}
+
+/** The listing's payout, when a refund of its purchase cancelled it. */
+async function payoutCancelledOf(listingId: string, db: Db): Promise<PayoutCancelledView | null> {
+  const [row] = await db
+    .select({
+      amountMinor: payouts.amountMinor,
+      currency: payouts.currency,
+      reason: buyIntentions.refundReason,
+      at: buyIntentions.refundedAt,
+    })
+    .from(payouts)
+    .innerJoin(buyIntentions, eq(buyIntentions.id, payouts.intentionId))
+    .where(and(eq(payouts.listingId, listingId), eq(payouts.status, 'CANCELLED')));
+  return row?.reason && row.at
+    ? { amountMinor: row.amountMinor, currency: row.currency, reason: row.reason, at: row.at }
+    : null;
 }
 
 /** The seller's page of their listing: price, payout, tickets, the range a new price must keep. */
@@ -272,12 +298,13 @@ export async function sellerListingPage(
     db,
   );
   const first = list[0];
-  const [labels, range, payoutModel, payout, canTransfer] = await Promise.all([
+  const [labels, range, payoutModel, payout, canTransfer, payoutCancelled] = await Promise.all([
     sellShowLabels([first.showPk], db),
     priceRangeOf(partnerId, [first], db),
     payoutModelOf(partnerId, first, db),
     payoutStatus(partnerId, sellerEmail.trim().toLowerCase(), db),
     transferAllowed(partnerId, first, db),
+    listing.status === 'SOLD' ? payoutCancelledOf(listingId, db) : null,
   ]);
   // Off sale, the seller may have given the tickets away since: relisting or transferring needs them.
   let stillOwned: boolean | null = null;
@@ -298,6 +325,7 @@ export async function sellerListingPage(
     payoutStatus: payout,
     transferAllowed: canTransfer,
     shareUrl: shareUrl(found.eventPk, first.showPk),
+    payoutCancelled,
   };
 }
 

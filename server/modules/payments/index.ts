@@ -25,6 +25,15 @@ export {
   onPaymentFailed,
   onPaymentSucceeded,
   onPayoutAccountActivated,
+  onPaymentAttempt,
+  type PaymentAttemptCheck,
+  type PaymentRefusal,
+  // A provider's confirmation that the money was taken (the Stripe webhook, the sandbox page); exported for
+  // tests that confirm as a provider would. Modules above react through onPaymentSucceeded, never call it.
+  markPaymentPaid,
+  reserveRefund,
+  sendRefund,
+  stopCheckout,
   OPEN_STATUSES,
   type Payment,
   type PaymentListener,

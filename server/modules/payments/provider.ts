@@ -27,6 +27,11 @@ export interface PaymentProvider {
     cancelUrl: string;
     expiresAt: Date;
   }): Promise<{ url: string; providerRef: string | null; expiresAt: Date }>;
+  /**
+   * Closes a hosted checkout that is still open so it can no longer be paid (Stripe: expires the
+   * Checkout Session). Absent where the checkout is our own page (the sandbox asks before it charges).
+   */
+  cancelCheckout?(providerRef: string): Promise<void>;
   /** Refunds part or all of a paid payment. `pending`: the provider settles it later (a webhook tells). */
   refund(p: {
     refundId: string;

@@ -5,12 +5,12 @@ import { getPartner } from '@/server/modules/partners';
 import { SANDBOX_TEST_CARDS, type SandboxCardError, sandboxCardForm, type SandboxCardForm } from './schemas';
 import {
   closePayment,
-  markPaymentPaid,
   type Payment,
   paymentForCheckout,
   type SellerAccount,
   sellerAccountForOnboarding,
   setSellerAccountActive,
+  takePayment,
 } from './service';
 
 /*
@@ -109,6 +109,33 @@ async function settled(paymentId: string): Promise<SandboxResult> {
     : { outcome: 'error', error: 'not_payable', payment: now };
 }
 
+/**
+ * A double submit: another request is taking this payment. Its outcome is waited for without holding a
+ * connection (a few seconds at most), then answered as that request's is.
+ */
+async function settledAfter(paymentId: string, deadline = Date.now() + 15_000): Promise<SandboxResult> {
+  for (;;) {
+    const now = await paymentForCheckout(paymentId);
+    const open = now?.status === 'pending' || now?.status === 'requires_action';
+    if (!open || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return settled(paymentId);
+}
+
+/**
+ * "Charges the card": the payment is taken only if the modules above still want it (takePayment asks
+ * them in its transaction); a refusal (the show was cancelled, the hold ended) closes it unpaid.
+ */
+async function charge(paymentId: string, providerPaymentRef: string): Promise<SandboxResult> {
+  const taken = await takePayment(paymentId, { provider: 'sandbox', providerPaymentRef });
+  if (taken && 'busy' in taken) return settledAfter(paymentId);
+  if (taken && 'refused' in taken) {
+    return { outcome: 'error', error: taken.refused.code, payment: await paymentForCheckout(paymentId) };
+  }
+  return taken ? { outcome: 'paid', payment: taken.paid } : settled(paymentId);
+}
+
 /** Pays a sandbox payment with a test card. */
 export async function payWithSandboxCard(paymentId: string, form: SandboxCardForm): Promise<SandboxResult> {
   const payment = await payable(paymentId);
@@ -116,10 +143,8 @@ export async function payWithSandboxCard(paymentId: string, form: SandboxCardFor
   const card = checkCard(form);
   if ('error' in card) return { outcome: 'error', error: card.error, payment };
   switch (card.number) {
-    case SANDBOX_TEST_CARDS.succeeds: {
-      const paid = await markPaymentPaid(payment.id, { provider: 'sandbox', providerPaymentRef: 'sbx_card_4242' });
-      return paid ? { outcome: 'paid', payment: paid } : settled(payment.id);
-    }
+    case SANDBOX_TEST_CARDS.succeeds:
+      return charge(payment.id, 'sbx_card_4242');
     case SANDBOX_TEST_CARDS.declined:
       return { outcome: 'error', error: 'declined', payment };
     case SANDBOX_TEST_CARDS.authenticate: {
@@ -139,10 +164,7 @@ export async function payWithSandboxCard(paymentId: string, form: SandboxCardFor
 export async function completeSandboxAuthentication(paymentId: string, authenticated: boolean): Promise<SandboxResult> {
   const payment = await payable(paymentId);
   if (!payment || payment.status !== 'requires_action') return settled(paymentId);
-  if (authenticated) {
-    const paid = await markPaymentPaid(payment.id, { provider: 'sandbox', providerPaymentRef: 'sbx_card_3184' });
-    return paid ? { outcome: 'paid', payment: paid } : settled(payment.id);
-  }
+  if (authenticated) return charge(payment.id, 'sbx_card_3184');
   const [row] = await getDb()
     .update(payments)
     .set({ status: 'pending', updatedAt: sql`now()` })

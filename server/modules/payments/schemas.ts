@@ -89,6 +89,9 @@ export const SANDBOX_CARD_ERRORS = [
   'declined',
   'authentication_failed',
   'not_payable',
+  // Refused before the card was charged (the buy intention's hold no longer stands): PaymentRefusal codes.
+  'hold_ended',
+  'show_cancelled',
 ] as const;
 export type SandboxCardError = (typeof SANDBOX_CARD_ERRORS)[number];
 

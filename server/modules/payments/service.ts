@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
 import {
   type PaymentProviderName,
   type PaymentStatus,
@@ -224,6 +224,96 @@ export async function markPaymentPaid(
   }, within);
 }
 
+/** Why a payment must not be taken now: a code the checkout words in the fan's language, a reason for staff. */
+export interface PaymentRefusal {
+  code: 'hold_ended' | 'show_cancelled';
+  reason: string;
+}
+/**
+ * What a module above checks before a payment on our own checkout is taken (the buyer's hold still
+ * stands), in the paying transaction; it locks what it reads. Null: take it.
+ */
+export type PaymentAttemptCheck = (work: Work, payment: Payment) => Promise<PaymentRefusal | null>;
+const attemptChecks = new Map<string, PaymentAttemptCheck>();
+
+/** Subscribes a check run before a payment is taken on our own checkout (by name; again: replaces). */
+export function onPaymentAttempt(name: string, check: PaymentAttemptCheck): void {
+  attemptChecks.set(name, check);
+}
+
+/**
+ * Takes a payment on a checkout of our own (the sandbox's card form), only if it is still wanted: in one
+ * transaction the open payment is locked, the modules above are asked (a buy intention whose hold a show
+ * cancellation ended says no), then it is marked paid, or closed as failed with the refusal's reason
+ * before any card is charged. Answers null when the payment is not open (paid or closed meanwhile), busy
+ * while another submit of it is being taken.
+ */
+export async function takePayment(
+  paymentId: string,
+  confirm: { provider: PaymentProviderName; providerPaymentRef?: string | null },
+): Promise<{ paid: Payment } | { refused: PaymentRefusal } | { busy: true } | null> {
+  return transaction(async (work) => {
+    // SKIP LOCKED: a second submit of the same payment does not wait on the row holding a connection
+    // (twenty at once would fill the pool while the first needs one more); it answers busy and waits
+    // for the outcome outside any transaction (see the sandbox's charge).
+    const [open] = await work.tx
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_STATUSES)))
+      .for('update', { skipLocked: true });
+    if (!open) {
+      const [still] = await work.tx
+        .select({ id: payments.id })
+        .from(payments)
+        .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_STATUSES)));
+      return still ? { busy: true as const } : null;
+    }
+    for (const check of attemptChecks.values()) {
+      const refusal = await check(work, open);
+      if (refusal) {
+        await closePayment(open.id, 'failed', refusal.reason, work);
+        return { refused: refusal };
+      }
+    }
+    const paid = await markPaymentPaid(open.id, confirm, work);
+    return paid ? { paid } : null;
+  });
+}
+
+/**
+ * The buyer must no longer pay this reference (a show cancellation ended the hold): after the commit, a
+ * provider's hosted checkout that is still open is expired at the provider (Stripe: the Checkout Session),
+ * so the card is never asked for. Our own checkout needs nothing: `takePayment` asks again. A payment that
+ * still completes at the provider (paid a moment before) is handled by the succeeded listeners as any late
+ * payment (refused and refunded).
+ */
+export async function stopCheckout(work: Work, partnerId: string, purpose: string, reference: string): Promise<void> {
+  const open = await work.tx
+    .select()
+    .from(payments)
+    .where(
+      and(
+        eq(payments.partnerId, partnerId),
+        eq(payments.purpose, purpose),
+        eq(payments.reference, reference),
+        inArray(payments.status, OPEN_STATUSES),
+      ),
+    );
+  for (const p of open) {
+    const provider = providerFor(p.provider);
+    if (!p.providerRef || !provider.cancelCheckout) continue;
+    const ref = p.providerRef;
+    work.after.run(async () => {
+      try {
+        await provider.cancelCheckout!(ref);
+      } catch (err) {
+        // Already completed or expired at the provider: its webhook tells us which.
+        log.warn('a checkout could not be stopped at the provider', { paymentId: p.id, ...errorFields(err) });
+      }
+    });
+  }
+}
+
 /** Closes an open payment as `failed` or `expired` and runs the failed listeners, in one transaction. */
 export async function closePayment(
   paymentId: string,
@@ -270,59 +360,69 @@ export async function expireDuePayments(limit = 200): Promise<number> {
 // Refunds
 
 /**
- * Refunds a paid payment, whole (no amount: everything not refunded yet) or in part, with a reason.
- * The refund is reserved under the payment's row lock first, so two refunds at once never exceed what
- * was paid; then the provider is asked (outside any transaction) and its answer recorded. A provider
- * failure records the refund as failed (its amount is free again) and throws a bad gateway.
+ * Reserves a refund of a paid payment under the payment's row lock, in the caller's transaction: whole
+ * (no amount: everything not refunded yet) or in part, with a reason. Pending and succeeded refunds
+ * count as reserved, so two reservations at once never exceed what was paid. With the caller's
+ * `refundId`, a refund already reserved (and not failed) under it is answered as `earlier`; one that
+ * failed is reserved again under that id. Nothing is asked of the provider here: see `sendRefund`.
  */
-export async function refundPayment(partnerId: string, input: RefundInput): Promise<Refund> {
+export async function reserveRefund(
+  tx: Tx,
+  partnerId: string,
+  input: RefundInput,
+): Promise<{ earlier: Refund } | { refund: Refund; payment: Payment }> {
   const data = refundInput.parse(input);
-  const reserved = await transaction(async ({ tx }) => {
-    const [payment] = await tx
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.partnerId, partnerId), eq(payments.id, data.paymentId)))
+    .for('update');
+  if (!payment) throw notFound('Payment not found');
+  if (data.refundId) {
+    const [earlier] = await tx
       .select()
-      .from(payments)
-      .where(and(eq(payments.partnerId, partnerId), eq(payments.id, data.paymentId)))
-      .for('update');
-    if (!payment) throw notFound('Payment not found');
-    if (data.refundId) {
-      const [earlier] = await tx
-        .select()
-        .from(refunds)
-        .where(and(eq(refunds.id, data.refundId), eq(refunds.paymentId, payment.id), ne(refunds.status, 'failed')));
-      if (earlier) return { earlier };
-    }
-    if (payment.status !== 'paid' && payment.status !== 'partially_refunded') {
-      throw conflict(`Only a paid payment can be refunded; this one is ${payment.status.replace('_', ' ')}`);
-    }
-    const [{ reserved }] = await tx
-      .select({ reserved: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
       .from(refunds)
-      .where(and(eq(refunds.paymentId, payment.id), ne(refunds.status, 'failed')));
-    const left = payment.amountMinor - reserved;
-    const amount = data.amountMinor ?? left;
-    if (amount <= 0 || amount > left) {
-      throw conflict(`At most ${left} ${payment.currency} (minor units) of this payment can still be refunded`);
-    }
-    const [refund] = await tx
-      .insert(refunds)
-      .values({
-        id: data.refundId ?? newId('rfd'),
-        partnerId,
-        paymentId: payment.id,
-        amountMinor: amount,
-        currency: payment.currency,
-        reason: data.reason,
-      })
-      .onConflictDoUpdate({
-        // The caller's id of a refund that failed before: asked again, it is tried again under that id.
-        target: refunds.id,
-        set: { amountMinor: amount, status: 'pending', failureReason: null, updatedAt: sql`now()` },
-      })
-      .returning();
-    return { refund, payment };
-  });
-  if ('earlier' in reserved && reserved.earlier) return reserved.earlier;
-  const { refund, payment } = reserved;
+      .where(and(eq(refunds.id, data.refundId), eq(refunds.paymentId, payment.id), ne(refunds.status, 'failed')));
+    if (earlier) return { earlier };
+  }
+  if (payment.status !== 'paid' && payment.status !== 'partially_refunded') {
+    throw conflict(`Only a paid payment can be refunded; this one is ${payment.status.replace('_', ' ')}`);
+  }
+  const [{ reserved }] = await tx
+    .select({ reserved: sql<number>`coalesce(sum(${refunds.amountMinor}), 0)::int` })
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, payment.id), ne(refunds.status, 'failed')));
+  const left = payment.amountMinor - reserved;
+  const amount = data.amountMinor ?? left;
+  if (amount <= 0 || amount > left) {
+    throw conflict(`At most ${left} ${payment.currency} (minor units) of this payment can still be refunded`);
+  }
+  const [refund] = await tx
+    .insert(refunds)
+    .values({
+      id: data.refundId ?? newId('rfd'),
+      partnerId,
+      paymentId: payment.id,
+      amountMinor: amount,
+      currency: payment.currency,
+      reason: data.reason,
+    })
+    .onConflictDoUpdate({
+      // The caller's id of a refund that failed before: asked again, it is tried again under that id.
+      target: refunds.id,
+      set: { amountMinor: amount, status: 'pending', failureReason: null, updatedAt: sql`now()` },
+    })
+    .returning();
+  return { refund, payment };
+}
+
+/**
+ * Asks the provider for a refund reserved by `reserveRefund` (after its commit, outside any
+ * transaction) and records the answer. The provider dedupes on the refund's id, so sending a reserved
+ * refund again never refunds twice. A provider failure records the refund as failed (its amount is
+ * free again) and throws.
+ */
+export async function sendRefund(refund: Refund, payment: Payment): Promise<Refund> {
   let answer: Awaited<ReturnType<ReturnType<typeof providerFor>['refund']>>;
   try {
     answer = await providerFor(payment.provider).refund({
@@ -338,6 +438,16 @@ export async function refundPayment(partnerId: string, input: RefundInput): Prom
     throw err;
   }
   return (await settleRefund(refund.id, answer)) ?? refund;
+}
+
+/**
+ * Refunds a paid payment (see `reserveRefund`): the refund is reserved under the payment's row lock in
+ * its own transaction, then sent to the provider. A provider failure throws a bad gateway.
+ */
+export async function refundPayment(partnerId: string, input: RefundInput): Promise<Refund> {
+  const reserved = await transaction(({ tx }) => reserveRefund(tx, partnerId, input));
+  if ('earlier' in reserved) return reserved.earlier;
+  return sendRefund(reserved.refund, reserved.payment);
 }
 
 /**

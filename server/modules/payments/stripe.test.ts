@@ -2,7 +2,15 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import { POST as webhook } from '@/app/api/payments/stripe/webhook/route';
+import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
+import { getDb } from '@/db';
+import { buyIntentions, payments } from '@/db/schema';
+import { createBuyIntention, createListing, refundPurchase, refundPurchaseJob } from '@/server/modules/marketplace';
+import { apiRequest, routeParams } from '@/server/testing/fixtures';
+import { recordJobs } from '@/server/testing/jobs';
+import { sellerMarket } from '@/server/testing/market';
 import { resetEnvCache } from '@/server/env';
 import { createPartner } from '@/server/modules/partners';
 import {
@@ -64,8 +72,11 @@ function answer(path: string, form: Record<string, string>): { status: number; b
       };
     case '/v1/transfers':
       return { status: 200, body: { id: id('tr'), object: 'transfer', amount: Number(form.amount) } };
-    default:
+    default: {
+      const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(path);
+      if (expire) return { status: 200, body: { id: expire[1], object: 'checkout.session', status: 'expired' } };
       return { status: 404, body: { error: { type: 'invalid_request_error', message: `No such path ${path}` } } };
+    }
   }
 }
 
@@ -412,5 +423,81 @@ describe('Stripe Connect payouts', () => {
     expect(
       received.filter((r) => r.path === '/v1/transfers' && r.form['metadata[encore_transfer_id]'] === transfer.id),
     ).toHaveLength(2);
+  });
+});
+
+describe('a show cancellation and a staff refund with Stripe', () => {
+  const SELLER = 'seller@example.com';
+  const BUYER = 'buyer@example.com';
+  let jobs: ReturnType<typeof recordJobs>;
+  beforeAll(() => {
+    jobs = recordJobs();
+  });
+  afterAll(() => jobs.restore());
+
+  /** A partner's T1 listed at 40.00 and held by BUYER, with the Stripe payment of the hold. */
+  async function held(name: string) {
+    const m = await sellerMarket({ seller: SELLER, name });
+    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
+    const [payment] = await getDb().select().from(payments).where(eq(payments.reference, intention.id));
+    return { ...m, listing, intention, payment };
+  }
+  const cancelShow = (m: { key: string; ref: string }) =>
+    cancelPost(
+      apiRequest(`/v1/events/${m.ref}/cancellation`, { key: m.key, method: 'POST' }),
+      routeParams({ externalReferenceId: m.ref }),
+    );
+
+  it('a cancellation expires the Checkout Session of a hold it ended; a payment that still completes is refunded', async () => {
+    const m = await held('Stripe cancel');
+    expect(m.payment.providerRef).toMatch(/^cs_test_/);
+    expect((await cancelShow(m)).status).toBe(200);
+    const expired = received.filter((r) => r.path === `/v1/checkout/sessions/${m.payment.providerRef}/expire`);
+    expect(expired).toHaveLength(1);
+    expect(expired[0].method).toBe('POST');
+    // Paid at Stripe a moment before the expiry: completed, then refused (the hold ended) and refunded.
+    const sent = jobs.sent.length;
+    expect((await deliver('checkout.session.completed', sessionOf(m.payment))).status).toBe(200);
+    const [row] = await getDb().select().from(buyIntentions).where(eq(buyIntentions.id, m.intention.id));
+    expect(row.status).toBe('CANCELLED');
+    expect(jobs.sent.slice(sent).filter((j) => j.name === 'marketplace.refundPurchase')).toEqual([
+      expect.objectContaining({ input: expect.objectContaining({ paymentId: m.payment.id }) }),
+    ]);
+  });
+
+  it('a staff refund the provider refuses stays recorded once and is retried under the same refund id', async () => {
+    const m = await held('Stripe staff refund');
+    expect((await deliver('checkout.session.completed', sessionOf(m.payment))).status).toBe(200);
+    next.set('/v1/refunds', [
+      { status: 400, body: { error: { type: 'invalid_request_error', message: 'Charge is disputed' } } },
+    ]);
+    const sent = jobs.sent.length;
+    const result = await refundPurchase({
+      partnerId: m.partnerId,
+      intentionId: m.intention.id,
+      reason: 'Duplicate order',
+      staffEmail: 'ops@encore.test',
+    });
+    expect(result).toMatchObject({ retrying: true, refundStatus: 'failed', refundId: `rfd_${m.intention.id}_staff` });
+    const [row] = await getDb().select().from(buyIntentions).where(eq(buyIntentions.id, m.intention.id));
+    expect(row.refundReason).toBe('STAFF_REFUND');
+    // The retry: the same refund id, tried again, succeeds; one refund in all.
+    const job = jobs.sent.slice(sent).find((j) => j.name === 'marketplace.refundPurchase')!;
+    expect(job.input).toMatchObject({ refundId: `rfd_${m.intention.id}_staff` });
+    await refundPurchaseJob.run(refundPurchaseJob.input.parse(job.input), { provider: 'local', attempt: 1 });
+    expect(await refundsOf(m.partnerId, m.payment.id)).toEqual([
+      expect.objectContaining({ id: `rfd_${m.intention.id}_staff`, status: 'succeeded', amountMinor: 4000 }),
+    ]);
+    expect((await getPayment(m.partnerId, m.payment.id)).status).toBe('refunded');
+    // A second staff refund is a 409, not a second refund.
+    await expect(
+      refundPurchase({
+        partnerId: m.partnerId,
+        intentionId: m.intention.id,
+        reason: 'x',
+        staffEmail: 'ops@encore.test',
+      }),
+    ).rejects.toMatchObject({ status: 409 });
   });
 });

@@ -91,6 +91,9 @@ export function stripeProvider(): PaymentProvider {
       if (!session.url) throw new AppError('BAD_GATEWAY', 'Stripe opened a Checkout Session without a URL');
       return { url: session.url, providerRef: session.id, expiresAt };
     },
+    async cancelCheckout(sessionId) {
+      await call('expire the checkout', () => stripe.checkout.sessions.expire(sessionId));
+    },
     async refund(p) {
       if (!p.providerPaymentRef) {
         throw new AppError('CONFLICT', 'This payment has no Stripe PaymentIntent to refund');

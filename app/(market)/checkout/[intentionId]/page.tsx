@@ -5,7 +5,7 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { GuaranteeBlock } from '@/components/market/guarantee';
 import { MarketShell } from '@/components/market/shell';
-import { formatShowDate, type Locale } from '@/server/lib/i18n';
+import { formatDay, formatShowDate, type Locale } from '@/server/lib/i18n';
 import { buyerIntention, buyerPromiseFacts, sourcesOf } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { money, param, seatText } from '../../market/buy-format';
@@ -21,7 +21,8 @@ type Query = Record<string, string | string[] | undefined>;
 
 /**
  * A purchase after the payment page: still paying (the hold's countdown and the way back to the payment),
- * paid (the order and each ticket's secure view), or failed / expired (try again from the market). The
+ * paid (the order and each ticket's secure view), refunded afterwards (why, how much and when; no ticket
+ * links), or failed / expired (try again from the market). The
  * intention id is unguessable: whoever holds this link is the buyer.
  */
 export default async function IntentionPage({
@@ -116,7 +117,21 @@ export default async function IntentionPage({
 
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo} narrow>
-      {status === 'COMPLETED' ? (
+      {found.refund ? (
+        <>
+          <div className="mk-notice" role="status" data-testid="purchase-refunded">
+            <h1 className="buy-h2">{t('refundedTitle')}</h1>
+            <p data-testid="refund-reason">{t(`refundReasons.${found.refund.reason}`)}</p>
+            <p data-testid="refund-body">
+              {t('refundedBody', {
+                amount: money(found.refund.amountMinor, currency, locale),
+                date: formatDay(found.refund.at, locale, show?.venue.timeZone),
+              })}
+            </p>
+          </div>
+          {summary}
+        </>
+      ) : status === 'COMPLETED' ? (
         <>
           <div className="mk-success" role="status" data-testid="purchase-success">
             <h1 className="buy-h2">{t(allPending ? 'successTitleAwaiting' : 'successTitle')}</h1>

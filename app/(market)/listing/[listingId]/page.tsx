@@ -9,7 +9,8 @@ import { getPartner } from '@/server/modules/partners';
 import { relistAction, repriceAction, transferStartAction } from '../../_sell/actions';
 import { CopyLink, ListingActionForm, RepriceForm } from '../../_sell/forms';
 import { PayoutDate, PayoutSetup, ShowHeading, SignInPrompt, ticketName } from '../../_sell/parts';
-import { moneyMajor, rangeText } from '../../_sell/reasons';
+import { formatDay } from '@/server/lib/i18n';
+import { money, moneyMajor, pageLocale, rangeText } from '../../_sell/reasons';
 
 export const metadata: Metadata = { title: 'Your listing', robots: { index: false } };
 
@@ -98,10 +99,24 @@ export default async function ListingPage({ params, searchParams }: Props) {
               <dd data-testid="listing-payout">{await moneyMajor(listing.sellerPayout, listing.currency)}</dd>
             </div>
           </dl>
-          {listing.status !== 'CANCELLED' ? (
-            <PayoutDate partnerId={partner.id} showPk={view.tickets[0].showPk} listingId={listing.id} />
-          ) : null}
-          <p className="mk-muted sl-small">{t('payoutStatus', { status: view.payoutStatus })}</p>
+          {view.payoutCancelled ? (
+            <div className="mk-notice" role="status" data-testid="payout-cancelled">
+              <p>{t(`payoutCancelledReasons.${view.payoutCancelled.reason}`)}</p>
+              <p>
+                {t('payoutCancelled', {
+                  amount: await money(view.payoutCancelled.amountMinor, view.payoutCancelled.currency),
+                  date: formatDay(view.payoutCancelled.at, await pageLocale()),
+                })}
+              </p>
+            </div>
+          ) : (
+            <>
+              {listing.status !== 'CANCELLED' ? (
+                <PayoutDate partnerId={partner.id} showPk={view.tickets[0].showPk} listingId={listing.id} />
+              ) : null}
+              <p className="mk-muted sl-small">{t('payoutStatus', { status: view.payoutStatus })}</p>
+            </>
+          )}
           <h3>{t('ticketsTitle', { count })}</h3>
           <ul className="sl-tickets">
             {await Promise.all(

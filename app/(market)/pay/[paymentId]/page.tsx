@@ -34,6 +34,8 @@ const ERROR_FIELD: Record<SandboxCardError, Field | undefined> = {
   declined: undefined,
   authentication_failed: undefined,
   not_payable: undefined,
+  hold_ended: undefined,
+  show_cancelled: undefined,
 };
 
 /** `4242424242424242` → `4242 4242 4242 4242`. */
@@ -146,7 +148,12 @@ function Body({
             !
           </div>
           <h1 id="state-title">{state === 'expired' ? t('expiredTitle') : t('failedTitle')}</h1>
-          <p>{t('notCharged')}</p>
+          {code === 'hold_ended' || code === 'show_cancelled' ? (
+            // Refused before the card was charged: say why, in the fan's language.
+            <p data-testid="pay-refused">{t(`errors.${code}`)}</p>
+          ) : (
+            <p>{t('notCharged')}</p>
+          )}
           {!ownPage && (
             <a className="co-button co-button-quiet" href={payment.cancelUrl}>
               {t('goBack')}

@@ -10,6 +10,7 @@ const TONE: Record<string, Tone> = {
   SCHEDULED: 'warning',
   PAID: 'success',
   COMPLETED: 'success',
+  REFUNDED: 'danger',
 };
 
 /** A status as a badge: "Sold", "Scheduled". */

@@ -6,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Button } from '@/components/ui/button';
 import { FieldDialog } from '@/components/ui/field-dialog';
-import { TimeCell } from '@/components/ui/time';
+import { formatUtc, TimeCell } from '@/components/ui/time';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
@@ -16,6 +16,11 @@ import { StatusBadge } from './market-status';
 import styles from '../../_shared/browser.module.css';
 
 type Purchase = inferRouterOutputs<AppRouter>['market']['purchases']['items'][number];
+
+const REFUND_REASON: Record<string, string> = {
+  SHOW_CANCELLED: 'Show cancelled',
+  STAFF_REFUND: 'Refunded by staff',
+};
 
 const PAYMENT_LABEL: Record<string, string> = {
   paid: 'Paid',
@@ -38,7 +43,9 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
       onSuccess: async (result) => {
         setRefunding(null);
         setDone(
-          `Refunded ${formatMoney(result.refunded, result.currency)} of ${result.intentionId}; the partner is notified.`,
+          result.retrying
+            ? `${result.intentionId} is refunded in Encore and the partner is notified; the provider failed to return ${formatMoney(result.refunded, result.currency)}, and a job is trying again.`
+            : `Refunded ${formatMoney(result.refunded, result.currency)} of ${result.intentionId}; the partner is notified.`,
         );
         await Promise.all([
           queryClient.invalidateQueries({ queryKey: trpc.market.purchases.pathKey() }),
@@ -85,6 +92,17 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
             </td>
             <td>
               <StatusBadge status={p.status} />
+              {p.refundReason && (
+                <div className={styles.sub} data-testid="refund-reason">
+                  {REFUND_REASON[p.refundReason]}
+                  {p.refundedAt && <> · {formatUtc(new Date(p.refundedAt))}</>}
+                </div>
+              )}
+              {p.paidPayoutsAfterRefund.length > 0 && (
+                <div className={styles.sub} role="note">
+                  Seller already paid ({p.paidPayoutsAfterRefund.join(', ')}): recover the payout.
+                </div>
+              )}
             </td>
             <td>{p.buyerEmail}</td>
             <td className={styles.sub}>{p.listingIds.join(', ')}</td>
