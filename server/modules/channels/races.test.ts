@@ -1,10 +1,11 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { channelHubForFile } from '@/server/testing/channel-hub';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { PUT as listingPut } from '@/app/v1/channels/listings/[listingId]/route';
 import { POST as fulfilPost } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
 import { getDb } from '@/db';
-import { channels, channelSales, listingItems, listings, payouts, tickets } from '@/db/schema';
+import { channelSales, listingItems, listings, payouts, tickets } from '@/db/schema';
 import {
   createBuyIntention,
   createListing,
@@ -14,11 +15,8 @@ import {
 } from '@/server/modules/marketplace';
 import { createApiKey, createChannel, updateChannel } from '@/server/modules/partners';
 import { callRoute } from '@/server/testing/fixtures';
-import { recordJobs } from '@/server/testing/jobs';
 import { postRules, sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
-import { Receiver } from '@/server/testing/receiver';
-import { setEnv } from '@/server/testing/env';
 import { mailsOf, race, relistUnderTicketLock, routeStatus, statuses, webhooksOf } from '@/server/testing/race';
 import { expireChannelSaleJob, refundUnfulfilledSales } from './sales';
 
@@ -31,23 +29,8 @@ import { expireChannelSaleJob, refundUnfulfilledSales } from './sales';
 const HOLDER = 'race-holder@example.com';
 const BUYER = 'race-buyer@example.com';
 
-let hub: Receiver;
-let jobs: ReturnType<typeof recordJobs>;
-let restoreEnv: () => void;
-const channelIds: string[] = [];
-beforeAll(async () => {
-  hub = await new Receiver().start();
-  restoreEnv = setEnv({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
-  jobs = recordJobs();
-});
-afterAll(async () => {
-  // Queued messages to these channels are held, not retried against a closed port by other files.
-  if (channelIds.length)
-    await getDb().update(channels).set({ webhookUrl: null }).where(inArray(channels.id, channelIds));
-  jobs.restore();
-  restoreEnv();
-  await hub.stop();
-});
+const harness = channelHubForFile();
+const { channelIds } = harness;
 
 /** A partner (T1, T2 held by HOLDER), a channel, and the channel's listing C1 (one GA ticket at 44 EUR) in the market. */
 async function channelMarket() {
@@ -58,7 +41,7 @@ async function channelMarket() {
   });
   const channel = await createChannel({ partnerId: m.partnerId, name: 'Race Hub' });
   channelIds.push(channel.id);
-  await updateChannel({ partnerId: m.partnerId, channelId: channel.id, name: 'Race Hub', webhookUrl: hub.url });
+  await updateChannel({ partnerId: m.partnerId, channelId: channel.id, name: 'Race Hub', webhookUrl: harness.hub.url });
   const { secret } = await createApiKey({ partnerId: m.partnerId, kind: 'channels', channelId: channel.id });
   const put = await callRoute(listingPut, '/v1/channels/listings/C1', secret, {
     method: 'PUT',
@@ -110,7 +93,7 @@ describe('channel sales at once', () => {
     expect(rows.map((p) => p.status)).toEqual(['SCHEDULED']);
     expect((await mailsOf(s.partnerId, 'purchaseConfirmation')).map((x) => x.toAddress)).toEqual([BUYER]);
     expect(
-      jobs.sent.filter(
+      harness.jobs.sent.filter(
         (j) => j.name === 'channels.expireSale' && (j.input as { saleId?: string }).saleId === sales[0].id,
       ),
     ).toHaveLength(1);
@@ -122,7 +105,7 @@ describe('channel sales at once', () => {
       .update(channelSales)
       .set({ fulfilBy: new Date(Date.now() - 1000) })
       .where(eq(channelSales.id, s.sale.id));
-    const sent = jobs.sent.length;
+    const sent = harness.jobs.sent.length;
     const outcomes = await race<unknown>(
       20,
       (i) =>
@@ -139,7 +122,7 @@ describe('channel sales at once', () => {
       expect((o.value as { body: { errors: { message: string } } }).body.errors.message).toMatch(/refunded/);
     }
     const [after] = await getDb().select().from(channelSales).where(eq(channelSales.id, s.sale.id));
-    const refundJobs = jobs.sent.slice(sent).filter((j) => j.name === 'marketplace.refundPurchase');
+    const refundJobs = harness.jobs.sent.slice(sent).filter((j) => j.name === 'marketplace.refundPurchase');
     const refundedHooks = await webhooksOf(s.partnerId, 'channelSale.refunded', s.channel.id);
     const [payout] = await getDb().select().from(payouts).where(eq(payouts.listingId, s.marketListingId));
     if (after.status === 'REFUNDED') {
@@ -161,7 +144,7 @@ describe('channel sales at once', () => {
 
   it('channel refund on show cancellation: the show cancelled 20 times at once closes the sale once, one channelSale.refunded, one buyer refund', async () => {
     const s = await sold();
-    const sent = jobs.sent.length;
+    const sent = harness.jobs.sent.length;
     const outcomes = await race(
       20,
       () =>
@@ -179,7 +162,7 @@ describe('channel sales at once', () => {
         (x) => (x.data as { reason: string }).reason,
       ),
     ).toEqual(['The show was cancelled; the buyer was refunded']);
-    const refundJobs = jobs.sent.slice(sent).filter((j) => j.name === 'marketplace.refundPurchase');
+    const refundJobs = harness.jobs.sent.slice(sent).filter((j) => j.name === 'marketplace.refundPurchase');
     expect(refundJobs.map((j) => j.input)).toEqual([
       expect.objectContaining({ refundId: `rfd_${s.intention.id}_cancelled` }),
     ]);

@@ -1,6 +1,7 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { channelHubForFile } from '@/server/testing/channel-hub';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { GET as accessLayerGet } from '@/app/v1/wrapper/accesslayer/route';
 import { GET as listedGet } from '@/app/v1/marketplace/items/events/[eventId]/listedTickets/route';
@@ -11,42 +12,23 @@ import { GET as salesGet } from '@/app/v1/channels/sales/route';
 import { GET as saleGet } from '@/app/v1/channels/sales/[saleId]/route';
 import { POST as fulfilPost } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
 import { getDb } from '@/db';
-import { channels, channelSales, mails, payouts, refunds, tickets } from '@/db/schema';
+import { channelSales, mails, payouts, refunds, tickets } from '@/db/schema';
 import { buyerIntention, channelSeller, refundPurchaseJob } from '@/server/modules/marketplace';
 import { createApiKey, createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
 import { setPartnerProtection } from '@/server/modules/protection';
 import { ticketsForSale } from '@/server/modules/tickets';
 import { dispatchDue, listMessages } from '@/server/modules/webhooks';
 import { callRoute } from '@/server/testing/fixtures';
-import { recordJobs } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
-import { Receiver } from '@/server/testing/receiver';
-import { setEnv } from '@/server/testing/env';
 import { channelListingCounts } from './listings';
 import { refundUnfulfilledSales } from './sales';
 
 const HOLDER = 'holder@example.com';
 const BUYER = 'buyer@example.com';
 
-let hub: Receiver;
-const channelIds: string[] = [];
-let jobs: ReturnType<typeof recordJobs>;
-let restoreEnv: () => void;
-beforeAll(async () => {
-  hub = await new Receiver().start();
-  restoreEnv = setEnv({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
-  jobs = recordJobs();
-});
-afterAll(async () => {
-  // Messages still queued for these channels would be retried against a closed port by the dispatchers of
-  // other test files sharing the database: without a URL they are held instead.
-  if (channelIds.length)
-    await getDb().update(channels).set({ webhookUrl: null }).where(inArray(channels.id, channelIds));
-  jobs.restore();
-  restoreEnv();
-  await hub.stop();
-});
+const harness = channelHubForFile();
+const { channelIds } = harness;
 
 const call = callRoute;
 
@@ -65,7 +47,12 @@ async function setUp(name: string) {
   });
   const channel = await createChannel({ partnerId: m.partnerId, name: 'Resale Hub' });
   channelIds.push(channel.id);
-  await updateChannel({ partnerId: m.partnerId, channelId: channel.id, name: 'Resale Hub', webhookUrl: hub.url });
+  await updateChannel({
+    partnerId: m.partnerId,
+    channelId: channel.id,
+    name: 'Resale Hub',
+    webhookUrl: harness.hub.url,
+  });
   const { secret } = await createApiKey({ partnerId: m.partnerId, kind: 'channels', channelId: channel.id });
   return { ...m, channel, channelKey: secret };
 }
@@ -157,7 +144,7 @@ describe('channel listings in the market', () => {
 
     // The channel hears of it, signed with its own secret.
     await dispatchDue({ now: new Date(Date.now() + 1000) });
-    const req = hub.requests.find((r) => r.body.includes('channelListing.sold') && r.body.includes(s.ref))!;
+    const req = harness.hub.requests.find((r) => r.body.includes('channelListing.sold') && r.body.includes(s.ref))!;
     expect(req).toBeDefined();
     const headers = Object.fromEntries(
       ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(req.headers[h])]),
@@ -293,7 +280,7 @@ describe('channel listings in the market', () => {
       'CANCELLED',
     );
     // The buyer gets back what they paid for that part, once, however often the job runs.
-    const job = jobs.sent.filter((j) => j.name === 'marketplace.refundPurchase').at(-1)!;
+    const job = harness.jobs.sent.filter((j) => j.name === 'marketplace.refundPurchase').at(-1)!;
     expect(job.input).toMatchObject({ amountMinor: intention.total * 100, refundId: `rfd_${sale.id}` });
     const ctx = { provider: 'local' as const, attempt: 1 };
     await refundPurchaseJob.run(refundPurchaseJob.input.parse(job.input), ctx);

@@ -265,6 +265,14 @@ function priceMinorOf(price: number | string, currency: string): number {
   return m.minor;
 }
 
+/** The open listing items of these tickets: read after their row locks, it is what a change of hands must see. */
+export function openItemsOf(tx: Tx, ticketPks: string[]) {
+  return tx
+    .select({ ticketId: listingItems.ticketId, listingId: listingItems.listingId })
+    .from(listingItems)
+    .where(and(inArray(listingItems.ticketPk, ticketPks), eq(listingItems.open, true)));
+}
+
 /**
  * The guard of listing create and relist, in their transaction: the checks made before it (ticket, show,
  * owner) are only reads, so here they are made again on locked rows. The shows are read FOR SHARE (a
@@ -311,18 +319,10 @@ async function recheckListable(
         ? codeRevealedError([t.ticketId])
         : refusal(problem.message, changedReason);
   }
-  const open = await tx
-    .select({ ticketId: listingItems.ticketId })
-    .from(listingItems)
-    .where(
-      and(
-        inArray(
-          listingItems.ticketPk,
-          list.map((t) => t.pk),
-        ),
-        eq(listingItems.open, true),
-      ),
-    );
+  const open = await openItemsOf(
+    tx,
+    list.map((t) => t.pk),
+  );
   if (open.length)
     throw new AppError('CONFLICT', listedMessage, {
       details: open.map((o) => ({ path: 'ticketIds', message: `${o.ticketId} is already listed` })),

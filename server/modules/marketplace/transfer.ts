@@ -1,12 +1,11 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import { type Db, type DbOrTx, getDb } from '@/db';
-import { listingItems } from '@/db/schema/marketplace';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { transaction } from '@/server/lib/transaction';
 import { effectiveResaleRules } from '@/server/modules/catalog';
 import { lockTickets, type SaleTicket, ticketsForSale, transferOwnership } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { enqueueWebhook } from '@/server/modules/webhooks';
+import { openItemsOf } from './listings';
 import { notOwnedBy, notOwnedError } from './ownership';
 
 /** Does the partner's rule P2P_TRANSFER allow handing this ticket to another e-mail (no rule: no)? */
@@ -73,18 +72,10 @@ export async function transferTickets(
     );
     const gone = locked.find((t) => t.status !== 'VALID' || t.showStatus !== 'LIVE');
     if (gone) throw conflict(`Ticket ${gone.ticketId} can no longer be transferred`, 'NOT_TRANSFERABLE');
-    const listed = await work.tx
-      .select({ listingId: listingItems.listingId })
-      .from(listingItems)
-      .where(
-        and(
-          inArray(
-            listingItems.ticketPk,
-            list.map((t) => t.pk),
-          ),
-          eq(listingItems.open, true),
-        ),
-      );
+    const listed = await openItemsOf(
+      work.tx,
+      list.map((t) => t.pk),
+    );
     if (listed.length)
       throw conflict('A listed ticket cannot be transferred; take it off sale first', 'TRANSFER_LISTED');
     const { reissue } = await protectionOf(partnerId, work.tx);

@@ -40,20 +40,28 @@ export const partnerName = z
 export const createPartnerInput = z.object({ name: partnerName });
 export const renamePartnerInput = z.object({ partnerId: z.string().min(1), name: partnerName });
 export const PARTNER_LOGO_URL_MAX = 2000;
+export const PARTNER_SUPPORT_URL_MAX = PARTNER_LOGO_URL_MAX;
+/** An https URL fans' browsers open or load (no credentials in it), at most 2,000 characters; `what` names it. */
+function fanFacingHttpsUrl(what: string) {
+  return z
+    .string()
+    .trim()
+    .max(PARTNER_LOGO_URL_MAX, `The ${what} URL is at most ${PARTNER_LOGO_URL_MAX} characters`)
+    .refine(
+      (v) => {
+        try {
+          const u = new URL(v);
+          return u.protocol === 'https:' && u.hostname.length > 0 && !u.username && !u.password;
+        } catch {
+          return false;
+        }
+      },
+      `The ${what} ${what === 'logo' ? 'must be' : 'URL must be'} an https:// URL`,
+    );
+}
+
 /** The partner's logo on every fan page: an https image URL (fans' browsers load it), or null to remove it. */
-export const partnerLogoUrl = z
-  .string()
-  .trim()
-  .max(PARTNER_LOGO_URL_MAX, `The logo URL is at most ${PARTNER_LOGO_URL_MAX} characters`)
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return u.protocol === 'https:' && u.hostname.length > 0 && !u.username && !u.password;
-    } catch {
-      return false;
-    }
-  }, 'The logo must be an https:// URL')
-  .nullable();
+export const partnerLogoUrl = fanFacingHttpsUrl('logo').nullable();
 export const setPartnerLogoInput = z.object({
   partnerId: z.string().min(1),
   // An empty field clears the logo.
@@ -61,7 +69,6 @@ export const setPartnerLogoInput = z.object({
 });
 export type SetPartnerLogoInput = z.input<typeof setPartnerLogoInput>;
 
-export const PARTNER_SUPPORT_URL_MAX = 2000;
 /** Empty input means "none": the form sends '' for a cleared field. */
 const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
 /**
@@ -70,22 +77,7 @@ const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? 
  */
 export const setPartnerSupportInput = z.object({
   partnerId: z.string().min(1),
-  supportUrl: z.preprocess(
-    emptyToNull,
-    z
-      .string()
-      .trim()
-      .max(PARTNER_SUPPORT_URL_MAX, `The support URL is at most ${PARTNER_SUPPORT_URL_MAX} characters`)
-      .refine((v) => {
-        try {
-          const u = new URL(v);
-          return u.protocol === 'https:' && u.hostname.length > 0 && !u.username && !u.password;
-        } catch {
-          return false;
-        }
-      }, 'The support URL must be an https:// URL')
-      .nullable(),
-  ),
+  supportUrl: z.preprocess(emptyToNull, fanFacingHttpsUrl('support').nullable()),
   supportEmail: z.preprocess(
     emptyToNull,
     z

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sessionOf } from '@/server/testing/fake-stripe';
 import { eq } from 'drizzle-orm';
 import { POST as webhook } from '@/app/api/payments/stripe/webhook/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
@@ -181,18 +182,6 @@ async function open(amountMinor = 4550) {
     cancelUrl: 'https://partner.test/back',
   });
 }
-
-const sessionOf = (p: { id: string; providerRef: string | null; amountMinor: number }, extra: object = {}) => ({
-  id: p.providerRef,
-  object: 'checkout.session',
-  client_reference_id: p.id,
-  metadata: { encore_payment_id: p.id },
-  amount_total: p.amountMinor,
-  currency: 'eur',
-  payment_status: 'paid',
-  payment_intent: `pi_for_${p.id}`,
-  ...extra,
-});
 
 const last = (path: string) => received.filter((r) => r.path === path).at(-1)!;
 
