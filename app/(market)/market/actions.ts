@@ -7,7 +7,7 @@ import { safeReturnTo } from '@/components/market/return-to';
 import { AppError } from '@/server/lib/errors';
 import { joinWishlist } from '@/server/modules/market-data';
 import { buyerCheckout, createBuyIntention } from '@/server/modules/marketplace';
-import { returnOriginsOf } from '@/server/modules/partners';
+import { getPartner } from '@/server/modules/partners';
 
 export interface WishlistState {
   saved?: string;
@@ -46,8 +46,8 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
   const fan = await fanOf(checkout.event.partnerId);
   const buyer = fan?.email ?? typed;
   if (!email.safeParse(buyer).success) return { error: 'invalidEmail', email: typed };
-  const origins = (await returnOriginsOf(checkout.event.partnerId)) ?? [];
-  const returnTo = safeReturnTo(String(form.get('returnTo') ?? ''), origins);
+  const { returnOrigins } = await getPartner(checkout.event.partnerId);
+  const returnTo = safeReturnTo(String(form.get('returnTo') ?? ''), returnOrigins);
   let paymentUrl: string;
   try {
     const intention = await createBuyIntention(checkout.event.partnerId, {

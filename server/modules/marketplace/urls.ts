@@ -6,7 +6,7 @@ import { badRequest, notFound } from '@/server/lib/errors';
 import { returnToAllowed } from '@/server/lib/return-origins';
 import { showDirectory } from '@/server/modules/catalog';
 import { withOneTimeToken } from '@/server/modules/fans';
-import { returnOriginsOf } from '@/server/modules/partners';
+import { getPartner } from '@/server/modules/partners';
 import { ticketsForSale, ticketsOfOrder } from '@/server/modules/tickets';
 import { assertPurchasable } from './intentions';
 import { listingOfTicket } from './listings';
@@ -51,7 +51,7 @@ export async function buyingFlowUrl(
   },
   db: DbOrTx = getDb(),
 ): Promise<string> {
-  await checkReturnTo(partnerId, q.returnTo ? 'returnTo' : 'returnURL', q.returnTo ?? q.returnURL);
+  await checkReturnTo(partnerId, q.returnTo ? 'returnTo' : 'returnURL', q.returnTo ?? q.returnURL, db);
   const { eventPk, showPk } = await showOf(partnerId, q.externalReferenceEventId, q.showId, db);
   const entry = url(`/market/${eventPk}`, {
     show: showPk,
@@ -67,9 +67,15 @@ export async function buyingFlowUrl(
  * origin is a 400 naming the field, so no Encore link can lead a fan off to a site of anyone's choosing.
  * Without origins, any absolute URL is accepted (the partner's dashboard page warns staff).
  */
-async function checkReturnTo(partnerId: string, field: 'returnTo' | 'returnURL', value: string | undefined) {
+async function checkReturnTo(
+  partnerId: string,
+  field: 'returnTo' | 'returnURL',
+  value: string | undefined,
+  db: DbOrTx,
+) {
   if (value === undefined) return;
-  const origins = (await returnOriginsOf(partnerId)) ?? [];
+  // Read now, not from the proxy's short-lived copy: a removed origin is refused by every instance at once.
+  const { returnOrigins: origins } = await getPartner(partnerId, db);
   if (returnToAllowed(value, origins)) return;
   throw badRequest(`${field} must be on one of the partner's allowed return origins: ${origins.join(', ')}`, [
     { path: field, message: `is not on an allowed return origin (${origins.join(', ')})`, in: 'query' },
