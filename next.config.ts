@@ -1,6 +1,6 @@
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
-import { COMMON_SECURITY_HEADERS } from './server/http/security-headers';
+import { COMMON_SECURITY_HEADERS, FRAME_OPTIONS_DENY, NOT_EMBEDDABLE_SOURCE } from './server/http/security-headers';
 
 // Fan pages and mails are translated with next-intl; its request config picks the locale the proxy chose.
 const withNextIntl = createNextIntlPlugin('./server/lib/i18n/request.ts');
@@ -17,7 +17,11 @@ const nextConfig: NextConfig = {
   // same check (~30 s); every other build, `npm run build` included, type-checks as usual.
   typescript: { ignoreBuildErrors: process.env.NEXT_BUILD_TYPECHECKED === '1' },
   // On every answer, static files included; the per-request policy (CSP with its nonce) is proxy.ts's.
-  headers: async () => [{ source: '/:path*', headers: COMMON_SECURITY_HEADERS }],
+  // X-Frame-Options everywhere but under the pages a partner may embed, where the proxy decides.
+  headers: async () => [
+    { source: '/:path*', headers: COMMON_SECURITY_HEADERS },
+    { source: NOT_EMBEDDABLE_SOURCE, headers: [FRAME_OPTIONS_DENY] },
+  ],
 };
 
 export default withNextIntl(nextConfig);

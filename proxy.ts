@@ -6,13 +6,17 @@ import { allRoutes } from '@/server/http/registry';
 import { requestIdOf } from '@/server/http/request-id';
 import {
   API_CONTENT_SECURITY_POLICY,
+  FRAME_OPTIONS_DENY,
   newNonce,
   NONCE_HEADER,
   pageContentSecurityPolicy,
   strictTransportSecurity,
+  underEmbeddablePrefix,
 } from '@/server/http/security-headers';
+import { frameAncestors } from '@/server/lib/return-origins';
 import { LOCALE_COOKIE, LOCALE_HEADER, resolveLocale, supportedLocale } from '@/server/lib/i18n/locales';
 import { getsFanLocale, redeemRedirectFor } from '@/server/modules/fans';
+import { framingOriginsOf } from '@/server/modules/marketplace';
 
 const templates = compileTemplates(allRoutes);
 
@@ -36,16 +40,27 @@ function decodable(pathname: string): boolean {
  * browser, then DEFAULT_LANG) and handed to the page in a request header — on fan pages and on the
  * expired-link page under /auth, where tokens are still never redeemed.
  */
-export function proxy(req: NextRequest) {
+export async function proxy(req: NextRequest) {
   const id = requestIdOf(req);
-  const api = req.nextUrl.pathname.startsWith('/v1/');
+  const { pathname } = req.nextUrl;
+  const api = pathname.startsWith('/v1/');
   const nonce = api ? null : newNonce();
+  // The pages a partner may embed are framed only by its allowed origins (looked up here, since a page
+  // cannot set its own headers; cached, see server/modules/marketplace/framing.ts); all else by nobody.
+  const embeddable = !api && underEmbeddablePrefix(pathname);
+  const framers =
+    embeddable && (req.method === 'GET' || req.method === 'HEAD')
+      ? // A failed look-up refuses framing rather than failing the page.
+        await framingOriginsOf(pathname).catch(() => [])
+      : [];
   const csp = nonce
-    ? pageContentSecurityPolicy(nonce, process.env.NODE_ENV === 'development')
+    ? pageContentSecurityPolicy(nonce, process.env.NODE_ENV === 'development', frameAncestors(framers))
     : API_CONTENT_SECURITY_POLICY;
   const res = route(req, id, nonce, csp);
   res.headers.set('x-request-id', id);
   res.headers.set('content-security-policy', csp);
+  // next.config.ts leaves X-Frame-Options off these paths: DENY unless the partner's origins may frame it.
+  if (embeddable && !framers.length) res.headers.set(FRAME_OPTIONS_DENY.key, FRAME_OPTIONS_DENY.value);
   const hsts = strictTransportSecurity(req);
   if (hsts) res.headers.set('strict-transport-security', hsts);
   return res;

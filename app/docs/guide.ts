@@ -27,6 +27,10 @@ export const INTEGRATION_ORDER = [
     'Signed-in fans',
     'When a fan signed in on your site clicks through to Encore, call GET /v1/auth/oneTimeToken?user=<their e-mail> and append the answer to the Encore URL as the query parameter token (…&token=ott_…). It works once, for 15 minutes, and signs the fan in for your account only; a spent link shows the fan how to get a fresh one from you.',
   ],
+  [
+    'Return and embedding',
+    'Ask Encore staff to set your allowed return origins (e.g. https://tickets.example.com). Then a returnTo on another origin is refused with 400 and never shown as a back link, and only those origins may frame the buy (/market/…), resale entry (/resale/…) and sell (/sell/…) pages; checkout, payment and confirm pages are never framed. Until they are set, any returnTo is accepted and no site may frame any page.',
+  ],
   ['Market data', 'Inventory and leads (spec sections “Market data”); not open in this version of the API.'],
 ] as const;
 

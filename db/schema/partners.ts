@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { type AnyPgColumn, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { StoredPrimarySalesFee } from './catalog';
 
@@ -15,6 +16,14 @@ export const partners = pgTable(
     supportUrl: text(),
     /** The partner's support e-mail for fans (set by staff); Encore's own when unset. */
     supportEmail: text(),
+    /**
+     * The origins (`https://host[:port]`, set by staff) a fan may be sent back to (`returnTo`) and that may
+     * frame the partner's embeddable fan pages. Empty: any returnTo is accepted and no page may be framed.
+     */
+    returnOrigins: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Set while staff have disabled the partner: its keys answer 403. Nothing is deleted. */
     disabledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

@@ -2,8 +2,11 @@
  * Security headers of every answer (issue 29). Pages get a Content Security Policy with a nonce made per
  * request (Next.js's documented way: the proxy puts the policy on the request too, and Next.js gives its
  * own scripts that nonce), so no script runs unless this server rendered it; `/v1` answers are data and
- * get a policy that allows nothing. Framing is refused everywhere (`frame-ancestors 'none'`, and
- * X-Frame-Options for browsers that predate it). Web Crypto only, so it runs wherever the proxy runs.
+ * get a policy that allows nothing. Framing is refused (`frame-ancestors 'none'`, and X-Frame-Options
+ * for browsers that predate it), except on the fan pages a partner may embed (buy, resale entry, sell):
+ * those may be framed by the partner's allowed origins only, and then carry no X-Frame-Options (DENY
+ * would override the policy in browsers that honour both). Web Crypto only, so it runs wherever the
+ * proxy runs.
  */
 
 /** The request header the proxy hands the nonce to the page in (read by the root layout). */
@@ -21,7 +24,7 @@ export function newNonce(): string {
  * Forms post to us, or leave for https (a payment provider's page). Development adds what the dev
  * server's overlay and hot reload need.
  */
-export function pageContentSecurityPolicy(nonce: string, dev = false): string {
+export function pageContentSecurityPolicy(nonce: string, dev = false, frameAncestors = "'none'"): string {
   return [
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ''}`,
@@ -32,7 +35,7 @@ export function pageContentSecurityPolicy(nonce: string, dev = false): string {
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self' https:",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors}`,
   ].join('; ');
 }
 
@@ -44,8 +47,24 @@ export const COMMON_SECURITY_HEADERS: { key: string; value: string }[] = [
   { key: 'X-Content-Type-Options', value: 'nosniff' },
   { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=()' },
-  { key: 'X-Frame-Options', value: 'DENY' },
 ];
+
+/** Refuses framing in browsers without `frame-ancestors`; on every answer but the embeddable pages'. */
+export const FRAME_OPTIONS_DENY = { key: 'X-Frame-Options', value: 'DENY' };
+
+/**
+ * The path prefixes under which a page may be embedded by its partner. next.config.ts leaves
+ * X-Frame-Options off these (a config header cannot be removed later); the proxy adds it there unless
+ * the page's partner has allowed origins.
+ */
+export const EMBEDDABLE_PREFIXES = ['market', 'resale', 'sell'] as const;
+
+/** next.config.ts `source` of every path but those under EMBEDDABLE_PREFIXES. */
+export const NOT_EMBEDDABLE_SOURCE = `/:path((?!(?:${EMBEDDABLE_PREFIXES.join('|')})(?:/|$)).*)`;
+
+export function underEmbeddablePrefix(pathname: string): boolean {
+  return EMBEDDABLE_PREFIXES.some((p) => pathname === `/${p}` || pathname.startsWith(`/${p}/`));
+}
 
 /** HSTS, only on an answer to a request that came over https (said by the proxy in front, or our own TLS). */
 export function strictTransportSecurity(req: { nextUrl: URL; headers: Headers }): string | null {

@@ -39,7 +39,7 @@ export default async function CheckoutListingsPage({ searchParams }: { searchPar
     fanOf(checkout.event.partnerId),
     buyerPromiseFacts(checkout.show.showPk, undefined, sourcesOf(checkout.listings)),
   ]);
-  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
+  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
   const { event, show } = checkout;
   const marketHref = withReturnTo(`/market/${event.eventPk}?show=${show.showPk}`, returnTo);
   const total = money(checkout.totalMinor, checkout.currency, locale);

@@ -7,6 +7,7 @@ import { safeReturnTo } from '@/components/market/return-to';
 import { AppError } from '@/server/lib/errors';
 import { joinWishlist } from '@/server/modules/market-data';
 import { buyerCheckout, createBuyIntention } from '@/server/modules/marketplace';
+import { getPartner } from '@/server/modules/partners';
 
 export interface WishlistState {
   saved?: string;
@@ -45,7 +46,8 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
   const fan = await fanOf(checkout.event.partnerId);
   const buyer = fan?.email ?? typed;
   if (!email.safeParse(buyer).success) return { error: 'invalidEmail', email: typed };
-  const returnTo = safeReturnTo(String(form.get('returnTo') ?? ''));
+  const { returnOrigins } = await getPartner(checkout.event.partnerId);
+  const returnTo = safeReturnTo(String(form.get('returnTo') ?? ''), returnOrigins);
   let paymentUrl: string;
   try {
     const intention = await createBuyIntention(checkout.event.partnerId, {

@@ -362,3 +362,9 @@ export async function showConfigurations(showPk: string, db: DbOrTx = getDb()) {
     .where(eq(shows.id, showPk));
   return row ?? null;
 }
+
+/** The partner of an event by Encore's id (which partner may frame its market page), or null. */
+export async function partnerOfEvent(eventPk: string, db: DbOrTx = getDb()): Promise<string | null> {
+  const [row] = await db.select({ partnerId: events.partnerId }).from(events).where(eq(events.id, eventPk));
+  return row?.partnerId ?? null;
+}

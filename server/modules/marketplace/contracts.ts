@@ -38,7 +38,10 @@ export const buyingFlowUrlRoute = defineRoute({
   summary: "The resale market entry URL of a show (Encore's buying flow)",
   description:
     'Answers the absolute URL as `data`. `returnTo` (or its synonym `returnURL`) is where the back button and the ' +
-    'end of the flow lead. With `loginTrust[withMethod]=email&loginTrust[user]=<email>` the URL carries a one-time ' +
+    "end of the flow lead. Once Encore staff have set the partner's allowed return origins, a `returnTo` on " +
+    'another origin is a 400 naming the field (no Encore link can lead a fan back to a site of anyone’s choosing), ' +
+    'and only those origins may frame the buy, resale entry and sell pages; while none are set, any absolute ' +
+    'http(s) URL is accepted and no site may frame them. With `loginTrust[withMethod]=email&loginTrust[user]=<email>` the URL carries a one-time ' +
     'token that signs that user in. 404 `Event not found` / `Show not found` for ids the partner never pushed.',
   auth: 'partner',
   query: buyingFlowQuery,

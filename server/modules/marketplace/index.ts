@@ -4,6 +4,7 @@
  * to show cancellations and ticket invalidations to end listings.
  */
 export * from './fees';
+export * from './framing';
 export * from './intentions';
 export * from './channel-listings';
 export { mailTicketsDelivered, mailPurchaseRefunded } from './mails';

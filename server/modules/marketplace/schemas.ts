@@ -119,9 +119,10 @@ export const buyingFlowQuery = z
   .object({
     externalReferenceEventId: partnerIdText('The event, by the partner id'),
     showId: partnerIdText('The show, by the partner id'),
-    returnTo: absoluteUrl
-      .optional()
-      .meta({ description: 'Back button and end of the flow (required; `returnURL` is accepted as its synonym)' }),
+    returnTo: absoluteUrl.optional().meta({
+      description:
+        "Back button and end of the flow (required; `returnURL` is accepted as its synonym). On one of the partner's allowed return origins when staff have set them, else 400",
+    }),
     returnURL: absoluteUrl.optional().meta({ description: 'Synonym of returnTo' }),
     lang: langParam.optional(),
     ticketOptionId: partnerIdText('Show only this ticket option').optional(),

@@ -2,9 +2,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { listings } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
-import { notFound } from '@/server/lib/errors';
+import { badRequest, notFound } from '@/server/lib/errors';
+import { returnToAllowed } from '@/server/lib/return-origins';
 import { showDirectory } from '@/server/modules/catalog';
 import { withOneTimeToken } from '@/server/modules/fans';
+import { getPartner } from '@/server/modules/partners';
 import { ticketsForSale, ticketsOfOrder } from '@/server/modules/tickets';
 import { assertPurchasable } from './intentions';
 import { listingOfTicket } from './listings';
@@ -49,6 +51,7 @@ export async function buyingFlowUrl(
   },
   db: DbOrTx = getDb(),
 ): Promise<string> {
+  await checkReturnTo(partnerId, q.returnTo ? 'returnTo' : 'returnURL', q.returnTo ?? q.returnURL, db);
   const { eventPk, showPk } = await showOf(partnerId, q.externalReferenceEventId, q.showId, db);
   const entry = url(`/market/${eventPk}`, {
     show: showPk,
@@ -57,6 +60,26 @@ export async function buyingFlowUrl(
     returnTo: q.returnTo ?? q.returnURL,
   });
   return trusted(entry, partnerId, q['loginTrust[user]'], db);
+}
+
+/**
+ * A partner with allowed return origins may send fans back only to one of them (issue 29): another
+ * origin is a 400 naming the field, so no Encore link can lead a fan off to a site of anyone's choosing.
+ * Without origins, any absolute URL is accepted (the partner's dashboard page warns staff).
+ */
+async function checkReturnTo(
+  partnerId: string,
+  field: 'returnTo' | 'returnURL',
+  value: string | undefined,
+  db: DbOrTx,
+) {
+  if (value === undefined) return;
+  // Read now, not from the proxy's short-lived copy: a removed origin is refused by every instance at once.
+  const { returnOrigins: origins } = await getPartner(partnerId, db);
+  if (returnToAllowed(value, origins)) return;
+  throw badRequest(`${field} must be on one of the partner's allowed return origins: ${origins.join(', ')}`, [
+    { path: field, message: `is not on an allowed return origin (${origins.join(', ')})`, in: 'query' },
+  ]);
 }
 
 /** With a trusted login (anchor notes), the URL carries a one-time token signing that user in. */

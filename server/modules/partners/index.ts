@@ -7,5 +7,6 @@
 export * from './channels';
 export * from './client';
 export * from './integration';
+export * from './return-origins';
 export * from './schemas';
 export * from './service';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '@/server/lib/contract';
+import { RETURN_ORIGINS_MAX } from '@/server/lib/return-origins';
 
 /* ---------- Primary sales fee (ticket, ticket option, show, event; partner default) ---------- */
 
@@ -89,6 +90,21 @@ export const setPartnerSupportInput = z.object({
   ),
 });
 export type SetPartnerSupportInput = z.input<typeof setPartnerSupportInput>;
+/**
+ * The partner's allowed return origins (issue 29), as staff typed them; blank lines are dropped. Each is
+ * checked and normalised by setPartnerReturnOrigins (whether http on loopback is allowed is the server's
+ * setting, not something this schema, also bundled into the dashboard, may read).
+ */
+export const setPartnerReturnOriginsInput = z.object({
+  partnerId: z.string().min(1),
+  returnOrigins: z
+    .array(z.string().trim().max(300, 'An origin is at most 300 characters'), {
+      error: 'A list of origins is required',
+    })
+    .transform((list) => list.filter((v) => v !== ''))
+    .pipe(z.array(z.string()).max(RETURN_ORIGINS_MAX, `At most ${RETURN_ORIGINS_MAX} origins`)),
+});
+export type SetPartnerReturnOriginsInput = z.input<typeof setPartnerReturnOriginsInput>;
 export const setPartnerDisabledInput = z.object({ partnerId: z.string().min(1), disabled: z.boolean() });
 
 export const listPartnersInput = z.object({

@@ -1,7 +1,10 @@
 import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, getSql } from '@/db';
 import { apiKeys, channels, partners } from '@/db/schema/partners';
-import { badRequest, notFound } from '@/server/lib/errors';
+import { env } from '@/server/env';
+import { badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
+import { parseReturnOrigin } from '@/server/lib/return-origins';
+import { forgetReturnOrigins } from './return-origins';
 import { newId, newSigningSecret, randomBase62, sha256Hex } from '@/server/lib/ids';
 import {
   type ApiKeyKind,
@@ -16,6 +19,8 @@ import {
   setPartnerLogoInput,
   type SetPartnerLogoInput,
   setPartnerDisabledInput,
+  setPartnerReturnOriginsInput,
+  type SetPartnerReturnOriginsInput,
   setPartnerSupportInput,
   type SetPartnerSupportInput,
   setPrimarySalesFeeInput,
@@ -79,6 +84,34 @@ export async function setPartnerSupport(input: SetPartnerSupportInput, db: DbOrT
     .where(eq(partners.id, partnerId))
     .returning();
   if (!row) throw notFound('Partner not found');
+  return row;
+}
+
+/**
+ * Sets the partner's allowed return origins (an empty list removes them all): each must be an https
+ * origin (http on a loopback host only with ALLOW_PRIVATE_PARTNER_URLS); a bad one is a 400 naming it.
+ * Stored normalised and deduplicated; this process's cached copy is dropped at once (others: in seconds).
+ */
+export async function setPartnerReturnOrigins(
+  input: SetPartnerReturnOriginsInput,
+  db: DbOrTx = getDb(),
+): Promise<Partner> {
+  const { partnerId, returnOrigins } = setPartnerReturnOriginsInput.parse(input);
+  const origins: string[] = [];
+  const details: ErrorDetail[] = [];
+  returnOrigins.forEach((raw, i) => {
+    const parsed = parseReturnOrigin(raw, env().ALLOW_PRIVATE_PARTNER_URLS);
+    if ('error' in parsed) details.push({ path: `returnOrigins[${i}]`, message: `${raw} ${parsed.error}` });
+    else if (!origins.includes(parsed.origin)) origins.push(parsed.origin);
+  });
+  if (details.length) throw badRequest(`Not an allowed return origin: ${details[0].message}`, details);
+  const [row] = await db
+    .update(partners)
+    .set({ returnOrigins: origins, updatedAt: sql`now()` })
+    .where(eq(partners.id, partnerId))
+    .returning();
+  if (!row) throw notFound('Partner not found');
+  forgetReturnOrigins(partnerId);
   return row;
 }
 

@@ -119,6 +119,12 @@ export async function saleTicketByPk(pk: string, db: DbOrTx = getDb()): Promise<
   return row ?? null;
 }
 
+/** The partner of a ticket by our id (which partner may frame its sell page), or null. */
+export async function partnerOfTicket(pk: string, db: DbOrTx = getDb()): Promise<string | null> {
+  const [row] = await db.select({ partnerId: tickets.partnerId }).from(tickets).where(eq(tickets.id, pk));
+  return row?.partnerId ?? null;
+}
+
 /** The partner's tickets of one order (the order sale flow), by ticketId. */
 export async function ticketsOfOrder(partnerId: string, orderId: string, db: DbOrTx = getDb()) {
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), eq(tickets.orderId, orderId)));

@@ -7,6 +7,7 @@ import {
   listPartnersInput,
   renamePartnerInput,
   setPartnerLogoInput,
+  setPartnerReturnOriginsInput,
   setPartnerSupportInput,
   revokeApiKeyInput,
   setPartnerDisabledInput,
@@ -22,6 +23,7 @@ import {
   listPartners,
   renamePartner,
   setPartnerLogo,
+  setPartnerReturnOrigins,
   setPartnerSupport,
   revokeApiKey,
   setPartnerDisabled,
@@ -65,6 +67,10 @@ export const partnersRouter = router({
   setLogo: protectedProcedure.input(setPartnerLogoInput).mutation(({ input }) => setPartnerLogo(input)),
   /** The partner's support contact for fans (https page, e-mail); empty values fall back to Encore's. */
   setSupport: protectedProcedure.input(setPartnerSupportInput).mutation(({ input }) => setPartnerSupport(input)),
+  /** Where fans may be sent back to (returnTo) and who may frame the embeddable fan pages; [] removes all. */
+  setReturnOrigins: protectedProcedure
+    .input(setPartnerReturnOriginsInput)
+    .mutation(({ input }) => setPartnerReturnOrigins(input)),
   /** A disabled partner's keys answer 403; nothing is deleted and enabling again restores access. */
   setDisabled: protectedProcedure.input(setPartnerDisabledInput).mutation(({ input }) => setPartnerDisabled(input)),
   /** The partner's default primary sales fee (used when ticket, option, show and event set none); null removes it. */

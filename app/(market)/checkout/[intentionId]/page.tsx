@@ -45,7 +45,7 @@ export default async function IntentionPage({
     show ? buyerPromiseFacts(show.showPk, undefined, sourcesOf(found.listings)) : null,
   ]);
   const guarantee = promises ? <GuaranteeBlock facts={promises} /> : null;
-  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
+  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
   const marketHref = withReturnTo(`/market/${event.eventPk}${show ? `?show=${show.showPk}` : ''}`, returnTo);
   const totalMinor = found.listings.reduce((n, l) => n + l.totalMinor, 0);
   const currency = intention.currency;

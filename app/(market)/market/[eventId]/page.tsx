@@ -62,7 +62,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
     page.show ? showInventories([page.show.showPk]) : new Map<string, ShowInventory>(),
     page.show ? buyerPromiseFacts(page.show.showPk) : null,
   ]);
-  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'));
+  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
   const { event, show, listings: all, facets } = page;
   const pageCount = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
   const requestedPage = Number(param(query, 'page'));

@@ -29,7 +29,7 @@ export default async function SellPage({ params, searchParams }: Props) {
   const partner = await getPartner(ticket.partnerId);
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
   const order = query.order === '1';
-  const returnTo = safeReturnTo(query.returnTo);
+  const returnTo = safeReturnTo(query.returnTo, partner.returnOrigins);
   const path = `/sell/${ticket.pk}${order ? '?order=1' : ''}`;
   const t = await getTranslations('sell');
   const fan = await fanOf(partner.id);

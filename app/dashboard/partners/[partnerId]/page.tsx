@@ -15,6 +15,7 @@ import { PartnerNav, PartnerSection } from '../_features/overview/partner-nav';
 import { SalesFeeSection } from '../_features/fees/sales-fee-section';
 import { PartnerProtectionSection } from '../_features/protection/partner-protection-section';
 import { PartnerSettingsSection } from '../_features/settings/partner-settings-section';
+import { ReturnOriginsWarning } from '../_features/settings/return-origins-form';
 import { WebhooksSection } from '../_features/webhooks/webhooks-section';
 import { loadPartnerPage, type PartnerPageProps } from '../_shared/partner-page';
 import {
@@ -59,6 +60,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
         }
       />
       <PartnerNav />
+      <ReturnOriginsWarning origins={partner.returnOrigins} />
       <PartnerSection id="details">
         <Card>
           <CardBody>

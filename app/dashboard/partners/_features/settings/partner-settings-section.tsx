@@ -13,6 +13,7 @@ import { Field } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import { PARTNER_LOGO_URL_MAX, PARTNER_NAME_MAX, PARTNER_SUPPORT_URL_MAX } from '@/server/modules/partners/schemas';
+import { ReturnOriginsForm } from './return-origins-form';
 
 /**
  * Renaming and disabling a partner. A disabled partner's keys answer 403 on every API; nothing is
@@ -84,7 +85,7 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
     <SectionCard
       data-testid="partner-settings"
       title="Partner settings"
-      description="The partner's name and logo (shown on every fan page), its support contact for fans, and whether its API keys may be used."
+      description="The partner's name and logo (shown on every fan page), its support contact for fans, the sites fans may return to, and whether its API keys may be used."
     >
       <div className="card-body">
         <ActionForm
@@ -179,6 +180,7 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
             done={supportSaved ? 'Saved.' : null}
           />
         </ActionForm>
+        <ReturnOriginsForm partnerId={partnerId} />
         <div className="form">
           <p>Status: {disabled ? <Badge tone="danger">Disabled</Badge> : <Badge tone="success">Active</Badge>}</p>
           <p className="muted">

@@ -1,0 +1,1 @@
+ALTER TABLE "partners" ADD COLUMN "return_origins" text[] DEFAULT '{}'::text[] NOT NULL;

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { safeReturnTo } from '@/components/market/return-to';
+import { frameAncestors, parseReturnOrigin, returnToAllowed } from './return-origins';
+
+describe('return origins (issue 29)', () => {
+  it('accepts https origins, normalised, and refuses paths, credentials, other schemes and odd hosts', () => {
+    expect(parseReturnOrigin(' HTTPS://Tickets.Partner.Example:443/ ', false)).toEqual({
+      origin: 'https://tickets.partner.example',
+    });
+    expect(parseReturnOrigin('https://tickets.example:8443', false)).toEqual({
+      origin: 'https://tickets.example:8443',
+    });
+    expect(parseReturnOrigin('https://bücher.example', false)).toEqual({ origin: 'https://xn--bcher-kva.example' });
+    for (const bad of [
+      'tickets.example',
+      'https://tickets.example/back',
+      'https://tickets.example/?',
+      'https://tickets.example#x',
+      'https://user:pw@tickets.example',
+      'javascript:alert(1)',
+      'ftp://tickets.example',
+      'https://a;b.example',
+      "https://a'b.example",
+      'https://a,b.example',
+      'http://tickets.example',
+    ]) {
+      expect(parseReturnOrigin(bad, true), bad).toHaveProperty('error');
+    }
+  });
+
+  it('allows http only for a loopback host, and only when private partner URLs are allowed', () => {
+    for (const local of ['http://localhost:3000', 'http://127.0.0.1:8080', 'http://[::1]:3000']) {
+      expect(parseReturnOrigin(local, true), local).toEqual({ origin: local });
+      expect(parseReturnOrigin(local, false), local).toEqual({ error: 'must use https://' });
+    }
+    expect(parseReturnOrigin('http://10.0.0.1', true)).toEqual({ error: 'must use https://' });
+  });
+
+  it('allows any http(s) returnTo without origins, and with origins only those (compared as parsed origins)', () => {
+    expect(returnToAllowed('https://anywhere.example/x', [])).toBe(true);
+    expect(returnToAllowed('javascript:alert(1)', [])).toBe(false);
+    const origins = ['https://tickets.a.example'];
+    expect(returnToAllowed('https://TICKETS.a.example:443/my?x=1', origins)).toBe(true);
+    for (const other of [
+      'https://evil.example/',
+      'https://tickets.a.example.evil.example/',
+      'https://evil.example/?https://tickets.a.example',
+      'https://tickets.a.example@evil.example/',
+      'http://tickets.a.example/',
+      'https://tickets.a.example:8443/',
+      '//tickets.a.example/',
+      'not a url',
+    ]) {
+      expect(returnToAllowed(other, origins), other).toBe(false);
+    }
+  });
+
+  it('safeReturnTo gives the back link only on an allowed origin', () => {
+    expect(safeReturnTo('https://evil.example/back', [])).toBe('https://evil.example/back');
+    expect(safeReturnTo('https://evil.example/back', ['https://tickets.a.example'])).toBeNull();
+    expect(safeReturnTo(['https://tickets.a.example/back', 'x'], ['https://tickets.a.example'])).toBe(
+      'https://tickets.a.example/back',
+    );
+    expect(safeReturnTo('javascript:alert(1)', [])).toBeNull();
+    expect(safeReturnTo(undefined, ['https://tickets.a.example'])).toBeNull();
+  });
+
+  it('frame-ancestors lists the origins, or none', () => {
+    expect(frameAncestors([])).toBe("'none'");
+    expect(frameAncestors(['https://a.example', 'https://b.example'])).toBe('https://a.example https://b.example');
+  });
+});

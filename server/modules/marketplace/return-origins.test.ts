@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { GET as buyingFlowGet } from '@/app/v1/marketplace/buyingflow/url/entrypoint/route';
+import { resetEnvCache } from '@/server/env';
+import { AppError } from '@/server/lib/errors';
+import { getPartner, setPartnerReturnOrigins } from '@/server/modules/partners';
+import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { json, syncTickets } from '@/server/testing/ticket-api';
+import { createCallerFactory } from '@/server/trpc/init';
+import { appRouter } from '@/server/trpc/router';
+import { framingOriginsOf, sellingFlowUrl } from '@/server/modules/marketplace';
+
+const staff = createCallerFactory(appRouter)({
+  staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' },
+});
+
+/** A partner with one event (show 1) and one ticket; the paths of its three embeddable pages. */
+async function partnerWithPages(name: string) {
+  const { partner, apiKey } = await makePartner(name);
+  await pushEvent(apiKey, 'E1', [testShow('1')]);
+  const ticket = { externalReferenceEventId: 'E1', showId: '1', ticketOptionId: 'GA', ticketId: 'T1' };
+  expect(
+    (
+      await syncTickets(apiKey, [
+        { ...ticket, buyer: 'fan@example.com', orderId: 'O1', ticketAccess: { type: 'OTHER', locator: 'T1' } },
+      ])
+    ).status,
+  ).toBe(200);
+  const entry = await buyingFlowUrl(apiKey, 'returnTo', 'https://anywhere.example/');
+  const market = new URL(entry.body.data).pathname;
+  const sell = new URL(await sellingFlowUrl(partner.id, 'T1')).pathname;
+  return { partnerId: partner.id, apiKey, pages: [market, sell, `/resale/${partner.id}`] };
+}
+
+function buyingFlowUrl(key: string, field: 'returnTo' | 'returnURL', returnTo: string) {
+  const q = new URLSearchParams({ externalReferenceEventId: 'E1', showId: '1', [field]: returnTo });
+  return buyingFlowGet(apiRequest(`/v1/marketplace/buyingflow/url/entrypoint?${q}`, { key }), routeParams({})).then(
+    json,
+  );
+}
+
+afterEach(() => {
+  delete process.env.ALLOW_PRIVATE_PARTNER_URLS;
+  resetEnvCache();
+});
+
+describe("a partner's allowed return origins (issue 29)", () => {
+  it('are set by staff, normalised and deduplicated; a bad one is a 400 naming returnOrigins', async () => {
+    const { partner } = await makePartner('Origins');
+    const set = await staff.partners.setReturnOrigins({
+      partnerId: partner.id,
+      returnOrigins: ['https://Tickets.A.example/', '', 'https://tickets.a.example:443', ' https://m.a.example '],
+    });
+    expect(set.returnOrigins).toEqual(['https://tickets.a.example', 'https://m.a.example']);
+    expect((await getPartner(partner.id)).returnOrigins).toEqual(['https://tickets.a.example', 'https://m.a.example']);
+
+    for (const bad of ['https://a.example/path', 'http://a.example', 'not an origin', 'http://localhost:3000']) {
+      const err = await staff.partners
+        .setReturnOrigins({ partnerId: partner.id, returnOrigins: ['https://ok.example', bad] })
+        .catch((e: unknown) => e);
+      expect(err, bad).toMatchObject({ code: 'BAD_REQUEST' });
+      const cause = (err as { cause?: unknown }).cause;
+      expect(cause).toBeInstanceOf(AppError);
+      expect((cause as AppError).details?.[0].path).toBe('returnOrigins[1]');
+      expect((cause as AppError).message).toContain(bad);
+    }
+    const tooMany = await staff.partners
+      .setReturnOrigins({
+        partnerId: partner.id,
+        returnOrigins: Array.from({ length: 21 }, (_, i) => `https://${i}.example`),
+      })
+      .catch((e: unknown) => e);
+    expect(tooMany).toMatchObject({ code: 'BAD_REQUEST' });
+    // Nothing bad was stored.
+    expect((await getPartner(partner.id)).returnOrigins).toEqual(['https://tickets.a.example', 'https://m.a.example']);
+    await expect(setPartnerReturnOrigins({ partnerId: 'ptr_nobody', returnOrigins: [] })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+    // Clearing the list.
+    expect((await staff.partners.setReturnOrigins({ partnerId: partner.id, returnOrigins: [] })).returnOrigins).toEqual(
+      [],
+    );
+  });
+
+  it('allow http on loopback only with ALLOW_PRIVATE_PARTNER_URLS', async () => {
+    const { partner } = await makePartner('Loopback');
+    await expect(
+      setPartnerReturnOrigins({ partnerId: partner.id, returnOrigins: ['http://localhost:3000'] }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
+    resetEnvCache();
+    const set = await setPartnerReturnOrigins({ partnerId: partner.id, returnOrigins: ['http://localhost:3000'] });
+    expect(set.returnOrigins).toEqual(['http://localhost:3000']);
+  });
+
+  it('make another origin a 400 naming returnTo (or returnURL) on the buying flow entry; none set: any', async () => {
+    const a = await partnerWithPages('Return A');
+    expect((await buyingFlowUrl(a.apiKey, 'returnTo', 'https://evil.example/')).status).toBe(200);
+    await setPartnerReturnOrigins({ partnerId: a.partnerId, returnOrigins: ['https://tickets.a.example'] });
+    const ok = await buyingFlowUrl(a.apiKey, 'returnTo', 'https://tickets.a.example/my-tickets');
+    expect(ok.status).toBe(200);
+    expect(new URL(ok.body.data).searchParams.get('returnTo')).toBe('https://tickets.a.example/my-tickets');
+    for (const field of ['returnTo', 'returnURL'] as const) {
+      for (const other of [
+        'https://evil.example/',
+        'https://tickets.a.example.evil.example/',
+        'http://tickets.a.example/',
+      ]) {
+        const res = await buyingFlowUrl(a.apiKey, field, other);
+        expect(res.status, `${field} ${other}`).toBe(400);
+        expect(res.body.errors.details).toEqual([
+          { path: field, message: 'is not on an allowed return origin (https://tickets.a.example)', in: 'query' },
+        ]);
+      }
+    }
+  });
+
+  it("are one partner's own: A's origins never allow B's returnTo, nor let A frame B's pages", async () => {
+    const [a, b] = await Promise.all([partnerWithPages('Tenant A'), partnerWithPages('Tenant B')]);
+    await setPartnerReturnOrigins({ partnerId: a.partnerId, returnOrigins: ['https://tickets.a.example'] });
+    await setPartnerReturnOrigins({ partnerId: b.partnerId, returnOrigins: ['https://tickets.b.example'] });
+    expect((await buyingFlowUrl(b.apiKey, 'returnTo', 'https://tickets.a.example/')).status).toBe(400);
+    expect((await buyingFlowUrl(a.apiKey, 'returnTo', 'https://tickets.b.example/')).status).toBe(400);
+    expect((await buyingFlowUrl(b.apiKey, 'returnTo', 'https://tickets.b.example/')).status).toBe(200);
+    for (const page of a.pages) expect(await framingOriginsOf(page), page).toEqual(['https://tickets.a.example']);
+    for (const page of b.pages) expect(await framingOriginsOf(page), page).toEqual(['https://tickets.b.example']);
+  });
+
+  it('frame only the embeddable pages, by the current origins (a change is seen at once)', async () => {
+    const a = await partnerWithPages('Framing');
+    for (const page of a.pages) expect(await framingOriginsOf(page)).toEqual([]);
+    await staff.partners.setReturnOrigins({ partnerId: a.partnerId, returnOrigins: ['https://tickets.a.example'] });
+    for (const page of a.pages) expect(await framingOriginsOf(page)).toEqual(['https://tickets.a.example']);
+    await staff.partners.setReturnOrigins({
+      partnerId: a.partnerId,
+      returnOrigins: ['https://tickets.a.example', 'https://m.a.example'],
+    });
+    expect(await framingOriginsOf(a.pages[0])).toEqual(['https://tickets.a.example', 'https://m.a.example']);
+    const market = a.pages[0];
+    for (const never of [
+      `/checkout?listings=x`,
+      `/checkout/bi_x`,
+      `/pay/bi_x`,
+      `/dashboard/partners/${a.partnerId}`,
+      `${market}/x`,
+      '/market/evt_unknown',
+      '/sell/tkt_unknown',
+      '/resale/ptr_unknown',
+      '/resale/%00',
+      `/resale/${'x'.repeat(5000)}`,
+    ]) {
+      expect(await framingOriginsOf(never), never).toEqual([]);
+    }
+  });
+});
