@@ -90,6 +90,9 @@ test('support finds tickets, reads their history, batches, webhook headers and s
     for (const label of ['Keys', 'Integration', 'Fees', 'Webhooks', 'Catalogue', 'Settings']) {
       await expect(nav.getByRole('link', { name: label, exact: true })).toBeVisible();
     }
+    // Every section has loaded (no skeleton left): a section above still loading would grow after the jump
+    // and push the target out of view, which is the page settling, not the navigation failing.
+    await expect(page.getByRole('status').filter({ hasText: /^Loading/ })).toHaveCount(0);
     await nav.getByRole('link', { name: 'Webhooks', exact: true }).click();
     await expect(page).toHaveURL(/#webhooks$/);
     await expect(page.getByTestId('webhooks')).toBeInViewport();
