@@ -7,6 +7,7 @@ import { safeReturnTo } from '@/components/market/return-to';
 import { AppError } from '@/server/lib/errors';
 import { joinWishlist } from '@/server/modules/market-data';
 import { buyerCheckout, createBuyIntention } from '@/server/modules/marketplace';
+import { assertForm } from '@/components/market/form-argument';
 
 export interface WishlistState {
   saved?: string;
@@ -15,6 +16,7 @@ export interface WishlistState {
 
 /** The empty market's "notify me": a WISHLIST lead for the show. */
 export async function wishlistAction(_: WishlistState, form: FormData): Promise<WishlistState> {
+  assertForm(form);
   const result = await joinWishlist({
     eventPk: String(form.get('eventId') ?? ''),
     showPk: String(form.get('showId') ?? ''),
@@ -36,6 +38,7 @@ const email = z.email().max(254);
  * signed-in fan buys as themself; anyone else gives the e-mail the tickets go to.
  */
 export async function payAction(_: PayState, form: FormData): Promise<PayState> {
+  assertForm(form);
   const ids = String(form.get('listings') ?? '')
     .split(',')
     .filter(Boolean);
