@@ -146,32 +146,31 @@ async function fanContext(apiKey: string): Promise<APIRequestContext> {
 
 const errorOutput = () => setUp<{ total: number; last: string[] }>('error-output', {});
 
-/** Runs the probes a few at a time; each answer's status, with its request. */
-async function run(ctx: (url: string) => APIRequestContext, probes: Probe[]) {
-  const answers: { probe: string; status: number; html: string }[] = [];
-  for (let i = 0; i < probes.length; i += 6) {
-    await Promise.all(
-      probes.slice(i, i + 6).map(async (p) => {
-        const res = await ctx(p.url)
-          .fetch(p.url, { method: p.method, headers: p.headers, data: p.body, maxRedirects: 0, timeout: 10_000 })
-          .catch((err: Error) => err);
-        if (res instanceof Error) {
-          answers.push({
-            probe: `${p.method} ${p.url.slice(0, 120)}: ${res.message.split('\n')[0]}`,
-            status: 599,
-            html: '',
-          });
-          return;
-        }
-        const type = res.headers()['content-type'] ?? '';
-        answers.push({
-          probe: `${p.method} ${p.url.slice(0, 120)} ${JSON.stringify(p.headers ?? {})}`,
-          status: res.status(),
-          html: type.startsWith('text/html') && res.status() >= 400 ? await res.text() : '',
-        });
-      }),
-    );
-  }
+type Answer = { probe: string; status: number; html: string };
+
+/** One probe's answer: its status, and its page when it is an HTML error answer. */
+async function answer(ctx: APIRequestContext, p: Probe): Promise<Answer> {
+  const name = `${p.method} ${p.url.slice(0, 120)} ${JSON.stringify(p.headers ?? {})}`;
+  const res = await ctx
+    .fetch(p.url, { method: p.method, headers: p.headers, data: p.body, maxRedirects: 0, timeout: 10_000 })
+    .catch((err: Error) => err);
+  if (res instanceof Error) return { probe: `${name}: ${res.message.split('\n')[0]}`, status: 599, html: '' };
+  const html = (res.headers()['content-type'] ?? '').startsWith('text/html') && res.status() >= 400;
+  return { probe: name, status: res.status(), html: html ? await res.text() : '' };
+}
+
+/** Runs the probes on a few lanes at once (a lane takes the next probe as soon as its last one is answered). */
+async function run(ctx: (url: string) => APIRequestContext, probes: Probe[], lanes = 6): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (next < probes.length) {
+        const p = probes[next++];
+        answers.push(await answer(ctx(p.url), p));
+      }
+    }),
+  );
   return answers;
 }
 
