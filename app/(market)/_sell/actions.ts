@@ -20,7 +20,7 @@ import {
   unlistAsSeller,
 } from '@/server/modules/marketplace';
 import { reasonText, rangeText } from './reasons';
-import { assertForm } from '@/components/market/form-argument';
+import { assertForm } from '@/server/http/form-argument';
 
 /** What a form shows after a refused submit: the error next to the field, with the allowed range. */
 export interface FormState {

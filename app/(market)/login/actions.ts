@@ -4,7 +4,7 @@ import { headers } from 'next/headers';
 import { getLocale } from 'next-intl/server';
 import { clientAddressOf } from '@/server/http/client-address';
 import { requestSignInLink } from '@/server/modules/fans';
-import { assertForm } from '@/components/market/form-argument';
+import { assertForm } from '@/server/http/form-argument';
 
 export type SignInLinkState =
   | { status: 'idle' }

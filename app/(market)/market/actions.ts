@@ -7,7 +7,7 @@ import { safeReturnTo } from '@/components/market/return-to';
 import { AppError } from '@/server/lib/errors';
 import { joinWishlist } from '@/server/modules/market-data';
 import { buyerCheckout, createBuyIntention } from '@/server/modules/marketplace';
-import { assertForm } from '@/components/market/form-argument';
+import { assertForm } from '@/server/http/form-argument';
 
 export interface WishlistState {
   saved?: string;

@@ -1,7 +1,7 @@
 'use server';
 
 import { redirect } from 'next/navigation';
-import { assertForm } from '@/components/market/form-argument';
+import { assertForm } from '@/server/http/form-argument';
 import { unsubscribeNotification } from '@/server/modules/market-data';
 
 /**
