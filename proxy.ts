@@ -3,6 +3,16 @@ import { AppError } from '@/server/lib/errors';
 import { errorResponse } from '@/server/http/envelope';
 import { allowedMethodsFor, compileTemplates } from '@/server/http/methods';
 import { allRoutes } from '@/server/http/registry';
+import {
+  actionIdRefusal,
+  addressRefusal,
+  decodable,
+  foreignOriginRefusal,
+  actionBodyRefusal,
+  isServerActionPost,
+  type Refusal,
+  refusalPage,
+} from '@/server/http/page-guard';
 import { requestIdOf } from '@/server/http/request-id';
 import {
   API_CONTENT_SECURITY_POLICY,
@@ -20,22 +30,13 @@ import { framingOriginsOf } from '@/server/modules/marketplace';
 
 const templates = compileTemplates(allRoutes);
 
-/** Whether every segment of a percent-encoded path decodes (invalid UTF-8 such as `%FF` does not). */
-function decodable(pathname: string): boolean {
-  try {
-    for (const segment of pathname.split('/')) decodeURIComponent(segment);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Gives every request an id (the caller's X-Request-Id when sane) and echoes it on every response,
  * including the ones Next.js answers itself. Route handlers read the same header. On /v1, answers in
  * the API's envelope what Next.js would otherwise answer itself: a path whose percent-encoding is not
  * UTF-8 (Next.js fails decoding it with a 500) gets a 400, a known path called with a method it does
- * not have a 405. On fan pages, a `token` query parameter (a one-time sign-in token) is sent to
+ * not have a 405. Elsewhere, bad input Next.js or a page would answer with a 500 (server/http/page-guard.ts)
+ * is a 400 or 403 with a branded page, in the fan's language on fan pages. On fan pages, a `token` query parameter (a one-time sign-in token) is sent to
  * /auth/redeem first, and the page's language is chosen (URL `lang`, remembered in a cookie, then the
  * browser, then DEFAULT_LANG) and handed to the page in a request header — on fan pages and on the
  * expired-link page under /auth, where tokens are still never redeemed.
@@ -56,7 +57,8 @@ export async function proxy(req: NextRequest) {
   const csp = nonce
     ? pageContentSecurityPolicy(nonce, process.env.NODE_ENV === 'development', frameAncestors(framers))
     : API_CONTENT_SECURITY_POLICY;
-  const res = route(req, id, nonce, csp);
+  const refusal = api ? null : await pageRefusal(req);
+  const res = refusal ? refused(req, refusal) : route(req, id, nonce, csp);
   res.headers.set('x-request-id', id);
   res.headers.set('content-security-policy', csp);
   // next.config.ts leaves X-Frame-Options off these paths: DENY unless the partner's origins may frame it.
@@ -64,6 +66,24 @@ export async function proxy(req: NextRequest) {
   const hsts = strictTransportSecurity(req);
   if (hsts) res.headers.set('strict-transport-security', hsts);
   return res;
+}
+
+/** Bad input outside /v1 that would otherwise be a 500: the address, then a server action's origin, id and body. */
+async function pageRefusal(req: NextRequest): Promise<Refusal | null> {
+  const address = addressRefusal(req.nextUrl);
+  if (address) return address;
+  if (!isServerActionPost(req) || req.nextUrl.pathname.startsWith('/api/')) return null;
+  return foreignOriginRefusal(req) ?? actionIdRefusal(req) ?? (await actionBodyRefusal(req));
+}
+
+function refused(req: NextRequest, refusal: Refusal): Response {
+  const fanPage = getsFanLocale(req.nextUrl.pathname);
+  const locale = resolveLocale({
+    lang: req.nextUrl.searchParams.get('lang'),
+    cookie: req.cookies.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: req.headers.get('accept-language'),
+  });
+  return refusalPage(refusal, fanPage ? locale : 'en', fanPage);
 }
 
 function route(req: NextRequest, id: string, nonce: string | null, csp: string): Response {

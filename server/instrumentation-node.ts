@@ -1,5 +1,9 @@
 import { bootApp } from './boot';
 import { EnvError } from './env';
+import { captureErrorOutput } from './testing/error-output';
+
+// The e2e server: keep what is written to stderr, so tests can see that bad input logs no error.
+if (process.env.TEST_HOOKS_SECRET) captureErrorOutput();
 
 // Skipped while `next build` collects pages: building must not need a database.
 if (process.env.NEXT_PHASE !== 'phase-production-build') {

@@ -8,6 +8,7 @@ import { toMinorUnits } from '@/server/lib/money';
 import { createListing, setMarketTerms } from '@/server/modules/marketplace';
 import { createPartnerWithKeys } from '@/server/modules/partners';
 import { startPayment } from '@/server/modules/payments';
+import { errorOutput } from './error-output';
 
 /**
  * Test-only set-up calls for the Playwright suite (`POST /api/test-hooks/<action>`): what staff or a fan
@@ -33,6 +34,8 @@ function hook<S extends z.ZodType>(input: S, run: (body: z.output<S>) => Promise
 }
 
 const hooks: Record<string, Hook> = {
+  // What the server has written to stderr so far (server/testing/error-output.ts).
+  'error-output': hook(z.object({}), async () => errorOutput()),
   partner: hook(z.object({ name: z.string().min(1) }), async ({ name }) => {
     const { partner, apiKey, channelsApiKey } = await createPartnerWithKeys(name);
     return { partnerId: partner.id, apiKey, channelsApiKey };

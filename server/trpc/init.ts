@@ -3,7 +3,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { z } from 'zod';
 import { getStaffSession } from '@/server/auth/session';
-import { AppError, type ErrorCode } from '@/server/lib/errors';
+import { AppError, clientErrorFrom, type ErrorCode } from '@/server/lib/errors';
 
 /** Per-request context: the signed-in staff member (or null). Same for HTTP calls and server components. */
 export async function createTRPCContext() {
@@ -69,15 +69,15 @@ function isAppError(err: unknown): err is AppError {
 
 /**
  * The one place module errors become tRPC errors, so callers over HTTP and server components see the
- * same codes (NOT_FOUND stays NOT_FOUND rather than turning into an internal error).
+ * same codes (NOT_FOUND stays NOT_FOUND rather than turning into an internal error). A value PostgreSQL
+ * refused (a NUL in a search, say) is the caller's bad input: a 400, not an internal error and a log line.
  */
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && isAppError(result.error.cause)) {
-    const cause = result.error.cause;
-    const code = TRPC_CODE_OF[cause.code];
-    if (code) throw new TRPCError({ code, message: cause.message, cause });
-  }
+  if (result.ok) return result;
+  const cause = isAppError(result.error.cause) ? result.error.cause : clientErrorFrom(result.error.cause);
+  const code = cause && TRPC_CODE_OF[cause.code];
+  if (cause && code) throw new TRPCError({ code, message: cause.message, cause });
   return result;
 });
 

@@ -20,6 +20,7 @@ import {
   unlistAsSeller,
 } from '@/server/modules/marketplace';
 import { reasonText, rangeText } from './reasons';
+import { assertForm } from '@/server/http/form-argument';
 
 /** What a form shows after a refused submit: the error next to the field, with the allowed range. */
 export interface FormState {
@@ -49,6 +50,7 @@ async function refused(result: Exclude<ListForSellerResult, { ok: true }>, partn
 
 /** The selling flow's confirm: lists the chosen tickets (a PACK for several of one order). */
 export async function listTicketsAction(_prev: FormState, data: FormData): Promise<FormState> {
+  assertForm(data);
   const t = await getTranslations('sell');
   const ticket = await sellPage(field(data, 'ticketPk'));
   if (!ticket) return { error: t('gone') };
@@ -63,6 +65,7 @@ export async function listTicketsAction(_prev: FormState, data: FormData): Promi
 
 /** Sends the seller to the payout onboarding (sandbox form or Stripe), back to `returnPath` after. */
 export async function setUpPayoutsAction(data: FormData): Promise<void> {
+  assertForm(data);
   const partnerId = field(data, 'partnerId');
   const returnPath = field(data, 'returnPath');
   const fan = await fanOf(partnerId);
@@ -100,6 +103,7 @@ async function fanRefusal(reason: FanErrorReason, partnerName: string): Promise<
 }
 
 export async function repriceAction(_prev: FormState, data: FormData): Promise<FormState> {
+  assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
   const seller = await sellerOf(listingId);
@@ -110,6 +114,7 @@ export async function repriceAction(_prev: FormState, data: FormData): Promise<F
 }
 
 export async function unlistAction(_prev: FormState, data: FormData): Promise<FormState> {
+  assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
   const seller = await sellerOf(listingId);
@@ -123,6 +128,7 @@ export async function unlistAction(_prev: FormState, data: FormData): Promise<Fo
 }
 
 export async function relistAction(_prev: FormState, data: FormData): Promise<FormState> {
+  assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
   const seller = await sellerOf(listingId);
@@ -137,6 +143,7 @@ export async function relistAction(_prev: FormState, data: FormData): Promise<Fo
 
 /** Step one of a transfer: check the e-mail, then show the confirmation page. */
 export async function transferStartAction(_prev: FormState, data: FormData): Promise<FormState> {
+  assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
   const to = transferEmail.safeParse(field(data, 'to'));
@@ -145,6 +152,7 @@ export async function transferStartAction(_prev: FormState, data: FormData): Pro
 }
 
 export async function transferAction(_prev: FormState, data: FormData): Promise<FormState> {
+  assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
   const to = transferEmail.safeParse(field(data, 'to'));
@@ -161,6 +169,7 @@ export async function transferAction(_prev: FormState, data: FormData): Promise<
 
 /** Step one of a transfer from the secure view: check the e-mail, then show the confirmation. */
 export async function ticketTransferStartAction(_prev: FormState, data: FormData): Promise<FormState> {
+  assertForm(data);
   const t = await getTranslations('listing');
   const token = field(data, 'token');
   const to = transferEmail.safeParse(field(data, 'to'));
@@ -174,6 +183,7 @@ export async function ticketTransferStartAction(_prev: FormState, data: FormData
  * every transfer) and the partner's rules allow it. The old link then says "transferred".
  */
 export async function ticketTransferAction(_prev: FormState, data: FormData): Promise<FormState> {
+  assertForm(data);
   const t = await getTranslations('listing');
   const token = field(data, 'token');
   const to = transferEmail.safeParse(field(data, 'to'));

@@ -4,6 +4,7 @@ import { headers } from 'next/headers';
 import { getLocale } from 'next-intl/server';
 import { clientAddressOf } from '@/server/http/client-address';
 import { requestSignInLink } from '@/server/modules/fans';
+import { assertForm } from '@/server/http/form-argument';
 
 export type SignInLinkState =
   | { status: 'idle' }
@@ -13,6 +14,7 @@ export type SignInLinkState =
 
 /** The sign-in form's action: asks the fans module for a link by e-mail (the page stays thin). */
 export async function sendSignInLink(_prev: SignInLinkState, form: FormData): Promise<SignInLinkState> {
+  assertForm(form);
   const email = String(form.get('email') ?? '').slice(0, 300);
   const result = await requestSignInLink({
     partnerId: String(form.get('partner') ?? ''),

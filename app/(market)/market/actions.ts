@@ -8,6 +8,7 @@ import { AppError } from '@/server/lib/errors';
 import { joinWishlist } from '@/server/modules/market-data';
 import { buyerCheckout, createBuyIntention } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
+import { assertForm } from '@/server/http/form-argument';
 
 export interface WishlistState {
   saved?: string;
@@ -16,6 +17,7 @@ export interface WishlistState {
 
 /** The empty market's "notify me": a WISHLIST lead for the show. */
 export async function wishlistAction(_: WishlistState, form: FormData): Promise<WishlistState> {
+  assertForm(form);
   const result = await joinWishlist({
     eventPk: String(form.get('eventId') ?? ''),
     showPk: String(form.get('showId') ?? ''),
@@ -37,6 +39,7 @@ const email = z.email().max(254);
  * signed-in fan buys as themself; anyone else gives the e-mail the tickets go to.
  */
 export async function payAction(_: PayState, form: FormData): Promise<PayState> {
+  assertForm(form);
   const ids = String(form.get('listings') ?? '')
     .split(',')
     .filter(Boolean);

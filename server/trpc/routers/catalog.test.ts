@@ -147,6 +147,13 @@ describe('catalog router', () => {
     });
   });
 
+  it('answers BAD_REQUEST, not an internal error, for a value PostgreSQL refuses (a NUL in a search)', async () => {
+    const { partner } = await makePartner('Catalog NUL search');
+    await expect(staff.catalog.searchTickets({ partnerId: partner.id, query: 'a\u0000' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  });
+
   it('lists events newest first with show and ticket counts, paginated and searchable', async () => {
     const first = await staff.catalog.events({ partnerId: a.partnerId, pageSize: 2 });
     expect(first).toMatchObject({ total: 3, page: 1, pageSize: 2, pageCount: 2 });

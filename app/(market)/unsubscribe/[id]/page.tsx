@@ -1,11 +1,11 @@
 import type { Metadata } from 'next';
-import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { MarketShell } from '@/components/market/shell';
 import { getEventTitle } from '@/server/modules/catalog';
-import { notificationLead, unsubscribeNotification } from '@/server/modules/market-data';
+import { notificationLead } from '@/server/modules/market-data';
 import { getPartner } from '@/server/modules/partners';
+import { unsubscribeAction } from './actions';
 
 export const metadata: Metadata = { title: 'Unsubscribe', robots: { index: false } };
 
@@ -32,11 +32,6 @@ export default async function UnsubscribePage({ params, searchParams }: Props) {
     getEventTitle(lead.partnerId, lead.eventRef),
   ]);
   const names = { partner: partner.name, event: event ?? lead.eventRef };
-  async function unsubscribe() {
-    'use server';
-    await unsubscribeNotification(id);
-    redirect(`/unsubscribe/${encodeURIComponent(id)}?done=1`);
-  }
   const done = query.done === '1' || lead.unsubscribedAt !== null;
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>
@@ -45,7 +40,8 @@ export default async function UnsubscribePage({ params, searchParams }: Props) {
         {done ? null : (
           <>
             <p>{t('body', names)}</p>
-            <form action={unsubscribe}>
+            <form action={unsubscribeAction}>
+              <input type="hidden" name="id" value={id} />
               <button type="submit" className="mk-btn" data-testid="unsubscribe">
                 {t('confirm')}
               </button>

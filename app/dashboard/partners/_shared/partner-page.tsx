@@ -8,9 +8,12 @@ import { requireStaff } from '@/server/auth/session';
 import { getQueryClient, trpc } from '@/server/trpc/server';
 import { batchesPath, eventsPath, partnerPath } from './paths';
 
-/** For server pages: an unknown id (or another partner's) renders the route's not-found page. */
+/**
+ * For server pages: an unknown id (or another partner's) renders the route's not-found page, and so does
+ * an id the API refuses as malformed (too long, say): it names nothing, and is no reason for a 500.
+ */
 export function notFoundOn404(err: unknown): never {
-  if (err instanceof TRPCError && err.code === 'NOT_FOUND') notFound();
+  if (err instanceof TRPCError && (err.code === 'NOT_FOUND' || err.code === 'BAD_REQUEST')) notFound();
   throw err;
 }
 
