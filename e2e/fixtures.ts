@@ -1,20 +1,34 @@
-import { expect, test as base } from '@playwright/test';
+import { type BrowserContext, expect, test as base } from '@playwright/test';
 
 /**
  * Playwright's `test`, with one automatic check on every test: no Content Security Policy violation in
- * the browser console of the test's page context (issue 29: every page Playwright visits keeps to the
- * policy, so a script or style the policy would block is found here, not by a fan's broken page).
+ * the browser console of any page the test opens, in its own context and in the contexts it makes with
+ * `browser.newContext()` (issue 29: every page Playwright visits keeps to the policy, so a script or style
+ * the policy would block is found here, not by a fan's broken page).
  */
 export const test = base.extend<{ cspGuard: void }>({
   cspGuard: [
-    async ({ context }, use) => {
+    async ({ context, browser }, run) => {
       const violations: string[] = [];
-      context.on('console', (msg) => {
-        if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) {
-          violations.push(`${msg.location().url}: ${msg.text()}`);
-        }
-      });
-      await use();
+      const watch = (ctx: BrowserContext) =>
+        ctx.on('console', (msg) => {
+          if (msg.type() === 'error' && /Content Security Policy/i.test(msg.text())) {
+            violations.push(`${msg.location().url}: ${msg.text()}`);
+          }
+        });
+      watch(context);
+      // The browser is the worker's, shared by its tests one after another: patched for this test only.
+      const newContext = browser.newContext;
+      browser.newContext = async (...args: Parameters<typeof newContext>) => {
+        const made = await newContext.apply(browser, args);
+        watch(made);
+        return made;
+      };
+      try {
+        await run();
+      } finally {
+        browser.newContext = newContext;
+      }
       expect(violations, 'Content Security Policy violations in the browser console').toEqual([]);
     },
     { auto: true },
