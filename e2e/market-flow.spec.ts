@@ -1,5 +1,6 @@
 import { type Browser, expect, type Page, test } from './fixtures';
 import {
+  PRESENTATION,
   axe,
   baseURL,
   call,
@@ -257,123 +258,124 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
   }
 });
 
-test('every fan page in English and Spanish, at 390 px and 1366 px: translated, no sideways scroll, axe-clean', async ({
-  browser,
-  request,
-}) => {
-  test.setTimeout(240_000);
-  const name = `Pages Partner ${RUN}`;
-  const ref = `PAGES-${RUN}`;
-  const seller = `pages-seller-${RUN}@fans.test`;
-  const { partnerId, apiKey } = await createPartner(name);
-  const pushed = await call(request, apiKey, 'POST', '/v1/events', {
-    title: `Pages Festival ${RUN}`,
-    description: '<p>A long night of <em>music</em>, with a <a href="https://example.com">lineup</a>.</p>',
-    externalReferenceId: ref,
-    location: { city: 'Sevilla', venueName: 'Auditorio del Río', timeZone: 'Europe/Madrid' },
-    configuration: {},
-    shows: [
-      {
-        title: 'Night one',
-        showId: '1',
-        date: '2027-07-03T22:00:00+02:00',
-        images: [],
-        configuration: {},
-        ticketOptions: [{ title: 'Grada', ticketId: 'GR', description: 'Seated', currency: 'EUR', price: 30 }],
-      },
-    ],
-  });
-  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-  const ticket = (ticketId: string, extra: Record<string, unknown> = {}) => ({
-    externalReferenceEventId: ref,
-    showId: '1',
-    ticketId,
-    buyer: { email: seller },
-    ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-    ticketOptionId: 'GR',
-    price: 30,
-    props: { seating: { section: 'Norte', row: '7', seat: ticketId.slice(-1) } },
-    ...extra,
-  });
-  const ids = { single: `P1-${RUN}`, listed: `P2-${RUN}`, held: `P3-${RUN}`, o1: `PO1-${RUN}`, o2: `PO2-${RUN}` };
-  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
-    ticket(ids.single),
-    ticket(ids.listed),
-    ticket(ids.held),
-    ticket(ids.o1, { orderId: `PORD-${RUN}` }),
-    ticket(ids.o2, { orderId: `PORD-${RUN}` }),
-  ]);
-  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
-  const list = async (t: string) =>
-    (await listTicket({ partnerId, sellerEmail: seller, ticketId: t, price: '32' })).listingId;
-  const listed = await list(ids.listed);
-  const held = await list(ids.held);
-  const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
-    items: [held],
-    user: `pages-buyer-${RUN}@fans.test`,
-  });
-  expect(intention.status, JSON.stringify(intention.body)).toBe(200);
-  const get = async (path: string) => {
-    const res = await call(request, apiKey, 'GET', path);
-    expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
-    return res.body.data as string;
-  };
-  const path = (url: string) => url.replace(baseURL, '');
-  const market = path(
-    await get(
-      `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${ref}&showId=1&returnTo=${encodeURIComponent(RETURN_TO)}`,
-    ),
-  );
-  const sell = path(await get(`/v1/marketplace/sellingflow/url/entrypoint?ticketId=${ids.single}`));
-  const order = path(await get(`/v1/marketplace/sellingflow/url/order/entrypoint?orderId=PORD-${RUN}`));
-  const listedSell = path(await get(`/v1/marketplace/sellingflow/url/entrypoint?ticketId=${ids.listed}`));
-  const secure = path(await get(`/v1/tickets/${ids.single}/url`));
-  const token = await get(`/v1/auth/oneTimeToken?user=${encodeURIComponent(seller)}`);
+test(
+  'every fan page in English and Spanish, at 390 px and 1366 px: translated, no sideways scroll, axe-clean',
+  PRESENTATION,
+  async ({ browser, request }) => {
+    test.setTimeout(240_000);
+    const name = `Pages Partner ${RUN}`;
+    const ref = `PAGES-${RUN}`;
+    const seller = `pages-seller-${RUN}@fans.test`;
+    const { partnerId, apiKey } = await createPartner(name);
+    const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+      title: `Pages Festival ${RUN}`,
+      description: '<p>A long night of <em>music</em>, with a <a href="https://example.com">lineup</a>.</p>',
+      externalReferenceId: ref,
+      location: { city: 'Sevilla', venueName: 'Auditorio del Río', timeZone: 'Europe/Madrid' },
+      configuration: {},
+      shows: [
+        {
+          title: 'Night one',
+          showId: '1',
+          date: '2027-07-03T22:00:00+02:00',
+          images: [],
+          configuration: {},
+          ticketOptions: [{ title: 'Grada', ticketId: 'GR', description: 'Seated', currency: 'EUR', price: 30 }],
+        },
+      ],
+    });
+    expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+    const ticket = (ticketId: string, extra: Record<string, unknown> = {}) => ({
+      externalReferenceEventId: ref,
+      showId: '1',
+      ticketId,
+      buyer: { email: seller },
+      ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
+      ticketOptionId: 'GR',
+      price: 30,
+      props: { seating: { section: 'Norte', row: '7', seat: ticketId.slice(-1) } },
+      ...extra,
+    });
+    const ids = { single: `P1-${RUN}`, listed: `P2-${RUN}`, held: `P3-${RUN}`, o1: `PO1-${RUN}`, o2: `PO2-${RUN}` };
+    const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
+      ticket(ids.single),
+      ticket(ids.listed),
+      ticket(ids.held),
+      ticket(ids.o1, { orderId: `PORD-${RUN}` }),
+      ticket(ids.o2, { orderId: `PORD-${RUN}` }),
+    ]);
+    expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+    const list = async (t: string) =>
+      (await listTicket({ partnerId, sellerEmail: seller, ticketId: t, price: '32' })).listingId;
+    const listed = await list(ids.listed);
+    const held = await list(ids.held);
+    const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
+      items: [held],
+      user: `pages-buyer-${RUN}@fans.test`,
+    });
+    expect(intention.status, JSON.stringify(intention.body)).toBe(200);
+    const get = async (path: string) => {
+      const res = await call(request, apiKey, 'GET', path);
+      expect(res.status, `${path}: ${JSON.stringify(res.body)}`).toBe(200);
+      return res.body.data as string;
+    };
+    const path = (url: string) => url.replace(baseURL, '');
+    const market = path(
+      await get(
+        `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${ref}&showId=1&returnTo=${encodeURIComponent(RETURN_TO)}`,
+      ),
+    );
+    const sell = path(await get(`/v1/marketplace/sellingflow/url/entrypoint?ticketId=${ids.single}`));
+    const order = path(await get(`/v1/marketplace/sellingflow/url/order/entrypoint?orderId=PORD-${RUN}`));
+    const listedSell = path(await get(`/v1/marketplace/sellingflow/url/entrypoint?ticketId=${ids.listed}`));
+    const secure = path(await get(`/v1/tickets/${ids.single}/url`));
+    const token = await get(`/v1/auth/oneTimeToken?user=${encodeURIComponent(seller)}`);
 
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  // The seller's session (the partner's one-time token), for the seller's pages.
-  await page.goto(`${sell}${sell.includes('?') ? '&' : '?'}token=${token}`);
-  await expect(page).not.toHaveURL(/token=/);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // The seller's session (the partner's one-time token), for the seller's pages.
+    await page.goto(`${sell}${sell.includes('?') ? '&' : '?'}token=${token}`);
+    await expect(page).not.toHaveURL(/token=/);
 
-  const pages: [string, string][] = [
-    ['market', market],
-    ['checkout', `/checkout?listings=${listed}`],
-    ['purchase-pending', `/checkout/${(intention.body.data as { id: string }).id}`],
-    ['secure-ticket', secure],
-    ['sell', sell],
-    ['sell-order', order],
-    ['sell-done', `${listedSell.split('?')[0]}/done?listing=${listed}`],
-    ['listing', `/listing/${listed}`],
-    ['listing-unlist', `/listing/${listed}/unlist`],
-    ['resale-entry', `/resale/${partnerId}`],
-    ['login', `/login?partner=${partnerId}`],
-    ['not-found', '/market/evt_doesnotexist'],
-  ];
-  for (const lang of ['en', 'es'] as const) {
-    for (const [what, url] of pages) {
-      const target = new URL(url, baseURL);
-      target.searchParams.set('lang', lang);
-      await page.goto(`${target.pathname}${target.search}`);
-      await expect(page.locator('.mk').first(), `${what} (${lang})`).toHaveAttribute('lang', lang);
-      await expect(page.getByTestId('partner-brand'), what).toBeVisible();
-      if (what !== 'not-found') await expect(page.getByTestId('partner-brand'), what).toContainText(name);
-      // The skip link is the first text of every page: translated like the rest.
-      await expect(page.locator('.mk-skip')).toHaveText(lang === 'es' ? 'Saltar al contenido' : 'Skip to content');
-      for (const [w, h] of [
-        [390, 844],
-        [1366, 900],
-      ] as const) {
-        await page.setViewportSize({ width: w, height: h });
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-        expect(overflow, `${what} (${lang}) scrolls sideways at ${w}px`).toBeLessThanOrEqual(0);
-        await axe(page, `${what} (${lang}) at ${w}px`);
-        await page.screenshot({ path: test.info().outputPath(`page-${what}-${lang}-${w}.png`), fullPage: true });
+    const pages: [string, string][] = [
+      ['market', market],
+      ['checkout', `/checkout?listings=${listed}`],
+      ['purchase-pending', `/checkout/${(intention.body.data as { id: string }).id}`],
+      ['secure-ticket', secure],
+      ['sell', sell],
+      ['sell-order', order],
+      ['sell-done', `${listedSell.split('?')[0]}/done?listing=${listed}`],
+      ['listing', `/listing/${listed}`],
+      ['listing-unlist', `/listing/${listed}/unlist`],
+      ['resale-entry', `/resale/${partnerId}`],
+      ['login', `/login?partner=${partnerId}`],
+      ['not-found', '/market/evt_doesnotexist'],
+    ];
+    for (const lang of ['en', 'es'] as const) {
+      for (const [what, url] of pages) {
+        const target = new URL(url, baseURL);
+        target.searchParams.set('lang', lang);
+        await page.goto(`${target.pathname}${target.search}`);
+        await expect(page.locator('.mk').first(), `${what} (${lang})`).toHaveAttribute('lang', lang);
+        await expect(page.getByTestId('partner-brand'), what).toBeVisible();
+        if (what !== 'not-found') await expect(page.getByTestId('partner-brand'), what).toContainText(name);
+        // The skip link is the first text of every page: translated like the rest.
+        await expect(page.locator('.mk-skip')).toHaveText(lang === 'es' ? 'Saltar al contenido' : 'Skip to content');
+        for (const [w, h] of [
+          [390, 844],
+          [1366, 900],
+        ] as const) {
+          await page.setViewportSize({ width: w, height: h });
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          expect(overflow, `${what} (${lang}) scrolls sideways at ${w}px`).toBeLessThanOrEqual(0);
+          await axe(page, `${what} (${lang}) at ${w}px`);
+          await page.screenshot({ path: test.info().outputPath(`page-${what}-${lang}-${w}.png`), fullPage: true });
+        }
       }
     }
-  }
-  await context.close();
-});
+    await context.close();
+  },
+);
 
 test('a buyer whose hold the show cancellation ended is refused on the payment page before paying, in their language', async ({
   browser,
