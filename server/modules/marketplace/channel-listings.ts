@@ -225,12 +225,16 @@ export function notifyChannelListingsSold(work: Work, sold: ChannelListingSold[]
   return sold.length ? channelListingsSold.publish(work, sold) : Promise.resolve();
 }
 
-/** Which of these tickets are in an open listing (a fan's listing on sale or held): not the channel's to hand over. */
-export async function ticketsInOpenListings(tx: Tx, ticketPks: string[]): Promise<string[]> {
+/** The open listing items of these tickets: read after their row locks, it is what a change of hands must see. */
+export async function openItemsOf(tx: Tx, ticketPks: string[]) {
   if (!ticketPks.length) return [];
-  const rows = await tx
-    .select({ ticketPk: listingItems.ticketPk })
+  return tx
+    .select({ ticketPk: listingItems.ticketPk, ticketId: listingItems.ticketId, listingId: listingItems.listingId })
     .from(listingItems)
     .where(and(inArray(listingItems.ticketPk, ticketPks), eq(listingItems.open, true)));
-  return rows.map((r) => r.ticketPk);
+}
+
+/** Which of these tickets are in an open listing (a fan's listing on sale or held): not the channel's to hand over. */
+export async function ticketsInOpenListings(tx: Tx, ticketPks: string[]): Promise<string[]> {
+  return (await openItemsOf(tx, ticketPks)).map((r) => r.ticketPk);
 }

@@ -12,6 +12,7 @@ import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 import { releaseExpired } from './intentions';
 import { mailListingCreated, mailWishlist } from './mails';
+import { openItemsOf } from './channel-listings';
 import { notOwnedBy, notOwnedError } from './ownership';
 
 const HOUR = 3_600_000;
@@ -263,14 +264,6 @@ function priceMinorOf(price: number | string, currency: string): number {
   if ('error' in m) throw badRequest(`price ${m.error}`, [{ path: 'price', message: m.error }]);
   if (m.minor <= 0) throw badRequest('price must be more than 0', [{ path: 'price', message: 'must be more than 0' }]);
   return m.minor;
-}
-
-/** The open listing items of these tickets: read after their row locks, it is what a change of hands must see. */
-export function openItemsOf(tx: Tx, ticketPks: string[]) {
-  return tx
-    .select({ ticketId: listingItems.ticketId, listingId: listingItems.listingId })
-    .from(listingItems)
-    .where(and(inArray(listingItems.ticketPk, ticketPks), eq(listingItems.open, true)));
 }
 
 /**

@@ -5,7 +5,7 @@ import { effectiveResaleRules } from '@/server/modules/catalog';
 import { lockTickets, type SaleTicket, ticketsForSale, transferOwnership } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { enqueueWebhook } from '@/server/modules/webhooks';
-import { openItemsOf } from './listings';
+import { openItemsOf } from './channel-listings';
 import { notOwnedBy, notOwnedError } from './ownership';
 
 /** Does the partner's rule P2P_TRANSFER allow handing this ticket to another e-mail (no rule: no)? */
