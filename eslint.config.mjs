@@ -21,6 +21,7 @@ const OWNED_TABLES = {
   mail: ['mail'],
   'market-data': ['market-data'],
   protection: ['protection'],
+  'access-layer': ['access-layer'],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],
