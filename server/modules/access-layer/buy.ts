@@ -51,7 +51,7 @@ async function showsOf(partnerId: string, refs: string[], db: DbOrTx): Promise<S
       .where(and(eq(d.partnerId, partnerId), inArray(d.eventRef, [...new Set(refs)]))),
     protectionOf(partnerId, db),
   ]);
-  // Resale needs ticket protection (README, "Ticket protection"): a show without it is not on resale.
+  // Resale needs ticket protection (docs/decisions.md, "Ticket protection"): a show without it is not on resale.
   return rows.map((r) => ({ ...r, resaleEnabled: r.resaleEnabled && protection.active(r.eventPk, r.showPk) }));
 }
 

@@ -107,8 +107,8 @@ function named(show: ShowInfo | undefined, l: Awaited<ReturnType<typeof buyerLis
 }
 
 /**
- * The event with resale off on shows whose ticket protection is off: resale needs protection (README,
- * "Ticket protection"), so buyers see such a show as not on resale.
+ * The event with resale off on shows whose ticket protection is off: resale needs protection
+ * (docs/decisions.md, "Ticket protection"), so buyers see such a show as not on resale.
  */
 async function withProtection<E extends { partnerId: string; eventPk: string; shows: ShowInfo[] }>(
   event: E | null,

@@ -186,7 +186,7 @@ export function showRuleProblems(
   const problems: ListingProblem[] = [];
   if (show.showStatus !== 'LIVE') problems.push({ code: 'SHOW_CANCELLED', message: 'the show is cancelled' });
   if (!show.resaleEnabled) problems.push({ code: 'RESALE_OFF', message: 'resale is turned off for this show' });
-  // Resale needs ticket protection (README, "Ticket protection"): a seller who can still show the code
+  // Resale needs ticket protection (docs/decisions.md, "Ticket protection"): a seller who can still show the code
   // could enter with a ticket they sold.
   if (!show.protectionActive)
     problems.push({ code: 'PROTECTION_OFF', message: 'ticket protection is off for this show; resale needs it' });

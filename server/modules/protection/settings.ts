@@ -15,7 +15,7 @@ type Row = typeof protectionSettings.$inferSelect;
  * A partner's protection settings, read once (one small query: only the scopes staff changed have a row)
  * and resolved per show in memory, so a page of a thousand tickets costs one read.
  *
- * Decisions (README, "Ticket protection"): protection is on unless staff switch it off for the event or
+ * Decisions (docs/decisions.md, "Ticket protection"): protection is on unless staff switch it off for the event or
  * the show (the show's switch wins); resale needs it on, as in the reference product, because a seller who
  * can still show the QR could enter with a ticket they sold. Unlock: a staff override (show, else event)
  * wins, then the partner's `ticketDelivery`, then the partner's default hours (3 unless staff changed it).
