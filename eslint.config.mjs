@@ -29,10 +29,10 @@ const deepImports = {
 };
 const noApp = { group: ['@/app/*'], message: 'server/ and db/ must not import from app/' };
 
-function boundaries() {
-  const moduleConfigs = Object.entries(OWNED_TABLES).map(([name, tables]) => ({
-    files: [`server/modules/${name}/**/*.ts`],
-    ignores: ['**/*.test.ts'],
+function moduleConfig(name, tables, files, ignores, otherModule) {
+  return {
+    files,
+    ignores,
     rules: {
       'no-restricted-imports': [
         'error',
@@ -43,7 +43,7 @@ function boundaries() {
           patterns: [
             deepImports,
             noApp,
-            { group: ['../*'], message: 'Another module is imported through @/server/modules/<name>.' },
+            { group: [otherModule], message: 'Another module is imported through @/server/modules/<name>.' },
             {
               group: ['@/db/schema/*', ...tables.map((t) => `!@/db/schema/${t}`)],
               message: `Module ${name} owns ${tables.length ? tables.map((t) => `db/schema/${t}.ts`).join(', ') : 'no table'}; other tables are read and written through their module.`,
@@ -68,7 +68,16 @@ function boundaries() {
         },
       ],
     },
-  }));
+  };
+}
+
+function boundaries() {
+  // A module's reactions/<event>.ts reach their own module's files one level up (`../sales`); another
+  // module is two levels up, and entered through its index.ts like from anywhere else.
+  const moduleConfigs = Object.entries(OWNED_TABLES).flatMap(([name, tables]) => [
+    moduleConfig(name, tables, [`server/modules/${name}/**/*.ts`], ['**/*.test.ts', '**/reactions/**'], '../*'),
+    moduleConfig(name, tables, [`server/modules/${name}/reactions/**/*.ts`], ['**/*.test.ts'], '../../*'),
+  ]);
   return [
     {
       // Everything else (tests included) enters modules through their faces.

@@ -1,7 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, type Tx } from '@/db';
-import { domainEvent } from '@/server/lib/domain-event';
-import type { Work } from '@/server/lib/transaction';
 import { combinations, events, priceTypes, shows, ticketOptions } from '@/db/schema/catalog';
 
 export type { StoredPrimarySalesFee } from '@/db/schema/catalog';
@@ -138,38 +136,6 @@ export function showDirectory(db: DbOrTx = getDb()) {
     .from(shows)
     .innerJoin(events, eq(events.id, shows.eventId))
     .as('show_directory');
-}
-
-/** What another module does when shows are cancelled, inside the cancelling transaction (with its after-commit list). */
-export type ShowsCancelledListener = (work: Work, showPks: string[]) => Promise<void>;
-
-const showsCancelled = domainEvent<[Work, string[]]>('Show cancellation', { required: true });
-
-/**
- * Subscribes a module above the catalogue (tickets, the marketplace) to show cancellations, by name. The
- * subscriptions are made in one place, server/wiring.ts, which every entry point loads; a cancellation
- * with no subscriber throws, since valid tickets must never stay on a cancelled show.
- */
-export function onShowsCancelled(name: string, listener: ShowsCancelledListener): void {
-  showsCancelled.subscribe(name, listener);
-}
-
-export function notifyShowsCancelled(work: Work, showPks: string[]): Promise<void> {
-  return showsCancelled.publish(work, showPks);
-}
-
-const resaleTurnedOff = domainEvent<[Work, string[]]>('Resale turned off', { required: true });
-
-/**
- * Subscribes a module above the catalogue (the marketplace) to shows whose `resaleEnabled` the partner
- * turns off, inside the updating transaction: their open listings come off sale.
- */
-export function onResaleTurnedOff(name: string, listener: ShowsCancelledListener): void {
-  resaleTurnedOff.subscribe(name, listener);
-}
-
-export function notifyResaleTurnedOff(work: Work, showPks: string[]): Promise<void> {
-  return resaleTurnedOff.publish(work, showPks);
 }
 
 /** A location as the fan pages show it (show-level overrides the event's). */

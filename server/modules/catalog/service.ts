@@ -15,7 +15,7 @@ import {
   eventResponse,
   isCompleteShow,
 } from './schemas';
-import { notifyResaleTurnedOff, notifyShowsCancelled } from './lookups';
+import { notifyResaleTurnedOff, notifyShowsCancelled } from './events';
 
 type ShowRow = typeof shows.$inferSelect;
 type OptionRow = typeof ticketOptions.$inferSelect;

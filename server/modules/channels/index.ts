@@ -3,10 +3,13 @@
  * platforms push their resale listings, judged by the same rules as fans' listings and sold in the market
  * beside them (the marketplace mirrors them); their sales are told to the channel, fulfilled with the
  * partner's tickets or refunded past their deadline. Owns the tables of db/schema/channels.ts (the
- * channels themselves and their keys belong to the partners module).
+ * channels themselves and their keys belong to the partners module). Reacts (reactions/<event>.ts) to
+ * show cancellations and to its listings sold in the market.
  */
 export * from './contracts';
 export * from './listings';
+export * from './reactions/channel-listings-sold';
+export * from './reactions/shows-cancelled';
 export * from './sales';
 export * from './schemas';
 export { getChannelSaleExample } from './examples';

@@ -1,9 +1,7 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '@/db';
 import { listingItems, listings } from '@/db/schema/marketplace';
-import { domainEvent } from '@/server/lib/domain-event';
 import { newId } from '@/server/lib/ids';
-import type { Work } from '@/server/lib/transaction';
 import { channelSeller } from './channel-seller';
 import { endOpenListings } from './intentions';
 
@@ -191,38 +189,6 @@ export function channelListingState(): SQL<string> {
 export function channelListingSoldCount(): SQL<number> {
   return sql<number>`(select coalesce(sum(l.ticket_count) filter (where l.status = 'SOLD'), 0)::int
     from ${listings} l where l.channel_listing_id = ${CHANNEL_LISTING}.id)`.mapWith(Number);
-}
-
-/** One market listing of a channel bought: what the channels module needs to record the sale. */
-export interface ChannelListingSold {
-  listingId: string;
-  channelListingId: string;
-  intentionId: string;
-  paymentId: string;
-  buyerEmail: string;
-  quantity: number;
-  currency: string;
-  priceMinor: number;
-  /** What the buyer paid for this listing: its price and the buyer fee, every ticket. */
-  paidMinor: number;
-  payoutMinor: number;
-  showStartsAt: Date;
-  /** The seats the channel gave this market listing, if any. */
-  seats: { ticketId?: string; seating: Record<string, unknown> }[] | null;
-}
-
-const channelListingsSold = domainEvent<[Work, ChannelListingSold[]]>('Channel listings sold', { required: true });
-
-/** Subscribes the channels module (server/wiring.ts) to its listings being bought, in the paying transaction. */
-export function onChannelListingsSold(
-  name: string,
-  listener: (work: Work, sold: ChannelListingSold[]) => Promise<void>,
-) {
-  channelListingsSold.subscribe(name, listener);
-}
-
-export function notifyChannelListingsSold(work: Work, sold: ChannelListingSold[]): Promise<void> {
-  return sold.length ? channelListingsSold.publish(work, sold) : Promise.resolve();
 }
 
 /** The open listing items of these tickets: read after their row locks, it is what a change of hands must see. */

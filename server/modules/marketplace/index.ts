@@ -1,12 +1,21 @@
 /**
  * The marketplace: listings, buy intentions, market terms (fees, payout delay). Owns the tables of
- * db/schema/marketplace.ts; depends on tickets, the catalogue and partners; subscribes (server/wiring.ts)
- * to show cancellations and ticket invalidations to end listings.
+ * db/schema/marketplace.ts; depends on tickets, the catalogue and partners. Publishes events.ts (channel
+ * listings sold); reacts (reactions/<event>.ts, wired in server/wiring.ts) to show cancellations, ticket
+ * invalidations, payments, protection or resale turned off and disabled channels.
  */
 export * from './fees';
 export * from './framing';
 export * from './intentions';
 export * from './channel-listings';
+export * from './events';
+export * from './reactions/channel-disabled';
+export * from './reactions/payment-attempt';
+export * from './reactions/payment-succeeded';
+export * from './reactions/protection-turned-off';
+export * from './reactions/resale-turned-off';
+export * from './reactions/shows-cancelled';
+export * from './reactions/tickets-invalidated';
 export { mailTicketsDelivered, mailPurchaseRefunded } from './mails';
 export * from './jobs';
 export * from './listings';

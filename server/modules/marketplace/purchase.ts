@@ -15,7 +15,7 @@ import {
 } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { holdShows, showDirectory } from '@/server/modules/catalog';
-import { type ChannelListingSold, notifyChannelListingsSold } from './channel-listings';
+import { type ChannelListingSold, notifyChannelListingsSold } from './events';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 import { BUY_INTENTION_PURPOSE, cancelListings, REFUND_PURCHASE_JOB } from './intentions';

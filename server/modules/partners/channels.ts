@@ -1,11 +1,11 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
-import { domainEvent } from '@/server/lib/domain-event';
+import { type Db, type DbOrTx, getDb } from '@/db';
 import { transaction } from '@/server/lib/transaction';
 import { apiKeys, channels } from '@/db/schema/partners';
 import { badRequest } from '@/server/lib/errors';
 import { newId, newSigningSecret } from '@/server/lib/ids';
 import { partnerUrlProblem } from '@/server/lib/outbound';
+import { notifyChannelDisabled } from './events';
 import {
   type CreateChannelInput,
   createChannelInput,
@@ -81,14 +81,6 @@ export async function updateChannel(input: UpdateChannelInput, db: DbOrTx = getD
   return channelRecord(data.channelId, db);
 }
 
-/** A disabled channel's keys answer 403 (at once on this instance) and its listings leave the market. */
-const channelDisabled = domainEvent<[Tx, string]>('Channel disabled', { required: true });
-
-/** Subscribes a module above (the marketplace: the channel's listings leave the market) to a channel being disabled. */
-export function onChannelDisabled(name: string, listener: (tx: Tx, channelId: string) => Promise<void>): void {
-  channelDisabled.subscribe(name, listener);
-}
-
 /**
  * Disables a channel (its keys answer 403, its webhooks wait, and its listings leave the market: UNLISTED,
  * with any buyer's hold cancelled, in the same transaction) or enables it again (the channel PUTs its
@@ -102,7 +94,7 @@ export async function setChannelDisabled(input: SetChannelDisabledInput, db: DbO
       .update(channels)
       .set({ disabledAt: data.disabled ? sql`coalesce(${channels.disabledAt}, now())` : null, updatedAt: sql`now()` })
       .where(eq(channels.id, data.channelId));
-    if (data.disabled) await channelDisabled.publish(tx, data.channelId);
+    if (data.disabled) await notifyChannelDisabled(tx, data.channelId);
   }, db as Db);
   forgetCheckedKeys();
   return channelRecord(data.channelId, db);

@@ -2,9 +2,19 @@
  * Payments: buyers' payments (a hosted checkout per payment), refunds, sellers' payout accounts and
  * payouts, behind one provider interface: the embedded sandbox (PAYMENTS_PROVIDER=sandbox, default) or
  * Stripe (Checkout, Connect Express, transfers, refunds; only a signed webhook marks a payment paid).
- * Owns the tables of db/schema/payments.ts. Modules above subscribe to `onPaymentSucceeded` /
- * `onPaymentFailed` / `onPayoutAccountActivated` in server/wiring.ts.
+ * Owns the tables of db/schema/payments.ts. Modules above subscribe to its events (events.ts:
+ * `onPaymentSucceeded`, `onPaymentFailed`, `onPayoutAccountActivated`, `onPaymentAttempt`) in server/wiring.ts.
  */
+export {
+  onPaymentAttempt,
+  onPaymentFailed,
+  onPaymentSucceeded,
+  onPayoutAccountActivated,
+  type PaymentAttemptCheck,
+  type PaymentListener,
+  type PaymentRefusal,
+  type PayoutAccountListener,
+} from './events';
 export { expirePaymentsJob } from './jobs';
 export {
   type CheckoutState,
@@ -22,12 +32,6 @@ export {
   expireDuePayments,
   getPayment,
   getPayoutAccount,
-  onPaymentFailed,
-  onPaymentSucceeded,
-  onPayoutAccountActivated,
-  onPaymentAttempt,
-  type PaymentAttemptCheck,
-  type PaymentRefusal,
   // A provider's confirmation that the money was taken (the Stripe webhook, the sandbox page); exported for
   // tests that confirm as a provider would. Modules above react through onPaymentSucceeded, never call it.
   markPaymentPaid,
@@ -36,9 +40,7 @@ export {
   stopCheckout,
   OPEN_STATUSES,
   type Payment,
-  type PaymentListener,
   paymentsFor,
-  type PayoutAccountListener,
   type PayoutStatus,
   payoutStatus,
   type Refund,

@@ -12,8 +12,14 @@ import { publicBaseUrl } from '@/server/env';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
 import { newId, sha256Hex } from '@/server/lib/ids';
 import { errorFields, log } from '@/server/lib/log';
-import { domainEvent } from '@/server/lib/domain-event';
 import { transaction, type Work } from '@/server/lib/transaction';
+import {
+  notifyPaymentFailed,
+  notifyPaymentSucceeded,
+  notifyPayoutAccountActivated,
+  type PaymentRefusal,
+  paymentAttemptRefusal,
+} from './events';
 import { currentProviderName, providerFor } from './provider';
 import {
   payoutAccountInput,
@@ -33,39 +39,6 @@ export type Transfer = typeof transfers.$inferSelect;
 
 /** Statuses in which a payment can still be paid. */
 export const OPEN_STATUSES: PaymentStatus[] = ['pending', 'requires_action'];
-
-// ---------------------------------------------------------------------------------------------------
-// Events: the modules above (the marketplace) subscribe in server/wiring.ts; payments never imports them.
-
-/** What a module above does when a payment is paid (or fails), in the same transaction as the change. */
-export type PaymentListener = (work: Work, payment: Payment) => Promise<void>;
-/** What a module above does when a seller's payout account becomes active (e.g. release waiting payouts). */
-export type PayoutAccountListener = (work: Work, account: SellerAccount) => Promise<void>;
-
-const succeeded = domainEvent<Parameters<PaymentListener>>('Payment succeeded', { required: false });
-const failed = domainEvent<Parameters<PaymentListener>>('Payment failed', { required: false });
-const accountActivated = domainEvent<Parameters<PayoutAccountListener>>('Payout account activated', {
-  required: false,
-});
-
-/**
- * Subscribes to payments becoming paid, by name (subscribing again replaces). The listener runs in the
- * transaction that marks the payment paid: if it throws, the payment stays unpaid and the confirmation
- * fails (a Stripe webhook answers 500 and Stripe sends it again). Listeners look at `purpose`.
- */
-export function onPaymentSucceeded(name: string, listener: PaymentListener): void {
-  succeeded.subscribe(name, listener);
-}
-
-/** Subscribes to payments that can no longer be paid (`failed` or `expired`), in that transaction. */
-export function onPaymentFailed(name: string, listener: PaymentListener): void {
-  failed.subscribe(name, listener);
-}
-
-/** Subscribes to a seller's payout account becoming active, in that transaction. */
-export function onPayoutAccountActivated(name: string, listener: PayoutAccountListener): void {
-  accountActivated.subscribe(name, listener);
-}
 
 // ---------------------------------------------------------------------------------------------------
 // Payments
@@ -218,27 +191,10 @@ export async function markPaymentPaid(
       )
       .returning();
     if (!row) return null;
-    await succeeded.publish(work, row);
+    await notifyPaymentSucceeded(work, row);
     log.info('payment paid', { paymentId, partnerId: row.partnerId, provider: row.provider });
     return row;
   }, within);
-}
-
-/** Why a payment must not be taken now: a code the checkout words in the fan's language, a reason for staff. */
-export interface PaymentRefusal {
-  code: 'hold_ended' | 'show_cancelled';
-  reason: string;
-}
-/**
- * What a module above checks before a payment on our own checkout is taken (the buyer's hold still
- * stands), in the paying transaction; it locks what it reads. Null: take it.
- */
-export type PaymentAttemptCheck = (work: Work, payment: Payment) => Promise<PaymentRefusal | null>;
-const attemptChecks = new Map<string, PaymentAttemptCheck>();
-
-/** Subscribes a check run before a payment is taken on our own checkout (by name; again: replaces). */
-export function onPaymentAttempt(name: string, check: PaymentAttemptCheck): void {
-  attemptChecks.set(name, check);
 }
 
 /**
@@ -268,12 +224,10 @@ export async function takePayment(
         .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_STATUSES)));
       return still ? { busy: true as const } : null;
     }
-    for (const check of attemptChecks.values()) {
-      const refusal = await check(work, open);
-      if (refusal) {
-        await closePayment(open.id, 'failed', refusal.reason, work);
-        return { refused: refusal };
-      }
+    const refusal = await paymentAttemptRefusal(work, open);
+    if (refusal) {
+      await closePayment(open.id, 'failed', refusal.reason, work);
+      return { refused: refusal };
     }
     const paid = await markPaymentPaid(open.id, confirm, work);
     return paid ? { paid } : null;
@@ -328,7 +282,7 @@ export async function closePayment(
       .where(and(eq(payments.id, paymentId), inArray(payments.status, OPEN_STATUSES)))
       .returning();
     if (!row) return null;
-    await failed.publish(work, row);
+    await notifyPaymentFailed(work, row);
     return row;
   }, within);
 }
@@ -609,7 +563,7 @@ export async function setSellerAccountActive(
       )
       .returning();
     if (changed?.status === 'active') {
-      await accountActivated.publish(work, changed);
+      await notifyPayoutAccountActivated(work, changed);
     }
     if (changed) return changed;
     const [row] = await work.tx

@@ -1,11 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, getDb } from '@/db';
 import { protectionSettings } from '@/db/schema/protection';
-import { domainEvent } from '@/server/lib/domain-event';
 import { notFound } from '@/server/lib/errors';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { showDirectory } from '@/server/modules/catalog';
 import { enqueueWebhook } from '@/server/modules/webhooks';
+import { notifyProtectionTurnedOff } from './events';
 import type { PartnerProtectionInput, ScopeProtectionInput } from './schemas';
 import { DEFAULT_UNLOCK_HOURS } from './unlock';
 
@@ -141,16 +141,6 @@ export async function eventProtection(partnerId: string, eventPk: string, db: Db
  * recorded in the same transaction as the change (the outbox): both commit or neither. Answers the
  * shows notified.
  */
-const protectionTurnedOff = domainEvent<[Work, string[]]>('Protection turned off', { required: true });
-
-/**
- * Subscribes a module above this one (the marketplace: resale needs protection, so the shows' open
- * listings are taken off sale) to shows whose protection goes off, inside the switching transaction.
- */
-export function onProtectionTurnedOff(name: string, listener: (work: Work, showPks: string[]) => Promise<void>): void {
-  protectionTurnedOff.subscribe(name, listener);
-}
-
 export async function setScopeProtection(
   input: ScopeProtectionInput,
   staffEmail: string,
@@ -199,7 +189,7 @@ export async function setScopeProtection(
       notified.push({ eventId: s.eventRef, showId: s.showId, status });
       if (!status) turnedOff.push(s.showPk);
     }
-    if (turnedOff.length) await protectionTurnedOff.publish(work, turnedOff);
+    if (turnedOff.length) await notifyProtectionTurnedOff(work, turnedOff);
     return { notified };
   }, within);
 }

@@ -1,12 +1,12 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, type Tx } from '@/db';
+import { type DbOrTx, getDb } from '@/db';
 import { tickets } from '@/db/schema/tickets';
 import { AppError, conflict, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { currencyExponent, fromMinorUnits } from '@/server/lib/money';
 import { showDirectory } from '@/server/modules/catalog';
 import type { TicketCreate, TicketUpdate } from './schemas';
 import { recordTicketEvents } from './history';
-import { notifyTicketsInvalidated } from './sale';
+import { notifyTicketsInvalidated } from './events';
 import { importTickets } from './service';
 
 async function loadTicket(partnerId: string, ticketId: string, db: DbOrTx, lock = false) {
@@ -182,21 +182,4 @@ export async function admitTickets(
       insert into ticket_events (ticket_pk, kind, at) select id, 'admitted', admitted_at from up`);
     return true as const;
   });
-}
-
-/**
- * Invalidates the valid tickets of cancelled shows, with their history, in the cancelling transaction
- * (subscribed to the catalogue's show cancellations in server/wiring.ts).
- */
-export async function invalidateTicketsOfShows(tx: Tx, showPks: string[]): Promise<void> {
-  const invalidated = await tx
-    .update(tickets)
-    .set({ status: 'INVALIDATED', invalidatedAt: sql`now()`, updatedAt: sql`now()` })
-    .where(and(inArray(tickets.showPk, showPks), eq(tickets.status, 'VALID')))
-    .returning({ id: tickets.id });
-  await recordTicketEvents(
-    tx,
-    invalidated.map((t) => t.id),
-    'invalidated',
-  );
 }

@@ -2,15 +2,13 @@ import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import { type DbOrTx, getDb, inTextList, type Tx } from '@/db';
 import { ticketPreviousLinks, tickets } from '@/db/schema/tickets';
 import { AppError } from '@/server/lib/errors';
-import { domainEvent } from '@/server/lib/domain-event';
 import { showDirectory } from '@/server/modules/catalog';
 import { recordTicketEvents } from './history';
 
 /*
  * Tickets as the marketplace reads and changes them (it never touches the tickets table itself): the
- * tickets a seller names, with their show; the change of owner when a sale completes; and an event
- * when tickets are invalidated (DELETE /v1/tickets/{ticketId}), which the marketplace subscribes to in
- * server/wiring.ts to end their listings.
+ * tickets a seller names, with their show; the change of owner when a sale completes. When tickets are
+ * invalidated the marketplace hears it through events.ts (`onTicketsInvalidated`).
  */
 
 export interface SaleTicket {
@@ -139,18 +137,6 @@ export async function ticketsOfOrders(partnerId: string, orderIds: string[], db:
 /** The partner's tickets whose buyer e-mail is this (a partner without a verification endpoint: its pushed owner). */
 export async function ticketsOfBuyer(partnerId: string, email: string, db: DbOrTx = getDb()) {
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), eq(tickets.buyerEmail, email.trim().toLowerCase())));
-}
-
-export type TicketsInvalidatedListener = (tx: Tx, ticketPks: string[]) => Promise<void>;
-const ticketsInvalidated = domainEvent<[Tx, string[]]>('Ticket invalidation', { required: true });
-
-/** Subscribes a module above tickets (the marketplace) to ticket invalidations, by name (server/wiring.ts). */
-export function onTicketsInvalidated(name: string, listener: TicketsInvalidatedListener): void {
-  ticketsInvalidated.subscribe(name, listener);
-}
-
-export function notifyTicketsInvalidated(tx: Tx, ticketPks: string[]): Promise<void> {
-  return ticketsInvalidated.publish(tx, ticketPks);
 }
 
 /**

@@ -1,0 +1,24 @@
+import type { Tx } from '@/db';
+import { domainEvent } from '@/server/lib/domain-event';
+
+/*
+ * The tickets module's domain events. The modules above it subscribe by name in server/wiring.ts (their
+ * handlers are in server/modules/<module>/reactions/<event>.ts); tickets never imports them.
+ */
+
+export type TicketsInvalidatedListener = (tx: Tx, ticketPks: string[]) => Promise<void>;
+
+/**
+ * Tickets invalidated: a VALID ticket became INVALIDATED by the partner (DELETE /v1/tickets/{ticketId}),
+ * inside that transaction, once (a repeated DELETE does not fire it). Tickets of cancelled shows are
+ * invalidated by the show cancellation itself, which does not fire this.
+ */
+const ticketsInvalidated = domainEvent<[Tx, string[]]>('Ticket invalidation', { required: true });
+
+export function onTicketsInvalidated(name: string, listener: TicketsInvalidatedListener): void {
+  ticketsInvalidated.subscribe(name, listener);
+}
+
+export function notifyTicketsInvalidated(tx: Tx, ticketPks: string[]): Promise<void> {
+  return ticketsInvalidated.publish(tx, ticketPks);
+}
