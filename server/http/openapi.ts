@@ -86,97 +86,9 @@ const ERROR_EXAMPLES: Record<number, unknown> = {
 export function buildOpenApiDocument(routes: RouteContract[]) {
   const components: Record<string, unknown> = {};
   const paths: Record<string, Record<string, unknown>> = {};
-
   for (const r of routes) {
-    const statuses = new Set<number>(r.errorStatuses ?? []);
-    if (r.auth !== 'none') [401, 403].forEach((s) => statuses.add(s));
-    if (r.query || r.body || r.params) statuses.add(400);
-    if (r.body) [413, 415].forEach((s) => statuses.add(s));
-    if (r.rateLimit) statuses.add(429);
-
-    const dataSchema = toSchema(r.response, 'output', components);
-    const success = r.raw
-      ? dataSchema
-      : {
-          type: 'object',
-          required: ['status', 'data', 'errors'],
-          properties: {
-            status: { type: 'integer', const: 200 },
-            data: dataSchema,
-            errors: r.emptyErrorsArray ? { type: 'array', maxItems: 0 } : { type: 'null' },
-          },
-        };
-
-    const ex = r.examples;
-    const successExample = ex
-      ? r.raw
-        ? ex.response
-        : { status: 200, data: ex.response, errors: r.emptyErrorsArray ? [] : null }
-      : undefined;
-    const responses: Record<string, unknown> = {
-      '200': {
-        description: 'Success',
-        content: {
-          'application/json': {
-            schema: success,
-            ...(ex ? { examples: { default: { summary: 'Success', value: successExample } } } : {}),
-          },
-        },
-      },
-    };
-    for (const s of [...statuses].sort()) {
-      responses[String(s)] = { $ref: `#/components/responses/Error${s}` };
-    }
-
-    const op: Record<string, unknown> = {
-      operationId: r.operationId,
-      summary: r.summary,
-      ...(r.description ? { description: r.description } : {}),
-      tags: [r.tag],
-      security: r.auth === 'none' ? [] : [{ [r.auth === 'channels' ? 'ChannelsKey' : 'PartnerKey']: [] }],
-      parameters: [
-        ...parametersOf(r.params, 'path', components, ex?.params),
-        ...parametersOf(r.query, 'query', components, ex?.query),
-      ],
-      ...(ex ? { 'x-curl': curlOf(r) } : {}),
-      ...(ex?.note ? { 'x-example-note': ex.note } : {}),
-      ...(r.body
-        ? {
-            requestBody: {
-              required: true,
-              content: {
-                'application/json': {
-                  schema: toSchema(r.body, 'input', components),
-                  ...(ex?.body !== undefined ? { examples: { default: { summary: 'Example', value: ex.body } } } : {}),
-                },
-              },
-            },
-          }
-        : {}),
-      responses,
-      ...(r.rateLimit
-        ? { 'x-rate-limit': { limit: r.rateLimit.limit, windowSeconds: r.rateLimit.windowSeconds } }
-        : {}),
-    };
     paths[r.path] ??= {};
-    paths[r.path][r.method.toLowerCase()] = op;
-  }
-
-  const errorResponses: Record<string, unknown> = {};
-  for (const s of Object.keys(ERROR_TEXT).map(Number)) {
-    errorResponses[`Error${s}`] = {
-      description: ERROR_TEXT[s],
-      content: {
-        'application/json': {
-          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
-          example: ERROR_EXAMPLES[s] ?? {
-            status: s,
-            data: null,
-            errors: { message: ERROR_TEXT[s].split(':')[0], code: codeOf(s) },
-          },
-        },
-      },
-    };
+    paths[r.path][r.method.toLowerCase()] = operationOf(r, components);
   }
 
   return {
@@ -193,55 +105,155 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: {
-        PartnerKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'Authorization',
-          description: 'The partner API key, sent bare (`Authorization: sk_live_…`) or as `Bearer sk_live_…`.',
+      securitySchemes: SECURITY_SCHEMES,
+      responses: errorResponses(),
+      schemas: { ...components, ErrorEnvelope: ERROR_ENVELOPE },
+    },
+  };
+}
+
+/** One route's operation; the zod schemas it names are added to `components` as they are met. */
+function operationOf(r: RouteContract, components: Record<string, unknown>) {
+  const ex = r.examples;
+  const responses = responsesOf(r, components);
+  return {
+    operationId: r.operationId,
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    tags: [r.tag],
+    security: r.auth === 'none' ? [] : [{ [r.auth === 'channels' ? 'ChannelsKey' : 'PartnerKey']: [] }],
+    parameters: [
+      ...parametersOf(r.params, 'path', components, ex?.params),
+      ...parametersOf(r.query, 'query', components, ex?.query),
+    ],
+    ...(ex ? { 'x-curl': curlOf(r) } : {}),
+    ...(ex?.note ? { 'x-example-note': ex.note } : {}),
+    ...(r.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: toSchema(r.body, 'input', components),
+                ...(ex?.body !== undefined ? { examples: { default: { summary: 'Example', value: ex.body } } } : {}),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+    ...(r.rateLimit ? { 'x-rate-limit': { limit: r.rateLimit.limit, windowSeconds: r.rateLimit.windowSeconds } } : {}),
+  } as Record<string, unknown>;
+}
+
+/** A route's success answer (in the envelope unless raw) and the error statuses it can answer. */
+function responsesOf(r: RouteContract, components: Record<string, unknown>) {
+  const statuses = new Set<number>(r.errorStatuses ?? []);
+  if (r.auth !== 'none') [401, 403].forEach((s) => statuses.add(s));
+  if (r.query || r.body || r.params) statuses.add(400);
+  if (r.body) [413, 415].forEach((s) => statuses.add(s));
+  if (r.rateLimit) statuses.add(429);
+
+  const dataSchema = toSchema(r.response, 'output', components);
+  const success = r.raw
+    ? dataSchema
+    : {
+        type: 'object',
+        required: ['status', 'data', 'errors'],
+        properties: {
+          status: { type: 'integer', const: 200 },
+          data: dataSchema,
+          errors: r.emptyErrorsArray ? { type: 'array', maxItems: 0 } : { type: 'null' },
         },
-        ChannelsKey: {
-          type: 'apiKey',
-          in: 'header',
-          name: 'Authorization',
-          description: 'A channels API key (`sk_ch_…`); it opens the Channels API only.',
+      };
+
+  const ex = r.examples;
+  const successExample = ex
+    ? r.raw
+      ? ex.response
+      : { status: 200, data: ex.response, errors: r.emptyErrorsArray ? [] : null }
+    : undefined;
+  const responses: Record<string, unknown> = {
+    '200': {
+      description: 'Success',
+      content: {
+        'application/json': {
+          schema: success,
+          ...(ex ? { examples: { default: { summary: 'Success', value: successExample } } } : {}),
         },
       },
-      responses: errorResponses,
-      schemas: {
-        ...components,
-        ErrorEnvelope: {
-          type: 'object',
-          required: ['status', 'data', 'errors'],
-          properties: {
-            status: { type: 'integer' },
-            data: { type: 'null' },
-            errors: {
-              type: 'object',
-              required: ['message', 'code'],
-              properties: {
-                message: { type: 'string' },
-                code: { type: 'string', enum: Object.keys(STATUS_OF) },
-                details: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    required: ['path', 'message'],
-                    properties: {
-                      path: { type: 'string', description: 'e.g. `shows[0].ticketOptions[1].ticketId`' },
-                      message: { type: 'string' },
-                      in: { type: 'string', enum: ['body', 'query', 'path'] },
-                    },
-                  },
-                },
-              },
+    },
+  };
+  for (const s of [...statuses].sort()) {
+    responses[String(s)] = { $ref: `#/components/responses/Error${s}` };
+  }
+  return responses;
+}
+
+/** The shared error answers, one per status, each with an example. */
+function errorResponses() {
+  const errorResponses: Record<string, unknown> = {};
+  for (const s of Object.keys(ERROR_TEXT).map(Number)) {
+    errorResponses[`Error${s}`] = {
+      description: ERROR_TEXT[s],
+      content: {
+        'application/json': {
+          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          example: ERROR_EXAMPLES[s] ?? {
+            status: s,
+            data: null,
+            errors: { message: ERROR_TEXT[s].split(':')[0], code: codeOf(s) },
+          },
+        },
+      },
+    };
+  }
+  return errorResponses;
+}
+
+const SECURITY_SCHEMES = {
+  PartnerKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'The partner API key, sent bare (`Authorization: sk_live_…`) or as `Bearer sk_live_…`.',
+  },
+  ChannelsKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description: 'A channels API key (`sk_ch_…`); it opens the Channels API only.',
+  },
+};
+
+const ERROR_ENVELOPE = {
+  type: 'object',
+  required: ['status', 'data', 'errors'],
+  properties: {
+    status: { type: 'integer' },
+    data: { type: 'null' },
+    errors: {
+      type: 'object',
+      required: ['message', 'code'],
+      properties: {
+        message: { type: 'string' },
+        code: { type: 'string', enum: Object.keys(STATUS_OF) },
+        details: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['path', 'message'],
+            properties: {
+              path: { type: 'string', description: 'e.g. `shows[0].ticketOptions[1].ticketId`' },
+              message: { type: 'string' },
+              in: { type: 'string', enum: ['body', 'query', 'path'] },
             },
           },
         },
       },
     },
-  };
-}
+  },
+};
 
 /** The example call as a curl line against the public base URL, with the key as a shell variable. */
 export function curlOf(r: RouteContract): string {

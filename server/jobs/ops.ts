@@ -70,14 +70,6 @@ export async function jobsOverview(
   sql: Sql = getSql(),
 ): Promise<JobsOverview> {
   const provider = inngestConfigured() ? 'inngest' : 'local';
-  const base = (def: JobDefinition): JobOverview => ({
-    id: def.id,
-    description: def.description,
-    cron: def.cron ?? null,
-    counts: null,
-    lastCompletedAt: null,
-    lastError: null,
-  });
   if (provider === 'inngest') {
     return { provider, queueInstalled: false, jobs: definitions.map(base), recentFailures: [] };
   }
@@ -86,50 +78,10 @@ export async function jobsOverview(
     select to_regclass('pgboss.job') is not null and to_regclass('pgboss.archive') is not null as installed`;
   if (!installed) return { provider, queueInstalled: false, jobs: definitions.map(base), recentFailures: [] };
 
-  const names = sql.array(definitions.map((d) => d.id));
-  // Timestamps come back as epoch milliseconds: the shared client's type parsers belong to drizzle.
-  const [counts, finished, lastErrors, schedules, failures] = await Promise.all([
-    sql<({ name: string } & JobCounts)[]>`
-      select name,
-        (count(*) filter (where state = 'created' and start_after <= now()))::int as queued,
-        (count(*) filter (where state = 'created' and start_after > now()))::int as scheduled,
-        (count(*) filter (where state = 'active'))::int as running,
-        (count(*) filter (where state = 'retry'))::int as retrying,
-        (count(*) filter (where state = 'failed' and completed_on > now() - interval '24 hours'))::int as failed24h,
-        (count(*) filter (where state = 'completed' and completed_on > now() - interval '24 hours'))::int as "completed24h"
-      from pgboss.job
-      where name = any(${names}::text[])
-      group by name`,
-    sql<{ name: string; at: number | null }[]>`
-      select name, (extract(epoch from max(completed_on)) * 1000)::float8 as at from (
-        select name, completed_on from pgboss.job where name = any(${names}::text[]) and state = 'completed'
-        union all
-        select name, completed_on from pgboss.archive where name = any(${names}::text[]) and state = 'completed'
-      ) done
-      group by name`,
-    sql<{ name: string; at: number; output: unknown }[]>`
-      select distinct on (name) name, (extract(epoch from at) * 1000)::float8 as at, output
-      from (${failedRuns(sql, names)}) f
-      order by name, at desc`,
-    sql<{ name: string; cron: string }[]>`
-      select name, cron from pgboss.schedule where name = any(${names}::text[])`,
-    sql<
-      {
-        id: string;
-        name: string;
-        state: 'retry' | 'failed';
-        retry_count: number;
-        at: number;
-        retry_at: number | null;
-        output: unknown;
-      }[]
-    >`
-      select id, name, state, retry_count, (extract(epoch from at) * 1000)::float8 as at,
-        (extract(epoch from retry_at) * 1000)::float8 as retry_at, output
-      from (${failedRuns(sql, names)}) f
-      order by at desc
-      limit ${RECENT_FAILURES}`,
-  ]);
+  const [counts, finished, lastErrors, schedules, failures] = await readQueue(
+    sql,
+    definitions.map((d) => d.id),
+  );
 
   const byName = <T extends { name: string }>(rows: T[]) => new Map(rows.map((r) => [r.name, r]));
   const countsOf = byName(counts);
@@ -171,6 +123,66 @@ export async function jobsOverview(
       error: errorText(f.output),
     })),
   };
+}
+
+/** A job definition on its own, before (or without) what its queue says. */
+function base(def: JobDefinition): JobOverview {
+  return {
+    id: def.id,
+    description: def.description,
+    cron: def.cron ?? null,
+    counts: null,
+    lastCompletedAt: null,
+    lastError: null,
+  };
+}
+
+/** The queue's counts, last completions, last errors, schedules and recent failures of these jobs, at once. */
+function readQueue(sql: Sql, ids: string[]) {
+  const names = sql.array(ids);
+  // Timestamps come back as epoch milliseconds: the shared client's type parsers belong to drizzle.
+  return Promise.all([
+    sql<({ name: string } & JobCounts)[]>`
+      select name,
+        (count(*) filter (where state = 'created' and start_after <= now()))::int as queued,
+        (count(*) filter (where state = 'created' and start_after > now()))::int as scheduled,
+        (count(*) filter (where state = 'active'))::int as running,
+        (count(*) filter (where state = 'retry'))::int as retrying,
+        (count(*) filter (where state = 'failed' and completed_on > now() - interval '24 hours'))::int as failed24h,
+        (count(*) filter (where state = 'completed' and completed_on > now() - interval '24 hours'))::int as "completed24h"
+      from pgboss.job
+      where name = any(${names}::text[])
+      group by name`,
+    sql<{ name: string; at: number | null }[]>`
+      select name, (extract(epoch from max(completed_on)) * 1000)::float8 as at from (
+        select name, completed_on from pgboss.job where name = any(${names}::text[]) and state = 'completed'
+        union all
+        select name, completed_on from pgboss.archive where name = any(${names}::text[]) and state = 'completed'
+      ) done
+      group by name`,
+    sql<{ name: string; at: number; output: unknown }[]>`
+      select distinct on (name) name, (extract(epoch from at) * 1000)::float8 as at, output
+      from (${failedRuns(sql, names)}) f
+      order by name, at desc`,
+    sql<{ name: string; cron: string }[]>`
+      select name, cron from pgboss.schedule where name = any(${names}::text[])`,
+    sql<
+      {
+        id: string;
+        name: string;
+        state: 'retry' | 'failed';
+        retry_count: number;
+        at: number;
+        retry_at: number | null;
+        output: unknown;
+      }[]
+    >`
+      select id, name, state, retry_count, (extract(epoch from at) * 1000)::float8 as at,
+        (extract(epoch from retry_at) * 1000)::float8 as retry_at, output
+      from (${failedRuns(sql, names)}) f
+      order by at desc
+      limit ${RECENT_FAILURES}`,
+  ]);
 }
 
 /**

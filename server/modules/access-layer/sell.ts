@@ -163,21 +163,51 @@ export async function sellAccessLayer(
   const wantSales = body.includeTicketSales || body.includeOrderSales;
   const salesP = wantSales ? soldTicketsOf(partnerId, user, {}, db) : Promise.resolve([]);
 
-  if (body.tickets) {
-    const items: SellerItem[] = body.tickets.map((t) => ({
-      eventRef: t.eventId,
-      showId: t.showId,
-      ticketId: t.ticketId,
-      ticketOptionId: t.ticketOptionId,
-      priceTypeId: t.priceTypeId ?? null,
-    }));
-    // The banners' reads go beside the states' second wave (the shows of the items' events are known by then).
-    const [{ states, beside: bannerData }, payout] = await Promise.all([
-      sellerItemStatesWith(partnerId, user, items, (shows) => sellBannersFor(partnerId, shows, db), now, db),
-      payoutStatus(partnerId, user, db),
-    ]);
-    const payoutMissing = payout !== 'active';
-    out.tickets = states.map((s) => {
+  const ask: Ask = { partnerId, user, b, now, db };
+  if (body.tickets) Object.assign(out, await ticketsAnswer(ask, body.tickets));
+  else if (body.orders) Object.assign(out, await ordersAnswer(ask, body.orders));
+
+  if (wantSales) {
+    const sold = await salesP;
+    if (body.includeTicketSales) out.soldTickets = sold;
+    if (body.includeOrderSales) out.soldOrders = groupSales(sold);
+  } else {
+    await salesP;
+  }
+  await b.finish(partnerId, user, body.autologin === true, db);
+  return out;
+}
+
+/** One request's asker and the means to answer it. */
+interface Ask {
+  partnerId: string;
+  /** The seller, as stored (trimmed, lower case). */
+  user: string;
+  b: CtaBuilder;
+  now: Date;
+  db: DbOrTx;
+}
+
+/** Tickets mode: each ticket's status and CTAs, and the banners of their shows. */
+async function ticketsAnswer(
+  { partnerId, user, b, now, db }: Ask,
+  tickets: NonNullable<SellAccessLayerRequest['tickets']>,
+): Promise<Pick<SellAccessLayerResponse, 'tickets' | 'components'>> {
+  const items: SellerItem[] = tickets.map((t) => ({
+    eventRef: t.eventId,
+    showId: t.showId,
+    ticketId: t.ticketId,
+    ticketOptionId: t.ticketOptionId,
+    priceTypeId: t.priceTypeId ?? null,
+  }));
+  // The banners' reads go beside the states' second wave (the shows of the items' events are known by then).
+  const [{ states, beside: bannerData }, payout] = await Promise.all([
+    sellerItemStatesWith(partnerId, user, items, (shows) => sellBannersFor(partnerId, shows, db), now, db),
+    payoutStatus(partnerId, user, db),
+  ]);
+  const payoutMissing = payout !== 'active';
+  return {
+    tickets: states.map((s) => {
       const ctas = ticketCtas(partnerId, s, b);
       if (payoutMissing && (s.status === 'FOR_SALE' || s.status === 'SOLD') && s.listingId)
         ctas.push(b.make({ key: 'PENDING_PAYOUT_INFO', path: `/listing/${s.listingId}`, params: { payout: '1' } }));
@@ -189,103 +219,118 @@ export async function sellAccessLayer(
         sync: s.known,
         callToActions: ctas,
       };
-    });
-    out.components = sellBannerComponentsOf(bannerData, {
+    }),
+    components: sellBannerComponentsOf(bannerData, {
       partnerId,
       scopes: scopesOf(states),
       hasSellableTickets: states.some((s) => s.status === 'SELLABLE'),
-    });
-  } else if (body.orders) {
-    const orderIds = [...new Set(body.orders.map((o) => o.orderId))];
-    // Each order's tickets as the partner sent them: by id, or one per combination (unknown to Encore).
-    const items: { order: number; item: SellerItem }[] = [];
-    body.orders.forEach((o, order) => {
-      if (o.tickets) {
-        for (const t of o.tickets)
-          items.push({
-            order,
-            item: {
-              eventRef: o.eventId,
-              showId: o.showId,
-              ticketId: t.ticketId,
-              ticketOptionId: t.ticketOptionId,
-              priceTypeId: t.priceTypeId ?? null,
-            },
-          });
-      } else {
-        (o.combinations ?? []).forEach((c, i) =>
-          items.push({
-            order,
-            item: {
-              eventRef: o.eventId,
-              showId: o.showId,
-              // No ticket id: judged by the show and the rules alone.
-              ticketId: `${o.orderId}#${i}`,
-              unnamed: true,
-              ticketOptionId: c.ticketOptionId,
-              priceTypeId: c.priceTypeId ?? null,
-            },
-          }),
-        );
-      }
-    });
-    const [states, known] = await Promise.all([
-      sellerItemStates(
-        partnerId,
-        user,
-        items.map((i) => i.item),
-        now,
-        db,
-      ),
-      orderListingStates(partnerId, user, orderIds, db),
-    ]);
-    out.orders = body.orders.map((o, index) => {
-      const units = new Map<string, Unit>();
-      states.forEach((s, i) => {
-        if (items[i].order === index) units.set(items[i].item.ticketId, { status: s.status, listingId: s.listingId });
-      });
-      // Every ticket Encore knows of the order that is listed or sold counts too (spec rule 6).
-      for (const k of known) {
-        if (k.orderId !== o.orderId) continue;
-        units.set(k.ticketId, { status: k.status === 'SOLD' ? 'SOLD' : 'FOR_SALE', listingId: k.listingId });
-      }
-      const agg = aggregateOrder([...units.values()]);
-      const ctas: CallToAction[] = [];
-      if (agg.cta === 'SELL') {
-        const first = states.find((s, i) => items[i].order === index && s.ticketPk);
-        ctas.push(
-          first
-            ? b.make({ key: 'SELL', path: `/sell/${first.ticketPk}`, params: { order: '1' } })
-            : b.make({
-                key: 'SELL',
-                path: `/resale/${encodeURIComponent(partnerId)}`,
-                params: { sync: '1', orderId: o.orderId },
-              }),
-        );
-      } else if (agg.cta === 'MANAGE') {
-        ctas.push(b.make({ key: 'MANAGE', path: `/resale/${encodeURIComponent(partnerId)}` }));
-      } else if (agg.cta === 'EDIT' || agg.cta === 'DETAILS') {
-        ctas.push(b.make({ key: agg.cta, path: `/listing/${agg.listingId}` }));
-      }
-      return { orderId: o.orderId, status: agg.status, callToActions: ctas };
-    });
-    out.components = await bannerComponents(
-      {
-        partnerId,
-        scopes: scopesOf(states),
-        hasSellableTickets: out.orders.some((o) => o.status === 'SELLABLE'),
-      },
-      db,
-    );
-  }
+    }),
+  };
+}
 
-  if (wantSales) {
-    const sold = await salesP;
-    if (body.includeTicketSales) out.soldTickets = sold;
-    if (body.includeOrderSales) out.soldOrders = groupSales(sold);
-  } else {
-    await salesP;
+type Orders = NonNullable<SellAccessLayerRequest['orders']>;
+
+/** Orders mode: each order's status and CTA from its tickets, and the banners of their shows. */
+async function ordersAnswer(
+  { partnerId, user, b, now, db }: Ask,
+  orders: Orders,
+): Promise<Pick<SellAccessLayerResponse, 'orders' | 'components'>> {
+  const orderIds = [...new Set(orders.map((o) => o.orderId))];
+  const items = itemsOfOrders(orders);
+  const [states, known] = await Promise.all([
+    sellerItemStates(
+      partnerId,
+      user,
+      items.map((i) => i.item),
+      now,
+      db,
+    ),
+    orderListingStates(partnerId, user, orderIds, db),
+  ]);
+  const answered = orders.map((o, index) => {
+    const units = new Map<string, Unit>();
+    states.forEach((s, i) => {
+      if (items[i].order === index) units.set(items[i].item.ticketId, { status: s.status, listingId: s.listingId });
+    });
+    // Every ticket Encore knows of the order that is listed or sold counts too (spec rule 6).
+    for (const k of known) {
+      if (k.orderId !== o.orderId) continue;
+      units.set(k.ticketId, { status: k.status === 'SOLD' ? 'SOLD' : 'FOR_SALE', listingId: k.listingId });
+    }
+    const agg = aggregateOrder([...units.values()]);
+    const first = states.find((s, i) => items[i].order === index && s.ticketPk);
+    return { orderId: o.orderId, status: agg.status, callToActions: orderCtas(partnerId, o.orderId, agg, first, b) };
+  });
+  const components = await bannerComponents(
+    {
+      partnerId,
+      scopes: scopesOf(states),
+      hasSellableTickets: answered.some((o) => o.status === 'SELLABLE'),
+    },
+    db,
+  );
+  return { orders: answered, components };
+}
+
+/** Each order's tickets as the partner sent them: by id, or one per combination (unknown to Encore). */
+function itemsOfOrders(orders: Orders) {
+  const items: { order: number; item: SellerItem }[] = [];
+  orders.forEach((o, order) => {
+    if (o.tickets) {
+      for (const t of o.tickets)
+        items.push({
+          order,
+          item: {
+            eventRef: o.eventId,
+            showId: o.showId,
+            ticketId: t.ticketId,
+            ticketOptionId: t.ticketOptionId,
+            priceTypeId: t.priceTypeId ?? null,
+          },
+        });
+    } else {
+      (o.combinations ?? []).forEach((c, i) =>
+        items.push({
+          order,
+          item: {
+            eventRef: o.eventId,
+            showId: o.showId,
+            // No ticket id: judged by the show and the rules alone.
+            ticketId: `${o.orderId}#${i}`,
+            unnamed: true,
+            ticketOptionId: c.ticketOptionId,
+            priceTypeId: c.priceTypeId ?? null,
+          },
+        }),
+      );
+    }
+  });
+  return items;
+}
+
+/** An order's CTA: SELL its first ticket Encore knows (else the resale entry, synchronising the order). */
+function orderCtas(
+  partnerId: string,
+  orderId: string,
+  agg: ReturnType<typeof aggregateOrder>,
+  first: SellerItemState | undefined,
+  b: CtaBuilder,
+): CallToAction[] {
+  const ctas: CallToAction[] = [];
+  if (agg.cta === 'SELL') {
+    ctas.push(
+      first
+        ? b.make({ key: 'SELL', path: `/sell/${first.ticketPk}`, params: { order: '1' } })
+        : b.make({
+            key: 'SELL',
+            path: `/resale/${encodeURIComponent(partnerId)}`,
+            params: { sync: '1', orderId },
+          }),
+    );
+  } else if (agg.cta === 'MANAGE') {
+    ctas.push(b.make({ key: 'MANAGE', path: `/resale/${encodeURIComponent(partnerId)}` }));
+  } else if (agg.cta === 'EDIT' || agg.cta === 'DETAILS') {
+    ctas.push(b.make({ key: agg.cta, path: `/listing/${agg.listingId}` }));
   }
-  await b.finish(partnerId, user, body.autologin === true, db);
-  return out;
+  return ctas;
 }

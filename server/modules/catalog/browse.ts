@@ -132,44 +132,69 @@ export async function getEventDetail(input: z.input<typeof eventRef>, db: DbOrTx
         .where(and(eq(combinations.partnerId, partnerId), inArray(combinations.showPk, pks)))
     : [];
   const metaByShowId = new Map(showRows.map((s) => [s.showId, s]));
-
   const showsOut = event.shows.map((show) => {
     const meta = metaByShowId.get(show.showId)!;
-    const optionIndex = new Map(show.ticketOptions.map((o, i) => [o.ticketId, i]));
-    const typeIndex = new Map((show.priceTypes ?? []).map((p, i) => [p.priceTypeId, i]));
-    const combos = comboRows
-      .filter((c) => c.showPk === meta.id)
-      .sort(
-        (a, b) =>
-          (optionIndex.get(a.ticketOptionId) ?? 0) - (optionIndex.get(b.ticketOptionId) ?? 0) ||
-          (typeIndex.get(a.priceTypeId) ?? 0) - (typeIndex.get(b.priceTypeId) ?? 0),
-      )
-      .map((c) => {
-        const option = show.ticketOptions.find((o) => o.ticketId === c.ticketOptionId);
-        const price = fromMinorUnits(c.priceMinor, c.currency);
-        // The response schema types prices loosely (number or numeric string); the stored value is a number.
-        const optionPrice = option?.price === null || option?.price === undefined ? null : Number(option.price);
-        // The combination's price takes precedence over the ticket option's (spec: Combination).
-        return {
-          ticketOptionId: c.ticketOptionId,
-          priceTypeId: c.priceTypeId,
-          currency: c.currency,
-          price,
-          optionPrice,
-          faceValue: price ?? optionPrice,
-          priceFrom: price !== null ? ('combination' as const) : optionPrice !== null ? ('option' as const) : null,
-          description: c.description,
-        };
-      });
     return {
       id: meta.id,
       showId: show.showId,
       startsAt: meta.startsAt,
       cancelledAt: meta.cancelledAt,
-      combinations: combos,
+      combinations: combinationsOfShow(
+        show,
+        comboRows.filter((c) => c.showPk === meta.id),
+      ),
     };
   });
 
+  return {
+    id: row.id,
+    externalReferenceId: row.externalReferenceId,
+    title: row.title,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+    cancelledAt: row.cancelledAt,
+    event,
+    /** The description sanitised here, on the server, for rendering as HTML. */
+    descriptionHtml: event.description ? sanitizeDescription(event.description) : null,
+    shows: showsOut,
+    ruleGroups: ruleGroupsOf(ruleRows, showRows),
+  };
+}
+
+/** A show's declared combinations in the order of its options and price types, with the price that wins. */
+function combinationsOfShow(
+  show: Awaited<ReturnType<typeof getEvent>>['shows'][number],
+  comboRows: (typeof combinations.$inferSelect)[],
+) {
+  const optionIndex = new Map(show.ticketOptions.map((o, i) => [o.ticketId, i]));
+  const typeIndex = new Map((show.priceTypes ?? []).map((p, i) => [p.priceTypeId, i]));
+  return comboRows
+    .sort(
+      (a, b) =>
+        (optionIndex.get(a.ticketOptionId) ?? 0) - (optionIndex.get(b.ticketOptionId) ?? 0) ||
+        (typeIndex.get(a.priceTypeId) ?? 0) - (typeIndex.get(b.priceTypeId) ?? 0),
+    )
+    .map((c) => {
+      const option = show.ticketOptions.find((o) => o.ticketId === c.ticketOptionId);
+      const price = fromMinorUnits(c.priceMinor, c.currency);
+      // The response schema types prices loosely (number or numeric string); the stored value is a number.
+      const optionPrice = option?.price === null || option?.price === undefined ? null : Number(option.price);
+      // The combination's price takes precedence over the ticket option's (spec: Combination).
+      return {
+        ticketOptionId: c.ticketOptionId,
+        priceTypeId: c.priceTypeId,
+        currency: c.currency,
+        price,
+        optionPrice,
+        faceValue: price ?? optionPrice,
+        priceFrom: price !== null ? ('combination' as const) : optionPrice !== null ? ('option' as const) : null,
+        description: c.description,
+      };
+    });
+}
+
+/** The event's resale rules grouped by scope, in show order, then from the widest scope to the narrowest. */
+function ruleGroupsOf(ruleRows: (typeof resaleRules.$inferSelect)[], showRows: { showId: string; position: number }[]) {
   const showPosition = new Map(showRows.map((s) => [s.showId, s.position]));
   const groups = new Map<
     string,
@@ -196,7 +221,7 @@ export async function getEventDetail(input: z.input<typeof eventRef>, db: DbOrTx
     }
     group.rules.push({ ruleType: r.ruleType, rules: r.rules, description: r.description, updatedAt: r.updatedAt });
   }
-  const ruleGroups = [...groups.values()]
+  return [...groups.values()]
     .map((g) => ({ ...g, rules: g.rules.sort((a, b) => a.ruleType.localeCompare(b.ruleType)) }))
     .sort(
       (a, b) =>
@@ -206,20 +231,6 @@ export async function getEventDetail(input: z.input<typeof eventRef>, db: DbOrTx
         (a.ticketOptionId ?? '').localeCompare(b.ticketOptionId ?? '') ||
         (a.priceTypeId ?? '').localeCompare(b.priceTypeId ?? ''),
     );
-
-  return {
-    id: row.id,
-    externalReferenceId: row.externalReferenceId,
-    title: row.title,
-    createdAt: row.createdAt,
-    updatedAt: row.updatedAt,
-    cancelledAt: row.cancelledAt,
-    event,
-    /** The description sanitised here, on the server, for rendering as HTML. */
-    descriptionHtml: event.description ? sanitizeDescription(event.description) : null,
-    shows: showsOut,
-    ruleGroups,
-  };
 }
 
 /** A show of the event (both the partner's), or NOT_FOUND. */

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import { type DbOrTx, getDb, type Tx } from '@/db';
 import { combinations, events, priceTypes, resaleRules, shows, ticketOptions } from '@/db/schema/catalog';
 import { AppError, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -13,117 +13,138 @@ import { type ResaleRuleType, type RuleItem, resaleRuleBodies } from './rules-sc
  */
 export async function applyRules(partnerId: string, items: RuleItem[], db: DbOrTx = getDb()) {
   return db.transaction(async (tx) => {
-    const refs = [...new Set(items.map((r) => r.externalReferenceEventId))];
-    const eventRows = await tx
-      .select({ id: events.id, ref: events.externalReferenceId })
-      .from(events)
-      .where(and(eq(events.partnerId, partnerId), inArray(events.externalReferenceId, refs)));
-    const eventByRef = new Map(eventRows.map((e) => [e.ref, e.id]));
-    const missing = items.findIndex((r) => !eventByRef.has(r.externalReferenceEventId));
-    if (missing >= 0) {
-      throw new AppError('NOT_FOUND', 'Event not found', {
-        details: [{ path: `[${missing}].externalReferenceEventId`, message: 'does not match an event', in: 'body' }],
-      });
-    }
-    const showRows = await tx
-      .select({ pk: shows.id, showId: shows.showId, eventId: shows.eventId })
-      .from(shows)
-      .where(inArray(shows.eventId, [...eventByRef.values()]));
-    const showByKey = new Map(showRows.map((s) => [`${s.eventId}|${s.showId}`, s.pk]));
-    const pks = showRows.map((s) => s.pk);
-    const [options, types] = pks.length
-      ? await Promise.all([
-          tx
-            .select({ showPk: ticketOptions.showPk, id: ticketOptions.ticketId, currency: ticketOptions.currency })
-            .from(ticketOptions)
-            .where(inArray(ticketOptions.showPk, pks)),
-          tx
-            .select({ showPk: priceTypes.showPk, id: priceTypes.priceTypeId })
-            .from(priceTypes)
-            .where(inArray(priceTypes.showPk, pks)),
-        ])
-      : [[], []];
-    const optionCurrency = new Map(options.map((o) => [`${o.showPk}|${o.id}`, o.currency]));
-    const typeSet = new Set(types.map((t) => `${t.showPk}|${t.id}`));
-
-    const problems: ErrorDetail[] = [];
-    const resolved = items.map((r, i) => {
-      const eventPk = eventByRef.get(r.externalReferenceEventId)!;
-      const showPk = r.showId ? showByKey.get(`${eventPk}|${r.showId}`) : undefined;
-      if (r.showId && !showPk)
-        problems.push({ path: `[${i}].showId`, message: 'does not belong to the event', in: 'body' });
-      if (showPk && r.ticketOptionId && !optionCurrency.has(`${showPk}|${r.ticketOptionId}`)) {
-        problems.push({
-          path: `[${i}].ticketOptionId`,
-          message: "must equal a ticketId of the show's ticket options",
-          in: 'body',
-        });
-      }
-      if (showPk && r.priceTypeId && !typeSet.has(`${showPk}|${r.priceTypeId}`)) {
-        problems.push({
-          path: `[${i}].priceTypeId`,
-          message: "must equal a priceTypeId of the show's price types",
-          in: 'body',
-        });
-      }
-      let priceMinor: number | null = null;
-      const currency = showPk && r.ticketOptionId ? (optionCurrency.get(`${showPk}|${r.ticketOptionId}`) ?? '') : '';
-      if (r.ruleType === 'COMBINATION' && r.price !== undefined && r.price !== null && currency) {
-        const m = toMinorUnits(r.price, currency);
-        if ('error' in m) problems.push({ path: `[${i}].price`, message: m.error, in: 'body' });
-        else priceMinor = m.minor;
-      }
-      return { r, eventPk, showPk, currency, priceMinor };
-    });
-    if (problems.length) {
-      throw new AppError('VALIDATION_FAILED', `Invalid request body: ${problems[0].path} ${problems[0].message}`, {
-        details: problems,
-      });
-    }
-
+    const scope = await scopeOfRules(tx, partnerId, items);
+    const resolved = resolveRules(items, scope);
     let combos = 0;
-    for (const { r, eventPk, showPk, currency, priceMinor } of resolved) {
-      if (r.ruleType === 'COMBINATION') {
-        combos++;
-        await tx
-          .insert(combinations)
-          .values({
-            id: newId('cmb'),
-            partnerId,
-            showPk: showPk!,
-            ticketOptionId: r.ticketOptionId!,
-            priceTypeId: r.priceTypeId!,
-            currency,
-            priceMinor,
-            description: r.description ?? null,
-          })
-          .onConflictDoUpdate({
-            target: [combinations.showPk, combinations.ticketOptionId, combinations.priceTypeId],
-            set: { priceMinor, currency, description: r.description ?? null },
-          });
-        continue;
-      }
-      const rules = resaleRuleBodies[r.ruleType as ResaleRuleType].parse(r.rules ?? {});
-      await tx
-        .insert(resaleRules)
-        .values({
-          id: newId('rul'),
-          partnerId,
-          eventPk,
-          showId: r.showId ?? '',
-          ticketOptionId: r.ticketOptionId ?? '',
-          priceTypeId: r.priceTypeId ?? '',
-          ruleType: r.ruleType,
-          rules,
-          description: r.description ?? null,
-        })
-        .onConflictDoUpdate({
-          target: RULE_KEY,
-          set: { rules, description: r.description ?? null, updatedAt: sql`now()` },
-        });
+    for (const rule of resolved) {
+      if (rule.r.ruleType === 'COMBINATION') combos++;
+      await storeRule(tx, partnerId, rule);
     }
     return { applied: items.length, combinations: combos };
   });
+}
+
+type Scope = Awaited<ReturnType<typeof scopeOfRules>>;
+type ResolvedRule = ReturnType<typeof resolveRules>[number];
+
+/** The events the rules name (a 404 for the first unknown), their shows, ticket options and price types. */
+async function scopeOfRules(tx: Tx, partnerId: string, items: RuleItem[]) {
+  const refs = [...new Set(items.map((r) => r.externalReferenceEventId))];
+  const eventRows = await tx
+    .select({ id: events.id, ref: events.externalReferenceId })
+    .from(events)
+    .where(and(eq(events.partnerId, partnerId), inArray(events.externalReferenceId, refs)));
+  const eventByRef = new Map(eventRows.map((e) => [e.ref, e.id]));
+  const missing = items.findIndex((r) => !eventByRef.has(r.externalReferenceEventId));
+  if (missing >= 0) {
+    throw new AppError('NOT_FOUND', 'Event not found', {
+      details: [{ path: `[${missing}].externalReferenceEventId`, message: 'does not match an event', in: 'body' }],
+    });
+  }
+  const showRows = await tx
+    .select({ pk: shows.id, showId: shows.showId, eventId: shows.eventId })
+    .from(shows)
+    .where(inArray(shows.eventId, [...eventByRef.values()]));
+  const showByKey = new Map(showRows.map((s) => [`${s.eventId}|${s.showId}`, s.pk]));
+  const pks = showRows.map((s) => s.pk);
+  const [options, types] = pks.length
+    ? await Promise.all([
+        tx
+          .select({ showPk: ticketOptions.showPk, id: ticketOptions.ticketId, currency: ticketOptions.currency })
+          .from(ticketOptions)
+          .where(inArray(ticketOptions.showPk, pks)),
+        tx
+          .select({ showPk: priceTypes.showPk, id: priceTypes.priceTypeId })
+          .from(priceTypes)
+          .where(inArray(priceTypes.showPk, pks)),
+      ])
+    : [[], []];
+  return {
+    eventByRef,
+    showByKey,
+    optionCurrency: new Map(options.map((o) => [`${o.showPk}|${o.id}`, o.currency])),
+    typeSet: new Set(types.map((t) => `${t.showPk}|${t.id}`)),
+  };
+}
+
+/** Each rule with the ids it names resolved; every id that does not fit its event or show is refused at once. */
+function resolveRules(items: RuleItem[], { eventByRef, showByKey, optionCurrency, typeSet }: Scope) {
+  const problems: ErrorDetail[] = [];
+  const resolved = items.map((r, i) => {
+    const eventPk = eventByRef.get(r.externalReferenceEventId)!;
+    const showPk = r.showId ? showByKey.get(`${eventPk}|${r.showId}`) : undefined;
+    if (r.showId && !showPk)
+      problems.push({ path: `[${i}].showId`, message: 'does not belong to the event', in: 'body' });
+    if (showPk && r.ticketOptionId && !optionCurrency.has(`${showPk}|${r.ticketOptionId}`)) {
+      problems.push({
+        path: `[${i}].ticketOptionId`,
+        message: "must equal a ticketId of the show's ticket options",
+        in: 'body',
+      });
+    }
+    if (showPk && r.priceTypeId && !typeSet.has(`${showPk}|${r.priceTypeId}`)) {
+      problems.push({
+        path: `[${i}].priceTypeId`,
+        message: "must equal a priceTypeId of the show's price types",
+        in: 'body',
+      });
+    }
+    let priceMinor: number | null = null;
+    const currency = showPk && r.ticketOptionId ? (optionCurrency.get(`${showPk}|${r.ticketOptionId}`) ?? '') : '';
+    if (r.ruleType === 'COMBINATION' && r.price !== undefined && r.price !== null && currency) {
+      const m = toMinorUnits(r.price, currency);
+      if ('error' in m) problems.push({ path: `[${i}].price`, message: m.error, in: 'body' });
+      else priceMinor = m.minor;
+    }
+    return { r, eventPk, showPk, currency, priceMinor };
+  });
+  if (problems.length) {
+    throw new AppError('VALIDATION_FAILED', `Invalid request body: ${problems[0].path} ${problems[0].message}`, {
+      details: problems,
+    });
+  }
+  return resolved;
+}
+
+/** A combination's price, or a resale rule, replacing the one of the same scope and type. */
+async function storeRule(tx: Tx, partnerId: string, { r, eventPk, showPk, currency, priceMinor }: ResolvedRule) {
+  if (r.ruleType === 'COMBINATION') {
+    await tx
+      .insert(combinations)
+      .values({
+        id: newId('cmb'),
+        partnerId,
+        showPk: showPk!,
+        ticketOptionId: r.ticketOptionId!,
+        priceTypeId: r.priceTypeId!,
+        currency,
+        priceMinor,
+        description: r.description ?? null,
+      })
+      .onConflictDoUpdate({
+        target: [combinations.showPk, combinations.ticketOptionId, combinations.priceTypeId],
+        set: { priceMinor, currency, description: r.description ?? null },
+      });
+    return;
+  }
+  const rules = resaleRuleBodies[r.ruleType as ResaleRuleType].parse(r.rules ?? {});
+  await tx
+    .insert(resaleRules)
+    .values({
+      id: newId('rul'),
+      partnerId,
+      eventPk,
+      showId: r.showId ?? '',
+      ticketOptionId: r.ticketOptionId ?? '',
+      priceTypeId: r.priceTypeId ?? '',
+      ruleType: r.ruleType,
+      rules,
+      description: r.description ?? null,
+    })
+    .onConflictDoUpdate({
+      target: RULE_KEY,
+      set: { rules, description: r.description ?? null, updatedAt: sql`now()` },
+    });
 }
 
 export interface RuleScope {

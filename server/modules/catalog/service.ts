@@ -249,63 +249,75 @@ async function mergeShow(tx: Tx, partnerId: string, current: ShowRow, show: Part
   }
   if (Object.keys(patch).length) await tx.update(shows).set(patch).where(eq(shows.id, current.id));
 
-  if (show.ticketOptions) {
-    const rows = await tx.select().from(ticketOptions).where(eq(ticketOptions.showPk, current.id));
-    const byId = new Map(rows.map((r) => [r.ticketId, r]));
-    const fresh: TicketOptionInput[] = [];
-    for (const [j, o] of show.ticketOptions.entries()) {
-      const row = byId.get(o.ticketId);
-      if (!row) {
-        fresh.push(o);
-        continue;
-      }
-      const currency = o.currency ?? row.currency;
-      await tx
-        .update(ticketOptions)
-        .set({
-          title: o.title ?? row.title,
-          description: o.description ?? row.description,
-          currency,
-          priceMinor:
-            o.price !== undefined
-              ? priceMinorOf({ price: o.price, currency }, `${path}.ticketOptions[${j}].price`)
-              : row.priceMinor,
-          stock: o.stock ?? row.stock,
-          webVisibility: o.webVisibility ?? row.webVisibility,
-          webSoldOut: o.webSoldOut ?? row.webSoldOut,
-          area: o.area ?? row.area,
-          primarySalesFee: o.primarySalesFee !== undefined ? feeOf(o.primarySalesFee) : row.primarySalesFee,
-        })
-        .where(eq(ticketOptions.id, row.id));
+  if (show.ticketOptions) await mergeTicketOptions(tx, partnerId, current.id, show.ticketOptions, path);
+  if (show.priceTypes) await mergePriceTypes(tx, partnerId, current.id, show.priceTypes);
+}
+
+/** Updates the show's ticket options the partner sent again (what it leaves out is kept) and adds the new ones. */
+async function mergeTicketOptions(
+  tx: Tx,
+  partnerId: string,
+  showPk: string,
+  options: TicketOptionInput[],
+  path: string,
+) {
+  const rows = await tx.select().from(ticketOptions).where(eq(ticketOptions.showPk, showPk));
+  const byId = new Map(rows.map((r) => [r.ticketId, r]));
+  const fresh: TicketOptionInput[] = [];
+  for (const [j, o] of options.entries()) {
+    const row = byId.get(o.ticketId);
+    if (!row) {
+      fresh.push(o);
+      continue;
     }
-    await insertOptions(tx, partnerId, current.id, fresh, `${path}.ticketOptions`, rows.length);
+    const currency = o.currency ?? row.currency;
+    await tx
+      .update(ticketOptions)
+      .set({
+        title: o.title ?? row.title,
+        description: o.description ?? row.description,
+        currency,
+        priceMinor:
+          o.price !== undefined
+            ? priceMinorOf({ price: o.price, currency }, `${path}.ticketOptions[${j}].price`)
+            : row.priceMinor,
+        stock: o.stock ?? row.stock,
+        webVisibility: o.webVisibility ?? row.webVisibility,
+        webSoldOut: o.webSoldOut ?? row.webSoldOut,
+        area: o.area ?? row.area,
+        primarySalesFee: o.primarySalesFee !== undefined ? feeOf(o.primarySalesFee) : row.primarySalesFee,
+      })
+      .where(eq(ticketOptions.id, row.id));
   }
-  if (show.priceTypes) {
-    const rows = await tx.select().from(priceTypes).where(eq(priceTypes.showPk, current.id));
-    const byId = new Map(rows.map((r) => [r.priceTypeId, r]));
-    const fresh: PriceTypeInput[] = [];
-    for (const p of show.priceTypes) {
-      const row = byId.get(p.priceTypeId);
-      if (!row) {
-        fresh.push(p);
-        continue;
-      }
-      await tx
-        .update(priceTypes)
-        .set({
-          legacyId: p._id !== undefined ? p._id : row.legacyId,
-          title: p.title ?? row.title,
-          description: p.description ?? row.description,
-          webVisibility: p.webVisibility ?? row.webVisibility,
-          webSoldOut: p.webSoldOut ?? row.webSoldOut,
-          stock: p.stock ?? row.stock,
-          invisible: p.invisible ?? row.invisible,
-          inventory: p.inventory !== undefined ? p.inventory : row.inventory,
-        })
-        .where(eq(priceTypes.id, row.id));
+  await insertOptions(tx, partnerId, showPk, fresh, `${path}.ticketOptions`, rows.length);
+}
+
+/** Updates the show's price types the partner sent again (what it leaves out is kept) and adds the new ones. */
+async function mergePriceTypes(tx: Tx, partnerId: string, showPk: string, types: PriceTypeInput[]) {
+  const rows = await tx.select().from(priceTypes).where(eq(priceTypes.showPk, showPk));
+  const byId = new Map(rows.map((r) => [r.priceTypeId, r]));
+  const fresh: PriceTypeInput[] = [];
+  for (const p of types) {
+    const row = byId.get(p.priceTypeId);
+    if (!row) {
+      fresh.push(p);
+      continue;
     }
-    await insertPriceTypes(tx, partnerId, current.id, fresh, rows.length);
+    await tx
+      .update(priceTypes)
+      .set({
+        legacyId: p._id !== undefined ? p._id : row.legacyId,
+        title: p.title ?? row.title,
+        description: p.description ?? row.description,
+        webVisibility: p.webVisibility ?? row.webVisibility,
+        webSoldOut: p.webSoldOut ?? row.webSoldOut,
+        stock: p.stock ?? row.stock,
+        invisible: p.invisible ?? row.invisible,
+        inventory: p.inventory !== undefined ? p.inventory : row.inventory,
+      })
+      .where(eq(priceTypes.id, row.id));
   }
+  await insertPriceTypes(tx, partnerId, showPk, fresh, rows.length);
 }
 
 /**

@@ -76,8 +76,30 @@ async function judge(
   db: DbOrTx,
   now: Date,
 ): Promise<{ rows: { index: number; row: Row }[]; refusals: Refusal[] }> {
+  const { parsed, refusals } = parseItems(items, single);
+  // The same listing id twice in one request: the later one is stored.
+  const last = new Map(parsed.map((p) => [p.externalId, p.index]));
+  const market = await readMarket(caller.partnerId, parsed, db);
+  const rows: { index: number; row: Row }[] = [];
+  for (const item of parsed) {
+    if (last.get(item.externalId) !== item.index) continue;
+    const judged = judgeOne(caller, market, item, single ? null : item.index, now);
+    if ('row' in judged) rows.push({ index: item.index, row: judged.row });
+    else refusals.push(judged);
+  }
+  return { rows, refusals };
+}
+
+interface ParsedItem {
+  index: number;
+  externalId: string;
+  body: ChannelListingBody;
+}
+
+/** Each item read against its schema; those that fail are refused as input. */
+function parseItems(items: { raw: unknown; externalId: string | null }[], single: boolean) {
   const refusals: Refusal[] = [];
-  const parsed: { index: number; externalId: string; body: ChannelListingBody }[] = [];
+  const parsed: ParsedItem[] = [];
   items.forEach(({ raw, externalId }, index) => {
     const pos = single ? null : index;
     const r = (externalId === null ? channelListingItem : channelListingBody).safeParse(raw);
@@ -93,11 +115,18 @@ async function judge(
     const data = r.data as ChannelListingBody & { listingId?: string };
     parsed.push({ index, externalId: externalId ?? data.listingId!, body: data });
   });
+  return { parsed, refusals };
+}
 
-  // The same listing id twice in one request: the later one is stored.
-  const last = new Map(parsed.map((p) => [p.externalId, p.index]));
+type Market = Awaited<ReturnType<typeof readMarket>>;
+
+/**
+ * What the listings are judged against, in one pass: the catalogue entries they name, their shows, the
+ * resale rules of their events, the protection switches, and the partner's tickets the seats name.
+ */
+async function readMarket(partnerId: string, parsed: ParsedItem[], db: DbOrTx) {
   const refs = [...new Set(parsed.map((p) => p.body.eventId))];
-  const catalogue = refs.length ? await catalogueFor(db, caller.partnerId, refs) : null;
+  const catalogue = refs.length ? await catalogueFor(db, partnerId, refs) : null;
   const showPks = catalogue ? [...catalogue.showByKey.values()].map((s) => s.pk) : [];
   const directory = showDirectory(db);
   // The partner's tickets the seats name: each is judged like a fan's (valid, not used, its code unseen
@@ -121,108 +150,119 @@ async function judge(
           .where(inArray(directory.showPk, showPks))
       : Promise.resolve([]),
     catalogue ? resaleRulesOfEvents([...catalogue.eventByRef.values()], db) : Promise.resolve([]),
-    protectionOf(caller.partnerId, db),
-    sellerTicketRows(caller.partnerId, namedIds, db),
+    protectionOf(partnerId, db),
+    sellerTicketRows(partnerId, namedIds, db),
   ]);
-  const namedById = new Map(named.map((t) => [t.ticketId, t]));
-  const showByPk = new Map(showRows.map((s) => [s.showPk, s]));
+  return {
+    catalogue,
+    ruleRows,
+    protection,
+    namedById: new Map(named.map((t) => [t.ticketId, t])),
+    showByPk: new Map(showRows.map((s) => [s.showPk, s])),
+  };
+}
 
-  const rows: { index: number; row: Row }[] = [];
-  for (const { index, externalId, body } of parsed) {
-    if (last.get(externalId) !== index) continue;
-    const pos = single ? null : index;
-    const refuse = (kind: Refusal['kind'], field: string, message: string, detail = message) =>
-      refusals.push({ index, kind, message, details: [{ path: at(pos, field), message: detail, in: 'body' }] });
-    const eventPk = catalogue?.eventByRef.get(body.eventId);
-    if (!eventPk) {
-      refuse('missing', 'eventId', 'Event not found', 'does not match an event');
-      continue;
-    }
-    const showRef = catalogue!.showByKey.get(`${eventPk}|${body.showId}`);
-    const show = showRef && showByPk.get(showRef.pk);
-    if (!showRef || !show) {
-      refuse('missing', 'showId', 'Show not found', 'does not match a show of the event');
-      continue;
-    }
-    const option = catalogue!.optionByKey.get(`${showRef.pk}|${body.ticketOptionId}`);
-    if (!option) {
-      refuse('missing', 'ticketOptionId', 'Ticket option not found', 'does not match a ticket option of the show');
-      continue;
-    }
-    if (body.priceTypeId && !catalogue!.typeSet.has(`${showRef.pk}|${body.priceTypeId}`)) {
-      refuse('missing', 'priceTypeId', 'Price type not found', 'does not match a price type of the show');
-      continue;
-    }
-    if (body.currency !== option.currency) {
-      refuse(
-        'input',
-        'currency',
-        `currency must be the ticket option's (${option.currency})`,
-        `must be ${option.currency}`,
-      );
-      continue;
-    }
-    const minor = toMinorUnits(body.price, body.currency);
-    if ('error' in minor) {
-      refuse('input', 'price', `price ${minor.error}`, minor.error);
-      continue;
-    }
-    const comboFace = body.priceTypeId
-      ? catalogue!.comboPrice.get(`${showRef.pk}|${body.ticketOptionId}|${body.priceTypeId}`)
-      : undefined;
-    const face = comboFace ?? option.priceMinor;
-    const rules = pickResaleRules(ruleRows, {
+/** One listing judged: the row to store, or why it is refused. */
+function judgeOne(
+  caller: ChannelCaller,
+  market: Market,
+  { index, externalId, body }: ParsedItem,
+  pos: number | null,
+  now: Date,
+): Refusal | { row: Row } {
+  const refuse = (kind: Refusal['kind'], field: string, message: string, detail = message): Refusal => ({
+    index,
+    kind,
+    message,
+    details: [{ path: at(pos, field), message: detail, in: 'body' }],
+  });
+  const found = catalogueEntries(market, body);
+  if (!('eventPk' in found)) return refuse('missing', ...found.missing);
+  const { eventPk, showRef, show, option } = found;
+  if (body.currency !== option.currency) {
+    return refuse(
+      'input',
+      'currency',
+      `currency must be the ticket option's (${option.currency})`,
+      `must be ${option.currency}`,
+    );
+  }
+  const minor = toMinorUnits(body.price, body.currency);
+  if ('error' in minor) return refuse('input', 'price', `price ${minor.error}`, minor.error);
+  const comboFace = body.priceTypeId
+    ? market.catalogue!.comboPrice.get(`${showRef.pk}|${body.ticketOptionId}|${body.priceTypeId}`)
+    : undefined;
+  const face = comboFace ?? option.priceMinor;
+  const rules = pickResaleRules(market.ruleRows, {
+    eventPk,
+    showId: body.showId,
+    ticketOptionId: body.ticketOptionId,
+    priceTypeId: body.priceTypeId ?? null,
+  });
+  const quantity = body.seats?.length ?? body.quantity!;
+  const { protection, namedById } = market;
+  const problems = [
+    ...showRuleProblems({ ...show, protectionActive: protection.active(eventPk, showRef.pk) }, rules, now),
+    ...listingSizeAndPriceProblems(
+      body.soldWhole ? quantity : 1,
+      priceRangeFor({ priceMinor: face, currency: option.currency }, rules),
+      rules,
+      minor.minor,
+    ),
+    ...(body.seats ?? []).flatMap((seat) => {
+      const t = seat.ticketId === undefined ? undefined : namedById.get(seat.ticketId);
+      return t
+        ? ticketStateProblems({ ...t, admittedAt: t.admittedAt ? new Date(t.admittedAt) : null }, protection.reissue)
+        : [];
+    }),
+  ];
+  if (problems.length) {
+    return {
+      index,
+      kind: 'rules',
+      message: problems.map((p) => p.message).join('; '),
+      details: problems.map((p) => ({ path: at(pos, fieldOf(p)), message: `${p.code}: ${p.message}`, in: 'body' })),
+    };
+  }
+  return {
+    row: {
+      id: newId('chl'),
+      partnerId: caller.partnerId,
+      channelId: caller.channelId,
+      externalId,
       eventPk,
-      showId: body.showId,
+      showPk: showRef.pk,
       ticketOptionId: body.ticketOptionId,
       priceTypeId: body.priceTypeId ?? null,
-    });
-    const quantity = body.seats?.length ?? body.quantity!;
-    const problems = [
-      ...showRuleProblems({ ...show, protectionActive: protection.active(eventPk, showRef.pk) }, rules, now),
-      ...listingSizeAndPriceProblems(
-        body.soldWhole ? quantity : 1,
-        priceRangeFor({ priceMinor: face, currency: option.currency }, rules),
-        rules,
-        minor.minor,
-      ),
-      ...(body.seats ?? []).flatMap((seat) => {
-        const t = seat.ticketId === undefined ? undefined : namedById.get(seat.ticketId);
-        return t
-          ? ticketStateProblems({ ...t, admittedAt: t.admittedAt ? new Date(t.admittedAt) : null }, protection.reissue)
-          : [];
-      }),
-    ];
-    if (problems.length) {
-      refusals.push({
-        index,
-        kind: 'rules',
-        message: problems.map((p) => p.message).join('; '),
-        details: problems.map((p) => ({ path: at(pos, fieldOf(p)), message: `${p.code}: ${p.message}`, in: 'body' })),
-      });
-      continue;
-    }
-    rows.push({
-      index,
-      row: {
-        id: newId('chl'),
-        partnerId: caller.partnerId,
-        channelId: caller.channelId,
-        externalId,
-        eventPk,
-        showPk: showRef.pk,
-        ticketOptionId: body.ticketOptionId,
-        priceTypeId: body.priceTypeId ?? null,
-        quantity,
-        seats: body.seats ?? null,
-        soldWhole: body.soldWhole,
-        currency: body.currency,
-        priceMinor: minor.minor,
-        status: 'ACTIVE',
-      },
-    });
+      quantity,
+      seats: body.seats ?? null,
+      soldWhole: body.soldWhole,
+      currency: body.currency,
+      priceMinor: minor.minor,
+      status: 'ACTIVE',
+    },
+  };
+}
+
+const missing = (field: string, message: string, detail: string) => ({
+  missing: [field, message, detail] as [string, string, string],
+});
+
+/** The event, show, ticket option and price type a listing names, or the first it names that is unknown (a 404). */
+function catalogueEntries({ catalogue, showByPk }: Market, body: ChannelListingBody) {
+  const eventPk = catalogue?.eventByRef.get(body.eventId);
+  if (!eventPk) return missing('eventId', 'Event not found', 'does not match an event');
+  const showRef = catalogue!.showByKey.get(`${eventPk}|${body.showId}`);
+  const show = showRef && showByPk.get(showRef.pk);
+  if (!showRef || !show) return missing('showId', 'Show not found', 'does not match a show of the event');
+  const option = catalogue!.optionByKey.get(`${showRef.pk}|${body.ticketOptionId}`);
+  if (!option) {
+    return missing('ticketOptionId', 'Ticket option not found', 'does not match a ticket option of the show');
   }
-  return { rows, refusals };
+  if (body.priceTypeId && !catalogue!.typeSet.has(`${showRef.pk}|${body.priceTypeId}`)) {
+    return missing('priceTypeId', 'Price type not found', 'does not match a price type of the show');
+  }
+  return { eventPk, showRef, show, option };
 }
 
 /**

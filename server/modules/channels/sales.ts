@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
 import { channelListings, type ChannelSeat, channelSales, channelSaleTickets } from '@/db/schema/channels';
 import { defineJob } from '@/server/jobs/types';
 import { env, publicBaseUrl } from '@/server/env';
@@ -208,69 +208,17 @@ export async function fulfilChannelSale(
       { path: formatPath(issue.path), message: issue.message },
     ]);
   }
-  const ticketIds = [...new Set(parsed.data.ticketIds)];
+  const named = parsed.data.ticketIds;
+  const ticketIds = [...new Set(named)];
+  // Where a ticket id stands in the body, for the error's details.
+  const at = (id: string) => `ticketIds[${named.indexOf(id)}]`;
   await transaction(async (work) => {
     const { tx } = work;
     const sale = await saleOf(caller, saleId, tx, true);
-    if (sale.status === 'FULFILLED') {
-      const same = [...(sale.ticketIds ?? [])].sort().join('\n') === [...ticketIds].sort().join('\n');
-      if (same) return;
-      throw conflict('This sale was already fulfilled with other tickets');
-    }
-    if (sale.status === 'REFUNDED')
-      throw conflict('This sale was not fulfilled in time: the buyer was refunded and the sale is closed');
-    if (ticketIds.length !== parsed.data.ticketIds.length)
-      throw badRequest('ticketIds names a ticket twice', [{ path: 'ticketIds', message: 'has duplicates' }]);
-    if (ticketIds.length !== sale.quantity)
-      throw badRequest(`This sale is of ${sale.quantity} ticket(s); ${ticketIds.length} were named`, [
-        { path: 'ticketIds', message: `must name exactly ${sale.quantity} ticket(s)` },
-      ]);
+    if (alreadyFulfilledWith(sale, ticketIds, named)) return;
     const [listing] = await tx.select().from(channelListings).where(eq(channelListings.id, sale.channelListingId));
-    const found = await ticketsForSale(caller.partnerId, ticketIds, tx);
-    const at = (id: string) => `ticketIds[${parsed.data.ticketIds.indexOf(id)}]`;
-    const missing = ticketIds.filter((id) => !found.some((t) => t.ticketId === id));
-    if (missing.length)
-      throw new AppError('NOT_FOUND', `Ticket not found: ${missing.join(', ')}`, {
-        details: missing.map((id) => ({ path: at(id), message: `${id} is not a ticket of the partner` })),
-      });
-    // The tickets' row locks first, then every check on them read again: a fan's listing (created or
-    // relisted under the same locks), a P2P transfer or an admission committing at this moment is either
-    // seen here or waits for this fulfilment to commit.
-    await lockTickets(
-      tx,
-      found.map((t) => t.pk),
-    );
-    const tickets = await ticketsForSale(caller.partnerId, ticketIds, tx);
-    const problems: { path: string; message: string }[] = [];
-    const named = (listing.seats ?? []).map((s: ChannelSeat) => s.ticketId).filter((id): id is string => !!id);
-    const { reissue } = await protectionOf(caller.partnerId, tx);
-    for (const t of tickets) {
-      const why =
-        t.showPk !== listing.showPk
-          ? 'is not of the listing’s show'
-          : t.ticketOptionId !== listing.ticketOptionId
-            ? 'is not of the listing’s ticket option'
-            : listing.priceTypeId && t.priceTypeId !== listing.priceTypeId
-              ? 'is not of the listing’s price type'
-              : t.status !== 'VALID'
-                ? 'is not valid'
-                : t.admittedAt
-                  ? 'was already used to enter'
-                  : t.codeShownAt && !reissue
-                    ? 'has a code already shown to its holder, and the partner does not issue a new code after a resale'
-                    : named.length && !named.includes(t.ticketId)
-                      ? 'is not one of the tickets the listing named'
-                      : null;
-      if (why) problems.push({ path: at(t.ticketId), message: `${t.ticketId} ${why}` });
-    }
-    const listed = new Set(
-      await ticketsInOpenListings(
-        tx,
-        tickets.map((t) => t.pk),
-      ),
-    );
-    for (const t of tickets)
-      if (listed.has(t.pk)) problems.push({ path: at(t.ticketId), message: `${t.ticketId} is on sale in the market` });
+    const tickets = await lockedTickets(tx, caller.partnerId, ticketIds, at);
+    const problems = await unfitTickets(tx, caller.partnerId, listing, tickets, at);
     if (problems.length)
       throw new AppError(
         'CONFLICT',
@@ -279,33 +227,7 @@ export async function fulfilChannelSale(
           details: problems,
         },
       );
-    // The guard: a ticket is handed over by one channel sale only (channel_sale_tickets is keyed by the
-    // ticket). A fulfilment racing another for the same ticket waits here for the other's commit, then
-    // finds the ticket taken: a 409 naming it, before anything changed hands. Claimed in one order, so two
-    // fulfilments of several tickets never wait on each other crosswise.
-    const claimed = await tx
-      .insert(channelSaleTickets)
-      .values(
-        [...tickets]
-          .sort((a, b) => (a.pk < b.pk ? -1 : a.pk > b.pk ? 1 : 0))
-          .map((t) => ({ ticketPk: t.pk, saleId: sale.id, partnerId: caller.partnerId })),
-      )
-      .onConflictDoNothing()
-      .returning({ ticketPk: channelSaleTickets.ticketPk });
-    if (claimed.length !== tickets.length) {
-      const got = new Set(claimed.map((c) => c.ticketPk));
-      const taken = tickets
-        .filter((t) => !got.has(t.pk))
-        .map((t) => ({
-          path: at(t.ticketId),
-          message: `${t.ticketId} was already handed over by another channel sale`,
-        }));
-      throw new AppError(
-        'CONFLICT',
-        `These tickets cannot fulfil the sale: ${taken.map((p) => p.message).join('; ')}`,
-        { details: taken },
-      );
-    }
+    await claimTickets(tx, caller.partnerId, sale, tickets, at);
     await deliverChannelSale(work, sale, tickets);
     await tx
       .update(channelSales)
@@ -313,6 +235,120 @@ export async function fulfilChannelSale(
       .where(eq(channelSales.id, sale.id));
   }, db as Db);
   return getChannelSale(caller, saleId, db);
+}
+
+type SaleTicket = Awaited<ReturnType<typeof ticketsForSale>>[number];
+type TicketPath = (ticketId: string) => string;
+
+/**
+ * Naming the tickets of a fulfilled sale again answers it (true); anything else a sale's state or the
+ * count of tickets refuses is a 409 or a 400. False: the fulfilment goes on.
+ */
+function alreadyFulfilledWith(sale: SaleRow, ticketIds: string[], named: string[]): boolean {
+  if (sale.status === 'FULFILLED') {
+    const same = [...(sale.ticketIds ?? [])].sort().join('\n') === [...ticketIds].sort().join('\n');
+    if (same) return true;
+    throw conflict('This sale was already fulfilled with other tickets');
+  }
+  if (sale.status === 'REFUNDED')
+    throw conflict('This sale was not fulfilled in time: the buyer was refunded and the sale is closed');
+  if (ticketIds.length !== named.length)
+    throw badRequest('ticketIds names a ticket twice', [{ path: 'ticketIds', message: 'has duplicates' }]);
+  if (ticketIds.length !== sale.quantity)
+    throw badRequest(`This sale is of ${sale.quantity} ticket(s); ${ticketIds.length} were named`, [
+      { path: 'ticketIds', message: `must name exactly ${sale.quantity} ticket(s)` },
+    ]);
+  return false;
+}
+
+/**
+ * The named tickets, a 404 for any the partner does not have. The tickets' row locks first, then every
+ * check on them read again: a fan's listing (created or relisted under the same locks), a P2P transfer or
+ * an admission committing at this moment is either seen here or waits for this fulfilment to commit.
+ */
+async function lockedTickets(tx: Tx, partnerId: string, ticketIds: string[], at: TicketPath) {
+  const found = await ticketsForSale(partnerId, ticketIds, tx);
+  const missing = ticketIds.filter((id) => !found.some((t) => t.ticketId === id));
+  if (missing.length)
+    throw new AppError('NOT_FOUND', `Ticket not found: ${missing.join(', ')}`, {
+      details: missing.map((id) => ({ path: at(id), message: `${id} is not a ticket of the partner` })),
+    });
+  await lockTickets(
+    tx,
+    found.map((t) => t.pk),
+  );
+  return ticketsForSale(partnerId, ticketIds, tx);
+}
+
+/** Why each ticket cannot fulfil a sale of this listing (none: they all can). */
+async function unfitTickets(
+  tx: Tx,
+  partnerId: string,
+  listing: typeof channelListings.$inferSelect,
+  tickets: SaleTicket[],
+  at: TicketPath,
+) {
+  const problems: { path: string; message: string }[] = [];
+  const named = (listing.seats ?? []).map((s: ChannelSeat) => s.ticketId).filter((id): id is string => !!id);
+  const { reissue } = await protectionOf(partnerId, tx);
+  for (const t of tickets) {
+    const why =
+      t.showPk !== listing.showPk
+        ? 'is not of the listing’s show'
+        : t.ticketOptionId !== listing.ticketOptionId
+          ? 'is not of the listing’s ticket option'
+          : listing.priceTypeId && t.priceTypeId !== listing.priceTypeId
+            ? 'is not of the listing’s price type'
+            : t.status !== 'VALID'
+              ? 'is not valid'
+              : t.admittedAt
+                ? 'was already used to enter'
+                : t.codeShownAt && !reissue
+                  ? 'has a code already shown to its holder, and the partner does not issue a new code after a resale'
+                  : named.length && !named.includes(t.ticketId)
+                    ? 'is not one of the tickets the listing named'
+                    : null;
+    if (why) problems.push({ path: at(t.ticketId), message: `${t.ticketId} ${why}` });
+  }
+  const listed = new Set(
+    await ticketsInOpenListings(
+      tx,
+      tickets.map((t) => t.pk),
+    ),
+  );
+  for (const t of tickets)
+    if (listed.has(t.pk)) problems.push({ path: at(t.ticketId), message: `${t.ticketId} is on sale in the market` });
+  return problems;
+}
+
+/**
+ * The guard: a ticket is handed over by one channel sale only (channel_sale_tickets is keyed by the
+ * ticket). A fulfilment racing another for the same ticket waits here for the other's commit, then finds
+ * the ticket taken: a 409 naming it, before anything changed hands. Claimed in one order, so two
+ * fulfilments of several tickets never wait on each other crosswise.
+ */
+async function claimTickets(tx: Tx, partnerId: string, sale: SaleRow, tickets: SaleTicket[], at: TicketPath) {
+  const claimed = await tx
+    .insert(channelSaleTickets)
+    .values(
+      [...tickets]
+        .sort((a, b) => (a.pk < b.pk ? -1 : a.pk > b.pk ? 1 : 0))
+        .map((t) => ({ ticketPk: t.pk, saleId: sale.id, partnerId })),
+    )
+    .onConflictDoNothing()
+    .returning({ ticketPk: channelSaleTickets.ticketPk });
+  if (claimed.length !== tickets.length) {
+    const got = new Set(claimed.map((c) => c.ticketPk));
+    const taken = tickets
+      .filter((t) => !got.has(t.pk))
+      .map((t) => ({
+        path: at(t.ticketId),
+        message: `${t.ticketId} was already handed over by another channel sale`,
+      }));
+    throw new AppError('CONFLICT', `These tickets cannot fulfil the sale: ${taken.map((p) => p.message).join('; ')}`, {
+      details: taken,
+    });
+  }
 }
 
 /**

@@ -47,8 +47,32 @@ const prefix = (index: number | null, path: string) =>
 
 /** Validates every lead; answers the rows to save and the refusals (with their index). */
 async function judge(partnerId: string, items: unknown[], single: boolean, db: DbOrTx) {
+  const { parsed, refusals } = parseLeads(items, single);
+  const shows = await showsNamed(partnerId, parsed, db);
+  const rows = new Map<string, Row>();
+  for (const { index, lead, buyerKey } of parsed) {
+    const judged = judgeLead(shows, lead, buyerKey, index, single ? null : index);
+    if ('details' in judged) {
+      refusals.push(judged);
+      continue;
+    }
+    const key = `${lead.externalReferenceEventId}\u0000${lead.showId}\u0000${buyerKey}`;
+    // The same buyer twice in one request: the later send wins, as two requests would.
+    rows.set(key, judged);
+  }
+  return { rows: [...rows.values()], refusals: refusals.sort((a, b) => a.index - b.index) };
+}
+
+interface ParsedLead {
+  index: number;
+  lead: LeadBody;
+  buyerKey: string;
+}
+
+/** Each lead read against its schema, with its buyer identified; the others refused. */
+function parseLeads(items: unknown[], single: boolean) {
   const refusals: Refusal[] = [];
-  const parsed: { index: number; lead: LeadBody; buyerKey: string }[] = [];
+  const parsed: ParsedLead[] = [];
   items.forEach((raw, index) => {
     const at = single ? null : index;
     const r = leadSchema.safeParse(raw);
@@ -78,8 +102,13 @@ async function judge(partnerId: string, items: unknown[], single: boolean, db: D
     }
     parsed.push({ index, lead: r.data, buyerKey: buyerKeyOf(b) });
   });
+  return { parsed, refusals };
+}
 
-  // The events and shows named, in one query; then the currencies of their options, in one more.
+type ShowsNamed = Awaited<ReturnType<typeof showsNamed>>;
+
+/** The events and shows named, in one query; then the currencies of their options, in one more. */
+async function showsNamed(partnerId: string, parsed: ParsedLead[], db: DbOrTx) {
   const refs = [...new Set(parsed.map((p) => p.lead.externalReferenceEventId))];
   const directory = showDirectory(db);
   const shows = refs.length
@@ -88,70 +117,72 @@ async function judge(partnerId: string, items: unknown[], single: boolean, db: D
         .from(directory)
         .where(and(eq(directory.partnerId, partnerId), inArray(directory.eventRef, refs)))
     : [];
-  const events = new Set(shows.map((s) => s.eventRef));
-  const showPk = new Map(shows.map((s) => [`${s.eventRef}\u0000${s.showId}`, s.showPk]));
-  const currencies = await showOptionCurrencies([...new Set(shows.map((s) => s.showPk))], db);
+  return {
+    events: new Set(shows.map((s) => s.eventRef)),
+    showPk: new Map(shows.map((s) => [`${s.eventRef}\u0000${s.showId}`, s.showPk])),
+    currencies: await showOptionCurrencies([...new Set(shows.map((s) => s.showPk))], db),
+  };
+}
 
-  const rows = new Map<string, Row>();
-  for (const { index, lead, buyerKey } of parsed) {
-    const at = single ? null : index;
-    const pk = showPk.get(`${lead.externalReferenceEventId}\u0000${lead.showId}`);
-    if (!events.has(lead.externalReferenceEventId) || !pk) {
-      const eventMissing = !events.has(lead.externalReferenceEventId);
-      refusals.push({
-        index,
-        message: eventMissing ? 'Event not found' : 'Show not found',
-        details: [
-          eventMissing
-            ? { path: prefix(at, 'externalReferenceEventId'), message: 'does not match an event', in: 'body' }
-            : { path: prefix(at, 'showId'), message: 'does not match a show of the event', in: 'body' },
-        ],
-      });
-      continue;
-    }
-    const options = currencies.get(pk) ?? new Map<string, string>();
-    const currency =
-      lead.currency ??
-      (lead.ticketOptionId ? options.get(lead.ticketOptionId) : undefined) ??
-      options.values().next().value;
-    let price: number | null = null;
-    if (lead.price !== undefined) {
-      const minor = toMinorUnits(lead.price, currency ?? 'EUR');
-      if ('error' in minor) {
-        refusals.push({
-          index,
-          message: `price: ${minor.error}`,
-          details: [{ path: prefix(at, 'price'), message: minor.error, in: 'body' }],
-        });
-        continue;
-      }
-      price = minor.minor;
-    }
-    const key = `${lead.externalReferenceEventId}\u0000${lead.showId}\u0000${buyerKey}`;
-    // The same buyer twice in one request: the later send wins, as two requests would.
-    rows.set(key, {
-      id: newId('lead'),
-      type: lead.type,
-      event_ref: lead.externalReferenceEventId,
-      show_id: lead.showId,
-      buyer_key: buyerKey,
-      buyer_email: lead.buyer.email?.toLowerCase() ?? null,
-      buyer_phone: lead.buyer.phone ?? null,
-      buyer_id: lead.buyer.id ?? null,
-      buyer_full_name: lead.buyer.fullName ?? null,
-      ticket_id: lead.ticketId ?? null,
-      price,
-      currency: lead.price !== undefined || lead.currency ? (currency ?? null) : null,
-      ticket_option_id: lead.ticketOptionId ?? null,
-      price_type_id: lead.priceTypeId ?? null,
-      purchase_date: lead.purchaseDate ?? lead.date ?? null,
-      seating: lead.seating ?? null,
-      metadata: lead.metadata ?? null,
-      tags: lead.tags ?? null,
-      attributes: lead.attributes ?? null,
-    });
+/** One lead: its row, or why it is refused (an unknown event or show, a price its currency cannot hold). */
+function judgeLead(
+  { events, showPk, currencies }: ShowsNamed,
+  lead: LeadBody,
+  buyerKey: string,
+  index: number,
+  at: number | null,
+): Row | Refusal {
+  const pk = showPk.get(`${lead.externalReferenceEventId}\u0000${lead.showId}`);
+  if (!events.has(lead.externalReferenceEventId) || !pk) {
+    const eventMissing = !events.has(lead.externalReferenceEventId);
+    return {
+      index,
+      message: eventMissing ? 'Event not found' : 'Show not found',
+      details: [
+        eventMissing
+          ? { path: prefix(at, 'externalReferenceEventId'), message: 'does not match an event', in: 'body' }
+          : { path: prefix(at, 'showId'), message: 'does not match a show of the event', in: 'body' },
+      ],
+    };
   }
-  return { rows: [...rows.values()], refusals: refusals.sort((a, b) => a.index - b.index) };
+  const options = currencies.get(pk) ?? new Map<string, string>();
+  const currency =
+    lead.currency ??
+    (lead.ticketOptionId ? options.get(lead.ticketOptionId) : undefined) ??
+    options.values().next().value;
+  let price: number | null = null;
+  if (lead.price !== undefined) {
+    const minor = toMinorUnits(lead.price, currency ?? 'EUR');
+    if ('error' in minor) {
+      return {
+        index,
+        message: `price: ${minor.error}`,
+        details: [{ path: prefix(at, 'price'), message: minor.error, in: 'body' }],
+      };
+    }
+    price = minor.minor;
+  }
+  return {
+    id: newId('lead'),
+    type: lead.type,
+    event_ref: lead.externalReferenceEventId,
+    show_id: lead.showId,
+    buyer_key: buyerKey,
+    buyer_email: lead.buyer.email?.toLowerCase() ?? null,
+    buyer_phone: lead.buyer.phone ?? null,
+    buyer_id: lead.buyer.id ?? null,
+    buyer_full_name: lead.buyer.fullName ?? null,
+    ticket_id: lead.ticketId ?? null,
+    price,
+    currency: lead.price !== undefined || lead.currency ? (currency ?? null) : null,
+    ticket_option_id: lead.ticketOptionId ?? null,
+    price_type_id: lead.priceTypeId ?? null,
+    purchase_date: lead.purchaseDate ?? lead.date ?? null,
+    seating: lead.seating ?? null,
+    metadata: lead.metadata ?? null,
+    tags: lead.tags ?? null,
+    attributes: lead.attributes ?? null,
+  };
 }
 
 /**

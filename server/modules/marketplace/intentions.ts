@@ -216,24 +216,8 @@ export async function createBuyIntention(
     ]);
   }
   const buyer = input.user.trim().toLowerCase();
-  const minutes = env().BUY_INTENTION_MINUTES;
   const id = newId('bi');
-  // In an on-sale rush many buyers of one popular listing arrive together: the first one's claim
-  // decides for those arriving while it runs, so hundreds of statements become one.
-  // The check and the registration happen in the same tick (no await between them), so of buyers
-  // arriving together exactly one leads.
-  const key = items.length === 1 ? `${partnerId} ${items[0]}` : null;
-  const leading = key ? claimsUnderWay.get(key) : undefined;
-  if (leading) {
-    const lost = await lostToClaim(leading);
-    if (lost) throw refusal(items, lost, buyer);
-  }
-  let settle: (rows: ClaimRow[] | null) => void = () => undefined;
-  if (key && !claimsUnderWay.has(key)) {
-    const claim = new Promise<ClaimRow[] | null>((resolve) => (settle = resolve));
-    claimsUnderWay.set(key, claim);
-    void claim.then(() => claimsUnderWay.get(key) === claim && claimsUnderWay.delete(key));
-  }
+  const settle = await followOrLeadClaim(partnerId, items, buyer);
   try {
     return await transaction(async (work) => {
       const { tx, after } = work;
@@ -250,57 +234,12 @@ export async function createBuyIntention(
         rows = await claimListings(tx, partnerId, items, buyer, id);
       }
       if (rows.length < items.length || !rows.every((r) => r.claimed)) throw refusal(items, rows, buyer);
-      const first = rows[0];
-      let subtotal = 0;
-      let fees = 0;
-      for (const r of rows) {
-        subtotal += r.price_minor * r.ticket_count;
-        fees += buyerFeeMinor(terms, r.price_minor, r.currency) * r.ticket_count;
-      }
-      // The payment belongs to this transaction too: an intention is never left without its checkout. Both
-      // rows are written at once (the payment's id chosen here), one round trip on the transaction's connection.
-      const tickets = rows.reduce((n, r) => n + r.ticket_count, 0);
-      const paymentId = newId('pay');
-      const [{ payment, url }, [inserted]] = await Promise.all([
-        startPayment(
-          partnerId,
-          {
-            id: paymentId,
-            purpose: BUY_INTENTION_PURPOSE,
-            reference: id,
-            description: `${tickets} × ${first.ticket_option_id} (resale)`,
-            amountMinor: subtotal + fees,
-            currency: first.currency,
-            buyerEmail: buyer,
-            successUrl: input.pageQuery ? `${intentionUrl(id)}?${input.pageQuery}` : intentionUrl(id),
-            // A payment that outlives the hold is still completed if the listings are free, else refunded.
-            expiresInMinutes: Math.max(5, minutes),
-          },
-          work,
-        ),
-        // A plain statement (the query builder's insert cost more than the write); the list goes as JSON.
-        tx.execute<{ expires_at: string }>(sql`
-          insert into ${buyIntentions} (id, partner_id, buyer_email, listing_ids, currency, subtotal_minor,
-            buyer_fee_minor, total_minor, payment_id, expires_at)
-          values (${id}, ${partnerId}, ${buyer}, array(select json_array_elements_text(${JSON.stringify(items)}::json)),
-            ${first.currency}, ${subtotal}, ${fees}, ${subtotal + fees}, ${paymentId},
-            now() + make_interval(mins => ${minutes}))
-          returning expires_at`),
-      ]);
-      const intention = {
-        id,
-        status: 'PENDING' as const,
-        listingIds: items,
-        buyerEmail: buyer,
-        currency: first.currency,
-        subtotalMinor: subtotal,
-        buyerFeeMinor: fees,
-        totalMinor: subtotal + fees,
-        expiresAt: new Date(inserted.expires_at),
-        endReason: null,
-      };
-      // A fresh intention id has no open payment yet, so the payment is the one chosen above.
-      if (payment.id !== paymentId) throw new Error(`payment ${payment.id} answered for new intention ${id}`);
+      const { intention, url } = await openIntention(
+        work,
+        partnerId,
+        { id, items, buyer, rows, terms },
+        input.pageQuery,
+      );
       // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
       // Not waited for: the buyer's answer does not hang on the queue write.
       after.job(
@@ -313,6 +252,105 @@ export async function createBuyIntention(
   } finally {
     settle(null);
   }
+}
+
+/**
+ * In an on-sale rush many buyers of one popular listing arrive together: the first one's claim decides
+ * for those arriving while it runs, so hundreds of statements become one. A buyer who lost to the claim
+ * under way is refused here; else, for a single listing, this buyer's claim is registered for those who
+ * follow. Answers how to settle the registered claim (a no-op when none was registered). The check and
+ * the registration happen in the same tick (no await between them), so of buyers arriving together
+ * exactly one leads.
+ */
+async function followOrLeadClaim(
+  partnerId: string,
+  items: string[],
+  buyer: string,
+): Promise<(rows: ClaimRow[] | null) => void> {
+  const key = items.length === 1 ? `${partnerId} ${items[0]}` : null;
+  const leading = key ? claimsUnderWay.get(key) : undefined;
+  if (leading) {
+    const lost = await lostToClaim(leading);
+    if (lost) throw refusal(items, lost, buyer);
+  }
+  let settle: (rows: ClaimRow[] | null) => void = () => undefined;
+  if (key && !claimsUnderWay.has(key)) {
+    const claim = new Promise<ClaimRow[] | null>((resolve) => (settle = resolve));
+    claimsUnderWay.set(key, claim);
+    void claim.then(() => claimsUnderWay.get(key) === claim && claimsUnderWay.delete(key));
+  }
+  return settle;
+}
+
+/**
+ * The intention row and its payment for the claimed listings. The payment belongs to this transaction too:
+ * an intention is never left without its checkout. Both rows are written at once (the payment's id chosen
+ * here), one round trip on the transaction's connection.
+ */
+async function openIntention(
+  work: Work,
+  partnerId: string,
+  claim: {
+    id: string;
+    items: string[];
+    buyer: string;
+    rows: ClaimRow[];
+    terms: Awaited<ReturnType<typeof marketTerms>>;
+  },
+  pageQuery: string | undefined,
+) {
+  const { id, items, buyer, rows, terms } = claim;
+  const minutes = env().BUY_INTENTION_MINUTES;
+  const first = rows[0];
+  let subtotal = 0;
+  let fees = 0;
+  for (const r of rows) {
+    subtotal += r.price_minor * r.ticket_count;
+    fees += buyerFeeMinor(terms, r.price_minor, r.currency) * r.ticket_count;
+  }
+  const tickets = rows.reduce((n, r) => n + r.ticket_count, 0);
+  const paymentId = newId('pay');
+  const [{ payment, url }, [inserted]] = await Promise.all([
+    startPayment(
+      partnerId,
+      {
+        id: paymentId,
+        purpose: BUY_INTENTION_PURPOSE,
+        reference: id,
+        description: `${tickets} × ${first.ticket_option_id} (resale)`,
+        amountMinor: subtotal + fees,
+        currency: first.currency,
+        buyerEmail: buyer,
+        successUrl: pageQuery ? `${intentionUrl(id)}?${pageQuery}` : intentionUrl(id),
+        // A payment that outlives the hold is still completed if the listings are free, else refunded.
+        expiresInMinutes: Math.max(5, minutes),
+      },
+      work,
+    ),
+    // A plain statement (the query builder's insert cost more than the write); the list goes as JSON.
+    work.tx.execute<{ expires_at: string }>(sql`
+      insert into ${buyIntentions} (id, partner_id, buyer_email, listing_ids, currency, subtotal_minor,
+        buyer_fee_minor, total_minor, payment_id, expires_at)
+      values (${id}, ${partnerId}, ${buyer}, array(select json_array_elements_text(${JSON.stringify(items)}::json)),
+        ${first.currency}, ${subtotal}, ${fees}, ${subtotal + fees}, ${paymentId},
+        now() + make_interval(mins => ${minutes}))
+      returning expires_at`),
+  ]);
+  // A fresh intention id has no open payment yet, so the payment is the one chosen above.
+  if (payment.id !== paymentId) throw new Error(`payment ${payment.id} answered for new intention ${id}`);
+  const intention = {
+    id,
+    status: 'PENDING' as const,
+    listingIds: items,
+    buyerEmail: buyer,
+    currency: first.currency,
+    subtotalMinor: subtotal,
+    buyerFeeMinor: fees,
+    totalMinor: subtotal + fees,
+    expiresAt: new Date(inserted.expires_at),
+    endReason: null,
+  };
+  return { intention, url };
 }
 
 function intentionOut(

@@ -4,6 +4,7 @@ import { buyIntentions, listingItems, listings, payouts } from '@/db/schema/mark
 import { defineJob } from '@/server/jobs/types';
 import { newId } from '@/server/lib/ids';
 import { toMinorUnits } from '@/server/lib/money';
+import type { Tx } from '@/db';
 import type { Work } from '@/server/lib/transaction';
 import { type Payment, type PaymentRefusal, refundPayment } from '@/server/modules/payments';
 import {
@@ -121,26 +122,50 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     .where(and(eq(listings.partnerId, intention.partnerId), inArray(listings.id, intention.listingIds)))
     .orderBy(listings.id)
     .for('update');
-  const stillHeld =
+  if (!stillHeldFor(intention, rows)) {
+    return refuse(work, intention.id, payment, 'The tickets were no longer available when the payment arrived', []);
+  }
+
+  const ticketsOf = await soldTicketsByListing(tx, intention);
+  const lost = await listingsNoLongerTheSellers(tx, intention, rows, ticketsOf);
+  if (lost.length) {
+    return refuse(work, intention.id, payment, 'The seller no longer holds these tickets', lost);
+  }
+
+  await markSold(tx, intention, payment);
+  await settleSale(work, intention, payment, rows, ticketsOf);
+}
+
+type Intention = typeof buyIntentions.$inferSelect;
+type Listing = typeof listings.$inferSelect;
+type TicketsOf = (listingId: string) => SaleTicket[];
+
+/** The listings are still this buyer's to pay for: reserved for the intention, or back on sale after it expired. */
+function stillHeldFor(intention: Intention, rows: Listing[]) {
+  return (
     intention.status !== 'CANCELLED' &&
     rows.length === intention.listingIds.length &&
     rows.every(
       (r) =>
         (r.status === 'RESERVED' && r.reservedBy === intention.id) ||
         (r.status === 'ACTIVE' && intention.status === 'EXPIRED'),
-    );
-  if (!stillHeld) {
-    return refuse(work, intention.id, payment, 'The tickets were no longer available when the payment arrived', []);
-  }
+    )
+  );
+}
 
+/** The tickets of the intention's listings, answered per listing. */
+async function soldTicketsByListing(tx: Tx, intention: Intention): Promise<TicketsOf> {
   const items = await tx.select().from(listingItems).where(inArray(listingItems.listingId, intention.listingIds));
   const sold = await ticketsByPk(
     intention.partnerId,
     items.map((i) => i.ticketPk),
     tx,
   );
-  const ticketsOf = (listingId: string) =>
-    sold.filter((t) => items.some((i) => i.listingId === listingId && i.ticketPk === t.pk));
+  return (listingId: string) => sold.filter((t) => items.some((i) => i.listingId === listingId && i.ticketPk === t.pk));
+}
+
+/** The listings whose tickets the seller no longer owns, or that are no longer valid for a live show. */
+async function listingsNoLongerTheSellers(tx: Tx, intention: Intention, rows: Listing[], ticketsOf: TicketsOf) {
   const lost: string[] = [];
   for (const listing of rows) {
     // A channel's listing has no tickets here yet: the channel hands them over when it fulfils the sale.
@@ -149,10 +174,10 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     const invalid = ticketsOf(listing.id).some((t) => t.status !== 'VALID' || t.showStatus !== 'LIVE');
     if (notOwned.length || invalid) lost.push(listing.id);
   }
-  if (lost.length) {
-    return refuse(work, intention.id, payment, 'The seller no longer holds these tickets', lost);
-  }
+  return lost;
+}
 
+async function markSold(tx: Tx, intention: Intention, payment: Payment) {
   await tx
     .update(listings)
     .set({ status: 'SOLD', reservedBy: intention.id, soldAt: sql`now()`, updatedAt: sql`now()` })
@@ -162,7 +187,14 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     .update(buyIntentions)
     .set({ status: 'COMPLETED', paymentId: payment.id, endedAt: sql`now()` })
     .where(eq(buyIntentions.id, intention.id));
+}
 
+/**
+ * Each sold listing settled in listing order: a fan seller's tickets handed over and payout scheduled, a
+ * channel's payout scheduled and the channel told; then the buyer's confirmation mail.
+ */
+async function settleSale(work: Work, intention: Intention, payment: Payment, rows: Listing[], ticketsOf: TicketsOf) {
+  const { tx } = work;
   const directory = showDirectory(tx);
   const [terms, protection, showTimes] = await Promise.all([
     marketTerms(intention.partnerId, tx),
@@ -179,38 +211,16 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
   let paidSoFar = 0;
   for (const listing of rows) {
     if (listing.channelListingId) {
-      // The channel is paid like a fan seller (the partner's primary fee is added once its tickets are known).
       const showAt = startsAt.get(listing.showPk) ?? new Date();
-      const payoutMinor = sellerPayoutMinor(terms, listing.priceMinor, listing.currency, 0) * listing.ticketCount;
-      const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
-      const paid =
-        (listing.priceMinor + buyerFeeMinor(terms, listing.priceMinor, listing.currency)) * listing.ticketCount;
-      const paidMinor = Math.min(paid, intention.totalMinor - paidSoFar);
-      paidSoFar += paidMinor;
-      await tx.insert(payouts).values({
-        id: newId('po'),
-        partnerId: intention.partnerId,
-        sellerEmail: listing.sellerEmail,
-        listingId: listing.id,
-        intentionId: intention.id,
-        currency: listing.currency,
-        amountMinor: payoutMinor,
-        dueAt,
+      const { channelListingId } = listing;
+      const sold = await settleChannelListing(tx, terms, intention, payment, {
+        listing,
+        channelListingId,
+        showAt,
+        paidSoFar,
       });
-      channelSold.push({
-        listingId: listing.id,
-        channelListingId: listing.channelListingId,
-        intentionId: intention.id,
-        paymentId: payment.id,
-        buyerEmail: intention.buyerEmail,
-        quantity: listing.ticketCount,
-        currency: listing.currency,
-        priceMinor: listing.priceMinor,
-        paidMinor,
-        payoutMinor,
-        showStartsAt: showAt,
-        seats: listing.channelSeats ?? null,
-      });
+      paidSoFar += sold.paidMinor;
+      channelSold.push(sold);
       continue;
     }
     const list = ticketsOf(listing.id);
@@ -220,16 +230,7 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     const showAt = list[0]?.startsAt ?? new Date();
     const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
     sales.push({ listingId: listing.id, payoutMinor: amount, dueAt });
-    await tx.insert(payouts).values({
-      id: newId('po'),
-      partnerId: intention.partnerId,
-      sellerEmail: listing.sellerEmail,
-      listingId: listing.id,
-      intentionId: intention.id,
-      currency: listing.currency,
-      amountMinor: amount,
-      dueAt,
-    });
+    await insertPayout(tx, intention, listing, amount, dueAt);
   }
   await notifyChannelListingsSold(work, channelSold);
   await mailPurchaseCompleted(
@@ -239,6 +240,56 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     secureViewUrls,
     channelSold.reduce((n, c) => n + c.quantity, 0),
   );
+}
+
+/**
+ * A channel's sold listing: the channel is paid like a fan seller (the partner's primary fee is added once
+ * its tickets are known), its share of the buyer's payment capped by what is left of the intention's total.
+ */
+async function settleChannelListing(
+  tx: Tx,
+  terms: Awaited<ReturnType<typeof marketTerms>>,
+  intention: Intention,
+  payment: Payment,
+  {
+    listing,
+    channelListingId,
+    showAt,
+    paidSoFar,
+  }: { listing: Listing; channelListingId: string; showAt: Date; paidSoFar: number },
+): Promise<ChannelListingSold> {
+  const payoutMinor = sellerPayoutMinor(terms, listing.priceMinor, listing.currency, 0) * listing.ticketCount;
+  const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
+  const paid = (listing.priceMinor + buyerFeeMinor(terms, listing.priceMinor, listing.currency)) * listing.ticketCount;
+  const paidMinor = Math.min(paid, intention.totalMinor - paidSoFar);
+  await insertPayout(tx, intention, listing, payoutMinor, dueAt);
+  return {
+    listingId: listing.id,
+    channelListingId,
+    intentionId: intention.id,
+    paymentId: payment.id,
+    buyerEmail: intention.buyerEmail,
+    quantity: listing.ticketCount,
+    currency: listing.currency,
+    priceMinor: listing.priceMinor,
+    paidMinor,
+    payoutMinor,
+    showStartsAt: showAt,
+    seats: listing.channelSeats ?? null,
+  };
+}
+
+async function insertPayout(tx: Tx, intention: Intention, listing: Listing, amountMinor: number, dueAt: Date) {
+  await tx.insert(payouts).values({
+    id: newId('po'),
+    partnerId: intention.partnerId,
+    sellerEmail: listing.sellerEmail,
+    listingId: listing.id,
+    intentionId: intention.id,
+    currency: listing.currency,
+    amountMinor,
+    dueAt,
+  });
 }
 
 /**

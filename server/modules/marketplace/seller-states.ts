@@ -83,22 +83,8 @@ export async function sellerItemStatesWith<T>(
 ): Promise<{ states: SellerItemState[]; beside: T }> {
   const email = sellerEmail.trim().toLowerCase();
   const refs = [...new Set(items.map((i) => i.eventRef))];
-  const directory = showDirectory(db);
   const [showRows, known] = await Promise.all([
-    refs.length
-      ? db
-          .select({
-            eventPk: directory.eventPk,
-            eventRef: directory.eventRef,
-            showPk: directory.showPk,
-            showId: directory.showId,
-            showStatus: directory.showStatus,
-            startsAt: directory.startsAt,
-            resaleEnabled: directory.resaleEnabled,
-          })
-          .from(directory)
-          .where(and(eq(directory.partnerId, partnerId), inArray(directory.eventRef, refs)))
-      : [],
+    showsOfEvents(db, partnerId, refs),
     sellerTicketRows(partnerId, [...new Set(items.filter((i) => !i.unnamed).map((i) => i.ticketId))], db),
   ]);
   const showByKey = new Map(showRows.map((s) => [key(s.eventRef, s.showId), s]));
@@ -117,10 +103,57 @@ export async function sellerItemStatesWith<T>(
     protectionOf(partnerId, db),
     beside(showRows.map((r) => ({ eventPk: r.eventPk, showPk: r.showPk, startsAt: r.startsAt }))),
   ]);
+  const judge = scopeJudge(rules, protection, now);
 
-  // The rules and show checks of each scope, once: a thousand tickets of a show share a few scopes.
-  const scopes = new Map<string, { problems: ListingProblem[]; transferAllowed: boolean }>();
-  const judge = (show: (typeof showRows)[number], ticketOptionId: string, priceTypeId: string | null) => {
+  const states = items.map((item): SellerItemState => {
+    const show = showByKey.get(key(item.eventRef, item.showId));
+    const found = item.unnamed ? undefined : ticketById.get(item.ticketId);
+    // A known ticket counts only where the partner names it rightly (its event and show).
+    const ticket = found && show && found.showPk === show.showPk ? found : undefined;
+    if (!show) return unknownShowState(item);
+    const scope = judge(
+      show,
+      ticket?.ticketOptionId ?? item.ticketOptionId,
+      ticket ? ticket.priceTypeId : (item.priceTypeId ?? null),
+    );
+    return knownShowState(item, show, ticket, scope, ticket ? latest.get(ticket.pk) : undefined, protection.reissue);
+  });
+  return { states, beside: besideResult };
+}
+
+type ShowRow = Awaited<ReturnType<typeof showsOfEvents>>[number];
+type TicketRow = Awaited<ReturnType<typeof sellerTicketRows>>[number];
+interface Scope {
+  problems: ListingProblem[];
+  transferAllowed: boolean;
+}
+
+/** The shows of the events the partner names (by its event reference). */
+async function showsOfEvents(db: DbOrTx, partnerId: string, refs: string[]) {
+  if (!refs.length) return [];
+  const directory = showDirectory(db);
+  return db
+    .select({
+      eventPk: directory.eventPk,
+      eventRef: directory.eventRef,
+      showPk: directory.showPk,
+      showId: directory.showId,
+      showStatus: directory.showStatus,
+      startsAt: directory.startsAt,
+      resaleEnabled: directory.resaleEnabled,
+    })
+    .from(directory)
+    .where(and(eq(directory.partnerId, partnerId), inArray(directory.eventRef, refs)));
+}
+
+/** The rules and show checks of each scope, once: a thousand tickets of a show share a few scopes. */
+function scopeJudge(
+  rules: Awaited<ReturnType<typeof resaleRulesOfEvents>>,
+  protection: Awaited<ReturnType<typeof protectionOf>>,
+  now: Date,
+) {
+  const scopes = new Map<string, Scope>();
+  return (show: ShowRow, ticketOptionId: string, priceTypeId: string | null) => {
     const k = `${show.showPk}\u0000${ticketOptionId}\u0000${priceTypeId ?? ''}`;
     let scope = scopes.get(k);
     if (!scope) {
@@ -142,62 +175,60 @@ export async function sellerItemStatesWith<T>(
     }
     return scope;
   };
+}
 
-  const states = items.map((item): SellerItemState => {
-    const show = showByKey.get(key(item.eventRef, item.showId));
-    const found = item.unnamed ? undefined : ticketById.get(item.ticketId);
-    // A known ticket counts only where the partner names it rightly (its event and show).
-    const ticket = found && show && found.showPk === show.showPk ? found : undefined;
-    if (!show) {
-      return {
-        item,
-        known: false,
-        ticketPk: null,
-        eventPk: null,
-        showPk: null,
-        orderId: null,
-        status: 'NOT_SELLABLE',
-        listingId: null,
-        problems: [{ code: 'UNKNOWN_SHOW', message: 'the event or show is not known to Encore' }],
-        transferAllowed: false,
-      };
-    }
-    const scope = judge(
-      show,
-      ticket?.ticketOptionId ?? item.ticketOptionId,
-      ticket ? ticket.priceTypeId : (item.priceTypeId ?? null),
-    );
-    const listing = ticket ? latest.get(ticket.pk) : undefined;
-    let status: SellerItemStatus;
-    let problems: SellerItemState['problems'] = [];
-    if (listing?.status === 'SOLD') status = 'SOLD';
-    else if (listing && (listing.status === 'ACTIVE' || listing.status === 'RESERVED')) status = 'FOR_SALE';
-    else {
-      problems = ticket
-        ? [
-            ...ticketStateProblems(
-              { ...ticket, admittedAt: ticket.admittedAt ? new Date(ticket.admittedAt) : null },
-              protection.reissue,
-            ),
-            ...scope.problems,
-          ]
-        : scope.problems;
-      status = problems.length ? 'NOT_SELLABLE' : 'SELLABLE';
-    }
-    return {
-      item,
-      known: Boolean(ticket),
-      ticketPk: ticket?.pk ?? null,
-      eventPk: show.eventPk,
-      showPk: show.showPk,
-      orderId: ticket?.orderId ?? null,
-      status,
-      listingId: status === 'SOLD' || status === 'FOR_SALE' ? listing!.id : null,
-      problems,
-      transferAllowed: scope.transferAllowed,
-    };
-  });
-  return { states, beside: besideResult };
+function unknownShowState(item: SellerItem): SellerItemState {
+  return {
+    item,
+    known: false,
+    ticketPk: null,
+    eventPk: null,
+    showPk: null,
+    orderId: null,
+    status: 'NOT_SELLABLE',
+    listingId: null,
+    problems: [{ code: 'UNKNOWN_SHOW', message: 'the event or show is not known to Encore' }],
+    transferAllowed: false,
+  };
+}
+
+/** An item of a known show: listed or sold already, else sellable unless its ticket or its scope says no. */
+function knownShowState(
+  item: SellerItem,
+  show: ShowRow,
+  ticket: TicketRow | undefined,
+  scope: Scope,
+  listing: { id: string; status: ListingStatus } | undefined,
+  reissue: boolean,
+): SellerItemState {
+  let status: SellerItemStatus;
+  let problems: SellerItemState['problems'] = [];
+  if (listing?.status === 'SOLD') status = 'SOLD';
+  else if (listing && (listing.status === 'ACTIVE' || listing.status === 'RESERVED')) status = 'FOR_SALE';
+  else {
+    problems = ticket
+      ? [
+          ...ticketStateProblems(
+            { ...ticket, admittedAt: ticket.admittedAt ? new Date(ticket.admittedAt) : null },
+            reissue,
+          ),
+          ...scope.problems,
+        ]
+      : scope.problems;
+    status = problems.length ? 'NOT_SELLABLE' : 'SELLABLE';
+  }
+  return {
+    item,
+    known: Boolean(ticket),
+    ticketPk: ticket?.pk ?? null,
+    eventPk: show.eventPk,
+    showPk: show.showPk,
+    orderId: ticket?.orderId ?? null,
+    status,
+    listingId: status === 'SOLD' || status === 'FOR_SALE' ? listing!.id : null,
+    problems,
+    transferAllowed: scope.transferAllowed,
+  };
 }
 
 /**

@@ -53,44 +53,47 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
 const MIN_SESSION_MS = 31 * 60_000;
 const MAX_SESSION_MS = 23.5 * 3600_000;
 
+/** A Checkout Session for the payment, open as long as Stripe allows around the payment's own expiry. */
+async function openCheckoutSession(stripe: Stripe, p: Parameters<PaymentProvider['startCheckout']>[0]) {
+  const now = Date.now();
+  const expiresAt = new Date(Math.min(Math.max(p.expiresAt.getTime(), now + MIN_SESSION_MS), now + MAX_SESSION_MS));
+  const session = await call('open a Checkout Session', () =>
+    stripe.checkout.sessions.create(
+      {
+        mode: 'payment',
+        client_reference_id: p.paymentId,
+        customer_email: p.buyerEmail,
+        line_items: [
+          {
+            quantity: 1,
+            price_data: {
+              currency: p.currency.toLowerCase(),
+              unit_amount: p.amountMinor,
+              product_data: { name: p.description },
+            },
+          },
+        ],
+        payment_intent_data: {
+          transfer_group: p.paymentId,
+          metadata: { encore_payment_id: p.paymentId, encore_partner_id: p.partnerId },
+        },
+        metadata: { encore_payment_id: p.paymentId, encore_partner_id: p.partnerId },
+        success_url: p.successUrl,
+        cancel_url: p.cancelUrl,
+        expires_at: Math.floor(expiresAt.getTime() / 1000),
+      },
+      { idempotencyKey: `encore-checkout-${p.paymentId}` },
+    ),
+  );
+  if (!session.url) throw new AppError('BAD_GATEWAY', 'Stripe opened a Checkout Session without a URL');
+  return { url: session.url, providerRef: session.id, expiresAt };
+}
+
 export function stripeProvider(): PaymentProvider {
   const stripe = stripeClient();
   return {
     name: 'stripe',
-    async startCheckout(p) {
-      const now = Date.now();
-      const expiresAt = new Date(Math.min(Math.max(p.expiresAt.getTime(), now + MIN_SESSION_MS), now + MAX_SESSION_MS));
-      const session = await call('open a Checkout Session', () =>
-        stripe.checkout.sessions.create(
-          {
-            mode: 'payment',
-            client_reference_id: p.paymentId,
-            customer_email: p.buyerEmail,
-            line_items: [
-              {
-                quantity: 1,
-                price_data: {
-                  currency: p.currency.toLowerCase(),
-                  unit_amount: p.amountMinor,
-                  product_data: { name: p.description },
-                },
-              },
-            ],
-            payment_intent_data: {
-              transfer_group: p.paymentId,
-              metadata: { encore_payment_id: p.paymentId, encore_partner_id: p.partnerId },
-            },
-            metadata: { encore_payment_id: p.paymentId, encore_partner_id: p.partnerId },
-            success_url: p.successUrl,
-            cancel_url: p.cancelUrl,
-            expires_at: Math.floor(expiresAt.getTime() / 1000),
-          },
-          { idempotencyKey: `encore-checkout-${p.paymentId}` },
-        ),
-      );
-      if (!session.url) throw new AppError('BAD_GATEWAY', 'Stripe opened a Checkout Session without a URL');
-      return { url: session.url, providerRef: session.id, expiresAt };
-    },
+    startCheckout: (p) => openCheckoutSession(stripe, p),
     async cancelCheckout(sessionId) {
       await call('expire the checkout', () => stripe.checkout.sessions.expire(sessionId));
     },

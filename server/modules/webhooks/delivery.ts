@@ -164,6 +164,12 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
   if (failure) throw failure.error;
   if (writer.failed) throw writer.failed.error;
 
+  result.nextDueAt = await nextDueAt(sql);
+  return result;
+}
+
+/** The earliest time a pending message of an enabled endpoint (a partner's or a channel's) becomes due. */
+async function nextDueAt(sql: ReturnType<typeof getSql>): Promise<Date | null> {
   // drizzle makes postgres.js hand timestamps over as strings (and take them only as strings).
   const [next] = await sql<{ at: string | null }[]>`
     select least(
@@ -176,8 +182,7 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
         cross join lateral (
           select min(greatest(d.due_at, d.leased_until)) as at from webhook_due d where d.channel_id = c.id) x
         where c.webhook_url is not null and c.disabled_at is null)) as at`;
-  result.nextDueAt = next?.at ? new Date(next.at) : null;
-  return result;
+  return next?.at ? new Date(next.at) : null;
 }
 
 /**

@@ -5,12 +5,13 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { GuaranteeBlock } from '@/components/market/guarantee';
 import { MarketShell } from '@/components/market/shell';
-import { formatDay, formatShowDate, type Locale } from '@/server/lib/i18n';
+import { formatDay, type Locale } from '@/server/lib/i18n';
 import { buyerIntention, buyerPromiseFacts, sourcesOf } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
-import { money, param, seatText } from '../../market/buy-format';
+import { money, param } from '../../market/buy-format';
 import { HoldCountdown } from '../../market/countdown';
 import '../../market/buy.css';
+import { OrderSummary } from './order-summary';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('checkout');
@@ -47,7 +48,6 @@ export default async function IntentionPage({
   const guarantee = promises ? <GuaranteeBlock facts={promises} /> : null;
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
   const marketHref = withReturnTo(`/market/${event.eventPk}${show ? `?show=${show.showPk}` : ''}`, returnTo);
-  const totalMinor = found.listings.reduce((n, l) => n + l.totalMinor, 0);
   const currency = intention.currency;
   const status = intention.status;
   // Tickets of a channel's listing not handed over yet (they join `tickets` once the channel fulfils).
@@ -61,51 +61,7 @@ export default async function IntentionPage({
   const notDelivered = fromChannel('CANCELLED');
   const allPending = !found.tickets.length && (awaiting > 0 || notDelivered > 0);
 
-  const summary = (
-    <section className="mk-card" aria-labelledby="order-heading">
-      <h2 id="order-heading">{event.title}</h2>
-      {show ? (
-        <p className="mk-muted">
-          {t('show', {
-            date: formatShowDate(show.startsAt, locale, show.venue.timeZone),
-            venue: [show.venue.name, show.venue.address].filter(Boolean).join(' · ') || show.title,
-          })}
-        </p>
-      ) : null}
-      <ul className="buy-summary-list">
-        {found.listings.map((l) => (
-          <li key={l.id}>
-            <strong>{l.optionTitle}</strong> · {tb('quantityExactly', { count: l.ticketCount })}
-            <br />
-            <span className="mk-muted">{seatText(l.seats, tb)}</span>
-          </li>
-        ))}
-      </ul>
-      <dl className="mk-breakdown">
-        <dt>{t('subtotal', { count: found.listings.reduce((n, l) => n + l.ticketCount, 0) })}</dt>
-        <dd>
-          {money(
-            found.listings.reduce((n, l) => n + l.subtotalMinor, 0),
-            currency,
-            locale,
-          )}
-        </dd>
-        <dt>{t('fees')}</dt>
-        <dd>
-          {money(
-            found.listings.reduce((n, l) => n + l.feesMinor, 0),
-            currency,
-            locale,
-          )}
-        </dd>
-        <dt className="mk-total">{t('total')}</dt>
-        <dd className="mk-total" data-testid="order-total">
-          {money(totalMinor, currency, locale)}
-        </dd>
-      </dl>
-      <p className="mk-muted">{t('order', { id: intention.id })}</p>
-    </section>
-  );
+  const summary = <OrderSummary found={found} locale={locale} t={t} tb={tb} />;
 
   const tryAgain = (
     <div className="buy-actions">

@@ -7,22 +7,14 @@ import { MarketShell } from '@/components/market/shell';
 import { listingPage, sellerListing, sellerListingPage } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { relistAction, repriceAction, transferStartAction } from '../../_sell/actions';
-import { CopyLink, ListingActionForm, RepriceForm } from '../../_sell/forms';
-import { PayoutDate, PayoutSetup, ShowHeading, SignInPrompt, ticketName } from '../../_sell/parts';
-import { formatDay } from '@/server/lib/i18n';
-import { money, moneyMajor, pageLocale, rangeText } from '../../_sell/reasons';
+import { ListingActionForm, RepriceForm } from '../../_sell/forms';
+import { PayoutSetup, SignInPrompt } from '../../_sell/parts';
+import { moneyMajor, rangeText } from '../../_sell/reasons';
+import { BADGE, ListingSummary } from './listing-summary';
 
 export const metadata: Metadata = { title: 'Your listing', robots: { index: false } };
 
 type Props = { params: Promise<{ listingId: string }>; searchParams: Promise<Record<string, string | undefined>> };
-
-const BADGE: Record<string, string> = {
-  ACTIVE: 'mk-badge mk-badge-ok',
-  RESERVED: 'mk-badge mk-badge-warn',
-  SOLD: 'mk-badge mk-badge-ok',
-  UNLISTED: 'mk-badge',
-  CANCELLED: 'mk-badge mk-badge-bad',
-};
 
 const DONE = ['repriced', 'unlisted', 'relisted', 'transferred'] as const;
 
@@ -75,63 +67,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
         </p>
       ) : null}
       <div className="sl-layout">
-        <section className="mk-card" aria-labelledby="listing-summary" data-testid="listing-seller">
-          <h2 id="listing-summary" className="sl-small mk-muted">
-            {t('summaryTitle')}
-          </h2>
-          <p>
-            <span className={BADGE[listing.status]} data-testid="listing-status">
-              {t(`status.${listing.status}`)}
-            </span>
-          </p>
-          <ShowHeading label={view.label} startsAt={view.tickets[0].startsAt} level={3} />
-          <dl className="sl-figures">
-            <div>
-              <dt>{t('price')}</dt>
-              <dd data-testid="listing-price">{await moneyMajor(listing.price, listing.currency)}</dd>
-            </div>
-            <div>
-              <dt>{t('buyerPays')}</dt>
-              <dd>{await moneyMajor(listing.buyerTotal, listing.currency)}</dd>
-            </div>
-            <div>
-              <dt>{t('payout')}</dt>
-              <dd data-testid="listing-payout">{await moneyMajor(listing.sellerPayout, listing.currency)}</dd>
-            </div>
-          </dl>
-          {view.payoutCancelled ? (
-            <div className="mk-notice" role="status" data-testid="payout-cancelled">
-              <p>{t(`payoutCancelledReasons.${view.payoutCancelled.reason}`)}</p>
-              <p>
-                {t('payoutCancelled', {
-                  amount: await money(view.payoutCancelled.amountMinor, view.payoutCancelled.currency),
-                  date: formatDay(view.payoutCancelled.at, await pageLocale()),
-                })}
-              </p>
-            </div>
-          ) : (
-            <>
-              {listing.status !== 'CANCELLED' ? (
-                <PayoutDate partnerId={partner.id} showPk={view.tickets[0].showPk} listingId={listing.id} />
-              ) : null}
-              <p className="mk-muted sl-small">{t('payoutStatus', { status: view.payoutStatus })}</p>
-            </>
-          )}
-          <h3>{t('ticketsTitle', { count })}</h3>
-          <ul className="sl-tickets">
-            {await Promise.all(
-              view.tickets.map(async (tk) => (
-                <li key={tk.pk} className="sl-ticket">
-                  <div className="sl-ticket-main">
-                    <p className="sl-ticket-name">{await ticketName(tk, view.label)}</p>
-                    <p className="mk-muted sl-small">{t('ticketRef', { id: tk.ticketId })}</p>
-                  </div>
-                </li>
-              )),
-            )}
-          </ul>
-          {listing.status === 'ACTIVE' ? <CopyLink url={view.shareUrl} /> : null}
-        </section>
+        <ListingSummary view={view} partnerId={partner.id} t={t} />
         <div className="sl-actions">
           {listing.status === 'ACTIVE' ? (
             <section className="mk-card" aria-labelledby="reprice-title">

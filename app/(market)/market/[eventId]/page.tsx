@@ -2,41 +2,28 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
-import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
+import { safeReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
-import { formatShowDate, type Locale } from '@/server/lib/i18n';
+import type { Locale } from '@/server/lib/i18n';
 import { deliveryText } from '@/server/lib/promises';
 import { showInventories, type ShowInventory } from '@/server/modules/market-data';
 import { buyerPromiseFacts, buyPage, type MarketSort, showOnSale } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
-import { money, param, seatText } from '../buy-format';
+import { param } from '../buy-format';
 import { Description } from '../description';
 import { WishlistForm } from '../wishlist-form';
 import '../buy.css';
+import { EventHero, hrefWith, ListingCard, ListingPages, MarketFilters, type Query, ShowLinks } from './market-parts';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('buy');
   return { title: t('metaTitle') };
 }
 
-type Query = Record<string, string | string[] | undefined>;
-
 /** Listings per page: a rush show can have thousands; the fan sorts and filters, then pages. */
 const PAGE_SIZE = 50;
 type Props = { params: Promise<{ eventId: string }>; searchParams: Promise<Query> };
-
-/** This page's URL with some parameters changed (the rest of the fan's query kept). */
-function hrefWith(eventId: string, query: Query, changes: Record<string, string | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    const value = Array.isArray(v) ? v[0] : v;
-    if (value && !(k in changes)) q.set(k, value);
-  }
-  for (const [k, v] of Object.entries(changes)) if (v) q.set(k, v);
-  const s = q.toString();
-  return `/market/${eventId}${s ? `?${s}` : ''}`;
-}
 
 /** The buying flow's first step: the event, its dates, and the show's tickets on sale with every fee shown. */
 export default async function MarketPage({ params, searchParams }: Props) {
@@ -70,60 +57,13 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const listings = all.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
   const filtered = !!(param(query, 'ticketOptionId') || param(query, 'zone') || param(query, 'qty'));
   const onSale = show ? showOnSale(show) : false;
-  const image = show?.images[0];
-  const venue = show?.venue;
 
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo}>
-      <section className={image ? 'mk-hero' : 'mk-hero buy-hero-text'}>
-        {image ? (
-          // eslint-disable-next-line @next/next/no-img-element -- the partner's image URL, not ours to optimise
-          <img src={image} alt="" width={640} height={360} />
-        ) : null}
-        <div>
-          <h1 data-testid="event-title">{event.title}</h1>
-          {show ? (
-            <dl className="buy-facts">
-              <div>
-                <dt>{t('date')}</dt>
-                <dd data-testid="show-date">{formatShowDate(show.startsAt, locale, venue?.timeZone)}</dd>
-              </div>
-              {venue?.name || venue?.address ? (
-                <div>
-                  <dt>{t('venue')}</dt>
-                  <dd data-testid="show-venue">{[venue.name, venue.address].filter(Boolean).join(' · ')}</dd>
-                </div>
-              ) : null}
-            </dl>
-          ) : null}
-        </div>
-      </section>
+      <EventHero event={event} show={show} locale={locale} t={t} />
 
       {event.shows.length > 1 ? (
-        <nav className="buy-shows" aria-labelledby="shows-heading">
-          <h2 id="shows-heading">{t('showsHeading')}</h2>
-          <ul>
-            {event.shows.map((s) => (
-              <li key={s.showPk}>
-                <a
-                  href={hrefWith(eventId, query, {
-                    show: s.showPk,
-                    zone: undefined,
-                    ticketOptionId: undefined,
-                    page: undefined,
-                  })}
-                  aria-current={s.showPk === show?.showPk ? 'page' : undefined}
-                  data-testid="show-link"
-                >
-                  <span>{formatShowDate(s.startsAt, locale, s.venue.timeZone)}</span>
-                  {s.status === 'CANCELLED' ? (
-                    <span className="mk-badge mk-badge-bad">{t('showCancelled')}</span>
-                  ) : null}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <ShowLinks eventId={eventId} query={query} shows={event.shows} current={show?.showPk} locale={locale} t={t} />
       ) : null}
 
       <div className="mk-grid">
@@ -145,63 +85,15 @@ export default async function MarketPage({ params, searchParams }: Props) {
 
           {onSale &&
           (facets.options.length > 1 || facets.zones.length > 0 || facets.quantities.length > 1 || all.length > 1) ? (
-            <form
-              method="get"
-              action={`/market/${eventId}`}
-              className="mk-filters buy-filters"
-              aria-label={t('filtersHeading')}
-            >
-              {show ? <input type="hidden" name="show" value={show.showPk} /> : null}
-              {returnTo ? <input type="hidden" name="returnTo" value={returnTo} /> : null}
-              <div className="mk-field">
-                <label htmlFor="f-option">{t('option')}</label>
-                <select id="f-option" name="ticketOptionId" defaultValue={param(query, 'ticketOptionId') ?? ''}>
-                  <option value="">{t('allOptions')}</option>
-                  {facets.options.map((o) => (
-                    <option key={o.id} value={o.id}>
-                      {o.title}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              {facets.zones.length ? (
-                <div className="mk-field">
-                  <label htmlFor="f-zone">{t('zone')}</label>
-                  <select id="f-zone" name="zone" defaultValue={param(query, 'zone') ?? ''}>
-                    <option value="">{t('allZones')}</option>
-                    {facets.zones.map((z) => (
-                      <option key={z} value={z}>
-                        {z}
-                      </option>
-                    ))}
-                  </select>
-                </div>
-              ) : null}
-              <div className="mk-field">
-                <label htmlFor="f-qty">{t('quantity')}</label>
-                <select id="f-qty" name="qty" defaultValue={param(query, 'qty') ?? ''} aria-describedby="f-qty-hint">
-                  <option value="">{t('anyQuantity')}</option>
-                  {facets.quantities.map((n) => (
-                    <option key={n} value={String(n)}>
-                      {t('quantityExactly', { count: n })}
-                    </option>
-                  ))}
-                </select>
-              </div>
-              <div className="mk-field">
-                <label htmlFor="f-sort">{t('sort')}</label>
-                <select id="f-sort" name="sort" defaultValue={sort}>
-                  <option value="price_asc">{t('sortAsc')}</option>
-                  <option value="price_desc">{t('sortDesc')}</option>
-                </select>
-              </div>
-              <button type="submit" className="mk-btn mk-btn-secondary" data-testid="apply-filters">
-                {t('apply')}
-              </button>
-              <p id="f-qty-hint" className="mk-hint buy-hint">
-                {t('quantityHint')}
-              </p>
-            </form>
+            <MarketFilters
+              eventId={eventId}
+              query={query}
+              showPk={show?.showPk}
+              returnTo={returnTo}
+              facets={facets}
+              sort={sort}
+              t={t}
+            />
           ) : null}
 
           {onSale && listings.length ? (
@@ -213,87 +105,12 @@ export default async function MarketPage({ params, searchParams }: Props) {
                   : ''}
               </p>
               <ul className="mk-listings" data-testid="market-listings">
-                {listings.map((l) => {
-                  const perTicket = money(l.perTicketMinor, l.currency, locale);
-                  const total = money(l.totalMinor, l.currency, locale);
-                  return (
-                    <li key={l.id} className="mk-listing buy-listing" data-testid="listing" data-listing-id={l.id}>
-                      <div>
-                        <p className="mk-listing-title">
-                          {l.optionTitle}
-                          {l.priceTypeTitle ? <span className="mk-badge buy-badge">{l.priceTypeTitle}</span> : null}
-                          {l.fromChannel ? (
-                            <span
-                              className="mk-badge buy-badge"
-                              data-testid="listing-source"
-                              title={t('fromChannelHint')}
-                            >
-                              {t('fromChannel')}
-                            </span>
-                          ) : null}
-                        </p>
-                        <p className="mk-listing-seat" data-testid="listing-seat">
-                          {seatText(l.seats, t)}
-                        </p>
-                        <p className="mk-listing-seat">
-                          {t('quantityExactly', { count: l.ticketCount })}
-                          {l.type === 'PACK' ? ` · ${t('pack')}` : ''}
-                        </p>
-                        <p className="mk-hint buy-fees" data-testid="listing-fees">
-                          {t('priceLine', {
-                            price: money(l.priceMinor, l.currency, locale),
-                            fee: money(l.feeMinor, l.currency, locale),
-                          })}
-                        </p>
-                      </div>
-                      <div className="buy-listing-side">
-                        <p className="mk-price" data-testid="listing-price">
-                          {perTicket}
-                          <small>
-                            {tc('perTicket')} · {tc('feesIncluded')}
-                          </small>
-                          <small>{t('total', { total })}</small>
-                        </p>
-                        <a
-                          className="mk-btn"
-                          href={withReturnTo(`/checkout?listings=${l.id}`, returnTo)}
-                          aria-label={t('buyLabel', {
-                            tickets: t('quantityExactly', { count: l.ticketCount }),
-                            option: l.optionTitle,
-                            total,
-                          })}
-                          data-testid="buy"
-                        >
-                          {t('buy')}
-                        </a>
-                      </div>
-                    </li>
-                  );
-                })}
+                {listings.map((l) => (
+                  <ListingCard key={l.id} listing={l} returnTo={returnTo} locale={locale} t={t} tc={tc} />
+                ))}
               </ul>
               {pageCount > 1 ? (
-                <nav className="buy-pages" aria-label={t('pagesLabel')} data-testid="listing-pages">
-                  {current > 1 ? (
-                    <a
-                      className="mk-btn mk-btn-secondary"
-                      href={hrefWith(eventId, query, { page: current > 2 ? String(current - 1) : undefined })}
-                      rel="prev"
-                    >
-                      {t('previousPage')}
-                    </a>
-                  ) : null}
-                  <span className="mk-muted">{t('pageOf', { page: current, pages: pageCount })}</span>
-                  {current < pageCount ? (
-                    <a
-                      className="mk-btn mk-btn-secondary"
-                      href={hrefWith(eventId, query, { page: String(current + 1) })}
-                      rel="next"
-                      data-testid="next-page"
-                    >
-                      {t('nextPage')}
-                    </a>
-                  ) : null}
-                </nav>
+                <ListingPages eventId={eventId} query={query} current={current} pageCount={pageCount} t={t} />
               ) : null}
             </>
           ) : onSale && show ? (

@@ -4,14 +4,13 @@ import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { MarketShell } from '@/components/market/shell';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
-import QRCode from 'qrcode';
 import { eventPageInfo } from '@/server/modules/catalog';
 import { type SecureViewState, secureView } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
-import { MOVING_CODE_SECONDS, movingCodeKey } from '@/server/modules/protection';
 import { seatText } from '../../market/buy-format';
 import '../../market/buy.css';
-import { MovingCode, ReissueWatch, UnlockCountdown } from './protection';
+import { ReissueWatch, UnlockCountdown } from './protection';
+import { TicketActions, TicketCode } from './ticket-parts';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('checkout');
@@ -42,10 +41,6 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
   const tz = show?.venue.timeZone;
   const option = show?.ticketOptions.find((o) => o.id === ticket.ticketOptionId)?.title ?? ticket.ticketOptionId;
   const access = view.ticketAccess;
-  const qrSvg =
-    access?.locator && access.type !== 'URL'
-      ? await QRCode.toString(access.locator, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' })
-      : null;
   const priceType = ticket.priceTypeId
     ? (show?.priceTypes?.find((p) => p.id === ticket.priceTypeId)?.title ?? ticket.priceTypeId)
     : null;
@@ -145,47 +140,9 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
             <UnlockCountdown at={view.unlocksAt.toISOString()} label={t('countdown')} />
           </div>
         ) : (
-          <div className="ticket-code" data-testid="ticket-code">
-            {!view.protectionActive ? <p className="mk-muted">{t('unprotected')}</p> : null}
-            {access.type === 'URL' && access.locator ? (
-              // eslint-disable-next-line @next/next/no-img-element -- the partner's own QR image
-              <img className="ticket-qr" src={access.locator} alt={t('qrAlt')} data-testid="ticket-qr" />
-            ) : qrSvg ? (
-              <div
-                className="ticket-qr"
-                role="img"
-                aria-label={t('qrAlt')}
-                data-testid="ticket-qr"
-                dangerouslySetInnerHTML={{ __html: qrSvg }}
-              />
-            ) : null}
-            <MovingCode
-              keyHex={movingCodeKey(token).toString('hex')}
-              step={MOVING_CODE_SECONDS}
-              label={t('liveCode')}
-              hint={t('liveHint')}
-            />
-          </div>
+          <TicketCode access={access} protectionActive={view.protectionActive} token={token} t={t} />
         )}
-        {view.actions.sell || view.actions.transfer || view.actions.calendar ? (
-          <nav aria-label={t('actionsTitle')} className="ticket-actions" data-testid="ticket-actions">
-            {view.actions.sell ? (
-              <a className="mk-btn mk-btn-secondary" href={`/sell/${ticket.pk}`}>
-                {t('actionSell')}
-              </a>
-            ) : null}
-            {view.actions.transfer ? (
-              <a className="mk-btn mk-btn-secondary" href={`/t/${token}/transfer`}>
-                {t('actionTransfer')}
-              </a>
-            ) : null}
-            {view.actions.calendar ? (
-              <a className="mk-btn mk-btn-secondary" href={`/t/${token}/calendar.ics`} download>
-                {t('actionCalendar')}
-              </a>
-            ) : null}
-          </nav>
-        ) : null}
+        <TicketActions actions={view.actions} ticketPk={ticket.pk} token={token} t={t} />
         <p className="mk-muted">{t('ticketId', { id: ticket.ticketId })}</p>
       </section>
     </MarketShell>

@@ -1,0 +1,139 @@
+import { Code, pretty } from './code';
+import { PropsTable, SchemaView } from './schema-view';
+
+export type Schema = Record<string, unknown>;
+type Examples = Record<string, { summary?: string; value: unknown }>;
+
+function firstExample(examples: Examples | undefined): unknown {
+  return examples ? Object.values(examples)[0]?.value : undefined;
+}
+export interface Operation {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  security: unknown[];
+  parameters: { name: string; in: string; required: boolean; description?: string; schema: Schema }[];
+  requestBody?: { content: { 'application/json': { schema: Schema; examples?: Examples } } };
+  responses: Record<
+    string,
+    { content?: { 'application/json': { schema: Schema; examples?: Examples } }; $ref?: string }
+  >;
+  'x-curl'?: string;
+  'x-example-note'?: string;
+  'x-rate-limit'?: { limit: number; windowSeconds: number };
+}
+
+/** One operation of the reference: what it does, its parameters, an example call, and its request and answer. */
+export function OperationSection({
+  path,
+  method,
+  op,
+  components,
+}: {
+  path: string;
+  method: string;
+  op: Operation;
+  components: Record<string, Schema>;
+}) {
+  const ok = op.responses['200']?.content?.['application/json']?.schema;
+  const data = ok && (ok.properties as Record<string, Schema> | undefined)?.data;
+  return (
+    <section id={op.operationId} className="docs-op">
+      <h3>
+        <span className={`docs-method m-${method.toLowerCase()}`}>{method}</span> <code>{path}</code>
+      </h3>
+      <p className="docs-summary">{op.summary}</p>
+      {op.description ? <p>{op.description}</p> : null}
+      <p className="docs-meta">
+        {op.security.length ? 'Requires an API key.' : 'No authentication.'}
+        {op['x-rate-limit']
+          ? ` Limited to ${op['x-rate-limit'].limit} requests per ${op['x-rate-limit'].windowSeconds} s per partner.`
+          : ''}
+      </p>
+      {op.parameters.length ? (
+        <>
+          <h4>Parameters</h4>
+          <PropsTable columns={['Name', 'In', 'Type', 'Required', 'Notes']}>
+            {op.parameters.map((p) => (
+              <tr key={`${p.in}-${p.name}`}>
+                <td>
+                  <code>{p.name}</code>
+                </td>
+                <td>{p.in}</td>
+                <td>
+                  <SchemaView schema={p.schema} components={components} />
+                </td>
+                <td>{p.required ? 'yes' : 'no'}</td>
+                <td>{p.description ?? ''}</td>
+              </tr>
+            ))}
+          </PropsTable>
+        </>
+      ) : null}
+      {op['x-curl'] ? (
+        <>
+          <h4>Example call</h4>
+          <Code label={`curl for ${op.operationId}`}>{op['x-curl']}</Code>
+          {op['x-example-note'] ? <p className="docs-meta">{op['x-example-note']}</p> : null}
+        </>
+      ) : null}
+      {op.requestBody ? (
+        <>
+          <h4>Request body</h4>
+          <SchemaView schema={op.requestBody.content['application/json'].schema} components={components} />
+          {op.requestBody.content['application/json'].examples ? (
+            <>
+              <h4>Request example</h4>
+              <Code label={`Request example for ${op.operationId}`}>
+                {pretty(firstExample(op.requestBody.content['application/json'].examples))}
+              </Code>
+            </>
+          ) : null}
+        </>
+      ) : null}
+      <h4>Response 200 {data ? <small>(the envelope&apos;s data)</small> : null}</h4>
+      {ok ? <SchemaView schema={(data as Schema) ?? ok} components={components} /> : null}
+      {op.responses['200']?.content?.['application/json']?.examples ? (
+        <>
+          <h4>Response example</h4>
+          <Code label={`Response example for ${op.operationId}`}>
+            {pretty(firstExample(op.responses['200'].content['application/json'].examples))}
+          </Code>
+        </>
+      ) : null}
+      <p className="docs-meta">
+        Error statuses:{' '}
+        {Object.keys(op.responses)
+          .filter((s) => s !== '200')
+          .join(', ') || 'none'}
+      </p>
+    </section>
+  );
+}
+
+/** The side menu: every operation under its tag. */
+export function DocsNav({ tags, ops }: { tags: string[]; ops: { path: string; method: string; op: Operation }[] }) {
+  return (
+    <nav className="docs-nav" aria-label="Endpoints">
+      <p className="docs-brand">Encore API</p>
+      <a href="/v1/openapi.json">openapi.json</a>
+      {tags.map((tag) => (
+        <div key={tag}>
+          <p className="docs-tag">{tag}</p>
+          <ul>
+            {ops
+              .filter((o) => o.op.tags[0] === tag)
+              .map((o) => (
+                <li key={o.op.operationId}>
+                  <a href={`#${o.op.operationId}`}>
+                    <span className={`docs-method m-${o.method.toLowerCase()}`}>{o.method}</span> {o.path}
+                  </a>
+                </li>
+              ))}
+          </ul>
+        </div>
+      ))}
+    </nav>
+  );
+}
