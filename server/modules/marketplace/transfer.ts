@@ -9,7 +9,7 @@ import { openItemsOf } from './channel-listings';
 import { notOwnedBy, notOwnedError } from './ownership';
 
 /** Does the partner's rule P2P_TRANSFER allow handing this ticket to another e-mail (no rule: no)? */
-export async function transferAllowed(partnerId: string, t: SaleTicket, db: DbOrTx = getDb()): Promise<boolean> {
+export async function transferAllowed(partnerId: string, t: SaleTicket, db: DbOrTx): Promise<boolean> {
   const rules = await effectiveResaleRules(
     partnerId,
     {
@@ -55,7 +55,7 @@ export async function transferTickets(
       });
     }
   }
-  const notOwned = await notOwnedBy(partnerId, from, list);
+  const notOwned = await notOwnedBy(partnerId, from, list, db);
   if (notOwned.length) throw notOwnedError(notOwned);
   return transaction(async (work) => {
     // The tickets' row locks first (a listing created or relisted takes them too), then the checks that
