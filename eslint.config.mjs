@@ -119,6 +119,22 @@ export default defineConfig([
     },
   },
   ...boundaries(),
+  {
+    // A defaulted executor lets a call that forgets its `tx` run silently outside the transaction it
+    // was meant for; the caller names it (`tx` inside a transaction, `getDb()` at an entry point).
+    files: ['server/**/*.ts', 'db/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "AssignmentPattern[right.type='CallExpression'][right.callee.name='getDb']",
+          message:
+            'No default executor: take `db`/`tx` as a required parameter, so a call inside a transaction cannot silently run outside it.',
+        },
+      ],
+    },
+  },
   // No import circle (module ↔ module, job client ↔ jobs, http ↔ modules; tests may close one) is
   // checked by oxlint's import/no-cycle (.oxlintrc.json, `npm run lint`): the same rule here took 85% of
   // ESLint's time (60 s of 70 s on two cores), oxlint's takes under a second.
