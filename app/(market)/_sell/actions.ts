@@ -194,11 +194,15 @@ export async function ticketTransferAction(_prev: FormState, data: FormData): Pr
   const fan = await fanOf(view.ticket.partnerId);
   if (!fan) return { error: t('notYours') };
   try {
-    await transferTickets(view.ticket.partnerId, {
-      ticketIds: [view.ticket.ticketId],
-      fromEmail: fan.email,
-      toEmail: to.data,
-    });
+    await transferTickets(
+      view.ticket.partnerId,
+      {
+        ticketIds: [view.ticket.ticketId],
+        fromEmail: fan.email,
+        toEmail: to.data,
+      },
+      getDb(),
+    );
   } catch (err) {
     return domainError(err, view.ticket.partnerId);
   }

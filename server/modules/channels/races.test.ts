@@ -181,7 +181,11 @@ describe('fulfilment against a fan’s own moves on the same ticket', () => {
       20,
       (i) =>
         i % 2
-          ? transferTickets(s.partnerId, { ticketIds: ['T1'], fromEmail: HOLDER, toEmail: `friend${i}@example.com` })
+          ? transferTickets(
+              s.partnerId,
+              { ticketIds: ['T1'], fromEmail: HOLDER, toEmail: `friend${i}@example.com` },
+              getDb(),
+            )
           : fulfil(s, s.sale.id, ['T1']),
       statusOrOk,
     );

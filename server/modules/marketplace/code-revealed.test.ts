@@ -111,7 +111,11 @@ describe('recording when the holder is shown the code', () => {
       const m = await unlockedMarket(`Reveal transfer ${reissue}`, reissue);
       await postRules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
       await reveal(m.partnerId, 'T1');
-      await transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: 'friend@example.com' });
+      await transferTickets(
+        m.partnerId,
+        { ticketIds: ['T1'], fromEmail: SELLER, toEmail: 'friend@example.com' },
+        getDb(),
+      );
       const after = await ticketRow(m.partnerId, 'T1');
       expect(after.buyerEmail).toBe('friend@example.com');
       if (reissue) expect(after.codeShownAt).toBeNull();

@@ -135,7 +135,11 @@ describe('listing create and relist under races', () => {
     const results = await Promise.allSettled(
       ids.flatMap((id, i) => [
         createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [id], price: 40 }, getDb()),
-        transferTickets(m.partnerId, { ticketIds: [id], fromEmail: SELLER, toEmail: `friend-${i}@example.com` }),
+        transferTickets(
+          m.partnerId,
+          { ticketIds: [id], fromEmail: SELLER, toEmail: `friend-${i}@example.com` },
+          getDb(),
+        ),
       ]),
     );
     const answered = statuses(results);

@@ -722,8 +722,8 @@ describe('peer-to-peer transfer', () => {
   it('hands a ticket to another e-mail where P2P_TRANSFER allows it, with ticket.updated; never a listed ticket', async () => {
     const m = await market();
     const transfer = (ticketIds: string[]) =>
-      transferTickets(m.partnerId, { ticketIds, fromEmail: SELLER, toEmail: 'Friend@Example.com' }).catch((e) =>
-        code(e),
+      transferTickets(m.partnerId, { ticketIds, fromEmail: SELLER, toEmail: 'Friend@Example.com' }, getDb()).catch(
+        (e) => code(e),
       );
     expect(await transfer(['T1'])).toBe('403 Transfers are not allowed for ticket T1');
     await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
@@ -748,7 +748,11 @@ describe('peer-to-peer transfer', () => {
     await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` }).then(
+        transferTickets(
+          m.partnerId,
+          { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` },
+          getDb(),
+        ).then(
           (ok) => ({ status: 200, ok, reason: null as string | null }),
           (e: AppError) => ({ status: e.status, ok: null, reason: e.fanReason ?? null }),
         ),

@@ -287,7 +287,11 @@ describe('peer-to-peer transfer against the ticket’s other moves', () => {
     const [item] = await getDb().select().from(listingItems).where(eq(listingItems.listingId, m.listing.id));
     const outcomes = await relistUnderTicketLock(item.ticketPk, m.listing.id, () =>
       race(20, (i) =>
-        transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` }),
+        transferTickets(
+          m.partnerId,
+          { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` },
+          getDb(),
+        ),
       ),
     );
     expect(statuses(outcomes)).toEqual(Array(20).fill(409));
@@ -306,7 +310,11 @@ describe('peer-to-peer transfer against the ticket’s other moves', () => {
       (i) =>
         i % 2
           ? deleteTicket(m.key, 'T1')
-          : transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` }),
+          : transferTickets(
+              m.partnerId,
+              { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` },
+              getDb(),
+            ),
       (v) => (v as { status?: number }).status ?? 200,
     );
     for (const o of outcomes) expect([200, 409]).toContain(o.status);

@@ -56,7 +56,7 @@ async function market(tickets: Record<string, unknown>[] = [{ ticketId: 'T1' }, 
 const rules = postRules;
 
 const codes = async (partnerId: string, email: string, list: Awaited<ReturnType<typeof ticketsForSale>>, now?: Date) =>
-  (await ticketSellStatuses(partnerId, email, list, { now })).map((s) => ({
+  (await ticketSellStatuses(partnerId, email, list, getDb(), { now })).map((s) => ({
     ticketId: s.ticket.ticketId,
     sellable: s.sellable,
     codes: s.reasons.map((r) => r.code),
@@ -83,7 +83,7 @@ describe('can this ticket be sold, and why not', () => {
       getDb(),
     );
     const all = await m.list(['T1', 'T2', 'T3', 'T4']);
-    const statuses = await ticketSellStatuses(m.partnerId, SELLER, all);
+    const statuses = await ticketSellStatuses(m.partnerId, SELLER, all, getDb());
     expect(statuses.map((s) => [s.ticket.ticketId, s.reasons.map((r) => r.code)])).toEqual([
       ['T1', ['INVALIDATED']],
       ['T2', ['ADMITTED']],
@@ -106,7 +106,7 @@ describe('can this ticket be sold, and why not', () => {
       sellable: false,
       codes: ['WINDOW_NOT_OPEN'],
     });
-    const closed = await ticketSellStatuses(m.partnerId, SELLER, t4, { now: new Date(showAt - 2 * HOUR) });
+    const closed = await ticketSellStatuses(m.partnerId, SELLER, t4, getDb(), { now: new Date(showAt - 2 * HOUR) });
     expect(closed[0].reasons).toEqual([expect.objectContaining({ code: 'WINDOW_CLOSED', hours: 3 })]);
     expect((await codes(m.partnerId, SELLER, t4, new Date(showAt - 24 * HOUR)))[0].sellable).toBe(true);
 

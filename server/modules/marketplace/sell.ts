@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { type Db, getDb } from '@/db';
+import type { Db } from '@/db';
 import { buyIntentions, listingItems, listings, type ListingStatus, payouts } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
 import { AppError, type FanErrorReason, notFound } from '@/server/lib/errors';
@@ -88,9 +88,9 @@ export async function ticketSellStatuses(
   partnerId: string,
   sellerEmail: string,
   list: SaleTicket[],
-  opts: { ownedKnown?: boolean; now?: Date; db?: Db } = {},
+  db: Db,
+  opts: { ownedKnown?: boolean; now?: Date } = {},
 ): Promise<TicketSellStatus[]> {
-  const db = opts.db ?? getDb();
   const email = sellerEmail.trim().toLowerCase();
   let notOwned: Set<string> | null = new Set();
   if (!opts.ownedKnown && list.length) {
@@ -168,7 +168,7 @@ export async function sellFlow(ticket: SaleTicket, sellerEmail: string, order: b
   const partnerId = ticket.partnerId;
   const list = order && ticket.orderId ? await ticketsOfOrder(partnerId, ticket.orderId, db) : [ticket];
   const [tickets, range, payoutModel, payout] = await Promise.all([
-    ticketSellStatuses(partnerId, sellerEmail, list, { db }),
+    ticketSellStatuses(partnerId, sellerEmail, list, db),
     priceRangeOf(partnerId, [ticket], db),
     payoutModelOf(partnerId, ticket, db),
     payoutStatus(partnerId, sellerEmail.trim().toLowerCase(), db),
@@ -419,7 +419,7 @@ export async function resaleEntryPage(partnerId: string, fanEmail: string, opts:
     sold.map((s) => s.ticketPk).filter((pk) => !owned.some((t) => t.pk === pk)),
     db,
   );
-  const statuses = await ticketSellStatuses(partnerId, email, [...owned, ...soldTickets], { ownedKnown: true, db });
+  const statuses = await ticketSellStatuses(partnerId, email, [...owned, ...soldTickets], db, { ownedKnown: true });
   const groups = new Map<string, TicketSellStatus[]>();
   for (const s of statuses) groups.set(s.ticket.showPk, [...(groups.get(s.ticket.showPk) ?? []), s]);
   return {

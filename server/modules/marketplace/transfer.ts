@@ -1,4 +1,4 @@
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { transaction } from '@/server/lib/transaction';
 import { effectiveResaleRules } from '@/server/modules/catalog';
@@ -32,9 +32,8 @@ export async function transferAllowed(partnerId: string, t: SaleTicket, db: DbOr
 export async function transferTickets(
   partnerId: string,
   input: { ticketIds: string[]; fromEmail: string; toEmail: string },
-  within?: Db,
+  db: Db,
 ) {
-  const db = within ?? getDb();
   const from = input.fromEmail.trim().toLowerCase();
   const to = input.toEmail.trim().toLowerCase();
   if (from === to)

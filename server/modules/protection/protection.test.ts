@@ -367,7 +367,11 @@ describe('the secure view', () => {
       transfer: true,
       calendar: true,
     });
-    await transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: 'friend@example.com' });
+    await transferTickets(
+      m.partnerId,
+      { ticketIds: ['T1'], fromEmail: SELLER, toEmail: 'friend@example.com' },
+      getDb(),
+    );
     expect((await secureView(before, undefined, getDb()))!).toMatchObject({ state: 'transferred', ticketAccess: null });
     const after = (await secureView(await tokenOf(m.partnerId, 'T1'), undefined, getDb()))!;
     expect(after).toMatchObject({ state: 'valid', ticketAccess: { locator: 'x' } });

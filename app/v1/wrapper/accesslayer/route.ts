@@ -21,5 +21,5 @@ export const GET = handle(buyAccessLayerRoute, ({ partner, query }) =>
 );
 
 export const POST = handle(sellAccessLayerRoute, ({ partner, query, body }) =>
-  sellAccessLayer(partner.partnerId, body, query.lang),
+  sellAccessLayer(partner.partnerId, body, query.lang, getDb()),
 );
