@@ -29,6 +29,17 @@ const deepImports = {
 };
 const noApp = { group: ['@/app/*'], message: 'server/ and db/ must not import from app/' };
 
+const noDefaultExecutor = {
+  selector: "AssignmentPattern[right.type='CallExpression'][right.callee.name='getDb']",
+  message:
+    'No default executor: take `db`/`tx` as a required parameter, so a call inside a transaction cannot silently run outside it.',
+};
+const noFallbackExecutor = {
+  selector: "LogicalExpression[operator='??'][right.type='CallExpression'][right.callee.name='getDb']",
+  message:
+    'No optional executor falling back to getDb(): take `db`/`tx` as a required parameter, so a call inside a transaction cannot silently run outside it.',
+};
+
 function moduleConfig(name, tables, files, ignores, otherModule) {
   return {
     files,
@@ -153,6 +164,18 @@ export default defineConfig([
   },
   ...boundaries(),
   ...sizes(),
+  {
+    // A defaulted executor lets a call that forgets its `tx` run silently outside the transaction it
+    // was meant for; the caller names it (`tx` inside a transaction, `getDb()` at an entry point).
+    files: ['server/**/*.ts', 'db/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-syntax': ['error', noDefaultExecutor, noFallbackExecutor] },
+  },
+  {
+    // The transaction helper opens a transaction of its own when it is not given one: that is its job.
+    files: ['server/lib/transaction.ts'],
+    rules: { 'no-restricted-syntax': ['error', noDefaultExecutor] },
+  },
   // No import circle (module ↔ module, job client ↔ jobs, http ↔ modules; tests may close one) is
   // checked by oxlint's import/no-cycle (.oxlintrc.json, `npm run lint`): the same rule here took 85% of
   // ESLint's time (60 s of 70 s on two cores), oxlint's takes under a second.

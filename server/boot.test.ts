@@ -88,7 +88,7 @@ describe('graceful shutdown', () => {
     expect(await exited).toBe(143);
 
     // The attempt was recorded before the exit (the old exit cut it off: pending, delivered again later).
-    const { message, attempts } = await getMessage(partner.id, id);
+    const { message, attempts } = await getMessage(partner.id, id, getDb());
     expect(message.status).toBe('delivered');
     expect(attempts.map((a) => a.statusCode)).toEqual([200]);
     expect(receiver.requests).toHaveLength(1);

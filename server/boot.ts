@@ -62,7 +62,7 @@ async function ensureAdminFromEnv(): Promise<void> {
   const email = ADMIN_EMAIL.toLowerCase();
   const [existing] = await getDb().select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, email));
   if (existing) return;
-  await createStaff({ email, password: ADMIN_PASSWORD, name: 'Admin', role: 'admin' }).catch((err) => {
+  await createStaff({ email, password: ADMIN_PASSWORD, name: 'Admin', role: 'admin' }, getDb()).catch((err) => {
     // Another instance created it at the same moment.
     if ((err as { code?: string }).code !== 'CONFLICT') throw err;
   });

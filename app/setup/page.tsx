@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { TRPCReactProvider } from '@/components/trpc/provider';
+import { getDb } from '@/db';
 import { countStaff } from '@/server/modules/staff';
 import { SetupForm } from './setup-form';
 
@@ -10,7 +11,7 @@ export const metadata: Metadata = { title: 'Set up Encore' };
 /** First run only: creates the first admin. Once anyone exists, this page is closed. */
 export default async function SetupPage() {
   await connection(); // depends on the database at request time, never prerendered
-  if ((await countStaff()) > 0) redirect('/signin');
+  if ((await countStaff(getDb())) > 0) redirect('/signin');
   return (
     <main className="auth-page">
       <div className="auth-card">

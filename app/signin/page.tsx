@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { getDb } from '@/db';
 import { getStaffSession, safeCallbackPath } from '@/server/auth/session';
 import { countStaff } from '@/server/modules/staff';
 import { SignInForm } from './signin-form';
@@ -12,7 +13,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const sp = await searchParams;
   const callbackPath = safeCallbackPath(typeof sp.callbackUrl === 'string' ? sp.callbackUrl : undefined);
   if (await getStaffSession()) redirect(callbackPath);
-  if ((await countStaff()) === 0) redirect('/setup');
+  if ((await countStaff(getDb())) === 0) redirect('/setup');
   // next-auth sends failed non-JS sign-ins back here with ?error=…
   const error = typeof sp.error === 'string' ? sp.error : null;
   return (

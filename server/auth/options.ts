@@ -1,5 +1,6 @@
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
+import { getDb } from '@/db';
 import { clientAddressOf } from '@/server/http/client-address';
 import {
   endStaffSession,
@@ -33,6 +34,7 @@ export const authOptions: NextAuthOptions = {
           const staff = await verifyStaffCredentials(
             { email: credentials?.email, password: credentials?.password },
             clientAddressOf(req?.headers),
+            getDb(),
           );
           return staff
             ? { id: staff.id, email: staff.email, name: staff.name, role: staff.role, sv: staff.sessionVersion ?? 0 }
@@ -49,14 +51,14 @@ export const authOptions: NextAuthOptions = {
     // Signing out ends this session on the server: the cookie, if kept or copied, opens nothing more.
     async signOut(message) {
       const sid = 'token' in message ? message.token?.sid : undefined;
-      if (sid) await endStaffSession(sid);
+      if (sid) await endStaffSession(sid, getDb());
     },
   },
   callbacks: {
     async jwt({ token, user }) {
       // `user` is only present on the sign-in call; later calls keep what the token already carries.
       if (user) {
-        token.sid = await openStaffSession(user.id);
+        token.sid = await openStaffSession(user.id, getDb());
         token.sub = user.id;
         token.email = user.email;
         token.name = user.name;

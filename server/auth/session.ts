@@ -1,6 +1,7 @@
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
+import { getDb } from '@/db';
 import { activeStaff, countStaff, type StaffSession } from '@/server/modules/staff';
 import { authOptions } from './options';
 
@@ -14,7 +15,7 @@ import { authOptions } from './options';
 export const getStaffSession = cache(async (): Promise<StaffSession | null> => {
   const session = await getServerSession(authOptions);
   if (!session?.staff?.id) return null;
-  return activeStaff(session.staff.id, session.staff.sessionVersion ?? 0, session.staff.sessionId);
+  return activeStaff(session.staff.id, session.staff.sessionVersion ?? 0, session.staff.sessionId, getDb());
 });
 
 /**
@@ -40,6 +41,6 @@ export function signInPath(callbackPath: string): string {
 export async function requireStaff(callbackPath = '/dashboard'): Promise<StaffSession> {
   const staff = await getStaffSession();
   if (staff) return staff;
-  if ((await countStaff()) === 0) redirect('/setup');
+  if ((await countStaff(getDb())) === 0) redirect('/setup');
   redirect(signInPath(callbackPath));
 }

@@ -1,5 +1,5 @@
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
-import { getSql } from '@/db';
+import { getDb, getSql } from '@/db';
 import { replaceJobProvider } from '@/server/jobs/client';
 import { LocalJobProvider } from '@/server/jobs/local';
 import { allJobs } from '@/server/jobs/registry';
@@ -16,25 +16,29 @@ const REPS = 5;
 
 /** A partner with one event and show and `n` tickets owned by SELLER, through the modules. */
 export async function marketWith(n: number) {
-  const { partner, apiKey } = await createPartnerWithKeys(`Bench market ${Date.now()}`);
+  const { partner, apiKey } = await createPartnerWithKeys(`Bench market ${Date.now()}`, getDb());
   const ref = `MKT-${Date.now()}`;
-  await createEvent(partner.id, {
-    externalReferenceId: ref,
-    title: 'Bench market',
-    description: 'd',
-    location: {},
-    configuration: {},
-    shows: [
-      {
-        showId: 'S1',
-        title: 'S1',
-        date: new Date(Date.now() + 90 * 24 * 3600_000).toISOString(),
-        images: [],
-        configuration: {},
-        ticketOptions: [{ ticketId: 'GA', title: 'GA', description: 'g', currency: 'EUR', price: '40.00' }],
-      },
-    ],
-  } as Parameters<typeof createEvent>[1]);
+  await createEvent(
+    partner.id,
+    {
+      externalReferenceId: ref,
+      title: 'Bench market',
+      description: 'd',
+      location: {},
+      configuration: {},
+      shows: [
+        {
+          showId: 'S1',
+          title: 'S1',
+          date: new Date(Date.now() + 90 * 24 * 3600_000).toISOString(),
+          images: [],
+          configuration: {},
+          ticketOptions: [{ ticketId: 'GA', title: 'GA', description: 'g', currency: 'EUR', price: '40.00' }],
+        },
+      ],
+    } as Parameters<typeof createEvent>[1],
+    getDb(),
+  );
   const tickets = Array.from({ length: n }, (_, i) => ({
     ticket: {
       externalReferenceEventId: ref,
@@ -47,7 +51,7 @@ export async function marketWith(n: number) {
     },
   }));
   for (let i = 0; i < tickets.length; i += 1000) {
-    await importTickets(partner.id, tickets.slice(i, i + 1000) as Parameters<typeof importTickets>[1]);
+    await importTickets(partner.id, tickets.slice(i, i + 1000) as Parameters<typeof importTickets>[1], getDb());
   }
   return { partnerId: partner.id, key: apiKey, ref, ticketIds: tickets.map((t) => t.ticket.ticketId) };
 }
@@ -69,7 +73,7 @@ export async function runBuyIntention(): Promise<BenchResult> {
   const listingIds: string[] = [];
   for (const t of m.ticketIds) {
     listingIds.push(
-      (await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [t], price: 50 })).id,
+      (await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [t], price: 50 }, getDb())).id,
     );
   }
   const sql = getSql();
@@ -167,7 +171,7 @@ export async function runListedTickets(): Promise<BenchResult> {
   };
   const project = async () => {
     const t0 = performance.now();
-    const rows = await listedTickets(m.partnerId, m.ref, 'S1');
+    const rows = await listedTickets(m.partnerId, m.ref, 'S1', getDb());
     if (rows.length !== N) throw new Error(`listedTickets answered ${rows.length}`);
     return performance.now() - t0;
   };

@@ -38,7 +38,7 @@ function catalogue(): Promise<Catalogue> {
   shared ??= (async () => {
     const databaseUrl = process.env.DATABASE_URL!;
     const app = await startApp(databaseUrl);
-    const { partner, apiKey } = await createPartnerWithKeys(`Bench tickets ${Date.now()}`);
+    const { partner, apiKey } = await createPartnerWithKeys(`Bench tickets ${Date.now()}`, getDb());
     const ref = `BENCH-${Date.now()}`;
     const showId = `${ref}-S`;
     const res = await post(

@@ -115,7 +115,7 @@ export async function run(): Promise<BenchResult> {
   /** One delivery of `messages` through the project; answers the milliseconds from the dispatch to the last record. */
   const project = async (label: string, messages: WebhookBody[]): Promise<number> => {
     // Enqueued before the clock starts, as the state changes that make them would have.
-    const { partner } = await createPartnerWithKeys(`Bench webhooks ${label}`);
+    const { partner } = await createPartnerWithKeys(`Bench webhooks ${label}`, getDb());
     await upsertEndpoint({ partnerId: partner.id, url });
     await getDb().transaction(async (tx) => {
       for (const m of messages) await enqueueWebhook(tx, partner.id, m);

@@ -6,6 +6,7 @@
  * to the app's running embedded PostgreSQL, or starts it for the duration of the command.
  */
 import { parseArgs } from 'node:util';
+import { getDb } from '@/db';
 import { partnerName } from '@/server/modules/partners';
 import { createPartnerWithKeys } from '@/server/modules/partners';
 import { runWithDatabase } from './run';
@@ -32,7 +33,7 @@ const name = nameFromArgs();
 if (name === null) process.exit(2);
 else {
   runWithDatabase('partner:create', async () => {
-    const { partner, apiKey, channelsApiKey } = await createPartnerWithKeys(name);
+    const { partner, apiKey, channelsApiKey } = await createPartnerWithKeys(name, getDb());
     process.stdout.write(JSON.stringify({ partnerId: partner.id, apiKey, channelsApiKey }) + '\n');
     return 0;
   });

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { getPayment } from '@/server/modules/payments';
 import { makePartner } from '@/server/testing/fixtures';
 
@@ -17,7 +18,7 @@ describe('npm run payment:test', () => {
     const { stdout } = await paymentTest(['--partner', partner.id, '--amount', '12.50', '--currency', 'EUR']);
     const out = JSON.parse(stdout) as { paymentId: string; url: string };
     expect(out.url).toContain(`/pay/${out.paymentId}`);
-    expect(await getPayment(partner.id, out.paymentId)).toMatchObject({
+    expect(await getPayment(partner.id, out.paymentId, getDb())).toMatchObject({
       amountMinor: 1250,
       currency: 'EUR',
       status: 'pending',

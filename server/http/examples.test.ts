@@ -176,9 +176,9 @@ describe('route examples', () => {
         // What the selling flow does for a fan: list two tickets (Encore ids, known only now).
         const partnerId = partner.partner.id;
         listingId = (
-          await createListing({ partnerId, sellerEmail: EXAMPLE_SELLER, ticketIds: ['T-0002'], price: 85000 })
+          await createListing({ partnerId, sellerEmail: EXAMPLE_SELLER, ticketIds: ['T-0002'], price: 85000 }, getDb())
         ).id;
-        await createListing({ partnerId, sellerEmail: EXAMPLE_SELLER, ticketIds: ['T-0003'], price: 80000 });
+        await createListing({ partnerId, sellerEmail: EXAMPLE_SELLER, ticketIds: ['T-0003'], price: 80000 }, getDb());
       }
       if (id === 'listChannelSales') saleId = await buyFromChannel(partner.partner.id, 'RH-88124');
       // Listing ids are Encore's; the examples say so.
@@ -191,7 +191,7 @@ describe('route examples', () => {
           : id === 'getChannelSale' || id === 'fulfilChannelSale'
             ? { saleId }
             : (ex.params ?? {});
-      if (id === 'getTicketBatch') await processBatch(batchId);
+      if (id === 'getTicketBatch') await processBatch(batchId, getDb());
       let url = r.path;
       for (const [k, v] of Object.entries(params)) url = url.replace(`{${k}}`, encodeURIComponent(v));
       if (ex.query) url += `?${new URLSearchParams(ex.query)}`;

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { GET as channelsMe } from '@/app/v1/channels/me/route';
 import { GET as me } from '@/app/v1/me/route';
 import { GET as unknownGet, POST as unknownPost } from '@/app/v1/[...path]/route';
+import { getDb } from '@/db';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 import { createApiKey, listApiKeys, revokeApiKey } from '@/server/modules/partners';
 import { defineRoute } from '@/server/lib/contract';
@@ -75,18 +76,20 @@ describe('partner API key authentication', () => {
 
   it('refuses a revoked key while another active key of the same partner keeps working (rotation)', async () => {
     const a = await makePartner('Rotate');
-    const second = await createApiKey({ partnerId: a.partner.id, kind: 'partner', label: 'next' });
-    const [initial] = (await listApiKeys(a.partner.id)).filter((k) => k.kind === 'partner' && k.id !== second.key.id);
-    await revokeApiKey(a.partner.id, initial.id);
+    const second = await createApiKey({ partnerId: a.partner.id, kind: 'partner', label: 'next' }, getDb());
+    const [initial] = (await listApiKeys(a.partner.id, getDb())).filter(
+      (k) => k.kind === 'partner' && k.id !== second.key.id,
+    );
+    await revokeApiKey(a.partner.id, initial.id, getDb());
     expect((await me(apiRequest('/v1/me', { key: a.apiKey }))).status).toBe(401);
     expect((await me(apiRequest('/v1/me', { key: second.secret }))).status).toBe(200);
   });
 
   it('records when a key was last used', async () => {
     const a = await makePartner('LastUsed');
-    expect((await listApiKeys(a.partner.id)).every((k) => k.lastUsedAt === null)).toBe(true);
+    expect((await listApiKeys(a.partner.id, getDb())).every((k) => k.lastUsedAt === null)).toBe(true);
     await me(apiRequest('/v1/me', { key: a.apiKey }));
-    const used = (await listApiKeys(a.partner.id)).find((k) => k.kind === 'partner');
+    const used = (await listApiKeys(a.partner.id, getDb())).find((k) => k.kind === 'partner');
     expect(used?.lastUsedAt).toBeInstanceOf(Date);
   });
 
@@ -114,10 +117,10 @@ describe('tenant isolation', () => {
     expect(JSON.stringify(asB.body)).not.toContain(a.partner.id);
 
     // B cannot revoke A's key, and learns only "not found".
-    const [aKey] = await listApiKeys(a.partner.id);
-    await expect(revokeApiKey(b.partner.id, aKey.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect((await listApiKeys(a.partner.id)).every((k) => k.revokedAt === null)).toBe(true);
-    expect((await listApiKeys(b.partner.id)).map((k) => k.partnerId)).toEqual([b.partner.id, b.partner.id]);
+    const [aKey] = await listApiKeys(a.partner.id, getDb());
+    await expect(revokeApiKey(b.partner.id, aKey.id, getDb())).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await listApiKeys(a.partner.id, getDb())).every((k) => k.revokedAt === null)).toBe(true);
+    expect((await listApiKeys(b.partner.id, getDb())).map((k) => k.partnerId)).toEqual([b.partner.id, b.partner.id]);
   });
 });
 

@@ -55,7 +55,7 @@ describe('Inngest wiring', () => {
       const t = new InngestTestEngine({ function: fn });
       const { result } = await t.execute({ events: [{ name: 'encore/webhooks.dispatch', data: { input: {} } }] });
       expect(result).toMatchObject({ delivered: expect.any(Number) });
-      expect((await getMessage(partner.id, id)).message.status).toBe('delivered');
+      expect((await getMessage(partner.id, id, getDb())).message.status).toBe('delivered');
       expect(receiver.requests.map((r) => r.headers['webhook-id'])).toContain(id);
     } finally {
       await getSql()`update webhook_endpoints set enabled = false where partner_id = ${partner.id}`;

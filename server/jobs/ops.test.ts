@@ -164,11 +164,11 @@ describe('jobs overview (local provider)', () => {
 
 describe('webhook delivery stats', () => {
   it('counts pending messages, held ones (no endpoint), and the oldest pending', async () => {
-    const before = await webhookDeliveryStats();
+    const before = await webhookDeliveryStats(getDb());
     const { partner } = await makePartner('Ops stats');
     const startedAt = Date.now();
     await enqueueWebhook(getDb(), partner.id, { family: 'test', action: 'test.ping', data: {} });
-    const after = await webhookDeliveryStats();
+    const after = await webhookDeliveryStats(getDb());
     // Other test files write messages at the same time: only what this test added is certain.
     expect(after.pending).toBeGreaterThanOrEqual(before.pending + 1);
     expect(after.held).toBeGreaterThanOrEqual(before.held + 1);

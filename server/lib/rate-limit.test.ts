@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { getDb } from '@/db';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
 import { defineRoute } from './contract';
 import { consume } from './rate-limit';
@@ -40,17 +41,17 @@ describe('shared rate limiter', () => {
 
   it('is exact under concurrency: of 30 simultaneous calls exactly the limit pass', async () => {
     const limit = { name: `concurrent-${Date.now()}`, limit: 7, windowSeconds: 60 };
-    const decisions = await Promise.all(Array.from({ length: 30 }, () => consume(limit, 'p1')));
+    const decisions = await Promise.all(Array.from({ length: 30 }, () => consume(limit, 'p1', getDb())));
     expect(decisions.filter((d) => d.allowed)).toHaveLength(7);
   });
 
   it('lets calls through again once the window has slid past the earliest accepted one', async () => {
     const limit = { name: `slide-${Date.now()}`, limit: 2, windowSeconds: 1 };
-    expect((await consume(limit, 'p')).allowed).toBe(true);
-    expect((await consume(limit, 'p')).allowed).toBe(true);
-    const refused = await consume(limit, 'p');
+    expect((await consume(limit, 'p', getDb())).allowed).toBe(true);
+    expect((await consume(limit, 'p', getDb())).allowed).toBe(true);
+    const refused = await consume(limit, 'p', getDb());
     expect(refused).toMatchObject({ allowed: false, retryAfter: 1 });
     await new Promise((r) => setTimeout(r, 1100));
-    expect((await consume(limit, 'p')).allowed).toBe(true);
+    expect((await consume(limit, 'p', getDb())).allowed).toBe(true);
   });
 });

@@ -21,7 +21,7 @@ export interface RateDecision {
  * refused when `limit` calls were already accepted within the last `windowSeconds`, by the
  * database clock. One row per key, locked for the decision; refused calls are not counted.
  */
-export async function consume(limit: RateLimit, subject: string, db: Db = getDb()): Promise<RateDecision> {
+export async function consume(limit: RateLimit, subject: string, db: Db): Promise<RateDecision> {
   const key = `${limit.name}:${subject}`;
   const windowMs = limit.windowSeconds * 1000;
   return db.transaction(async (tx) => {
@@ -46,7 +46,7 @@ export async function consume(limit: RateLimit, subject: string, db: Db = getDb(
  * sign-in consumes before the password is checked, so however many attempts arrive at once no more than
  * `limit` are checked, and gives the hit back when the password was right.
  */
-export async function release(limit: RateLimit, subject: string, db: Db = getDb()): Promise<void> {
+export async function release(limit: RateLimit, subject: string, db: Db): Promise<void> {
   const key = `${limit.name}:${subject}`;
   await db.execute(
     sql`update rate_limit_windows set hits = hits[1:greatest(cardinality(hits) - 1, 0)] where key = ${key}`,
@@ -55,7 +55,7 @@ export async function release(limit: RateLimit, subject: string, db: Db = getDb(
 
 /** Throws the 429 envelope error (with Retry-After) when the call is over the limit. */
 export async function enforce(limit: RateLimit, subject: string): Promise<Record<string, string>> {
-  const decision = await consume(limit, subject);
+  const decision = await consume(limit, subject, getDb());
   const headers = { 'x-ratelimit-limit': String(limit.limit), 'x-ratelimit-remaining': String(decision.remaining) };
   if (!decision.allowed) {
     throw new AppError(

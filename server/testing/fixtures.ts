@@ -1,4 +1,5 @@
 import { POST as createEvent } from '@/app/v1/events/route';
+import { getDb } from '@/db';
 import { createPartnerWithKeys } from '@/server/modules/partners';
 
 let seq = 0;
@@ -6,7 +7,7 @@ let seq = 0;
 /** A fresh partner with one partner key and one channels key, unique within the run. */
 export async function makePartner(name = 'Test Partner') {
   seq += 1;
-  return createPartnerWithKeys(`${name} ${process.pid}-${seq}-${Date.now()}`);
+  return createPartnerWithKeys(`${name} ${process.pid}-${seq}-${Date.now()}`, getDb());
 }
 
 /** A Request as Next.js hands it to a route handler. */

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { getDb } from '@/db';
 import { env } from '@/server/env';
 import { errorResponse, jsonResponse } from '@/server/http/envelope';
 import { requestIdOf } from '@/server/http/request-id';
@@ -37,26 +38,30 @@ const hooks: Record<string, Hook> = {
   // What the server has written to stderr so far (server/testing/error-output.ts).
   'error-output': hook(z.object({}), async () => errorOutput()),
   partner: hook(z.object({ name: z.string().min(1) }), async ({ name }) => {
-    const { partner, apiKey, channelsApiKey } = await createPartnerWithKeys(name);
+    const { partner, apiKey, channelsApiKey } = await createPartnerWithKeys(name, getDb());
     return { partnerId: partner.id, apiKey, channelsApiKey };
   }),
   'market-terms': hook(
     z.object({ partnerId: z.string(), buyerFeePercent: z.number().default(0), buyerFeeFixed: z.number().default(0) }),
     async ({ partnerId, buyerFeePercent, buyerFeeFixed }) => {
-      await setMarketTerms(partnerId, {
-        buyerFeePercent,
-        buyerFeeFixed,
-        sellerFeePercent: 0,
-        sellerFeeFixed: 0,
-        payoutDelayDays: 0,
-      });
+      await setMarketTerms(
+        partnerId,
+        {
+          buyerFeePercent,
+          buyerFeeFixed,
+          sellerFeePercent: 0,
+          sellerFeeFixed: 0,
+          payoutDelayDays: 0,
+        },
+        getDb(),
+      );
       return { ok: true };
     },
   ),
   listing: hook(
     z.object({ partnerId: z.string(), sellerEmail: z.string(), ticketId: z.string(), price: z.string() }),
     async ({ partnerId, sellerEmail, ticketId, price }) => {
-      const listing = await createListing({ partnerId, sellerEmail, ticketIds: [ticketId], price });
+      const listing = await createListing({ partnerId, sellerEmail, ticketIds: [ticketId], price }, getDb());
       return { listingId: listing.id };
     },
   ),

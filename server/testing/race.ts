@@ -52,7 +52,10 @@ export async function mailsOf(partnerId: string, kind: string) {
 
 /** The partner's (or one channel's) webhook messages of one action, as queued in the outbox. */
 export async function webhooksOf(partnerId: string, action: string, channelId?: string) {
-  const { items } = await listMessages({ partnerId, action, pageSize: 100, ...(channelId ? { channelId } : {}) });
+  const { items } = await listMessages(
+    { partnerId, action, pageSize: 100, ...(channelId ? { channelId } : {}) },
+    getDb(),
+  );
   return items;
 }
 

@@ -3,6 +3,7 @@
 import { redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
+import { getDb } from '@/db';
 import { AppError, type FanErrorReason } from '@/server/lib/errors';
 import { getPartner } from '@/server/modules/partners';
 import {
@@ -52,13 +53,13 @@ async function refused(result: Exclude<ListForSellerResult, { ok: true }>, partn
 export async function listTicketsAction(_prev: FormState, data: FormData): Promise<FormState> {
   assertForm(data);
   const t = await getTranslations('sell');
-  const ticket = await sellPage(field(data, 'ticketPk'));
+  const ticket = await sellPage(field(data, 'ticketPk'), getDb());
   if (!ticket) return { error: t('gone') };
   const fan = await fanOf(ticket.partnerId);
   if (!fan) return { error: t('signInFirst') };
   const chosen = data.getAll('tickets').filter((v): v is string => typeof v === 'string');
   if (!chosen.length) return { error: t('chooseTickets') };
-  const result = await listForSeller(ticket.partnerId, fan.email, chosen, priceOf(data));
+  const result = await listForSeller(ticket.partnerId, fan.email, chosen, priceOf(data), getDb());
   if (!result.ok) return refused(result, field(data, 'partnerName'));
   redirect(`/sell/${ticket.pk}/done?listing=${encodeURIComponent(result.listingId)}`);
 }
@@ -76,7 +77,7 @@ export async function setUpPayoutsAction(data: FormData): Promise<void> {
 }
 
 async function sellerOf(listingId: string) {
-  const found = await sellerListing(listingId, null);
+  const found = await sellerListing(listingId, null, getDb());
   if (!found) return null;
   const fan = await fanOf(found.partnerId);
   return fan ? { partnerId: found.partnerId, email: fan.email } : null;
@@ -89,7 +90,7 @@ async function sellerOf(listingId: string) {
 async function domainError(err: unknown, partnerId: string): Promise<FormState> {
   if (!(err instanceof AppError) || err.code === 'INTERNAL') throw err;
   if (!err.fanReason) return { error: err.message };
-  const partner = await getPartner(partnerId).then(
+  const partner = await getPartner(partnerId, getDb()).then(
     (p) => p.name,
     () => partnerId,
   );
@@ -108,7 +109,7 @@ export async function repriceAction(_prev: FormState, data: FormData): Promise<F
   const listingId = field(data, 'listingId');
   const seller = await sellerOf(listingId);
   if (!seller) return { error: t('notYours') };
-  const result = await repriceAsSeller(seller.partnerId, listingId, seller.email, priceOf(data));
+  const result = await repriceAsSeller(seller.partnerId, listingId, seller.email, priceOf(data), getDb());
   if (!result.ok) return refused(result, field(data, 'partnerName'));
   redirect(`/listing/${listingId}?done=repriced`);
 }
@@ -120,7 +121,7 @@ export async function unlistAction(_prev: FormState, data: FormData): Promise<Fo
   const seller = await sellerOf(listingId);
   if (!seller) return { error: t('notYours') };
   try {
-    await unlistAsSeller(seller.partnerId, listingId, seller.email);
+    await unlistAsSeller(seller.partnerId, listingId, seller.email, getDb());
   } catch (err) {
     return domainError(err, seller.partnerId);
   }
@@ -134,7 +135,7 @@ export async function relistAction(_prev: FormState, data: FormData): Promise<Fo
   const seller = await sellerOf(listingId);
   if (!seller) return { error: t('notYours') };
   try {
-    await relistAsSeller(seller.partnerId, listingId, seller.email);
+    await relistAsSeller(seller.partnerId, listingId, seller.email, getDb());
   } catch (err) {
     return domainError(err, seller.partnerId);
   }
@@ -160,7 +161,7 @@ export async function transferAction(_prev: FormState, data: FormData): Promise<
   const seller = await sellerOf(listingId);
   if (!seller) return { error: t('notYours') };
   try {
-    await transferAsSeller(seller.partnerId, listingId, seller.email, to.data);
+    await transferAsSeller(seller.partnerId, listingId, seller.email, to.data, getDb());
   } catch (err) {
     return domainError(err, seller.partnerId);
   }
@@ -188,16 +189,20 @@ export async function ticketTransferAction(_prev: FormState, data: FormData): Pr
   const token = field(data, 'token');
   const to = transferEmail.safeParse(field(data, 'to'));
   if (!to.success) return { error: t('transferEmailInvalid') };
-  const view = /^[0-9a-f]{64}$/.test(token) ? await secureViewWithoutCode(token) : null;
+  const view = /^[0-9a-f]{64}$/.test(token) ? await secureViewWithoutCode(token, getDb()) : null;
   if (!view || !view.actions.transfer) return { error: t('notYours') };
   const fan = await fanOf(view.ticket.partnerId);
   if (!fan) return { error: t('notYours') };
   try {
-    await transferTickets(view.ticket.partnerId, {
-      ticketIds: [view.ticket.ticketId],
-      fromEmail: fan.email,
-      toEmail: to.data,
-    });
+    await transferTickets(
+      view.ticket.partnerId,
+      {
+        ticketIds: [view.ticket.ticketId],
+        fromEmail: fan.email,
+        toEmail: to.data,
+      },
+      getDb(),
+    );
   } catch (err) {
     return domainError(err, view.ticket.partnerId);
   }

@@ -1,4 +1,5 @@
 import { getTranslations } from 'next-intl/server';
+import { getDb } from '@/db';
 import { formatDay, formatShowDate, translator } from '@/server/lib/i18n';
 import { payoutDateText } from '@/server/lib/promises';
 import type { SellShowLabel } from '@/server/modules/catalog';
@@ -183,7 +184,7 @@ export async function PayoutDate({
   showPk: string;
   listingId?: string | null;
 }) {
-  const [due, locale] = await Promise.all([sellerPayoutFacts(partnerId, showPk, listingId), pageLocale()]);
+  const [due, locale] = await Promise.all([sellerPayoutFacts(partnerId, showPk, listingId, getDb()), pageLocale()]);
   if (!due || due.status === 'CANCELLED') return null;
   const text =
     due.status === 'PAID' && due.paidAt

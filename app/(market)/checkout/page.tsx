@@ -6,6 +6,7 @@ import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { GuaranteeBlock } from '@/components/market/guarantee';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { env } from '@/server/env';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
 import { buyerCheckout, buyerPromiseFacts, sourcesOf } from '@/server/modules/marketplace';
@@ -29,15 +30,15 @@ export default async function CheckoutListingsPage({ searchParams }: { searchPar
   await connection();
   const query = await searchParams;
   const ids = (param(query, 'listings') ?? '').split(',').filter(Boolean);
-  const checkout = await buyerCheckout(ids);
+  const checkout = await buyerCheckout(ids, getDb());
   if (!checkout) notFound();
   const [partner, t, tb, locale, fan, promises] = await Promise.all([
-    getPartner(checkout.event.partnerId),
+    getPartner(checkout.event.partnerId, getDb()),
     getTranslations('checkout'),
     getTranslations('buy'),
     getLocale() as Promise<Locale>,
     fanOf(checkout.event.partnerId),
-    buyerPromiseFacts(checkout.show.showPk, undefined, sourcesOf(checkout.listings)),
+    buyerPromiseFacts(checkout.show.showPk, getDb(), sourcesOf(checkout.listings)),
   ]);
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
   const { event, show } = checkout;

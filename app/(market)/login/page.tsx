@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { MarketShell } from '@/components/market/shell';
 import { fanOf } from '@/components/market/session';
+import { getDb } from '@/db';
 import { safeNextPath } from '@/server/modules/fans';
 import { getPartner } from '@/server/modules/partners';
 import { LoginForm } from './login-form';
@@ -25,7 +26,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Search
   await connection();
   const query = await searchParams;
   const partnerId = one(query.partner) ?? '';
-  const partner = partnerId ? await getPartner(partnerId).catch(() => null) : null;
+  const partner = partnerId ? await getPartner(partnerId, getDb()).catch(() => null) : null;
   if (!partner) notFound();
   const next = safeNextPath(one(query.next));
   const t = await getTranslations('fanSignin');

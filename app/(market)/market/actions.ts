@@ -4,6 +4,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { fanOf } from '@/components/market/session';
 import { safeReturnTo } from '@/components/market/return-to';
+import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { joinWishlist } from '@/server/modules/market-data';
 import { buyerCheckout, createBuyIntention } from '@/server/modules/marketplace';
@@ -18,11 +19,14 @@ export interface WishlistState {
 /** The empty market's "notify me": a WISHLIST lead for the show. */
 export async function wishlistAction(_: WishlistState, form: FormData): Promise<WishlistState> {
   assertForm(form);
-  const result = await joinWishlist({
-    eventPk: String(form.get('eventId') ?? ''),
-    showPk: String(form.get('showId') ?? ''),
-    email: String(form.get('email') ?? ''),
-  });
+  const result = await joinWishlist(
+    {
+      eventPk: String(form.get('eventId') ?? ''),
+      showPk: String(form.get('showId') ?? ''),
+      email: String(form.get('email') ?? ''),
+    },
+    getDb(),
+  );
   if (result.ok) return { saved: result.email };
   return { error: result.reason === 'invalid' ? 'invalidEmail' : 'failed' };
 }
@@ -44,12 +48,12 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
     .split(',')
     .filter(Boolean);
   const typed = String(form.get('email') ?? '').trim();
-  const checkout = await buyerCheckout(ids);
+  const checkout = await buyerCheckout(ids, getDb());
   if (!checkout || !checkout.available) return { error: 'unavailable', email: typed };
   const fan = await fanOf(checkout.event.partnerId);
   const buyer = fan?.email ?? typed;
   if (!email.safeParse(buyer).success) return { error: 'invalidEmail', email: typed };
-  const { returnOrigins } = await getPartner(checkout.event.partnerId);
+  const { returnOrigins } = await getPartner(checkout.event.partnerId, getDb());
   const returnTo = safeReturnTo(String(form.get('returnTo') ?? ''), returnOrigins);
   let paymentUrl: string;
   try {

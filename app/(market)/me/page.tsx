@@ -4,6 +4,7 @@ import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { currentFanSession, FAN_SESSION_COOKIE } from '@/server/modules/fans';
 
 export const metadata: Metadata = { title: 'Your tickets', robots: { index: false } };
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: 'Your tickets', robots: { index: fals
 /** A signed-in fan goes to their partner's resale entry page; anyone else reads how to get here. */
 export default async function FanAccountPage() {
   await connection();
-  const session = await currentFanSession((await cookies()).get(FAN_SESSION_COOKIE)?.value);
+  const session = await currentFanSession((await cookies()).get(FAN_SESSION_COOKIE)?.value, getDb());
   if (session) redirect(`/resale/${session.partnerId}`);
   const t = await getTranslations('entry');
   return (

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { env } from '@/server/env';
 import { AppError } from '@/server/lib/errors';
 import { supportContact } from '@/server/lib/promises';
@@ -19,7 +20,7 @@ export async function generateMetadata(): Promise<Metadata> {
 async function partnerOrNull(id: string | undefined) {
   if (!id) return null;
   try {
-    const partner = await getPartner(id);
+    const partner = await getPartner(id, getDb());
     return partner.disabledAt ? null : partner;
   } catch (err) {
     if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
@@ -39,8 +40,8 @@ export default async function TermsPage({ searchParams }: { searchParams: Promis
   const partner = await partnerOrNull(Array.isArray(raw) ? raw[0] : raw);
   const [t, support, protection] = await Promise.all([
     getTranslations('terms'),
-    partner ? supportFacts(partner.id) : null,
-    partner ? protectionOf(partner.id) : null,
+    partner ? supportFacts(partner.id, getDb()) : null,
+    partner ? protectionOf(partner.id, getDb()) : null,
   ]);
   const contact = supportContact(
     support ?? { support: { url: null, email: null }, encoreSupportEmail: env().SUPPORT_EMAIL },

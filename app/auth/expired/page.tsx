@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
+import { getDb } from '@/db';
 import { getPartner } from '@/server/modules/partners';
 import { DEFAULT_FAN_PATH, safeNextPath } from '@/server/modules/fans';
 
@@ -13,7 +14,7 @@ export async function generateMetadata(): Promise<Metadata> {
 async function partnerOf(partnerId: string | undefined): Promise<{ id: string; name: string } | null> {
   if (!partnerId) return null;
   try {
-    const { id, name } = await getPartner(partnerId);
+    const { id, name } = await getPartner(partnerId, getDb());
     return { id, name };
   } catch {
     return null;

@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from 'next/server';
+import { getDb } from '@/db';
 import { publicBaseUrl } from '@/server/env';
 import { clientAddressOf } from '@/server/http/client-address';
 import { LOCALE_COOKIE, resolveLocale, translator } from '@/server/lib/i18n';
@@ -63,16 +64,16 @@ export async function GET(req: NextRequest): Promise<NextResponse> {
   if (retryAfter) return tooManyRedeems(req, retryAfter);
   const token = req.nextUrl.searchParams.get(ONE_TIME_TOKEN_PARAM) ?? '';
   const next = safeNextPath(req.nextUrl.searchParams.get('next'));
-  const fan = await redeemOneTimeToken(token);
+  const fan = await redeemOneTimeToken(token, getDb());
   if (fan) await giveBackRedeemAttempt(client);
   if (!fan) {
     const expired = new URLSearchParams({ next });
-    const partnerId = await partnerOfOneTimeToken(token);
+    const partnerId = await partnerOfOneTimeToken(token, getDb());
     if (partnerId) expired.set('partner', partnerId);
     return redirectTo(`${EXPIRED_PATH}?${expired}`);
   }
-  await endFanSession(req.cookies.get(FAN_SESSION_COOKIE)?.value);
-  const session = await startFanSession(fan.partnerId, fan.email);
+  await endFanSession(req.cookies.get(FAN_SESSION_COOKIE)?.value, getDb());
+  const session = await startFanSession(fan.partnerId, fan.email, getDb());
   const res = redirectTo(next);
   res.cookies.set(FAN_SESSION_COOKIE, session, {
     httpOnly: true,

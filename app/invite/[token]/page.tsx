@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import { TRPCReactProvider } from '@/components/trpc/provider';
+import { getDb } from '@/db';
 import { findInvitation } from '@/server/modules/staff';
 import { AcceptInvitationForm } from './accept-form';
 
@@ -11,7 +12,7 @@ export const metadata: Metadata = { title: 'Accept invitation' };
 export default async function InvitePage({ params }: { params: Promise<{ token: string }> }) {
   await connection(); // depends on the database at request time, never prerendered
   const { token } = await params;
-  const invitation = await findInvitation(token);
+  const invitation = await findInvitation(token, getDb());
   return (
     <main className="auth-page">
       <div className="auth-card">

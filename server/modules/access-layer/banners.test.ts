@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PUT as inventoryPut } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/route';
 import { GET as accessLayerGet, POST as accessLayerPost } from '@/app/v1/wrapper/accesslayer/route';
+import { getDb } from '@/db';
 import { createListing } from '@/server/modules/marketplace';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
@@ -116,7 +117,7 @@ describe('banners', () => {
       routeParams({ externalReferenceId: m.ref }),
     );
     expect(res.status).toBe(200);
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb());
     const after = await sellLayer(m.key, m.ref);
     expect(
       after.components.map((c: { sellBanner: { title: string; visible: boolean } }) => [

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { banners } from '@/db/schema/access-layer';
 import { publicBaseUrl } from '@/server/env';
 import { AppError, notFound } from '@/server/lib/errors';
@@ -64,7 +64,7 @@ function values(input: BannerInput) {
   };
 }
 
-export async function createBanner(input: BannerInput, db: DbOrTx = getDb()) {
+export async function createBanner(input: BannerInput, db: DbOrTx) {
   const scope = await scopeOf(input.partnerId, input.eventRef, input.showId, db);
   const [row] = await db
     .insert(banners)
@@ -73,7 +73,7 @@ export async function createBanner(input: BannerInput, db: DbOrTx = getDb()) {
   return row;
 }
 
-export async function updateBanner(input: BannerInput & { bannerId: string }, db: DbOrTx = getDb()) {
+export async function updateBanner(input: BannerInput & { bannerId: string }, db: DbOrTx) {
   const scope = await scopeOf(input.partnerId, input.eventRef, input.showId, db);
   const [row] = await db
     .update(banners)
@@ -84,7 +84,7 @@ export async function updateBanner(input: BannerInput & { bannerId: string }, db
   return row;
 }
 
-export async function deleteBanner(partnerId: string, bannerId: string, db: DbOrTx = getDb()) {
+export async function deleteBanner(partnerId: string, bannerId: string, db: DbOrTx) {
   const gone = await db
     .delete(banners)
     .where(and(eq(banners.id, bannerId), eq(banners.partnerId, partnerId)))
@@ -93,7 +93,7 @@ export async function deleteBanner(partnerId: string, bannerId: string, db: DbOr
 }
 
 /** The partner's banners for the dashboard, newest first, with their scope in the partner's ids. */
-export async function listBanners(partnerId: string, db: DbOrTx = getDb()) {
+export async function listBanners(partnerId: string, db: DbOrTx) {
   const rows = await db.select().from(banners).where(eq(banners.partnerId, partnerId)).orderBy(desc(banners.createdAt));
   const d = showDirectory(db);
   const pks = [...new Set(rows.flatMap((r) => (r.eventPk ? [r.eventPk] : [])))];
@@ -187,7 +187,7 @@ async function bannersFor(
  */
 export async function bannerComponents(
   input: { partnerId: string; scopes: { eventPk: string; showPk: string }[]; hasSellableTickets: boolean },
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<SellBannerComponent[]> {
   return sellBannerComponentsOf(await sellBannersFor(input.partnerId, input.scopes, db), input);
 }
@@ -199,7 +199,7 @@ export async function bannerComponents(
 export function sellBannersFor(
   partnerId: string,
   shows: { eventPk: string; showPk: string; startsAt?: Date }[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ) {
   return bannersFor(partnerId, 'sell', shows, db);
 }
@@ -228,7 +228,7 @@ export function sellBannerComponentsOf(
 export async function buyBannerComponents(
   partnerId: string,
   scopes: { eventPk: string; showPk: string }[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<Map<string, SellBannerComponent[]>> {
   const out = new Map<string, SellBannerComponent[]>();
   const found = await bannersFor(partnerId, 'buy', scopes, db);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PUT as inventoryPut } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/route';
 import { POST as bulkPost } from '@/app/v1/wrapper/accesslayer/bulk/route';
 import { GET as accessLayerGet } from '@/app/v1/wrapper/accesslayer/route';
+import { getDb } from '@/db';
 import { createListing, setMarketTerms } from '@/server/modules/marketplace';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
 import { sellerMarket } from '@/server/testing/market';
@@ -55,15 +56,22 @@ describe('buy access layer (GET type=buy)', () => {
     ]);
     expect(empty.body.data.url).toMatch(/^http:\/\/encore\.test\/market\/evt_\w+\?show=shw_\w+&lang=en$/);
 
-    await setMarketTerms(m.partnerId, {
-      buyerFeePercent: 10,
-      buyerFeeFixed: 0,
-      sellerFeePercent: 0,
-      sellerFeeFixed: 0,
-      payoutDelayDays: 0,
-    });
-    const cheap = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 30 });
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    await setMarketTerms(
+      m.partnerId,
+      {
+        buyerFeePercent: 10,
+        buyerFeeFixed: 0,
+        sellerFeePercent: 0,
+        sellerFeeFixed: 0,
+        payoutDelayDays: 0,
+      },
+      getDb(),
+    );
+    const cheap = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 30 },
+      getDb(),
+    );
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 }, getDb());
     await soldOut(m.key, m.ref);
     const res = await get(m.key, `${q}&lang=es`);
     expect(res.body.data.market).toEqual({
@@ -124,7 +132,7 @@ describe('buy access layer (GET type=buy)', () => {
 describe('buy access layer (POST bulk)', () => {
   it('answers button, modal and banner only, per show in order, unknown shows as found: false', async () => {
     const m = await sellerMarket({ seller: SELLER, name: 'Buy layer bulk' });
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb());
     await soldOut(m.key, m.ref);
     const res = await bulk(m.key, [
       { eventId: m.ref, showIds: ['1', '2'] },

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { publicBaseUrl } from '@/server/env';
 import { notFound } from '@/server/lib/errors';
 import { formatMoney, type Locale, minorToMajor, supportedLocale, translator } from '@/server/lib/i18n';
@@ -133,7 +133,7 @@ export async function buyAccessLayer(
   partnerId: string,
   partnerName: string,
   q: { eventId: string; showId: string; lang?: string },
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<BuyAccessLayerResponse> {
   const lang = q.lang ?? DEFAULT_LANG;
   const rows = await showsOf(partnerId, [q.eventId], db);
@@ -185,7 +185,7 @@ export async function bulkAccessLayer(
   partnerName: string,
   items: { eventId: string; showIds: string[] }[],
   lang: string = DEFAULT_LANG,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ) {
   const rows = await showsOf(
     partnerId,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { POST as accessLayerPost } from '@/app/v1/wrapper/accesslayer/route';
+import { getDb } from '@/db';
 import { redeemOneTimeToken } from '@/server/modules/fans';
 import { createBuyIntention, createListing } from '@/server/modules/marketplace';
 import { completeSandboxOnboarding, setUpPayoutAccount } from '@/server/modules/payments';
@@ -38,7 +39,7 @@ const item = (ref: string, ticketId: string, extra: Record<string, unknown> = {}
 });
 
 async function sell(partnerId: string, ticketIds: string[]) {
-  const listing = await createListing({ partnerId, sellerEmail: SELLER, ticketIds, price: 40 });
+  const listing = await createListing({ partnerId, sellerEmail: SELLER, ticketIds, price: 40 }, getDb());
   const intention = await createBuyIntention(partnerId, { items: [listing.id], user: 'buyer@example.com' });
   const paid = await payOnSandbox(intention.paymentUrl);
   expect(paid.status).toBe(303);
@@ -50,7 +51,10 @@ const keys = (ctas: { key: string }[]) => ctas.map((c) => c.key);
 describe('sell access layer: tickets mode', () => {
   it('answers each ticket’s status with the spec’s CTAs, sync, and errors: []', async () => {
     const m = await market();
-    const listed = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    const listed = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
+      getDb(),
+    );
     const sold = await sell(m.partnerId, ['T3']);
     const res = await call(m.key, {
       user: SELLER,
@@ -103,7 +107,7 @@ describe('sell access layer: tickets mode', () => {
 
   it('drops PENDING_PAYOUT_INFO once the seller’s payout account is active; P2P follows the rule', async () => {
     const m = await market('Access layer payout');
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb());
     await postRules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
     const { account } = await setUpPayoutAccount(m.partnerId, {
       sellerEmail: SELLER,
@@ -130,7 +134,7 @@ describe('sell access layer: tickets mode', () => {
 
   it('translates the texts by lang and, with autologin, signs the user in with one token per URL', async () => {
     const m = await market('Access layer lang');
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 }, getDb());
     const res = await call(
       m.key,
       { user: SELLER, autologin: true, tickets: [item(m.ref, 'T1'), item(m.ref, 'T2')] },
@@ -148,8 +152,8 @@ describe('sell access layer: tickets mode', () => {
     const tokens = ctas.map((c: { url: string }) => new URL(c.url).searchParams.get('token'));
     expect(new Set(tokens).size).toBe(4);
     expect(ctas.every((c: { url: string }) => new URL(c.url).searchParams.get('lang') === 'es')).toBe(true);
-    expect(await redeemOneTimeToken(tokens[0]!)).toEqual({ partnerId: m.partnerId, email: SELLER });
-    expect(await redeemOneTimeToken(tokens[0]!)).toBeNull();
+    expect(await redeemOneTimeToken(tokens[0]!, getDb())).toEqual({ partnerId: m.partnerId, email: SELLER });
+    expect(await redeemOneTimeToken(tokens[0]!, getDb())).toBeNull();
     // Without autologin, no token.
     const plain = await call(m.key, { user: SELLER, tickets: [item(m.ref, 'T1')] });
     expect(new URL(plain.body.data.tickets[0].callToActions[0].url).searchParams.has('token')).toBe(false);
@@ -224,7 +228,10 @@ describe('sell access layer: orders mode', () => {
   it('aggregates orders by the spec’s cascade, counting sold tickets Encore knows', async () => {
     const m = await market('Access layer orders');
     const sold = await sell(m.partnerId, ['T1', 'T2']); // O1 sold whole
-    const listed = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 40 });
+    const listed = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 40 },
+      getDb(),
+    );
     const res = await call(m.key, {
       user: SELLER,
       orders: [

@@ -1,4 +1,4 @@
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { publicBaseUrl } from '@/server/env';
 import { type Locale, supportedLocale, translator } from '@/server/lib/i18n';
 import { issueOneTimeTokens, ONE_TIME_TOKEN_PARAM } from '@/server/modules/fans';
@@ -152,9 +152,9 @@ export async function sellAccessLayer(
   partnerId: string,
   body: SellAccessLayerRequest,
   lang: string = DEFAULT_LANG,
-  opts: { now?: Date; db?: DbOrTx } = {},
+  db: DbOrTx,
+  opts: { now?: Date } = {},
 ): Promise<SellAccessLayerResponse> {
-  const db = opts.db ?? getDb();
   const now = opts.now ?? new Date();
   const user = body.user.trim().toLowerCase();
   const b = new CtaBuilder(lang);

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { combinations, events, resaleRules, shows } from '@/db/schema/catalog';
 import { notFound } from '@/server/lib/errors';
 import { sanitizeDescription } from '@/server/lib/html';
@@ -33,7 +33,7 @@ export const showRef = eventRef.extend({ showId: ourId });
 export type ListEventsInput = z.input<typeof listEventsInput>;
 
 /** Events of a partner, newest first; search matches part of the title or of the externalReferenceId. */
-export async function listEvents(input: ListEventsInput, db: DbOrTx = getDb()) {
+export async function listEvents(input: ListEventsInput, db: DbOrTx) {
   const { partnerId, search, page, pageSize } = listEventsInput.parse(input);
   const pattern = search ? `%${likeEscape(search)}%` : '';
   const where = and(
@@ -103,7 +103,7 @@ function levelOf(r: { showId: string; ticketOptionId: string; priceTypeId: strin
  * from what partners read back), plus what the API does not answer — our ids,
  * the declared combinations with the price that wins, and the resale rules grouped by scope.
  */
-export async function getEventDetail(input: z.input<typeof eventRef>, db: DbOrTx = getDb()) {
+export async function getEventDetail(input: z.input<typeof eventRef>, db: DbOrTx) {
   const { partnerId, eventId } = eventRef.parse(input);
   const row = await findEvent(partnerId, eventId, db);
   const [event, showRows, ruleRows] = await Promise.all([
@@ -255,7 +255,7 @@ async function findShow(partnerId: string, eventId: string, showId: string, db: 
 }
 
 /** The heading of a show's ticket page: the show and its event. */
-export async function getShowSummary(input: z.input<typeof showRef>, db: DbOrTx = getDb()) {
+export async function getShowSummary(input: z.input<typeof showRef>, db: DbOrTx) {
   const { partnerId, eventId, showId } = showRef.parse(input);
   const { show, event } = await findShow(partnerId, eventId, showId, db);
   return {

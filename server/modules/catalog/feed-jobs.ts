@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getDb } from '@/db';
 import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { AppError } from '@/server/lib/errors';
@@ -20,7 +21,7 @@ export const pullFeedJob = defineJob({
   concurrency: 2,
   async run({ partnerId }) {
     try {
-      const outcome = await pullFeed(partnerId);
+      const outcome = await pullFeed(partnerId, getDb());
       if (!outcome.ok) return { partnerId, ok: false, error: outcome.error.message };
       const { events, created, updated, refused, error } = outcome.result;
       return { partnerId, ok: true, events, created, updated, refused: refused.length, error };
@@ -56,7 +57,7 @@ export const pullDueFeedsJob = defineJob({
             queued += 1;
           } catch (err) {
             log.warn('could not queue a feed pull; the next sweep will', { partnerId, ...errorFields(err) });
-            await releaseFeedClaim(partnerId);
+            await releaseFeedClaim(partnerId, getDb());
           }
         }
       });

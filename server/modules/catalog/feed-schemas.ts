@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import {
   amountField,
   type CallOutcome,
@@ -161,7 +161,7 @@ export function summarizeFeed(feed: EventFeed): FeedSummary {
  * run (fetch + apply, recorded on the integration) is `pullFeed`; this alone is also the dashboard's
  * "Fetch feed now" check.
  */
-export async function fetchEventFeed(partnerId: string, db: DbOrTx = getDb()): Promise<EventFeed> {
+export async function fetchEventFeed(partnerId: string, db: DbOrTx): Promise<EventFeed> {
   const { json, fetchedAt, durationMs } = await fetchFeedAnswer(partnerId, db);
   const parsed = Array.isArray(json)
     ? feedEvents.safeParse(json, { reportInput: true })
@@ -173,7 +173,7 @@ export async function fetchEventFeed(partnerId: string, db: DbOrTx = getDb()): P
 /** Reads and checks the feed now and answers its counts; nothing is applied or recorded (not a run). */
 export async function fetchFeedNow(
   partnerId: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<CallOutcome<FeedSummary & { durationMs: number }>> {
   return callOutcome(async () => {
     const feed = await fetchEventFeed(partnerId, db);

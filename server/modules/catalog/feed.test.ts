@@ -39,7 +39,7 @@ const ctx = { provider: 'local' as const, attempt: 1 };
 /** A fresh partner whose feed is the fake partner's `/feed`; a new feed URL is due at once. */
 async function feedPartner(feedUrl: string | null = `${fake.origin}/feed`) {
   const { partner } = await makePartner('Feed');
-  await updateIntegration({ partnerId: partner.id, feedUrl });
+  await updateIntegration({ partnerId: partner.id, feedUrl }, getDb());
   return partner.id;
 }
 
@@ -57,7 +57,7 @@ function feedShow(showId: string, extra: FeedShow = {}): FeedShow {
 }
 
 async function pulled(partnerId: string) {
-  const outcome = await pullFeed(partnerId);
+  const outcome = await pullFeed(partnerId, getDb());
   if (!outcome.ok) throw new Error(`pull failed: ${outcome.error.message}`);
   return outcome.result;
 }
@@ -89,7 +89,7 @@ describe('pullFeed', () => {
     const result = await pulled(partnerId);
     expect(result).toMatchObject({ events: 1, created: 1, updated: 0, refused: [], error: null });
 
-    const event = await getEvent(partnerId, 'evt-1');
+    const event = await getEvent(partnerId, 'evt-1', getDb());
     // The feed's loose `title` is used; what the feed lacks gets the documented defaults.
     expect(event).toMatchObject({ title: 'Concert', description: '', externalReferenceId: 'evt-1', configuration: {} });
     expect(event.shows).toHaveLength(1);
@@ -118,13 +118,13 @@ describe('pullFeed', () => {
       { ticketOptionId: 'opt-1', priceTypeId: 'child', currency: 'EUR', priceMinor: 2500, description: 'Under 12' },
     ]);
 
-    const s = await getIntegration(partnerId);
+    const s = await getIntegration(partnerId, getDb());
     expect(s.feedLastError).toBeNull();
     expect(s.feedNextRunAt!.getTime() - s.feedLastRunAt!.getTime()).toBe(15 * 60_000);
 
     // Pulling the same feed again changes nothing and creates no duplicate.
     expect(await pulled(partnerId)).toMatchObject({ created: 0, updated: 1, refused: [] });
-    expect(await getEvent(partnerId, 'evt-1')).toEqual(event);
+    expect(await getEvent(partnerId, 'evt-1', getDb())).toEqual(event);
     expect(await combinationsOf(partnerId, 'show-1')).toHaveLength(2);
   });
 
@@ -153,7 +153,7 @@ describe('pullFeed', () => {
     };
     expect(await pulled(partnerId)).toMatchObject({ created: 0, updated: 1, refused: [], error: null });
 
-    const event = await getEvent(partnerId, 'evt-1');
+    const event = await getEvent(partnerId, 'evt-1', getDb());
     expect(event.title).toBe('Tour'); // not in this feed: the stored value stays
     expect(event.shows[0]).toMatchObject({
       showId: 'S1',
@@ -171,26 +171,26 @@ describe('pullFeed', () => {
     // Cancellation is irreversible: a feed still (or again) saying ON_SALE neither revives nor fails it.
     fake.feed = { externalReferenceId: 'evt-1', shows: [feedShow('S2')] };
     expect(await pulled(partnerId)).toMatchObject({ updated: 1, refused: [] });
-    expect((await getEvent(partnerId, 'evt-1')).shows[1].status).toBe('CANCELLED');
+    expect((await getEvent(partnerId, 'evt-1', getDb())).shows[1].status).toBe('CANCELLED');
   });
 
   it('records a feed with priceTypes but no combinations as the run error and changes nothing', async () => {
     const partnerId = await feedPartner();
     fake.feed = fakeFeedEvent();
     await pulled(partnerId);
-    const before = await getEvent(partnerId, 'evt-1');
+    const before = await getEvent(partnerId, 'evt-1', getDb());
 
     const broken = fakeFeedEvent({ priceDetail: true });
     delete broken.shows[0].combinations;
     broken.shows[0].dates = { startsAt: '2031-01-01T20:00:00+01:00' };
     fake.feed = broken;
-    const outcome = await pullFeed(partnerId);
+    const outcome = await pullFeed(partnerId, getDb());
     expect(outcome).toMatchObject({ ok: false, error: { reason: 'invalid_answer' } });
 
-    const s = await getIntegration(partnerId);
+    const s = await getIntegration(partnerId, getDb());
     expect(s.feedLastError).toContain('shows[0].combinations is required when priceTypes is present');
     expect(s.feedNextRunAt!.getTime()).toBeGreaterThan(Date.now());
-    expect(await getEvent(partnerId, 'evt-1')).toEqual(before);
+    expect(await getEvent(partnerId, 'evt-1', getDb())).toEqual(before);
     expect(await combinationsOf(partnerId, 'show-1')).toEqual([]);
   });
 
@@ -212,17 +212,17 @@ describe('pullFeed', () => {
       [1, 'evt-b', 'shows[0].ticketOptions[0].currency is required'],
     ]);
     expect(result.error).toBe('1 of 5 events refused: [1] evt-b: shows[0].ticketOptions[0].currency is required');
-    expect((await getIntegration(partnerId)).feedLastError).toBe(result.error);
+    expect((await getIntegration(partnerId, getDb())).feedLastError).toBe(result.error);
 
     for (const ref of ['evt-a', 'evt-c', 'evt-d', 'evt-e'])
-      expect((await getEvent(partnerId, ref)).shows).toHaveLength(1);
-    expect((await getEvent(partnerId, 'evt-d')).shows[0].showId).toBe('A1');
-    await notFound(getEvent(partnerId, 'evt-b'));
+      expect((await getEvent(partnerId, ref, getDb())).shows).toHaveLength(1);
+    expect((await getEvent(partnerId, 'evt-d', getDb())).shows[0].showId).toBe('A1');
+    await notFound(getEvent(partnerId, 'evt-b', getDb()));
 
     // Once the partner fixes its feed, the next run applies it and clears the error.
     fake.feed = [{ externalReferenceId: 'evt-b', shows: [feedShow('B1')] }];
     expect(await pulled(partnerId)).toMatchObject({ created: 1, error: null });
-    expect((await getIntegration(partnerId)).feedLastError).toBeNull();
+    expect((await getIntegration(partnerId, getDb())).feedLastError).toBeNull();
   });
 
   it('refuses a combination price the currency cannot hold, without storing the event half-applied', async () => {
@@ -235,7 +235,7 @@ describe('pullFeed', () => {
       index: 0,
       message: 'shows[0].combinations[1].price has more than 2 decimal places, which EUR does not allow',
     });
-    await notFound(getEvent(partnerId, 'evt-1'));
+    await notFound(getEvent(partnerId, 'evt-1', getDb()));
   });
 
   it('keeps partners apart: the same externalReferenceId in B’s feed creates B’s own event', async () => {
@@ -243,7 +243,7 @@ describe('pullFeed', () => {
     const b = await feedPartner();
     fake.feed = fakeFeedEvent({ priceDetail: true });
     await pulled(a);
-    const aEvent = await getEvent(a, 'evt-1');
+    const aEvent = await getEvent(a, 'evt-1', getDb());
 
     const other = fakeFeedEvent();
     other.title = 'Partner B concert';
@@ -252,11 +252,11 @@ describe('pullFeed', () => {
     fake.feed = other;
     expect(await pulled(b)).toMatchObject({ created: 1, updated: 0, refused: [] });
 
-    expect(await getEvent(b, 'evt-1')).toMatchObject({
+    expect(await getEvent(b, 'evt-1', getDb())).toMatchObject({
       title: 'Partner B concert',
       shows: [{ showId: 'show-1', date: '2030-09-09T19:00:00-03:00', status: 'CANCELLED' }],
     });
-    expect(await getEvent(a, 'evt-1')).toEqual(aEvent);
+    expect(await getEvent(a, 'evt-1', getDb())).toEqual(aEvent);
     expect(await combinationsOf(a, 'show-1')).toHaveLength(2);
     expect(await combinationsOf(b, 'show-1')).toEqual([]);
   });
@@ -273,7 +273,7 @@ describe('dashboard "Pull now"', () => {
       ok: true,
       result: { events: 1, created: 1, updated: 0, refused: [], error: null },
     });
-    expect((await getEvent(partnerId, 'evt-1')).shows).toHaveLength(1);
+    expect((await getEvent(partnerId, 'evt-1', getDb())).shows).toHaveLength(1);
 
     fake.misbehaviour = { kind: 'badJson' };
     expect(await caller.integration.pullFeedNow({ partnerId })).toMatchObject({
@@ -318,10 +318,10 @@ describe('feed jobs', () => {
     expect(sentPartnerIds()).not.toContain(noFeed);
     expect(jobs.sent).toContainEqual({ name: pullFeedJob.id, input: { partnerId: due }, opts: { singletonKey: due } });
 
-    const claimed = await getIntegration(due);
+    const claimed = await getIntegration(due, getDb());
     expect(claimed.feedNextRunAt!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
-    expect((await getIntegration(notDue)).feedNextRunAt).toEqual(later);
-    expect((await getIntegration(noFeed)).feedNextRunAt).toBeNull();
+    expect((await getIntegration(notDue, getDb())).feedNextRunAt).toEqual(later);
+    expect((await getIntegration(noFeed, getDb())).feedNextRunAt).toBeNull();
 
     jobs.sent.length = 0;
     await pullDueFeedsJob.run({}, ctx);
@@ -330,13 +330,13 @@ describe('feed jobs', () => {
     // The queued pull, run as the worker would: it applies the feed.
     fake.feed = fakeFeedEvent();
     expect(await pullFeedJob.run({ partnerId: due }, ctx)).toMatchObject({ ok: true, created: 1 });
-    expect((await getEvent(due, 'evt-1')).shows).toHaveLength(1);
+    expect((await getEvent(due, 'evt-1', getDb())).shows).toHaveLength(1);
     expect(fake.requestsTo('/feed')).toHaveLength(1);
   });
 
   it('lets only one of two simultaneous sweeps claim a due partner', async () => {
     const partnerId = await feedPartner();
-    const [one, two] = await Promise.all([claimDueFeeds(), claimDueFeeds()]);
+    const [one, two] = await Promise.all([claimDueFeeds(getDb()), claimDueFeeds(getDb())]);
     expect([...one, ...two].filter((id) => id === partnerId)).toEqual([partnerId]);
   });
 
@@ -345,7 +345,7 @@ describe('feed jobs', () => {
     fake.misbehaviour = { kind: 'status', status: 503 };
     const res = await pullFeedJob.run({ partnerId }, ctx);
     expect(res).toEqual({ partnerId, ok: false, error: "The partner's event feed answered HTTP 503" });
-    const s = await getIntegration(partnerId);
+    const s = await getIntegration(partnerId, getDb());
     expect(s.feedLastError).toBe("The partner's event feed answered HTTP 503");
     expect(s.feedNextRunAt!.getTime() - s.feedLastRunAt!.getTime()).toBe(15 * 60_000);
   });
@@ -355,7 +355,7 @@ describe('feed jobs', () => {
     jobs.restore();
     jobs = recordJobs({ fail: (job) => (job.input as { partnerId: string }).partnerId === partnerId });
     await pullDueFeedsJob.run({}, ctx);
-    expect((await getIntegration(partnerId)).feedNextRunAt!.getTime()).toBeLessThanOrEqual(Date.now());
+    expect((await getIntegration(partnerId, getDb())).feedNextRunAt!.getTime()).toBeLessThanOrEqual(Date.now());
 
     jobs.restore();
     jobs = recordJobs();
@@ -365,9 +365,9 @@ describe('feed jobs', () => {
 
   it('has nothing to pull or record for a partner without a feed URL', async () => {
     const partnerId = await feedPartner(null);
-    const outcome = await pullFeed(partnerId);
+    const outcome = await pullFeed(partnerId, getDb());
     expect(outcome).toMatchObject({ ok: false, error: { reason: 'not_configured' } });
-    expect(await getIntegration(partnerId)).toMatchObject({ feedLastRunAt: null, feedLastError: null });
+    expect(await getIntegration(partnerId, getDb())).toMatchObject({ feedLastRunAt: null, feedLastError: null });
   });
 
   it('skips a partner deleted after it was claimed', async () => {

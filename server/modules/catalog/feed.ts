@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { AppError, type ErrorDetail, zodDetails } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import { transaction } from '@/server/lib/transaction';
@@ -258,7 +258,7 @@ function refusalOf(index: number, event: FeedEvent, err: unknown, partnerId: str
  * missing from the feed are kept (as with `PUT /v1/events`); a show is cancelled only when the feed
  * says so, never for disappearing, since cancelling invalidates its tickets and cannot be undone.
  */
-export async function applyFeed(partnerId: string, feed: EventFeed, db: Db = getDb()): Promise<FeedApplyResult> {
+export async function applyFeed(partnerId: string, feed: EventFeed, db: Db): Promise<FeedApplyResult> {
   const result: FeedApplyResult = { events: feed.events.length, created: 0, updated: 0, refused: [] };
   for (const [index, event] of feed.events.entries()) {
     try {
@@ -299,7 +299,7 @@ export interface FeedPullResult extends FeedApplyResult {
  * recorded with the next run scheduled, and the job that called this must not retry it. A partner
  * without a feed URL has no run to record.
  */
-export async function pullFeed(partnerId: string, db: Db = getDb()): Promise<CallOutcome<FeedPullResult>> {
+export async function pullFeed(partnerId: string, db: Db): Promise<CallOutcome<FeedPullResult>> {
   let feed: EventFeed;
   try {
     feed = await fetchEventFeed(partnerId, db);

@@ -76,7 +76,7 @@ describe('POST /v1/events/rules: input', () => {
       { path: '[1].externalReferenceEventId', message: 'is required', in: 'body' },
       { path: '[2].ruleType', message: 'is required', in: 'body' },
     ]);
-    expect(await effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref })).toEqual({});
+    expect(await effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref }, getDb())).toEqual({});
   });
 
   it('answers 400 for an empty array and for more than 1000 rules; 1000 are accepted', async () => {
@@ -96,7 +96,7 @@ describe('POST /v1/events/rules: input', () => {
     );
     expect(tooMany.status).toBe(400);
     expect(tooMany.body.errors.details).toEqual([{ path: '', message: 'at most 1000 rules per request', in: 'body' }]);
-    expect(await effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref })).toEqual({});
+    expect(await effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref }, getDb())).toEqual({});
 
     const most = await rules(
       s.apiKey,
@@ -104,7 +104,7 @@ describe('POST /v1/events/rules: input', () => {
     );
     expect(most).toMatchObject({ status: 200, body: { data: { applied: 1000, combinations: 0 }, errors: null } });
     // The same scope sent 1000 times: the last one stands.
-    expect(await effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref })).toEqual({
+    expect(await effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref }, getDb())).toEqual({
       MAX_TICKETS_PER_LISTING: { max: 1000 },
     });
   });
@@ -128,11 +128,15 @@ describe('POST /v1/events/rules: input', () => {
       { path: '[1].showId', message: 'is required with ticketOptionId or priceTypeId', in: 'body' },
     ]);
     expect(
-      await effectiveResaleRules(s.partner.id, {
-        externalReferenceEventId: s.ref,
-        showId: s.showId,
-        ticketOptionId: 'USD',
-      }),
+      await effectiveResaleRules(
+        s.partner.id,
+        {
+          externalReferenceEventId: s.ref,
+          showId: s.showId,
+          ticketOptionId: 'USD',
+        },
+        getDb(),
+      ),
     ).toEqual({});
   });
 
@@ -153,16 +157,16 @@ describe('POST /v1/events/rules: input', () => {
       { path: '[1].price', message: 'has more than 2 decimal places, which USD does not allow', in: 'body' },
     ]);
     // All or none: the valid USD + ADULT of the refused request was not declared either.
-    expect(await isDeclaredCombination(s.showPk, 'JPY', 'CHILD')).toBe(false);
-    expect(await isDeclaredCombination(s.showPk, 'USD', 'ADULT')).toBe(false);
+    expect(await isDeclaredCombination(s.showPk, 'JPY', 'CHILD', getDb())).toBe(false);
+    expect(await isDeclaredCombination(s.showPk, 'USD', 'ADULT', getDb())).toBe(false);
 
     const ok = await rules(s.apiKey, [
       combination(s, { price: '10.0' }),
       combination(s, { ticketOptionId: 'USD', priceTypeId: 'ADULT', price: '10.5' }),
     ]);
     expect(ok).toMatchObject({ status: 200, body: { data: { applied: 2, combinations: 2 } } });
-    expect(await faceValueMinor(s.showPk, 'JPY', 'CHILD')).toBe(10);
-    expect(await faceValueMinor(s.showPk, 'USD', 'ADULT')).toBe(1050);
+    expect(await faceValueMinor(s.showPk, 'JPY', 'CHILD', getDb())).toBe(10);
+    expect(await faceValueMinor(s.showPk, 'USD', 'ADULT', getDb())).toBe(1050);
   });
 });
 

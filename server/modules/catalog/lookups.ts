@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, type Tx } from '@/db';
+import type { DbOrTx, Tx } from '@/db';
 import { combinations, events, priceTypes, shows, ticketOptions } from '@/db/schema/catalog';
 
 export type { StoredPrimarySalesFee } from '@/db/schema/catalog';
@@ -98,7 +98,7 @@ export async function catalogueFor(db: DbOrTx, partnerId: string, refs: string[]
 }
 
 /** The show pks of each of these events (for counting what other modules keep per show). */
-export async function showPksOfEvents(eventPks: string[], db: DbOrTx = getDb()): Promise<Map<string, string[]>> {
+export async function showPksOfEvents(eventPks: string[], db: DbOrTx): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>();
   if (!eventPks.length) return map;
   const rows = await db
@@ -115,7 +115,7 @@ export async function showPksOfEvents(eventPks: string[], db: DbOrTx = getDb()):
  * Its columns are prefixed: drizzle names a subquery's columns unqualified, and they must not clash with
  * the joining table's (tickets.show_pk).
  */
-export function showDirectory(db: DbOrTx = getDb()) {
+export function showDirectory(db: DbOrTx) {
   return db
     .select({
       showPk: sql`${shows.id}`.mapWith(shows.id).as('directory_show_pk'),
@@ -177,7 +177,7 @@ function imageUrls(images: unknown): string[] {
  * with its date, status, resale switch, venue (its own or the event's) and the names of its ticket
  * options and price types. Two statements, whatever the number of shows. Null when unknown.
  */
-export async function eventPageInfo(eventPk: string, db: DbOrTx = getDb()) {
+export async function eventPageInfo(eventPk: string, db: DbOrTx) {
   const [event] = await db
     .select({
       id: events.id,
@@ -251,7 +251,7 @@ export interface SellShowLabel {
 }
 
 /** Labels of these shows for the selling pages (show's location time zone first, else the event's). */
-export async function sellShowLabels(showPks: string[], db: DbOrTx = getDb()): Promise<Map<string, SellShowLabel>> {
+export async function sellShowLabels(showPks: string[], db: DbOrTx): Promise<Map<string, SellShowLabel>> {
   const out = new Map<string, SellShowLabel>();
   const pks = [...new Set(showPks)];
   if (!pks.length) return out;
@@ -283,7 +283,7 @@ export async function sellShowLabels(showPks: string[], db: DbOrTx = getDb()): P
 }
 
 /** The currency of each ticket option of these shows: show → option id → currency (one query). */
-export async function showOptionCurrencies(showPks: string[], db: DbOrTx = getDb()) {
+export async function showOptionCurrencies(showPks: string[], db: DbOrTx) {
   const out = new Map<string, Map<string, string>>();
   if (!showPks.length) return out;
   const rows = await db
@@ -299,7 +299,7 @@ export async function showOptionCurrencies(showPks: string[], db: DbOrTx = getDb
 }
 
 /** The price type ids of these shows: show → set of priceTypeId (one query). */
-export async function priceTypesOfShows(showPks: string[], db: DbOrTx = getDb()) {
+export async function priceTypesOfShows(showPks: string[], db: DbOrTx) {
   const out = new Map<string, Set<string>>();
   if (!showPks.length) return out;
   const rows = await db
@@ -311,7 +311,7 @@ export async function priceTypesOfShows(showPks: string[], db: DbOrTx = getDb())
 }
 
 /** An event's title by the partner's id, or null. */
-export async function getEventTitle(partnerId: string, externalReferenceId: string, db: DbOrTx = getDb()) {
+export async function getEventTitle(partnerId: string, externalReferenceId: string, db: DbOrTx) {
   const [row] = await db
     .select({ title: events.title })
     .from(events)
@@ -320,7 +320,7 @@ export async function getEventTitle(partnerId: string, externalReferenceId: stri
 }
 
 /** A show's and its event's `configuration` (ticket delivery, protection settings), by the show's id. */
-export async function showConfigurations(showPk: string, db: DbOrTx = getDb()) {
+export async function showConfigurations(showPk: string, db: DbOrTx) {
   const [row] = await db
     .select({ show: shows.configuration, event: events.configuration })
     .from(shows)
@@ -330,7 +330,7 @@ export async function showConfigurations(showPk: string, db: DbOrTx = getDb()) {
 }
 
 /** The partner of an event by Encore's id (which partner may frame its market page), or null. */
-export async function partnerOfEvent(eventPk: string, db: DbOrTx = getDb()): Promise<string | null> {
+export async function partnerOfEvent(eventPk: string, db: DbOrTx): Promise<string | null> {
   const [row] = await db.select({ partnerId: events.partnerId }).from(events).where(eq(events.id, eventPk));
   return row?.partnerId ?? null;
 }

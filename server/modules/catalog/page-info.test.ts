@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { showDirectory } from './lookups';
 import { eventPageInfo } from './lookups';
-import { getDb } from '@/db';
 import { eq } from 'drizzle-orm';
 import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 
@@ -22,9 +22,9 @@ describe('eventPageInfo', () => {
       }),
       testShow('A', { date: '2027-06-01T20:00:00Z', status: 'CANCELLED' }),
     ]);
-    const dir = showDirectory();
+    const dir = showDirectory(getDb());
     const [row] = await getDb().select({ eventPk: dir.eventPk }).from(dir).where(eq(dir.eventRef, ref));
-    const info = await eventPageInfo(row.eventPk);
+    const info = await eventPageInfo(row.eventPk, getDb());
     expect(info).toMatchObject({ partnerId: partner.id, externalReferenceId: ref, title: ref, description: 'd' });
     // Ordered by date; the event's own location is empty.
     expect(info?.shows.map((s) => [s.showId, s.status])).toEqual([
@@ -40,6 +40,6 @@ describe('eventPageInfo', () => {
       ticketOptions: [{ id: 'GA', title: 'GA' }],
       priceTypes: [{ id: 'P1', title: 'Adult' }],
     });
-    expect(await eventPageInfo('evt_unknown')).toBeNull();
+    expect(await eventPageInfo('evt_unknown', getDb())).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { events, priceTypes, resaleRules, shows, ticketOptions } from '@/db/schema/catalog';
 import { AppError, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -44,7 +44,7 @@ async function eventOf(partnerId: string, eventRef: string, db: DbOrTx) {
 }
 
 /** Every resale rule of an event (both sources), scope by scope, each marked with what it overrides. */
-export async function eventRules(partnerId: string, eventRef: string, db: DbOrTx = getDb()) {
+export async function eventRules(partnerId: string, eventRef: string, db: DbOrTx) {
   const event = await eventOf(partnerId, eventRef, db);
   const [rows, showRows] = await Promise.all([
     db
@@ -111,7 +111,7 @@ export async function eventRules(partnerId: string, eventRef: string, db: DbOrTx
 }
 
 /** Sets a staff rule (one per scope and type: setting it again replaces it), checked like the API's. */
-export async function saveStaffRule(input: StaffRuleInput, staffEmail: string, db: DbOrTx = getDb()) {
+export async function saveStaffRule(input: StaffRuleInput, staffEmail: string, db: DbOrTx) {
   const event = await eventOf(input.partnerId, input.eventRef, db);
   if ((input.ticketOptionId || input.priceTypeId) && !input.showId)
     throw new AppError('VALIDATION_FAILED', 'Choose the show of this ticket option or price type', {
@@ -179,7 +179,7 @@ export async function saveStaffRule(input: StaffRuleInput, staffEmail: string, d
 }
 
 /** Removes a staff rule (the partner's rule of that scope, if any, applies again). Partner rules stay the partner's. */
-export async function deleteStaffRule(partnerId: string, ruleId: string, db: DbOrTx = getDb()) {
+export async function deleteStaffRule(partnerId: string, ruleId: string, db: DbOrTx) {
   const gone = await db
     .delete(resaleRules)
     .where(and(eq(resaleRules.id, ruleId), eq(resaleRules.partnerId, partnerId), eq(resaleRules.source, 'STAFF')))

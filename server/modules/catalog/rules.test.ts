@@ -76,11 +76,11 @@ describe('POST /v1/events/rules', () => {
       },
     ]);
     expect(res).toMatchObject({ status: 200, body: { data: { applied: 2, combinations: 2 }, errors: null } });
-    expect(await faceValueMinor(s.showPk, 'GA', 'CHILD')).toBe(2550);
-    expect(await faceValueMinor(s.showPk, 'GA', 'ADULT')).toBe(5000); // declared without a price: the option's
-    expect(await faceValueMinor(s.showPk, 'VIP')).toBe(12000);
-    expect(await isDeclaredCombination(s.showPk, 'GA', 'CHILD')).toBe(true);
-    expect(await isDeclaredCombination(s.showPk, 'VIP', 'CHILD')).toBe(false);
+    expect(await faceValueMinor(s.showPk, 'GA', 'CHILD', getDb())).toBe(2550);
+    expect(await faceValueMinor(s.showPk, 'GA', 'ADULT', getDb())).toBe(5000); // declared without a price: the option's
+    expect(await faceValueMinor(s.showPk, 'VIP', undefined, getDb())).toBe(12000);
+    expect(await isDeclaredCombination(s.showPk, 'GA', 'CHILD', getDb())).toBe(true);
+    expect(await isDeclaredCombination(s.showPk, 'VIP', 'CHILD', getDb())).toBe(false);
     // Re-sending replaces, never duplicates.
     await post(s.apiKey, [
       {
@@ -92,7 +92,7 @@ describe('POST /v1/events/rules', () => {
         ruleType: 'COMBINATION',
       },
     ]);
-    expect(await faceValueMinor(s.showPk, 'GA', 'CHILD')).toBe(2000);
+    expect(await faceValueMinor(s.showPk, 'GA', 'CHILD', getDb())).toBe(2000);
   });
 
   it('refuses a combination whose option, price type or show is not the event’s, naming each, and applies nothing', async () => {
@@ -120,7 +120,7 @@ describe('POST /v1/events/rules', () => {
       '[1].priceTypeId',
       '[2].showId',
     ]);
-    expect(await effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref })).toEqual({});
+    expect(await effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref }, getDb())).toEqual({});
   });
 
   it('requires the combination fields and a known ruleType, with valid rules content', async () => {
@@ -198,7 +198,7 @@ describe('POST /v1/events/rules', () => {
     ]);
     expect(res.status).toBe(200);
     const at = (scope: Record<string, string>) =>
-      effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref, ...scope });
+      effectiveResaleRules(s.partner.id, { externalReferenceEventId: s.ref, ...scope }, getDb());
     expect(await at({})).toEqual({
       RESALE_ENABLED: { enabled: true },
       LISTING_WINDOW: { opensHoursBeforeShow: 720, closesHoursBeforeShow: 3 },

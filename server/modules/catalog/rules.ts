@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, type Tx } from '@/db';
+import type { DbOrTx, Tx } from '@/db';
 import { combinations, events, priceTypes, resaleRules, shows, ticketOptions } from '@/db/schema/catalog';
 import { AppError, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -11,7 +11,7 @@ import { type ResaleRuleType, type RuleItem, resaleRuleBodies } from './rules-sc
  * event they name: the show must belong to it, the ticket option and price type to that show.
  * Re-sending a rule for the same scope and type replaces it (no duplicates).
  */
-export async function applyRules(partnerId: string, items: RuleItem[], db: DbOrTx = getDb()) {
+export async function applyRules(partnerId: string, items: RuleItem[], db: DbOrTx) {
   return db.transaction(async (tx) => {
     const scope = await scopeOfRules(tx, partnerId, items);
     const resolved = resolveRules(items, scope);
@@ -208,7 +208,7 @@ export function pickResaleRules(
 }
 
 /** Every resale rule of these events (their ids), in one query. */
-export async function resaleRulesOfEvents(eventPks: string[], db: DbOrTx = getDb()): Promise<ResaleRuleRow[]> {
+export async function resaleRulesOfEvents(eventPks: string[], db: DbOrTx): Promise<ResaleRuleRow[]> {
   if (!eventPks.length) return [];
   return db
     .select()
@@ -217,7 +217,7 @@ export async function resaleRulesOfEvents(eventPks: string[], db: DbOrTx = getDb
 }
 
 /** The resale rules in force for a ticket's scope, one per type (the most specific), by type. */
-export async function effectiveResaleRules(partnerId: string, scope: RuleScope, db: DbOrTx = getDb()) {
+export async function effectiveResaleRules(partnerId: string, scope: RuleScope, db: DbOrTx) {
   const [event] = await db
     .select({ id: events.id })
     .from(events)
@@ -259,8 +259,8 @@ async function findCombination(showPk: string, ticketOptionId: string, priceType
 export async function faceValueMinor(
   showPk: string,
   ticketOptionId: string,
-  priceTypeId?: string,
-  db: DbOrTx = getDb(),
+  priceTypeId: string | undefined,
+  db: DbOrTx,
 ) {
   if (priceTypeId) {
     const combo = await findCombination(showPk, ticketOptionId, priceTypeId, db);
@@ -274,11 +274,6 @@ export async function faceValueMinor(
 }
 
 /** Whether a ticketOption + priceType pair was declared (combinations are never generated). */
-export async function isDeclaredCombination(
-  showPk: string,
-  ticketOptionId: string,
-  priceTypeId: string,
-  db: DbOrTx = getDb(),
-) {
+export async function isDeclaredCombination(showPk: string, ticketOptionId: string, priceTypeId: string, db: DbOrTx) {
   return Boolean(await findCombination(showPk, ticketOptionId, priceTypeId, db));
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, type Tx, getDb } from '@/db';
+import type { Db, DbOrTx, Tx } from '@/db';
 import { events, priceTypes, shows, type StoredPrimarySalesFee, ticketOptions } from '@/db/schema/catalog';
 import { AppError, badRequest, conflict, type ErrorDetail, notFound, pgErrorOf } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -129,7 +129,7 @@ const UNIQUE_MESSAGES = (ids: string[]) => ({
 });
 
 /** POST /v1/events: a new event with its shows, options and price types. 409 when it exists. */
-export async function createEvent(partnerId: string, input: EventCreateInput, db: DbOrTx = getDb()) {
+export async function createEvent(partnerId: string, input: EventCreateInput, db: DbOrTx) {
   try {
     return await db.transaction(async (tx) => {
       const eventId = newId('evt');
@@ -404,7 +404,7 @@ function priceTypeOut(p: PriceTypeRow) {
 }
 
 /** The event as the API answers it, with the response-side defaults filled. 404 for another partner's. */
-export async function getEvent(partnerId: string, externalReferenceId: string, db: DbOrTx = getDb()) {
+export async function getEvent(partnerId: string, externalReferenceId: string, db: DbOrTx) {
   const [event] = await db
     .select()
     .from(events)

@@ -137,8 +137,8 @@ describe('POST /v1/events: two events of one partner with the same show ids', ()
       [s.refB, '1', 'B one'],
       [s.refB, '2', 'B two'],
     ]);
-    const a = await getEvent(s.partnerId, s.refA);
-    const b = await getEvent(s.partnerId, s.refB);
+    const a = await getEvent(s.partnerId, s.refA, getDb());
+    const b = await getEvent(s.partnerId, s.refB, getDb());
     expect(a.shows.map((x) => [x.showId, x.ticketOptions.map((o) => [o.ticketId, o.price])])).toEqual([
       ['1', [['GA', 40]]],
       ['2', [['GA', 40]]],
@@ -185,7 +185,7 @@ describe('PUT /v1/events: show "1" of event B is not show "1" of event A', () =>
   it('updates, adds and cancels shows of B only', async () => {
     const s = await setup();
     await syncFour(s);
-    const before = await getEvent(s.partnerId, s.refA);
+    const before = await getEvent(s.partnerId, s.refA, getDb());
 
     const res = await putEvent(s.apiKey, {
       externalReferenceId: s.refB,
@@ -216,7 +216,7 @@ describe('PUT /v1/events: show "1" of event B is not show "1" of event A', () =>
     expect(res.body.data.shows[0].ticketOptions.map((o: { price: number }) => o.price)).toEqual([65, 90]);
 
     // A, its shows, options and tickets are exactly as they were; only B's show "2" tickets are invalid.
-    expect(await getEvent(s.partnerId, s.refA)).toEqual(before);
+    expect(await getEvent(s.partnerId, s.refA, getDb())).toEqual(before);
     expect(await statuses(s.partnerId)).toEqual({ A1: 'VALID', A2: 'VALID', B1: 'VALID', B2: 'INVALIDATED' });
 
     // A may now add its own show "3": B's show "3" is untouched.
@@ -247,7 +247,7 @@ describe('POST /v1/events/{externalReferenceId}/cancellation?showId=', () => {
       ['1', 'CANCELLED'],
       ['2', 'LIVE'],
     ]);
-    expect((await getEvent(s.partnerId, s.refA)).shows.map((x) => x.status)).toEqual(['LIVE', 'LIVE']);
+    expect((await getEvent(s.partnerId, s.refA, getDb())).shows.map((x) => x.status)).toEqual(['LIVE', 'LIVE']);
     expect(await statuses(s.partnerId)).toEqual({ A1: 'VALID', A2: 'VALID', B1: 'INVALIDATED', B2: 'VALID' });
 
     // Admission of a ticket names no show, but answers by the ticket's own show.
@@ -261,7 +261,7 @@ describe('POST /v1/events/{externalReferenceId}/cancellation?showId=', () => {
     const run = `SCOPE-D-${Date.now()}-${++seq}`;
     await pushEvent(s.apiKey, run, [testShow('7')]);
     expect((await cancel(s.apiKey, s.refA, '7')).status).toBe(404);
-    expect((await getEvent(s.partnerId, run)).shows[0].status).toBe('LIVE');
+    expect((await getEvent(s.partnerId, run, getDb())).shows[0].status).toBe('LIVE');
 
     // New tickets for B's cancelled show "1" are refused; A's show "1" still takes them.
     const more = await syncTickets(s.apiKey, [ticket(s.refA, '1', 'A1b'), ticket(s.refB, '1', 'B1b')]);
@@ -314,7 +314,7 @@ describe('POST /v1/events/rules with a show id two events share', () => {
     expect(combos).toEqual([{ showPk: s.pkOf(s.refB, '1'), o: 'GA', p: 'CHILD' }]);
 
     const at = (ref: string, scope: Record<string, string>) =>
-      effectiveResaleRules(s.partnerId, { externalReferenceEventId: ref, ...scope });
+      effectiveResaleRules(s.partnerId, { externalReferenceEventId: ref, ...scope }, getDb());
     expect(await at(s.refA, { showId: '1', ticketOptionId: 'GA' })).toEqual({ RESALE_ENABLED: { enabled: false } });
     expect(await at(s.refA, { showId: '2', ticketOptionId: 'GA' })).toEqual({});
     expect(await at(s.refB, { showId: '1', ticketOptionId: 'GA' })).toEqual({});
@@ -366,7 +366,7 @@ describe('tickets naming a show id two events share', () => {
     const s = await setup();
     const res = await queueTickets(s.apiKey, [ticket(s.refB, '1', 'QB1'), ticket(s.refA, '1', 'QA1')]);
     expect(res.status).toBe(200);
-    await processBatch(res.body.data.batchId);
+    await processBatch(res.body.data.batchId, getDb());
     const rows = await ticketRows(s.partnerId);
     expect(rows.QA1).toMatchObject({ showPk: s.pkOf(s.refA, '1'), priceMinor: 4000 });
     expect(rows.QB1).toMatchObject({ showPk: s.pkOf(s.refB, '1'), priceMinor: 6000 });
@@ -419,7 +419,7 @@ describe('tickets naming a show id two events share', () => {
         apiRequest(`/v1/tickets/${ticketId}/url`, { key: s.apiKey }),
         routeParams({ ticketId }),
       ).then(json);
-      const view = await secureViewByToken(secure.body.data.split('/t/')[1]);
+      const view = await secureViewByToken(secure.body.data.split('/t/')[1], getDb());
       expect(view).toMatchObject({ event: ref, show: title });
     }
   });
@@ -434,8 +434,8 @@ describe('dashboard browse with a show id two events share', () => {
       { externalReferenceEventId: s.refA, showId: '1', ruleType: 'RESALE_ENABLED', rules: { enabled: false } },
     ]);
 
-    const a = await getEventDetailWithTickets({ partnerId: s.partnerId, eventId: s.eventPkOf(s.refA) });
-    const b = await getEventDetailWithTickets({ partnerId: s.partnerId, eventId: s.eventPkOf(s.refB) });
+    const a = await getEventDetailWithTickets({ partnerId: s.partnerId, eventId: s.eventPkOf(s.refA) }, getDb());
+    const b = await getEventDetailWithTickets({ partnerId: s.partnerId, eventId: s.eventPkOf(s.refB) }, getDb());
     expect(a.shows.map((x) => [x.showId, x.id, x.tickets.total])).toEqual([
       ['1', s.pkOf(s.refA, '1'), 1],
       ['2', s.pkOf(s.refA, '2'), 1],
@@ -448,15 +448,15 @@ describe('dashboard browse with a show id two events share', () => {
     expect(b.ruleGroups).toEqual([]);
 
     const b1 = { partnerId: s.partnerId, eventId: s.eventPkOf(s.refB), showId: s.pkOf(s.refB, '1') };
-    expect(await getShowSummaryWithTickets(b1)).toMatchObject({
+    expect(await getShowSummaryWithTickets(b1, getDb())).toMatchObject({
       showId: '1',
       title: 'B one',
       event: { externalReferenceId: s.refB },
       tickets: { total: 2 },
     });
-    expect((await listShowTickets(b1)).items.map((t) => t.ticketId)).toEqual(['B1', 'B1b']);
+    expect((await listShowTickets(b1, getDb())).items.map((t) => t.ticketId)).toEqual(['B1', 'B1b']);
     // B's show under A's event is not a show of A.
-    await expect(listShowTickets({ ...b1, eventId: s.eventPkOf(s.refA) })).rejects.toSatisfy(
+    await expect(listShowTickets({ ...b1, eventId: s.eventPkOf(s.refA) }, getDb())).rejects.toSatisfy(
       (e) => e instanceof AppError && e.code === 'NOT_FOUND',
     );
   });
@@ -488,7 +488,7 @@ describe('feed PULL with two events sharing show ids', () => {
 
   it("creates both events and applies later changes to the named event's show only", async () => {
     const { partner, apiKey } = await makePartner('Show scope feed');
-    await updateIntegration({ partnerId: partner.id, feedUrl: `${fake.origin}/feed` });
+    await updateIntegration({ partnerId: partner.id, feedUrl: `${fake.origin}/feed` }, getDb());
     fake.feed = [
       { externalReferenceId: 'feed-a', title: 'A', shows: [feedShow('1', '30.00'), feedShow('2', '31.00')] },
       {
@@ -497,11 +497,11 @@ describe('feed PULL with two events sharing show ids', () => {
         shows: [feedShow('1', '45.00', priceDetail), feedShow('2', '46.00')],
       },
     ];
-    const first = await pullFeed(partner.id);
+    const first = await pullFeed(partner.id, getDb());
     expect(first).toMatchObject({ ok: true, result: { events: 2, created: 2, updated: 0, refused: [], error: null } });
 
     const prices = async (ref: string) =>
-      (await getEvent(partner.id, ref)).shows.map((x) => [x.showId, x.status, x.ticketOptions[0].price]);
+      (await getEvent(partner.id, ref, getDb())).shows.map((x) => [x.showId, x.status, x.ticketOptions[0].price]);
     expect(await prices('feed-a')).toEqual([
       ['1', 'LIVE', 30],
       ['2', 'LIVE', 31],
@@ -526,7 +526,7 @@ describe('feed PULL with two events sharing show ids', () => {
       { externalReferenceId: 'feed-a', shows: [feedShow('1', '30.00')] },
       { externalReferenceId: 'feed-b', shows: [feedShow('1', '50.00', { status: 'CANCELLED' })] },
     ];
-    const second = await pullFeed(partner.id);
+    const second = await pullFeed(partner.id, getDb());
     expect(second).toMatchObject({ ok: true, result: { created: 0, updated: 2, refused: [] } });
     expect(await prices('feed-a')).toEqual([
       ['1', 'LIVE', 30],

@@ -29,8 +29,8 @@ async function setUp(name = 'Channel partner') {
   const ref = `evt-${p.partner.id}`;
   const types = { priceTypes: [{ priceTypeId: 'STD' }, { priceTypeId: 'VIP' }] };
   await pushEvent(p.apiKey, ref, [testShow('1', types), testShow('2', types)]);
-  const channel = await createChannel({ partnerId: p.partner.id, name: 'Resale Hub' });
-  const { secret } = await createApiKey({ partnerId: p.partner.id, kind: 'channels', channelId: channel.id });
+  const channel = await createChannel({ partnerId: p.partner.id, name: 'Resale Hub' }, getDb());
+  const { secret } = await createApiKey({ partnerId: p.partner.id, kind: 'channels', channelId: channel.id }, getDb());
   return { ...p, partnerId: p.partner.id, ref, channel, key: secret };
 }
 
@@ -73,7 +73,7 @@ describe('channels and their keys', () => {
     // The partner's initial channels key belongs to its default channel.
     const initial = await call(channelsMeGet, '/v1/channels/me', s.channelsApiKey);
     expect(initial.body.data.channelName).toBe('Default channel');
-    expect((await listChannels(s.partnerId)).map((c) => c.name)).toEqual(['Default channel', 'Resale Hub']);
+    expect((await listChannels(s.partnerId, getDb())).map((c) => c.name)).toEqual(['Default channel', 'Resale Hub']);
 
     const partnerKeyOnChannels = await list(s.apiKey);
     expect(partnerKeyOnChannels.status).toBe(403);
@@ -82,26 +82,26 @@ describe('channels and their keys', () => {
     expect(channelKeyOnPartner.status).toBe(403);
 
     // Disabling the channel refuses its keys (and not the partner's other channel); enabling restores them.
-    await setChannelDisabled({ partnerId: s.partnerId, channelId: s.channel.id, disabled: true });
+    await setChannelDisabled({ partnerId: s.partnerId, channelId: s.channel.id, disabled: true }, getDb());
     const refused = await list(s.key);
     expect(refused.status).toBe(403);
     expect(refused.body.errors.message).toBe('This channel is disabled. Contact Encore support.');
     expect((await list(s.channelsApiKey)).status).toBe(200);
-    await setChannelDisabled({ partnerId: s.partnerId, channelId: s.channel.id, disabled: false });
+    await setChannelDisabled({ partnerId: s.partnerId, channelId: s.channel.id, disabled: false }, getDb());
     expect((await list(s.key)).status).toBe(200);
 
     // Several keys for rotation; a revoked one answers 401.
-    const second = await createApiKey({ partnerId: s.partnerId, kind: 'channels', channelId: s.channel.id });
-    const keys = await listApiKeys(s.partnerId, undefined, s.channel.id);
+    const second = await createApiKey({ partnerId: s.partnerId, kind: 'channels', channelId: s.channel.id }, getDb());
+    const keys = await listApiKeys(s.partnerId, getDb(), s.channel.id);
     expect(keys).toHaveLength(2);
-    await revokeApiKey(s.partnerId, keys.find((k) => k.id !== second.key.id)!.id);
+    await revokeApiKey(s.partnerId, keys.find((k) => k.id !== second.key.id)!.id, getDb());
     expect((await list(s.key)).status).toBe(401);
     expect((await list(second.secret)).status).toBe(200);
 
     // Another partner's channel cannot be given a key here.
     const other = await setUp('Other partner');
     await expect(
-      createApiKey({ partnerId: s.partnerId, kind: 'channels', channelId: other.channel.id }),
+      createApiKey({ partnerId: s.partnerId, kind: 'channels', channelId: other.channel.id }, getDb()),
     ).rejects.toThrow('Channel not found');
   });
 });
@@ -246,8 +246,8 @@ describe('listings in', () => {
     // It cannot list on A's event either: the catalogue is its own partner's.
     expect((await put(b.key, 'X', listing(a.ref))).body.errors.message).toBe('Event not found');
     // A second channel of the same partner sees nothing of the first.
-    const other = await createChannel({ partnerId: a.partnerId, name: 'Second' });
-    const { secret } = await createApiKey({ partnerId: a.partnerId, kind: 'channels', channelId: other.id });
+    const other = await createChannel({ partnerId: a.partnerId, name: 'Second' }, getDb());
+    const { secret } = await createApiKey({ partnerId: a.partnerId, kind: 'channels', channelId: other.id }, getDb());
     expect((await get(secret, 'SAME')).status).toBe(404);
     expect((await put(secret, 'SAME', listing(a.ref, { price: 41 }))).status).toBe(200);
     expect((await get(a.key, 'SAME')).body.data.price).toBe(45);

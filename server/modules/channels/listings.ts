@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { type ChannelSeat, channelListings } from '@/db/schema/channels';
 import { AppError, type ErrorDetail, formatPath, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -350,7 +350,7 @@ export async function upsertChannelListing(
   caller: ChannelCaller,
   externalId: string,
   body: unknown,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
   now = new Date(),
 ): Promise<ChannelListingView> {
   const { rows, refusals } = await judge(caller, [{ raw: body, externalId }], true, db, now);
@@ -376,7 +376,7 @@ export async function upsertChannelListing(
 export async function upsertChannelListings(
   caller: ChannelCaller,
   items: unknown[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
   now = new Date(),
 ): Promise<{ stored: number }> {
   const { rows, refusals } = await judge(
@@ -475,7 +475,7 @@ function viewOf(r: ViewRow): ChannelListingView {
 export async function getChannelListing(
   caller: ChannelCaller,
   externalId: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<ChannelListingView> {
   const directory = showDirectory(db);
   const [row] = await db
@@ -494,7 +494,7 @@ export async function getChannelListing(
 }
 
 /** The calling channel's listings, newest first, a page at a time, by state and event. */
-export async function listChannelListings(caller: ChannelCaller, query: unknown, db: DbOrTx = getDb()) {
+export async function listChannelListings(caller: ChannelCaller, query: unknown, db: DbOrTx) {
   const q = channelListingsQuery.parse(query);
   const directory = showDirectory(db);
   const where = and(
@@ -528,7 +528,7 @@ export async function listChannelListings(caller: ChannelCaller, query: unknown,
 export async function deleteChannelListing(
   caller: ChannelCaller,
   externalId: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<ChannelListingView> {
   const current = await getChannelListing(caller, externalId, db);
   if (current.status === 'SOLD')
@@ -560,7 +560,7 @@ export async function deleteChannelListing(
 }
 
 /** Staff: a channel's listings with counts per state (the dashboard). */
-export async function channelListingCounts(partnerId: string, db: DbOrTx = getDb()) {
+export async function channelListingCounts(partnerId: string, db: DbOrTx) {
   // Grouped outside: the state is a subquery per row.
   const rows = await db.execute<{ channelId: string; status: string; n: number }>(sql`
     select channel_id as "channelId", state as status, count(*)::int as n
@@ -573,6 +573,6 @@ export async function channelListingCounts(partnerId: string, db: DbOrTx = getDb
 }
 
 /** Staff: one channel's listings, newest first (the dashboard's table). */
-export async function staffChannelListings(partnerId: string, channelId: string, query: unknown, db: DbOrTx = getDb()) {
+export async function staffChannelListings(partnerId: string, channelId: string, query: unknown, db: DbOrTx) {
   return listChannelListings({ partnerId, channelId }, query, db);
 }

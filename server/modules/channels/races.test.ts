@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { channelHubForFile } from '@/server/testing/channel-hub';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { PUT as listingPut } from '@/app/v1/channels/listings/[listingId]/route';
 import { POST as fulfilPost } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
-import { getDb } from '@/db';
 import { channelSales, listingItems, listings, payouts, tickets } from '@/db/schema';
 import {
   createBuyIntention,
@@ -39,17 +39,20 @@ async function channelMarket() {
     name: 'Channel races',
     tickets: [{ ticketId: 'T1' }, { ticketId: 'T2' }],
   });
-  const channel = await createChannel({ partnerId: m.partnerId, name: 'Race Hub' });
+  const channel = await createChannel({ partnerId: m.partnerId, name: 'Race Hub' }, getDb());
   channelIds.push(channel.id);
-  await updateChannel({ partnerId: m.partnerId, channelId: channel.id, name: 'Race Hub', webhookUrl: harness.hub.url });
-  const { secret } = await createApiKey({ partnerId: m.partnerId, kind: 'channels', channelId: channel.id });
+  await updateChannel(
+    { partnerId: m.partnerId, channelId: channel.id, name: 'Race Hub', webhookUrl: harness.hub.url },
+    getDb(),
+  );
+  const { secret } = await createApiKey({ partnerId: m.partnerId, kind: 'channels', channelId: channel.id }, getDb());
   const put = await callRoute(listingPut, '/v1/channels/listings/C1', secret, {
     method: 'PUT',
     body: { eventId: m.ref, showId: '1', ticketOptionId: 'GA', price: 44, currency: 'EUR', quantity: 1 },
     params: { listingId: 'C1' },
   });
   expect(put.status).toBe(200);
-  const [row] = await listedTickets(m.partnerId, m.ref);
+  const [row] = await listedTickets(m.partnerId, m.ref, undefined, getDb());
   return { ...m, channel, channelKey: secret, marketListingId: row.listingId };
 }
 
@@ -110,7 +113,7 @@ describe('channel sales at once', () => {
       20,
       (i) =>
         i % 3 === 0
-          ? refundUnfulfilledSales()
+          ? refundUnfulfilledSales(undefined, getDb())
           : i % 3 === 1
             ? expireChannelSaleJob.run({ saleId: s.sale.id }, { provider: 'local', attempt: 1 })
             : fulfil(s, s.sale.id, ['T1']),
@@ -178,7 +181,11 @@ describe('fulfilment against a fan’s own moves on the same ticket', () => {
       20,
       (i) =>
         i % 2
-          ? transferTickets(s.partnerId, { ticketIds: ['T1'], fromEmail: HOLDER, toEmail: `friend${i}@example.com` })
+          ? transferTickets(
+              s.partnerId,
+              { ticketIds: ['T1'], fromEmail: HOLDER, toEmail: `friend${i}@example.com` },
+              getDb(),
+            )
           : fulfil(s, s.sale.id, ['T1']),
       statusOrOk,
     );
@@ -218,8 +225,11 @@ describe('fulfilment against a fan’s own moves on the same ticket', () => {
   it('20 fulfilments while the ticket is being put on sale by its holder (under the ticket lock): all refused as on sale in the market', async () => {
     const s = await sold();
     // The holder's own listing of T1, taken off sale; it goes back on sale under the ticket lock below.
-    const own = await createListing({ partnerId: s.partnerId, sellerEmail: HOLDER, ticketIds: ['T1'], price: 40 });
-    await unlist(s.partnerId, own.id);
+    const own = await createListing(
+      { partnerId: s.partnerId, sellerEmail: HOLDER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    await unlist(s.partnerId, own.id, getDb());
     const [t1] = await getDb().select().from(listingItems).where(eq(listingItems.listingId, own.id));
     const outcomes = await relistUnderTicketLock(t1.ticketPk, own.id, () =>
       race(20, () => fulfil(s, s.sale.id, ['T1']), routeStatus),

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { channelHubForFile } from '@/server/testing/channel-hub';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { GET as accessLayerGet } from '@/app/v1/wrapper/accesslayer/route';
@@ -11,7 +12,6 @@ import { GET as oneGet } from '@/app/v1/channels/listings/[listingId]/route';
 import { GET as salesGet } from '@/app/v1/channels/sales/route';
 import { GET as saleGet } from '@/app/v1/channels/sales/[saleId]/route';
 import { POST as fulfilPost } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
-import { getDb } from '@/db';
 import { channelSales, mails, payouts, refunds, tickets } from '@/db/schema';
 import { buyerIntention, channelSeller, refundPurchaseJob } from '@/server/modules/marketplace';
 import { createApiKey, createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
@@ -45,15 +45,18 @@ async function setUp(name: string) {
       { ticketId: 'V1', ticketOptionId: 'GA', priceTypeId: undefined },
     ],
   });
-  const channel = await createChannel({ partnerId: m.partnerId, name: 'Resale Hub' });
+  const channel = await createChannel({ partnerId: m.partnerId, name: 'Resale Hub' }, getDb());
   channelIds.push(channel.id);
-  await updateChannel({
-    partnerId: m.partnerId,
-    channelId: channel.id,
-    name: 'Resale Hub',
-    webhookUrl: harness.hub.url,
-  });
-  const { secret } = await createApiKey({ partnerId: m.partnerId, kind: 'channels', channelId: channel.id });
+  await updateChannel(
+    {
+      partnerId: m.partnerId,
+      channelId: channel.id,
+      name: 'Resale Hub',
+      webhookUrl: harness.hub.url,
+    },
+    getDb(),
+  );
+  const { secret } = await createApiKey({ partnerId: m.partnerId, kind: 'channels', channelId: channel.id }, getDb());
   return { ...m, channel, channelKey: secret };
 }
 
@@ -140,7 +143,7 @@ describe('channel listings in the market', () => {
     const sold = await call(oneGet, '/v1/channels/listings/PAIR', s.channelKey, { params: { listingId: 'PAIR' } });
     expect(sold.body.data).toMatchObject({ status: 'SOLD', quantitySold: 2 });
     // The staff's counts per state read the same states.
-    expect((await channelListingCounts(s.partnerId)).get(s.channel.id)).toEqual({ SOLD: 1, ACTIVE: 1 });
+    expect((await channelListingCounts(s.partnerId, getDb())).get(s.channel.id)).toEqual({ SOLD: 1, ACTIVE: 1 });
 
     // The channel hears of it, signed with its own secret.
     await dispatchDue({ now: new Date(Date.now() + 1000) });
@@ -149,7 +152,7 @@ describe('channel listings in the market', () => {
     const headers = Object.fromEntries(
       ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(req.headers[h])]),
     );
-    const { signingSecret } = await getChannel(s.partnerId, s.channel.id);
+    const { signingSecret } = await getChannel(s.partnerId, s.channel.id, getDb());
     const message = new Webhook(signingSecret).verify(req.body, headers) as {
       action: string;
       data: Record<string, unknown>;
@@ -200,15 +203,15 @@ describe('channel listings in the market', () => {
       { path: 'ticketIds[1]', message: 'T3 is not one of the tickets the listing named' },
     ]);
     // The buyer's order page: the listing is the channel's, its tickets still on their way.
-    const before = (await buyerIntention(intention.body.data.id))!;
+    const before = (await buyerIntention(intention.body.data.id, getDb()))!;
     expect(before.listings.map((l) => [l.fromChannel, l.ticketCount])).toEqual([[true, 2]]);
     expect(before.tickets).toEqual([]);
     const done = await fulfil({ ticketIds: ['T1', 'T2'] });
     expect(done.status).toBe(200);
     expect(done.body.data).toMatchObject({ status: 'FULFILLED', ticketIds: ['T1', 'T2'] });
-    expect((await ticketsForSale(s.partnerId, ['T1', 'T2'])).map((t) => t.buyerEmail)).toEqual([BUYER, BUYER]);
+    expect((await ticketsForSale(s.partnerId, ['T1', 'T2'], getDb())).map((t) => t.buyerEmail)).toEqual([BUYER, BUYER]);
     // The partner is told of each new owner; the buyer gets the links.
-    const partnerLog = await listMessages({ partnerId: s.partnerId, action: 'ticket.updated' });
+    const partnerLog = await listMessages({ partnerId: s.partnerId, action: 'ticket.updated' }, getDb());
     expect(
       partnerLog.items.map((m) => m.data).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
     ).toEqual([
@@ -222,7 +225,10 @@ describe('channel listings in the market', () => {
     expect(delivered[0].textBody).toMatch(/Your 2 tickets:/);
     expect(delivered[0].textBody.match(/\/t\/[0-9a-f]{64}/g)).toHaveLength(2);
     // Now the order page links them.
-    expect((await buyerIntention(intention.body.data.id))!.tickets.map((t) => t.ticketId)).toEqual(['T1', 'T2']);
+    expect((await buyerIntention(intention.body.data.id, getDb()))!.tickets.map((t) => t.ticketId)).toEqual([
+      'T1',
+      'T2',
+    ]);
     // Again with the same tickets: the same answer; other tickets: 409.
     expect((await fulfil({ ticketIds: ['T2', 'T1'] })).body.data.status).toBe('FULFILLED');
     expect((await fulfil({ ticketIds: ['T3', 'T4'] })).status).toBe(409);
@@ -242,8 +248,8 @@ describe('channel listings in the market', () => {
       404,
     );
     expect((await fulfil({ ticketIds: ['T1', 'T2'] }, other.channelKey)).status).toBe(404);
-    const second2 = await createChannel({ partnerId: s.partnerId, name: 'Second' });
-    const { secret } = await createApiKey({ partnerId: s.partnerId, kind: 'channels', channelId: second2.id });
+    const second2 = await createChannel({ partnerId: s.partnerId, name: 'Second' }, getDb());
+    const { secret } = await createApiKey({ partnerId: s.partnerId, kind: 'channels', channelId: second2.id }, getDb());
     expect((await call(salesGet, '/v1/channels/sales', secret)).body.data.total).toBe(0);
     // A partner key cannot fulfil; a channels key cannot buy.
     expect((await fulfil({ ticketIds: ['T1', 'T2'] }, s.key)).status).toBe(403);
@@ -267,13 +273,13 @@ describe('channel listings in the market', () => {
     expect((await put(s.channelKey, 'SPLIT', { ...body, price: 43 })).status).toBe(409);
 
     const [sale] = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
-    expect(await refundUnfulfilledSales()).toBe(0);
+    expect(await refundUnfulfilledSales(undefined, getDb())).toBe(0);
     await getDb()
       .update(channelSales)
       .set({ fulfilBy: new Date(Date.now() - 1000) })
       .where(eq(channelSales.id, sale.id));
-    expect(await refundUnfulfilledSales({ saleId: sale.id })).toBe(1);
-    expect(await refundUnfulfilledSales({ saleId: sale.id })).toBe(0);
+    expect(await refundUnfulfilledSales({ saleId: sale.id }, getDb())).toBe(1);
+    expect(await refundUnfulfilledSales({ saleId: sale.id }, getDb())).toBe(0);
     const after = await call(saleGet, `/v1/channels/sales/${sale.id}`, s.channelKey, { params: { saleId: sale.id } });
     expect(after.body.data).toMatchObject({ status: 'REFUNDED' });
     expect((await getDb().select().from(payouts).where(eq(payouts.listingId, sale.listingId)))[0].status).toBe(
@@ -291,7 +297,10 @@ describe('channel listings in the market', () => {
       .where(eq(refunds.id, `rfd_${sale.id}`));
     expect(made).toMatchObject([{ amountMinor: 4400, status: 'succeeded' }]);
     // The buyer's order page says so.
-    expect((await buyerIntention(intention.id))!.listings[0]).toMatchObject({ fromChannel: true, status: 'CANCELLED' });
+    expect((await buyerIntention(intention.id, getDb()))!.listings[0]).toMatchObject({
+      fromChannel: true,
+      status: 'CANCELLED',
+    });
     const fulfilLate = await call(fulfilPost, `/v1/channels/sales/${sale.id}/fulfilment`, s.channelKey, {
       method: 'POST',
       body: { ticketIds: ['T3'] },
@@ -299,12 +308,15 @@ describe('channel listings in the market', () => {
     });
     expect(fulfilLate.status).toBe(409);
     // The channel is told.
-    const log = await listMessages({ partnerId: s.partnerId, channelId: s.channel.id, action: 'channelSale.refunded' });
+    const log = await listMessages(
+      { partnerId: s.partnerId, channelId: s.channel.id, action: 'channelSale.refunded' },
+      getDb(),
+    );
     expect(log.items).toHaveLength(1);
     expect(log.items[0].data).toMatchObject({ saleId: sale.id, status: 'REFUNDED' });
 
     // Disabled, the channel's listings leave the market.
-    await setChannelDisabled({ partnerId: s.partnerId, channelId: s.channel.id, disabled: true });
+    await setChannelDisabled({ partnerId: s.partnerId, channelId: s.channel.id, disabled: true }, getDb());
     const gone = await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {
       params: { eventId: s.ref },
     });
@@ -360,7 +372,10 @@ describe('channel listings in the market', () => {
     expect(cancelled.status).toBe(200);
     const [sale] = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
     expect(sale.status).toBe('REFUNDED');
-    const log = await listMessages({ partnerId: s.partnerId, channelId: s.channel.id, action: 'channelSale.refunded' });
+    const log = await listMessages(
+      { partnerId: s.partnerId, channelId: s.channel.id, action: 'channelSale.refunded' },
+      getDb(),
+    );
     expect(log.items.map((m) => (m.data as { reason: string }).reason)).toEqual([
       'The show was cancelled; the buyer was refunded',
     ]);
@@ -369,7 +384,7 @@ describe('channel listings in the market', () => {
       .update(channelSales)
       .set({ fulfilBy: new Date(Date.now() - 1000) })
       .where(eq(channelSales.id, sale.id));
-    expect(await refundUnfulfilledSales({ saleId: sale.id })).toBe(0);
+    expect(await refundUnfulfilledSales({ saleId: sale.id }, getDb())).toBe(0);
     const view = await call(oneGet, '/v1/channels/listings/C1', s.channelKey, { params: { listingId: 'C1' } });
     expect(view.body.data.status).toBe('SOLD');
   });
@@ -412,7 +427,7 @@ describe('channel listings in the market', () => {
     ]);
     expect((await fulfil(['T2'])).status).toBe(200);
 
-    await setPartnerProtection({ partnerId: s.partnerId, unlockHours: 3, reissue: true }, 'staff@encore.test');
+    await setPartnerProtection({ partnerId: s.partnerId, unlockHours: 3, reissue: true }, 'staff@encore.test', getDb());
     expect((await put(s.channelKey, 'NAMED', { ...body, seats: [{ ticketId: 'T1', section: 'A' }] })).status).toBe(200);
   });
 
@@ -458,9 +473,9 @@ describe('channel listings in the market', () => {
     expect(fulfilled).toHaveLength(1);
     expect(after.filter((sale) => sale.status === 'PENDING_FULFILMENT')).toHaveLength(19);
     // One new holder, one ticket.updated, one delivery mail.
-    const [t1] = await ticketsForSale(s.partnerId, ['T1']);
+    const [t1] = await ticketsForSale(s.partnerId, ['T1'], getDb());
     expect(t1.buyerEmail).toBe(fulfilled[0].buyerEmail);
-    const updates = await listMessages({ partnerId: s.partnerId, action: 'ticket.updated' });
+    const updates = await listMessages({ partnerId: s.partnerId, action: 'ticket.updated' }, getDb());
     expect(updates.items.filter((m) => (m.data as { id: string }).id === 'T1')).toHaveLength(1);
     const delivered = await getDb()
       .select()

@@ -147,12 +147,12 @@ async function saleOf(caller: ChannelCaller, saleId: string, db: DbOrTx, lock = 
 }
 
 /** `GET /v1/channels/sales/{saleId}`: one of the calling channel's sales (404 for any other's). */
-export async function getChannelSale(caller: ChannelCaller, saleId: string, db: DbOrTx = getDb()) {
+export async function getChannelSale(caller: ChannelCaller, saleId: string, db: DbOrTx) {
   return viewOf(await saleOf(caller, saleId, db), db);
 }
 
 /** `GET /v1/channels/sales`: the calling channel's sales, newest first, a page at a time, by state. */
-export async function listChannelSales(caller: ChannelCaller, query: unknown, db: DbOrTx = getDb()) {
+export async function listChannelSales(caller: ChannelCaller, query: unknown, db: DbOrTx) {
   const q = channelSalesQuery.parse(query);
   const directory = showDirectory(db);
   const where = and(
@@ -199,7 +199,7 @@ export async function fulfilChannelSale(
   caller: ChannelCaller,
   saleId: string,
   body: unknown,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<ChannelSaleView> {
   const parsed = fulfilmentBody.safeParse(body);
   if (!parsed.success) {
@@ -357,7 +357,7 @@ async function claimTickets(tx: Tx, partnerId: string, sale: SaleRow, tickets: S
  * told why, and the channel gets `channelSale.refunded`. One transaction per sale, its row locked, so a
  * fulfilment arriving at the same moment either wins or sees the refund.
  */
-export async function refundUnfulfilledSales(scope: { saleId?: string } = {}, db: Db = getDb()): Promise<number> {
+export async function refundUnfulfilledSales(scope: { saleId?: string } = {}, db: Db): Promise<number> {
   const due = await db
     .select({ id: channelSales.id })
     .from(channelSales)
@@ -407,7 +407,7 @@ export const expireChannelSaleJob = defineJob({
   input: z.object({ saleId: z.string().min(1) }),
   retries: 3,
   async run({ saleId }) {
-    return { saleId, refunded: (await refundUnfulfilledSales({ saleId })) > 0 };
+    return { saleId, refunded: (await refundUnfulfilledSales({ saleId }, getDb())) > 0 };
   },
 });
 
@@ -419,12 +419,12 @@ export const refundUnfulfilledSalesJob = defineJob({
   cron: '* * * * *',
   retries: 1,
   async run() {
-    return { refunded: await refundUnfulfilledSales() };
+    return { refunded: await refundUnfulfilledSales(undefined, getDb()) };
   },
 });
 
 /** Staff: one channel's sales, newest first (the dashboard's table). */
-export async function staffChannelSales(partnerId: string, channelId: string, query: unknown, db: DbOrTx = getDb()) {
+export async function staffChannelSales(partnerId: string, channelId: string, query: unknown, db: DbOrTx) {
   return listChannelSales({ partnerId, channelId }, query, db);
 }
 
@@ -442,7 +442,7 @@ export async function channelPayoutSetup(partnerId: string, channelId: string, s
     });
     return { status: account.status, onboardingUrl };
   }
-  return { status: await payoutStatus(partnerId, identity), onboardingUrl: null };
+  return { status: await payoutStatus(partnerId, identity, getDb()), onboardingUrl: null };
 }
 
 /**

@@ -37,7 +37,7 @@ async function tokenRow(token: string) {
 describe('one-time tokens', () => {
   it('are URL-safe, stored only as a SHA-256 hash, bound to the partner and the lower-cased e-mail', async () => {
     const partner = await makePartner('OTT issue');
-    const token = await issueOneTimeToken(partner.partner.id, '  Ana.Garcia@Example.COM ');
+    const token = await issueOneTimeToken(partner.partner.id, '  Ana.Garcia@Example.COM ', undefined, getDb());
     expect(token).toMatch(/^ott_[A-Za-z0-9_-]{43}$/);
     expect(encodeURIComponent(token)).toBe(token);
     const row = await tokenRow(token);
@@ -56,51 +56,54 @@ describe('one-time tokens', () => {
   it('are each different', async () => {
     const partner = await makePartner('OTT distinct');
     const tokens = await Promise.all(
-      Array.from({ length: 20 }, () => issueOneTimeToken(partner.partner.id, 'fan@example.com')),
+      Array.from({ length: 20 }, () => issueOneTimeToken(partner.partner.id, 'fan@example.com', undefined, getDb())),
     );
     expect(new Set(tokens).size).toBe(20);
   });
 
   it('refuse a bad e-mail or method naming the field', async () => {
     const partner = await makePartner('OTT refuse');
-    await expect(issueOneTimeToken(partner.partner.id, 'not-an-email')).rejects.toMatchObject({
+    await expect(issueOneTimeToken(partner.partner.id, 'not-an-email', undefined, getDb())).rejects.toMatchObject({
       status: 400,
       details: [{ path: 'user' }],
     });
     await expect(
-      issueOneTimeToken(partner.partner.id, 'a@example.com', 'sms' as unknown as 'email'),
+      issueOneTimeToken(partner.partner.id, 'a@example.com', 'sms' as unknown as 'email', getDb()),
     ).rejects.toMatchObject({ status: 400, details: [{ path: 'method' }] });
   });
 
   it('work once', async () => {
     const partner = await makePartner('OTT once');
-    const token = await issueOneTimeToken(partner.partner.id, 'Once@Example.com');
-    expect(await redeemOneTimeToken(token)).toEqual({ partnerId: partner.partner.id, email: 'once@example.com' });
-    expect(await redeemOneTimeToken(token)).toBeNull();
+    const token = await issueOneTimeToken(partner.partner.id, 'Once@Example.com', undefined, getDb());
+    expect(await redeemOneTimeToken(token, getDb())).toEqual({
+      partnerId: partner.partner.id,
+      email: 'once@example.com',
+    });
+    expect(await redeemOneTimeToken(token, getDb())).toBeNull();
     expect((await tokenRow(token)).usedAt).toBeInstanceOf(Date);
   });
 
   it('expire by the database clock', async () => {
     const partner = await makePartner('OTT expiry');
-    const token = await issueOneTimeToken(partner.partner.id, 'late@example.com');
+    const token = await issueOneTimeToken(partner.partner.id, 'late@example.com', undefined, getDb());
     await db()
       .update(oneTimeTokens)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(oneTimeTokens.tokenHash, sha256Hex(token)));
-    expect(await redeemOneTimeToken(token)).toBeNull();
+    expect(await redeemOneTimeToken(token, getDb())).toBeNull();
     expect((await tokenRow(token)).usedAt).toBeNull();
   });
 
   it('refuse unknown and malformed tokens without error', async () => {
     for (const bad of ['', 'ott_', 'ott_' + 'x'.repeat(43), 'x'.repeat(10_000), "ott_'; drop table x; --", '\u0000']) {
-      expect(await redeemOneTimeToken(bad)).toBeNull();
+      expect(await redeemOneTimeToken(bad, getDb())).toBeNull();
     }
   });
 
   it('50 concurrent redemptions of one token: exactly one succeeds', async () => {
     const partner = await makePartner('OTT race');
-    const token = await issueOneTimeToken(partner.partner.id, 'race@example.com');
-    const results = await Promise.all(Array.from({ length: 50 }, () => redeemOneTimeToken(token)));
+    const token = await issueOneTimeToken(partner.partner.id, 'race@example.com', undefined, getDb());
+    const results = await Promise.all(Array.from({ length: 50 }, () => redeemOneTimeToken(token, getDb())));
     const wins = results.filter((r) => r !== null);
     expect(wins).toEqual([{ partnerId: partner.partner.id, email: 'race@example.com' }]);
     expect(results.filter((r) => r === null)).toHaveLength(49);
@@ -112,12 +115,13 @@ describe('one-time tokens', () => {
       'https://encore.test/market/evt_1?loginTrust%5BwithMethod%5D=email&lang=es',
       partner.partner.id,
       'Url@Example.com',
+      getDb(),
     );
     const parsed = new URL(url);
     expect(parsed.pathname).toBe('/market/evt_1');
     expect(parsed.searchParams.get('lang')).toBe('es');
     expect(parsed.searchParams.get('loginTrust[withMethod]')).toBe('email');
-    expect(await redeemOneTimeToken(parsed.searchParams.get('token')!)).toEqual({
+    expect(await redeemOneTimeToken(parsed.searchParams.get('token')!, getDb())).toEqual({
       partnerId: partner.partner.id,
       email: 'url@example.com',
     });
@@ -128,14 +132,14 @@ describe('fan sessions', () => {
   it("open only their own partner's pages", async () => {
     const a = await makePartner('Fans A');
     const b = await makePartner('Fans B');
-    const cookie = await startFanSession(a.partner.id, 'Fan@Example.com');
+    const cookie = await startFanSession(a.partner.id, 'Fan@Example.com', getDb());
     expect(cookie).toMatch(/^fs_[A-Za-z0-9_-]{43}$/);
-    expect(await fanSessionFrom(cookie, a.partner.id)).toMatchObject({
+    expect(await fanSessionFrom(cookie, a.partner.id, getDb())).toMatchObject({
       partnerId: a.partner.id,
       email: 'fan@example.com',
     });
-    expect(await fanSessionFrom(cookie, b.partner.id)).toBeNull();
-    expect(await currentFanSession(cookie)).toMatchObject({ partnerId: a.partner.id });
+    expect(await fanSessionFrom(cookie, b.partner.id, getDb())).toBeNull();
+    expect(await currentFanSession(cookie, getDb())).toMatchObject({ partnerId: a.partner.id });
     // Only the hash is stored.
     const [row] = await db()
       .select()
@@ -148,45 +152,46 @@ describe('fan sessions', () => {
   it('end when signed out, when revoked, and when expired', async () => {
     const partner = await makePartner('Fans end');
     const pid = partner.partner.id;
-    const one = await startFanSession(pid, 'end@example.com');
-    expect(await endFanSession(one)).toBe(true);
-    expect(await endFanSession(one)).toBe(false);
-    expect(await fanSessionFrom(one, pid)).toBeNull();
+    const one = await startFanSession(pid, 'end@example.com', getDb());
+    expect(await endFanSession(one, getDb())).toBe(true);
+    expect(await endFanSession(one, getDb())).toBe(false);
+    expect(await fanSessionFrom(one, pid, getDb())).toBeNull();
 
-    const two = await startFanSession(pid, 'end@example.com');
-    const three = await startFanSession(pid, 'END@example.com');
-    expect(await endFanSessionsOf(pid, 'End@Example.com')).toBe(2);
-    expect(await fanSessionFrom(two, pid)).toBeNull();
-    expect(await fanSessionFrom(three, pid)).toBeNull();
+    const two = await startFanSession(pid, 'end@example.com', getDb());
+    const three = await startFanSession(pid, 'END@example.com', getDb());
+    expect(await endFanSessionsOf(pid, 'End@Example.com', getDb())).toBe(2);
+    expect(await fanSessionFrom(two, pid, getDb())).toBeNull();
+    expect(await fanSessionFrom(three, pid, getDb())).toBeNull();
 
-    const four = await startFanSession(pid, 'late@example.com');
+    const four = await startFanSession(pid, 'late@example.com', getDb());
     await db()
       .update(fanSessions)
       .set({ expiresAt: sql`now() - interval '1 second'` })
       .where(eq(fanSessions.tokenHash, sha256Hex(four)));
-    expect(await fanSessionFrom(four, pid)).toBeNull();
+    expect(await fanSessionFrom(four, pid, getDb())).toBeNull();
 
-    for (const bad of [undefined, null, '', 'fs_x', 'x'.repeat(5000)]) expect(await currentFanSession(bad)).toBeNull();
+    for (const bad of [undefined, null, '', 'fs_x', 'x'.repeat(5000)])
+      expect(await currentFanSession(bad, getDb())).toBeNull();
   });
 
   it('the sweep deletes expired tokens and ended or expired sessions, and keeps live ones', async () => {
     const partner = await makePartner('Fans sweep');
     const pid = partner.partner.id;
-    const live = await issueOneTimeToken(pid, 's@example.com');
-    const dead = await issueOneTimeToken(pid, 's@example.com');
+    const live = await issueOneTimeToken(pid, 's@example.com', undefined, getDb());
+    const dead = await issueOneTimeToken(pid, 's@example.com', undefined, getDb());
     await db()
       .update(oneTimeTokens)
       .set({ expiresAt: sql`now() - interval '1 hour'` })
       .where(eq(oneTimeTokens.tokenHash, sha256Hex(dead)));
-    const open = await startFanSession(pid, 's@example.com');
-    const ended = await startFanSession(pid, 's@example.com');
-    await endFanSession(ended);
-    const swept = await sweepExpiredFanAuth();
+    const open = await startFanSession(pid, 's@example.com', getDb());
+    const ended = await startFanSession(pid, 's@example.com', getDb());
+    await endFanSession(ended, getDb());
+    const swept = await sweepExpiredFanAuth(getDb());
     expect(swept.tokens).toBeGreaterThanOrEqual(1);
     expect(swept.sessions).toBeGreaterThanOrEqual(1);
     expect(await tokenRow(dead)).toBeUndefined();
     expect(await tokenRow(live)).toBeDefined();
-    expect(await fanSessionFrom(open, pid)).not.toBeNull();
+    expect(await fanSessionFrom(open, pid, getDb())).not.toBeNull();
     const [gone] = await db()
       .select()
       .from(fanSessions)
@@ -207,10 +212,10 @@ describe('GET /v1/auth/oneTimeToken', () => {
     const body = await res.json();
     expect(body).toMatchObject({ status: 200, errors: null });
     expect(body.data).toMatch(/^ott_/);
-    const fan = await redeemOneTimeToken(body.data);
+    const fan = await redeemOneTimeToken(body.data, getDb());
     expect(fan).toEqual({ partnerId: a.partner.id, email: 'route@example.com' });
-    const cookie = await startFanSession(fan!.partnerId, fan!.email);
-    expect(await fanSessionFrom(cookie, b.partner.id)).toBeNull();
+    const cookie = await startFanSession(fan!.partnerId, fan!.email, getDb());
+    expect(await fanSessionFrom(cookie, b.partner.id, getDb())).toBeNull();
     // method is optional.
     expect((await call(b.apiKey, '?user=x%40example.com')).status).toBe(200);
   });
@@ -253,7 +258,7 @@ describe('redeeming too often from one client', () => {
     const address = `203.0.113.${Math.floor(Math.random() * 250)}-${process.pid}-${Date.now()}`;
     // Good links do not count: a fan opening many of theirs is never limited.
     for (let i = 0; i < REDEEM_FAILURES_PER_CLIENT.limit + 5; i += 1) {
-      const good = await issueOneTimeToken(partner.partner.id, `good${i}@example.com`);
+      const good = await issueOneTimeToken(partner.partner.id, `good${i}@example.com`, undefined, getDb());
       expect((await from(address, `?token=${good}`)).status).toBe(303);
     }
     // Bad ones do, even sent at once.
@@ -262,7 +267,7 @@ describe('redeeming too often from one client', () => {
     );
     expect(bad.filter((r) => r.status === 303)).toHaveLength(REDEEM_FAILURES_PER_CLIENT.limit);
     expect(bad.filter((r) => r.status === 429)).toHaveLength(10);
-    const token = await issueOneTimeToken(partner.partner.id, 'limited@example.com');
+    const token = await issueOneTimeToken(partner.partner.id, 'limited@example.com', undefined, getDb());
     const refused = await from(address, `?token=${token}&next=%2Fme`, 'es');
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
@@ -285,7 +290,7 @@ describe('redeeming on the web', () => {
 
   it('sets an httpOnly, SameSite=Lax session cookie and goes on to the page', async () => {
     const partner = await makePartner('Redeem web');
-    const token = await issueOneTimeToken(partner.partner.id, 'web@example.com');
+    const token = await issueOneTimeToken(partner.partner.id, 'web@example.com', undefined, getDb());
     const res = await redeem(`?token=${token}&next=${encodeURIComponent('/market/evt_1?lang=es')}`);
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/market/evt_1?lang=es');
@@ -296,7 +301,7 @@ describe('redeeming on the web', () => {
     expect(setCookie).toMatch(/Path=\//);
     expect(setCookie).not.toMatch(/Secure/i); // plain http in tests
     const value = res.cookies.get(FAN_SESSION_COOKIE)!.value;
-    expect(await fanSessionFrom(value, partner.partner.id)).toMatchObject({ email: 'web@example.com' });
+    expect(await fanSessionFrom(value, partner.partner.id, getDb())).toMatchObject({ email: 'web@example.com' });
 
     // The same link again lands on the expired page, naming the partner; the session stays.
     const again = await redeem(`?token=${token}&next=%2Fme`);
@@ -305,12 +310,15 @@ describe('redeeming on the web', () => {
 
     // A new link replaces the browser's previous session.
     const other = await makePartner('Redeem web other');
-    const next = await redeem(`?token=${await issueOneTimeToken(other.partner.id, 'web@example.com')}`, value);
+    const next = await redeem(
+      `?token=${await issueOneTimeToken(other.partner.id, 'web@example.com', undefined, getDb())}`,
+      value,
+    );
     expect(next.headers.get('location')).toBe('/me');
-    expect(await currentFanSession(value)).toBeNull();
+    expect(await currentFanSession(value, getDb())).toBeNull();
     const newValue = next.cookies.get(FAN_SESSION_COOKIE)!.value;
-    expect(await fanSessionFrom(newValue, other.partner.id)).not.toBeNull();
-    expect(await fanSessionFrom(newValue, partner.partner.id)).toBeNull();
+    expect(await fanSessionFrom(newValue, other.partner.id, getDb())).not.toBeNull();
+    expect(await fanSessionFrom(newValue, partner.partner.id, getDb())).toBeNull();
 
     // Signing out ends it.
     const out = await signOutRoute(
@@ -320,12 +328,12 @@ describe('redeeming on the web', () => {
       }),
     );
     expect(out.status).toBe(303);
-    expect(await currentFanSession(newValue)).toBeNull();
+    expect(await currentFanSession(newValue, getDb())).toBeNull();
   });
 
   it('HEAD does not spend the token', async () => {
     const partner = await makePartner('Redeem head');
-    const token = await issueOneTimeToken(partner.partner.id, 'head@example.com');
+    const token = await issueOneTimeToken(partner.partner.id, 'head@example.com', undefined, getDb());
     expect(HEAD().status).toBe(204);
     expect((await redeem(`?token=${token}`)).headers.get('location')).toBe('/me');
   });
@@ -339,7 +347,7 @@ describe('redeeming on the web', () => {
       '/%0d%0aSet-Cookie:x',
       'javascript:alert(1)',
     ]) {
-      const token = await issueOneTimeToken(partner.partner.id, 'r@example.com');
+      const token = await issueOneTimeToken(partner.partner.id, 'r@example.com', undefined, getDb());
       const res = await redeem(`?token=${token}&next=${encodeURIComponent(next)}`);
       const location = res.headers.get('location')!;
       expect(location.startsWith('/') && !location.startsWith('//') && !location.includes('\\'), next).toBe(true);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getDb } from '@/db';
 import { defineJob } from '@/server/jobs/types';
 import { sweepExpiredFanAuth } from './service';
 
@@ -10,5 +11,5 @@ export const sweepFanAuthJob = defineJob({
   cron: '17 * * * *',
   retries: 2,
   concurrency: 1,
-  run: () => sweepExpiredFanAuth(),
+  run: () => sweepExpiredFanAuth(getDb()),
 });

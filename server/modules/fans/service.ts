@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
 import { env } from '@/server/env';
 import { badRequest } from '@/server/lib/errors';
@@ -43,7 +43,7 @@ export async function issueOneTimeToken(
   partnerId: string,
   email: string,
   method: OneTimeTokenMethod = 'email',
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<string> {
   const parsedMethod = oneTimeTokenMethod.safeParse(method);
   if (!parsedMethod.success) {
@@ -68,7 +68,7 @@ export async function issueOneTimeTokens(
   partnerId: string,
   email: string,
   count: number,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<string[]> {
   if (count <= 0) return [];
   const tokens = Array.from({ length: count }, () => secret('ott_'));
@@ -91,7 +91,7 @@ export async function issueOneTimeTokens(
  */
 export async function redeemOneTimeToken(
   token: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<{ partnerId: string; email: string } | null> {
   if (typeof token !== 'string' || !ONE_TIME_TOKEN_PATTERN.test(token)) return null;
   const [row] = await db
@@ -109,19 +109,14 @@ export async function redeemOneTimeToken(
 }
 
 /** `url` with a fresh one-time token for the fan appended as `token`, for the URLs Encore hands partners. */
-export async function withOneTimeToken(
-  url: string,
-  partnerId: string,
-  email: string,
-  db: DbOrTx = getDb(),
-): Promise<string> {
+export async function withOneTimeToken(url: string, partnerId: string, email: string, db: DbOrTx): Promise<string> {
   const out = new URL(url);
   out.searchParams.set(ONE_TIME_TOKEN_PARAM, await issueOneTimeToken(partnerId, email, 'email', db));
   return out.toString();
 }
 
 /** Opens a fan session for `partnerId` and returns the cookie value (only its hash is stored). */
-export async function startFanSession(partnerId: string, email: string, db: DbOrTx = getDb()): Promise<string> {
+export async function startFanSession(partnerId: string, email: string, db: DbOrTx): Promise<string> {
   const value = secret('fs_');
   await db.insert(fanSessions).values({
     id: newId('fss'),
@@ -174,7 +169,7 @@ async function liveSession(cookieValue: string | null | undefined, db: DbOrTx, p
 export async function fanSessionFrom(
   cookieValue: string | null | undefined,
   partnerId: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<FanSession | null> {
   return liveSession(cookieValue, db, partnerId);
 }
@@ -182,13 +177,13 @@ export async function fanSessionFrom(
 /** The fan signed in by this cookie, whichever partner it belongs to (for pages not tied to a partner). */
 export async function currentFanSession(
   cookieValue: string | null | undefined,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<FanSession | null> {
   return liveSession(cookieValue, db);
 }
 
 /** Ends the session this cookie carries (sign-out); true when one was open. */
-export async function endFanSession(cookieValue: string | null | undefined, db: DbOrTx = getDb()): Promise<boolean> {
+export async function endFanSession(cookieValue: string | null | undefined, db: DbOrTx): Promise<boolean> {
   if (typeof cookieValue !== 'string' || !SESSION_PATTERN.test(cookieValue)) return false;
   const rows = await db
     .update(fanSessions)
@@ -199,7 +194,7 @@ export async function endFanSession(cookieValue: string | null | undefined, db: 
 }
 
 /** Ends every open session of one fan with one partner (e.g. staff acting on a report). */
-export async function endFanSessionsOf(partnerId: string, email: string, db: DbOrTx = getDb()): Promise<number> {
+export async function endFanSessionsOf(partnerId: string, email: string, db: DbOrTx): Promise<number> {
   const rows = await db
     .update(fanSessions)
     .set({ revokedAt: sql`now()` })
@@ -215,7 +210,7 @@ export async function endFanSessionsOf(partnerId: string, email: string, db: DbO
 }
 
 /** Deletes expired tokens (used or not) and expired or ended sessions; the sweep job runs it. */
-export async function sweepExpiredFanAuth(db: DbOrTx = getDb()): Promise<{ tokens: number; sessions: number }> {
+export async function sweepExpiredFanAuth(db: DbOrTx): Promise<{ tokens: number; sessions: number }> {
   const tokens = await db
     .delete(oneTimeTokens)
     .where(lt(oneTimeTokens.expiresAt, sql`now()`))
@@ -236,7 +231,7 @@ export function fanSessionMaxAge(): number {
  * The partner a token was issued for, used or expired alike, without spending it: lets the page for a
  * spent link name the partner to go back to. Null for a token Encore never issued (or already swept).
  */
-export async function partnerOfOneTimeToken(token: string, db: DbOrTx = getDb()): Promise<string | null> {
+export async function partnerOfOneTimeToken(token: string, db: DbOrTx): Promise<string | null> {
   if (typeof token !== 'string' || !ONE_TIME_TOKEN_PATTERN.test(token)) return null;
   const [row] = await db
     .select({ partnerId: oneTimeTokens.partnerId })

@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import { publicBaseUrl, env } from '@/server/env';
 import { type Locale } from '@/server/lib/i18n';
 import { consume, type RateLimit, release } from '@/server/lib/rate-limit';
@@ -23,13 +24,13 @@ export const REDEEM_FAILURES_PER_CLIENT: RateLimit = { name: 'ott-redeem', limit
 /** Counts a redemption attempt: seconds before this client may try again, or 0 (an unknown client is not counted). */
 export async function countRedeemAttempt(clientAddress: string | null): Promise<number> {
   if (!clientAddress) return 0;
-  const decision = await consume(REDEEM_FAILURES_PER_CLIENT, clientAddress);
+  const decision = await consume(REDEEM_FAILURES_PER_CLIENT, clientAddress, getDb());
   return decision.allowed ? 0 : decision.retryAfter;
 }
 
 /** The attempt redeemed a good token: it does not count against the client. */
 export async function giveBackRedeemAttempt(clientAddress: string | null): Promise<void> {
-  if (clientAddress) await release(REDEEM_FAILURES_PER_CLIENT, clientAddress);
+  if (clientAddress) await release(REDEEM_FAILURES_PER_CLIENT, clientAddress, getDb());
 }
 
 export type SignInLinkResult =
@@ -67,14 +68,14 @@ export async function requestSignInLink(input: {
   const parsed = fanEmail.safeParse(input.email.trim());
   if (!parsed.success) return { ok: false, error: 'invalidEmail' };
   const email = parsed.data.toLowerCase();
-  const partner = await getPartner(input.partnerId).catch(() => null);
+  const partner = await getPartner(input.partnerId, getDb()).catch(() => null);
   if (!partner || partner.disabledAt) return { ok: false, error: 'unavailable' };
   for (const [limit, subject] of [
     [SIGN_IN_LINK_PER_IP, input.ip],
     [SIGN_IN_LINK_PER_EMAIL, email],
   ] as const) {
     if (!subject) continue;
-    const decision = await consume(limit, subject);
+    const decision = await consume(limit, subject, getDb());
     if (!decision.allowed) return { ok: false, error: 'tooMany', retryAfterSeconds: decision.retryAfter };
   }
   const minutes = signInLinkMinutes();

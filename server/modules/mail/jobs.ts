@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getDb } from '@/db';
 import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { deliverMail, SEND_MAIL_JOB, unsentMails } from './service';
@@ -23,7 +24,7 @@ export const sweepMailJob = defineJob({
   cron: '* * * * *',
   retries: 1,
   async run() {
-    const ids = await unsentMails();
+    const ids = await unsentMails(undefined, getDb());
     for (const id of ids) await sendJob(sendMailJob, { id }, { singletonKey: id });
     return { queued: ids.length };
   },

@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import { sellerMarket } from '@/server/testing/market';
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
@@ -5,7 +6,6 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
-import { getDb } from '@/db';
 import { mails } from '@/db/schema';
 import { transaction } from '@/server/lib/transaction';
 import { redeemOneTimeToken, requestSignInLink } from '@/server/modules/fans';
@@ -190,7 +190,7 @@ describe('queueMail and the send job', () => {
     expect(await send(id)).toEqual({ id, status: 'stored' });
     expect(await mailRow(id)).toMatchObject({ status: 'stored', attempts: 1, locale: 'en' });
     expect(inboxOf(to)).toEqual([]);
-    const listed = await listMails({ to: to.toUpperCase() });
+    const listed = await listMails({ to: to.toUpperCase() }, getDb());
     expect(listed).toMatchObject({
       total: 1,
       items: [{ id, subject: 'Refund for your tickets for E', status: 'stored' }],
@@ -282,8 +282,8 @@ describe('sign-in link by e-mail', () => {
     expect(`${url.origin}${url.pathname}`).toBe('http://encore.test/auth/redeem');
     expect(url.searchParams.get('next')).toBe('/market/evt_1?show=2');
     const token = url.searchParams.get('token')!;
-    expect(await redeemOneTimeToken(token)).toEqual({ partnerId: partner.id, email: email.toLowerCase() });
-    expect(await redeemOneTimeToken(token)).toBeNull();
+    expect(await redeemOneTimeToken(token, getDb())).toEqual({ partnerId: partner.id, email: email.toLowerCase() });
+    expect(await redeemOneTimeToken(token, getDb())).toBeNull();
   });
 
   it('refuses a bad e-mail and a disabled partner, and limits links per e-mail', async () => {
@@ -297,12 +297,12 @@ describe('sign-in link by e-mail', () => {
     const email = unique('many');
     for (let i = 0; i < 5; i++) expect((await requestSignInLink({ ...base, email })).ok).toBe(true);
     expect(await requestSignInLink({ ...base, email })).toMatchObject({ ok: false, error: 'tooMany' });
-    expect((await listMails({ to: email })).total).toBe(5);
+    expect((await listMails({ to: email }, getDb())).total).toBe(5);
 
-    await setPartnerDisabled({ partnerId: partner.id, disabled: true });
+    await setPartnerDisabled({ partnerId: partner.id, disabled: true }, getDb());
     const other = unique('disabled');
     expect(await requestSignInLink({ ...base, email: other })).toEqual({ ok: false, error: 'unavailable' });
-    expect((await listMails({ to: other })).total).toBe(0);
+    expect((await listMails({ to: other }, getDb())).total).toBe(0);
   });
 });
 
@@ -324,7 +324,11 @@ describe('marketplace mails', () => {
   }
 
   const mailsOf = async (partnerId: string) =>
-    (await listMails({ partnerId, pageSize: 100 })).items.map((m) => ({ kind: m.kind, to: m.toAddress, id: m.id }));
+    (await listMails({ partnerId, pageSize: 100 }, getDb())).items.map((m) => ({
+      kind: m.kind,
+      to: m.toAddress,
+      id: m.id,
+    }));
 
   async function buy(key: string, listingId: string, buyer: string) {
     const res = await buyIntentionPost(
@@ -337,13 +341,16 @@ describe('marketplace mails', () => {
 
   it('listing a ticket mails the seller its price, payout and listing link, in the seller’s language', async () => {
     const m = await market();
-    const listing = await createListing({
-      partnerId: m.partner.id,
-      sellerEmail: SELLER,
-      ticketIds: ['T1'],
-      price: 50,
-      locale: 'es',
-    });
+    const listing = await createListing(
+      {
+        partnerId: m.partner.id,
+        sellerEmail: SELLER,
+        ticketIds: ['T1'],
+        price: 50,
+        locale: 'es',
+      },
+      getDb(),
+    );
     const [mail] = await mailsOf(m.partner.id);
     expect(mail).toMatchObject({ kind: 'listingCreated', to: SELLER });
     await send(mail.id);
@@ -357,7 +364,10 @@ describe('marketplace mails', () => {
   it('a completed purchase mails the seller the sale and the buyer a confirmation whose link opens the ticket', async () => {
     const m = await market();
     const buyer = unique('buyer');
-    const listing = await createListing({ partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     await buy(m.key, listing.id, buyer);
     const all = await mailsOf(m.partner.id);
     expect(all.map((x) => `${x.kind} ${x.to}`).sort()).toEqual(
@@ -370,7 +380,7 @@ describe('marketplace mails', () => {
     expect(got.text).toContain('You paid €40.00');
     const link = /Open ticket 1: (\S+)/.exec(got.text)![1];
     expect(link).toMatch(/^http:\/\/encore\.test\/t\/[0-9a-f]{64}$/);
-    expect(await secureViewByToken(link.split('/t/')[1])).toMatchObject({ event: m.ref, status: 'VALID' });
+    expect(await secureViewByToken(link.split('/t/')[1], getDb())).toMatchObject({ event: m.ref, status: 'VALID' });
 
     const sold = all.find((x) => x.kind === 'ticketSold')!;
     await send(sold.id);
@@ -380,8 +390,11 @@ describe('marketplace mails', () => {
   it('a cancelled show mails the seller of an open listing, the buyer of a sold one their refund and its seller the cancelled payout', async () => {
     const m = await market();
     const buyer = unique('refunded');
-    await createListing({ partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }); // stays open
-    const sold = await createListing({ partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T2'], price: 30 });
+    await createListing({ partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb()); // stays open
+    const sold = await createListing(
+      { partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T2'], price: 30 },
+      getDb(),
+    );
     await buy(m.key, sold.id, buyer);
     const before = (await mailsOf(m.partner.id)).length;
     const res = await cancelPost(
@@ -408,7 +421,10 @@ describe('marketplace mails', () => {
   it('a staff refund mails the buyer; a deleted ticket ends its listing with a mail the sweep sends', async () => {
     const m = await market();
     const buyer = unique('staff');
-    const sold = await createListing({ partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const sold = await createListing(
+      { partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const { intentionId } = await buy(m.key, sold.id, buyer);
     await refundPurchase({
       partnerId: m.partner.id,
@@ -421,7 +437,7 @@ describe('marketplace mails', () => {
     await send(refunded.id);
     expect(inboxOf(buyer).at(-1)!.text).toContain('Our support team refunded the purchase.');
 
-    await createListing({ partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    await createListing({ partnerId: m.partner.id, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 }, getDb());
     expect((await deleteTicket(m.key, 'T2')).status).toBe(200);
     const [ended] = await mailsOf(m.partner.id);
     expect(ended).toMatchObject({ kind: 'listingCancelled', to: SELLER });

@@ -135,7 +135,7 @@ export async function deliverMail(id: string, opts: { lastAttempt?: boolean } = 
  * Mails whose send job never ran (the queue was unreachable after the commit, or the writer had no
  * after-commit list): queued, never attempted, older than a minute. The sweep job queues their sends.
  */
-export async function unsentMails(limit = 200, db: DbOrTx = getDb()): Promise<string[]> {
+export async function unsentMails(limit = 200, db: DbOrTx): Promise<string[]> {
   const rows = await db
     .select({ id: mails.id })
     .from(mails)
@@ -162,7 +162,7 @@ const listColumns = {
 };
 
 /** The staff mailbox: every mail, newest first, optionally one recipient's (exact address) or one partner's. */
-export async function listMails(input: ListMailsInput, db: DbOrTx = getDb()) {
+export async function listMails(input: ListMailsInput, db: DbOrTx) {
   const q = listMailsInput.parse(input);
   const where = and(
     q.to ? eq(mails.toAddress, q.to.toLowerCase()) : undefined,
@@ -182,7 +182,7 @@ export async function listMails(input: ListMailsInput, db: DbOrTx = getDb()) {
 }
 
 /** One mail with its bodies, for the mailbox's detail view. */
-export async function getMail(id: string, db: DbOrTx = getDb()) {
+export async function getMail(id: string, db: DbOrTx) {
   const [row] = await db.select().from(mails).where(eq(mails.id, id));
   if (!row) throw notFound('Mail not found');
   return row;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { PUT as detailsPut } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/details/route';
 import { PUT as inventoryPut } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/route';
-import { showDirectory } from '@/server/modules/catalog';
 import { getDb } from '@/db';
+import { showDirectory } from '@/server/modules/catalog';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { and, eq } from 'drizzle-orm';
 import { showInventories } from './inventory';
@@ -33,7 +33,7 @@ async function event(shows: number, name = 'Inventory') {
       testShow(String(i + 1), { priceTypes: [{ priceTypeId: 'ADULT', title: 'Adult' }] }),
     ),
   );
-  const d = showDirectory();
+  const d = showDirectory(getDb());
   const pks = await getDb()
     .select({ showId: d.showId, showPk: d.showPk })
     .from(d)
@@ -64,7 +64,9 @@ describe('PUT …/inventory', () => {
         { showId: '1', releasedTickets: 4000, reservedSpace: null, soldOut: true, soldPercentage: 50, details: [] },
       ],
     });
-    expect((await showInventories([e.showPk['1']])).get(e.showPk['1'])).toMatchObject({ primarySoldOut: true });
+    expect((await showInventories([e.showPk['1']], getDb())).get(e.showPk['1'])).toMatchObject({
+      primarySoldOut: true,
+    });
   });
 
   it('requires showId when the event has several shows, and refuses bad values naming the field', async () => {
@@ -97,7 +99,7 @@ describe('PUT …/inventory', () => {
     const b = await event(1, 'Inventory B');
     const res = await put(b.key, a.ref, { capacity: 1 });
     expect([res.status, res.body.errors.message]).toEqual([404, 'Event not found']);
-    expect((await showInventories([a.showPk['1']])).size).toBe(0);
+    expect((await showInventories([a.showPk['1']], getDb())).size).toBe(0);
   });
 });
 
@@ -157,7 +159,7 @@ describe('PUT …/inventory/details', () => {
       soldPercentage: 40,
     });
     // Details are not the show's own inventory: the show is not sold out on primary.
-    expect((await showInventories([e.showPk['2']])).size).toBe(0);
+    expect((await showInventories([e.showPk['2']], getDb())).size).toBe(0);
   });
 
   it('refuses an item with neither id, capacity, bad counts and foreign ids, naming the item; applies none', async () => {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { inventories } from '@/db/schema/market-data';
 import { AppError, badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { getEvent, priceTypesOfShows, showDirectory, showOptionCurrencies } from '@/server/modules/catalog';
@@ -64,7 +64,7 @@ async function upsert(partnerId: string, eventPk: string, rows: (Scope & Fields)
 export async function eventInventory(
   eventPk: string,
   shows: { showPk: string; showId: string }[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<EventInventory> {
   const rows = await db.select().from(inventories).where(eq(inventories.eventPk, eventPk));
   const fields = (r: (typeof rows)[number] | undefined) => ({
@@ -102,7 +102,7 @@ export async function putInventory(
   ref: string,
   showId: string | undefined,
   body: InventoryBody,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ) {
   const shows = await eventShows(partnerId, ref, db);
   let show = shows[0];
@@ -131,12 +131,7 @@ export async function putInventory(
  * PUT …/inventory/details: per ticket option, price type or pair of a show; all items or none (each
  * id checked against its show: 404 naming the item).
  */
-export async function putInventoryDetails(
-  partnerId: string,
-  ref: string,
-  items: InventoryDetailItem[],
-  db: DbOrTx = getDb(),
-) {
+export async function putInventoryDetails(partnerId: string, ref: string, items: InventoryDetailItem[], db: DbOrTx) {
   const shows = await eventShows(partnerId, ref, db);
   const byId = new Map(shows.map((s) => [s.showId, s]));
   const options = await showOptionCurrencies(
@@ -195,7 +190,7 @@ export interface ShowInventory {
 }
 
 /** The show-level inventory of these shows (shows without one are absent). */
-export async function showInventories(showPks: string[], db: DbOrTx = getDb()): Promise<Map<string, ShowInventory>> {
+export async function showInventories(showPks: string[], db: DbOrTx): Promise<Map<string, ShowInventory>> {
   const out = new Map<string, ShowInventory>();
   if (!showPks.length) return out;
   const rows = await db

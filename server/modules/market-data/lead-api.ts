@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { AppError, type ErrorDetail, formatPath } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { toMinorUnits } from '@/server/lib/money';
@@ -222,7 +222,7 @@ async function upsertRows(partnerId: string, rows: Row[], db: DbOrTx): Promise<v
 }
 
 /** `POST /v1/marketdata/ticket-leads` (and `/users`): one lead; 400/404 with the spec's messages. */
-export async function saveLead(partnerId: string, body: unknown, db: DbOrTx = getDb()): Promise<true> {
+export async function saveLead(partnerId: string, body: unknown, db: DbOrTx): Promise<true> {
   const { rows, refusals } = await judge(partnerId, [body], true, db);
   if (refusals.length) {
     const r = refusals[0];
@@ -238,7 +238,7 @@ export async function saveLead(partnerId: string, body: unknown, db: DbOrTx = ge
  * valid ones are saved; when some are refused the answer is a 400 saying how many were stored and
  * naming each refused lead by its index, field and reason (a partner re-sends only those).
  */
-export async function saveLeads(partnerId: string, items: unknown[], db: DbOrTx = getDb()): Promise<true> {
+export async function saveLeads(partnerId: string, items: unknown[], db: DbOrTx): Promise<true> {
   const { rows, refusals } = await judge(partnerId, items, false, db);
   await upsertRows(partnerId, rows, db);
   if (refusals.length) {

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { leads } from '@/db/schema/market-data';
 import { fromMinorUnits } from '@/server/lib/money';
 import { LEAD_TYPES } from './lead-schemas';
@@ -24,7 +24,7 @@ const where = (partnerId: string, eventRef?: string, type?: (typeof LEAD_TYPES)[
   );
 
 /** Leads per event and type (events with the most leads first). */
-export async function leadCounts(partnerId: string, db: DbOrTx = getDb()) {
+export async function leadCounts(partnerId: string, db: DbOrTx) {
   const rows = await db
     .select({ eventRef: leads.externalReferenceEventId, type: leads.type, n: count() })
     .from(leads)
@@ -47,7 +47,7 @@ export async function leadCounts(partnerId: string, db: DbOrTx = getDb()) {
 }
 
 /** A page of leads, newest first. */
-export async function listLeads(input: ListLeadsInput, db: DbOrTx = getDb()) {
+export async function listLeads(input: ListLeadsInput, db: DbOrTx) {
   const q = listLeadsInput.parse(input);
   const filter = where(q.partnerId, q.eventRef || undefined, q.type);
   const [rows, [{ n }]] = await Promise.all([
@@ -68,7 +68,7 @@ export async function leadEmails(
   partnerId: string,
   eventRef: string,
   types: (typeof LEAD_TYPES)[number][],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ) {
   const rows = await db
     .selectDistinct({ email: leads.buyerEmail })
@@ -111,7 +111,7 @@ function csvField(value: unknown): string {
 }
 
 /** The leads as CSV, a header then a line per lead, read in pages of 1,000 (an async iterator of chunks). */
-export async function* leadsCsv(partnerId: string, eventRef?: string, db: DbOrTx = getDb()): AsyncGenerator<string> {
+export async function* leadsCsv(partnerId: string, eventRef: string | undefined, db: DbOrTx): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(',')}\r\n`;
   let after = '';
   for (;;) {

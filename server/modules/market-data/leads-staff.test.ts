@@ -56,7 +56,10 @@ describe('wishlist mails', () => {
       m.lead('ABANDONED_CART', 'cy@example.com'),
       { ...m.lead('WISHLIST', 'x'), buyer: { phone: '+34600000000' } },
     ]);
-    const first = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const first = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     let sent = await m.wishlistMails();
     expect(sent.map((s) => s.toAddress).sort()).toEqual(['ana@example.com', 'bo@example.com']);
     expect(sent[0].subject).toBe(`Tickets for ${m.ref} are on sale`);
@@ -67,30 +70,34 @@ describe('wishlist mails', () => {
     expect(link).not.toBeNull();
 
     // Unlisting and relisting the same listing tells no one again.
-    await unlist(m.partnerId, first.id);
-    await relist(m.partnerId, first.id);
+    await unlist(m.partnerId, first.id, getDb());
+    await relist(m.partnerId, first.id, getDb());
     expect(await m.wishlistMails()).toHaveLength(2);
 
     // Bo unsubscribes through the link: the next listing reaches Ana only.
-    expect(await notificationLead(link![1])).toMatchObject({ eventRef: m.ref, showId: '1', unsubscribedAt: null });
-    expect(await unsubscribeNotification(link![1])).toBe(true);
-    expect(await unsubscribeNotification('lnt_nope')).toBe(false);
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 45 });
+    expect(await notificationLead(link![1], getDb())).toMatchObject({
+      eventRef: m.ref,
+      showId: '1',
+      unsubscribedAt: null,
+    });
+    expect(await unsubscribeNotification(link![1], getDb())).toBe(true);
+    expect(await unsubscribeNotification('lnt_nope', getDb())).toBe(false);
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 45 }, getDb());
     sent = await m.wishlistMails();
     expect(sent.map((s) => s.toAddress).sort()).toEqual(['ana@example.com', 'ana@example.com', 'bo@example.com']);
 
     // Joining the wishlist again on the buy page undoes the unsubscribe.
-    const lead = await notificationLead(link![1]);
+    const lead = await notificationLead(link![1], getDb());
     expect(lead?.unsubscribedAt).not.toBeNull();
     const { eventPk, showPk } = await pks(m);
-    expect(await joinWishlist({ eventPk, showPk, email: 'bo@example.com' })).toMatchObject({ ok: true });
-    expect((await notificationLead(link![1]))?.unsubscribedAt).toBeNull();
+    expect(await joinWishlist({ eventPk, showPk, email: 'bo@example.com' }, getDb())).toMatchObject({ ok: true });
+    expect((await notificationLead(link![1], getDb()))?.unsubscribedAt).toBeNull();
   });
 });
 
 async function pks(m: { partnerId: string; ref: string }) {
   const { showDirectory } = await import('@/server/modules/catalog');
-  const d = showDirectory();
+  const d = showDirectory(getDb());
   const [row] = await getDb()
     .select({ eventPk: d.eventPk, showPk: d.showPk })
     .from(d)
@@ -113,7 +120,10 @@ describe('staff leads view', () => {
       },
     ]);
     // Cy (abandoned cart) then buys on resale.
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 40 },
+      getDb(),
+    );
     const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: 'cy@example.com' });
     expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
 
@@ -129,7 +139,7 @@ describe('staff leads view', () => {
     expect([page.total, page.items.length]).toEqual([2, 1]);
 
     let csv = '';
-    for await (const chunk of leadsCsv(m.partnerId, m.ref)) csv += chunk;
+    for await (const chunk of leadsCsv(m.partnerId, m.ref, getDb())) csv += chunk;
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
       'type,externalReferenceEventId,showId,buyerEmail,buyerPhone,buyerId,buyerFullName,ticketId,price,currency,ticketOptionId,priceTypeId,purchaseDate,tags,unsubscribed,updatedAt',

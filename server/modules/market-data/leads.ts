@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { leads } from '@/db/schema/market-data';
 import { badRequest } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -43,7 +43,7 @@ export function buyerKeyOf(buyer: LeadInput['buyer']): string {
  * become the new ones, fields not sent are kept), otherwise a lead is created. One statement, so two
  * sends at once still leave one row. Answers the lead and whether it was new.
  */
-export async function upsertLead(partnerId: string, input: LeadInput, db: DbOrTx = getDb()) {
+export async function upsertLead(partnerId: string, input: LeadInput, db: DbOrTx) {
   const buyerKey = buyerKeyOf(input.buyer);
   const values = {
     type: input.type,
@@ -101,12 +101,7 @@ export async function upsertLead(partnerId: string, input: LeadInput, db: DbOrTx
 }
 
 /** The partner's leads of one show (newest first); issue 14 builds the partner API on this. */
-export async function leadsOfShow(
-  partnerId: string,
-  externalReferenceEventId: string,
-  showId: string,
-  db: DbOrTx = getDb(),
-) {
+export async function leadsOfShow(partnerId: string, externalReferenceEventId: string, showId: string, db: DbOrTx) {
   return db
     .select()
     .from(leads)

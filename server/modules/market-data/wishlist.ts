@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { eq, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, type Tx } from '@/db';
+import type { DbOrTx, Tx } from '@/db';
 import { leadNotifications, leads } from '@/db/schema/market-data';
 import { eventPageInfo } from '@/server/modules/catalog';
 import { upsertLead } from './leads';
@@ -14,7 +14,7 @@ const email = z.email().max(254);
  */
 export async function joinWishlist(
   input: { eventPk: string; showPk: string; email: string },
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<{ ok: true; email: string; created: boolean } | { ok: false; reason: 'invalid' | 'unknown' }> {
   const parsed = email.safeParse(input.email.trim().toLowerCase());
   if (!parsed.success) return { ok: false, reason: 'invalid' };
@@ -60,7 +60,7 @@ export async function claimWishlistNotifications(
 }
 
 /** The lead behind an unsubscribe link (the notification id), with its show, or null. */
-export async function notificationLead(notificationId: string, db: DbOrTx = getDb()) {
+export async function notificationLead(notificationId: string, db: DbOrTx) {
   if (!/^lnt_[0-9a-f]{32}$/.test(notificationId)) return null;
   const [row] = await db
     .select({
@@ -77,7 +77,7 @@ export async function notificationLead(notificationId: string, db: DbOrTx = getD
 }
 
 /** Unsubscribes the lead of a notification: no more wishlist mails for that show. */
-export async function unsubscribeNotification(notificationId: string, db: DbOrTx = getDb()): Promise<boolean> {
+export async function unsubscribeNotification(notificationId: string, db: DbOrTx): Promise<boolean> {
   const lead = await notificationLead(notificationId, db);
   if (!lead) return false;
   await db

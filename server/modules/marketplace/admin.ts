@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { buyIntentions, LISTING_STATUSES, listingItems, listings, payouts } from '@/db/schema/marketplace';
 import { conflict, notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
@@ -73,7 +73,7 @@ const pageOf = <T>(items: T[], total: number, page: number, pageSize: number) =>
 });
 
 /** A partner's listings, newest first, by status and/or event (its externalReferenceId). */
-export async function listListings(input: ListListingsInput, db: DbOrTx = getDb()) {
+export async function listListings(input: ListListingsInput, db: DbOrTx) {
   const q = listListingsInput.parse(input);
   const show = showDirectory(db);
   const where = and(
@@ -144,7 +144,7 @@ const isRefunded = (payment: Payment | null) =>
   (payment.refundedMinor > 0 || payment.status === 'refunded' || payment.status === 'partially_refunded');
 
 /** A partner's purchases, newest first, each with its payment and what was refunded of it. */
-export async function listPurchases(input: ListPurchasesInput, db: DbOrTx = getDb()) {
+export async function listPurchases(input: ListPurchasesInput, db: DbOrTx) {
   const q = listPurchasesInput.parse(input);
   const where = purchased(q.partnerId);
   const [rows, [{ total }]] = await Promise.all([
@@ -195,7 +195,7 @@ export async function listPurchases(input: ListPurchasesInput, db: DbOrTx = getD
 }
 
 /** A partner's payouts to sellers, newest first, by status. */
-export async function listPayouts(input: ListPayoutsInput, db: DbOrTx = getDb()) {
+export async function listPayouts(input: ListPayoutsInput, db: DbOrTx) {
   const q = listPayoutsInput.parse(input);
   const where = and(eq(payouts.partnerId, q.partnerId), q.status ? eq(payouts.status, q.status) : undefined);
   const [rows, [{ total }]] = await Promise.all([

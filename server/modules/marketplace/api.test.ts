@@ -7,6 +7,7 @@ import { DELETE as removeDelete } from '@/app/v1/marketplace/items/ticket/[ticke
 import { GET as byTicketGet } from '@/app/v1/marketplace/listings/ticket/[ticketId]/route';
 import { GET as orderGet } from '@/app/v1/marketplace/sellingflow/url/order/entrypoint/route';
 import { GET as sellGet } from '@/app/v1/marketplace/sellingflow/url/entrypoint/route';
+import { getDb } from '@/db';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { json, syncTickets } from '@/server/testing/ticket-api';
 import { redeemOneTimeToken } from '@/server/modules/fans';
@@ -31,7 +32,7 @@ async function market() {
   expect((await syncTickets(apiKey, tickets)).status).toBe(200);
   const [a, b, c] = await Promise.all(
     ['A', 'B', 'C'].map((t) =>
-      createListing({ partnerId: partner.id, sellerEmail: SELLER, ticketIds: [t], price: 40 }),
+      createListing({ partnerId: partner.id, sellerEmail: SELLER, ticketIds: [t], price: 40 }, getDb()),
     ),
   );
   return { partnerId: partner.id, key: apiKey, ref, a, b, c };
@@ -67,7 +68,7 @@ describe('marketplace API', () => {
     );
     const token = new URL(trusted.body.data).searchParams.get('token');
     expect(token).toMatch(/^ott_/);
-    expect(await redeemOneTimeToken(token!)).toEqual({ partnerId: m.partnerId, email: 'fan@example.com' });
+    expect(await redeemOneTimeToken(token!, getDb())).toEqual({ partnerId: m.partnerId, email: 'fan@example.com' });
     const halfTrusted = await get(
       buyingFlowGet,
       m.key,

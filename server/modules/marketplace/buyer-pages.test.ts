@@ -58,15 +58,19 @@ async function market() {
     })),
   );
   if (res.status !== 200 || res.body.data.imported !== 6) throw new Error(JSON.stringify(res.body));
-  await setMarketTerms(partner.id, {
-    buyerFeePercent: 10,
-    buyerFeeFixed: 1,
-    sellerFeePercent: 0,
-    sellerFeeFixed: 0,
-    payoutDelayDays: 0,
-  });
+  await setMarketTerms(
+    partner.id,
+    {
+      buyerFeePercent: 10,
+      buyerFeeFixed: 1,
+      sellerFeePercent: 0,
+      sellerFeeFixed: 0,
+      payoutDelayDays: 0,
+    },
+    getDb(),
+  );
   const list = (ticketIds: string[], price: string) =>
-    createListing({ partnerId: partner.id, sellerEmail: SELLER, ticketIds, price });
+    createListing({ partnerId: partner.id, sellerEmail: SELLER, ticketIds, price }, getDb());
   const pair = await list(['T1', 'T2'], '50.00');
   const cheap = await list(['T3'], '30.00');
   const vip = await list(['T4'], '100.00');
@@ -76,7 +80,7 @@ async function market() {
 
 /** The event's id as the page URL carries it (found here through a listing's checkout read). */
 async function eventPk(listingId: string) {
-  const c = await buyerCheckout([listingId]);
+  const c = await buyerCheckout([listingId], getDb());
   if (!c) throw new Error('no checkout');
   return c.event.eventPk;
 }
@@ -85,7 +89,7 @@ describe('buy page read', () => {
   it('shows the chosen show with names, seats and fees, sorted by the price paid, filtered', async () => {
     const m = await market();
     const pk = await eventPk(m.cheap.id);
-    const page = await buyPage(pk);
+    const page = await buyPage(pk, undefined, getDb());
     expect(page?.event.title).toBe(m.ref);
     expect(page?.show).toMatchObject({
       showId: '1',
@@ -115,32 +119,34 @@ describe('buy page read', () => {
       quantities: [1, 2],
     });
 
-    const desc = await buyPage(pk, { sort: 'price_desc' });
+    const desc = await buyPage(pk, { sort: 'price_desc' }, getDb());
     expect(desc?.listings.map((l) => l.id)).toEqual([m.vip.id, m.pair.id, m.mid.id, m.cheap.id]);
-    expect((await buyPage(pk, { ticketOptionId: 'VIP' }))?.listings.map((l) => l.id)).toEqual([m.vip.id]);
-    expect((await buyPage(pk, { zone: 'A' }))?.listings.map((l) => l.id)).toEqual([m.mid.id, m.pair.id]);
-    expect((await buyPage(pk, { quantity: 2 }))?.listings.map((l) => l.id)).toEqual([m.pair.id]);
-    expect((await buyPage(pk, { zone: 'B', ticketOptionId: 'GA' }))?.listings.map((l) => l.id)).toEqual([m.cheap.id]);
+    expect((await buyPage(pk, { ticketOptionId: 'VIP' }, getDb()))?.listings.map((l) => l.id)).toEqual([m.vip.id]);
+    expect((await buyPage(pk, { zone: 'A' }, getDb()))?.listings.map((l) => l.id)).toEqual([m.mid.id, m.pair.id]);
+    expect((await buyPage(pk, { quantity: 2 }, getDb()))?.listings.map((l) => l.id)).toEqual([m.pair.id]);
+    expect((await buyPage(pk, { zone: 'B', ticketOptionId: 'GA' }, getDb()))?.listings.map((l) => l.id)).toEqual([
+      m.cheap.id,
+    ]);
     // The other show has none; the filters offer nothing there.
     const second = page!.event.shows[1].showPk;
-    const other = await buyPage(pk, { show: second });
+    const other = await buyPage(pk, { show: second }, getDb());
     expect(other?.show?.showId).toBe('2');
     expect(other?.listings).toEqual([]);
     // The public sale URL names a ticket: its show is chosen.
-    const [t6] = await ticketsForSale(m.partnerId, ['T6']);
-    expect((await buyPage(pk, { ticket: t6.pk }))?.show?.showId).toBe('2');
-    expect((await buyPage(pk, { ticket: 'tkt_unknown' }))?.show?.showId).toBe('1');
+    const [t6] = await ticketsForSale(m.partnerId, ['T6'], getDb());
+    expect((await buyPage(pk, { ticket: t6.pk }, getDb()))?.show?.showId).toBe('2');
+    expect((await buyPage(pk, { ticket: 'tkt_unknown' }, getDb()))?.show?.showId).toBe('1');
   });
 
   it('answers null for unknown ids and never mixes partners in a checkout', async () => {
     const a = await market();
     const b = await market();
-    expect(await buyPage('evt_doesnotexist')).toBeNull();
-    expect(await buyerCheckout(['lst_nope'])).toBeNull();
-    expect(await buyerCheckout([a.cheap.id, b.cheap.id])).toBeNull();
-    expect(await buyerCheckout(['not an id'])).toBeNull();
-    expect(await buyerIntention('bi_nope')).toBeNull();
-    const checkout = await buyerCheckout([a.pair.id]);
+    expect(await buyPage('evt_doesnotexist', undefined, getDb())).toBeNull();
+    expect(await buyerCheckout(['lst_nope'], getDb())).toBeNull();
+    expect(await buyerCheckout([a.cheap.id, b.cheap.id], getDb())).toBeNull();
+    expect(await buyerCheckout(['not an id'], getDb())).toBeNull();
+    expect(await buyerIntention('bi_nope', getDb())).toBeNull();
+    const checkout = await buyerCheckout([a.pair.id], getDb());
     expect(checkout).toMatchObject({
       available: true,
       ticketCount: 2,
@@ -156,15 +162,15 @@ describe('buy page read', () => {
     const m = await market();
     const pk = await eventPk(m.cheap.id);
     const intention = await createBuyIntention(m.partnerId, { items: [m.pair.id], user: 'Buyer@Example.com' });
-    expect((await buyPage(pk))?.listings.map((l) => l.id)).not.toContain(m.pair.id);
-    expect((await buyerCheckout([m.pair.id]))?.available).toBe(false);
-    const pending = await buyerIntention(intention.id);
+    expect((await buyPage(pk, undefined, getDb()))?.listings.map((l) => l.id)).not.toContain(m.pair.id);
+    expect((await buyerCheckout([m.pair.id], getDb()))?.available).toBe(false);
+    const pending = await buyerIntention(intention.id, getDb());
     expect(pending).toMatchObject({ intention: { status: 'PENDING' }, tickets: [] });
     await payOnSandbox(intention.paymentUrl);
-    const paid = await buyerIntention(intention.id);
+    const paid = await buyerIntention(intention.id, getDb());
     expect(paid?.intention.status).toBe('COMPLETED');
     expect(paid?.tickets.map((t) => t.ticketId)).toEqual(['T1', 'T2']);
-    const view = await secureTicketPage(paid!.tickets[0].secureToken);
+    const view = await secureTicketPage(paid!.tickets[0].secureToken, getDb());
     expect(view).toMatchObject({ ticketId: 'T1', partnerId: m.partnerId, seating: { section: 'A' } });
   });
 
@@ -176,10 +182,10 @@ describe('buy page read', () => {
       .update(buyIntentions)
       .set({ expiresAt: sql`now() - interval '1 second'` as unknown as Date })
       .where(eq(buyIntentions.id, intention.id));
-    const late = await buyerIntention(intention.id);
+    const late = await buyerIntention(intention.id, getDb());
     expect(late?.intention.status).toBe('EXPIRED');
     expect(late?.intention.paymentUrl).toMatch(new RegExp(`/checkout/${intention.id}$`));
     expect(late?.tickets).toEqual([]);
-    expect((await buyPage(pk))?.listings.map((l) => l.id)).toContain(m.vip.id);
+    expect((await buyPage(pk, undefined, getDb()))?.listings.map((l) => l.id)).toContain(m.vip.id);
   });
 });

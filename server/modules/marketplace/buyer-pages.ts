@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import { type EventPageInfo, eventPageInfo, showDirectory } from '@/server/modules/catalog';
 import { saleTicketByPk, secureTokensOf } from '@/server/modules/tickets';
@@ -135,7 +135,7 @@ export function showOnSale(show: Pick<ShowInfo, 'status' | 'resaleEnabled'>): bo
  * the first on sale, else the first) and its ACTIVE listings filtered and sorted, with what the filters
  * can offer (options, zones, quantities of the show's whole market). Null for an unknown event.
  */
-export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: Db = getDb()) {
+export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: Db) {
   const event = await withProtection(await eventPageInfo(eventPk, db), db);
   if (!event) return null;
   const showOfTicket = !filters.show && filters.ticket ? (await saleTicketByPk(filters.ticket, db))?.showPk : undefined;
@@ -175,7 +175,7 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
  * market page): all of one partner's event, with their totals. Nothing is held. Listings no longer on sale
  * are answered with their status; unknown ids, or a mix of partners or shows, answer null.
  */
-export async function buyerCheckout(listingIds: string[], db: Db = getDb()) {
+export async function buyerCheckout(listingIds: string[], db: Db) {
   const ids = [...new Set(listingIds)].filter((id) => /^lst_[A-Za-z0-9]+$/.test(id)).slice(0, 50);
   if (!ids.length) return null;
   const [first] = await db.select({ partnerId: listings.partnerId }).from(listings).where(eq(listings.id, ids[0]));
@@ -213,7 +213,7 @@ async function eventOfShow(showPk: string, db: Db) {
  * the event, once paid the bought tickets' secure links, and once refunded afterwards the refund (and no
  * links). Null for an unknown id.
  */
-export async function buyerIntention(intentionId: string, db: Db = getDb()) {
+export async function buyerIntention(intentionId: string, db: Db) {
   if (!/^bi_[A-Za-z0-9]+$/.test(intentionId)) return null;
   const [row] = await db
     .select({

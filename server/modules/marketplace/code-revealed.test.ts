@@ -39,7 +39,7 @@ async function unlockedMarket(name: string, reissue: boolean) {
       { ticketId: 'T2', ticketAccess: { type: 'OTHER', locator: 'CODE-2' } },
     ],
   });
-  if (reissue) await setPartnerProtection({ partnerId: m.partnerId, unlockHours: 3, reissue: true }, STAFF);
+  if (reissue) await setPartnerProtection({ partnerId: m.partnerId, unlockHours: 3, reissue: true }, STAFF, getDb());
   return m;
 }
 
@@ -53,7 +53,7 @@ async function ticketRow(partnerId: string, ticketId: string) {
 
 /** The holder opens the ticket's secure view and is shown its code. */
 async function reveal(partnerId: string, ticketId: string) {
-  const view = (await secureView((await ticketRow(partnerId, ticketId)).token))!;
+  const view = (await secureView((await ticketRow(partnerId, ticketId)).token, undefined, getDb()))!;
   expect(view.ticketAccess?.locator).toMatch(/CODE|NEW/);
   return view;
 }
@@ -77,7 +77,7 @@ describe('recording when the holder is shown the code', () => {
     const m = await unlockedMarket('Reveal record', false);
     expect((await ticketRow(m.partnerId, 'T1')).codeShownAt).toBeNull();
     // Pages that do not show the code (the transfer page, the sell action) record nothing.
-    expect((await secureViewWithoutCode((await ticketRow(m.partnerId, 'T1')).token))!.ticketAccess).toBeNull();
+    expect((await secureViewWithoutCode((await ticketRow(m.partnerId, 'T1')).token, getDb()))!.ticketAccess).toBeNull();
     expect((await ticketRow(m.partnerId, 'T1')).codeShownAt).toBeNull();
 
     await reveal(m.partnerId, 'T1');
@@ -90,7 +90,7 @@ describe('recording when the holder is shown the code', () => {
 
   it('records nothing while the code is locked (the show is far away)', async () => {
     const m = await sellerMarket({ seller: SELLER, name: 'Reveal locked' });
-    const view = (await secureView((await ticketRow(m.partnerId, 'T1')).token))!;
+    const view = (await secureView((await ticketRow(m.partnerId, 'T1')).token, undefined, getDb()))!;
     expect(view).toMatchObject({ state: 'valid', ticketAccess: null });
     expect((await ticketRow(m.partnerId, 'T1')).codeShownAt).toBeNull();
   });
@@ -103,7 +103,7 @@ describe('recording when the holder is shown the code', () => {
     expect((await putTicket(m.key, 'T1', { ticketAccess: { type: 'OTHER', locator: 'NEW-1' } })).status).toBe(200);
     expect((await ticketRow(m.partnerId, 'T1')).codeShownAt).toBeNull();
     // Nobody has seen the new code: the ticket can be listed again.
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb());
   });
 
   it('a P2P transfer with reissue clears it; without reissue the mark stays (the giver still has the code)', async () => {
@@ -111,7 +111,11 @@ describe('recording when the holder is shown the code', () => {
       const m = await unlockedMarket(`Reveal transfer ${reissue}`, reissue);
       await postRules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
       await reveal(m.partnerId, 'T1');
-      await transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: 'friend@example.com' });
+      await transferTickets(
+        m.partnerId,
+        { ticketIds: ['T1'], fromEmail: SELLER, toEmail: 'friend@example.com' },
+        getDb(),
+      );
       const after = await ticketRow(m.partnerId, 'T1');
       expect(after.buyerEmail).toBe('friend@example.com');
       if (reissue) expect(after.codeShownAt).toBeNull();
@@ -122,16 +126,25 @@ describe('recording when the holder is shown the code', () => {
   it('with reissue on, a seller who saw the code sells; the buyer waits for the new code, then is shown it', async () => {
     const m = await unlockedMarket('Reveal resale reissue', true);
     await reveal(m.partnerId, 'T1');
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
     expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
     const sold = await ticketRow(m.partnerId, 'T1');
     expect(sold.buyerEmail).toBe(BUYER);
     expect(sold.codeShownAt).toBeNull();
-    expect((await secureView(sold.token))!).toMatchObject({ state: 'reissuing', ticketAccess: null });
+    expect((await secureView(sold.token, undefined, getDb()))!).toMatchObject({
+      state: 'reissuing',
+      ticketAccess: null,
+    });
     expect((await ticketRow(m.partnerId, 'T1')).codeShownAt).toBeNull();
     expect((await putTicket(m.key, 'T1', { ticketAccess: { type: 'OTHER', locator: 'NEW-CODE' } })).status).toBe(200);
-    expect((await secureView(sold.token))!.ticketAccess).toEqual({ type: 'OTHER', locator: 'NEW-CODE' });
+    expect((await secureView(sold.token, undefined, getDb()))!.ticketAccess).toEqual({
+      type: 'OTHER',
+      locator: 'NEW-CODE',
+    });
     expect((await ticketRow(m.partnerId, 'T1')).codeShownAt).toBeInstanceOf(Date);
   });
 });
@@ -140,8 +153,11 @@ describe('a ticket whose code its holder has seen, while the partner does not re
   it('is NOT_SELLABLE everywhere: access layer (no SELL), selling pages (CODE_REVEALED), listing create, relist, staff explainer', async () => {
     const m = await unlockedMarket('Revealed not sellable', false);
     // T2 is listed, then off sale, before its code is seen: relisting must be refused after the reveal.
-    const t2 = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
-    await unlist(m.partnerId, t2.id);
+    const t2 = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
+      getDb(),
+    );
+    await unlist(m.partnerId, t2.id, getDb());
     expect((await accessLayerStatus(m.key, m.ref, 'T1')).status).toBe('SELLABLE');
     await reveal(m.partnerId, 'T1');
     await reveal(m.partnerId, 'T2');
@@ -149,7 +165,7 @@ describe('a ticket whose code its holder has seen, while the partner does not re
     const layer = await accessLayerStatus(m.key, m.ref, 'T1');
     expect(layer).toMatchObject({ status: 'NOT_SELLABLE', callToActions: [] });
 
-    const page = await resaleEntryPage(m.partnerId, SELLER);
+    const page = await resaleEntryPage(m.partnerId, SELLER, undefined, getDb());
     const t1 = page.groups.flatMap((g) => g.tickets).find((t) => t.ticket.ticketId === 'T1')!;
     expect(t1.sellable).toBe(false);
     expect(t1.reasons.map((r) => r.code)).toEqual(['CODE_REVEALED']);
@@ -158,26 +174,29 @@ describe('a ticket whose code its holder has seen, while the partner does not re
       .select({ pk: tickets.id })
       .from(tickets)
       .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
-    const viaPage = await listForSeller(m.partnerId, SELLER, [row.pk], '40');
+    const viaPage = await listForSeller(m.partnerId, SELLER, [row.pk], '40', getDb());
     expect(viaPage).toMatchObject({ ok: false, problems: [{ code: 'CODE_REVEALED', ticketId: 'T1' }] });
 
-    const refused = await createListing({
-      partnerId: m.partnerId,
-      sellerEmail: SELLER,
-      ticketIds: ['T1'],
-      price: 40,
-    }).catch((e) => e);
+    const refused = await createListing(
+      {
+        partnerId: m.partnerId,
+        sellerEmail: SELLER,
+        ticketIds: ['T1'],
+        price: 40,
+      },
+      getDb(),
+    ).catch((e) => e);
     expect(refused).toBeInstanceOf(AppError);
     expect(refused.status).toBe(409);
     expect(refused.message).toContain('T1');
     expect(refused.message).toContain('code was already shown');
 
-    const relisted = await relist(m.partnerId, t2.id).catch((e) => e);
+    const relisted = await relist(m.partnerId, t2.id, getDb()).catch((e) => e);
     expect(failure(relisted)).toMatchObject({ status: 409, fanReason: 'CODE_REVEALED' });
     expect(relisted.message).toContain('T2');
     expect(relisted.message).toContain('code was already shown');
 
-    const staff = await explainTicket(m.partnerId, 'T1');
+    const staff = await explainTicket(m.partnerId, 'T1', getDb());
     expect(staff.status).toBe('NOT_SELLABLE');
     expect(staff.codeShownAt).not.toBeNull();
     expect(staff.reasons.join(' ')).toContain('code was already shown to its holder');
@@ -206,8 +225,11 @@ describe('a ticket whose code its holder has seen, while the partner does not re
       status: 'SELLABLE',
       callToActions: [{ key: 'SELL' }],
     });
-    expect((await explainTicket(m.partnerId, 'T1')).status).toBe('SELLABLE');
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    expect((await explainTicket(m.partnerId, 'T1', getDb())).status).toBe('SELLABLE');
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     expect(listing.status).toBe('ACTIVE');
   });
 });

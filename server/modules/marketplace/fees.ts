@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { marketSettings } from '@/db/schema/marketplace';
 import { toMinorUnits } from '@/server/lib/money';
 
@@ -20,7 +20,7 @@ export const NO_FEES: MarketTerms = {
   payoutDelayDays: 0,
 };
 
-export async function marketTerms(partnerId: string, db: DbOrTx = getDb()): Promise<MarketTerms> {
+export async function marketTerms(partnerId: string, db: DbOrTx): Promise<MarketTerms> {
   // A plain statement (the query builder's selection mapping cost more than the read on a buy intention).
   const [row] = await db.execute<{ bp: string; bf: string; sp: string; sf: string; days: number }>(sql`
     select buyer_fee_percent as bp, buyer_fee_fixed as bf, seller_fee_percent as sp, seller_fee_fixed as sf,
@@ -36,7 +36,7 @@ export async function marketTerms(partnerId: string, db: DbOrTx = getDb()): Prom
   };
 }
 
-export async function setMarketTerms(partnerId: string, terms: MarketTerms, db: DbOrTx = getDb()): Promise<void> {
+export async function setMarketTerms(partnerId: string, terms: MarketTerms, db: DbOrTx): Promise<void> {
   const values = {
     buyerFeePercent: String(terms.buyerFeePercent),
     buyerFeeFixed: String(terms.buyerFeeFixed),

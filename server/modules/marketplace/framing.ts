@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import { partnerOfEvent } from '@/server/modules/catalog';
 import { returnOriginsOf } from '@/server/modules/partners';
 import { partnerOfTicket } from '@/server/modules/tickets';
@@ -34,7 +35,7 @@ async function partnerOfPage(kind: string, id: string): Promise<string | null> {
   const key = `${kind} ${id}`;
   const known = partnerCache().get(key);
   if (known) return known;
-  const partnerId = kind === 'market' ? await partnerOfEvent(id) : await partnerOfTicket(id);
+  const partnerId = kind === 'market' ? await partnerOfEvent(id, getDb()) : await partnerOfTicket(id, getDb());
   // Unknown ids are not remembered: the page answers 404 anyway, and the id may exist a moment later.
   if (partnerId) {
     if (partnerCache().size >= PARTNER_CACHE_MAX) partnerCache().clear();

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
+import type { Db, DbOrTx, Tx } from '@/db';
 import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import { env, publicBaseUrl } from '@/server/env';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
@@ -390,7 +390,7 @@ function intentionOut(
 export type BuyIntentionView = ReturnType<typeof intentionOut>;
 
 /** An intention of the partner's, its hold released first if its time is up. */
-export async function getBuyIntention(partnerId: string, id: string, db: Db = getDb()) {
+export async function getBuyIntention(partnerId: string, id: string, db: Db) {
   await releaseExpired(db, { partnerId });
   const [row] = await db
     .select()
@@ -402,7 +402,7 @@ export async function getBuyIntention(partnerId: string, id: string, db: Db = ge
 }
 
 /** The expiry job's work for one intention: ends its hold if its time is up (an early run does nothing). */
-export async function expireIntention(intentionId: string, db: Db = getDb()): Promise<boolean> {
+export async function expireIntention(intentionId: string, db: Db): Promise<boolean> {
   const [row] = await db
     .select({ partnerId: buyIntentions.partnerId, listingIds: buyIntentions.listingIds })
     .from(buyIntentions)

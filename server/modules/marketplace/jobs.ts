@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { defineJob } from '@/server/jobs/types';
 import { getDb } from '@/db';
+import { defineJob } from '@/server/jobs/types';
 import { EXPIRE_INTENTION_JOB, expireIntention, releaseExpired } from './intentions';
 
 /** Ends one buy intention's hold at its expiry (sent delayed when the intention is made). */
@@ -10,7 +10,7 @@ export const expireIntentionJob = defineJob({
   input: z.object({ intentionId: z.string().min(1) }),
   retries: 3,
   async run({ intentionId }) {
-    return { intentionId, expired: await expireIntention(intentionId) };
+    return { intentionId, expired: await expireIntention(intentionId, getDb()) };
   },
 });
 

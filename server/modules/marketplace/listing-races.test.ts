@@ -71,7 +71,7 @@ describe('listing create and relist under races', () => {
     const m = await raceMarket('Race create');
     const results = await Promise.allSettled(
       Array.from({ length: N }, (_, i) =>
-        createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 + i }),
+        createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 + i }, getDb()),
       ),
     );
     expect(statuses(results).sort()).toEqual([200, ...Array(N - 1).fill(409)]);
@@ -88,9 +88,12 @@ describe('listing create and relist under races', () => {
 
   it('20 relists of one listing at once: it is ACTIVE once, its ticket in one open listing, the others a clear 409', async () => {
     const m = await raceMarket('Race relist');
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 });
-    await unlist(m.partnerId, listing.id);
-    const results = await Promise.allSettled(Array.from({ length: N }, () => relist(m.partnerId, listing.id)));
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 },
+      getDb(),
+    );
+    await unlist(m.partnerId, listing.id, getDb());
+    const results = await Promise.allSettled(Array.from({ length: N }, () => relist(m.partnerId, listing.id, getDb())));
     expect(statuses(results).sort()).toEqual([200, ...Array(N - 1).fill(409)]);
     const open = await openListings(m.partnerId);
     expect(open).toEqual([expect.objectContaining({ listingId: listing.id, status: 'ACTIVE' })]);
@@ -100,20 +103,23 @@ describe('listing create and relist under races', () => {
     const m = await raceMarket('Race relist create');
     const off = await Promise.all(
       Array.from({ length: N }, async (_, i) => {
-        const l = await createListing({
-          partnerId: m.partnerId,
-          sellerEmail: SELLER,
-          ticketIds: [`R${i + 1}`],
-          price: 40,
-        });
-        await unlist(m.partnerId, l.id);
+        const l = await createListing(
+          {
+            partnerId: m.partnerId,
+            sellerEmail: SELLER,
+            ticketIds: [`R${i + 1}`],
+            price: 40,
+          },
+          getDb(),
+        );
+        await unlist(m.partnerId, l.id, getDb());
         return l.id;
       }),
     );
     const results = await Promise.allSettled(
       off.flatMap((id, i) => [
-        relist(m.partnerId, id),
-        createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [`R${i + 1}`], price: 41 }),
+        relist(m.partnerId, id, getDb()),
+        createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [`R${i + 1}`], price: 41 }, getDb()),
       ]),
     );
     statuses(results); // no 5xx
@@ -128,8 +134,12 @@ describe('listing create and relist under races', () => {
     const ids = Array.from({ length: N }, (_, i) => `R${i + 1}`);
     const results = await Promise.allSettled(
       ids.flatMap((id, i) => [
-        createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [id], price: 40 }),
-        transferTickets(m.partnerId, { ticketIds: [id], fromEmail: SELLER, toEmail: `friend-${i}@example.com` }),
+        createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [id], price: 40 }, getDb()),
+        transferTickets(
+          m.partnerId,
+          { ticketIds: [id], fromEmail: SELLER, toEmail: `friend-${i}@example.com` },
+          getDb(),
+        ),
       ]),
     );
     const answered = statuses(results);
@@ -153,8 +163,8 @@ describe('listing create and relist under races', () => {
     const rows = await ticketRows(m.partnerId);
     const results = await Promise.allSettled(
       rows.flatMap((t) => [
-        createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [t.ticketId], price: 40 }),
-        secureView(t.token),
+        createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [t.ticketId], price: 40 }, getDb()),
+        secureView(t.token, undefined, getDb()),
       ]),
     );
     statuses(results); // no 5xx

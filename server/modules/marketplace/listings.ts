@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, type Tx } from '@/db';
+import type { Db, DbOrTx, Tx } from '@/db';
 import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
 import { AppError, badRequest, conflict, type FanErrorReason, notFound, pgErrorOf } from '@/server/lib/errors';
 import type { Locale } from '@/server/lib/i18n';
@@ -140,7 +140,7 @@ export function priceRangeFor(
 }
 
 /** The price range the partner's rules allow for these tickets (the selling and repricing pages show it). */
-export async function priceRangeOf(partnerId: string, list: SaleTicket[], db: DbOrTx = getDb()): Promise<PriceRange> {
+export async function priceRangeOf(partnerId: string, list: SaleTicket[], db: DbOrTx): Promise<PriceRange> {
   return rangeOf(list[0], await resaleRulesOf(partnerId, list[0], db));
 }
 
@@ -225,7 +225,7 @@ export async function listingChecks(
   list: SaleTicket[],
   priceMinor: number | null,
   now = new Date(),
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<{ problems: ListingProblem[]; range: PriceRange }> {
   const problems: ListingProblem[] = [];
   const first = list[0];
@@ -254,7 +254,7 @@ export async function listingProblems(
   list: SaleTicket[],
   priceMinor: number | null,
   now = new Date(),
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<string[]> {
   return (await listingChecks(partnerId, list, priceMinor, now, db)).problems.map((p) => p.message);
 }
@@ -335,7 +335,7 @@ function refusal(message: string, fanReason: FanErrorReason): AppError {
  * and the partner's resale rules must allow it (window, price floor and cap, tickets per listing). A
  * ticket is in at most one open listing: listing it twice is a 409.
  */
-export async function createListing(input: CreateListingInput, db = getDb(), now = new Date()) {
+export async function createListing(input: CreateListingInput, db: Db, now = new Date()) {
   const ids = [...new Set(input.ticketIds)];
   if (!ids.length)
     throw badRequest('ticketIds must name at least one ticket', [{ path: 'ticketIds', message: 'is empty' }]);
@@ -350,7 +350,7 @@ export async function createListing(input: CreateListingInput, db = getDb(), now
       details: problems.map((message) => ({ path: 'ticketIds', message })),
     });
   }
-  const notOwned = await notOwnedBy(input.partnerId, input.sellerEmail, list);
+  const notOwned = await notOwnedBy(input.partnerId, input.sellerEmail, list, db);
   if (notOwned.length) throw notOwnedError(notOwned);
 
   const id = newId('lst');
@@ -406,7 +406,7 @@ async function listingRow(partnerId: string, id: string, db: DbOrTx, lock = fals
 }
 
 /** A listing as the API and the fan pages show it: price, what the buyer pays, what the seller gets. */
-export async function getListing(partnerId: string, id: string, db: DbOrTx = getDb()) {
+export async function getListing(partnerId: string, id: string, db: DbOrTx) {
   const row = await listingRow(partnerId, id, db);
   const [terms, items] = await Promise.all([
     marketTerms(partnerId, db),
@@ -454,7 +454,7 @@ function listingOut(row: ListingRow, list: SaleTicket[], terms: Awaited<ReturnTy
 export type ListingView = ReturnType<typeof listingOut>;
 
 /** Changes the asking price of an ACTIVE listing, checked against the rules again. */
-export async function updateListingPrice(partnerId: string, id: string, price: number | string, db = getDb()) {
+export async function updateListingPrice(partnerId: string, id: string, price: number | string, db: Db) {
   await db.transaction(async (tx) => {
     const row = await listingRow(partnerId, id, tx, true);
     if (row.status !== 'ACTIVE') {
@@ -494,7 +494,7 @@ async function closeListings(tx: Tx, ids: string[], status: Extract<ListingStatu
  * Takes an ACTIVE listing off sale (seller or partner). A listing held by a buyer's intention (in
  * someone's cart) cannot be removed: 409, try again when the hold ends.
  */
-export async function unlist(partnerId: string, id: string, db = getDb()) {
+export async function unlist(partnerId: string, id: string, db: Db) {
   await db.transaction(async (tx) => {
     await releaseExpired(tx, { partnerId, listingIds: [id] });
     const row = await listingRow(partnerId, id, tx, true);
@@ -511,7 +511,7 @@ export async function unlist(partnerId: string, id: string, db = getDb()) {
 }
 
 /** Puts an UNLISTED listing on sale again, after checking ownership, the rules and that no other listing holds its tickets. */
-export async function relist(partnerId: string, id: string, db = getDb()) {
+export async function relist(partnerId: string, id: string, db: Db) {
   const row = await listingRow(partnerId, id, db);
   if (row.status !== 'UNLISTED')
     throw conflict(`Only an unlisted listing can be listed again (this one is ${row.status})`, 'NOT_UNLISTED');
@@ -530,7 +530,7 @@ export async function relist(partnerId: string, id: string, db = getDb()) {
       `The listing cannot go on sale again: ${problems.map((p) => p.message).join('; ')}`,
       'CANNOT_RELIST',
     );
-  const notOwned = await notOwnedBy(partnerId, row.sellerEmail, list);
+  const notOwned = await notOwnedBy(partnerId, row.sellerEmail, list, db);
   if (notOwned.length) throw notOwnedError(notOwned);
   try {
     await db.transaction(async (tx) => {
@@ -553,7 +553,12 @@ export async function relist(partnerId: string, id: string, db = getDb()) {
 }
 
 /** The open (ACTIVE or RESERVED) listing of a ticket, else its latest one; optionally only a seller's. */
-export async function listingOfTicket(partnerId: string, ticketId: string, sellerEmail?: string, db: DbOrTx = getDb()) {
+export async function listingOfTicket(
+  partnerId: string,
+  ticketId: string,
+  sellerEmail: string | undefined,
+  db: DbOrTx,
+) {
   const [ticket] = await ticketsForSale(partnerId, [ticketId], db);
   if (!ticket) throw notFound('Ticket not found');
   const rows = await db
@@ -574,7 +579,7 @@ export async function listingOfTicket(partnerId: string, ticketId: string, selle
 }
 
 /** DELETE /v1/marketplace/items/ticket/{ticketId}: the ticket's open listing is taken off sale. */
-export async function unlistTicket(partnerId: string, ticketId: string, db = getDb()) {
+export async function unlistTicket(partnerId: string, ticketId: string, db: Db) {
   const listing = await listingOfTicket(partnerId, ticketId, undefined, db);
   if (listing.status !== 'ACTIVE' && listing.status !== 'RESERVED') throw notFound('The ticket is not listed');
   return unlist(partnerId, listing.id, db);
@@ -587,8 +592,8 @@ export async function unlistTicket(partnerId: string, ticketId: string, db = get
 export async function listedTickets(
   partnerId: string,
   externalReferenceEventId: string,
-  showId?: string,
-  db: DbOrTx = getDb(),
+  showId: string | undefined,
+  db: DbOrTx,
 ) {
   // Holds whose time is up end here too, so a late expiry job never hides a listing.
   await releaseExpired(db, { partnerId });

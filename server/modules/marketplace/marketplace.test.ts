@@ -74,19 +74,26 @@ describe('listings', () => {
     const m = await market({
       tickets: [{ ticketId: 'T1', props: { seating: { section: 'A', row: '3', seat: '7' } } }],
     });
-    await setMarketTerms(m.partnerId, {
-      buyerFeePercent: 10,
-      buyerFeeFixed: 1,
-      sellerFeePercent: 5,
-      sellerFeeFixed: 0,
-      payoutDelayDays: 0,
-    });
-    const listing = await createListing({
-      partnerId: m.partnerId,
-      sellerEmail: 'Seller@Example.com',
-      ticketIds: ['T1'],
-      price: '50.00',
-    });
+    await setMarketTerms(
+      m.partnerId,
+      {
+        buyerFeePercent: 10,
+        buyerFeeFixed: 1,
+        sellerFeePercent: 5,
+        sellerFeeFixed: 0,
+        payoutDelayDays: 0,
+      },
+      getDb(),
+    );
+    const listing = await createListing(
+      {
+        partnerId: m.partnerId,
+        sellerEmail: 'Seller@Example.com',
+        ticketIds: ['T1'],
+        price: '50.00',
+      },
+      getDb(),
+    );
     expect(listing).toMatchObject({
       id: expect.stringMatching(/^lst_/),
       status: 'ACTIVE',
@@ -101,7 +108,7 @@ describe('listings', () => {
       sellerPayout: 47.5,
       seats: [{ ticketId: 'T1', section: 'A', row: '3', seat: '7' }],
     });
-    const listed = await listedTickets(m.partnerId, m.ref);
+    const listed = await listedTickets(m.partnerId, m.ref, undefined, getDb());
     expect(listed).toEqual([
       expect.objectContaining({
         listingId: listing.id,
@@ -112,32 +119,39 @@ describe('listings', () => {
         ticketOptionId: 'GA',
       }),
     ]);
-    expect((await listingOfTicket(m.partnerId, 'T1')).id).toBe(listing.id);
+    expect((await listingOfTicket(m.partnerId, 'T1', undefined, getDb())).id).toBe(listing.id);
   });
 
   it('refuses a seller who does not own the ticket, a second listing of it, and another partner', async () => {
     const m = await market();
     await expect(
-      createListing({ partnerId: m.partnerId, sellerEmail: 'someone@else.com', ticketIds: ['T1'], price: 40 }),
+      createListing({ partnerId: m.partnerId, sellerEmail: 'someone@else.com', ticketIds: ['T1'], price: 40 }, getDb()),
     ).rejects.toSatisfy((e) => code(e).startsWith('403'));
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb());
     await expect(
-      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 41 }),
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 41 }, getDb()),
     ).rejects.toSatisfy((e) => code(e) === '409 A ticket of this listing is already listed');
     const other = await market();
-    await expect(listedTickets(other.partnerId, m.ref)).rejects.toSatisfy((e) => code(e) === '404 Event not found');
-    await expect(listingOfTicket(other.partnerId, 'T1')).rejects.toSatisfy((e) => code(e).startsWith('404'));
+    await expect(listedTickets(other.partnerId, m.ref, undefined, getDb())).rejects.toSatisfy(
+      (e) => code(e) === '404 Event not found',
+    );
+    await expect(listingOfTicket(other.partnerId, 'T1', undefined, getDb())).rejects.toSatisfy((e) =>
+      code(e).startsWith('404'),
+    );
   });
 
   it('asks the partner’s verification endpoint live, every time', async () => {
     const m = await market();
-    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` });
+    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` }, getDb());
     // The partner now says the seller no longer owns T1 (transferred in the primary system).
     fake.setTickets(SELLER, [fakeTicket({ ticketId: 'T2', externalReferenceEventId: m.ref, showId: '1' })]);
     await expect(
-      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }),
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb()),
     ).rejects.toSatisfy((e) => code(e).startsWith('403') && code(e).includes('T1'));
-    const ok = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    const ok = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
+      getDb(),
+    );
     expect(ok.status).toBe('ACTIVE');
     expect(fake.requestsTo('/api/tickets')).toHaveLength(2);
   });
@@ -152,7 +166,7 @@ describe('listings', () => {
       ],
     });
     const list = (ticketIds: string[], price: number) =>
-      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds, price }).catch((e) => code(e));
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds, price }, getDb()).catch((e) => code(e));
     await rules(m.key, [
       {
         externalReferenceEventId: m.ref,
@@ -174,32 +188,47 @@ describe('listings', () => {
 
   it('reprices, unlists and lists again; a held listing cannot be removed', async () => {
     const m = await market();
-    const l = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
-    expect((await updateListingPrice(m.partnerId, l.id, 44)).price).toBe(44);
-    expect((await unlist(m.partnerId, l.id)).status).toBe('UNLISTED');
-    expect(await listedTickets(m.partnerId, m.ref)).toEqual([]);
-    expect((await relist(m.partnerId, l.id)).status).toBe('ACTIVE');
+    const l = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    expect((await updateListingPrice(m.partnerId, l.id, 44, getDb())).price).toBe(44);
+    expect((await unlist(m.partnerId, l.id, getDb())).status).toBe('UNLISTED');
+    expect(await listedTickets(m.partnerId, m.ref, undefined, getDb())).toEqual([]);
+    expect((await relist(m.partnerId, l.id, getDb())).status).toBe('ACTIVE');
 
     await createBuyIntention(m.partnerId, { items: [l.id], user: BUYER });
-    await expect(unlistTicket(m.partnerId, 'T1')).rejects.toSatisfy(
+    await expect(unlistTicket(m.partnerId, 'T1', getDb())).rejects.toSatisfy(
       (e) => code(e).startsWith('409') && code(e).includes('held by a buyer'),
     );
-    await expect(updateListingPrice(m.partnerId, l.id, 41)).rejects.toSatisfy((e) => code(e).startsWith('409'));
+    await expect(updateListingPrice(m.partnerId, l.id, 41, getDb())).rejects.toSatisfy((e) =>
+      code(e).startsWith('409'),
+    );
   });
 });
 
 describe('buy intentions', () => {
   it('hold the listings, answer the amounts and a payment URL, and queue their expiry after the commit', async () => {
     const m = await market();
-    await setMarketTerms(m.partnerId, {
-      buyerFeePercent: 0,
-      buyerFeeFixed: 2.5,
-      sellerFeePercent: 0,
-      sellerFeeFixed: 0,
-      payoutDelayDays: 0,
-    });
-    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
-    const b = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 30 });
+    await setMarketTerms(
+      m.partnerId,
+      {
+        buyerFeePercent: 0,
+        buyerFeeFixed: 2.5,
+        sellerFeePercent: 0,
+        sellerFeeFixed: 0,
+        payoutDelayDays: 0,
+      },
+      getDb(),
+    );
+    const a = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    const b = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 30 },
+      getDb(),
+    );
     const sentBefore = jobs.sent.length;
     const intention = await createBuyIntention(m.partnerId, { items: [a.id, b.id], user: 'Buyer@Example.com' });
     expect(intention).toMatchObject({
@@ -214,8 +243,8 @@ describe('buy intentions', () => {
     const minutes = (new Date(intention.expiresAt).getTime() - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(9);
     expect(minutes).toBeLessThanOrEqual(10);
-    expect((await getListing(m.partnerId, a.id)).status).toBe('RESERVED');
-    expect(await listedTickets(m.partnerId, m.ref)).toEqual([]);
+    expect((await getListing(m.partnerId, a.id, getDb())).status).toBe('RESERVED');
+    expect(await listedTickets(m.partnerId, m.ref, undefined, getDb())).toEqual([]);
     // Queued in the background with the others of its 10 ms batch, after the answer.
     await expect.poll(() => jobs.sent.length).toBeGreaterThan(sentBefore);
     expect(jobs.sent.slice(sentBefore)).toEqual([
@@ -229,7 +258,10 @@ describe('buy intentions', () => {
 
   it('100 buyers at once on one listing: exactly one holds it, the 99 others get a clear 409', async () => {
     const m = await market({ tickets: [{ ticketId: 'R1' }] });
-    const l = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 });
+    const l = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 },
+      getDb(),
+    );
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) =>
         createBuyIntention(m.partnerId, { items: [l.id], user: `b${i}@example.com` }),
@@ -246,7 +278,10 @@ describe('buy intentions', () => {
 
   it('the claim itself, sent by 100 buyers at once past the in-process coalescing: the database lets exactly one take it', async () => {
     const m = await market({ tickets: [{ ticketId: 'R1' }] });
-    const l = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 });
+    const l = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 },
+      getDb(),
+    );
     const claims = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         claimListings(getDb(), m.partnerId, [l.id], `b${i}@example.com`, `bi_race${i}`),
@@ -259,8 +294,14 @@ describe('buy intentions', () => {
 
   it('100 buyers at once on the same two listings: one takes both, none takes one of them', async () => {
     const m = await market({ tickets: [{ ticketId: 'P1' }, { ticketId: 'P2' }] });
-    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['P1'], price: 40 });
-    const b = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['P2'], price: 40 });
+    const a = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['P1'], price: 40 },
+      getDb(),
+    );
+    const b = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['P2'], price: 40 },
+      getDb(),
+    );
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) =>
         createBuyIntention(m.partnerId, { items: i % 2 ? [a.id, b.id] : [b.id, a.id], user: `b${i}@example.com` }),
@@ -277,7 +318,10 @@ describe('buy intentions', () => {
 
   it('a seller trying their own listing at the same moment as buyers does not make the buyers lose', async () => {
     const m = await market({ tickets: [{ ticketId: 'S1' }] });
-    const l = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['S1'], price: 40 });
+    const l = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['S1'], price: 40 },
+      getDb(),
+    );
     const results = await Promise.allSettled([
       createBuyIntention(m.partnerId, { items: [l.id], user: SELLER }),
       ...Array.from({ length: 10 }, (_, i) =>
@@ -294,36 +338,48 @@ describe('buy intentions', () => {
   it('refuse listings of several shows or options, unknown or foreign listings, and a seller buying their own', async () => {
     const m = await market();
     const other = await market();
-    const mine = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
-    const theirs = await createListing({
-      partnerId: other.partnerId,
-      sellerEmail: SELLER,
-      ticketIds: ['T1'],
-      price: 40,
-    });
+    const mine = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    const theirs = await createListing(
+      {
+        partnerId: other.partnerId,
+        sellerEmail: SELLER,
+        ticketIds: ['T1'],
+        price: 40,
+      },
+      getDb(),
+    );
     await expect(createBuyIntention(m.partnerId, { items: [mine.id, theirs.id], user: BUYER })).rejects.toSatisfy(
       (e) => code(e) === `404 Listing not found: ${theirs.id}`,
     );
     await expect(createBuyIntention(m.partnerId, { items: [mine.id], user: SELLER })).rejects.toSatisfy(
       (e) => code(e) === '409 A seller cannot buy their own listing',
     );
-    expect((await getListing(m.partnerId, mine.id)).status).toBe('ACTIVE');
+    expect((await getListing(m.partnerId, mine.id, getDb())).status).toBe('ACTIVE');
   });
 
   it('expire: the job releases the hold at its time, and a late read releases it even without the job', async () => {
     const m = await market();
-    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
-    const b = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    const a = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    const b = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
+      getDb(),
+    );
     const first = await createBuyIntention(m.partnerId, { items: [a.id], user: BUYER });
-    expect(await expireIntention(first.id)).toBe(false); // too early: nothing happens
+    expect(await expireIntention(first.id, getDb())).toBe(false); // too early: nothing happens
     const past = sql`now() - interval '1 second'`;
     await getDb()
       .update(buyIntentions)
       .set({ expiresAt: past as unknown as Date })
       .where(eq(buyIntentions.id, first.id));
-    expect(await expireIntention(first.id)).toBe(true);
-    expect((await getListing(m.partnerId, a.id)).status).toBe('ACTIVE');
-    expect((await getBuyIntention(m.partnerId, first.id)).status).toBe('EXPIRED');
+    expect(await expireIntention(first.id, getDb())).toBe(true);
+    expect((await getListing(m.partnerId, a.id, getDb())).status).toBe('ACTIVE');
+    expect((await getBuyIntention(m.partnerId, first.id, getDb())).status).toBe('EXPIRED');
 
     const second = await createBuyIntention(m.partnerId, { items: [b.id], user: BUYER });
     await getDb()
@@ -331,8 +387,10 @@ describe('buy intentions', () => {
       .set({ expiresAt: past as unknown as Date })
       .where(eq(buyIntentions.id, second.id));
     // No job ran: the listed-tickets read releases it.
-    expect((await listedTickets(m.partnerId, m.ref)).map((l) => l.listingId).sort()).toEqual([a.id, b.id].sort());
-    expect((await getBuyIntention(m.partnerId, second.id)).status).toBe('EXPIRED');
+    expect((await listedTickets(m.partnerId, m.ref, undefined, getDb())).map((l) => l.listingId).sort()).toEqual(
+      [a.id, b.id].sort(),
+    );
+    expect((await getBuyIntention(m.partnerId, second.id, getDb())).status).toBe('EXPIRED');
     // And someone else can now hold it.
     expect((await createBuyIntention(m.partnerId, { items: [b.id], user: 'late@example.com' })).status).toBe('PENDING');
     await getDb().transaction((tx) => releaseExpired(tx, { partnerId: m.partnerId }));
@@ -342,30 +400,40 @@ describe('buy intentions', () => {
 describe('cascades', () => {
   it('cancelling the show ends its listings and the intentions holding them', async () => {
     const m = await market();
-    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
-    const b = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    const a = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    const b = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
+      getDb(),
+    );
     const held = await createBuyIntention(m.partnerId, { items: [b.id], user: BUYER });
     const res = await cancelPost(
       apiRequest(`/v1/events/${m.ref}/cancellation`, { key: m.key, method: 'POST' }),
       routeParams({ externalReferenceId: m.ref }),
     );
     expect(res.status).toBe(200);
-    expect((await getListing(m.partnerId, a.id)).status).toBe('CANCELLED');
-    expect((await getListing(m.partnerId, b.id)).status).toBe('CANCELLED');
-    expect((await getBuyIntention(m.partnerId, held.id)).status).toBe('CANCELLED');
-    await expect(relist(m.partnerId, a.id)).rejects.toSatisfy((e) => code(e).startsWith('409'));
+    expect((await getListing(m.partnerId, a.id, getDb())).status).toBe('CANCELLED');
+    expect((await getListing(m.partnerId, b.id, getDb())).status).toBe('CANCELLED');
+    expect((await getBuyIntention(m.partnerId, held.id, getDb())).status).toBe('CANCELLED');
+    await expect(relist(m.partnerId, a.id, getDb())).rejects.toSatisfy((e) => code(e).startsWith('409'));
   });
 
   it('deleting a ticket ends its listing; its other tickets can still be listed', async () => {
     const m = await market();
-    const a = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const a = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     expect((await deleteTicket(m.key, 'T1')).status).toBe(200);
-    expect((await getListing(m.partnerId, a.id)).status).toBe('CANCELLED');
+    expect((await getListing(m.partnerId, a.id, getDb())).status).toBe('CANCELLED');
     await expect(
-      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }),
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb()),
     ).rejects.toSatisfy((e) => code(e).includes('is invalid'));
     expect(
-      (await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 })).status,
+      (await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 }, getDb()))
+        .status,
     ).toBe('ACTIVE');
   });
 });
@@ -401,24 +469,31 @@ describe('completing a purchase', () => {
     const m = await market({ tickets: [{ ticketId: 'T1', primarySalesFee: { type: 'FIXED', value: 2 } }] });
     try {
       await upsertEndpoint({ partnerId: m.partnerId, url: receiver.url, enabled: true });
-      await setMarketTerms(m.partnerId, {
-        buyerFeePercent: 10,
-        buyerFeeFixed: 0,
-        sellerFeePercent: 5,
-        sellerFeeFixed: 0,
-        payoutDelayDays: 2,
-      });
+      await setMarketTerms(
+        m.partnerId,
+        {
+          buyerFeePercent: 10,
+          buyerFeeFixed: 0,
+          sellerFeePercent: 5,
+          sellerFeeFixed: 0,
+          payoutDelayDays: 2,
+        },
+        getDb(),
+      );
       const [before] = await getDb()
         .select()
         .from(tickets)
         .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
-      const listing = await createListing({
-        partnerId: m.partnerId,
-        sellerEmail: SELLER,
-        ticketIds: ['T1'],
-        price: 100,
-      });
-      const [found] = await listedTickets(m.partnerId, m.ref);
+      const listing = await createListing(
+        {
+          partnerId: m.partnerId,
+          sellerEmail: SELLER,
+          ticketIds: ['T1'],
+          price: 100,
+        },
+        getDb(),
+      );
+      const [found] = await listedTickets(m.partnerId, m.ref, undefined, getDb());
       expect(found).toMatchObject({ listingId: listing.id, total: 110 });
 
       const intention = await intend(m.key, [found.listingId]);
@@ -427,11 +502,11 @@ describe('completing a purchase', () => {
       const paid = await payOnSandbox(intention.body.data.paymentUrl);
       expect([paid.status, paid.location]).toEqual([303, `http://encore.test/checkout/${intention.body.data.id}`]);
 
-      expect(await getBuyIntention(m.partnerId, intention.body.data.id)).toMatchObject({
+      expect(await getBuyIntention(m.partnerId, intention.body.data.id, getDb())).toMatchObject({
         status: 'COMPLETED',
         total: 110,
       });
-      expect((await getListing(m.partnerId, listing.id)).status).toBe('SOLD');
+      expect((await getListing(m.partnerId, listing.id, getDb())).status).toBe('SOLD');
       const [after] = await getDb().select().from(tickets).where(eq(tickets.id, before.id));
       expect(after.buyerEmail).toBe(BUYER);
       expect(after.secureToken).not.toBe(before.secureToken); // the seller's secure link stops working
@@ -458,7 +533,10 @@ describe('completing a purchase', () => {
 
   it('pays a due payout once the seller has a payout account; until then it waits as pending payout info', async () => {
     const m = await market();
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const intention = await intend(m.key, [listing.id]);
     await payOnSandbox(intention.body.data.paymentUrl);
     const mine = () => getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
@@ -495,12 +573,15 @@ describe('completing a purchase', () => {
     });
     await completeSandboxOnboarding(account.id);
     const sold = async (ticketId: string) => {
-      const listing = await createListing({
-        partnerId: m.partnerId,
-        sellerEmail: SELLER,
-        ticketIds: [ticketId],
-        price: 40,
-      });
+      const listing = await createListing(
+        {
+          partnerId: m.partnerId,
+          sellerEmail: SELLER,
+          ticketIds: [ticketId],
+          price: 40,
+        },
+        getDb(),
+      );
       await payOnSandbox((await intend(m.key, [listing.id])).body.data.paymentUrl);
       const [payout] = await getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
       await getDb()
@@ -543,10 +624,13 @@ describe('completing a purchase', () => {
 
   it('a cancelled show refunds its sold tickets and cancels their payouts (after the commit, by job)', async () => {
     const m = await market();
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const intention = await intend(m.key, [listing.id]);
     const paid = await payOnSandbox(intention.body.data.paymentUrl);
-    expect((await getListing(m.partnerId, listing.id)).status).toBe('SOLD');
+    expect((await getListing(m.partnerId, listing.id, getDb())).status).toBe('SOLD');
     const sent = jobs.sent.length;
     const res = await cancelPost(
       apiRequest(`/v1/events/${m.ref}/cancellation`, { key: m.key, method: 'POST' }),
@@ -563,12 +647,15 @@ describe('completing a purchase', () => {
       refundId: `rfd_${intention.body.data.id}_cancelled`,
     });
     await refundPurchaseJob.run(refundPurchaseJob.input.parse(refund.input), { provider: 'local', attempt: 1 });
-    expect((await getPayment(m.partnerId, paid.paymentId)).status).toBe('refunded');
+    expect((await getPayment(m.partnerId, paid.paymentId, getDb())).status).toBe('refunded');
   });
 
   it('a show cancelled 20 times at once, then again, refunds its buyer once and mails them once; a rerun refund job finds its refund', async () => {
     const m = await market();
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const intention = await intend(m.key, [listing.id]);
     const paid = await payOnSandbox(intention.body.data.paymentUrl);
     const sent = jobs.sent.length;
@@ -592,29 +679,32 @@ describe('completing a purchase', () => {
     const first = await refundPurchaseJob.run(input, { provider: 'local', attempt: 1 });
     const again = await refundPurchaseJob.run(input, { provider: 'local', attempt: 2 });
     expect(again).toEqual(first);
-    expect((await getPayment(m.partnerId, paid.paymentId)).status).toBe('refunded');
+    expect((await getPayment(m.partnerId, paid.paymentId, getDb())).status).toBe('refunded');
     expect(await getDb().select().from(refunds).where(eq(refunds.paymentId, paid.paymentId))).toHaveLength(1);
   });
 
   it('refuses the purchase when the partner says the seller no longer owns the ticket: listing cancelled, payment refunded', async () => {
     const m = await market();
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const intention = await intend(m.key, [listing.id]);
     // Meanwhile the seller transferred the ticket in the partner's system.
-    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` });
+    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` }, getDb());
     fake.setTickets(SELLER, []);
     const sent = jobs.sent.length;
     const paid = await payOnSandbox(intention.body.data.paymentUrl);
     expect(paid.status).toBe(303);
-    expect(await getBuyIntention(m.partnerId, intention.body.data.id)).toMatchObject({
+    expect(await getBuyIntention(m.partnerId, intention.body.data.id, getDb())).toMatchObject({
       status: 'CANCELLED',
       reason: 'The seller no longer holds these tickets',
     });
-    expect((await getListing(m.partnerId, listing.id)).status).toBe('CANCELLED');
+    expect((await getListing(m.partnerId, listing.id, getDb())).status).toBe('CANCELLED');
     const refund = jobs.sent.slice(sent).find((j) => j.name === 'marketplace.refundPurchase')!;
     expect(refund.input).toMatchObject({ partnerId: m.partnerId, paymentId: paid.paymentId });
     await refundPurchaseJob.run(refundPurchaseJob.input.parse(refund.input), { provider: 'local', attempt: 1 });
-    expect((await getPayment(m.partnerId, paid.paymentId)).status).toBe('refunded');
+    expect((await getPayment(m.partnerId, paid.paymentId, getDb())).status).toBe('refunded');
     const [ticket] = await getDb()
       .select()
       .from(tickets)
@@ -632,12 +722,12 @@ describe('peer-to-peer transfer', () => {
   it('hands a ticket to another e-mail where P2P_TRANSFER allows it, with ticket.updated; never a listed ticket', async () => {
     const m = await market();
     const transfer = (ticketIds: string[]) =>
-      transferTickets(m.partnerId, { ticketIds, fromEmail: SELLER, toEmail: 'Friend@Example.com' }).catch((e) =>
-        code(e),
+      transferTickets(m.partnerId, { ticketIds, fromEmail: SELLER, toEmail: 'Friend@Example.com' }, getDb()).catch(
+        (e) => code(e),
       );
     expect(await transfer(['T1'])).toBe('403 Transfers are not allowed for ticket T1');
     await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
+    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 }, getDb());
     expect(await transfer(['T2'])).toBe('409 A listed ticket cannot be transferred; take it off sale first');
     expect(await transfer(['T1'])).toEqual({ ticketIds: ['T1'], newOwnerEmail: 'friend@example.com' });
     const [t1] = await getDb()
@@ -645,7 +735,7 @@ describe('peer-to-peer transfer', () => {
       .from(tickets)
       .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
     expect(t1.buyerEmail).toBe('friend@example.com');
-    const { items } = await listMessages({ partnerId: m.partnerId, action: 'ticket.updated' });
+    const { items } = await listMessages({ partnerId: m.partnerId, action: 'ticket.updated' }, getDb());
     expect(items.map((i) => i.data)).toEqual([
       { id: 'T1', newOwnerEmail: 'friend@example.com', oldOwnerEmail: SELLER },
     ]);
@@ -658,7 +748,11 @@ describe('peer-to-peer transfer', () => {
     await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` }).then(
+        transferTickets(
+          m.partnerId,
+          { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` },
+          getDb(),
+        ).then(
           (ok) => ({ status: 200, ok, reason: null as string | null }),
           (e: AppError) => ({ status: e.status, ok: null, reason: e.fanReason ?? null }),
         ),
@@ -674,7 +768,7 @@ describe('peer-to-peer transfer', () => {
       .where(and(eq(tickets.partnerId, m.partnerId), eq(tickets.ticketId, 'T1')));
     expect(t1.buyerEmail).toBe(winner);
     // One ticket.updated, naming the holder it really left.
-    const { items } = await listMessages({ partnerId: m.partnerId, action: 'ticket.updated' });
+    const { items } = await listMessages({ partnerId: m.partnerId, action: 'ticket.updated' }, getDb());
     expect(items.map((i) => i.data)).toEqual([{ id: 'T1', newOwnerEmail: winner, oldOwnerEmail: SELLER }]);
   });
 });

@@ -19,12 +19,7 @@ import {
  * second connection taken from the pool while the locks are held is a deadlock once every connection
  * is held by a caller waiting on those locks (ten confirmations of one payment at once hung for good).
  */
-export async function notOwnedBy(
-  partnerId: string,
-  email: string,
-  list: SaleTicket[],
-  db: DbOrTx = getDb(),
-): Promise<string[]> {
+export async function notOwnedBy(partnerId: string, email: string, list: SaleTicket[], db: DbOrTx): Promise<string[]> {
   const owner = email.trim().toLowerCase();
   const integration = await getIntegration(partnerId, db);
   if (!integration.verificationUrl) {
@@ -76,12 +71,12 @@ export async function ownedTickets(
   opts: { sync?: boolean } = {},
 ): Promise<SaleTicket[]> {
   const owner = email.trim().toLowerCase();
-  const integration = await getIntegration(partnerId);
-  if (!integration.verificationUrl) return ticketsOfBuyer(partnerId, owner);
-  const verified = await verifyTickets(partnerId, owner);
+  const integration = await getIntegration(partnerId, getDb());
+  if (!integration.verificationUrl) return ticketsOfBuyer(partnerId, owner, getDb());
+  const verified = await verifyTickets(partnerId, owner, getDb());
   const owned = new Set(verified.tickets.map((t) => `${t.externalReferenceEventId}|${t.ticketId}`));
   const ids = verified.tickets.map((t) => t.ticketId);
-  let known = await ticketsForSale(partnerId, ids);
+  let known = await ticketsForSale(partnerId, ids, getDb());
   if (opts.sync) {
     const stored = new Set(known.map((t) => `${t.eventRef}|${t.ticketId}`));
     const missing = verified.tickets.filter((t) => !stored.has(`${t.externalReferenceEventId}|${t.ticketId}`));
@@ -90,7 +85,7 @@ export async function ownedTickets(
         partnerId,
         missing.map((t) => syncedTicket(t, owner)),
       );
-      known = await ticketsForSale(partnerId, ids);
+      known = await ticketsForSale(partnerId, ids, getDb());
     }
   }
   return known.filter((t) => owned.has(`${t.eventRef}|${t.ticketId}`));

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { type Db, getDb } from '@/db';
+import type { Db } from '@/db';
 import { listings } from '@/db/schema/marketplace';
 import { getListing } from './listings';
 
@@ -10,7 +10,7 @@ import { getListing } from './listings';
  */
 
 /** One listing as anyone but its seller sees it. */
-export async function listingPage(listingId: string, db: Db = getDb()) {
+export async function listingPage(listingId: string, db: Db) {
   const [row] = await db.select({ partnerId: listings.partnerId }).from(listings).where(eq(listings.id, listingId));
   if (!row) return null;
   const { sellerEmail: _seller, ...listing } = await getListing(row.partnerId, listingId, db);

@@ -31,7 +31,7 @@ export async function payDuePayouts(limit = 100) {
     .limit(limit);
   const result = { paid: 0, pendingPayoutInfo: 0, failed: 0 };
   for (const p of due) {
-    if ((await payoutStatus(p.partnerId, p.sellerEmail)) !== 'active') {
+    if ((await payoutStatus(p.partnerId, p.sellerEmail, db)) !== 'active') {
       result.pendingPayoutInfo += 1;
       continue;
     }

@@ -54,7 +54,7 @@ const mailTo = async (partnerId: string, to: string, kind: string) =>
 describe('buyerPromiseFacts follows the partner’s settings', () => {
   it('default: no reissue, code 3 hours before the show; staff settings change both; protection off holds nothing back', async () => {
     const m = await market('Promise facts');
-    const before = (await buyerPromiseFacts(m.showPk))!;
+    const before = (await buyerPromiseFacts(m.showPk, getDb()))!;
     expect(before).toMatchObject({
       partnerName: m.partner.name,
       reissue: false,
@@ -65,8 +65,8 @@ describe('buyerPromiseFacts follows the partner’s settings', () => {
     expect(before.codeFrom?.getTime()).toBe(m.startsAt.getTime() - 3 * HOUR);
     expect(before.termsUrl).toMatch(new RegExp(`/terms\\?partner=${m.partnerId}$`));
 
-    await setPartnerProtection({ partnerId: m.partnerId, unlockHours: 5, reissue: true }, 'ops@encore.test');
-    const after = (await buyerPromiseFacts(m.showPk))!;
+    await setPartnerProtection({ partnerId: m.partnerId, unlockHours: 5, reissue: true }, 'ops@encore.test', getDb());
+    const after = (await buyerPromiseFacts(m.showPk, getDb()))!;
     expect(after.reissue).toBe(true);
     expect(after.codeFrom?.getTime()).toBe(m.startsAt.getTime() - 5 * HOUR);
 
@@ -75,21 +75,24 @@ describe('buyerPromiseFacts follows the partner’s settings', () => {
       { partnerId: m.partnerId, eventPk: m.eventPk, showPk: m.showPk, active: null, unlockHours: 1 },
       'ops@encore.test',
     );
-    expect((await buyerPromiseFacts(m.showPk))!.codeFrom?.getTime()).toBe(m.startsAt.getTime() - HOUR);
+    expect((await buyerPromiseFacts(m.showPk, getDb()))!.codeFrom?.getTime()).toBe(m.startsAt.getTime() - HOUR);
 
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk: m.eventPk, showPk: m.showPk, active: false, unlockHours: null },
       'ops@encore.test',
     );
-    expect((await buyerPromiseFacts(m.showPk))!.codeFrom).toBeNull();
-    expect(await buyerPromiseFacts('shw_unknown')).toBeNull();
+    expect((await buyerPromiseFacts(m.showPk, getDb()))!.codeFrom).toBeNull();
+    expect(await buyerPromiseFacts('shw_unknown', getDb())).toBeNull();
   });
 });
 
 describe('the confirmation mail says what the settings do', () => {
   it('reissue off (the default): transferred, no new-code claim, the code’s unlock date, the guarantee and Encore’s support', async () => {
     const m = await market('Promise mail off');
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const buyer = `off.${Date.now()}@fans.test`;
     await buy(m.key, listing.id, buyer);
     const { text, html } = await mailTo(m.partnerId, buyer, 'purchaseConfirmation');
@@ -106,8 +109,11 @@ describe('the confirmation mail says what the settings do', () => {
 
   it('reissue on: a new code in the buyer’s name, stated in the delivery and the guarantee', async () => {
     const m = await market('Promise mail on');
-    await setPartnerProtection({ partnerId: m.partnerId, unlockHours: 3, reissue: true }, 'ops@encore.test');
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    await setPartnerProtection({ partnerId: m.partnerId, unlockHours: 3, reissue: true }, 'ops@encore.test', getDb());
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const buyer = `on.${Date.now()}@fans.test`;
     await buy(m.key, listing.id, buyer);
     const { text } = await mailTo(m.partnerId, buyer, 'purchaseConfirmation');
@@ -120,9 +126,9 @@ describe('the confirmation mail says what the settings do', () => {
 describe('the seller’s payout date', () => {
   it('before a sale: show date plus the partner’s delay (sell page, listing mail); after: the payout’s dueAt (sold mail)', async () => {
     const m = await market('Promise payout');
-    await setMarketTerms(m.partnerId, { ...NO_FEES, payoutDelayDays: 2 });
+    await setMarketTerms(m.partnerId, { ...NO_FEES, payoutDelayDays: 2 }, getDb());
     const expected = new Date(m.startsAt.getTime() + 2 * 24 * HOUR);
-    expect(await sellerPayoutFacts(m.partnerId, m.showPk, null)).toEqual({
+    expect(await sellerPayoutFacts(m.partnerId, m.showPk, null, getDb())).toEqual({
       dueAt: expected,
       delayDays: 2,
       timeZone: TZ,
@@ -131,9 +137,12 @@ describe('the seller’s payout date', () => {
     });
     // Another partner's show is not this partner's to read.
     const other = await market('Promise payout other');
-    expect(await sellerPayoutFacts(m.partnerId, other.showPk, null)).toBeNull();
+    expect(await sellerPayoutFacts(m.partnerId, other.showPk, null, getDb())).toBeNull();
 
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const day = formatDay(expected, 'en', TZ);
     expect((await mailTo(m.partnerId, SELLER, 'listingCreated')).text).toContain(
       `If they sell, we pay you on ${day}, 2 days after the show.`,
@@ -141,7 +150,7 @@ describe('the seller’s payout date', () => {
 
     await buy(m.key, listing.id, `payout.${Date.now()}@fans.test`);
     const [payout] = await getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
-    const sold = await sellerPayoutFacts(m.partnerId, m.showPk, listing.id);
+    const sold = await sellerPayoutFacts(m.partnerId, m.showPk, listing.id, getDb());
     expect(sold).toMatchObject({ dueAt: payout.dueAt, status: 'SCHEDULED', delayDays: 2 });
     expect((await mailTo(m.partnerId, SELLER, 'ticketSold')).text).toContain(
       `We pay you on ${formatDay(payout.dueAt, 'en', TZ)}, 2 days after the show.`,

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { buyIntentions, listings, payouts } from '@/db/schema/marketplace';
 import { env, publicBaseUrl } from '@/server/env';
 import { type BuyerPromiseFacts, payoutDueAt } from '@/server/lib/promises';
@@ -20,7 +20,7 @@ export function termsUrl(partnerId?: string): string {
 }
 
 /** The partner's support contact as staff set it, with Encore's address for when it is unset. */
-export async function supportFacts(partnerId: string, db: DbOrTx = getDb()) {
+export async function supportFacts(partnerId: string, db: DbOrTx) {
   const partner = await getPartner(partnerId, db);
   return {
     partnerName: partner.name,
@@ -45,7 +45,7 @@ async function showFacts(showPk: string, db: DbOrTx) {
  */
 export async function buyerPromiseFacts(
   showPk: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
   sources?: BuyerPromiseFacts['sources'],
 ): Promise<BuyerPromiseFacts | null> {
   const show = await showFacts(showPk, db);
@@ -77,7 +77,7 @@ export function sourcesOf(list: { fromChannel: boolean }[]): NonNullable<BuyerPr
 }
 
 /** The buyer's promises for a buy intention (the payment page knows only the intention). */
-export async function intentionPromiseFacts(intentionId: string, db: DbOrTx = getDb()) {
+export async function intentionPromiseFacts(intentionId: string, db: DbOrTx) {
   const [row] = await db
     .select({ listingIds: buyIntentions.listingIds })
     .from(buyIntentions)
@@ -96,12 +96,7 @@ export async function intentionPromiseFacts(intentionId: string, db: DbOrTx = ge
  * When a seller of a ticket of this show is paid: the sale's payout date (its `dueAt`) once sold,
  * before a sale the date it would get (show start plus the partner's payout delay).
  */
-export async function sellerPayoutFacts(
-  partnerId: string,
-  showPk: string,
-  listingId: string | null,
-  db: DbOrTx = getDb(),
-) {
+export async function sellerPayoutFacts(partnerId: string, showPk: string, listingId: string | null, db: DbOrTx) {
   const [show, terms, payout] = await Promise.all([
     showFacts(showPk, db),
     marketTerms(partnerId, db),

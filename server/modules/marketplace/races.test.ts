@@ -44,7 +44,10 @@ afterAll(async () => {
 /** A partner whose SELLER lists T1 at 40 EUR: the partner, the listing. */
 async function listed() {
   const m = await sellerMarket({ seller: SELLER, name: 'Races', tickets: [{ ticketId: 'T1' }] });
-  const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+  const listing = await createListing(
+    { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+    getDb(),
+  );
   return { ...m, listing };
 }
 
@@ -90,7 +93,7 @@ async function expectSoldOnce(partnerId: string, listingId: string) {
   expect(e.updated.map((m) => m.data)).toEqual([{ id: 'T1', newOwnerEmail: BUYER, oldOwnerEmail: SELLER }]);
   expect(e.confirmations.map((m) => m.toAddress)).toEqual([BUYER]);
   expect(e.sold.map((m) => m.toAddress)).toEqual([SELLER]);
-  expect((await getListing(partnerId, listingId)).status).toBe('SOLD');
+  expect((await getListing(partnerId, listingId, getDb())).status).toBe('SOLD');
 }
 
 describe('listing changes at once', () => {
@@ -99,7 +102,7 @@ describe('listing changes at once', () => {
     const outcomes = await race<unknown>(21, (i) =>
       i === 10
         ? createBuyIntention(m.partnerId, { items: [m.listing.id], user: BUYER })
-        : updateListingPrice(m.partnerId, m.listing.id, 41 + i),
+        : updateListingPrice(m.partnerId, m.listing.id, 41 + i, getDb()),
     );
     expect(outcomes.every((o) => o.status === 200 || o.status === 409)).toBe(true);
     const after = await getDb().select().from(listings).where(eq(listings.id, m.listing.id));
@@ -125,13 +128,13 @@ describe('listing changes at once', () => {
 
   it('unlist: 20 at once take the listing off sale once; 19 clear 409s; its ticket is free again', async () => {
     const m = await listed();
-    const outcomes = await race(20, () => unlist(m.partnerId, m.listing.id));
+    const outcomes = await race(20, () => unlist(m.partnerId, m.listing.id, getDb()));
     expect(statuses(outcomes)).toEqual([200, ...Array(19).fill(409)]);
     for (const o of outcomes.filter((x) => x.status === 409)) {
       expect(o.message).toBe('The listing is not on sale (it is UNLISTED)');
       expect(o.fanReason).toBe('NOT_ON_SALE');
     }
-    expect((await getListing(m.partnerId, m.listing.id)).status).toBe('UNLISTED');
+    expect((await getListing(m.partnerId, m.listing.id, getDb())).status).toBe('UNLISTED');
     const items = await getDb().select().from(listingItems).where(eq(listingItems.listingId, m.listing.id));
     expect(items.map((i) => i.open)).toEqual([false]);
   });
@@ -140,13 +143,13 @@ describe('listing changes at once', () => {
     const m = await listed();
     const outcomes = await race<unknown>(21, (i) =>
       i === 0
-        ? unlist(m.partnerId, m.listing.id)
+        ? unlist(m.partnerId, m.listing.id, getDb())
         : createBuyIntention(m.partnerId, { items: [m.listing.id], user: `b${i}@example.com` }),
     );
     expect(outcomes.every((o) => o.status === 200 || o.status === 409)).toBe(true);
     const winners = outcomes.filter((o) => o.status === 200);
     expect(winners).toHaveLength(1);
-    const status = (await getListing(m.partnerId, m.listing.id)).status;
+    const status = (await getListing(m.partnerId, m.listing.id, getDb())).status;
     expect(status).toBe(outcomes[0].status === 200 ? 'UNLISTED' : 'RESERVED');
   });
 });
@@ -156,26 +159,26 @@ describe('holds ending at once', () => {
     const m = await held();
     await expireNow(m.intention.id);
     const outcomes = await race(20, async (i) =>
-      i % 2 ? expireIntention(m.intention.id) : (await releaseExpired(getDb())).includes(m.intention.id),
+      i % 2 ? expireIntention(m.intention.id, getDb()) : (await releaseExpired(getDb())).includes(m.intention.id),
     );
     expect(outcomes.every((o) => o.status === 200)).toBe(true);
     expect(outcomes.filter((o) => o.value === true)).toHaveLength(1);
-    expect((await getBuyIntention(m.partnerId, m.intention.id)).status).toBe('EXPIRED');
-    expect((await getListing(m.partnerId, m.listing.id)).status).toBe('ACTIVE');
-    expect((await getPayment(m.partnerId, m.paymentId)).status).toBe('pending');
+    expect((await getBuyIntention(m.partnerId, m.intention.id, getDb())).status).toBe('EXPIRED');
+    expect((await getListing(m.partnerId, m.listing.id, getDb())).status).toBe('ACTIVE');
+    expect((await getPayment(m.partnerId, m.paymentId, getDb())).status).toBe('pending');
   });
 
   it('expiry racing a late payment: 10 expiries and 10 card payments at once sell the ticket once (the listing was still free)', async () => {
     const m = await held();
     await expireNow(m.intention.id);
     const outcomes = await race(20, async (i) =>
-      i % 2 ? expireIntention(m.intention.id) : payOnSandbox(m.intention.paymentUrl!),
+      i % 2 ? expireIntention(m.intention.id, getDb()) : payOnSandbox(m.intention.paymentUrl!),
     );
     expect(outcomes.every((o) => o.status === 200)).toBe(true);
     for (const o of outcomes.filter((_, i) => i % 2 === 0))
       expect(o.value).toMatchObject({ status: 303, location: `http://encore.test/checkout/${m.intention.id}` });
-    expect((await getBuyIntention(m.partnerId, m.intention.id)).status).toBe('COMPLETED');
-    expect((await getPayment(m.partnerId, m.paymentId)).status).toBe('paid');
+    expect((await getBuyIntention(m.partnerId, m.intention.id, getDb())).status).toBe('COMPLETED');
+    expect((await getPayment(m.partnerId, m.paymentId, getDb())).status).toBe('paid');
     await expectSoldOnce(m.partnerId, m.listing.id);
   });
 });
@@ -189,27 +192,27 @@ describe('purchase completion', () => {
     expect(statuses(outcomes)).toEqual(Array(20).fill(200));
     for (const o of outcomes)
       expect(o.value).toMatchObject({ status: 303, location: `http://encore.test/checkout/${m.intention.id}` });
-    expect((await getPayment(m.partnerId, m.paymentId)).status).toBe('paid');
-    expect((await getBuyIntention(m.partnerId, m.intention.id)).status).toBe('COMPLETED');
+    expect((await getPayment(m.partnerId, m.paymentId, getDb())).status).toBe('paid');
+    expect((await getBuyIntention(m.partnerId, m.intention.id, getDb())).status).toBe('COMPLETED');
     await expectSoldOnce(m.partnerId, m.listing.id);
   });
 
   it('a late payment after another buyer took the listing: refused and refunded once, even when its refund job runs 20 times at once', async () => {
     const m = await held();
     await expireNow(m.intention.id);
-    expect(await expireIntention(m.intention.id)).toBe(true);
+    expect(await expireIntention(m.intention.id, getDb())).toBe(true);
     const other = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: 'other@example.com' });
     const sent = jobs.sent.length;
     // The sandbox page now refuses such a payment before charging (refund-races.test.ts); a provider whose
     // page took the money anyway (a Stripe session completing as the hold ended) confirms it like this.
     expect(await markPaymentPaid(m.paymentId, { provider: 'sandbox' })).toMatchObject({ status: 'paid' });
-    expect(await getBuyIntention(m.partnerId, m.intention.id)).toMatchObject({
+    expect(await getBuyIntention(m.partnerId, m.intention.id, getDb())).toMatchObject({
       status: 'CANCELLED',
       reason: 'The tickets were no longer available when the payment arrived',
     });
     // The other buyer still holds it.
-    expect((await getListing(m.partnerId, m.listing.id)).status).toBe('RESERVED');
-    expect((await getBuyIntention(m.partnerId, other.id)).status).toBe('PENDING');
+    expect((await getListing(m.partnerId, m.listing.id, getDb())).status).toBe('RESERVED');
+    expect((await getBuyIntention(m.partnerId, other.id, getDb())).status).toBe('PENDING');
     const job = jobs.sent.slice(sent).filter((j) => j.name === 'marketplace.refundPurchase');
     expect(job).toHaveLength(1);
     const input = refundPurchaseJob.input.parse(job[0].input);
@@ -220,19 +223,19 @@ describe('purchase completion', () => {
     expect(made).toHaveLength(1);
     expect(made[0]).toMatchObject({ amountMinor: 4000, status: 'succeeded' });
     expect(new Set(outcomes.map((o) => (o.value as { refundId: string }).refundId))).toEqual(new Set([made[0].id]));
-    expect((await getPayment(m.partnerId, m.paymentId)).status).toBe('refunded');
+    expect((await getPayment(m.partnerId, m.paymentId, getDb())).status).toBe('refunded');
     expect((await mailsOf(m.partnerId, 'purchaseRefunded')).map((x) => x.toAddress)).toEqual([BUYER]);
     expect(await getDb().select().from(payouts).where(eq(payouts.listingId, m.listing.id))).toEqual([]);
   });
 
   it('refund of a refused purchase (the seller no longer holds the ticket): 20 runs of its job at once refund once', async () => {
     const m = await held();
-    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` });
+    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` }, getDb());
     fake.setTickets(SELLER, []);
     try {
       const sent = jobs.sent.length;
       expect((await payOnSandbox(m.intention.paymentUrl!)).status).toBe(303);
-      expect((await getListing(m.partnerId, m.listing.id)).status).toBe('CANCELLED');
+      expect((await getListing(m.partnerId, m.listing.id, getDb())).status).toBe('CANCELLED');
       const job = jobs.sent.slice(sent).find((j) => j.name === 'marketplace.refundPurchase')!;
       const input = refundPurchaseJob.input.parse(job.input);
       const outcomes = await race(20, () => refundPurchaseJob.run(input, { provider: 'local', attempt: 1 }));
@@ -280,18 +283,22 @@ describe('peer-to-peer transfer against the ticket’s other moves', () => {
   it('20 transfers while the holder’s listing of the ticket goes back on sale (under the ticket lock): all refused as listed', async () => {
     const m = await listed();
     await postRules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
-    await unlist(m.partnerId, m.listing.id);
+    await unlist(m.partnerId, m.listing.id, getDb());
     const [item] = await getDb().select().from(listingItems).where(eq(listingItems.listingId, m.listing.id));
     const outcomes = await relistUnderTicketLock(item.ticketPk, m.listing.id, () =>
       race(20, (i) =>
-        transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` }),
+        transferTickets(
+          m.partnerId,
+          { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` },
+          getDb(),
+        ),
       ),
     );
     expect(statuses(outcomes)).toEqual(Array(20).fill(409));
     for (const o of outcomes) expect(o.fanReason).toBe('TRANSFER_LISTED');
     const [t1] = await getDb().select().from(tickets).where(eq(tickets.id, item.ticketPk));
     expect(t1.buyerEmail).toBe(SELLER);
-    expect((await getListing(m.partnerId, m.listing.id)).status).toBe('ACTIVE');
+    expect((await getListing(m.partnerId, m.listing.id, getDb())).status).toBe('ACTIVE');
     expect(await webhooksOf(m.partnerId, 'ticket.updated')).toEqual([]);
   });
 
@@ -303,7 +310,11 @@ describe('peer-to-peer transfer against the ticket’s other moves', () => {
       (i) =>
         i % 2
           ? deleteTicket(m.key, 'T1')
-          : transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` }),
+          : transferTickets(
+              m.partnerId,
+              { ticketIds: ['T1'], fromEmail: SELLER, toEmail: `friend${i}@example.com` },
+              getDb(),
+            ),
       (v) => (v as { status?: number }).status ?? 200,
     );
     for (const o of outcomes) expect([200, 409]).toContain(o.status);

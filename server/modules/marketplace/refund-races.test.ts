@@ -41,7 +41,10 @@ const statusOf = (r: PromiseSettledResult<unknown>) =>
 /** A partner with T1 and T2 owned by SELLER; T1 listed at 40.00 and bought by BUYER on the sandbox page. */
 async function sold(name: string) {
   const m = await sellerMarket({ seller: SELLER, name });
-  const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+  const listing = await createListing(
+    { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+    getDb(),
+  );
   const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
   const paid = await payOnSandbox(intention.paymentUrl);
   expect(paid.status).toBe(303);
@@ -58,7 +61,7 @@ const intentionRow = async (id: string) =>
   (await getDb().select().from(buyIntentions).where(eq(buyIntentions.id, id)))[0];
 const payoutRow = async (id: string) => (await getDb().select().from(payouts).where(eq(payouts.id, id)))[0];
 const refundedMessages = async (partnerId: string) =>
-  (await listMessages({ partnerId, action: 'ticket.refunded' })).items;
+  (await listMessages({ partnerId, action: 'ticket.refunded' }, getDb())).items;
 const staffRefund = (partnerId: string, intentionId: string, reason = 'Duplicate order') =>
   refundPurchase({ partnerId, intentionId, reason, staffEmail: STAFF });
 const cancelShow = (m: { key: string; ref: string }) =>
@@ -90,7 +93,7 @@ describe('staff refund', () => {
     expect(await refundRows(m.paymentId)).toEqual([
       expect.objectContaining({ id: `rfd_${m.intentionId}_staff`, status: 'succeeded', amountMinor: 4000 }),
     ]);
-    expect((await getPayment(m.partnerId, m.paymentId)).status).toBe('refunded');
+    expect((await getPayment(m.partnerId, m.paymentId, getDb())).status).toBe('refunded');
     // The books: refunded once, with its reason and moment; the payout cancelled.
     expect(await intentionRow(m.intentionId)).toMatchObject({
       status: 'COMPLETED',
@@ -117,11 +120,11 @@ describe('staff refund', () => {
 
   it('tells staff, the buyer and the seller what was refunded, why and when', async () => {
     const m = await sold('Refund views');
-    const fresh = await listPurchases({ partnerId: m.partnerId });
+    const fresh = await listPurchases({ partnerId: m.partnerId }, getDb());
     expect(fresh.items[0]).toMatchObject({ status: 'COMPLETED', refundReason: null, refundedAt: null });
     await staffRefund(m.partnerId, m.intentionId, 'Buyer charged twice');
 
-    const { items } = await listPurchases({ partnerId: m.partnerId });
+    const { items } = await listPurchases({ partnerId: m.partnerId }, getDb());
     expect(items[0]).toMatchObject({
       id: m.intentionId,
       status: 'REFUNDED',
@@ -131,11 +134,11 @@ describe('staff refund', () => {
       paidPayoutsAfterRefund: [],
     });
     // The buyer's order page: refunded, why, how much; no ticket links any more.
-    const order = await buyerIntention(m.intentionId);
+    const order = await buyerIntention(m.intentionId, getDb());
     expect(order?.refund).toMatchObject({ reason: 'STAFF_REFUND', amountMinor: 4000, at: expect.any(Date) });
     expect(order?.tickets).toEqual([]);
     // The seller's listing page: the payout that will not be paid.
-    const page = await sellerListingPage(m.partnerId, m.listing.id, SELLER);
+    const page = await sellerListingPage(m.partnerId, m.listing.id, SELLER, getDb());
     expect(page?.payoutCancelled).toMatchObject({
       amountMinor: 4000,
       currency: 'EUR',
@@ -162,7 +165,9 @@ describe('staff refund', () => {
     const result = await refunding;
     expect(result).toMatchObject({ cancelledPayouts: [], paidPayouts: [m.payoutId] });
     expect((await payoutRow(m.payoutId)).status).toBe('PAID');
-    expect((await listPurchases({ partnerId: m.partnerId })).items[0].paidPayoutsAfterRefund).toEqual([m.payoutId]);
+    expect((await listPurchases({ partnerId: m.partnerId }, getDb())).items[0].paidPayoutsAfterRefund).toEqual([
+      m.payoutId,
+    ]);
     // No payout-cancelled mail for a payout that was paid.
     expect((await mailKinds(m.partnerId)).filter((k) => k.startsWith('payoutCancelled'))).toEqual([]);
 
@@ -186,7 +191,7 @@ describe('staff refund', () => {
     expect(all.slice(0, 10).filter((x) => x.status === 'fulfilled')).toHaveLength(1);
     const moved = await getDb().select().from(transfers).where(eq(transfers.idempotencyKey, r.payoutId));
     const payout = await payoutRow(r.payoutId);
-    const flagged = (await listPurchases({ partnerId: r.partnerId })).items[0].paidPayoutsAfterRefund;
+    const flagged = (await listPurchases({ partnerId: r.partnerId }, getDb())).items[0].paidPayoutsAfterRefund;
     if (payout.status === 'PAID') {
       expect(moved).toHaveLength(1);
       expect(flagged).toEqual([r.payoutId]);
@@ -231,10 +236,10 @@ describe('show cancellation refund', () => {
       status: 409,
       message: 'This purchase has already been refunded',
     });
-    const order = await buyerIntention(m.intentionId);
+    const order = await buyerIntention(m.intentionId, getDb());
     expect(order?.refund).toMatchObject({ reason: 'SHOW_CANCELLED', amountMinor: 4000 });
     expect(order?.tickets).toEqual([]);
-    expect((await listPurchases({ partnerId: m.partnerId })).items[0]).toMatchObject({
+    expect((await listPurchases({ partnerId: m.partnerId }, getDb())).items[0]).toMatchObject({
       status: 'REFUNDED',
       refundReason: 'SHOW_CANCELLED',
     });
@@ -271,7 +276,10 @@ describe('show cancellation refund', () => {
 describe('a payment for a hold that ended', () => {
   const hold = async (name: string) => {
     const m = await sellerMarket({ seller: SELLER, name });
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
     return { ...m, listing, intention };
   };

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GET as buyingFlowGet } from '@/app/v1/marketplace/buyingflow/url/entrypoint/route';
+import { getDb } from '@/db';
 import { resetEnvCache } from '@/server/env';
 import { AppError } from '@/server/lib/errors';
 import { getPartner, setPartnerReturnOrigins } from '@/server/modules/partners';
@@ -27,7 +28,7 @@ async function partnerWithPages(name: string) {
   ).toBe(200);
   const entry = await buyingFlowUrl(apiKey, 'returnTo', 'https://anywhere.example/');
   const market = new URL(entry.body.data).pathname;
-  const sell = new URL(await sellingFlowUrl(partner.id, 'T1')).pathname;
+  const sell = new URL(await sellingFlowUrl(partner.id, 'T1', undefined, getDb())).pathname;
   return { partnerId: partner.id, apiKey, pages: [market, sell, `/resale/${partner.id}`] };
 }
 
@@ -51,7 +52,10 @@ describe("a partner's allowed return origins (issue 29)", () => {
       returnOrigins: ['https://Tickets.A.example/', '', 'https://tickets.a.example:443', ' https://m.a.example '],
     });
     expect(set.returnOrigins).toEqual(['https://tickets.a.example', 'https://m.a.example']);
-    expect((await getPartner(partner.id)).returnOrigins).toEqual(['https://tickets.a.example', 'https://m.a.example']);
+    expect((await getPartner(partner.id, getDb())).returnOrigins).toEqual([
+      'https://tickets.a.example',
+      'https://m.a.example',
+    ]);
 
     for (const bad of ['https://a.example/path', 'http://a.example', 'not an origin', 'http://localhost:3000']) {
       const err = await staff.partners
@@ -71,8 +75,13 @@ describe("a partner's allowed return origins (issue 29)", () => {
       .catch((e: unknown) => e);
     expect(tooMany).toMatchObject({ code: 'BAD_REQUEST' });
     // Nothing bad was stored.
-    expect((await getPartner(partner.id)).returnOrigins).toEqual(['https://tickets.a.example', 'https://m.a.example']);
-    await expect(setPartnerReturnOrigins({ partnerId: 'ptr_nobody', returnOrigins: [] })).rejects.toMatchObject({
+    expect((await getPartner(partner.id, getDb())).returnOrigins).toEqual([
+      'https://tickets.a.example',
+      'https://m.a.example',
+    ]);
+    await expect(
+      setPartnerReturnOrigins({ partnerId: 'ptr_nobody', returnOrigins: [] }, getDb()),
+    ).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     // Clearing the list.
@@ -84,18 +93,21 @@ describe("a partner's allowed return origins (issue 29)", () => {
   it('allow http on loopback only with ALLOW_PRIVATE_PARTNER_URLS', async () => {
     const { partner } = await makePartner('Loopback');
     await expect(
-      setPartnerReturnOrigins({ partnerId: partner.id, returnOrigins: ['http://localhost:3000'] }),
+      setPartnerReturnOrigins({ partnerId: partner.id, returnOrigins: ['http://localhost:3000'] }, getDb()),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
     resetEnvCache();
-    const set = await setPartnerReturnOrigins({ partnerId: partner.id, returnOrigins: ['http://localhost:3000'] });
+    const set = await setPartnerReturnOrigins(
+      { partnerId: partner.id, returnOrigins: ['http://localhost:3000'] },
+      getDb(),
+    );
     expect(set.returnOrigins).toEqual(['http://localhost:3000']);
   });
 
   it('make another origin a 400 naming returnTo (or returnURL) on the buying flow entry; none set: any', async () => {
     const a = await partnerWithPages('Return A');
     expect((await buyingFlowUrl(a.apiKey, 'returnTo', 'https://evil.example/')).status).toBe(200);
-    await setPartnerReturnOrigins({ partnerId: a.partnerId, returnOrigins: ['https://tickets.a.example'] });
+    await setPartnerReturnOrigins({ partnerId: a.partnerId, returnOrigins: ['https://tickets.a.example'] }, getDb());
     const ok = await buyingFlowUrl(a.apiKey, 'returnTo', 'https://tickets.a.example/my-tickets');
     expect(ok.status).toBe(200);
     expect(new URL(ok.body.data).searchParams.get('returnTo')).toBe('https://tickets.a.example/my-tickets');
@@ -116,8 +128,8 @@ describe("a partner's allowed return origins (issue 29)", () => {
 
   it("are one partner's own: A's origins never allow B's returnTo, nor let A frame B's pages", async () => {
     const [a, b] = await Promise.all([partnerWithPages('Tenant A'), partnerWithPages('Tenant B')]);
-    await setPartnerReturnOrigins({ partnerId: a.partnerId, returnOrigins: ['https://tickets.a.example'] });
-    await setPartnerReturnOrigins({ partnerId: b.partnerId, returnOrigins: ['https://tickets.b.example'] });
+    await setPartnerReturnOrigins({ partnerId: a.partnerId, returnOrigins: ['https://tickets.a.example'] }, getDb());
+    await setPartnerReturnOrigins({ partnerId: b.partnerId, returnOrigins: ['https://tickets.b.example'] }, getDb());
     expect((await buyingFlowUrl(b.apiKey, 'returnTo', 'https://tickets.a.example/')).status).toBe(400);
     expect((await buyingFlowUrl(a.apiKey, 'returnTo', 'https://tickets.b.example/')).status).toBe(400);
     expect((await buyingFlowUrl(b.apiKey, 'returnTo', 'https://tickets.b.example/')).status).toBe(200);

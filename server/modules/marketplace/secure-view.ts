@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { listingItems, listings } from '@/db/schema/marketplace';
 import { showConfigurations } from '@/server/modules/catalog';
 import { protectionOf, unlockState } from '@/server/modules/protection';
@@ -57,7 +57,7 @@ async function revealCode(ticketPk: string, token: string, db: DbOrTx): Promise<
  * The secure view for a page that does not show the code (the transfer page, the sell action): the
  * same view without the code, so looking at it records no reveal.
  */
-export function secureViewWithoutCode(token: string, db: DbOrTx = getDb()) {
+export function secureViewWithoutCode(token: string, db: DbOrTx) {
   return secureView(token, new Date(), db, { reveal: false });
 }
 
@@ -68,7 +68,7 @@ export function secureViewWithoutCode(token: string, db: DbOrTx = getDb()) {
 export async function secureView(
   token: string,
   now = new Date(),
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
   opts: { reveal?: boolean } = {},
 ): Promise<SecureViewOut | null> {
   const ticket = await secureTicketPage(token, db);

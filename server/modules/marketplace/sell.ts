@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { type Db, getDb } from '@/db';
+import type { Db } from '@/db';
 import { buyIntentions, listingItems, listings, type ListingStatus, payouts } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
 import { AppError, type FanErrorReason, notFound } from '@/server/lib/errors';
@@ -88,14 +88,14 @@ export async function ticketSellStatuses(
   partnerId: string,
   sellerEmail: string,
   list: SaleTicket[],
-  opts: { ownedKnown?: boolean; now?: Date; db?: Db } = {},
+  db: Db,
+  opts: { ownedKnown?: boolean; now?: Date } = {},
 ): Promise<TicketSellStatus[]> {
-  const db = opts.db ?? getDb();
   const email = sellerEmail.trim().toLowerCase();
   let notOwned: Set<string> | null = new Set();
   if (!opts.ownedKnown && list.length) {
     try {
-      notOwned = new Set(await notOwnedBy(partnerId, email, list));
+      notOwned = new Set(await notOwnedBy(partnerId, email, list, db));
     } catch (err) {
       if (!(err instanceof PartnerCallError)) throw err;
       notOwned = null; // the partner did not answer: nothing can be sold until it does
@@ -150,7 +150,7 @@ async function payoutModelOf(partnerId: string, t: SaleTicket, db: Db): Promise<
 }
 
 /** The ticket a selling-flow URL names (any partner's: the page then checks the fan's session for it). */
-export async function sellPage(ticketPk: string, db: Db = getDb()) {
+export async function sellPage(ticketPk: string, db: Db) {
   return saleTicketByPk(ticketPk, db);
 }
 
@@ -164,11 +164,11 @@ export interface SellFlow {
 }
 
 /** The selling flow of one ticket, or of its order's tickets (`order`), for the signed-in fan. */
-export async function sellFlow(ticket: SaleTicket, sellerEmail: string, order: boolean, db: Db = getDb()) {
+export async function sellFlow(ticket: SaleTicket, sellerEmail: string, order: boolean, db: Db) {
   const partnerId = ticket.partnerId;
   const list = order && ticket.orderId ? await ticketsOfOrder(partnerId, ticket.orderId, db) : [ticket];
   const [tickets, range, payoutModel, payout] = await Promise.all([
-    ticketSellStatuses(partnerId, sellerEmail, list, { db }),
+    ticketSellStatuses(partnerId, sellerEmail, list, db),
     priceRangeOf(partnerId, [ticket], db),
     payoutModelOf(partnerId, ticket, db),
     payoutStatus(partnerId, sellerEmail.trim().toLowerCase(), db),
@@ -204,7 +204,7 @@ export async function listForSeller(
   sellerEmail: string,
   ticketPks: string[],
   price: string,
-  db: Db = getDb(),
+  db: Db,
 ): Promise<ListForSellerResult> {
   const list = await ticketsByPk(partnerId, [...new Set(ticketPks)], db);
   if (!list.length || list.length !== new Set(ticketPks).size) throw notFound('Ticket not found');
@@ -230,7 +230,7 @@ export function shareUrl(eventPk: string, showPk: string): string {
 }
 
 /** A listing as its seller manages it; null when it is not this fan's (the page then shows not-found). */
-export async function sellerListing(listingId: string, sellerEmail: string | null, db: Db = getDb()) {
+export async function sellerListing(listingId: string, sellerEmail: string | null, db: Db) {
   const [row] = await db
     .select({ partnerId: listings.partnerId, sellerEmail: listings.sellerEmail, eventPk: listings.eventPk })
     .from(listings)
@@ -284,7 +284,7 @@ export async function sellerListingPage(
   partnerId: string,
   listingId: string,
   sellerEmail: string,
-  db: Db = getDb(),
+  db: Db,
 ): Promise<SellerListingView | null> {
   const found = await sellerListing(listingId, sellerEmail, db);
   if (!found || !found.mine || found.partnerId !== partnerId) return null;
@@ -310,7 +310,7 @@ export async function sellerListingPage(
   let stillOwned: boolean | null = null;
   if (listing.status === 'UNLISTED') {
     try {
-      stillOwned = (await notOwnedBy(partnerId, sellerEmail, list)).length === 0;
+      stillOwned = (await notOwnedBy(partnerId, sellerEmail, list, db)).length === 0;
     } catch (err) {
       if (!(err instanceof PartnerCallError)) throw err;
     }
@@ -344,7 +344,7 @@ export async function repriceAsSeller(
   listingId: string,
   sellerEmail: string,
   price: string,
-  db: Db = getDb(),
+  db: Db,
 ): Promise<ListForSellerResult> {
   await assertSeller(partnerId, listingId, sellerEmail, db);
   const items = await db
@@ -371,12 +371,12 @@ export async function repriceAsSeller(
   }
 }
 
-export async function unlistAsSeller(partnerId: string, listingId: string, sellerEmail: string, db: Db = getDb()) {
+export async function unlistAsSeller(partnerId: string, listingId: string, sellerEmail: string, db: Db) {
   await assertSeller(partnerId, listingId, sellerEmail, db);
   return unlist(partnerId, listingId, db);
 }
 
-export async function relistAsSeller(partnerId: string, listingId: string, sellerEmail: string, db: Db = getDb()) {
+export async function relistAsSeller(partnerId: string, listingId: string, sellerEmail: string, db: Db) {
   await assertSeller(partnerId, listingId, sellerEmail, db);
   return relist(partnerId, listingId, db);
 }
@@ -387,7 +387,7 @@ export async function transferAsSeller(
   listingId: string,
   sellerEmail: string,
   toEmail: string,
-  db: Db = getDb(),
+  db: Db,
 ) {
   await assertSeller(partnerId, listingId, sellerEmail, db);
   const listing = await getListing(partnerId, listingId, db);
@@ -398,12 +398,7 @@ export async function transferAsSeller(
  * The partner's static resale entry page for a signed-in fan: every ticket the fan owns now (asked of
  * the partner live), plus those this fan sold here, each with its sell status; grouped by show.
  */
-export async function resaleEntryPage(
-  partnerId: string,
-  fanEmail: string,
-  opts: { sync?: boolean } = {},
-  db: Db = getDb(),
-) {
+export async function resaleEntryPage(partnerId: string, fanEmail: string, opts: { sync?: boolean } = {}, db: Db) {
   const email = fanEmail.trim().toLowerCase();
   let owned: SaleTicket[];
   try {
@@ -424,7 +419,7 @@ export async function resaleEntryPage(
     sold.map((s) => s.ticketPk).filter((pk) => !owned.some((t) => t.pk === pk)),
     db,
   );
-  const statuses = await ticketSellStatuses(partnerId, email, [...owned, ...soldTickets], { ownedKnown: true, db });
+  const statuses = await ticketSellStatuses(partnerId, email, [...owned, ...soldTickets], db, { ownedKnown: true });
   const groups = new Map<string, TicketSellStatus[]>();
   for (const s of statuses) groups.set(s.ticket.showPk, [...(groups.get(s.ticket.showPk) ?? []), s]);
   return {

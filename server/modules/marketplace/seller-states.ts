@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, inTextList } from '@/db';
+import { type DbOrTx, inTextList } from '@/db';
 import { buyIntentions, listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
 import { notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
@@ -56,7 +56,7 @@ export async function sellerItemStates(
   sellerEmail: string,
   items: SellerItem[],
   now = new Date(),
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<SellerItemState[]> {
   return (await sellerItemStatesWith(partnerId, sellerEmail, items, () => Promise.resolve(null), now, db)).states;
 }
@@ -79,7 +79,7 @@ export async function sellerItemStatesWith<T>(
   items: SellerItem[],
   beside: (shows: SellerShow[]) => Promise<T>,
   now = new Date(),
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<{ states: SellerItemState[]; beside: T }> {
   const email = sellerEmail.trim().toLowerCase();
   const refs = [...new Set(items.map((i) => i.eventRef))];
@@ -279,7 +279,7 @@ export async function soldTicketsOf(
   partnerId: string,
   sellerEmail: string,
   opts: { orderIds?: string[] } = {},
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<SoldTicket[]> {
   const email = sellerEmail.trim().toLowerCase();
   if (opts.orderIds && !opts.orderIds.length) return [];
@@ -334,7 +334,7 @@ export async function orderListingStates(
   partnerId: string,
   sellerEmail: string,
   orderIds: string[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<{ orderId: string; ticketId: string; listingId: string; status: ListingStatus }[]> {
   const email = sellerEmail.trim().toLowerCase();
   const list = await ticketsOfOrders(partnerId, orderIds, db);
@@ -366,7 +366,7 @@ export interface ShowMarketState {
 export async function showMarketStates(
   partnerId: string,
   showPks: string[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<Map<string, ShowMarketState>> {
   const out = new Map<string, ShowMarketState>();
   for (const pk of showPks) out.set(pk, { listings: 0, tickets: 0, lowestTotalMinor: null, currency: null });
@@ -400,7 +400,7 @@ export async function showMarketStates(
 }
 
 /** The cheapest listings buyable now of a show (for the buy access layer's list), with the buyer's fee. */
-export async function cheapestListings(partnerId: string, showPk: string, limit: number, db: DbOrTx = getDb()) {
+export async function cheapestListings(partnerId: string, showPk: string, limit: number, db: DbOrTx) {
   const [rows, terms] = await Promise.all([
     db
       .select({
@@ -438,7 +438,7 @@ export async function cheapestListings(partnerId: string, showPk: string, limit:
  * reasons, and per rule type every rule that applies with the one that wins. Ownership is not asked of
  * the partner here (staff look at the rules, not at a fan).
  */
-export async function explainTicket(partnerId: string, ticketId: string, db: DbOrTx = getDb()) {
+export async function explainTicket(partnerId: string, ticketId: string, db: DbOrTx) {
   const [ticket] = await ticketsForSale(partnerId, [ticketId], db);
   if (!ticket) throw notFound('Ticket not found');
   const [[state], rows] = await Promise.all([
@@ -485,7 +485,7 @@ export async function resaleBuyersAmong(
   partnerId: string,
   eventRef: string,
   emails: string[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<string[]> {
   if (!emails.length) return [];
   const d = showDirectory(db);

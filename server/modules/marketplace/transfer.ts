@@ -1,4 +1,4 @@
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { transaction } from '@/server/lib/transaction';
 import { effectiveResaleRules } from '@/server/modules/catalog';
@@ -9,7 +9,7 @@ import { openItemsOf } from './channel-listings';
 import { notOwnedBy, notOwnedError } from './ownership';
 
 /** Does the partner's rule P2P_TRANSFER allow handing this ticket to another e-mail (no rule: no)? */
-export async function transferAllowed(partnerId: string, t: SaleTicket, db: DbOrTx = getDb()): Promise<boolean> {
+export async function transferAllowed(partnerId: string, t: SaleTicket, db: DbOrTx): Promise<boolean> {
   const rules = await effectiveResaleRules(
     partnerId,
     {
@@ -32,9 +32,8 @@ export async function transferAllowed(partnerId: string, t: SaleTicket, db: DbOr
 export async function transferTickets(
   partnerId: string,
   input: { ticketIds: string[]; fromEmail: string; toEmail: string },
-  within?: Db,
+  db: Db,
 ) {
-  const db = within ?? getDb();
   const from = input.fromEmail.trim().toLowerCase();
   const to = input.toEmail.trim().toLowerCase();
   if (from === to)
@@ -55,7 +54,7 @@ export async function transferTickets(
       });
     }
   }
-  const notOwned = await notOwnedBy(partnerId, from, list);
+  const notOwned = await notOwnedBy(partnerId, from, list, db);
   if (notOwned.length) throw notOwnedError(notOwned);
   return transaction(async (work) => {
     // The tickets' row locks first (a listing created or relisted takes them too), then the checks that

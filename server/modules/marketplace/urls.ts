@@ -1,5 +1,5 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { listings } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
 import { badRequest, notFound } from '@/server/lib/errors';
@@ -49,7 +49,7 @@ export async function buyingFlowUrl(
     ticketOptionId?: string;
     'loginTrust[user]'?: string;
   },
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<string> {
   await checkReturnTo(partnerId, q.returnTo ? 'returnTo' : 'returnURL', q.returnTo ?? q.returnURL, db);
   const { eventPk, showPk } = await showOf(partnerId, q.externalReferenceEventId, q.showId, db);
@@ -88,14 +88,14 @@ function trusted(entry: string, partnerId: string, user: string | undefined, db:
 }
 
 /** GET /v1/marketplace/sellingflow/url/entrypoint: starts listing one ticket. */
-export async function sellingFlowUrl(partnerId: string, ticketId: string, lang?: string, db: DbOrTx = getDb()) {
+export async function sellingFlowUrl(partnerId: string, ticketId: string, lang: string | undefined, db: DbOrTx) {
   const [ticket] = await ticketsForSale(partnerId, [ticketId], db);
   if (!ticket) throw notFound('Ticket not found');
   return url(`/sell/${ticket.pk}`, { lang: lang ?? DEFAULT_LANG });
 }
 
 /** GET /v1/marketplace/sellingflow/url/order/entrypoint: starts a bulk sale of an order's tickets. */
-export async function orderSellingFlowUrl(partnerId: string, orderId: string, lang?: string, db: DbOrTx = getDb()) {
+export async function orderSellingFlowUrl(partnerId: string, orderId: string, lang: string | undefined, db: DbOrTx) {
   const list = await ticketsOfOrder(partnerId, orderId, db);
   if (!list.length) throw notFound('Order not found');
   // The first ticket of the order stands for it: the page lists the order's tickets from it.
@@ -106,8 +106,8 @@ export async function orderSellingFlowUrl(partnerId: string, orderId: string, la
 export async function listingDetailsUrl(
   partnerId: string,
   ticketId: string,
-  sellerEmail?: string,
-  db: DbOrTx = getDb(),
+  sellerEmail: string | undefined,
+  db: DbOrTx,
 ) {
   const listing = await listingOfTicket(partnerId, ticketId, sellerEmail, db);
   return url(`/listing/${listing.id}`, {});
@@ -121,8 +121,8 @@ export async function listingDetailsUrl(
 export async function checkoutUrl(
   partnerId: string,
   listingIds: string[],
-  loginTrust?: { user: string },
-  db: DbOrTx = getDb(),
+  loginTrust: { user: string } | undefined,
+  db: DbOrTx,
 ): Promise<string> {
   const ids = [...new Set(listingIds)];
   const rows = await db

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { GET as channelsMe } from '@/app/v1/channels/me/route';
 import { GET as me } from '@/app/v1/me/route';
+import { getDb } from '@/db';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
@@ -34,12 +35,12 @@ describe('disabling a partner', () => {
       expect(JSON.stringify(res.body)).toContain('This partner is disabled. Contact Encore support.');
     }
     // Keys are kept and stay unrevoked; only the partner's flag changed.
-    const keys = await listApiKeys(partner.id);
+    const keys = await listApiKeys(partner.id, getDb());
     expect(keys).toHaveLength(2);
     expect(keys.every((k) => k.revokedAt === null)).toBe(true);
 
     // Disabling again keeps the first time.
-    const again = await setPartnerDisabled({ partnerId: partner.id, disabled: true });
+    const again = await setPartnerDisabled({ partnerId: partner.id, disabled: true }, getDb());
     expect(again.disabledAt?.getTime()).toBe(disabled.disabledAt?.getTime());
 
     const enabled = await staff.partners.setDisabled({ partnerId: partner.id, disabled: false });
@@ -50,7 +51,7 @@ describe('disabling a partner', () => {
 
   it('still answers 401 for an unknown key, so the disabled message reveals nothing to guessers', async () => {
     const { partner } = await makePartner('Disabled unknown key');
-    await setPartnerDisabled({ partnerId: partner.id, disabled: true });
+    await setPartnerDisabled({ partnerId: partner.id, disabled: true }, getDb());
     const res = await call(me, '/v1/me', 'sk_live_thisKeyDoesNotExist0000000000000');
     expect(res.status).toBe(401);
   });
@@ -59,8 +60,8 @@ describe('disabling a partner', () => {
     const tag = `DisList${Date.now()}`;
     const a = await makePartner(`${tag} A`);
     const b = await makePartner(`${tag} B`);
-    await setPartnerDisabled({ partnerId: a.partner.id, disabled: true });
-    const { items } = await listPartners({ search: tag });
+    await setPartnerDisabled({ partnerId: a.partner.id, disabled: true }, getDb());
+    const { items } = await listPartners({ search: tag }, getDb());
     const byId = new Map(items.map((p) => [p.id, p]));
     expect(byId.get(a.partner.id)?.disabledAt).toBeInstanceOf(Date);
     expect(byId.get(b.partner.id)?.disabledAt).toBeNull();
@@ -91,10 +92,10 @@ describe('renaming a partner', () => {
       expect(issues[0].message).toMatch(/^Name is (required|at most 100 characters)$/);
       await expect(staff.partners.create({ name })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     }
-    const err = await renamePartner({ partnerId: partner.id, name: 'x'.repeat(101) }).catch((e: unknown) => e);
+    const err = await renamePartner({ partnerId: partner.id, name: 'x'.repeat(101) }, getDb()).catch((e: unknown) => e);
     expect(String(err)).toContain('Name is at most 100 characters');
     // 100 characters is fine.
-    expect((await createPartner({ name: 'y'.repeat(100) })).name).toHaveLength(100);
+    expect((await createPartner({ name: 'y'.repeat(100) }, getDb())).name).toHaveLength(100);
     expect((await staff.partners.get({ partnerId: partner.id })).name).toContain('Name limits');
   });
 

@@ -1,5 +1,5 @@
 import { asc, eq, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { transaction } from '@/server/lib/transaction';
 import { apiKeys, channels } from '@/db/schema/partners';
 import { badRequest } from '@/server/lib/errors';
@@ -40,7 +40,7 @@ async function checkedWebhookUrl(url: string | null | undefined): Promise<string
 }
 
 /** Creates a channel; its signing secret is answered once here (staff hand it to the channel). */
-export async function createChannel(input: CreateChannelInput, db: DbOrTx = getDb()) {
+export async function createChannel(input: CreateChannelInput, db: DbOrTx) {
   const data = createChannelInput.parse(input);
   await getPartner(data.partnerId, db);
   const webhookUrl = await checkedWebhookUrl(data.webhookUrl);
@@ -57,7 +57,7 @@ export async function createChannel(input: CreateChannelInput, db: DbOrTx = getD
   return channel;
 }
 
-export async function listChannels(partnerId: string, db: DbOrTx = getDb()): Promise<ChannelRecord[]> {
+export async function listChannels(partnerId: string, db: DbOrTx): Promise<ChannelRecord[]> {
   return db
     .select(publicColumns)
     .from(channels)
@@ -70,7 +70,7 @@ async function channelRecord(channelId: string, db: DbOrTx): Promise<ChannelReco
   return row;
 }
 
-export async function updateChannel(input: UpdateChannelInput, db: DbOrTx = getDb()): Promise<ChannelRecord> {
+export async function updateChannel(input: UpdateChannelInput, db: DbOrTx): Promise<ChannelRecord> {
   const data = updateChannelInput.parse(input);
   await getChannel(data.partnerId, data.channelId, db);
   const webhookUrl = await checkedWebhookUrl(data.webhookUrl);
@@ -86,7 +86,7 @@ export async function updateChannel(input: UpdateChannelInput, db: DbOrTx = getD
  * with any buyer's hold cancelled, in the same transaction) or enables it again (the channel PUTs its
  * listings to put them back on sale).
  */
-export async function setChannelDisabled(input: SetChannelDisabledInput, db: DbOrTx = getDb()): Promise<ChannelRecord> {
+export async function setChannelDisabled(input: SetChannelDisabledInput, db: DbOrTx): Promise<ChannelRecord> {
   const data = setChannelDisabledInput.parse(input);
   await getChannel(data.partnerId, data.channelId, db);
   await transaction(async ({ tx }) => {
@@ -101,7 +101,7 @@ export async function setChannelDisabled(input: SetChannelDisabledInput, db: DbO
 }
 
 /** The secret the channel verifies our webhooks with; a new one replaces it at once. */
-export async function rotateChannelSecret(partnerId: string, channelId: string, db: DbOrTx = getDb()) {
+export async function rotateChannelSecret(partnerId: string, channelId: string, db: DbOrTx) {
   await getChannel(partnerId, channelId, db);
   const signingSecret = newSigningSecret();
   await db

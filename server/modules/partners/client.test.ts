@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { setEnv } from '@/server/testing/env';
 import { FakePartner, fakeFeedEvent, fakeTicket } from '@/server/testing/fake-partner';
@@ -28,14 +29,17 @@ const TOKEN = 'tok_partner_0123456789abcdef';
 /** A partner whose integration points at the fake partner (verification under /api/). */
 async function configuredPartner(settings: Omit<UpdateIntegrationInput, 'partnerId'> = {}) {
   const { partner } = await makePartner('Client');
-  await updateIntegration({
-    partnerId: partner.id,
-    verificationUrl: `${fake.origin}/api`,
-    feedUrl: `${fake.origin}/feed`,
-    authHeaderName: 'X-Partner-Token',
-    authHeaderValue: TOKEN,
-    ...settings,
-  });
+  await updateIntegration(
+    {
+      partnerId: partner.id,
+      verificationUrl: `${fake.origin}/api`,
+      feedUrl: `${fake.origin}/feed`,
+      authHeaderName: 'X-Partner-Token',
+      authHeaderValue: TOKEN,
+      ...settings,
+    },
+    getDb(),
+  );
   return partner.id;
 }
 
@@ -56,7 +60,7 @@ describe('verifyTickets', () => {
     const cancelled = fakeTicket({ ticketId: 'T-3', status: 'CANCELLED' });
     fake.setTickets(FAN, [valid, lower, cancelled]);
 
-    const result = await verifyTickets(partnerId, FAN);
+    const result = await verifyTickets(partnerId, FAN, getDb());
     expect(result.userEmail).toBe(FAN);
     expect(result.tickets).toEqual([
       {
@@ -85,14 +89,14 @@ describe('verifyTickets', () => {
 
     // Never cached: a second call asks again and sees the partner's new truth.
     fake.setTickets(FAN, [cancelled]);
-    const again = await verifyTickets(partnerId, FAN);
+    const again = await verifyTickets(partnerId, FAN, getDb());
     expect(again.tickets).toEqual([]);
     expect(fake.requestsTo('/tickets')).toHaveLength(2);
   });
 
   it('sends no auth header when none is configured', async () => {
     const partnerId = await configuredPartner({ authHeaderName: null, authHeaderValue: null });
-    await verifyTickets(partnerId, FAN);
+    await verifyTickets(partnerId, FAN, getDb());
     expect(fake.requests[0].headers['x-partner-token']).toBeUndefined();
   });
 
@@ -110,7 +114,7 @@ describe('verifyTickets', () => {
 
   it('reaches /tickets whether or not the configured URL ends with a slash', async () => {
     const partnerId = await configuredPartner({ verificationUrl: `${fake.origin}/api/v2/?tenant=7` });
-    await verifyTickets(partnerId, FAN);
+    await verifyTickets(partnerId, FAN, getDb());
     expect(fake.requests[0].path).toBe('/api/v2/tickets');
     expect(fake.requests[0].query.get('tenant')).toBe('7');
     expect(fake.requests[0].query.get('user')).toBe(FAN);
@@ -121,14 +125,14 @@ describe('verifyTickets', () => {
     fake.setTickets(FAN, [fakeTicket({ ticketId: 'R-1' }), fakeTicket({ ticketId: 'R-2', status: 'REFUNDED' })]);
 
     const unmapped = await configuredPartner();
-    const err = await callError(verifyTickets(unmapped, FAN));
+    const err = await callError(verifyTickets(unmapped, FAN, getDb()));
     expect(err.reason).toBe('invalid_answer');
     expect(err.details?.map((d) => d.message)).toEqual(['userEmail is required', 'tickets is required']);
 
     const mapped = await configuredPartner({
       verificationFieldMap: { email: 'userEmail', items: 'tickets', id: 'ticketId', state: 'status' },
     });
-    const result = await verifyTickets(mapped, FAN);
+    const result = await verifyTickets(mapped, FAN, getDb());
     expect(result.tickets.map((t) => t.ticketId)).toEqual(['R-1']);
     expect(result.ineligible).toEqual([
       { ticket: expect.objectContaining({ ticketId: 'R-2' }), reason: 'status is REFUNDED, not VALID' },
@@ -150,7 +154,7 @@ describe('verifyTickets', () => {
         ({ ticketId: _drop, ...t }) => t as ReturnType<typeof fakeTicket>,
       ),
     );
-    const err = await callError(verifyTickets(partnerId, FAN));
+    const err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err.message).toContain('tickets[2].ticketId (partner field “id”) is required');
     expect(err.details).toEqual([
       { path: 'tickets[2].ticketId', message: 'tickets[2].ticketId (partner field “id”) is required' },
@@ -170,7 +174,7 @@ describe('verifyTickets', () => {
   ])('refuses a ticket with %o: "%s"', async (override, message) => {
     const partnerId = await configuredPartner();
     fake.setTickets(FAN, [fakeTicket(override as Record<string, unknown>)]);
-    const err = await callError(verifyTickets(partnerId, FAN));
+    const err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err.reason).toBe('invalid_answer');
     expect(err.code).toBe('BAD_GATEWAY');
     expect(err.details?.[0].message).toBe(message);
@@ -179,14 +183,14 @@ describe('verifyTickets', () => {
   it('accepts numeric ids and keeps them as text, and whole-unit currencies', async () => {
     const partnerId = await configuredPartner();
     fake.setTickets(FAN, [fakeTicket({ ticketId: 123 as unknown as string, price: 1200, currency: 'JPY' })]);
-    const { tickets } = await verifyTickets(partnerId, FAN);
+    const { tickets } = await verifyTickets(partnerId, FAN, getDb());
     expect(tickets[0]).toMatchObject({ ticketId: '123', priceMinor: 1200, currency: 'JPY' });
   });
 
   it('marks every copy of a ticket listed twice as ineligible', async () => {
     const partnerId = await configuredPartner();
     fake.setTickets(FAN, [fakeTicket({ ticketId: 'D' }), fakeTicket({ ticketId: 'D' }), fakeTicket({ ticketId: 'E' })]);
-    const result = await verifyTickets(partnerId, FAN);
+    const result = await verifyTickets(partnerId, FAN, getDb());
     expect(result.tickets.map((t) => t.ticketId)).toEqual(['E']);
     expect(result.ineligible.map((i) => i.reason)).toEqual([
       'ticketId appears 2 times in the answer',
@@ -198,42 +202,42 @@ describe('verifyTickets', () => {
     const partnerId = await configuredPartner();
     fake.setTickets(FAN, [fakeTicket()]);
     fake.answerAsUser = 'someone.else@example.com';
-    const err = await callError(verifyTickets(partnerId, FAN));
+    const err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err.reason).toBe('ownership_mismatch');
     expect(err.message).not.toContain('someone.else');
 
     // The same address in another case is the same user.
     fake.answerAsUser = FAN.toUpperCase();
-    expect((await verifyTickets(partnerId, FAN)).tickets).toHaveLength(1);
+    expect((await verifyTickets(partnerId, FAN, getDb())).tickets).toHaveLength(1);
   });
 
   it('says so when the partner has no verification URL, without calling anything', async () => {
     const { partner } = await makePartner('Unconfigured');
-    const err = await callError(verifyTickets(partner.id, FAN));
+    const err = await callError(verifyTickets(partner.id, FAN, getDb()));
     expect(err).toMatchObject({ reason: 'not_configured', code: 'CONFLICT' });
     const partnerId = await configuredPartner({ verificationUrl: null });
-    expect((await callError(verifyTickets(partnerId, FAN))).reason).toBe('not_configured');
+    expect((await callError(verifyTickets(partnerId, FAN, getDb()))).reason).toBe('not_configured');
     expect(fake.requests).toHaveLength(0);
   });
 
   it('refuses an invalid e-mail and an unknown partner as caller errors', async () => {
     const partnerId = await configuredPartner();
-    const bad = await verifyTickets(partnerId, 'not-an-email').catch((e: unknown) => e);
+    const bad = await verifyTickets(partnerId, 'not-an-email', getDb()).catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(AppError);
     expect(bad).toMatchObject({ code: 'BAD_REQUEST' });
-    const missing = await verifyTickets('ptr_nope', FAN).catch((e: unknown) => e);
+    const missing = await verifyTickets('ptr_nope', FAN, getDb()).catch((e: unknown) => e);
     expect(missing).toMatchObject({ code: 'NOT_FOUND' });
   });
 
   it('reports a non-2xx answer with its status', async () => {
     const partnerId = await configuredPartner();
     fake.misbehaviour = { kind: 'status', status: 500 };
-    let err = await callError(verifyTickets(partnerId, FAN));
+    let err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err).toMatchObject({ reason: 'http_status', httpStatus: 500, code: 'BAD_GATEWAY' });
     expect(err.message).toBe("The partner's verification endpoint answered HTTP 500");
 
     fake.misbehaviour = { kind: 'status', status: 302, body: '', headers: { location: `${fake.origin}/other` } };
-    err = await callError(verifyTickets(partnerId, FAN));
+    err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err.message).toContain('HTTP 302 (redirects are not followed)');
     expect(fake.requests.map((r) => r.path)).toEqual(['/api/tickets', '/api/tickets']);
   });
@@ -241,7 +245,7 @@ describe('verifyTickets', () => {
   it('reports an answer that is not JSON', async () => {
     const partnerId = await configuredPartner();
     fake.misbehaviour = { kind: 'badJson' };
-    const err = await callError(verifyTickets(partnerId, FAN));
+    const err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err.reason).toBe('invalid_json');
     expect(err.message).toMatch(/^The partner's verification endpoint did not answer valid JSON/);
   });
@@ -249,14 +253,14 @@ describe('verifyTickets', () => {
   it('reports an answer of the wrong kind (not an object)', async () => {
     const partnerId = await configuredPartner();
     fake.misbehaviour = { kind: 'json', body: [1, 2] };
-    const err = await callError(verifyTickets(partnerId, FAN));
+    const err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err.details?.[0].message).toBe('The answer must be an object');
   });
 
   it('refuses an answer over 1 MiB', async () => {
     const partnerId = await configuredPartner();
     fake.misbehaviour = { kind: 'huge', bytes: 2 * 1024 * 1024 };
-    const err = await callError(verifyTickets(partnerId, FAN));
+    const err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err.reason).toBe('too_large');
     expect(err.message).toContain('more than 1 MiB');
   });
@@ -267,7 +271,7 @@ describe('verifyTickets', () => {
     const { port } = closed.address() as AddressInfo;
     await new Promise<void>((r) => closed.close(() => r()));
     const partnerId = await configuredPartner({ verificationUrl: `http://127.0.0.1:${port}/api` });
-    const err = await callError(verifyTickets(partnerId, FAN));
+    const err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err.reason).toBe('unreachable');
     expect(err.message).toMatch(/could not be reached: .*ECONNREFUSED/);
   });
@@ -276,7 +280,7 @@ describe('verifyTickets', () => {
     const partnerId = await configuredPartner();
     fake.misbehaviour = { kind: 'hang' };
     const started = Date.now();
-    const err = await callError(verifyTickets(partnerId, FAN));
+    const err = await callError(verifyTickets(partnerId, FAN, getDb()));
     expect(err.reason).toBe('timeout');
     expect(err.message).toBe("The partner's verification endpoint did not answer within 5 s");
     expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
@@ -287,7 +291,7 @@ describe('verifyTickets', () => {
     const partnerId = await configuredPartner();
     const restore = setEnv({ ALLOW_PRIVATE_PARTNER_URLS: undefined });
     try {
-      const err = await callError(verifyTickets(partnerId, FAN));
+      const err = await callError(verifyTickets(partnerId, FAN, getDb()));
       expect(err.reason).toBe('forbidden_address');
       expect(err.message).toContain('127.0.0.1');
       expect(fake.requests).toHaveLength(0);
@@ -299,10 +303,10 @@ describe('verifyTickets', () => {
   it('answers the dashboard test as data in both outcomes', async () => {
     const partnerId = await configuredPartner();
     fake.setTickets(FAN, [fakeTicket({ ticketId: 'OK-1' })]);
-    const ok = await testVerification(partnerId, FAN);
+    const ok = await testVerification(partnerId, FAN, getDb());
     expect(ok.ok && ok.result.tickets[0].ticketId).toBe('OK-1');
     fake.misbehaviour = { kind: 'status', status: 403 };
-    const failed = await testVerification(partnerId, FAN);
+    const failed = await testVerification(partnerId, FAN, getDb());
     expect(failed).toEqual({
       ok: false,
       error: {
@@ -319,7 +323,7 @@ describe('fetchEventFeed', () => {
   it('reads one event in the spec shape with its auth header and records a successful run', async () => {
     const partnerId = await configuredPartner({ feedIntervalMinutes: 30 });
     fake.feed = fakeFeedEvent({ priceDetail: true });
-    const feed = await fetchEventFeed(partnerId);
+    const feed = await fetchEventFeed(partnerId, getDb());
     expect(feed.events).toHaveLength(1);
     const show = feed.events[0].shows[0];
     expect(show).toMatchObject({
@@ -334,7 +338,7 @@ describe('fetchEventFeed', () => {
 
     expect(fake.requestsTo('/feed')[0].headers['x-partner-token']).toBe(TOKEN);
     // Reading is not a run: the schedule is pullFeed's (server/modules/catalog/feed.ts).
-    const s = await getIntegration(partnerId);
+    const s = await getIntegration(partnerId, getDb());
     expect(s.feedLastRunAt).toBeNull();
   });
 
@@ -344,7 +348,7 @@ describe('fetchEventFeed', () => {
       fakeFeedEvent({ externalReferenceId: 'A' }),
       fakeFeedEvent({ externalReferenceId: 'B', priceDetail: true }),
     ];
-    const res = await fetchFeedNow(partnerId);
+    const res = await fetchFeedNow(partnerId, getDb());
     expect(res).toEqual({
       ok: true,
       result: { events: 2, shows: 2, ticketOptions: 4, priceTypes: 2, combinations: 2, durationMs: expect.any(Number) },
@@ -356,7 +360,7 @@ describe('fetchEventFeed', () => {
     const event = fakeFeedEvent({ priceDetail: true });
     delete event.shows[0].combinations;
     fake.feed = event;
-    const err = await callError(fetchEventFeed(partnerId));
+    const err = await callError(fetchEventFeed(partnerId, getDb()));
     expect(err.reason).toBe('invalid_answer');
     expect(err.details).toEqual([
       { path: 'shows[0].combinations', message: 'shows[0].combinations is required when priceTypes is present' },
@@ -365,7 +369,7 @@ describe('fetchEventFeed', () => {
 
     // In an array the event's index leads the path.
     fake.feed = [fakeFeedEvent({ externalReferenceId: 'ok' }), event];
-    const inArray = await callError(fetchEventFeed(partnerId));
+    const inArray = await callError(fetchEventFeed(partnerId, getDb()));
     expect(inArray.details?.[0].path).toBe('[1].shows[0].combinations');
   });
 
@@ -396,14 +400,14 @@ describe('fetchEventFeed', () => {
     const event = fakeFeedEvent({ priceDetail: true }) as unknown as Feed;
     breakIt(event);
     fake.feed = event;
-    const err = await callError(fetchEventFeed(partnerId));
+    const err = await callError(fetchEventFeed(partnerId, getDb()));
     expect(err.details?.map((d) => d.message)).toContain(message);
   });
 
   it('refuses duplicate events in an array', async () => {
     const partnerId = await configuredPartner();
     fake.feed = [fakeFeedEvent(), fakeFeedEvent()];
-    const err = await callError(fetchEventFeed(partnerId));
+    const err = await callError(fetchEventFeed(partnerId, getDb()));
     expect(err.details?.[0]).toEqual({
       path: '[1].externalReferenceId',
       message: '[1].externalReferenceId is a duplicate',
@@ -413,21 +417,21 @@ describe('fetchEventFeed', () => {
   it('reports transport failures to the dashboard as data, without recording a run', async () => {
     const partnerId = await configuredPartner();
     fake.misbehaviour = { kind: 'status', status: 503 };
-    const res = await fetchFeedNow(partnerId);
+    const res = await fetchFeedNow(partnerId, getDb());
     expect(res).toMatchObject({
       ok: false,
       error: { reason: 'http_status', httpStatus: 503, message: "The partner's event feed answered HTTP 503" },
     });
-    expect(await getIntegration(partnerId)).toMatchObject({ feedLastRunAt: null, feedLastError: null });
+    expect(await getIntegration(partnerId, getDb())).toMatchObject({ feedLastRunAt: null, feedLastError: null });
 
     fake.misbehaviour = { kind: 'huge', bytes: 6 * 1024 * 1024 };
-    const big = await callError(fetchEventFeed(partnerId));
+    const big = await callError(fetchEventFeed(partnerId, getDb()));
     expect(big.message).toContain('more than 5 MiB');
   });
 
   it('says when no feed URL is configured', async () => {
     const partnerId = await configuredPartner({ feedUrl: null });
-    const err = await callError(fetchEventFeed(partnerId));
+    const err = await callError(fetchEventFeed(partnerId, getDb()));
     expect(err.reason).toBe('not_configured');
   });
 });

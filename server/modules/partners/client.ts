@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { AppError, badRequest, type ErrorDetail, formatPath } from '@/server/lib/errors';
 import { isCurrencyCode, toMinorUnits } from '@/server/lib/money';
 import { OutboundError, partnerRequest } from '@/server/lib/outbound';
@@ -235,11 +235,7 @@ async function configuredIntegration(partnerId: string, db: DbOrTx): Promise<Int
  * Asks the partner which tickets `userEmail` owns right now (never cached) and returns the valid ones.
  * Refuses an answer about another user: ownership must be exact.
  */
-export async function verifyTickets(
-  partnerId: string,
-  userEmail: string,
-  db: DbOrTx = getDb(),
-): Promise<TicketVerification> {
+export async function verifyTickets(partnerId: string, userEmail: string, db: DbOrTx): Promise<TicketVerification> {
   const asked = testVerificationInput.shape.userEmail.safeParse(userEmail);
   if (!asked.success) {
     throw badRequest('Enter a valid e-mail address', [{ path: 'userEmail', message: asked.error.issues[0].message }]);
@@ -311,7 +307,7 @@ export async function verifyTickets(
  */
 export async function fetchFeedAnswer(
   partnerId: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<{ json: unknown; fetchedAt: Date; durationMs: number }> {
   const row = await configuredIntegration(partnerId, db);
   if (!row?.feedUrl) throw new PartnerCallError('not_configured', 'This partner has no event feed URL configured');
@@ -363,6 +359,6 @@ export async function callOutcome<T>(run: () => Promise<T>): Promise<CallOutcome
   }
 }
 
-export function testVerification(partnerId: string, userEmail: string, db: DbOrTx = getDb()) {
+export function testVerification(partnerId: string, userEmail: string, db: DbOrTx) {
   return callOutcome(() => verifyTickets(partnerId, userEmail, db));
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import superjson from 'superjson';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { isPrivateAddress } from '@/server/lib/outbound';
 import { setEnv } from '@/server/testing/env';
@@ -54,7 +55,7 @@ const SECRET = 'tok_live_9f8e7d6c5b4aXYZW';
 describe('integration settings', () => {
   it('answers defaults for a partner never configured, and 404 for an unknown partner', async () => {
     const { partner } = await makePartner('Fresh');
-    const s = await getIntegration(partner.id);
+    const s = await getIntegration(partner.id, getDb());
     expect(s).toMatchObject({
       partnerId: partner.id,
       verificationUrl: null,
@@ -67,22 +68,25 @@ describe('integration settings', () => {
       feedNextRunAt: null,
       updatedAt: null,
     });
-    expect(await loadIntegration(partner.id)).toBeNull();
-    expect((await appError(getIntegration('ptr_missing'))).code).toBe('NOT_FOUND');
+    expect(await loadIntegration(partner.id, getDb())).toBeNull();
+    expect((await appError(getIntegration('ptr_missing', getDb()))).code).toBe('NOT_FOUND');
   });
 
   it('saves the settings and never reads the auth header value back, only a masked hint', async () => {
     allowPrivate();
     const { partner } = await makePartner('Save');
-    const saved = await updateIntegration({
-      partnerId: partner.id,
-      verificationUrl: `${fake.origin}/api/`,
-      verificationFieldMap: { email: 'userEmail', id: 'ticketId' },
-      feedUrl: `${fake.origin}/feed`,
-      feedIntervalMinutes: 60,
-      authHeaderName: 'X-Encore-Token',
-      authHeaderValue: SECRET,
-    });
+    const saved = await updateIntegration(
+      {
+        partnerId: partner.id,
+        verificationUrl: `${fake.origin}/api/`,
+        verificationFieldMap: { email: 'userEmail', id: 'ticketId' },
+        feedUrl: `${fake.origin}/feed`,
+        feedIntervalMinutes: 60,
+        authHeaderName: 'X-Encore-Token',
+        authHeaderValue: SECRET,
+      },
+      getDb(),
+    );
     expect(saved).toMatchObject({
       verificationUrl: `${fake.origin}/api/`,
       verificationFieldMap: { email: 'userEmail', id: 'ticketId' },
@@ -92,10 +96,10 @@ describe('integration settings', () => {
       authHeaderValueSet: true,
       authHeaderValueHint: '…XYZW',
     });
-    const read = await getIntegration(partner.id);
+    const read = await getIntegration(partner.id, getDb());
     expect(read).toEqual(saved);
     expect(JSON.stringify(read)).not.toContain(SECRET.slice(0, 10));
-    expect((await loadIntegration(partner.id))?.authHeaderValue).toBe(SECRET);
+    expect((await loadIntegration(partner.id, getDb()))?.authHeaderValue).toBe(SECRET);
   });
 
   it('gives no hint for short secrets', () => {
@@ -107,84 +111,96 @@ describe('integration settings', () => {
   it('keeps the stored secret when an update omits it, and clears it only when asked', async () => {
     allowPrivate();
     const { partner } = await makePartner('Keep');
-    await updateIntegration({ partnerId: partner.id, authHeaderName: 'X-Key', authHeaderValue: SECRET });
+    await updateIntegration({ partnerId: partner.id, authHeaderName: 'X-Key', authHeaderValue: SECRET }, getDb());
 
-    await updateIntegration({ partnerId: partner.id, authHeaderName: 'X-Other-Key', feedIntervalMinutes: 5 });
-    let row = await loadIntegration(partner.id);
+    await updateIntegration({ partnerId: partner.id, authHeaderName: 'X-Other-Key', feedIntervalMinutes: 5 }, getDb());
+    let row = await loadIntegration(partner.id, getDb());
     expect(row).toMatchObject({ authHeaderName: 'X-Other-Key', authHeaderValue: SECRET, feedIntervalMinutes: 5 });
 
     // A value without its name (or the reverse) is refused, naming the missing field.
-    const noValue = await appError(updateIntegration({ partnerId: partner.id, authHeaderValue: null }));
+    const noValue = await appError(updateIntegration({ partnerId: partner.id, authHeaderValue: null }, getDb()));
     expect(noValue.details?.[0].path).toBe('authHeaderValue');
-    expect((await loadIntegration(partner.id))?.authHeaderValue).toBe(SECRET);
+    expect((await loadIntegration(partner.id, getDb()))?.authHeaderValue).toBe(SECRET);
 
     // Removing the header (name null) takes the secret with it.
-    const cleared = await updateIntegration({ partnerId: partner.id, authHeaderName: null, authHeaderValue: null });
+    const cleared = await updateIntegration(
+      { partnerId: partner.id, authHeaderName: null, authHeaderValue: null },
+      getDb(),
+    );
     expect(cleared).toMatchObject({ authHeaderName: null, authHeaderValueSet: false, authHeaderValueHint: null });
-    row = await loadIntegration(partner.id);
+    row = await loadIntegration(partner.id, getDb());
     expect(row?.authHeaderValue).toBeNull();
 
-    const noName = await appError(updateIntegration({ partnerId: partner.id, authHeaderValue: SECRET }));
+    const noName = await appError(updateIntegration({ partnerId: partner.id, authHeaderValue: SECRET }, getDb()));
     expect(noName.details?.[0].path).toBe('authHeaderName');
 
-    await updateIntegration({ partnerId: partner.id, authHeaderName: 'X-Key', authHeaderValue: SECRET });
-    await updateIntegration({ partnerId: partner.id, authHeaderName: '' });
-    expect(await loadIntegration(partner.id)).toMatchObject({ authHeaderName: null, authHeaderValue: null });
+    await updateIntegration({ partnerId: partner.id, authHeaderName: 'X-Key', authHeaderValue: SECRET }, getDb());
+    await updateIntegration({ partnerId: partner.id, authHeaderName: '' }, getDb());
+    expect(await loadIntegration(partner.id, getDb())).toMatchObject({ authHeaderName: null, authHeaderValue: null });
   });
 
   it('treats an empty URL as none', async () => {
     allowPrivate();
     const { partner } = await makePartner('Empty');
-    await updateIntegration({ partnerId: partner.id, verificationUrl: fake.origin, feedUrl: `${fake.origin}/feed` });
-    const s = await updateIntegration({ partnerId: partner.id, verificationUrl: '  ', feedUrl: '' });
+    await updateIntegration(
+      { partnerId: partner.id, verificationUrl: fake.origin, feedUrl: `${fake.origin}/feed` },
+      getDb(),
+    );
+    const s = await updateIntegration({ partnerId: partner.id, verificationUrl: '  ', feedUrl: '' }, getDb());
     expect(s).toMatchObject({ verificationUrl: null, feedUrl: null, feedNextRunAt: null });
   });
 
   it('validates the feed interval (1..1440 whole minutes)', async () => {
     const { partner } = await makePartner('Interval');
-    expect(await zodMessages(updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 0 }))).toEqual([
+    expect(await zodMessages(updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 0 }, getDb()))).toEqual([
       'At least 1 minute',
     ]);
-    expect(await zodMessages(updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 1441 }))).toEqual([
-      'At most 1440 minutes (one day)',
-    ]);
-    expect(await zodMessages(updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 1.5 }))).toEqual([
+    expect(await zodMessages(updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 1441 }, getDb()))).toEqual(
+      ['At most 1440 minutes (one day)'],
+    );
+    expect(await zodMessages(updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 1.5 }, getDb()))).toEqual([
       'Whole minutes only',
     ]);
-    expect((await updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 1 })).feedIntervalMinutes).toBe(1);
-    expect((await updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 1440 })).feedIntervalMinutes).toBe(
-      1440,
-    );
+    expect(
+      (await updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 1 }, getDb())).feedIntervalMinutes,
+    ).toBe(1);
+    expect(
+      (await updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 1440 }, getDb())).feedIntervalMinutes,
+    ).toBe(1440);
   });
 
   it('validates the field map: targets must be our field names, each at most once', async () => {
     const { partner } = await makePartner('Map');
     const bad = await zodMessages(
-      updateIntegration({ partnerId: partner.id, verificationFieldMap: { id: 'ticketNumber' as 'ticketId' } }),
+      updateIntegration({ partnerId: partner.id, verificationFieldMap: { id: 'ticketNumber' as 'ticketId' } }, getDb()),
     );
     expect(bad[0]).toMatch(/^Map to one of: userEmail, tickets, ticketId/);
     const twice = await zodMessages(
-      updateIntegration({ partnerId: partner.id, verificationFieldMap: { id: 'ticketId', ref: 'ticketId' } }),
+      updateIntegration({ partnerId: partner.id, verificationFieldMap: { id: 'ticketId', ref: 'ticketId' } }, getDb()),
     );
     expect(twice).toEqual(['Both “id” and “ref” map to ticketId']);
-    const ok = await updateIntegration({ partnerId: partner.id, verificationFieldMap: { mail: 'userEmail' } });
+    const ok = await updateIntegration({ partnerId: partner.id, verificationFieldMap: { mail: 'userEmail' } }, getDb());
     expect(ok.verificationFieldMap).toEqual({ mail: 'userEmail' });
   });
 
   it('validates the auth header name and value', async () => {
     const { partner } = await makePartner('Header');
     const id = partner.id;
-    expect(await zodMessages(updateIntegration({ partnerId: id, authHeaderName: 'X Token' }))).toEqual([
+    expect(await zodMessages(updateIntegration({ partnerId: id, authHeaderName: 'X Token' }, getDb()))).toEqual([
       'Not a valid HTTP header name',
     ]);
-    expect(await zodMessages(updateIntegration({ partnerId: id, authHeaderName: 'Host' }))).toEqual([
+    expect(await zodMessages(updateIntegration({ partnerId: id, authHeaderName: 'Host' }, getDb()))).toEqual([
       'Encore sets this header itself; choose another name',
     ]);
-    expect(await zodMessages(updateIntegration({ partnerId: id, authHeaderName: 'cache-control' }))).toHaveLength(1);
     expect(
-      await zodMessages(updateIntegration({ partnerId: id, authHeaderName: 'X-T', authHeaderValue: 'a\r\nb: c' })),
+      await zodMessages(updateIntegration({ partnerId: id, authHeaderName: 'cache-control' }, getDb())),
+    ).toHaveLength(1);
+    expect(
+      await zodMessages(
+        updateIntegration({ partnerId: id, authHeaderName: 'X-T', authHeaderValue: 'a\r\nb: c' }, getDb()),
+      ),
     ).toEqual(['Header values may contain printable ASCII characters only']);
-    expect(await loadIntegration(id)).toBeNull();
+    expect(await loadIntegration(id, getDb())).toBeNull();
   });
 
   describe('URL rules', () => {
@@ -199,34 +215,38 @@ describe('integration settings', () => {
       refusePrivate();
       const { partner } = await makePartner('Refuse');
       for (const field of ['verificationUrl', 'feedUrl'] as const) {
-        const err = await appError(updateIntegration({ partnerId: partner.id, [field]: url }));
+        const err = await appError(updateIntegration({ partnerId: partner.id, [field]: url }, getDb()));
         expect(err.code).toBe('BAD_REQUEST');
         expect(err.message).toMatch(message);
         expect(err.details).toEqual([{ path: field, message: err.message }]);
       }
-      expect(await loadIntegration(partner.id)).toBeNull();
+      expect(await loadIntegration(partner.id, getDb())).toBeNull();
     });
 
     it.runIf(ownNameIsPrivate)(`refuses a name that resolves to loopback (${hostname})`, async () => {
       refusePrivate();
       const { partner } = await makePartner('Hosts');
-      const err = await appError(updateIntegration({ partnerId: partner.id, verificationUrl: `https://${hostname}/` }));
+      const err = await appError(
+        updateIntegration({ partnerId: partner.id, verificationUrl: `https://${hostname}/` }, getDb()),
+      );
       expect(err.message).toContain(`${hostname} resolves to a private or reserved address`);
     });
 
     it('requires https in production', async () => {
       restoreEnv = setEnv({ NODE_ENV: 'production', ALLOW_PRIVATE_PARTNER_URLS: undefined });
       const { partner } = await makePartner('Prod');
-      const err = await appError(updateIntegration({ partnerId: partner.id, feedUrl: 'http://partner.invalid/feed' }));
+      const err = await appError(
+        updateIntegration({ partnerId: partner.id, feedUrl: 'http://partner.invalid/feed' }, getDb()),
+      );
       expect(err.message).toBe('Partner URLs must use https');
-      const ok = await updateIntegration({ partnerId: partner.id, feedUrl: 'https://partner.invalid/feed' });
+      const ok = await updateIntegration({ partnerId: partner.id, feedUrl: 'https://partner.invalid/feed' }, getDb());
       expect(ok.feedUrl).toBe('https://partner.invalid/feed');
     });
 
     it('accepts the loopback fake partner when ALLOW_PRIVATE_PARTNER_URLS is set', async () => {
       allowPrivate();
       const { partner } = await makePartner('Allow');
-      const s = await updateIntegration({ partnerId: partner.id, verificationUrl: fake.origin });
+      const s = await updateIntegration({ partnerId: partner.id, verificationUrl: fake.origin }, getDb());
       expect(s.verificationUrl).toBe(fake.origin);
     });
   });
@@ -236,27 +256,27 @@ describe('integration settings', () => {
       allowPrivate();
       const { partner } = await makePartner('Schedule');
       const before = Date.now();
-      const s1 = await updateIntegration({ partnerId: partner.id, feedUrl: `${fake.origin}/feed` });
+      const s1 = await updateIntegration({ partnerId: partner.id, feedUrl: `${fake.origin}/feed` }, getDb());
       expect(s1.feedNextRunAt!.getTime()).toBeGreaterThanOrEqual(before - 1000);
       expect(s1.feedNextRunAt!.getTime()).toBeLessThanOrEqual(Date.now() + 1000);
 
-      const ran = await recordFeedRun(partner.id, 'boom');
+      const ran = await recordFeedRun(partner.id, 'boom', getDb());
       expect(ran.feedLastError).toBe('boom');
       expect(ran.feedNextRunAt!.getTime() - ran.feedLastRunAt!.getTime()).toBe(15 * 60_000);
 
-      const s2 = await updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 90 });
+      const s2 = await updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 90 }, getDb());
       expect(s2.feedNextRunAt!.getTime() - s2.feedLastRunAt!.getTime()).toBe(90 * 60_000);
       expect(s2.feedLastError).toBe('boom');
 
       // Unrelated changes leave the schedule alone.
-      const s3 = await updateIntegration({ partnerId: partner.id, verificationUrl: fake.origin });
+      const s3 = await updateIntegration({ partnerId: partner.id, verificationUrl: fake.origin }, getDb());
       expect(s3.feedNextRunAt).toEqual(s2.feedNextRunAt);
 
       // The old URL's error does not stick to a new URL.
-      const s4 = await updateIntegration({ partnerId: partner.id, feedUrl: `${fake.origin}/feed2` });
+      const s4 = await updateIntegration({ partnerId: partner.id, feedUrl: `${fake.origin}/feed2` }, getDb());
       expect(s4.feedLastError).toBeNull();
 
-      const s5 = await updateIntegration({ partnerId: partner.id, feedUrl: null });
+      const s5 = await updateIntegration({ partnerId: partner.id, feedUrl: null }, getDb());
       expect(s5.feedNextRunAt).toBeNull();
     });
   });
@@ -266,11 +286,11 @@ describe('integration settings', () => {
     const { partner } = await makePartner('Concurrent');
     for (let i = 1; i <= 5; i++) {
       await Promise.all([
-        updateIntegration({ partnerId: partner.id, verificationUrl: `${fake.origin}/v${i}` }),
-        updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 10 + i }),
-        updateIntegration({ partnerId: partner.id, verificationFieldMap: { [`f${i}`]: 'ticketId' } }),
+        updateIntegration({ partnerId: partner.id, verificationUrl: `${fake.origin}/v${i}` }, getDb()),
+        updateIntegration({ partnerId: partner.id, feedIntervalMinutes: 10 + i }, getDb()),
+        updateIntegration({ partnerId: partner.id, verificationFieldMap: { [`f${i}`]: 'ticketId' } }, getDb()),
       ]);
-      expect(await getIntegration(partner.id)).toMatchObject({
+      expect(await getIntegration(partner.id, getDb())).toMatchObject({
         verificationUrl: `${fake.origin}/v${i}`,
         feedIntervalMinutes: 10 + i,
         verificationFieldMap: { [`f${i}`]: 'ticketId' },

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, lte, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { partnerIntegrations } from '@/db/schema/integrations';
 import { badRequest, type ErrorDetail } from '@/server/lib/errors';
 import { partnerUrlProblem } from '@/server/lib/outbound';
@@ -57,13 +57,13 @@ function toSettings(partnerId: string, row: IntegrationRow | null): IntegrationS
 }
 
 /** The stored row, secret included: for the partner client only, never for display. */
-export async function loadIntegration(partnerId: string, db: DbOrTx = getDb()): Promise<IntegrationRow | null> {
+export async function loadIntegration(partnerId: string, db: DbOrTx): Promise<IntegrationRow | null> {
   const [row] = await db.select().from(partnerIntegrations).where(eq(partnerIntegrations.partnerId, partnerId));
   return row ?? null;
 }
 
 /** The settings as staff see them. A partner never configured gets the defaults (nothing is written). */
-export async function getIntegration(partnerId: string, db: DbOrTx = getDb()): Promise<IntegrationSettings> {
+export async function getIntegration(partnerId: string, db: DbOrTx): Promise<IntegrationSettings> {
   await getPartner(partnerId, db);
   return toSettings(partnerId, await loadIntegration(partnerId, db));
 }
@@ -73,10 +73,7 @@ export async function getIntegration(partnerId: string, db: DbOrTx = getDb()): P
  * Feed schedule: a new feed URL is due at once (and forgets the old URL's error); a new interval counts
  * from the last run; no feed URL means no next run.
  */
-export async function updateIntegration(
-  input: UpdateIntegrationInput,
-  db: DbOrTx = getDb(),
-): Promise<IntegrationSettings> {
+export async function updateIntegration(input: UpdateIntegrationInput, db: DbOrTx): Promise<IntegrationSettings> {
   const data = updateIntegrationInput.parse(input);
   await getPartner(data.partnerId, db);
 
@@ -146,11 +143,7 @@ export async function updateIntegration(
 }
 
 /** Notes one feed run: when it ran, its error (null on success), and when the next one is due. */
-export async function recordFeedRun(
-  partnerId: string,
-  error: string | null,
-  db: DbOrTx = getDb(),
-): Promise<IntegrationSettings> {
+export async function recordFeedRun(partnerId: string, error: string | null, db: DbOrTx): Promise<IntegrationSettings> {
   const [row] = await db
     .update(partnerIntegrations)
     .set({
@@ -173,7 +166,7 @@ const isDue = () => and(isNotNull(partnerIntegrations.feedUrl), lte(partnerInteg
  * the same statement. Rows another sweep is claiming are skipped (SKIP LOCKED), and once committed a
  * claim is no longer due, so two app instances never pull the same partner twice in one period.
  */
-export async function claimDueFeeds(db: DbOrTx = getDb(), limit = FEED_CLAIM_BATCH): Promise<string[]> {
+export async function claimDueFeeds(db: DbOrTx, limit = FEED_CLAIM_BATCH): Promise<string[]> {
   const due = db
     .select({ partnerId: partnerIntegrations.partnerId })
     .from(partnerIntegrations)
@@ -190,7 +183,7 @@ export async function claimDueFeeds(db: DbOrTx = getDb(), limit = FEED_CLAIM_BAT
 }
 
 /** Makes a claimed partner due again (its pull could not be queued), so the next sweep retries it. */
-export async function releaseFeedClaim(partnerId: string, db: DbOrTx = getDb()): Promise<void> {
+export async function releaseFeedClaim(partnerId: string, db: DbOrTx): Promise<void> {
   await db
     .update(partnerIntegrations)
     .set({ feedNextRunAt: sql`now()` })

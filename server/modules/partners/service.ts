@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, getSql } from '@/db';
+import { type Db, type DbOrTx, getSql } from '@/db';
 import { apiKeys, channels, partners } from '@/db/schema/partners';
 import { env } from '@/server/env';
 import { badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
@@ -37,7 +37,7 @@ export function kindOfKey(rawKey: string): ApiKeyKind {
   return rawKey.startsWith(KEY_PREFIX.channels) ? 'channels' : 'partner';
 }
 
-export async function createPartner(input: CreatePartnerInput, db: DbOrTx = getDb()): Promise<Partner> {
+export async function createPartner(input: CreatePartnerInput, db: DbOrTx): Promise<Partner> {
   const { name } = createPartnerInput.parse(input);
   const [row] = await db
     .insert(partners)
@@ -46,13 +46,13 @@ export async function createPartner(input: CreatePartnerInput, db: DbOrTx = getD
   return row;
 }
 
-export async function getPartner(partnerId: string, db: DbOrTx = getDb()): Promise<Partner> {
+export async function getPartner(partnerId: string, db: DbOrTx): Promise<Partner> {
   const [row] = await db.select().from(partners).where(eq(partners.id, partnerId));
   if (!row) throw notFound('Partner not found');
   return row;
 }
 
-export async function renamePartner(input: RenamePartnerInput, db: DbOrTx = getDb()): Promise<Partner> {
+export async function renamePartner(input: RenamePartnerInput, db: DbOrTx): Promise<Partner> {
   const { partnerId, name } = renamePartnerInput.parse(input);
   const [row] = await db
     .update(partners)
@@ -64,7 +64,7 @@ export async function renamePartner(input: RenamePartnerInput, db: DbOrTx = getD
 }
 
 /** Sets (or with null / an empty string removes) the partner's logo shown on every fan page. */
-export async function setPartnerLogo(input: SetPartnerLogoInput, db: DbOrTx = getDb()): Promise<Partner> {
+export async function setPartnerLogo(input: SetPartnerLogoInput, db: DbOrTx): Promise<Partner> {
   const { partnerId, logoUrl } = setPartnerLogoInput.parse(input);
   const [row] = await db
     .update(partners)
@@ -76,7 +76,7 @@ export async function setPartnerLogo(input: SetPartnerLogoInput, db: DbOrTx = ge
 }
 
 /** Sets the partner's support contact for fans (each field: null or '' removes it; Encore's is used then). */
-export async function setPartnerSupport(input: SetPartnerSupportInput, db: DbOrTx = getDb()): Promise<Partner> {
+export async function setPartnerSupport(input: SetPartnerSupportInput, db: DbOrTx): Promise<Partner> {
   const { partnerId, supportUrl, supportEmail } = setPartnerSupportInput.parse(input);
   const [row] = await db
     .update(partners)
@@ -92,10 +92,7 @@ export async function setPartnerSupport(input: SetPartnerSupportInput, db: DbOrT
  * origin (http on a loopback host only with ALLOW_PRIVATE_PARTNER_URLS); a bad one is a 400 naming it.
  * Stored normalised and deduplicated; this process's cached copy is dropped at once (others: in seconds).
  */
-export async function setPartnerReturnOrigins(
-  input: SetPartnerReturnOriginsInput,
-  db: DbOrTx = getDb(),
-): Promise<Partner> {
+export async function setPartnerReturnOrigins(input: SetPartnerReturnOriginsInput, db: DbOrTx): Promise<Partner> {
   const { partnerId, returnOrigins } = setPartnerReturnOriginsInput.parse(input);
   const origins: string[] = [];
   const details: ErrorDetail[] = [];
@@ -119,7 +116,7 @@ export async function setPartnerReturnOrigins(
  * Disables or re-enables a partner. Disabling deletes nothing: keys, catalogue and tickets stay, the
  * keys just answer 403 until the partner is enabled again. Disabling twice keeps the first time.
  */
-export async function setPartnerDisabled(input: SetPartnerDisabledInput, db: DbOrTx = getDb()): Promise<Partner> {
+export async function setPartnerDisabled(input: SetPartnerDisabledInput, db: DbOrTx): Promise<Partner> {
   const { partnerId, disabled } = setPartnerDisabledInput.parse(input);
   const [row] = await db
     .update(partners)
@@ -138,7 +135,7 @@ export async function setPartnerDisabled(input: SetPartnerDisabledInput, db: DbO
  * Sets (or with null removes) the partner's default primary sales fee. Only `{ type, value }` is
  * stored; FIXED is an amount in major units of each ticket's currency.
  */
-export async function setPrimarySalesFee(input: SetPrimarySalesFeeInput, db: DbOrTx = getDb()): Promise<Partner> {
+export async function setPrimarySalesFee(input: SetPrimarySalesFeeInput, db: DbOrTx): Promise<Partner> {
   const { partnerId, primarySalesFee: fee } = setPrimarySalesFeeInput.parse(input);
   const [row] = await db
     .update(partners)
@@ -149,7 +146,7 @@ export async function setPrimarySalesFee(input: SetPrimarySalesFeeInput, db: DbO
   return row;
 }
 
-export async function listPartners(input: ListPartnersInput, db: DbOrTx = getDb()) {
+export async function listPartners(input: ListPartnersInput, db: DbOrTx) {
   const { search, page, pageSize } = listPartnersInput.parse(input);
   const where = search ? ilike(partners.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined;
   // Table-qualified by hand: drizzle renders a lone column of the outer table without its table name.
@@ -185,11 +182,7 @@ const publicKeyColumns = {
   revokedAt: apiKeys.revokedAt,
 };
 
-export async function listApiKeys(
-  partnerId: string,
-  db: DbOrTx = getDb(),
-  channelId?: string,
-): Promise<ApiKeyRecord[]> {
+export async function listApiKeys(partnerId: string, db: DbOrTx, channelId?: string): Promise<ApiKeyRecord[]> {
   return db
     .select(publicKeyColumns)
     .from(apiKeys)
@@ -198,7 +191,7 @@ export async function listApiKeys(
 }
 
 /** One of the partner's channels (404 for another partner's: nothing is learnt of it). */
-export async function getChannel(partnerId: string, channelId: string, db: DbOrTx = getDb()): Promise<Channel> {
+export async function getChannel(partnerId: string, channelId: string, db: DbOrTx): Promise<Channel> {
   const [row] = await db
     .select()
     .from(channels)
@@ -208,7 +201,7 @@ export async function getChannel(partnerId: string, channelId: string, db: DbOrT
 }
 
 /** The partner's first channel, created as "Default channel" when it has none (for keys made without one). */
-export async function defaultChannel(partnerId: string, db: DbOrTx = getDb()): Promise<Channel> {
+export async function defaultChannel(partnerId: string, db: DbOrTx): Promise<Channel> {
   const [first] = await db
     .select()
     .from(channels)
@@ -226,7 +219,7 @@ export async function defaultChannel(partnerId: string, db: DbOrTx = getDb()): P
 /** Creates a key and returns its secret. The secret is never stored and cannot be shown again. */
 export async function createApiKey(
   input: { partnerId: string; kind: ApiKeyKind; label?: string; channelId?: string },
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   await getPartner(input.partnerId, db);
   // A channels key opens the Channels API as one channel: the one named, else the partner's first
@@ -257,7 +250,7 @@ export async function createApiKey(
   return { key, secret };
 }
 
-export async function revokeApiKey(partnerId: string, keyId: string, db: DbOrTx = getDb()): Promise<ApiKeyRecord> {
+export async function revokeApiKey(partnerId: string, keyId: string, db: DbOrTx): Promise<ApiKeyRecord> {
   const [key] = await db
     .update(apiKeys)
     .set({ revokedAt: sql`coalesce(${apiKeys.revokedAt}, now())` })
@@ -269,7 +262,7 @@ export async function revokeApiKey(partnerId: string, keyId: string, db: DbOrTx 
 }
 
 /** Partner plus one partner key and one channels key: what the CLI, the dashboard and the demo seed create. */
-export async function createPartnerWithKeys(name: string, db = getDb()) {
+export async function createPartnerWithKeys(name: string, db: Db) {
   return db.transaction(async (tx) => {
     const partner = await createPartner({ name }, tx);
     const { secret: apiKey } = await createApiKey({ partnerId: partner.id, kind: 'partner', label: 'initial' }, tx);

@@ -49,8 +49,8 @@ let seq = 0;
 const ref = (tag = 'bi') => `${tag}-${process.pid}-${++seq}`;
 
 beforeAll(async () => {
-  partnerId = (await createPartner({ name: 'Payments partner' })).id;
-  otherPartnerId = (await createPartner({ name: 'Other partner' })).id;
+  partnerId = (await createPartner({ name: 'Payments partner' }, getDb())).id;
+  otherPartnerId = (await createPartner({ name: 'Other partner' }, getDb())).id;
 });
 
 async function open(extra: Partial<Parameters<typeof startPayment>[1]> = {}) {
@@ -110,8 +110,8 @@ describe('starting a payment (sandbox)', () => {
 
   it('is scoped by partner and checks its input', async () => {
     const { payment } = await open();
-    expect((await getPayment(partnerId, payment.id)).id).toBe(payment.id);
-    await expect(getPayment(otherPartnerId, payment.id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await getPayment(partnerId, payment.id, getDb())).id).toBe(payment.id);
+    await expect(getPayment(otherPartnerId, payment.id, getDb())).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(open({ currency: 'EURO' })).rejects.toThrow(/ISO 4217/);
     await expect(open({ amountMinor: 45.5 })).rejects.toThrow(/whole minor units/);
     await expect(open({ amountMinor: 0 })).rejects.toThrow(/more than zero/);
@@ -132,7 +132,7 @@ describe('the sandbox checkout form (route handler)', () => {
       status: 303,
       location: 'https://partner.test/done',
     });
-    const paid = await getPayment(partnerId, payment.id);
+    const paid = await getPayment(partnerId, payment.id, getDb());
     expect(paid.status).toBe('paid');
     expect(paid.paidAt).toBeInstanceOf(Date);
     expect(succeeded.filter((s) => s.id === payment.id)).toEqual([{ id: payment.id, statusInTx: 'paid' }]);
@@ -148,7 +148,7 @@ describe('the sandbox checkout form (route handler)', () => {
       status: 303,
       location: `http://encore.test/pay/${payment.id}?error=declined`,
     });
-    expect((await getPayment(partnerId, payment.id)).status).toBe('pending');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('pending');
     expect(succeeded.some((s) => s.id === payment.id)).toBe(false);
     expect((await post(payment.id, { action: 'pay', ...CARD })).location).toBe('https://partner.test/done');
   });
@@ -157,20 +157,20 @@ describe('the sandbox checkout form (route handler)', () => {
     const { payment } = await open();
     const card = { action: 'pay', ...CARD, cardNumber: '4000 0027 6000 3184' };
     expect(await post(payment.id, card)).toEqual({ status: 303, location: `http://encore.test/pay/${payment.id}` });
-    expect((await getPayment(partnerId, payment.id)).status).toBe('requires_action');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('requires_action');
     expect((await sandboxCheckout(payment.id))?.state).toBe('requires_action');
 
     expect((await post(payment.id, { action: 'fail_authentication' })).location).toBe(
       `http://encore.test/pay/${payment.id}?error=authentication_failed`,
     );
-    expect((await getPayment(partnerId, payment.id)).status).toBe('pending');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('pending');
 
     await post(payment.id, card);
     expect(await post(payment.id, { action: 'authenticate' })).toEqual({
       status: 303,
       location: 'https://partner.test/done',
     });
-    expect((await getPayment(partnerId, payment.id)).status).toBe('paid');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('paid');
     expect(succeeded.filter((s) => s.id === payment.id)).toHaveLength(1);
   });
 
@@ -185,7 +185,7 @@ describe('the sandbox checkout form (route handler)', () => {
     expect(await error({ cvc: '12' })).toBe('invalid_cvc');
     expect(await error({ name: ' ' })).toBe('invalid_name');
     expect(await error({ cardNumber: '5555 5555 5555 4444' })).toBe('unsupported_card');
-    expect((await getPayment(partnerId, payment.id)).status).toBe('pending');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('pending');
   });
 
   it('paying twice at once pays once and runs the listeners once', async () => {
@@ -193,13 +193,13 @@ describe('the sandbox checkout form (route handler)', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => post(payment.id, { action: 'pay', ...CARD })));
     expect(answers.every((a) => a.status === 303 && a.location === 'https://partner.test/done')).toBe(true);
     expect(succeeded.filter((s) => s.id === payment.id)).toHaveLength(1);
-    expect((await getPayment(partnerId, payment.id)).status).toBe('paid');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('paid');
   });
 
   it('a listener that fails rolls the payment back: it stays payable', async () => {
     const { payment } = await open({ reference: ref('boom') });
     await expect(payWithSandboxCard(payment.id, CARD)).rejects.toThrow('listener refused');
-    expect((await getPayment(partnerId, payment.id)).status).toBe('pending');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('pending');
   });
 
   it('an expired checkout is not payable: it expires and the failed listeners run; the minute job sweeps the rest', async () => {
@@ -213,12 +213,12 @@ describe('the sandbox checkout form (route handler)', () => {
     expect((await post(payment.id, { action: 'pay', ...CARD })).location).toBe(
       `http://encore.test/pay/${payment.id}?error=not_payable`,
     );
-    expect((await getPayment(partnerId, payment.id)).status).toBe('expired');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('expired');
     expect(failed).toContain(payment.id);
 
     const swept = (await expirePaymentsJob.run({}, { provider: 'local', attempt: 1 })) as { expired: number };
     expect(swept.expired).toBeGreaterThanOrEqual(1);
-    expect((await getPayment(partnerId, late.payment.id)).status).toBe('expired');
+    expect((await getPayment(partnerId, late.payment.id, getDb())).status).toBe('expired');
     expect(failed).toContain(late.payment.id);
     // A new payment for the same reference may be opened once the old one expired.
     const reopened = await startPayment(partnerId, {
@@ -242,7 +242,7 @@ async function paidPayment(amountMinor = 4550): Promise<Payment> {
   const { payment } = await open({ amountMinor });
   const result = await payWithSandboxCard(payment.id, CARD);
   expect(result.outcome).toBe('paid');
-  return getPayment(partnerId, payment.id);
+  return getPayment(partnerId, payment.id, getDb());
 }
 
 describe('refunds', () => {
@@ -251,7 +251,7 @@ describe('refunds', () => {
     const part = await refundPayment(partnerId, { paymentId: payment.id, amountMinor: 2000, reason: 'One ticket' });
     expect(part).toMatchObject({ status: 'succeeded', amountMinor: 2000, currency: 'EUR', reason: 'One ticket' });
     expect(part.providerRef).toMatch(/^sbx_re_/);
-    expect(await getPayment(partnerId, payment.id)).toMatchObject({
+    expect(await getPayment(partnerId, payment.id, getDb())).toMatchObject({
       status: 'partially_refunded',
       refundedMinor: 2000,
     });
@@ -260,8 +260,8 @@ describe('refunds', () => {
     ).rejects.toMatchObject({ code: 'CONFLICT' });
     const rest = await refundPayment(partnerId, { paymentId: payment.id, reason: 'Show cancelled' });
     expect(rest.amountMinor).toBe(3000);
-    expect(await getPayment(partnerId, payment.id)).toMatchObject({ status: 'refunded', refundedMinor: 5000 });
-    expect((await refundsOf(partnerId, payment.id)).map((r) => r.amountMinor)).toEqual([2000, 3000]);
+    expect(await getPayment(partnerId, payment.id, getDb())).toMatchObject({ status: 'refunded', refundedMinor: 5000 });
+    expect((await refundsOf(partnerId, payment.id, getDb())).map((r) => r.amountMinor)).toEqual([2000, 3000]);
     await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'Again' })).rejects.toMatchObject({
       code: 'CONFLICT',
     });
@@ -281,14 +281,14 @@ describe('refunds', () => {
       refundPayment(partnerId, { paymentId: payment.id, reason: 'b' }),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-    expect(await getPayment(partnerId, payment.id)).toMatchObject({ status: 'refunded', refundedMinor: 4550 });
+    expect(await getPayment(partnerId, payment.id, getDb())).toMatchObject({ status: 'refunded', refundedMinor: 4550 });
   });
 });
 
 describe('seller payout accounts and transfers (sandbox)', () => {
   it('a seller is pending payout info until onboarding is done; then transfers are paid, once per key', async () => {
     const email = `Seller-${process.pid}-${Date.now()}@fans.test`;
-    expect(await payoutStatus(partnerId, email)).toBe('none');
+    expect(await payoutStatus(partnerId, email, getDb())).toBe('none');
     await expect(
       transferPayout(partnerId, { sellerEmail: email, amountMinor: 4000, currency: 'EUR', idempotencyKey: 'k0' }),
     ).rejects.toThrow(/pending payout info/);
@@ -299,7 +299,7 @@ describe('seller payout accounts and transfers (sandbox)', () => {
     });
     expect(setUp.account).toMatchObject({ status: 'pending', provider: 'sandbox', sellerEmail: email.toLowerCase() });
     expect(setUp.onboardingUrl).toBe(`http://encore.test/pay/payouts/${setUp.account.id}`);
-    expect(await payoutStatus(partnerId, email)).toBe('pending');
+    expect(await payoutStatus(partnerId, email, getDb())).toBe('pending');
     expect(
       (await setUpPayoutAccount(partnerId, { sellerEmail: email, returnUrl: 'https://partner.test/payouts' })).account
         .id,
@@ -313,14 +313,14 @@ describe('seller payout accounts and transfers (sandbox)', () => {
     });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('https://partner.test/payouts');
-    expect(await payoutStatus(partnerId, email)).toBe('active');
+    expect(await payoutStatus(partnerId, email, getDb())).toBe('active');
     expect(activated).toEqual([setUp.account.id]);
     expect(
       await setUpPayoutAccount(partnerId, { sellerEmail: email, returnUrl: 'https://partner.test/payouts' }),
     ).toMatchObject({
       onboardingUrl: null,
     });
-    expect(await getPayoutAccount(otherPartnerId, email)).toBeNull();
+    expect(await getPayoutAccount(otherPartnerId, email, getDb())).toBeNull();
 
     const payment = await paidPayment();
     const key = `payout-${payment.id}`;

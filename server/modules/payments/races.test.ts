@@ -30,7 +30,7 @@ let partnerId: string;
 let seq = 0;
 let jobs: ReturnType<typeof recordJobs>;
 beforeAll(async () => {
-  partnerId = (await createPartner({ name: `Payment races ${process.pid}-${Date.now()}` })).id;
+  partnerId = (await createPartner({ name: `Payment races ${process.pid}-${Date.now()}` }, getDb())).id;
   jobs = recordJobs();
 });
 afterAll(() => jobs.restore());
@@ -55,7 +55,7 @@ describe('sandbox', () => {
     const outcomes = await race(20, () => payOnSandbox(url));
     expect(statuses(outcomes)).toEqual(Array(20).fill(200));
     for (const o of outcomes) expect(o.value).toMatchObject({ status: 303, location: 'https://partner.test/done' });
-    expect((await getPayment(partnerId, payment.id)).status).toBe('paid');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('paid');
     expect(count(succeeded, payment.id)).toBe(1);
   });
 
@@ -69,7 +69,7 @@ describe('sandbox', () => {
     expect(statuses(outcomes)).toEqual(Array(20).fill(200));
     for (const o of outcomes.filter((_, i) => i % 2 === 0))
       expect((o.value as { location: string }).location).toBe(`http://encore.test/pay/${payment.id}?error=not_payable`);
-    expect((await getPayment(partnerId, payment.id)).status).toBe('expired');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('expired');
     expect(count(failed, payment.id)).toBe(1);
     expect(count(succeeded, payment.id)).toBe(0);
   });
@@ -86,7 +86,10 @@ describe('Stripe webhook', () => {
     const seller = 'stripe-seller@example.com';
     const buyer = 'stripe-buyer@example.com';
     const m = await sellerMarket({ seller, name: 'Stripe races', tickets: [{ ticketId: 'T1' }] });
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: seller, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: seller, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: buyer });
     const [payment] = await getDb()
       .select()
@@ -100,7 +103,7 @@ describe('Stripe webhook', () => {
       (r) => r.status,
     );
     expect(statuses(outcomes)).toEqual(Array(20).fill(200));
-    expect((await getPayment(m.partnerId, payment.id)).status).toBe('paid');
+    expect((await getPayment(m.partnerId, payment.id, getDb())).status).toBe('paid');
     const rows = await getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
     expect(rows.map((p) => p.status)).toEqual(['SCHEDULED']);
     expect((await webhooksOf(m.partnerId, 'ticket.updated')).map((x) => x.data)).toEqual([
@@ -120,7 +123,7 @@ describe('Stripe webhook', () => {
       (r) => r.status,
     );
     expect(statuses(outcomes)).toEqual(Array(20).fill(200));
-    const { status } = await getPayment(partnerId, payment.id);
+    const { status } = await getPayment(partnerId, payment.id, getDb());
     expect(['paid', 'expired']).toContain(status);
     expect(count(succeeded, payment.id)).toBe(status === 'paid' ? 1 : 0);
     expect(count(failed, payment.id)).toBe(status === 'expired' ? 1 : 0);

@@ -49,9 +49,9 @@ function stateOf(p: Payment, now = Date.now()): CheckoutState {
 
 /** The checkout page's view of a sandbox payment, or null (unknown, or another provider's). */
 export async function sandboxCheckout(paymentId: string): Promise<CheckoutView | null> {
-  const payment = await paymentForCheckout(paymentId);
+  const payment = await paymentForCheckout(paymentId, getDb());
   if (!payment || payment.provider !== 'sandbox') return null;
-  const partner = await getPartner(payment.partnerId);
+  const partner = await getPartner(payment.partnerId, getDb());
   return { payment, partnerName: partner.name, state: stateOf(payment) };
 }
 
@@ -88,7 +88,7 @@ export function checkCard(form: SandboxCardForm, now = new Date()): { number: st
 
 /** A payment the sandbox may still take money for: open and in time (late ones are expired here). */
 async function payable(paymentId: string): Promise<Payment | null> {
-  const payment = await paymentForCheckout(paymentId);
+  const payment = await paymentForCheckout(paymentId, getDb());
   if (!payment || payment.provider !== 'sandbox') return null;
   const state = stateOf(payment);
   if (state === 'expired' && (payment.status === 'pending' || payment.status === 'requires_action')) {
@@ -102,7 +102,7 @@ async function payable(paymentId: string): Promise<Payment | null> {
  * tab) leads where a paid payment leads; anything else is not payable.
  */
 async function settled(paymentId: string): Promise<SandboxResult> {
-  const now = await paymentForCheckout(paymentId);
+  const now = await paymentForCheckout(paymentId, getDb());
   if (now?.provider !== 'sandbox') return { outcome: 'error', error: 'not_payable', payment: null };
   return now.status === 'paid'
     ? { outcome: 'paid', payment: now }
@@ -115,7 +115,7 @@ async function settled(paymentId: string): Promise<SandboxResult> {
  */
 async function settledAfter(paymentId: string, deadline = Date.now() + 15_000): Promise<SandboxResult> {
   for (;;) {
-    const now = await paymentForCheckout(paymentId);
+    const now = await paymentForCheckout(paymentId, getDb());
     const open = now?.status === 'pending' || now?.status === 'requires_action';
     if (!open || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 50));
@@ -131,7 +131,7 @@ async function charge(paymentId: string, providerPaymentRef: string): Promise<Sa
   const taken = await takePayment(paymentId, { provider: 'sandbox', providerPaymentRef });
   if (taken && 'busy' in taken) return settledAfter(paymentId);
   if (taken && 'refused' in taken) {
-    return { outcome: 'error', error: taken.refused.code, payment: await paymentForCheckout(paymentId) };
+    return { outcome: 'error', error: taken.refused.code, payment: await paymentForCheckout(paymentId, getDb()) };
   }
   return taken ? { outcome: 'paid', payment: taken.paid } : settled(paymentId);
 }
@@ -177,9 +177,9 @@ export async function completeSandboxAuthentication(paymentId: string, authentic
 export async function sandboxOnboarding(
   accountId: string,
 ): Promise<{ account: SellerAccount; partnerName: string } | null> {
-  const account = await sellerAccountForOnboarding(accountId);
+  const account = await sellerAccountForOnboarding(accountId, getDb());
   if (!account || account.provider !== 'sandbox') return null;
-  return { account, partnerName: (await getPartner(account.partnerId)).name };
+  return { account, partnerName: (await getPartner(account.partnerId, getDb())).name };
 }
 
 /** The seller finishes the sandbox onboarding: the account becomes active. Answers where they return to. */

@@ -130,7 +130,7 @@ export async function startPayment(
 }
 
 /** A partner's payment (another partner's answers 404). */
-export async function getPayment(partnerId: string, paymentId: string, db: DbOrTx = getDb()): Promise<Payment> {
+export async function getPayment(partnerId: string, paymentId: string, db: DbOrTx): Promise<Payment> {
   const [row] = await db
     .select()
     .from(payments)
@@ -144,7 +144,7 @@ export async function paymentsFor(
   partnerId: string,
   purpose: string,
   reference: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<Payment[]> {
   return db
     .select()
@@ -157,7 +157,7 @@ export async function paymentsFor(
  * The hosted checkout's view of a payment, found by its id alone: the id (~119 random bits) is what the
  * buyer's link carries, like a provider's checkout URL. Internal to the checkout pages.
  */
-export async function paymentForCheckout(paymentId: string, db: DbOrTx = getDb()): Promise<Payment | null> {
+export async function paymentForCheckout(paymentId: string, db: DbOrTx): Promise<Payment | null> {
   const [row] = await db.select().from(payments).where(eq(payments.id, paymentId));
   return row ?? null;
 }
@@ -440,13 +440,13 @@ export async function settleRefund(
 }
 
 /** A refund by the provider's reference (webhooks name refunds that way). */
-export async function refundByProviderRef(providerRef: string, db: DbOrTx = getDb()): Promise<Refund | null> {
+export async function refundByProviderRef(providerRef: string, db: DbOrTx): Promise<Refund | null> {
   const [row] = await db.select().from(refunds).where(eq(refunds.providerRef, providerRef));
   return row ?? null;
 }
 
 /** A payment's refunds, oldest first. */
-export async function refundsOf(partnerId: string, paymentId: string, db: DbOrTx = getDb()): Promise<Refund[]> {
+export async function refundsOf(partnerId: string, paymentId: string, db: DbOrTx): Promise<Refund[]> {
   return db
     .select()
     .from(refunds)
@@ -464,7 +464,7 @@ export type PayoutStatus = 'none' | 'pending' | 'active';
 export async function getPayoutAccount(
   partnerId: string,
   sellerEmail: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<SellerAccount | null> {
   const [row] = await db
     .select()
@@ -479,11 +479,7 @@ export async function getPayoutAccount(
   return row ?? null;
 }
 
-export async function payoutStatus(
-  partnerId: string,
-  sellerEmail: string,
-  db: DbOrTx = getDb(),
-): Promise<PayoutStatus> {
+export async function payoutStatus(partnerId: string, sellerEmail: string, db: DbOrTx): Promise<PayoutStatus> {
   return (await getPayoutAccount(partnerId, sellerEmail, db))?.status ?? 'none';
 }
 
@@ -498,7 +494,7 @@ export async function setUpPayoutAccount(
   const data = payoutAccountInput.parse(input);
   const email = data.sellerEmail.trim().toLowerCase();
   const provider = providerFor(currentProviderName());
-  let account = await getPayoutAccount(partnerId, email);
+  let account = await getPayoutAccount(partnerId, email, getDb());
   if (!account) {
     const id = newId('sac');
     // A stable key: two set-ups at once (or a retry) get the same provider account back.
@@ -513,7 +509,7 @@ export async function setUpPayoutAccount(
       .insert(sellerAccounts)
       .values({ id, partnerId, sellerEmail: email, provider: provider.name, accountRef })
       .onConflictDoNothing();
-    account = (await getPayoutAccount(partnerId, email))!;
+    account = (await getPayoutAccount(partnerId, email, getDb()))!;
   }
   if (account.status === 'active') return { account, onboardingUrl: null };
   const onboardingUrl = await provider.onboardingUrl({
@@ -531,7 +527,7 @@ export async function setUpPayoutAccount(
 }
 
 /** The sandbox onboarding page's view of an account, by its id alone (the link the seller was given). */
-export async function sellerAccountForOnboarding(id: string, db: DbOrTx = getDb()): Promise<SellerAccount | null> {
+export async function sellerAccountForOnboarding(id: string, db: DbOrTx): Promise<SellerAccount | null> {
   const [row] = await db.select().from(sellerAccounts).where(eq(sellerAccounts.id, id));
   return row ?? null;
 }
@@ -585,11 +581,11 @@ export async function setSellerAccountActive(
  */
 export async function transferPayout(partnerId: string, input: TransferInput): Promise<Transfer> {
   const data = transferInput.parse(input);
-  const account = await getPayoutAccount(partnerId, data.sellerEmail);
+  const account = await getPayoutAccount(partnerId, data.sellerEmail, getDb());
   if (!account || account.status !== 'active') {
     throw new AppError('CONFLICT', 'The seller is pending payout info: their payout account is not set up yet');
   }
-  if (data.paymentId) await getPayment(partnerId, data.paymentId);
+  if (data.paymentId) await getPayment(partnerId, data.paymentId, getDb());
   const db = getDb();
   await db
     .insert(transfers)

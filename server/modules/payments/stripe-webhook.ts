@@ -1,4 +1,5 @@
 import type Stripe from 'stripe';
+import { getDb } from '@/db';
 import { env } from '@/server/env';
 import { errorFields, log } from '@/server/lib/log';
 import {
@@ -80,7 +81,7 @@ async function applyEvent(event: Stripe.Event): Promise<string | undefined> {
     case 'refund.updated':
     case 'refund.failed': {
       const refund = event.data.object;
-      const row = await refundByProviderRef(refund.id);
+      const row = await refundByProviderRef(refund.id, getDb());
       if (!row) return 'unknown refund';
       const outcome = refundOutcome(refund);
       if (outcome.status !== 'pending') await settleRefund(row.id, outcome);
@@ -95,7 +96,7 @@ async function applyEvent(event: Stripe.Event): Promise<string | undefined> {
 async function sessionPayment(session: Stripe.Checkout.Session) {
   const id = session.client_reference_id ?? session.metadata?.encore_payment_id;
   if (!id) return null;
-  const payment = await paymentForCheckout(id);
+  const payment = await paymentForCheckout(id, getDb());
   if (!payment || payment.provider !== 'stripe') return null;
   if (payment.providerRef && payment.providerRef !== session.id) return null;
   return payment;

@@ -2,11 +2,11 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { sessionOf } from '@/server/testing/fake-stripe';
 import { eq } from 'drizzle-orm';
 import { POST as webhook } from '@/app/api/payments/stripe/webhook/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
-import { getDb } from '@/db';
 import { buyIntentions, payments } from '@/db/schema';
 import { createBuyIntention, createListing, refundPurchase, refundPurchaseJob } from '@/server/modules/marketplace';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
@@ -133,7 +133,7 @@ beforeAll(async () => {
     STRIPE_WEBHOOK_SECRET: SECRET,
     STRIPE_API_BASE: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
   });
-  partnerId = (await createPartner({ name: 'Stripe partner' })).id;
+  partnerId = (await createPartner({ name: 'Stripe partner' }, getDb())).id;
 });
 afterAll(async () => {
   setEnv(saved);
@@ -236,7 +236,7 @@ describe('the Stripe webhook route', () => {
     // Signed right, but an hour old (a replay): outside the SDK's 5-minute tolerance.
     const hourAgo = Math.floor(Date.now() / 1000) - 3600;
     expect((await deliver('checkout.session.completed', session, { timestamp: hourAgo })).status).toBe(400);
-    expect((await getPayment(partnerId, payment.id)).status).toBe('pending');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('pending');
   });
 
   it('checkout.session.completed marks the payment paid once, however often (and concurrently) it is delivered', async () => {
@@ -244,7 +244,7 @@ describe('the Stripe webhook route', () => {
     const session = sessionOf(payment);
     const answers = await Promise.all([1, 2, 3, 4].map(() => deliver('checkout.session.completed', session)));
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
-    expect(await getPayment(partnerId, payment.id)).toMatchObject({
+    expect(await getPayment(partnerId, payment.id, getDb())).toMatchObject({
       status: 'paid',
       providerPaymentRef: `pi_for_${payment.id}`,
     });
@@ -263,10 +263,10 @@ describe('the Stripe webhook route', () => {
       (await deliver('checkout.session.completed', sessionOf(payment, { id: 'cs_someone_else' }))).body.ignored,
     ).toBe('unknown payment');
     expect((await deliver('customer.created', { id: 'cus_1' })).body.ignored).toBe('event type not handled');
-    expect((await getPayment(partnerId, payment.id)).status).toBe('pending');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('pending');
     // The delayed method succeeds later.
     expect((await deliver('checkout.session.async_payment_succeeded', sessionOf(payment))).status).toBe(200);
-    expect((await getPayment(partnerId, payment.id)).status).toBe('paid');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('paid');
   });
 
   it('checkout.session.expired fails the payment and runs the failed listeners; a late completion changes nothing', async () => {
@@ -274,10 +274,10 @@ describe('the Stripe webhook route', () => {
     expect((await deliver('checkout.session.expired', sessionOf(payment, { payment_status: 'unpaid' }))).status).toBe(
       200,
     );
-    expect((await getPayment(partnerId, payment.id)).status).toBe('expired');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('expired');
     expect(failedEvents).toContain(payment.id);
     await deliver('checkout.session.completed', sessionOf(payment));
-    expect((await getPayment(partnerId, payment.id)).status).toBe('expired');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('expired');
     expect(paidEvents).not.toContain(payment.id);
   });
 
@@ -296,7 +296,7 @@ describe('the Stripe webhook route', () => {
 async function paid(amountMinor = 5000) {
   const { payment } = await open(amountMinor);
   await deliver('checkout.session.completed', sessionOf(payment));
-  return getPayment(partnerId, payment.id);
+  return getPayment(partnerId, payment.id, getDb());
 }
 
 describe('Stripe refunds', () => {
@@ -313,7 +313,7 @@ describe('Stripe refunds', () => {
     });
     expect(req.idempotencyKey).toBe(`encore-refund-${part.id}`);
     expect(part).toMatchObject({ status: 'succeeded', providerRef: expect.stringMatching(/^re_test_/) });
-    expect((await getPayment(partnerId, payment.id)).status).toBe('partially_refunded');
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('partially_refunded');
 
     next.set('/v1/refunds', [{ status: 200, body: { id: 're_pending_1', object: 'refund', status: 'pending' } }]);
     const rest = await refundPayment(partnerId, { paymentId: payment.id, reason: 'Show cancelled' });
@@ -324,8 +324,8 @@ describe('Stripe refunds', () => {
       code: 'CONFLICT',
     });
     await deliver('refund.updated', { id: 're_pending_1', object: 'refund', status: 'succeeded' });
-    expect(await getPayment(partnerId, payment.id)).toMatchObject({ status: 'refunded', refundedMinor: 5000 });
-    expect((await refundsOf(partnerId, payment.id)).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(await getPayment(partnerId, payment.id, getDb())).toMatchObject({ status: 'refunded', refundedMinor: 5000 });
+    expect((await refundsOf(partnerId, payment.id, getDb())).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
   });
 
   it('a refund Stripe refuses is recorded as failed and frees its amount', async () => {
@@ -336,7 +336,7 @@ describe('Stripe refunds', () => {
     await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'x' })).rejects.toMatchObject({
       code: 'BAD_GATEWAY',
     });
-    expect((await refundsOf(partnerId, payment.id))[0]).toMatchObject({
+    expect((await refundsOf(partnerId, payment.id, getDb()))[0]).toMatchObject({
       status: 'failed',
       failureReason: expect.stringContaining('Charge already refunded'),
     });
@@ -366,7 +366,7 @@ describe('Stripe Connect payouts', () => {
       refresh_url: 'https://partner.test/payouts',
     });
     expect(setUp.onboardingUrl).toBe(`https://connect.stripe.test/setup/e/${setUp.account.accountRef}`);
-    expect(await payoutStatus(partnerId, email)).toBe('pending');
+    expect(await payoutStatus(partnerId, email, getDb())).toBe('pending');
 
     const payment = await paid(6000);
     const input = {
@@ -380,14 +380,14 @@ describe('Stripe Connect payouts', () => {
 
     // Onboarding half done: details submitted, transfers not active yet.
     await deliver('account.updated', { id: setUp.account.accountRef, object: 'account', payouts_enabled: false });
-    expect(await payoutStatus(partnerId, email)).toBe('pending');
+    expect(await payoutStatus(partnerId, email, getDb())).toBe('pending');
     await deliver('account.updated', {
       id: setUp.account.accountRef,
       object: 'account',
       payouts_enabled: true,
       capabilities: { transfers: 'active' },
     });
-    expect(await payoutStatus(partnerId, email)).toBe('active');
+    expect(await payoutStatus(partnerId, email, getDb())).toBe('active');
 
     // Stripe refuses the first try; the same key tries again with the same Idempotency-Key.
     next.set('/v1/transfers', [
@@ -427,7 +427,10 @@ describe('a show cancellation and a staff refund with Stripe', () => {
   /** A partner's T1 listed at 40.00 and held by BUYER, with the Stripe payment of the hold. */
   async function held(name: string) {
     const m = await sellerMarket({ seller: SELLER, name });
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
     const [payment] = await getDb().select().from(payments).where(eq(payments.reference, intention.id));
     return { ...m, listing, intention, payment };
@@ -475,10 +478,10 @@ describe('a show cancellation and a staff refund with Stripe', () => {
     const job = jobs.sent.slice(sent).find((j) => j.name === 'marketplace.refundPurchase')!;
     expect(job.input).toMatchObject({ refundId: `rfd_${m.intention.id}_staff` });
     await refundPurchaseJob.run(refundPurchaseJob.input.parse(job.input), { provider: 'local', attempt: 1 });
-    expect(await refundsOf(m.partnerId, m.payment.id)).toEqual([
+    expect(await refundsOf(m.partnerId, m.payment.id, getDb())).toEqual([
       expect.objectContaining({ id: `rfd_${m.intention.id}_staff`, status: 'succeeded', amountMinor: 4000 }),
     ]);
-    expect((await getPayment(m.partnerId, m.payment.id)).status).toBe('refunded');
+    expect((await getPayment(m.partnerId, m.payment.id, getDb())).status).toBe('refunded');
     // A second staff refund is a 409, not a second refund.
     await expect(
       refundPurchase({

@@ -45,7 +45,7 @@ async function tokenOf(partnerId: string, ticketId: string) {
 }
 
 const shieldMessages = async (partnerId: string) =>
-  (await listMessages({ partnerId, action: 'ticketShield.updated', pageSize: 100 })).items.map((i) => i.data);
+  (await listMessages({ partnerId, action: 'ticketShield.updated', pageSize: 100 }, getDb())).items.map((i) => i.data);
 
 describe('protection switches', () => {
   it('sends ticketShield.updated once per show whose protection changes, with the partner’s ids', async () => {
@@ -78,7 +78,7 @@ describe('protection switches', () => {
     );
     expect(await shieldMessages(partner.id)).toHaveLength(4);
 
-    const view = await eventProtection(partner.id, eventPk);
+    const view = await eventProtection(partner.id, eventPk, getDb());
     expect(view.event).toEqual({ active: null, unlockHours: null });
     expect(view.shows.map((s) => [s.showId, s.active, s.unlockHours, s.effective])).toEqual([
       ['A', true, null, { active: true, unlockOverride: null }],
@@ -93,7 +93,7 @@ describe('protection switches', () => {
         STAFF,
       ),
     ).rejects.toThrow(AppError);
-    await expect(eventProtection(other.partner.id, eventPk)).rejects.toThrow('Event not found');
+    await expect(eventProtection(other.partner.id, eventPk, getDb())).rejects.toThrow('Event not found');
     expect(await shieldMessages(partner.id)).toHaveLength(4);
   });
 
@@ -104,8 +104,14 @@ describe('protection switches', () => {
       tickets: [{ ticketId: 'T1' }, { ticketId: 'T2' }, { ticketId: 'T3' }],
     });
     const { eventPk, show } = await pks(m.partnerId, m.ref);
-    const before = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 });
-    const held = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 40 });
+    const before = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
+      getDb(),
+    );
+    const held = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 40 },
+      getDb(),
+    );
     const intention = await createBuyIntention(m.partnerId, { items: [held.id], user: BUYER });
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk, showPk: show['1'], active: false, unlockHours: null },
@@ -137,11 +143,11 @@ describe('protection switches', () => {
         .where(and(eq(mails.partnerId, m.partnerId), eq(mails.kind, 'listingCancelled'))),
     ).toHaveLength(2);
 
-    const list = await ticketsForSale(m.partnerId, ['T1']);
-    const { problems } = await listingChecks(m.partnerId, list, 4000);
+    const list = await ticketsForSale(m.partnerId, ['T1'], db);
+    const { problems } = await listingChecks(m.partnerId, list, 4000, undefined, db);
     expect(problems.map((p) => p.code)).toEqual(['PROTECTION_OFF']);
     await expect(
-      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }),
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, db),
     ).rejects.toThrow(/ticket protection is off for this show/);
 
     const sell = await accessLayerPost(
@@ -165,16 +171,19 @@ describe('protection switches', () => {
       { partnerId: m.partnerId, eventPk, showPk: show['1'], active: null, unlockHours: null },
       STAFF,
     );
-    expect((await listingChecks(m.partnerId, list, 4000)).problems).toEqual([]);
+    expect((await listingChecks(m.partnerId, list, 4000, undefined, db)).problems).toEqual([]);
     // The unlisted listing can go on sale again.
-    expect((await relist(m.partnerId, before.id)).status).toBe('ACTIVE');
+    expect((await relist(m.partnerId, before.id, db)).status).toBe('ACTIVE');
   });
 });
 
 describe('resale turned off by the partner', () => {
   it('takes the show’s listings off sale with a mail, as protection off does; back on, they list again', async () => {
     const m = await sellerMarket({ seller: SELLER, name: 'Resale off' });
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const put = (resaleEnabled: boolean) =>
       updateEventPut(
         apiRequest('/v1/events', {
@@ -194,9 +203,9 @@ describe('resale turned off by the partner', () => {
     expect(sent).toEqual([{ to: SELLER }]);
     // Sending false again changes nothing and mails no one.
     expect((await put(false)).status).toBe(200);
-    await expect(relist(m.partnerId, listing.id)).rejects.toThrow(/resale is turned off/);
+    await expect(relist(m.partnerId, listing.id, db)).rejects.toThrow(/resale is turned off/);
     expect((await put(true)).status).toBe(200);
-    expect((await relist(m.partnerId, listing.id)).status).toBe('ACTIVE');
+    expect((await relist(m.partnerId, listing.id, db)).status).toBe('ACTIVE');
     expect(
       await db
         .select()
@@ -219,28 +228,28 @@ describe('the secure view', () => {
     const token = await tokenOf(m.partnerId, 'T1');
     const starts = new Date(inFiveHours).getTime();
 
-    let view = (await secureView(token))!;
+    let view = (await secureView(token, undefined, getDb()))!;
     expect(view.state).toBe('valid');
     expect(view.unlocksAt.getTime()).toBe(starts - 3600_000); // ticketDelivery: 1 h before
     expect(view.ticketAccess).toBeNull();
 
     await setScopeProtection({ partnerId: m.partnerId, eventPk, showPk: null, active: null, unlockHours: 6 }, STAFF);
-    view = (await secureView(token))!;
+    view = (await secureView(token, undefined, getDb()))!;
     expect(view.unlocksAt.getTime()).toBe(starts - 6 * 3600_000); // the event's override wins
     expect(view.ticketAccess).toEqual({ type: 'OTHER', locator: 'CODE-1' });
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk, showPk: show['1'], active: null, unlockHours: 2 },
       STAFF,
     );
-    expect((await secureView(token))!.unlocksAt.getTime()).toBe(starts - 2 * 3600_000); // the show's wins over the event's
+    expect((await secureView(token, undefined, getDb()))!.unlocksAt.getTime()).toBe(starts - 2 * 3600_000); // the show's wins over the event's
 
     // Without overrides nor ticketDelivery: the partner's default hours.
     const n = await sellerMarket({ seller: SELLER, name: 'Default hours', show: { date: inFiveHours } });
     const other = await tokenOf(n.partnerId, 'T1');
-    expect((await secureView(other))!.unlocksAt.getTime()).toBe(starts - 3 * 3600_000);
-    expect(await partnerProtection(n.partnerId)).toEqual({ unlockHours: 3, reissue: false });
-    await setPartnerProtection({ partnerId: n.partnerId, unlockHours: 8, reissue: false }, STAFF);
-    const open = (await secureView(other))!;
+    expect((await secureView(other, undefined, getDb()))!.unlocksAt.getTime()).toBe(starts - 3 * 3600_000);
+    expect(await partnerProtection(n.partnerId, getDb())).toEqual({ unlockHours: 3, reissue: false });
+    await setPartnerProtection({ partnerId: n.partnerId, unlockHours: 8, reissue: false }, STAFF, getDb());
+    const open = (await secureView(other, undefined, getDb()))!;
     expect(open.unlocksAt.getTime()).toBe(starts - 8 * 3600_000);
     expect(open.ticketAccess).toEqual({ type: 'OTHER', locator: 'x' });
 
@@ -248,12 +257,12 @@ describe('the secure view', () => {
     const far = await sellerMarket({ seller: SELLER, name: 'Off' });
     const farPks = await pks(far.partnerId, far.ref);
     const farToken = await tokenOf(far.partnerId, 'T1');
-    expect((await secureView(farToken))!.ticketAccess).toBeNull();
+    expect((await secureView(farToken, undefined, getDb()))!.ticketAccess).toBeNull();
     await setScopeProtection(
       { partnerId: far.partnerId, eventPk: farPks.eventPk, showPk: null, active: false, unlockHours: null },
       STAFF,
     );
-    const unprotected = (await secureView(farToken))!;
+    const unprotected = (await secureView(farToken, undefined, getDb()))!;
     expect(unprotected.protectionActive).toBe(false);
     expect(unprotected.ticketAccess).toEqual({ type: 'OTHER', locator: 'x' });
   });
@@ -267,16 +276,26 @@ describe('the secure view', () => {
       tickets: [{ ticketId: 'T1' }, { ticketId: 'T2' }, { ticketId: 'T3' }],
     });
     const [t1, t2, t3] = await Promise.all(['T1', 'T2', 'T3'].map((id) => tokenOf(m.partnerId, id)));
-    expect((await secureView(t3))!).toMatchObject({ state: 'valid', ticketAccess: { locator: 'x' } });
+    expect((await secureView(t3, undefined, getDb()))!).toMatchObject({
+      state: 'valid',
+      ticketAccess: { locator: 'x' },
+    });
 
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
-    expect((await secureView(t1))!).toMatchObject({ state: 'listed', ticketAccess: null, listingId: listing.id });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    expect((await secureView(t1, undefined, getDb()))!).toMatchObject({
+      state: 'listed',
+      ticketAccess: null,
+      listingId: listing.id,
+    });
 
     expect((await admit(m.key, 'T2')).status).toBe(200);
-    expect((await secureView(t2))!).toMatchObject({ state: 'used', ticketAccess: null });
+    expect((await secureView(t2, undefined, getDb()))!).toMatchObject({ state: 'used', ticketAccess: null });
 
     expect((await deleteTicket(m.key, 'T3')).status).toBe(200);
-    expect((await secureView(t3))!).toMatchObject({
+    expect((await secureView(t3, undefined, getDb()))!).toMatchObject({
       state: 'deleted',
       ticketAccess: null,
       actions: { calendar: false },
@@ -284,9 +303,9 @@ describe('the secure view', () => {
 
     const { show } = await pks(m.partnerId, m.ref);
     await getDb().update(shows).set({ status: 'CANCELLED' }).where(eq(shows.id, show['1']));
-    expect((await secureView(t2))!.state).toBe('cancelled');
-    expect(await secureView('f'.repeat(64))).toBeNull();
-    expect(await secureView('../etc')).toBeNull();
+    expect((await secureView(t2, undefined, getDb()))!.state).toBe('cancelled');
+    expect(await secureView('f'.repeat(64), undefined, getDb())).toBeNull();
+    expect(await secureView('../etc', undefined, getDb())).toBeNull();
   });
 
   it('after a resale: the seller’s link says sold, the buyer’s says being reissued until the partner’s new ticketAccess arrives', async () => {
@@ -297,32 +316,43 @@ describe('the secure view', () => {
       show: { date: soon },
       tickets: [{ ticketId: 'T1', ticketAccess: { type: 'OTHER', locator: 'OLD-CODE' } }],
     });
-    await setPartnerProtection({ partnerId: m.partnerId, unlockHours: 3, reissue: true }, STAFF);
-    expect((await protectionOf(m.partnerId)).reissue).toBe(true);
+    await setPartnerProtection({ partnerId: m.partnerId, unlockHours: 3, reissue: true }, STAFF, getDb());
+    expect((await protectionOf(m.partnerId, getDb())).reissue).toBe(true);
     const sellerToken = await tokenOf(m.partnerId, 'T1');
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
     expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
 
-    const old = (await secureView(sellerToken))!;
+    const old = (await secureView(sellerToken, undefined, getDb()))!;
     expect(old).toMatchObject({ state: 'sold', ticketAccess: null, actions: { sell: false, transfer: false } });
     expect(old.ticket.holder).toBeNull();
     expect(old.endedAt).toBeInstanceOf(Date);
     const buyerToken = await tokenOf(m.partnerId, 'T1');
     expect(buyerToken).not.toBe(sellerToken);
-    expect((await secureView(buyerToken))!).toMatchObject({ state: 'reissuing', ticketAccess: null });
-    expect((await ticketsAwaitingReissue(m.partnerId)).map((t) => [t.ticketId, t.owner])).toEqual([['T1', BUYER]]);
-    expect(await reissueDelayStats(m.partnerId)).toMatchObject({ awaiting: 1, reissuedLast30Days: 0 });
+    expect((await secureView(buyerToken, undefined, getDb()))!).toMatchObject({
+      state: 'reissuing',
+      ticketAccess: null,
+    });
+    expect((await ticketsAwaitingReissue(m.partnerId, undefined, getDb())).map((t) => [t.ticketId, t.owner])).toEqual([
+      ['T1', BUYER],
+    ]);
+    expect(await reissueDelayStats(m.partnerId, getDb())).toMatchObject({ awaiting: 1, reissuedLast30Days: 0 });
 
     // A PUT that does not change ticketAccess is not a reissue.
     expect((await putTicket(m.key, 'T1', { nominalTicket: { fullName: 'New Owner' } })).status).toBe(200);
-    expect((await secureView(buyerToken))!.state).toBe('reissuing');
+    expect((await secureView(buyerToken, undefined, getDb()))!.state).toBe('reissuing');
     // The new code: the buyer's view shows it; the seller's old one never does.
     expect((await putTicket(m.key, 'T1', { ticketAccess: { type: 'OTHER', locator: 'NEW-CODE' } })).status).toBe(200);
-    expect((await secureView(buyerToken))!).toMatchObject({ state: 'valid', ticketAccess: { locator: 'NEW-CODE' } });
-    expect((await secureView(sellerToken))!.ticketAccess).toBeNull();
-    expect(await ticketsAwaitingReissue(m.partnerId)).toEqual([]);
-    const stats = await reissueDelayStats(m.partnerId);
+    expect((await secureView(buyerToken, undefined, getDb()))!).toMatchObject({
+      state: 'valid',
+      ticketAccess: { locator: 'NEW-CODE' },
+    });
+    expect((await secureView(sellerToken, undefined, getDb()))!.ticketAccess).toBeNull();
+    expect(await ticketsAwaitingReissue(m.partnerId, undefined, getDb())).toEqual([]);
+    const stats = await reissueDelayStats(m.partnerId, getDb());
     expect(stats).toMatchObject({ awaiting: 0, reissuedLast30Days: 1 });
     expect(stats.medianSeconds).toBeGreaterThanOrEqual(0);
   });
@@ -332,10 +362,18 @@ describe('the secure view', () => {
     const m = await sellerMarket({ seller: SELLER, name: 'No reissue', show: { date: soon } });
     await postRules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
     const before = await tokenOf(m.partnerId, 'T1');
-    expect((await secureView(before))!.actions).toEqual({ sell: true, transfer: true, calendar: true });
-    await transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: SELLER, toEmail: 'friend@example.com' });
-    expect((await secureView(before))!).toMatchObject({ state: 'transferred', ticketAccess: null });
-    const after = (await secureView(await tokenOf(m.partnerId, 'T1')))!;
+    expect((await secureView(before, undefined, getDb()))!.actions).toEqual({
+      sell: true,
+      transfer: true,
+      calendar: true,
+    });
+    await transferTickets(
+      m.partnerId,
+      { ticketIds: ['T1'], fromEmail: SELLER, toEmail: 'friend@example.com' },
+      getDb(),
+    );
+    expect((await secureView(before, undefined, getDb()))!).toMatchObject({ state: 'transferred', ticketAccess: null });
+    const after = (await secureView(await tokenOf(m.partnerId, 'T1'), undefined, getDb()))!;
     expect(after).toMatchObject({ state: 'valid', ticketAccess: { locator: 'x' } });
   });
 

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { protectionSettings } from '@/db/schema/protection';
 import { notFound } from '@/server/lib/errors';
 import { transaction, type Work } from '@/server/lib/transaction';
@@ -54,7 +54,7 @@ export class ProtectionSettings {
   }
 }
 
-export async function protectionOf(partnerId: string, db: DbOrTx = getDb()): Promise<ProtectionSettings> {
+export async function protectionOf(partnerId: string, db: DbOrTx): Promise<ProtectionSettings> {
   const rows = await db.select().from(protectionSettings).where(eq(protectionSettings.partnerId, partnerId));
   return new ProtectionSettings(partnerId, rows);
 }
@@ -63,7 +63,7 @@ export async function protectionOf(partnerId: string, db: DbOrTx = getDb()): Pro
 export async function unprotectedShows(
   partnerId: string,
   shows: { eventPk: string; showPk: string }[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<Set<string>> {
   if (!shows.length) return new Set();
   const settings = await protectionOf(partnerId, db);
@@ -71,12 +71,12 @@ export async function unprotectedShows(
 }
 
 /** The partner's protection defaults (staff, partner page). */
-export async function partnerProtection(partnerId: string, db: DbOrTx = getDb()) {
+export async function partnerProtection(partnerId: string, db: DbOrTx) {
   const s = await protectionOf(partnerId, db);
   return { unlockHours: s.defaultUnlockHours, reissue: s.reissue };
 }
 
-export async function setPartnerProtection(input: PartnerProtectionInput, staffEmail: string, db: Db = getDb()) {
+export async function setPartnerProtection(input: PartnerProtectionInput, staffEmail: string, db: Db) {
   const values = {
     unlockHours: input.unlockHours,
     reissue: input.reissue,
@@ -108,7 +108,7 @@ async function showsOfEvent(partnerId: string, eventPk: string, db: DbOrTx) {
 }
 
 /** An event's protection as staff see it: its own switch and override, and each show's, with the result. */
-export async function eventProtection(partnerId: string, eventPk: string, db: DbOrTx = getDb()) {
+export async function eventProtection(partnerId: string, eventPk: string, db: DbOrTx) {
   const [settings, shows] = await Promise.all([protectionOf(partnerId, db), showsOfEvent(partnerId, eventPk, db)]);
   if (!shows.length) throw notFound('Event not found');
   const ev = settings.row(eventPk);
@@ -195,7 +195,7 @@ export async function setScopeProtection(
 }
 
 /** Protection settings of these events (the events browser's list shows the switch per event). */
-export async function eventSwitches(partnerId: string, eventPks: string[], db: DbOrTx = getDb()) {
+export async function eventSwitches(partnerId: string, eventPks: string[], db: DbOrTx) {
   if (!eventPks.length) return new Map<string, boolean | null>();
   const rows = await db
     .select({ scope: protectionSettings.scope, active: protectionSettings.active })

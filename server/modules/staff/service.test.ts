@@ -24,10 +24,10 @@ const uniqueEmail = (tag: string) => `${tag}-${process.pid}-${++seq}-${Date.now(
 
 describe('removing staff', () => {
   it('removes a member, whose session then no longer resolves; refuses self-removal', async () => {
-    const admin = await createStaff({ email: uniqueEmail('admin'), password: 'correct horse', role: 'admin' });
-    const member = await createStaff({ email: uniqueEmail('member'), password: 'correct horse' });
-    const sid = await openStaffSession(member.id);
-    expect(await activeStaff(member.id, 0, sid)).toMatchObject({ id: member.id, email: member.email });
+    const admin = await createStaff({ email: uniqueEmail('admin'), password: 'correct horse', role: 'admin' }, getDb());
+    const member = await createStaff({ email: uniqueEmail('member'), password: 'correct horse' }, getDb());
+    const sid = await openStaffSession(member.id, getDb());
+    expect(await activeStaff(member.id, 0, sid, getDb())).toMatchObject({ id: member.id, email: member.email });
 
     const asAdmin = createCaller({ staff: admin });
     const listed = await asAdmin.staff.list();
@@ -37,73 +37,82 @@ describe('removing staff', () => {
 
     await expect(asAdmin.staff.remove({ staffId: admin.id })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
     await asAdmin.staff.remove({ staffId: member.id });
-    expect(await activeStaff(member.id, 0, sid)).toBeNull();
+    expect(await activeStaff(member.id, 0, sid, getDb())).toBeNull();
     expect((await asAdmin.staff.list()).items.map((s) => s.id)).not.toContain(member.id);
     await expect(asAdmin.staff.remove({ staffId: member.id })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     // The removed member can no longer sign in either.
-    expect(await verifyStaffCredentials({ email: member.email, password: 'correct horse' })).toBeNull();
+    expect(
+      await verifyStaffCredentials({ email: member.email, password: 'correct horse' }, undefined, getDb()),
+    ).toBeNull();
   });
 
   it('refuses a session whose version is no longer current', async () => {
-    const member = await createStaff({ email: uniqueEmail('version'), password: 'correct horse' });
-    const sid = await openStaffSession(member.id);
+    const member = await createStaff({ email: uniqueEmail('version'), password: 'correct horse' }, getDb());
+    const sid = await openStaffSession(member.id, getDb());
     await getDb().execute(sql`update staff_users set session_version = session_version + 1 where id = ${member.id}`);
-    expect(await activeStaff(member.id, 0, sid)).toBeNull();
-    expect(await activeStaff(member.id, 1, sid)).toMatchObject({ id: member.id });
+    expect(await activeStaff(member.id, 0, sid, getDb())).toBeNull();
+    expect(await activeStaff(member.id, 1, sid, getDb())).toMatchObject({ id: member.id });
   });
 });
 
 describe('sessions that end', () => {
   it('signing out ends that session only; a token without a session row opens nothing', async () => {
-    const member = await createStaff({ email: uniqueEmail('signout'), password: 'correct horse' });
-    const laptop = await openStaffSession(member.id);
-    const phone = await openStaffSession(member.id);
-    await endStaffSession(laptop);
-    expect(await activeStaff(member.id, 0, laptop)).toBeNull();
-    expect(await activeStaff(member.id, 0, phone)).toMatchObject({ id: member.id, sessionId: phone });
-    expect(await activeStaff(member.id, 0, undefined)).toBeNull();
+    const member = await createStaff({ email: uniqueEmail('signout'), password: 'correct horse' }, getDb());
+    const laptop = await openStaffSession(member.id, getDb());
+    const phone = await openStaffSession(member.id, getDb());
+    await endStaffSession(laptop, getDb());
+    expect(await activeStaff(member.id, 0, laptop, getDb())).toBeNull();
+    expect(await activeStaff(member.id, 0, phone, getDb())).toMatchObject({ id: member.id, sessionId: phone });
+    expect(await activeStaff(member.id, 0, undefined, getDb())).toBeNull();
     // Another member's session id does not open this member.
-    const other = await createStaff({ email: uniqueEmail('other-member'), password: 'correct horse' });
-    expect(await activeStaff(other.id, 0, phone)).toBeNull();
+    const other = await createStaff({ email: uniqueEmail('other-member'), password: 'correct horse' }, getDb());
+    expect(await activeStaff(other.id, 0, phone, getDb())).toBeNull();
   });
 
   it('"sign out everywhere" ends every session of the member, by themselves or by an admin', async () => {
-    const admin = await createStaff({ email: uniqueEmail('admin-ends'), password: 'correct horse', role: 'admin' });
-    const member = await createStaff({ email: uniqueEmail('ended'), password: 'correct horse' });
-    const sessions = [await openStaffSession(member.id), await openStaffSession(member.id)];
+    const admin = await createStaff(
+      { email: uniqueEmail('admin-ends'), password: 'correct horse', role: 'admin' },
+      getDb(),
+    );
+    const member = await createStaff({ email: uniqueEmail('ended'), password: 'correct horse' }, getDb());
+    const sessions = [await openStaffSession(member.id, getDb()), await openStaffSession(member.id, getDb())];
     const asMember = createCaller({ staff: { ...member, sessionId: sessions[0] } });
     expect(await asMember.staff.endSessions({ staffId: member.id })).toEqual({ ended: 2 });
-    for (const sid of sessions) expect(await activeStaff(member.id, 1, sid)).toBeNull();
+    for (const sid of sessions) expect(await activeStaff(member.id, 1, sid, getDb())).toBeNull();
 
-    const again = await openStaffSession(member.id);
+    const again = await openStaffSession(member.id, getDb());
     // A member who is not an admin cannot end someone else's sessions.
-    const bystander = await createStaff({ email: uniqueEmail('bystander'), password: 'correct horse' });
+    const bystander = await createStaff({ email: uniqueEmail('bystander'), password: 'correct horse' }, getDb());
     await expect(createCaller({ staff: bystander }).staff.endSessions({ staffId: member.id })).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
-    expect(await activeStaff(member.id, 1, again)).toMatchObject({ id: member.id });
+    expect(await activeStaff(member.id, 1, again, getDb())).toMatchObject({ id: member.id });
     expect(await createCaller({ staff: admin }).staff.endSessions({ staffId: member.id })).toEqual({ ended: 1 });
-    expect(await activeStaff(member.id, 2, again)).toBeNull();
+    expect(await activeStaff(member.id, 2, again, getDb())).toBeNull();
   });
 
   it('changing the password needs the current one and ends every session', async () => {
-    const member = await createStaff({ email: uniqueEmail('password'), password: 'correct horse' });
-    const sid = await openStaffSession(member.id);
+    const member = await createStaff({ email: uniqueEmail('password'), password: 'correct horse' }, getDb());
+    const sid = await openStaffSession(member.id, getDb());
     const caller = createCaller({ staff: { ...member, sessionId: sid } });
     const wrong = await caller.staff
       .changePassword({ currentPassword: 'nope', newPassword: 'battery staple' })
       .catch((e: unknown) => e);
     expect(wrong).toMatchObject({ code: 'BAD_REQUEST' });
     expect(JSON.stringify((wrong as { shape?: unknown }).shape ?? wrong)).toContain('currentPassword');
-    expect(await activeStaff(member.id, 0, sid)).toMatchObject({ id: member.id });
+    expect(await activeStaff(member.id, 0, sid, getDb())).toMatchObject({ id: member.id });
     await expect(
       caller.staff.changePassword({ currentPassword: 'correct horse', newPassword: 'short' }),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST' });
 
     await caller.staff.changePassword({ currentPassword: 'correct horse', newPassword: 'battery staple' });
-    expect(await activeStaff(member.id, 1, sid)).toBeNull();
-    expect(await verifyStaffCredentials({ email: member.email, password: 'correct horse' })).toBeNull();
-    expect(await verifyStaffCredentials({ email: member.email, password: 'battery staple' })).toMatchObject({
+    expect(await activeStaff(member.id, 1, sid, getDb())).toBeNull();
+    expect(
+      await verifyStaffCredentials({ email: member.email, password: 'correct horse' }, undefined, getDb()),
+    ).toBeNull();
+    expect(
+      await verifyStaffCredentials({ email: member.email, password: 'battery staple' }, undefined, getDb()),
+    ).toMatchObject({
       id: member.id,
     });
   });
@@ -128,27 +137,33 @@ describe('sessions that end', () => {
 describe('sign-in limit', () => {
   it('refuses further attempts after 10 failures for one e-mail, even with the right password', async () => {
     const email = uniqueEmail('limited');
-    await createStaff({ email, password: 'correct horse' });
+    await createStaff({ email, password: 'correct horse' }, getDb());
     const ip = `10.0.0.${seq}`;
     for (let i = 0; i < SIGN_IN_LIMITS.email.limit; i += 1) {
-      expect(await verifyStaffCredentials({ email, password: `wrong ${i}` }, ip)).toBeNull();
+      expect(await verifyStaffCredentials({ email, password: `wrong ${i}` }, ip, getDb())).toBeNull();
     }
-    const err = await verifyStaffCredentials({ email, password: 'correct horse' }, ip).catch((e: unknown) => e);
+    const err = await verifyStaffCredentials({ email, password: 'correct horse' }, ip, getDb()).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(SignInLimitedError);
     expect((err as SignInLimitedError).retryAfter).toBeGreaterThan(SIGN_IN_LIMITS.email.windowSeconds - 60);
     // Another account from another address is not affected.
     const other = uniqueEmail('other');
-    await createStaff({ email: other, password: 'correct horse' });
-    expect(await verifyStaffCredentials({ email: other, password: 'correct horse' }, '10.9.9.9')).toMatchObject({
+    await createStaff({ email: other, password: 'correct horse' }, getDb());
+    expect(
+      await verifyStaffCredentials({ email: other, password: 'correct horse' }, '10.9.9.9', getDb()),
+    ).toMatchObject({
       email: other,
     });
   });
 
   it('counts only failures: successful sign-ins do not use up the limit', async () => {
     const email = uniqueEmail('success');
-    await createStaff({ email, password: 'correct horse' });
+    await createStaff({ email, password: 'correct horse' }, getDb());
     for (let i = 0; i < SIGN_IN_LIMITS.email.limit + 2; i += 1) {
-      expect(await verifyStaffCredentials({ email, password: 'correct horse' }, '10.1.1.1')).toMatchObject({ email });
+      expect(await verifyStaffCredentials({ email, password: 'correct horse' }, '10.1.1.1', getDb())).toMatchObject({
+        email,
+      });
     }
   });
 
@@ -156,23 +171,25 @@ describe('sign-in limit', () => {
     const ip = `192.0.2.${seq}-${Date.now()}`;
     // Earlier failures from this address are recorded directly (49 bcrypt checks would only make the
     // test slow); the last one and the refusal go through the real check.
-    for (let i = 0; i < SIGN_IN_LIMITS.ip.limit - 1; i += 1) await consume(SIGN_IN_LIMITS.ip, ip);
-    expect(await verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, ip)).toBeNull();
-    await expect(verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, ip)).rejects.toBeInstanceOf(
-      SignInLimitedError,
-    );
+    for (let i = 0; i < SIGN_IN_LIMITS.ip.limit - 1; i += 1) await consume(SIGN_IN_LIMITS.ip, ip, getDb());
+    expect(await verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, ip, getDb())).toBeNull();
+    await expect(
+      verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, ip, getDb()),
+    ).rejects.toBeInstanceOf(SignInLimitedError);
     // The e-mail limit of a fresh address was not what refused it.
-    expect(await verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, `${ip}-other`)).toBeNull();
+    expect(
+      await verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, `${ip}-other`, getDb()),
+    ).toBeNull();
   });
 });
 
 describe('sign-in limit under a race', () => {
   it('checks at most 10 wrong passwords for one e-mail when 39 wrong and the right one arrive at once', async () => {
     const email = uniqueEmail('raced');
-    await createStaff({ email, password: 'correct horse' });
+    await createStaff({ email, password: 'correct horse' }, getDb());
     const attempts = Array.from({ length: 40 }, (_, i) => (i === 17 ? 'correct horse' : `wrong ${i}`));
     const outcomes = await Promise.allSettled(
-      attempts.map((password, i) => verifyStaffCredentials({ email, password }, `198.51.100.${i}`)),
+      attempts.map((password, i) => verifyStaffCredentials({ email, password }, `198.51.100.${i}`, getDb())),
     );
     const wrongChecked = outcomes.filter((o, i) => o.status === 'fulfilled' && o.value === null && i !== 17);
     const refused = outcomes.filter((o) => o.status === 'rejected');
@@ -184,7 +201,7 @@ describe('sign-in limit under a race', () => {
 
   it('keeps no shared bucket for callers whose address is unknown', async () => {
     const email = uniqueEmail('nowhere');
-    expect(await verifyStaffCredentials({ email, password: 'nope' }, null)).toBeNull();
+    expect(await verifyStaffCredentials({ email, password: 'nope' }, null, getDb())).toBeNull();
     const rows = await getDb().execute(sql`select 1 from rate_limit_windows where key like 'signin-ip:%unknown%'`);
     expect(rows.length).toBe(0);
     const byEmail = await getDb().execute<{ n: number }>(
@@ -196,7 +213,10 @@ describe('sign-in limit under a race', () => {
 
 describe('invitations', () => {
   it('invites by e-mail, the link works once, and the new member can sign in', async () => {
-    const admin = await createStaff({ email: uniqueEmail('inviter'), password: 'correct horse', role: 'admin' });
+    const admin = await createStaff(
+      { email: uniqueEmail('inviter'), password: 'correct horse', role: 'admin' },
+      getDb(),
+    );
     const asAdmin = createCaller({ staff: admin });
     const anonymous = createCaller({ staff: null });
     const email = uniqueEmail('Invitee').toUpperCase();
@@ -220,7 +240,7 @@ describe('invitations', () => {
     await expect(anonymous.staff.acceptInvitation({ token, password: 'another password' })).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.2.2.2')).toMatchObject({
+    expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.2.2.2', getDb())).toMatchObject({
       email: email.toLowerCase(),
       name: 'New One',
       role: 'staff',
@@ -232,24 +252,27 @@ describe('invitations', () => {
   });
 
   it('re-inviting replaces the old link; revoked and expired links do not work', async () => {
-    const admin = await createStaff({ email: uniqueEmail('inviter2'), password: 'correct horse', role: 'admin' });
+    const admin = await createStaff(
+      { email: uniqueEmail('inviter2'), password: 'correct horse', role: 'admin' },
+      getDb(),
+    );
     const asAdmin = createCaller({ staff: admin });
     const email = uniqueEmail('again');
     const first = await asAdmin.staff.invite({ email });
     const second = await asAdmin.staff.invite({ email });
-    expect(await findInvitation(first.token)).toBeNull();
-    expect(await findInvitation(second.token)).toMatchObject({ email });
+    expect(await findInvitation(first.token, getDb())).toBeNull();
+    expect(await findInvitation(second.token, getDb())).toMatchObject({ email });
 
     await asAdmin.staff.revokeInvitation({ invitationId: second.invitation.id });
-    expect(await findInvitation(second.token)).toBeNull();
+    expect(await findInvitation(second.token, getDb())).toBeNull();
 
     const third = await asAdmin.staff.invite({ email });
     await getDb().execute(
       sql`update staff_invitations set expires_at = now() - interval '1 second' where id = ${third.invitation.id}`,
     );
-    await expect(acceptInvitation({ token: third.token, password: 'new password!' })).rejects.toMatchObject({
+    await expect(acceptInvitation({ token: third.token, password: 'new password!' }, getDb())).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
-    expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.3.3.3')).toBeNull();
+    expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.3.3.3', getDb())).toBeNull();
   });
 });

@@ -1,6 +1,6 @@
 import bcrypt from 'bcryptjs';
 import { and, asc, count, desc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { staffInvitations, staffSessions, staffUsers } from '@/db/schema/staff';
 import { consume, type RateLimit, release } from '@/server/lib/rate-limit';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
@@ -30,12 +30,12 @@ export interface StaffSession {
 
 const BCRYPT_COST = 11;
 
-export async function countStaff(db: DbOrTx = getDb()): Promise<number> {
+export async function countStaff(db: DbOrTx): Promise<number> {
   const [{ n }] = await db.select({ n: count() }).from(staffUsers);
   return n;
 }
 
-export async function createStaff(input: CreateStaffInput, db: DbOrTx = getDb()): Promise<StaffSession> {
+export async function createStaff(input: CreateStaffInput, db: DbOrTx): Promise<StaffSession> {
   const data = createStaffInput.parse(input);
   const passwordHash = await bcrypt.hash(data.password, BCRYPT_COST);
   const [row] = await db
@@ -51,7 +51,7 @@ export async function createStaff(input: CreateStaffInput, db: DbOrTx = getDb())
  * First-run setup: creates the first admin only while no staff exists. The advisory lock makes two
  * simultaneous submissions of the setup page create one admin, not two.
  */
-export async function createFirstAdmin(input: CreateStaffInput, db = getDb()): Promise<StaffSession | null> {
+export async function createFirstAdmin(input: CreateStaffInput, db: Db): Promise<StaffSession | null> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
     if ((await countStaff(tx)) > 0) return null;
@@ -91,7 +91,7 @@ export class SignInLimitedError extends AppError {
 export async function verifyStaffCredentials(
   input: unknown,
   clientAddress: string | null = null,
-  db = getDb(),
+  db: Db,
 ): Promise<StaffSession | null> {
   const parsed = signInInput.safeParse(input);
   if (!parsed.success) return null;
@@ -125,7 +125,7 @@ export async function verifyStaffCredentials(
  * Opens the session row of a sign-in; its id travels in the token. Rows of sessions long over (a token
  * lasts 12 hours) are dropped here, where sessions are made, so the table stays small without a sweep.
  */
-export async function openStaffSession(staffId: string, db: DbOrTx = getDb()): Promise<string> {
+export async function openStaffSession(staffId: string, db: DbOrTx): Promise<string> {
   const id = newId('sss');
   await db.insert(staffSessions).values({ id, staffId });
   await db.delete(staffSessions).where(lt(staffSessions.createdAt, sql`now() - interval '2 days'`));
@@ -133,7 +133,7 @@ export async function openStaffSession(staffId: string, db: DbOrTx = getDb()): P
 }
 
 /** Ends one session (signing out): the token that names it no longer opens anything. */
-export async function endStaffSession(sessionId: string, db: DbOrTx = getDb()): Promise<void> {
+export async function endStaffSession(sessionId: string, db: DbOrTx): Promise<void> {
   await db
     .update(staffSessions)
     .set({ endedAt: sql`now()` })
@@ -141,7 +141,7 @@ export async function endStaffSession(sessionId: string, db: DbOrTx = getDb()): 
 }
 
 /** Ends every session of a member ("sign out everywhere", a new password). Returns how many were open. */
-export async function endAllStaffSessions(staffId: string, db: DbOrTx = getDb()): Promise<number> {
+export async function endAllStaffSessions(staffId: string, db: DbOrTx): Promise<number> {
   return db.transaction(async (tx) => {
     const ended = await tx
       .update(staffSessions)
@@ -166,7 +166,7 @@ export async function activeStaff(
   id: string,
   sessionVersion: number,
   sessionId: string | undefined,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<StaffSession | null> {
   if (!sessionId) return null;
   const [row] = await db
@@ -186,7 +186,7 @@ export async function activeStaff(
  * A member changes their own password: the current one must be right (named as the bad field when not),
  * and every session of theirs ends, this one too, so a stolen session dies with the old password.
  */
-export async function changeStaffPassword(staffId: string, input: unknown, db = getDb()): Promise<void> {
+export async function changeStaffPassword(staffId: string, input: unknown, db: Db): Promise<void> {
   const { currentPassword, newPassword } = changePasswordInput.parse(input);
   const [row] = await db.select().from(staffUsers).where(eq(staffUsers.id, staffId));
   if (!row) throw notFound('Staff member not found');
@@ -202,7 +202,7 @@ export async function changeStaffPassword(staffId: string, input: unknown, db = 
   });
 }
 
-export async function listStaff(db: DbOrTx = getDb()) {
+export async function listStaff(db: DbOrTx) {
   return db
     .select({
       id: staffUsers.id,
@@ -222,7 +222,7 @@ export async function listStaff(db: DbOrTx = getDb()) {
  * sign in. The advisory lock (the one first-run setup takes) serialises removals so two members cannot
  * remove each other at the same time and leave nobody.
  */
-export async function removeStaff(actorId: string, staffId: string, db: DbOrTx = getDb()): Promise<void> {
+export async function removeStaff(actorId: string, staffId: string, db: DbOrTx): Promise<void> {
   if (actorId === staffId) throw new AppError('BAD_REQUEST', 'You cannot remove yourself');
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
@@ -241,7 +241,7 @@ export async function removeStaff(actorId: string, staffId: string, db: DbOrTx =
 export async function inviteStaff(
   actorId: string,
   input: InviteStaffInput,
-  db = getDb(),
+  db: Db,
 ): Promise<{ invitation: { id: string; email: string; role: 'admin' | 'staff'; expiresAt: Date }; token: string }> {
   const { email, role } = inviteStaffInput.parse(input);
   return db.transaction(async (tx) => {
@@ -267,7 +267,7 @@ export async function inviteStaff(
 }
 
 /** Pending (not yet accepted, not expired) invitations, newest first. */
-export async function listInvitations(db: DbOrTx = getDb()) {
+export async function listInvitations(db: DbOrTx) {
   return db
     .select({
       id: staffInvitations.id,
@@ -281,7 +281,7 @@ export async function listInvitations(db: DbOrTx = getDb()) {
     .orderBy(desc(staffInvitations.createdAt));
 }
 
-export async function revokeInvitation(invitationId: string, db: DbOrTx = getDb()): Promise<void> {
+export async function revokeInvitation(invitationId: string, db: DbOrTx): Promise<void> {
   const deleted = await db
     .delete(staffInvitations)
     .where(and(eq(staffInvitations.id, invitationId), isNull(staffInvitations.acceptedAt)))
@@ -290,7 +290,7 @@ export async function revokeInvitation(invitationId: string, db: DbOrTx = getDb(
 }
 
 /** The pending invitation a link's token belongs to, or null for unknown, used or expired links. */
-export async function findInvitation(token: string, db: DbOrTx = getDb()) {
+export async function findInvitation(token: string, db: DbOrTx) {
   if (token.length < 10 || token.length > 200) return null;
   const [row] = await db
     .select({ id: staffInvitations.id, email: staffInvitations.email, expiresAt: staffInvitations.expiresAt })
@@ -309,7 +309,7 @@ export async function findInvitation(token: string, db: DbOrTx = getDb()) {
  * Accepts an invitation: creates the staff member with the chosen password and uses up the link. The
  * row lock makes a link work once even when submitted twice at the same time.
  */
-export async function acceptInvitation(input: AcceptInvitationInput, db = getDb()): Promise<StaffSession> {
+export async function acceptInvitation(input: AcceptInvitationInput, db: Db): Promise<StaffSession> {
   const { token, name, password } = acceptInvitationInput.parse(input);
   return db.transaction(async (tx) => {
     const [inv] = await tx

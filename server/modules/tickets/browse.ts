@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, like, lt, or, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { ticketBatchErrors, ticketBatches, tickets } from '@/db/schema/tickets';
 import { notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
@@ -72,7 +72,7 @@ export async function ticketCountsOfShows(partnerId: string, showPks: string[], 
 }
 
 /** The catalogue's events page with each event's ticket count (tickets of all its shows). */
-export async function listEventsWithTickets(input: ListEventsInput, db: DbOrTx = getDb()) {
+export async function listEventsWithTickets(input: ListEventsInput, db: DbOrTx) {
   const list = await listEvents(input, db);
   const showsOf = await showPksOfEvents(
     list.items.map((e) => e.id),
@@ -91,7 +91,7 @@ export async function listEventsWithTickets(input: ListEventsInput, db: DbOrTx =
 }
 
 /** The catalogue's event detail with ticket counts per show. */
-export async function getEventDetailWithTickets(input: z.input<typeof eventRef>, db: DbOrTx = getDb()) {
+export async function getEventDetailWithTickets(input: z.input<typeof eventRef>, db: DbOrTx) {
   const detail = await getEventDetail(input, db);
   const countsOf = await ticketCountsOfShows(
     eventRef.parse(input).partnerId,
@@ -102,7 +102,7 @@ export async function getEventDetailWithTickets(input: z.input<typeof eventRef>,
 }
 
 /** The heading of a show's ticket page: the show, its event and its ticket counts. */
-export async function getShowSummaryWithTickets(input: z.input<typeof showRef>, db: DbOrTx = getDb()) {
+export async function getShowSummaryWithTickets(input: z.input<typeof showRef>, db: DbOrTx) {
   const summary = await getShowSummary(input, db);
   const countsOf = await ticketCountsOfShows(showRef.parse(input).partnerId, [summary.id], db);
   return { ...summary, tickets: countsOf(summary.id) };
@@ -121,7 +121,7 @@ function buyerNameOf(buyer: unknown): string | null {
  * The search matches a ticketId prefix (case-sensitive, ids are exact) or a whole buyer e-mail in any
  * case (`buyer_email` is stored lower-cased and indexed with partner_id).
  */
-export async function listShowTickets(input: ListShowTicketsInput, db: DbOrTx = getDb()) {
+export async function listShowTickets(input: ListShowTicketsInput, db: DbOrTx) {
   const { partnerId, eventId, showId, search, after, before, pageSize } = listShowTicketsInput.parse(input);
   const show = await getShowSummary({ partnerId, eventId, showId }, db);
   const base = and(
@@ -209,7 +209,7 @@ function batchOut(b: { [K in keyof typeof batchColumns]: (typeof ticketBatches.$
 }
 
 /** The partner's `POST /v1/tickets` batches, newest first, with their progress counters. */
-export async function listBatches(input: ListBatchesInput, db: DbOrTx = getDb()) {
+export async function listBatches(input: ListBatchesInput, db: DbOrTx) {
   const { partnerId, page, pageSize } = listBatchesInput.parse(input);
   const where = eq(ticketBatches.partnerId, partnerId);
   const [rows, [{ total }]] = await Promise.all([
@@ -229,7 +229,7 @@ export async function listBatches(input: ListBatchesInput, db: DbOrTx = getDb())
  * One batch with a page of its failed tickets and their errors, in request order. Offset pages: the
  * import runs in position order and a recorded failure never changes, so pages do not shift.
  */
-export async function getBatchDetail(input: BatchRef, db: DbOrTx = getDb()) {
+export async function getBatchDetail(input: BatchRef, db: DbOrTx) {
   const { partnerId, batchId, page, pageSize } = batchRef.parse(input);
   const [batch] = await db
     .select(batchColumns)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { POST as createEvent, PUT as updateEvent } from '@/app/v1/events/route';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
+import { getDb } from '@/db';
 import { setPrimarySalesFee } from '@/server/modules/partners';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
 import { resolvePrimarySalesFee } from './fees';
@@ -29,7 +30,7 @@ const option = (ticketId: string, extra: Record<string, unknown> = {}) => ({
  */
 async function setup() {
   const partner = await makePartner('Fee chain');
-  await setPrimarySalesFee({ partnerId: partner.partner.id, primarySalesFee: PARTNER_FEE });
+  await setPrimarySalesFee({ partnerId: partner.partner.id, primarySalesFee: PARTNER_FEE }, getDb());
   const ref = `FC-${Date.now()}-${++seq}`;
   const created = await createEvent(
     apiRequest('/v1/events', {
@@ -94,7 +95,7 @@ async function setup() {
 describe('resolvePrimarySalesFee', () => {
   it('walks ticket → ticket option → show → event → partner, then none', async () => {
     const s = await setup();
-    const resolve = (ticketId: string) => resolvePrimarySalesFee(s.partnerId, ticketId);
+    const resolve = (ticketId: string) => resolvePrimarySalesFee(s.partnerId, ticketId, getDb());
 
     expect(await resolve('OWN')).toEqual({ fee: { type: 'FIXED', value: 99.5 }, source: 'ticket' });
     expect(await resolve('GA1')).toEqual({ fee: S1_GA_FEE, source: 'ticketOption' });
@@ -111,7 +112,7 @@ describe('resolvePrimarySalesFee', () => {
     await s.putEvent({ primarySalesFee: null });
     expect(await resolve('VIP1')).toEqual({ fee: PARTNER_FEE, source: 'partner' });
 
-    await setPrimarySalesFee({ partnerId: s.partnerId, primarySalesFee: null });
+    await setPrimarySalesFee({ partnerId: s.partnerId, primarySalesFee: null }, getDb());
     expect(await resolve('VIP1')).toBeNull();
 
     // The ticket's own fee still wins over everything; the option's over the (now empty) rest.
@@ -122,14 +123,14 @@ describe('resolvePrimarySalesFee', () => {
 
   it('follows a fee set later at a nearer level', async () => {
     const s = await setup();
-    expect(await resolvePrimarySalesFee(s.partnerId, 'VIP1')).toEqual({ fee: SHOW_FEE, source: 'show' });
+    expect(await resolvePrimarySalesFee(s.partnerId, 'VIP1', getDb())).toEqual({ fee: SHOW_FEE, source: 'show' });
     await s.putEvent({
       shows: [
         { showId: `${s.ref}-S1`, ticketOptions: [option('VIP', { primarySalesFee: { type: 'FIXED', value: 0 } })] },
       ],
     });
     // A zero fee is a fee: it stops the walk.
-    expect(await resolvePrimarySalesFee(s.partnerId, 'VIP1')).toEqual({
+    expect(await resolvePrimarySalesFee(s.partnerId, 'VIP1', getDb())).toEqual({
       fee: { type: 'FIXED', value: 0 },
       source: 'ticketOption',
     });
@@ -153,7 +154,7 @@ describe('resolvePrimarySalesFee', () => {
     ]);
     const ok = await syncPost(apiRequest('/v1/sync/tickets', { key: s.apiKey, body: [ticket('P2', 100)] }));
     expect((await ok.json()).data.imported).toBe(1);
-    expect(await resolvePrimarySalesFee(s.partnerId, 'P2')).toEqual({
+    expect(await resolvePrimarySalesFee(s.partnerId, 'P2', getDb())).toEqual({
       fee: { type: 'PERCENTAGE', value: 100 },
       source: 'ticket',
     });
@@ -162,11 +163,11 @@ describe('resolvePrimarySalesFee', () => {
   it("answers NOT_FOUND for another partner's ticket and an unknown one", async () => {
     const s = await setup();
     const other = await makePartner('Fee chain other');
-    await setPrimarySalesFee({ partnerId: other.partner.id, primarySalesFee: PARTNER_FEE });
-    await expect(resolvePrimarySalesFee(other.partner.id, 'OWN')).rejects.toMatchObject({
+    await setPrimarySalesFee({ partnerId: other.partner.id, primarySalesFee: PARTNER_FEE }, getDb());
+    await expect(resolvePrimarySalesFee(other.partner.id, 'OWN', getDb())).rejects.toMatchObject({
       code: 'NOT_FOUND',
       message: 'Ticket not found',
     });
-    await expect(resolvePrimarySalesFee(s.partnerId, 'NOPE')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(resolvePrimarySalesFee(s.partnerId, 'NOPE', getDb())).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
 });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import type { StoredPrimarySalesFee } from '@/server/modules/catalog';
 import { notFound } from '@/server/lib/errors';
 
@@ -21,7 +21,7 @@ export interface ResolvedPrimarySalesFee {
 export async function resolvePrimarySalesFee(
   partnerId: string,
   ticketId: string,
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
 ): Promise<ResolvedPrimarySalesFee | null> {
   // The option is joined like the ticket import matches it: same show, option's ticketId = ticket's
   // ticketOptionId. Only a JSON object counts as set: SQL null, JSON null or anything else falls through.

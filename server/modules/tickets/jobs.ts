@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getDb } from '@/db';
 import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { errorFields, log } from '@/server/lib/log';
@@ -23,14 +24,18 @@ export const importTicketBatchJob = defineJob({
   concurrency: 2,
   async run({ batchId }, ctx) {
     try {
-      await processBatch(batchId);
+      await processBatch(batchId, getDb());
     } catch (err) {
       if (ctx.attempt <= IMPORT_RETRIES || isTransient(err)) throw err;
       log.error('ticket batch import failed on every attempt; the tickets left are marked failed', {
         batchId,
         ...errorFields(err),
       });
-      await abandonBatch(batchId, `not imported: the import failed ${ctx.attempt} times; please send it again`);
+      await abandonBatch(
+        batchId,
+        `not imported: the import failed ${ctx.attempt} times; please send it again`,
+        getDb(),
+      );
     }
     return { batchId };
   },
@@ -44,7 +49,7 @@ export const resumeTicketBatchesJob = defineJob({
   cron: '* * * * *',
   retries: 1,
   async run() {
-    const ids = await unfinishedBatchIds();
+    const ids = await unfinishedBatchIds(getDb());
     for (const batchId of ids) await sendJob(importTicketBatchJob, { batchId }, { singletonKey: batchId });
     return { resumed: ids.length };
   },

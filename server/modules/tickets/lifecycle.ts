@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { tickets } from '@/db/schema/tickets';
 import { AppError, conflict, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { currencyExponent, fromMinorUnits } from '@/server/lib/money';
@@ -49,7 +49,7 @@ const invalid = (showStatus: string) =>
  * PUT /v1/tickets/{ticketId}: the stored ticket with the fields sent replacing their values, validated
  * again against the catalogue like an import. A deleted (invalidated) ticket answers 409.
  */
-export async function updateTicket(partnerId: string, ticketId: string, patch: TicketUpdate, db = getDb()) {
+export async function updateTicket(partnerId: string, ticketId: string, patch: TicketUpdate, db: Db) {
   return db.transaction(async (tx) => {
     const row = await loadTicket(partnerId, ticketId, tx, true);
     if (row.t.status === 'INVALIDATED' || row.showStatus === 'CANCELLED') throw invalid(row.showStatus);
@@ -82,7 +82,7 @@ export async function updateTicket(partnerId: string, ticketId: string, patch: T
 }
 
 /** DELETE /v1/tickets/{ticketId}: invalid for all purposes, irreversibly. Repeating it changes nothing. */
-export async function invalidateTicket(partnerId: string, ticketId: string, db = getDb()) {
+export async function invalidateTicket(partnerId: string, ticketId: string, db: Db) {
   return db.transaction(async (tx) => {
     const [before] = await tx
       .select({ id: tickets.id, status: tickets.status })
@@ -108,7 +108,7 @@ export async function invalidateTicket(partnerId: string, ticketId: string, db =
 }
 
 /** POST /v1/tickets/{ticketId}/eventAdmission: marks the ticket used. A second admission is a 409. */
-export async function admitTicket(partnerId: string, ticketId: string, db = getDb()): Promise<true> {
+export async function admitTicket(partnerId: string, ticketId: string, db: Db): Promise<true> {
   return db.transaction(async (tx) => {
     const row = await loadTicket(partnerId, ticketId, tx, true);
     if (row.t.status === 'INVALIDATED' || row.showStatus === 'CANCELLED') throw invalid(row.showStatus);
@@ -129,7 +129,7 @@ export async function admitTicket(partnerId: string, ticketId: string, db = getD
 export async function admitTickets(
   partnerId: string,
   items: { ticketId: string; entryDate: string }[],
-  db = getDb(),
+  db: Db,
 ): Promise<true> {
   return db.transaction(async (tx) => {
     const ids = items.map((i) => i.ticketId);

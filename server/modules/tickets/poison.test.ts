@@ -185,7 +185,7 @@ describe('an import the database still refuses', () => {
   it('a stored batch with poisoned tickets imports every other ticket and reports those', async () => {
     const s = await setup();
     const list = Array.from({ length: 2200 }, (_, i) => ticket(s.ref, `P${i}`)) as TicketCreate[];
-    const accepted = await acceptTickets(s.partner.id, list);
+    const accepted = await acceptTickets(s.partner.id, list, getDb());
     // What POST /v1/tickets stored before validation refused such values.
     list[5] = ticket(s.ref, 'P5', { ticketAccess: { type: 'URL', locator: `a${NUL}b` } }) as TicketCreate;
     list[1500] = ticket(s.ref, `P${NUL}1500`) as TicketCreate;
@@ -193,9 +193,9 @@ describe('an import the database still refuses', () => {
     await getDb().execute(
       sql`update ticket_batches set payload = ${JSON.stringify(list)}::json where id = ${accepted.batchId}`,
     );
-    await processBatch(accepted.batchId);
+    await processBatch(accepted.batchId, getDb());
 
-    const batch = await getBatch(s.partner.id, accepted.batchId);
+    const batch = await getBatch(s.partner.id, accepted.batchId, getDb());
     expect(batch).toMatchObject({ status: 'completed', total: 2200, imported: 2197, failed: 3, pending: 0 });
     expect(batch.errors.map((e) => e.ticketId)).toEqual(['P5', 'P\uFFFD1500', 'P2100']);
     for (const e of batch.errors) expect(e.errors[0].message).toMatch(/^could not be stored: /);
@@ -224,7 +224,11 @@ describe('an import the database still refuses', () => {
 describe('a batch whose import keeps failing', () => {
   it('fails on the early attempts and, on the last, records the tickets left as failed and completes', async () => {
     const s = await setup();
-    const accepted = await acceptTickets(s.partner.id, [ticket(s.ref, 'A1'), ticket(s.ref, 'A2')] as TicketCreate[]);
+    const accepted = await acceptTickets(
+      s.partner.id,
+      [ticket(s.ref, 'A1'), ticket(s.ref, 'A2')] as TicketCreate[],
+      getDb(),
+    );
     // A payload no retry can read (not a list of tickets).
     await getDb().execute(
       sql`update ticket_batches set payload = '{"broken": true}'::json where id = ${accepted.batchId}`,
@@ -232,10 +236,10 @@ describe('a batch whose import keeps failing', () => {
     await expect(
       importTicketBatchJob.run({ batchId: accepted.batchId }, { provider: 'local', attempt: 1 }),
     ).rejects.toThrow();
-    expect((await getBatch(s.partner.id, accepted.batchId)).status).not.toBe('completed');
+    expect((await getBatch(s.partner.id, accepted.batchId, getDb())).status).not.toBe('completed');
 
     await importTicketBatchJob.run({ batchId: accepted.batchId }, { provider: 'local', attempt: 6 });
-    const batch = await getBatch(s.partner.id, accepted.batchId);
+    const batch = await getBatch(s.partner.id, accepted.batchId, getDb());
     expect(batch).toMatchObject({ status: 'completed', total: 2, imported: 0, failed: 2, pending: 0 });
     expect(batch.errors).toHaveLength(2);
     expect(batch.errors[0].errors[0].message).toBe('not imported: the import failed 6 times; please send it again');

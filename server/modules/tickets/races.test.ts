@@ -104,7 +104,10 @@ describe('ticket transitions at once', () => {
 
   it('ticket DELETE: 20 DELETEs of a listed ticket at once invalidate it once, end its listing once, mail its seller once', async () => {
     const m = await market();
-    const listing = await createListing({ partnerId: m.partnerId, sellerEmail: HOLDER, ticketIds: ['T1'], price: 40 });
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: HOLDER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
     const outcomes = await race(20, () => deleteTicket(m.key, 'T1'), routeStatus);
     expect(statuses(outcomes)).toEqual(Array(20).fill(200));
     for (const o of outcomes) expect(o.value!.body.data.status).toBe('INVALIDATED');

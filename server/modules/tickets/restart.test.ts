@@ -43,7 +43,7 @@ describe('a queued ticket batch across an app restart', () => {
       ticketAccess: { type: 'OTHER', locator: `CODE-${i}` },
       ticketOptionId: 'GA',
     }));
-    const accepted = await acceptTickets(partner.id, list);
+    const accepted = await acceptTickets(partner.id, list, getDb());
 
     // Hold event B's show so the first instance stops, mid-import, in the transaction of the 4th chunk.
     const sql = getSql();

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, inTextList, type Tx } from '@/db';
+import { type DbOrTx, inTextList, type Tx } from '@/db';
 import { ticketPreviousLinks, tickets } from '@/db/schema/tickets';
 import { AppError } from '@/server/lib/errors';
 import { showDirectory } from '@/server/modules/catalog';
@@ -74,7 +74,7 @@ async function saleTickets(db: DbOrTx, where: SQL | undefined): Promise<SaleTick
 }
 
 /** The partner's tickets by their ticketIds, with their show (missing ones are simply absent). */
-export async function ticketsForSale(partnerId: string, ticketIds: string[], db: DbOrTx = getDb()) {
+export async function ticketsForSale(partnerId: string, ticketIds: string[], db: DbOrTx) {
   if (!ticketIds.length) return [];
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), inTextList(tickets.ticketId, ticketIds)));
 }
@@ -96,7 +96,7 @@ export interface SellerTicketRow {
  * The partner's tickets by ticketId, lean: the access layer's thousand-ticket path (one statement, one
  * array parameter, rows as the driver gives them — drizzle's row mapping cost more than the query).
  */
-export async function sellerTicketRows(partnerId: string, ticketIds: string[], db: DbOrTx = getDb()) {
+export async function sellerTicketRows(partnerId: string, ticketIds: string[], db: DbOrTx) {
   if (!ticketIds.length) return [];
   return (await db.execute(sql`
     select id as "pk", ticket_id as "ticketId", status, admitted_at as "admittedAt", show_pk as "showPk",
@@ -106,36 +106,36 @@ export async function sellerTicketRows(partnerId: string, ticketIds: string[], d
 }
 
 /** The partner's tickets by our ids (listing items), with their show. */
-export async function ticketsByPk(partnerId: string, pks: string[], db: DbOrTx = getDb()) {
+export async function ticketsByPk(partnerId: string, pks: string[], db: DbOrTx) {
   if (!pks.length) return [];
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), inArray(tickets.id, pks)));
 }
 
 /** A ticket by our id alone (fan pages reach it through an opaque URL Encore handed out). */
-export async function saleTicketByPk(pk: string, db: DbOrTx = getDb()): Promise<SaleTicket | null> {
+export async function saleTicketByPk(pk: string, db: DbOrTx): Promise<SaleTicket | null> {
   const [row] = await saleTickets(db, eq(tickets.id, pk));
   return row ?? null;
 }
 
 /** The partner of a ticket by our id (which partner may frame its sell page), or null. */
-export async function partnerOfTicket(pk: string, db: DbOrTx = getDb()): Promise<string | null> {
+export async function partnerOfTicket(pk: string, db: DbOrTx): Promise<string | null> {
   const [row] = await db.select({ partnerId: tickets.partnerId }).from(tickets).where(eq(tickets.id, pk));
   return row?.partnerId ?? null;
 }
 
 /** The partner's tickets of one order (the order sale flow), by ticketId. */
-export async function ticketsOfOrder(partnerId: string, orderId: string, db: DbOrTx = getDb()) {
+export async function ticketsOfOrder(partnerId: string, orderId: string, db: DbOrTx) {
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), eq(tickets.orderId, orderId)));
 }
 
 /** The partner's tickets of several orders at once (the access layer's orders mode). */
-export async function ticketsOfOrders(partnerId: string, orderIds: string[], db: DbOrTx = getDb()) {
+export async function ticketsOfOrders(partnerId: string, orderIds: string[], db: DbOrTx) {
   if (!orderIds.length) return [];
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), inArray(tickets.orderId, orderIds)));
 }
 
 /** The partner's tickets whose buyer e-mail is this (a partner without a verification endpoint: its pushed owner). */
-export async function ticketsOfBuyer(partnerId: string, email: string, db: DbOrTx = getDb()) {
+export async function ticketsOfBuyer(partnerId: string, email: string, db: DbOrTx) {
   return saleTickets(db, and(eq(tickets.partnerId, partnerId), eq(tickets.buyerEmail, email.trim().toLowerCase())));
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb } from '@/db';
 import { ticketBatchErrors, ticketBatches } from '@/db/schema/tickets';
 import { isTransient, notFound, pgErrorOf } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
@@ -183,7 +183,7 @@ async function upsertTickets(
 async function importTogether(
   partnerId: string,
   items: { ticket: TicketCreate; serviceId?: string }[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
   batchId: string | null = null,
 ): Promise<ImportResult[]> {
   const cat = await catalogueFor(db, partnerId, [...new Set(items.map((i) => i.ticket.externalReferenceEventId))]);
@@ -225,7 +225,7 @@ async function importTogether(
 export async function importTickets(
   partnerId: string,
   items: { ticket: TicketCreate; serviceId?: string }[],
-  db: DbOrTx = getDb(),
+  db: DbOrTx,
   batchId: string | null = null,
 ): Promise<ImportResult[]> {
   if (!items.length) return [];
@@ -258,7 +258,7 @@ export async function importTickets(
  * POST /v1/tickets: stores the whole request as one row and answers at once; a job imports it. Each
  * partner ticketId gets its service id now: the existing ticket's, or one reserved for it.
  */
-export async function acceptTickets(partnerId: string, list: TicketCreate[], db: DbOrTx = getDb()) {
+export async function acceptTickets(partnerId: string, list: TicketCreate[], db: DbOrTx) {
   const existing = await existingTickets(
     db,
     partnerId,
@@ -278,7 +278,7 @@ export async function acceptTickets(partnerId: string, list: TicketCreate[], db:
  * the batch row, imports the next chunk, records its failures and moves the cursor: a run stopped
  * anywhere (or two runs at once) neither skips nor repeats a ticket.
  */
-export async function processBatch(batchId: string, db = getDb()): Promise<void> {
+export async function processBatch(batchId: string, db: Db): Promise<void> {
   const [batch] = await db.select().from(ticketBatches).where(eq(ticketBatches.id, batchId));
   if (!batch || batch.status === 'completed') return;
   const list = (batch.payload ?? []) as TicketCreate[];
@@ -333,7 +333,7 @@ export async function processBatch(batchId: string, db = getDb()): Promise<void>
  * Ends a batch whose import keeps failing: every ticket not imported yet is recorded as failed with
  * `reason`, and the batch completes (the partner sees which tickets to send again).
  */
-export async function abandonBatch(batchId: string, reason: string, db = getDb()): Promise<void> {
+export async function abandonBatch(batchId: string, reason: string, db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     const [batch] = await tx.select().from(ticketBatches).where(eq(ticketBatches.id, batchId)).for('update');
     if (!batch || batch.status === 'completed') return;
@@ -364,7 +364,7 @@ export async function abandonBatch(batchId: string, reason: string, db = getDb()
   });
 }
 
-export async function getBatch(partnerId: string, batchId: string, db: DbOrTx = getDb()) {
+export async function getBatch(partnerId: string, batchId: string, db: DbOrTx) {
   const [batch] = await db
     .select()
     .from(ticketBatches)
@@ -390,7 +390,7 @@ export async function getBatch(partnerId: string, batchId: string, db: DbOrTx = 
 }
 
 /** Batches not finished (the app stopped mid-import, or a job was lost): their ids, for the sweep. */
-export async function unfinishedBatchIds(db: DbOrTx = getDb()): Promise<string[]> {
+export async function unfinishedBatchIds(db: DbOrTx): Promise<string[]> {
   const rows = await db
     .select({ id: ticketBatches.id })
     .from(ticketBatches)

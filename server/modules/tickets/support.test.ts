@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
+import { getDb } from '@/db';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { admit, admitMany, deleteTicket, putTicket, queueTickets, syncTickets } from '@/server/testing/ticket-api';
 import { processBatch } from './service';
@@ -31,10 +32,10 @@ async function setup(name: string) {
 const kinds = (d: Awaited<ReturnType<typeof getTicketDetail>>) => d.history.map((h) => h.kind);
 
 async function detail(partnerId: string, apiKey: string, ticketId: string) {
-  const found = await searchPartnerTickets({ partnerId, query: ticketId });
+  const found = await searchPartnerTickets({ partnerId, query: ticketId }, getDb());
   const hit = found.items.find((i) => i.ticketId === ticketId);
   expect(hit, `ticket ${ticketId} found`).toBeDefined();
-  return getTicketDetail({ partnerId, ticketId: hit!.id });
+  return getTicketDetail({ partnerId, ticketId: hit!.id }, getDb());
 }
 
 describe('ticket history', () => {
@@ -56,9 +57,9 @@ describe('ticket history', () => {
   it('names the batch that imported a ticket, records a re-import as an update, and batch admission with its entryDate', async () => {
     const s = await setup('History batch');
     const q = await queueTickets(s.apiKey, [s.ticket(s.refs[0], 'B1'), s.ticket(s.refs[0], 'B2')]);
-    await processBatch(q.body.data.batchId);
+    await processBatch(q.body.data.batchId, getDb());
     const q2 = await queueTickets(s.apiKey, [s.ticket(s.refs[0], 'B1', 'other@example.com')]);
-    await processBatch(q2.body.data.batchId);
+    await processBatch(q2.body.data.batchId, getDb());
     const entryDate = '2026-05-01T18:30:00.000Z';
     expect((await admitMany(s.apiKey, [{ ticketId: 'B2', entryDate }])).status).toBe(200);
 
@@ -100,22 +101,22 @@ describe('ticket search across a partner’s events', () => {
     ]);
     await syncTickets(b.apiKey, [b.ticket(b.refs[0], 'S1', 'shared@example.com')]);
 
-    const byEmail = await searchPartnerTickets({ partnerId: a.partnerId, query: 'SHARED@example.com' });
+    const byEmail = await searchPartnerTickets({ partnerId: a.partnerId, query: 'SHARED@example.com' }, getDb());
     expect(byEmail.items.map((i) => [i.externalReferenceEventId, i.ticketId])).toEqual([
       [a.refs[0], 'S1'],
       [a.refs[1], 'S2'],
     ]);
-    const byId = await searchPartnerTickets({ partnerId: a.partnerId, query: 'S1' });
+    const byId = await searchPartnerTickets({ partnerId: a.partnerId, query: 'S1' }, getDb());
     expect(byId.items).toHaveLength(1);
     expect(byId.items[0].externalReferenceEventId).toBe(a.refs[0]);
 
     // Partner B's ticket: not found by search, and its page is NOT_FOUND when asked under partner A.
-    const bTicket = (await searchPartnerTickets({ partnerId: b.partnerId, query: 'S1' })).items[0];
-    expect((await searchPartnerTickets({ partnerId: a.partnerId, query: bTicket.id })).items).toEqual([]);
-    await expect(getTicketDetail({ partnerId: a.partnerId, ticketId: bTicket.id })).rejects.toMatchObject({
+    const bTicket = (await searchPartnerTickets({ partnerId: b.partnerId, query: 'S1' }, getDb())).items[0];
+    expect((await searchPartnerTickets({ partnerId: a.partnerId, query: bTicket.id }, getDb())).items).toEqual([]);
+    await expect(getTicketDetail({ partnerId: a.partnerId, ticketId: bTicket.id }, getDb())).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     // LIKE wildcards typed by staff match literally.
-    expect((await searchPartnerTickets({ partnerId: a.partnerId, query: '%' })).items).toEqual([]);
+    expect((await searchPartnerTickets({ partnerId: a.partnerId, query: '%' }, getDb())).items).toEqual([]);
   });
 });

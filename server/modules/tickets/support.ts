@@ -1,6 +1,6 @@
 import { and, asc, eq, like, or } from 'drizzle-orm';
 import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { tickets } from '@/db/schema/tickets';
 import { publicBaseUrl } from '@/server/env';
 import { notFound } from '@/server/lib/errors';
@@ -28,7 +28,7 @@ export const ticketRef = z.object({ partnerId, ticketId: z.string().min(1).max(1
 /** `%`, `_` and `\` typed by staff are matched literally. */
 
 /** Matches ordered by event and ticketId; uses the (partner_id, ticket_id) and (partner_id, buyer_email) indexes. */
-export async function searchPartnerTickets(input: z.input<typeof searchTicketsInput>, db: DbOrTx = getDb()) {
+export async function searchPartnerTickets(input: z.input<typeof searchTicketsInput>, db: DbOrTx) {
   const { partnerId, query, limit } = searchTicketsInput.parse(input);
   const show = showDirectory(db);
   const rows = await db
@@ -71,7 +71,7 @@ export type TicketHistoryEntry = {
  * One ticket by our id. The history is what `ticket_events` recorded; a ticket imported before it
  * existed shows what is known instead (created, and last updated when that differs), marked `recorded: false`.
  */
-export async function getTicketDetail(input: z.input<typeof ticketRef>, db: DbOrTx = getDb()) {
+export async function getTicketDetail(input: z.input<typeof ticketRef>, db: DbOrTx) {
   const { partnerId, ticketId } = ticketRef.parse(input);
   const show = showDirectory(db);
   const [row] = await db

@@ -147,10 +147,10 @@ describe('POST /v1/tickets (queued) and its batch', () => {
     const { data } = await res.json();
     expect(data).toMatchObject({ batchId: expect.stringMatching(/^tbt_/), status: 'queued', total: 2500 });
     expect(data.tickets).toHaveLength(2500);
-    expect(await unfinishedBatchIds()).toContain(data.batchId);
+    expect(await unfinishedBatchIds(getDb())).toContain(data.batchId);
 
-    await processBatch(data.batchId); // the job's definition, run here
-    await processBatch(data.batchId); // again: nothing changes
+    await processBatch(data.batchId, getDb()); // the job's definition, run here
+    await processBatch(data.batchId, getDb()); // again: nothing changes
     const batchRes = await getBatchGet(
       apiRequest(`/v1/tickets/batches/${data.batchId}`, { key: s.apiKey }),
       routeParams({ batchId: data.batchId }),
@@ -165,7 +165,7 @@ describe('POST /v1/tickets (queued) and its batch', () => {
     expect(rows).toHaveLength(2497);
     const answered = new Map(data.tickets.map((t: { ticketId: string; id: string }) => [t.ticketId, t.id]));
     expect(rows.every((r) => answered.get(r.ticketId) === r.id)).toBe(true);
-    expect(await unfinishedBatchIds()).not.toContain(data.batchId);
+    expect(await unfinishedBatchIds(getDb())).not.toContain(data.batchId);
   });
 
   it("answers 404 for another partner's batch", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { GET as salePublicUrl } from '@/app/v1/events/tickets/salePublicUrl/route';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
 import { GET as secureUrl } from '@/app/v1/tickets/[ticketId]/url/route';
+import { getDb } from '@/db';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { secureViewByToken } from './urls';
 
@@ -40,8 +41,12 @@ describe('ticket URLs', () => {
     expect((await secure(s.apiKey, 'U1')).body.data).toBe(a.body.data);
     expect((await secure(s.apiKey, 'U2')).body.data).not.toBe(a.body.data);
     const token = a.body.data.split('/t/')[1];
-    expect(await secureViewByToken(token)).toMatchObject({ event: s.ref, show: `${s.ref}-S`, status: 'VALID' });
-    expect(await secureViewByToken('0'.repeat(64))).toBeNull();
+    expect(await secureViewByToken(token, getDb())).toMatchObject({
+      event: s.ref,
+      show: `${s.ref}-S`,
+      status: 'VALID',
+    });
+    expect(await secureViewByToken('0'.repeat(64), getDb())).toBeNull();
   });
 
   it('answers the public sale URL for the ticket with its language, and requires both parameters', async () => {

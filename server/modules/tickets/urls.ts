@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { ticketPreviousLinks, tickets } from '@/db/schema/tickets';
 import { publicBaseUrl } from '@/server/env';
 import { notFound } from '@/server/lib/errors';
@@ -15,13 +15,13 @@ async function ticketRow(partnerId: string, ticketId: string, db: DbOrTx) {
 }
 
 /** GET /v1/tickets/{ticketId}/url: the secure ticket view; unguessable and the same on every call. */
-export async function secureViewUrl(partnerId: string, ticketId: string, db: DbOrTx = getDb()): Promise<string> {
+export async function secureViewUrl(partnerId: string, ticketId: string, db: DbOrTx): Promise<string> {
   const row = await ticketRow(partnerId, ticketId, db);
   return `${publicBaseUrl()}/t/${row.secureToken}`;
 }
 
 /** GET /v1/events/tickets/salePublicUrl: the event's resale market, filtered to the ticket. */
-export async function salePublicUrl(partnerId: string, ticketId: string, lang: string, db: DbOrTx = getDb()) {
+export async function salePublicUrl(partnerId: string, ticketId: string, lang: string, db: DbOrTx) {
   const row = await ticketRow(partnerId, ticketId, db);
   const url = new URL(`${publicBaseUrl()}/market/${row.eventPk}`);
   url.searchParams.set('ticket', row.id);
@@ -30,7 +30,7 @@ export async function salePublicUrl(partnerId: string, ticketId: string, lang: s
 }
 
 /** What the placeholder secure view shows (the fan-pages issue replaces it). */
-export async function secureViewByToken(token: string, db: DbOrTx = getDb()) {
+export async function secureViewByToken(token: string, db: DbOrTx) {
   if (!/^[0-9a-f]{64}$/.test(token)) return null;
   const show = showDirectory(db);
   const [row] = await db
@@ -48,7 +48,7 @@ export async function secureViewByToken(token: string, db: DbOrTx = getDb()) {
 }
 
 /** The secure-view tokens of tickets (after a purchase: the buyer's fresh links), by our ids. */
-export async function secureTokensOf(partnerId: string, ticketPks: string[], db: DbOrTx = getDb()) {
+export async function secureTokensOf(partnerId: string, ticketPks: string[], db: DbOrTx) {
   if (!ticketPks.length) return [];
   return db
     .select({ pk: tickets.id, ticketId: tickets.ticketId, secureToken: tickets.secureToken, owner: tickets.buyerEmail })
@@ -62,7 +62,7 @@ export async function secureTokensOf(partnerId: string, ticketPks: string[], db:
  * ticket had before it changed hands still finds it, as `previous` (why and when it ended) and without
  * the holder or the code: those belong to the new owner.
  */
-export async function secureTicketPage(token: string, db: DbOrTx = getDb()) {
+export async function secureTicketPage(token: string, db: DbOrTx) {
   if (!/^[0-9a-f]{64}$/.test(token)) return null;
   const show = showDirectory(db);
   const columns = {
@@ -106,7 +106,7 @@ export async function secureTicketPage(token: string, db: DbOrTx = getDb()) {
 }
 
 /** Tickets awaiting their partner's reissue after a change of hands, longest waiting first (staff). */
-export async function ticketsAwaitingReissue(partnerId: string, limit = 50, db: DbOrTx = getDb()) {
+export async function ticketsAwaitingReissue(partnerId: string, limit = 50, db: DbOrTx) {
   const show = showDirectory(db);
   return db
     .select({
@@ -136,7 +136,7 @@ export async function ticketsAwaitingReissue(partnerId: string, limit = 50, db: 
  * The partner's reissue delay: how many tickets wait now (and the oldest), and over the last 30 days
  * how many were reissued with the median and slowest delay in seconds.
  */
-export async function reissueDelayStats(partnerId: string, db: DbOrTx = getDb()) {
+export async function reissueDelayStats(partnerId: string, db: DbOrTx) {
   const [row] = await db.execute<{
     awaiting: number;
     oldest_since: string | null;

@@ -1,5 +1,5 @@
 import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { webhookAttempts, webhookDue, webhookEndpoints, webhookMessages } from '@/db/schema/webhooks';
 import { badRequest, notFound } from '@/server/lib/errors';
 import { newId, newSigningSecret } from '@/server/lib/ids';
@@ -21,7 +21,7 @@ function mask(value: string | null): string | null {
 }
 
 /** The endpoint as staff see it: secrets masked. */
-export async function getEndpoint(partnerId: string, db: DbOrTx = getDb()) {
+export async function getEndpoint(partnerId: string, db: DbOrTx) {
   const [row] = await db.select().from(webhookEndpoints).where(eq(webhookEndpoints.partnerId, partnerId));
   if (!row) return null;
   return {
@@ -84,7 +84,7 @@ export async function upsertEndpoint(input: UpsertEndpointInput, within?: Work |
 }
 
 /** A new signing secret, returned once; deliveries sign with it from now on. */
-export async function rotateSigningSecret(partnerId: string, db: DbOrTx = getDb()): Promise<string> {
+export async function rotateSigningSecret(partnerId: string, db: DbOrTx): Promise<string> {
   const signingSecret = newSigningSecret();
   const [row] = await db
     .update(webhookEndpoints)
@@ -153,7 +153,7 @@ export async function enqueueChannelWebhook(
 }
 
 /** The partner's webhook log, or (`channelId`) one channel's. */
-export async function listMessages(input: ListMessagesInput, db: DbOrTx = getDb()) {
+export async function listMessages(input: ListMessagesInput, db: DbOrTx) {
   const { partnerId, channelId, status, action, page, pageSize } = listMessagesInput.parse(input);
   const where = and(
     eq(webhookMessages.partnerId, partnerId),
@@ -191,7 +191,7 @@ export async function listMessages(input: ListMessagesInput, db: DbOrTx = getDb(
   };
 }
 
-export async function getMessage(partnerId: string, messageId: string, db: DbOrTx = getDb()) {
+export async function getMessage(partnerId: string, messageId: string, db: DbOrTx) {
   const [message] = await db
     .select()
     .from(webhookMessages)
@@ -308,7 +308,7 @@ export async function sendChannelTestMessage(partnerId: string, channelId: strin
  * a missing or disabled endpoint, what is failing, and how old the oldest waiting message is. The
  * pending figures read the delivery queue (`webhook_due`); the 24-hour count scans delivered messages.
  */
-export async function webhookDeliveryStats(db: DbOrTx = getDb()) {
+export async function webhookDeliveryStats(db: DbOrTx) {
   const [pending] = await db
     .select({
       pending: sql<number>`count(*)::int`,

@@ -93,7 +93,7 @@ describe('webhook delivery', () => {
       }
       const r = await dispatchDue({ now });
       expect(r.delivered + r.failed).toBe(1);
-      const { message } = await getMessage(partner.id, id);
+      const { message } = await getMessage(partner.id, id, getDb());
       if (attempt < 4) {
         expect(message.status).toBe('pending');
         expect(message.nextAttemptAt.getTime()).toBe(now.getTime() + retryDelayMs(attempt));
@@ -107,7 +107,7 @@ describe('webhook delivery', () => {
     expect(expectedDue).toEqual([5_000, retryDelayMs(2), retryDelayMs(3)]);
     expect(receiver.requests).toHaveLength(4);
     expect(new Set(receiver.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set([id]));
-    const { attempts } = await getMessage(partner.id, id);
+    const { attempts } = await getMessage(partner.id, id, getDb());
     expect(attempts.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual([
       [1, 500, false],
       [2, 500, false],
@@ -129,9 +129,9 @@ describe('webhook delivery', () => {
     let now = new Date(Date.now() + 1000);
     for (let i = 0; i < 3; i++) {
       await dispatchDue({ now });
-      now = (await getMessage(partner.id, id)).message.nextAttemptAt;
+      now = (await getMessage(partner.id, id, getDb())).message.nextAttemptAt;
     }
-    const { message, attempts } = await getMessage(partner.id, id);
+    const { message, attempts } = await getMessage(partner.id, id, getDb());
     expect(attempts.map((a) => a.statusCode)).toEqual([301, 400, 204]);
     expect(attempts.map((a) => a.success)).toEqual([false, false, true]);
     expect(attempts[0].error).toContain('redirect');
@@ -142,7 +142,7 @@ describe('webhook delivery', () => {
       receiver.reply(status);
       const other = await enqueueWebhook(getDb(), partner.id, ticketUpdated(`T-${status}`));
       await dispatchDue({ now });
-      expect((await getMessage(partner.id, other)).message.status).toBe('delivered');
+      expect((await getMessage(partner.id, other, getDb())).message.status).toBe('delivered');
     }
   });
 
@@ -167,7 +167,7 @@ describe('webhook delivery', () => {
     expect(() => new Webhook(signingSecret).verify(req.body.replace('T-3', 'T-4'), headers)).toThrow();
 
     // The attempt keeps the headers as sent, for the dashboard; the shared secret's value is masked.
-    const [logged] = (await getMessage(partner.id, id)).attempts;
+    const [logged] = (await getMessage(partner.id, id, getDb())).attempts;
     expect(logged.requestHeaders).toEqual({
       'content-type': 'application/json',
       ...headers,
@@ -182,16 +182,16 @@ describe('webhook delivery', () => {
     const far = new Date(Date.now() + 7 * 86_400_000);
     await dispatchDue({ now: far });
     expect(receiver.requests).toHaveLength(0);
-    expect((await getMessage(partner.id, id)).message).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await getMessage(partner.id, id, getDb())).message).toMatchObject({ status: 'pending', attempts: 0 });
 
     const { partner: noEndpoint } = await makePartner('No endpoint yet');
     const waiting = await enqueueWebhook(getDb(), noEndpoint.id, ticketUpdated('T-6'));
     await dispatchDue({ now: far });
-    expect((await getMessage(noEndpoint.id, waiting)).message.status).toBe('pending');
+    expect((await getMessage(noEndpoint.id, waiting, getDb())).message.status).toBe('pending');
 
     await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: true });
     await dispatchDue({ now: far });
-    expect((await getMessage(partner.id, id)).message.status).toBe('delivered');
+    expect((await getMessage(partner.id, id, getDb())).message.status).toBe('delivered');
     expect(receiver.requests).toHaveLength(1);
   });
 
@@ -203,7 +203,7 @@ describe('webhook delivery', () => {
         throw new Error('the state change failed');
       }),
     ).rejects.toThrow('the state change failed');
-    expect((await listMessages({ partnerId: partner.id })).total).toBe(0);
+    expect((await listMessages({ partnerId: partner.id }, getDb())).total).toBe(0);
   });
 
   it('loses none of 1,000 messages sent while the receiver is down', async () => {
@@ -224,7 +224,7 @@ describe('webhook delivery', () => {
     expect(up).toMatchObject({ delivered: 1000, failed: 0 });
     const received = new Set(back.requests.map((r) => String(r.headers['webhook-id'])));
     expect(received).toEqual(ids);
-    const { total } = await listMessages({ partnerId: partner.id, status: 'delivered' });
+    const { total } = await listMessages({ partnerId: partner.id, status: 'delivered' }, getDb());
     expect(total).toBe(1000);
   });
 
@@ -248,7 +248,7 @@ describe('webhook delivery', () => {
              (select count(*)::int from webhook_attempts where partner_id = ${partner.id}) as rows,
              (select count(*)::int from webhook_due where partner_id = ${partner.id}) as due`;
     expect(logged).toEqual({ kept: 600, rows: 0, due: 0 });
-    expect((await listMessages({ partnerId: partner.id, status: 'delivered' })).total).toBe(600);
+    expect((await listMessages({ partnerId: partner.id, status: 'delivered' }, getDb())).total).toBe(600);
   });
 
   it('stops claiming at its budget, delivers what it claimed, and leaves the rest due', async () => {
@@ -274,12 +274,12 @@ describe('webhook delivery', () => {
     expect(during).toMatchObject({ delivered: 0, failed: 0 });
     expect(during.nextDueAt?.getTime()).toBe(now.getTime() + LEASE_MS);
     expect(receiver.requests).toHaveLength(0);
-    expect((await getMessage(partner.id, id)).message).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await getMessage(partner.id, id, getDb())).message).toMatchObject({ status: 'pending', attempts: 0 });
 
     const after = await dispatchDue({ now: new Date(now.getTime() + LEASE_MS) });
     expect(after).toMatchObject({ delivered: 1, failed: 0, nextDueAt: null });
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([id]);
-    const { message, attempts } = await getMessage(partner.id, id);
+    const { message, attempts } = await getMessage(partner.id, id, getDb());
     expect(message.status).toBe('delivered');
     expect(attempts.map((a) => [a.attemptNo, a.success])).toEqual([[1, true]]);
   });
@@ -363,7 +363,7 @@ describe('webhook delivery', () => {
     };
     await record(getSql(), [late]);
 
-    const { message, attempts } = await getMessage(partner.id, id);
+    const { message, attempts } = await getMessage(partner.id, id, getDb());
     expect(message.status).toBe('delivered');
     // Both attempts are logged; nothing is queued again, so nothing is sent twice more.
     expect(attempts.map((a) => [a.attemptNo, a.success])).toEqual([
@@ -386,8 +386,8 @@ describe('webhook delivery', () => {
     const cut = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-cut'));
     expect(await dispatchDue({ now })).toMatchObject({ delivered: 0, failed: 1 });
 
-    expect((await getMessage(partner.id, nul)).attempts[0].responseBody).toBe('ab');
-    const { message, attempts } = await getMessage(partner.id, cut);
+    expect((await getMessage(partner.id, nul, getDb())).attempts[0].responseBody).toBe('ab');
+    const { message, attempts } = await getMessage(partner.id, cut, getDb());
     expect(message).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500 });
     expect(attempts[0].responseBody).toBe(`${'x'.repeat(1023)}\ufffd`);
   });
@@ -410,10 +410,10 @@ describe('webhook delivery', () => {
       responseBody: 'ok',
       requestHeaders: earlier.requestHeaders,
     };
-    expect((await getMessage(partner.id, id)).attempts).toMatchObject([shown]);
+    expect((await getMessage(partner.id, id, getDb())).attempts).toMatchObject([shown]);
     // A replay moves it to a row unchanged.
     await retryNow(partner.id, id);
-    const { attempts } = await getMessage(partner.id, id);
+    const { attempts } = await getMessage(partner.id, id, getDb());
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject(shown);
     expect(attempts[0].id).toBeGreaterThan(0);
@@ -426,15 +426,15 @@ describe('webhook delivery', () => {
     await dispatchDue({ now: new Date(Date.now() + 1000) });
     await retryNow(partner.id, id);
     await dispatchDue({ now: new Date(Date.now() + 1000) });
-    expect((await getMessage(partner.id, id)).message.status).toBe('delivered');
+    expect((await getMessage(partner.id, id, getDb())).message.status).toBe('delivered');
     await retryNow(partner.id, id);
     // A replay is pending again (and due) until its attempt is recorded.
-    expect((await getMessage(partner.id, id)).message).toMatchObject({ status: 'pending', deliveredAt: null });
+    expect((await getMessage(partner.id, id, getDb())).message).toMatchObject({ status: 'pending', deliveredAt: null });
     await dispatchDue({ now: new Date(Date.now() + 1000) });
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([id, id, id]);
     // Every attempt shows, with the signature it was sent with: the first delivery moved to a row at the
     // replay, the replay's own kept on the message.
-    const { message, attempts } = await getMessage(partner.id, id);
+    const { message, attempts } = await getMessage(partner.id, id, getDb());
     expect(message).toMatchObject({ status: 'delivered', attempts: 3 });
     expect(attempts.map((a) => [a.attemptNo, a.statusCode, a.success])).toEqual([
       [1, 500, false],
@@ -452,16 +452,16 @@ describe('webhook delivery', () => {
       action: 'test.ping',
       data: { partnerId: partner.id },
     });
-    expect((await getMessage(partner.id, testId)).message.status).toBe('delivered');
+    expect((await getMessage(partner.id, testId, getDb())).message.status).toBe('delivered');
   });
 
   it("never shows or retries another partner's messages", async () => {
     const { partner } = await setup();
     const { partner: other } = await makePartner('Other');
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-9'));
-    await expect(getMessage(other.id, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(getMessage(other.id, id, getDb())).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(retryNow(other.id, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect((await listMessages({ partnerId: other.id })).total).toBe(0);
+    expect((await listMessages({ partnerId: other.id }, getDb())).total).toBe(0);
   });
 
   it('refuses endpoint URLs on private addresses unless allowed', async () => {
@@ -498,7 +498,7 @@ describe('webhook dispatch on the local job provider', () => {
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-10'));
     await provider.send('webhooks.dispatch', {});
     await expect
-      .poll(async () => (await getMessage(partner.id, id)).message.status, { timeout: 10_000 })
+      .poll(async () => (await getMessage(partner.id, id, getDb())).message.status, { timeout: 10_000 })
       .toBe('delivered');
     expect(receiver.requests).toHaveLength(1);
   });
@@ -521,7 +521,9 @@ describe('webhook dispatch on the local job provider', () => {
     };
 
     const first = startWorker();
-    await expect.poll(async () => (await getMessage(partner.id, id)).attempts.length, { timeout: 15_000 }).toBe(1);
+    await expect
+      .poll(async () => (await getMessage(partner.id, id, getDb())).attempts.length, { timeout: 15_000 })
+      .toBe(1);
     first.kill('SIGKILL');
     await new Promise((r) => first.once('exit', r));
 
@@ -529,7 +531,7 @@ describe('webhook dispatch on the local job provider', () => {
     // Due 5 s after the failure; the new instance's dispatch (or, at the latest, the minute sweep) sends it.
     try {
       await expect
-        .poll(async () => (await getMessage(partner.id, id)).message.status, { timeout: 75_000 })
+        .poll(async () => (await getMessage(partner.id, id, getDb())).message.status, { timeout: 75_000 })
         .toBe('delivered');
     } catch (err) {
       // Say what the queue did, so a failure here can be understood from the CI log alone.
@@ -537,7 +539,7 @@ describe('webhook dispatch on the local job provider', () => {
         from pgboss.job where name = 'webhooks.dispatch' order by created_on`;
       throw new Error(`${(err as Error).message}\njobs: ${JSON.stringify(jobs, null, 1)}`);
     }
-    const { attempts } = await getMessage(partner.id, id);
+    const { attempts } = await getMessage(partner.id, id, getDb());
     expect(attempts.map((a) => a.statusCode)).toEqual([500, 200]);
     expect(attempts[1].startedAt.getTime() - attempts[0].startedAt.getTime()).toBeGreaterThanOrEqual(4_900);
   }, 120_000);
@@ -548,21 +550,21 @@ describe('channel webhooks', () => {
     const { partner, receiver } = await setup();
     const hub = await new Receiver().start();
     cleanups.push(() => hub.stop());
-    const channel = await createChannel({ partnerId: partner.id, name: 'Hub' });
+    const channel = await createChannel({ partnerId: partner.id, name: 'Hub' }, getDb());
     const id = await sendChannelTestMessage(partner.id, channel.id);
     await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-9'));
 
     // No URL yet: the partner's message goes, the channel's waits.
     await dispatchDue({ now: new Date(Date.now() + 1000) });
     expect(receiver.requests.map((r) => JSON.parse(r.body).action)).toEqual(['ticket.updated']);
-    expect((await getMessage(partner.id, id)).message).toMatchObject({ status: 'pending', attempts: 0 });
+    expect((await getMessage(partner.id, id, getDb())).message).toMatchObject({ status: 'pending', attempts: 0 });
 
-    await updateChannel({ partnerId: partner.id, channelId: channel.id, name: 'Hub', webhookUrl: hub.url });
-    await setChannelDisabled({ partnerId: partner.id, channelId: channel.id, disabled: true });
+    await updateChannel({ partnerId: partner.id, channelId: channel.id, name: 'Hub', webhookUrl: hub.url }, getDb());
+    await setChannelDisabled({ partnerId: partner.id, channelId: channel.id, disabled: true }, getDb());
     await dispatchDue({ now: new Date(Date.now() + 1000) });
     expect(hub.requests).toHaveLength(0);
 
-    await setChannelDisabled({ partnerId: partner.id, channelId: channel.id, disabled: false });
+    await setChannelDisabled({ partnerId: partner.id, channelId: channel.id, disabled: false }, getDb());
     const r = await dispatchDue({ now: new Date(Date.now() + 1000) });
     expect(r.delivered).toBe(1);
     expect(hub.requests).toHaveLength(1);
@@ -571,7 +573,7 @@ describe('channel webhooks', () => {
     const headers = Object.fromEntries(
       ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((h) => [h, String(req.headers[h])]),
     );
-    const { signingSecret } = await getChannel(partner.id, channel.id);
+    const { signingSecret } = await getChannel(partner.id, channel.id, getDb());
     expect(new Webhook(signingSecret).verify(req.body, headers)).toMatchObject({
       family: 'test',
       action: 'test.ping',
@@ -580,10 +582,12 @@ describe('channel webhooks', () => {
     expect(headers['webhook-id']).toBe(id);
 
     // The channel's log has it; the partner's own log does not.
-    expect((await listMessages({ partnerId: partner.id, channelId: channel.id })).items.map((m) => m.id)).toEqual([id]);
-    const own = await listMessages({ partnerId: partner.id });
+    expect(
+      (await listMessages({ partnerId: partner.id, channelId: channel.id }, getDb())).items.map((m) => m.id),
+    ).toEqual([id]);
+    const own = await listMessages({ partnerId: partner.id }, getDb());
     expect(own.items.map((m) => m.action)).toEqual(['ticket.updated']);
-    expect((await getMessage(partner.id, id)).attempts).toMatchObject([{ url: hub.url, success: true }]);
+    expect((await getMessage(partner.id, id, getDb())).attempts).toMatchObject([{ url: hub.url, success: true }]);
     // Another partner cannot send to this channel.
     const other = await makePartner('Other');
     await expect(sendChannelTestMessage(other.partner.id, channel.id)).rejects.toThrow('Channel not found');

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { applyRules } from '@/server/modules/catalog';
 import { rulesRequestSchema } from '@/server/modules/catalog';
 import { eventCreateSchema, type EventCreateBody } from '@/server/modules/catalog';
@@ -38,6 +39,7 @@ async function pushEvent(partnerId: string, body: Partial<EventCreateBody> & { e
       shows: [show(`${body.externalReferenceId}-S1`)],
       ...body,
     }),
+    getDb(),
   );
 }
 
@@ -100,6 +102,7 @@ beforeAll(async () => {
         rules: { max: 2 },
       },
     ]),
+    getDb(),
   );
 
   // Seven tickets on A-S1; T-005's buyer e-mail was sent in mixed case.
@@ -110,8 +113,8 @@ beforeAll(async () => {
   const sync = await syncTickets(a.partnerId, ticketsRequestSchema.parse(list));
   expect(sync).toMatchObject({ imported: 7, failed: 0 });
   await syncTickets(a.partnerId, ticketsRequestSchema.parse([ticket(REF, 'A-S2', 'S2-001')]));
-  await invalidateTicket(a.partnerId, 'T-003');
-  await admitTicket(a.partnerId, 'T-004');
+  await invalidateTicket(a.partnerId, 'T-003', getDb());
+  await admitTicket(a.partnerId, 'T-004', getDb());
 
   const accepted = await acceptTickets(
     a.partnerId,
@@ -120,13 +123,18 @@ beforeAll(async () => {
       ticket(REF, 'A-S2', 'B-002', { ticketOptionId: 'NOPE' }),
       ticket(REF, 'A-S2', 'B-003'),
     ]),
+    getDb(),
   );
-  await processBatch(accepted.batchId);
+  await processBatch(accepted.batchId, getDb());
   a.batchId = accepted.batchId;
 
   await pushEvent(b.partnerId, { externalReferenceId: REF, title: 'B Concert', shows: [show('B-S1')] });
-  const acceptedB = await acceptTickets(b.partnerId, ticketsRequestSchema.parse([ticket(REF, 'B-S1', 'T-001')]));
-  await processBatch(acceptedB.batchId);
+  const acceptedB = await acceptTickets(
+    b.partnerId,
+    ticketsRequestSchema.parse([ticket(REF, 'B-S1', 'T-001')]),
+    getDb(),
+  );
+  await processBatch(acceptedB.batchId, getDb());
   b.batchId = acceptedB.batchId;
 
   const listA = await staff.catalog.events({ partnerId: a.partnerId, search: 'Summer' });

@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import { eventRef, listEventsInput, showRef } from '@/server/modules/catalog';
 import {
   batchRef,
@@ -22,18 +23,20 @@ import { protectedProcedure, router } from '../init';
  */
 export const catalogRouter = router({
   /** Newest first, offset pages, search on title or externalReferenceId. */
-  events: protectedProcedure.input(listEventsInput).query(({ input }) => listEventsWithTickets(input)),
+  events: protectedProcedure.input(listEventsInput).query(({ input }) => listEventsWithTickets(input, getDb())),
   /** The API's event representation plus our ids, ticket counts, combinations and rules by scope. */
-  event: protectedProcedure.input(eventRef).query(({ input }) => getEventDetailWithTickets(input)),
+  event: protectedProcedure.input(eventRef).query(({ input }) => getEventDetailWithTickets(input, getDb())),
   /** Heading of a show's ticket page. */
-  show: protectedProcedure.input(showRef).query(({ input }) => getShowSummaryWithTickets(input)),
+  show: protectedProcedure.input(showRef).query(({ input }) => getShowSummaryWithTickets(input, getDb())),
   /** Keyset pages by partner ticketId; search by ticketId prefix or whole buyer e-mail. */
-  showTickets: protectedProcedure.input(listShowTicketsInput).query(({ input }) => listShowTickets(input)),
-  batches: protectedProcedure.input(listBatchesInput).query(({ input }) => listBatches(input)),
+  showTickets: protectedProcedure.input(listShowTicketsInput).query(({ input }) => listShowTickets(input, getDb())),
+  batches: protectedProcedure.input(listBatchesInput).query(({ input }) => listBatches(input, getDb())),
   /** One batch's progress and a page of its failed tickets with their errors. */
-  batch: protectedProcedure.input(batchRef).query(({ input }) => getBatchDetail(input)),
+  batch: protectedProcedure.input(batchRef).query(({ input }) => getBatchDetail(input, getDb())),
   /** Support: a ticket by our id, partner ticketId prefix or buyer e-mail, across all the partner's events. */
-  searchTickets: protectedProcedure.input(searchTicketsInput).query(({ input }) => searchPartnerTickets(input)),
+  searchTickets: protectedProcedure
+    .input(searchTicketsInput)
+    .query(({ input }) => searchPartnerTickets(input, getDb())),
   /** Support: one ticket by our id with its partner ids, buyer, history, secure view and batch. */
-  ticket: protectedProcedure.input(ticketRef).query(({ input }) => getTicketDetail(input)),
+  ticket: protectedProcedure.input(ticketRef).query(({ input }) => getTicketDetail(input, getDb())),
 });

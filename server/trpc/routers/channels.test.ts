@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { createChannel } from '@/server/modules/partners';
 import { makePartner } from '@/server/testing/fixtures';
 import { createCallerFactory } from '../init';
@@ -11,7 +12,7 @@ const anonymous = createCaller({ staff: null });
 /** A partner with one channel. */
 async function setUp(name = 'Channels router') {
   const { partner } = await makePartner(name);
-  const channel = await createChannel({ partnerId: partner.id, name: 'Resale Hub' });
+  const channel = await createChannel({ partnerId: partner.id, name: 'Resale Hub' }, getDb());
   return { partnerId: partner.id, channelId: channel.id };
 }
 

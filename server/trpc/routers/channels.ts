@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getDb } from '@/db';
 import {
   channelListingCounts,
   channelListingStatus,
@@ -32,25 +33,27 @@ const channelRef = z.object({ partnerId: z.string().min(1), channelId: z.string(
  */
 export const channelsRouter = router({
   list: protectedProcedure.input(partnerRef).query(async ({ input }) => {
-    await getPartner(input.partnerId);
+    await getPartner(input.partnerId, getDb());
     const [channels, counts] = await Promise.all([
-      listChannels(input.partnerId),
-      channelListingCounts(input.partnerId),
+      listChannels(input.partnerId, getDb()),
+      channelListingCounts(input.partnerId, getDb()),
     ]);
     return channels.map((c) => ({ ...c, listings: counts.get(c.id) ?? {} }));
   }),
   get: protectedProcedure.input(channelRef).query(async ({ input }) => {
-    const channel = await getChannel(input.partnerId, input.channelId);
+    const channel = await getChannel(input.partnerId, input.channelId, getDb());
     const { signingSecret: _secret, ...rest } = channel;
     return rest;
   }),
   /** Answers the channel with its signing secret: shown once, for staff to hand to the channel. */
-  create: protectedProcedure.input(createChannelInput).mutation(({ input }) => createChannel(input)),
-  update: protectedProcedure.input(updateChannelInput).mutation(({ input }) => updateChannel(input)),
-  setDisabled: protectedProcedure.input(setChannelDisabledInput).mutation(({ input }) => setChannelDisabled(input)),
-  rotateSecret: protectedProcedure
-    .input(channelRef)
-    .mutation(async ({ input }) => ({ signingSecret: await rotateChannelSecret(input.partnerId, input.channelId) })),
+  create: protectedProcedure.input(createChannelInput).mutation(({ input }) => createChannel(input, getDb())),
+  update: protectedProcedure.input(updateChannelInput).mutation(({ input }) => updateChannel(input, getDb())),
+  setDisabled: protectedProcedure
+    .input(setChannelDisabledInput)
+    .mutation(({ input }) => setChannelDisabled(input, getDb())),
+  rotateSecret: protectedProcedure.input(channelRef).mutation(async ({ input }) => ({
+    signingSecret: await rotateChannelSecret(input.partnerId, input.channelId, getDb()),
+  })),
   /** A `test.ping` to the channel's webhook URL (held until it has one), shown in its delivery log. */
   sendTest: protectedProcedure
     .input(channelRef)
@@ -64,12 +67,17 @@ export const channelsRouter = router({
       }),
     )
     .query(async ({ input }) => {
-      await getChannel(input.partnerId, input.channelId);
-      return staffChannelListings(input.partnerId, input.channelId, {
-        status: input.status,
-        page: input.page,
-        pageSize: input.pageSize,
-      });
+      await getChannel(input.partnerId, input.channelId, getDb());
+      return staffChannelListings(
+        input.partnerId,
+        input.channelId,
+        {
+          status: input.status,
+          page: input.page,
+          pageSize: input.pageSize,
+        },
+        getDb(),
+      );
     }),
   sales: protectedProcedure
     .input(
@@ -80,21 +88,26 @@ export const channelsRouter = router({
       }),
     )
     .query(async ({ input }) => {
-      await getChannel(input.partnerId, input.channelId);
-      return staffChannelSales(input.partnerId, input.channelId, {
-        status: input.status,
-        page: input.page,
-        pageSize: input.pageSize,
-      });
+      await getChannel(input.partnerId, input.channelId, getDb());
+      return staffChannelSales(
+        input.partnerId,
+        input.channelId,
+        {
+          status: input.status,
+          page: input.page,
+          pageSize: input.pageSize,
+        },
+        getDb(),
+      );
     }),
   /** The status of the payout account the channel's sales are paid to (`none` before it is set up). */
   payoutSetup: protectedProcedure.input(channelRef).query(async ({ input }) => {
-    await getChannel(input.partnerId, input.channelId);
+    await getChannel(input.partnerId, input.channelId, getDb());
     return channelPayoutSetup(input.partnerId, input.channelId);
   }),
   /** Creates the channel's payout account if needed; answers the onboarding link for the channel (none once active). */
   startPayoutSetup: protectedProcedure.input(channelRef).mutation(async ({ input }) => {
-    await getChannel(input.partnerId, input.channelId);
+    await getChannel(input.partnerId, input.channelId, getDb());
     return channelPayoutSetup(input.partnerId, input.channelId, true);
   }),
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
 import { createBuyIntention, createListing } from '@/server/modules/marketplace';
 import { getPayment } from '@/server/modules/payments';
 import { listMessages } from '@/server/modules/webhooks';
@@ -57,7 +58,7 @@ async function paySandbox(paymentUrl: string) {
 async function soldMarket() {
   const m = await market();
   const list = (ticketId: string, price: number) =>
-    createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [ticketId], price });
+    createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [ticketId], price }, getDb());
   const sold = await list('T1', 100);
   const active = await list('T2', 50);
   const held = await list('T3', 60);
@@ -157,7 +158,7 @@ describe('market router', () => {
       currency: 'EUR',
       cancelledPayouts: [payouts.items[0].id],
     });
-    expect((await getPayment(m.partnerId, m.paymentId)).status).toBe('refunded');
+    expect((await getPayment(m.partnerId, m.paymentId, getDb())).status).toBe('refunded');
     expect((await staff.market.payouts({ partnerId: m.partnerId, status: 'CANCELLED' })).total).toBe(1);
     expect((await staff.market.purchases({ partnerId: m.partnerId })).items[0]).toMatchObject({
       paymentStatus: 'refunded',
@@ -165,7 +166,7 @@ describe('market router', () => {
       refundable: false,
       endReason: 'Refunded: Show moved, buyer cannot come',
     });
-    const messages = await listMessages({ partnerId: m.partnerId, action: 'ticket.refunded' });
+    const messages = await listMessages({ partnerId: m.partnerId, action: 'ticket.refunded' }, getDb());
     expect(messages.items).toHaveLength(1);
     expect(messages.items[0]).toMatchObject({
       id: refund.messageId,
@@ -176,7 +177,7 @@ describe('market router', () => {
     await expect(
       staff.market.refund({ partnerId: m.partnerId, intentionId: m.intentionId, reason: 'Again' }),
     ).rejects.toMatchObject({ code: 'CONFLICT', message: 'This purchase has already been refunded' });
-    expect((await listMessages({ partnerId: m.partnerId, action: 'ticket.refunded' })).total).toBe(1);
+    expect((await listMessages({ partnerId: m.partnerId, action: 'ticket.refunded' }, getDb())).total).toBe(1);
   });
 
   it('refuses a purchase that is not completed, an empty reason, and another partner’s purchase', async () => {
@@ -195,7 +196,7 @@ describe('market router', () => {
     await expect(
       staff.market.refund({ partnerId: other.id, intentionId: m.intentionId, reason: 'Mine now' }),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    expect((await getPayment(m.partnerId, m.paymentId)).status).toBe('paid');
+    expect((await getPayment(m.partnerId, m.paymentId, getDb())).status).toBe('paid');
   });
 
   it('reads and sets the market terms, validated; an unknown partner is NOT_FOUND', async () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getDb } from '@/db';
 import {
   listListings,
   listListingsInput,
@@ -20,21 +21,21 @@ const partnerRef = z.object({ partnerId: z.string().min(1) });
 /** A partner's market terms: the buyer's and the seller's fees and the payout delay. */
 const termsRouter = router({
   get: protectedProcedure.input(partnerRef).query(async ({ input }) => {
-    await getPartner(input.partnerId);
-    return marketTerms(input.partnerId);
+    await getPartner(input.partnerId, getDb());
+    return marketTerms(input.partnerId, getDb());
   }),
   set: protectedProcedure.input(marketTermsInput).mutation(async ({ input: { partnerId, ...terms } }) => {
-    await getPartner(partnerId);
-    await setMarketTerms(partnerId, terms);
-    return marketTerms(partnerId);
+    await getPartner(partnerId, getDb());
+    await setMarketTerms(partnerId, terms, getDb());
+    return marketTerms(partnerId, getDb());
   }),
 });
 
 /** A partner's market for staff: listings, purchases with their payments, payouts, terms, refunds. */
 export const marketRouter = router({
-  listings: protectedProcedure.input(listListingsInput).query(({ input }) => listListings(input)),
-  purchases: protectedProcedure.input(listPurchasesInput).query(({ input }) => listPurchases(input)),
-  payouts: protectedProcedure.input(listPayoutsInput).query(({ input }) => listPayouts(input)),
+  listings: protectedProcedure.input(listListingsInput).query(({ input }) => listListings(input, getDb())),
+  purchases: protectedProcedure.input(listPurchasesInput).query(({ input }) => listPurchases(input, getDb())),
+  payouts: protectedProcedure.input(listPayoutsInput).query(({ input }) => listPayouts(input, getDb())),
   terms: termsRouter,
   /** Refunds a completed purchase whole; the signed-in member is recorded with the reason. */
   refund: protectedProcedure

@@ -44,7 +44,7 @@ describe('partners.setSupport: the support contact fans are given', () => {
     try {
       const { partner } = await makePartner('Support set');
       const partnerId = partner.id;
-      expect(await supportFacts(partnerId)).toEqual({
+      expect(await supportFacts(partnerId, getDb())).toEqual({
         partnerName: partner.name,
         support: { url: null, email: null },
         encoreSupportEmail: 'help@encore.test',
@@ -58,7 +58,7 @@ describe('partners.setSupport: the support contact fans are given', () => {
         supportUrl: 'https://help.teatro.example/fans',
         supportEmail: 'Fans@Teatro.example',
       });
-      expect((await supportFacts(partnerId)).support).toEqual({
+      expect((await supportFacts(partnerId, getDb())).support).toEqual({
         url: 'https://help.teatro.example/fans',
         email: 'Fans@Teatro.example',
       });
@@ -104,11 +104,11 @@ describe('partners.setSupport: the support contact fans are given', () => {
       const [row] = await getDb().select({ showPk: d.showPk }).from(d).where(eq(d.partnerId, partnerId));
       return row.showPk;
     };
-    expect((await buyerPromiseFacts(await showOf(a.partnerId)))?.support).toEqual({
+    expect((await buyerPromiseFacts(await showOf(a.partnerId), getDb()))?.support).toEqual({
       url: 'https://help.a.example',
       email: 'help@a.example',
     });
-    expect((await buyerPromiseFacts(await showOf(b.partnerId)))?.support).toEqual({ url: null, email: null });
+    expect((await buyerPromiseFacts(await showOf(b.partnerId), getDb()))?.support).toEqual({ url: null, email: null });
     expect(await staff.partners.get({ partnerId: b.partnerId })).toMatchObject({
       supportUrl: null,
       supportEmail: null,

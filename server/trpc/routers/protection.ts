@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import {
   eventProtection,
   eventProtectionRef,
@@ -19,26 +20,26 @@ import { protectedProcedure, router } from '../init';
  */
 export const protectionRouter = router({
   partner: protectedProcedure.input(partnerRef).query(async ({ input }) => {
-    await getPartner(input.partnerId);
-    return partnerProtection(input.partnerId);
+    await getPartner(input.partnerId, getDb());
+    return partnerProtection(input.partnerId, getDb());
   }),
   setPartner: protectedProcedure.input(partnerProtectionInput).mutation(async ({ input, ctx }) => {
-    await getPartner(input.partnerId);
-    return setPartnerProtection(input, ctx.staff.email);
+    await getPartner(input.partnerId, getDb());
+    return setPartnerProtection(input, ctx.staff.email, getDb());
   }),
   event: protectedProcedure.input(eventProtectionRef).query(async ({ input }) => {
-    await getPartner(input.partnerId);
-    return eventProtection(input.partnerId, input.eventPk);
+    await getPartner(input.partnerId, getDb());
+    return eventProtection(input.partnerId, input.eventPk, getDb());
   }),
   setScope: protectedProcedure.input(scopeProtectionInput).mutation(async ({ input, ctx }) => {
-    await getPartner(input.partnerId);
+    await getPartner(input.partnerId, getDb());
     return setScopeProtection(input, ctx.staff.email);
   }),
   reissues: protectedProcedure.input(partnerRef).query(async ({ input }) => {
-    await getPartner(input.partnerId);
+    await getPartner(input.partnerId, getDb());
     const [awaiting, stats] = await Promise.all([
-      ticketsAwaitingReissue(input.partnerId),
-      reissueDelayStats(input.partnerId),
+      ticketsAwaitingReissue(input.partnerId, undefined, getDb()),
+      reissueDelayStats(input.partnerId, getDb()),
     ]);
     return { awaiting, stats };
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getDb } from '@/db';
 import { deleteStaffRule, eventRules, saveStaffRule, staffRuleInput } from '@/server/modules/catalog';
 import { explainTicket } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
@@ -11,20 +12,20 @@ export const rulesRouter = router({
   ofEvent: protectedProcedure
     .input(partnerRef.extend({ eventRef: z.string().trim().min(1, 'Enter the event’s externalReferenceId').max(200) }))
     .query(async ({ input }) => {
-      await getPartner(input.partnerId);
-      return eventRules(input.partnerId, input.eventRef);
+      await getPartner(input.partnerId, getDb());
+      return eventRules(input.partnerId, input.eventRef, getDb());
     }),
   save: protectedProcedure.input(staffRuleInput).mutation(async ({ input, ctx }) => {
-    await getPartner(input.partnerId);
-    return saveStaffRule(input, ctx.staff.email);
+    await getPartner(input.partnerId, getDb());
+    return saveStaffRule(input, ctx.staff.email, getDb());
   }),
   delete: protectedProcedure
     .input(partnerRef.extend({ ruleId: z.string().min(1) }))
-    .mutation(({ input }) => deleteStaffRule(input.partnerId, input.ruleId)),
+    .mutation(({ input }) => deleteStaffRule(input.partnerId, input.ruleId, getDb())),
   explain: protectedProcedure
     .input(partnerRef.extend({ ticketId: z.string().trim().min(1, 'Enter a ticketId').max(200) }))
     .query(async ({ input }) => {
-      await getPartner(input.partnerId);
-      return explainTicket(input.partnerId, input.ticketId);
+      await getPartner(input.partnerId, getDb());
+      return explainTicket(input.partnerId, input.ticketId, getDb());
     }),
 });

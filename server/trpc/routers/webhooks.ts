@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import { listMessagesInput, messageRef, partnerRef, upsertEndpointInput } from '@/server/modules/webhooks';
 import {
   getEndpoint,
@@ -15,18 +16,18 @@ import { protectedProcedure, router } from '../init';
  * in the answer of the call that made it (first save, rotation) and nowhere else.
  */
 const endpointRouter = router({
-  get: protectedProcedure.input(partnerRef).query(({ input }) => getEndpoint(input.partnerId)),
+  get: protectedProcedure.input(partnerRef).query(({ input }) => getEndpoint(input.partnerId, getDb())),
   /** `signingSecret` is set only when this call created the endpoint. */
   upsert: protectedProcedure.input(upsertEndpointInput).mutation(({ input }) => upsertEndpoint(input)),
   rotateSecret: protectedProcedure
     .input(partnerRef)
-    .mutation(async ({ input }) => ({ signingSecret: await rotateSigningSecret(input.partnerId) })),
+    .mutation(async ({ input }) => ({ signingSecret: await rotateSigningSecret(input.partnerId, getDb()) })),
 });
 
 /** The delivery log. Mutations that make a message due ask for a dispatch after their commit (the service does). */
 const messagesRouter = router({
-  list: protectedProcedure.input(listMessagesInput).query(({ input }) => listMessages(input)),
-  get: protectedProcedure.input(messageRef).query(({ input }) => getMessage(input.partnerId, input.messageId)),
+  list: protectedProcedure.input(listMessagesInput).query(({ input }) => listMessages(input, getDb())),
+  get: protectedProcedure.input(messageRef).query(({ input }) => getMessage(input.partnerId, input.messageId, getDb())),
   /** Pending: due now. Delivered: sent again with the same id (a replay). */
   retryNow: protectedProcedure
     .input(messageRef)

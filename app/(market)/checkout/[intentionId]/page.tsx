@@ -5,6 +5,7 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { GuaranteeBlock } from '@/components/market/guarantee';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { formatDay, type Locale } from '@/server/lib/i18n';
 import { buyerIntention, buyerPromiseFacts, sourcesOf } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
@@ -35,15 +36,15 @@ export default async function IntentionPage({
 }) {
   await connection();
   const [{ intentionId }, query] = await Promise.all([params, searchParams]);
-  const found = await buyerIntention(intentionId);
+  const found = await buyerIntention(intentionId, getDb());
   if (!found) notFound();
   const { intention, event, show } = found;
   const [partner, t, tb, locale, promises] = await Promise.all([
-    getPartner(event.partnerId),
+    getPartner(event.partnerId, getDb()),
     getTranslations('checkout'),
     getTranslations('buy'),
     getLocale() as Promise<Locale>,
-    show ? buyerPromiseFacts(show.showPk, undefined, sourcesOf(found.listings)) : null,
+    show ? buyerPromiseFacts(show.showPk, getDb(), sourcesOf(found.listings)) : null,
   ]);
   const guarantee = promises ? <GuaranteeBlock facts={promises} /> : null;
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);

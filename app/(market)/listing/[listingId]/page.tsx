@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { listingPage, sellerListing, sellerListingPage } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { relistAction, repriceAction, transferStartAction } from '../../_sell/actions';
@@ -27,15 +28,15 @@ const DONE = ['repriced', 'unlisted', 'relisted', 'transferred'] as const;
 export default async function ListingPage({ params, searchParams }: Props) {
   await connection();
   const [{ listingId }, query] = await Promise.all([params, searchParams]);
-  const found = await sellerListing(listingId, null);
+  const found = await sellerListing(listingId, null, getDb());
   if (!found) notFound();
-  const partner = await getPartner(found.partnerId);
+  const partner = await getPartner(found.partnerId, getDb());
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
   const t = await getTranslations('listing');
   const fan = await fanOf(partner.id);
-  const view = fan ? await sellerListingPage(partner.id, listingId, fan.email) : null;
+  const view = fan ? await sellerListingPage(partner.id, listingId, fan.email, getDb()) : null;
   if (!view) {
-    const pub = await listingPage(listingId);
+    const pub = await listingPage(listingId, getDb());
     if (!pub) notFound();
     return (
       <MarketShell partner={shell} narrow>

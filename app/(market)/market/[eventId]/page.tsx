@@ -5,6 +5,7 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { safeReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import type { Locale } from '@/server/lib/i18n';
 import { deliveryText } from '@/server/lib/promises';
 import { showInventories, type ShowInventory } from '@/server/modules/market-data';
@@ -31,23 +32,27 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const [{ eventId }, query] = await Promise.all([params, searchParams]);
   const quantity = Number(param(query, 'qty'));
   const sort: MarketSort = param(query, 'sort') === 'price_desc' ? 'price_desc' : 'price_asc';
-  const page = await buyPage(eventId, {
-    show: param(query, 'show'),
-    ticket: param(query, 'ticket'),
-    ticketOptionId: param(query, 'ticketOptionId'),
-    zone: param(query, 'zone'),
-    quantity: Number.isInteger(quantity) && quantity > 0 ? quantity : undefined,
-    sort,
-  });
+  const page = await buyPage(
+    eventId,
+    {
+      show: param(query, 'show'),
+      ticket: param(query, 'ticket'),
+      ticketOptionId: param(query, 'ticketOptionId'),
+      zone: param(query, 'zone'),
+      quantity: Number.isInteger(quantity) && quantity > 0 ? quantity : undefined,
+      sort,
+    },
+    getDb(),
+  );
   if (!page) notFound();
   const [partner, t, tc, locale, fan, inventory, promises] = await Promise.all([
-    getPartner(page.event.partnerId),
+    getPartner(page.event.partnerId, getDb()),
     getTranslations('buy'),
     getTranslations('common'),
     getLocale() as Promise<Locale>,
     fanOf(page.event.partnerId),
-    page.show ? showInventories([page.show.showPk]) : new Map<string, ShowInventory>(),
-    page.show ? buyerPromiseFacts(page.show.showPk) : null,
+    page.show ? showInventories([page.show.showPk], getDb()) : new Map<string, ShowInventory>(),
+    page.show ? buyerPromiseFacts(page.show.showPk, getDb()) : null,
   ]);
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
   const { event, show, listings: all, facets } = page;

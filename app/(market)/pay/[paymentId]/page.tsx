@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { GuaranteeBlock } from '@/components/market/guarantee';
+import { getDb } from '@/db';
 import { formatDay, formatMoney, type Locale, minorToMajor } from '@/server/lib/i18n';
 import { BUY_INTENTION_PURPOSE, intentionPromiseFacts } from '@/server/modules/marketplace';
 import {
@@ -60,7 +61,7 @@ export default async function CheckoutPage({
     getTranslations('pay'),
     getLocale() as Promise<Locale>,
     // A resale purchase: the buyer reads what Encore guarantees where they pay.
-    view.payment.purpose === BUY_INTENTION_PURPOSE ? intentionPromiseFacts(view.payment.reference) : null,
+    view.payment.purpose === BUY_INTENTION_PURPOSE ? intentionPromiseFacts(view.payment.reference, getDb()) : null,
   ]);
   const raw = (await searchParams).error;
   const code = (SANDBOX_CARD_ERRORS as readonly string[]).includes(String(raw)) ? (raw as SandboxCardError) : null;

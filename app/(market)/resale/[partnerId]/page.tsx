@@ -5,6 +5,7 @@ import { getTranslations } from 'next-intl/server';
 import { safeReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { resaleEntryPage } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
@@ -16,7 +17,7 @@ type Props = { params: Promise<{ partnerId: string }>; searchParams: Promise<Rec
 
 async function partnerOrNull(id: string) {
   try {
-    return await getPartner(id);
+    return await getPartner(id, getDb());
   } catch (err) {
     if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
     throw err;
@@ -50,7 +51,7 @@ export default async function ResaleEntryPage({ params, searchParams }: Props) {
     );
   }
   // `sync=1` (the access layer's URL for a ticket Encore was never sent): store the partner's tickets first.
-  const page = await resaleEntryPage(partner.id, fan.email, { sync: query.sync === '1' });
+  const page = await resaleEntryPage(partner.id, fan.email, { sync: query.sync === '1' }, getDb());
   return (
     <MarketShell partner={shell} returnTo={returnTo}>
       <h1>{t('title', { partner: partner.name })}</h1>

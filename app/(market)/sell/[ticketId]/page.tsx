@@ -5,6 +5,7 @@ import { getTranslations } from 'next-intl/server';
 import { safeReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { sellFlow, sellPage } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { listTicketsAction } from '../../_sell/actions';
@@ -24,9 +25,9 @@ type Props = { params: Promise<{ ticketId: string }>; searchParams: Promise<Reco
 export default async function SellPage({ params, searchParams }: Props) {
   await connection();
   const [{ ticketId }, query] = await Promise.all([params, searchParams]);
-  const ticket = await sellPage(ticketId);
+  const ticket = await sellPage(ticketId, getDb());
   if (!ticket) notFound();
-  const partner = await getPartner(ticket.partnerId);
+  const partner = await getPartner(ticket.partnerId, getDb());
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
   const order = query.order === '1';
   const returnTo = safeReturnTo(query.returnTo, partner.returnOrigins);
@@ -41,7 +42,7 @@ export default async function SellPage({ params, searchParams }: Props) {
       </MarketShell>
     );
   }
-  const flow = await sellFlow(ticket, fan.email, order);
+  const flow = await sellFlow(ticket, fan.email, order, getDb());
   const sellable = flow.tickets.filter((s) => s.sellable);
   const first = flow.tickets[0];
   const choices = await Promise.all(

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
 import { eventPageInfo } from '@/server/modules/catalog';
 import { type SecureViewState, secureView } from '@/server/modules/marketplace';
@@ -27,12 +28,12 @@ export async function generateMetadata(): Promise<Metadata> {
 export default async function SecureTicketPage({ params }: { params: Promise<{ token: string }> }) {
   await connection();
   const token = (await params).token;
-  const view = await secureView(token);
+  const view = await secureView(token, undefined, getDb());
   if (!view) notFound();
   const { ticket, state } = view;
   const [partner, event, t, tb, locale] = await Promise.all([
-    getPartner(ticket.partnerId),
-    eventPageInfo(ticket.eventPk),
+    getPartner(ticket.partnerId, getDb()),
+    eventPageInfo(ticket.eventPk, getDb()),
     getTranslations('checkout'),
     getTranslations('buy'),
     getLocale() as Promise<Locale>,

@@ -1,6 +1,7 @@
 'use server';
 
 import { redirect } from 'next/navigation';
+import { getDb } from '@/db';
 import { assertForm } from '@/server/http/form-argument';
 import { unsubscribeNotification } from '@/server/modules/market-data';
 
@@ -12,6 +13,6 @@ import { unsubscribeNotification } from '@/server/modules/market-data';
 export async function unsubscribeAction(form: FormData): Promise<void> {
   assertForm(form);
   const id = String(form.get('id') ?? '');
-  await unsubscribeNotification(id);
+  await unsubscribeNotification(id, getDb());
   redirect(`/unsubscribe/${encodeURIComponent(id)}?done=1`);
 }

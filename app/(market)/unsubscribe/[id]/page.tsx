@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { getEventTitle } from '@/server/modules/catalog';
 import { notificationLead } from '@/server/modules/market-data';
 import { getPartner } from '@/server/modules/partners';
@@ -19,7 +20,7 @@ export default async function UnsubscribePage({ params, searchParams }: Props) {
   await connection();
   const [{ id }, query] = await Promise.all([params, searchParams]);
   const t = await getTranslations('unsubscribe');
-  const lead = await notificationLead(id);
+  const lead = await notificationLead(id, getDb());
   if (!lead) {
     return (
       <MarketShell partner={null} narrow>
@@ -28,8 +29,8 @@ export default async function UnsubscribePage({ params, searchParams }: Props) {
     );
   }
   const [partner, event] = await Promise.all([
-    getPartner(lead.partnerId),
-    getEventTitle(lead.partnerId, lead.eventRef),
+    getPartner(lead.partnerId, getDb()),
+    getEventTitle(lead.partnerId, lead.eventRef, getDb()),
   ]);
   const names = { partner: partner.name, event: event ?? lead.eventRef };
   const done = query.done === '1' || lead.unsubscribedAt !== null;

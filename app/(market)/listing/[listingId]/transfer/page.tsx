@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { sellerListing, sellerListingPage, transferEmail } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { transferAction } from '../../../_sell/actions';
@@ -18,13 +19,13 @@ type Props = { params: Promise<{ listingId: string }>; searchParams: Promise<Rec
 export default async function TransferPage({ params, searchParams }: Props) {
   await connection();
   const [{ listingId }, query] = await Promise.all([params, searchParams]);
-  const found = await sellerListing(listingId, null);
+  const found = await sellerListing(listingId, null, getDb());
   if (!found) notFound();
   const fan = await fanOf(found.partnerId);
-  const view = fan ? await sellerListingPage(found.partnerId, listingId, fan.email) : null;
+  const view = fan ? await sellerListingPage(found.partnerId, listingId, fan.email, getDb()) : null;
   const to = transferEmail.safeParse(query.to ?? '');
   if (!view || !to.success) notFound();
-  const partner = await getPartner(found.partnerId);
+  const partner = await getPartner(found.partnerId, getDb());
   const t = await getTranslations('listing');
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>

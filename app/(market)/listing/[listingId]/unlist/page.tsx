@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { sellerListing, sellerListingPage } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { unlistAction } from '../../../_sell/actions';
@@ -17,12 +18,12 @@ export const metadata: Metadata = { title: 'Take your listing off sale', robots:
 export default async function UnlistPage({ params }: { params: Promise<{ listingId: string }> }) {
   await connection();
   const { listingId } = await params;
-  const found = await sellerListing(listingId, null);
+  const found = await sellerListing(listingId, null, getDb());
   if (!found) notFound();
   const fan = await fanOf(found.partnerId);
-  const view = fan ? await sellerListingPage(found.partnerId, listingId, fan.email) : null;
+  const view = fan ? await sellerListingPage(found.partnerId, listingId, fan.email, getDb()) : null;
   if (!view) notFound();
-  const partner = await getPartner(found.partnerId);
+  const partner = await getPartner(found.partnerId, getDb());
   const t = await getTranslations('listing');
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>

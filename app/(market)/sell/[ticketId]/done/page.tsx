@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { sellerListingPage, sellPage } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { CopyLink } from '../../../_sell/forms';
@@ -18,12 +19,12 @@ type Props = { params: Promise<{ ticketId: string }>; searchParams: Promise<Reco
 export default async function SellDonePage({ params, searchParams }: Props) {
   await connection();
   const [{ ticketId }, query] = await Promise.all([params, searchParams]);
-  const ticket = await sellPage(ticketId);
+  const ticket = await sellPage(ticketId, getDb());
   if (!ticket || !query.listing) notFound();
   const fan = await fanOf(ticket.partnerId);
-  const view = fan ? await sellerListingPage(ticket.partnerId, query.listing, fan.email) : null;
+  const view = fan ? await sellerListingPage(ticket.partnerId, query.listing, fan.email, getDb()) : null;
   if (!view) notFound();
-  const partner = await getPartner(ticket.partnerId);
+  const partner = await getPartner(ticket.partnerId, getDb());
   const t = await getTranslations('sell');
   const { listing } = view;
   return (

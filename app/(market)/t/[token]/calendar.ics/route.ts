@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import { publicBaseUrl } from '@/server/env';
 import { eventPageInfo } from '@/server/modules/catalog';
 import { secureTicketPage } from '@/server/modules/tickets';
@@ -31,9 +32,9 @@ const stamp = (d: Date) =>
  */
 export async function GET(_req: Request, { params }: { params: Promise<{ token: string }> }) {
   const { token } = await params;
-  const ticket = await secureTicketPage(token);
+  const ticket = await secureTicketPage(token, getDb());
   if (!ticket || ticket.previous) return new Response('Not found', { status: 404 });
-  const event = await eventPageInfo(ticket.eventPk);
+  const event = await eventPageInfo(ticket.eventPk, getDb());
   const show = event?.shows.find((s) => s.showPk === ticket.showPk);
   const venue = show ? [show.venue.name, show.venue.address].filter(Boolean).join(', ') : '';
   const url = `${publicBaseUrl()}/t/${token}`;

@@ -4,6 +4,7 @@ import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
+import { getDb } from '@/db';
 import { secureViewWithoutCode, transferEmail } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { ticketTransferAction, ticketTransferStartAction } from '../../../_sell/actions';
@@ -22,9 +23,9 @@ type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<
 export default async function TicketTransferPage({ params, searchParams }: Props) {
   await connection();
   const [{ token }, query] = await Promise.all([params, searchParams]);
-  const view = await secureViewWithoutCode(token);
+  const view = await secureViewWithoutCode(token, getDb());
   if (!view || !view.actions.transfer) notFound();
-  const partner = await getPartner(view.ticket.partnerId);
+  const partner = await getPartner(view.ticket.partnerId, getDb());
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
   const t = await getTranslations('listing');
   const tc = await getTranslations('checkout');

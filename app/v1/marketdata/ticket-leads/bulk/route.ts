@@ -1,4 +1,5 @@
+import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
 import { saveLeads, saveLeadsRoute } from '@/server/modules/market-data';
 
-export const POST = handle(saveLeadsRoute, ({ partner, body }) => saveLeads(partner.partnerId, body));
+export const POST = handle(saveLeadsRoute, ({ partner, body }) => saveLeads(partner.partnerId, body, getDb()));

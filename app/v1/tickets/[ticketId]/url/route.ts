@@ -1,5 +1,8 @@
+import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
 import { secureUrlRoute } from '@/server/modules/tickets';
 import { secureViewUrl } from '@/server/modules/tickets';
 
-export const GET = handle(secureUrlRoute, ({ partner, params }) => secureViewUrl(partner.partnerId, params.ticketId));
+export const GET = handle(secureUrlRoute, ({ partner, params }) =>
+  secureViewUrl(partner.partnerId, params.ticketId, getDb()),
+);

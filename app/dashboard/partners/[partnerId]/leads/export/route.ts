@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import { getStaffSession } from '@/server/auth/session';
 import { AppError } from '@/server/lib/errors';
 import { leadsCsv } from '@/server/modules/market-data';
@@ -8,13 +9,13 @@ export async function GET(req: Request, ctx: { params: Promise<{ partnerId: stri
   if (!(await getStaffSession())) return new Response('Sign in to the dashboard first.', { status: 401 });
   const { partnerId } = await ctx.params;
   try {
-    await getPartner(partnerId);
+    await getPartner(partnerId, getDb());
   } catch (err) {
     if (err instanceof AppError && err.code === 'NOT_FOUND') return new Response('No such partner.', { status: 404 });
     throw err;
   }
   const eventRef = new URL(req.url).searchParams.get('event')?.trim().slice(0, 200) || undefined;
-  const chunks = leadsCsv(partnerId, eventRef);
+  const chunks = leadsCsv(partnerId, eventRef, getDb());
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {

@@ -1,6 +1,7 @@
+import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
 import { putInventory, putInventoryRoute } from '@/server/modules/market-data';
 
 export const PUT = handle(putInventoryRoute, ({ partner, params, query, body }) =>
-  putInventory(partner.partnerId, params.externalReferenceId, query.showId, body),
+  putInventory(partner.partnerId, params.externalReferenceId, query.showId, body, getDb()),
 );

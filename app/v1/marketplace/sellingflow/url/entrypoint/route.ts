@@ -1,6 +1,7 @@
+import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
 import { sellingFlowUrl, sellingFlowUrlRoute } from '@/server/modules/marketplace';
 
 export const GET = handle(sellingFlowUrlRoute, ({ partner, query }) =>
-  sellingFlowUrl(partner.partnerId, query.ticketId, query.lang),
+  sellingFlowUrl(partner.partnerId, query.ticketId, query.lang, getDb()),
 );
