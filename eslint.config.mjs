@@ -30,7 +30,7 @@ const noApp = { group: ['@/app/*'], message: 'server/ and db/ must not import fr
 
 function boundaries() {
   const moduleConfigs = Object.entries(OWNED_TABLES).map(([name, tables]) => ({
-    files: [`server/modules/${name}/**/*.ts`],
+    files: [`server/modules/${name}/**/*.{ts,tsx}`],
     ignores: ['**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
@@ -75,7 +75,7 @@ function boundaries() {
       rules: { 'no-restricted-imports': ['error', { patterns: [deepImports] }] },
     },
     {
-      files: ['server/**/*.ts', 'db/**/*.ts'],
+      files: ['server/**/*.{ts,tsx}', 'db/**/*.ts'],
       // Tests, their helpers and benchmarks drive the real route handlers.
       ignores: ['**/*.test.ts', 'server/testing/**', 'server/bench/**'],
       rules: { 'no-restricted-imports': ['error', { patterns: [deepImports, noApp] }] },
