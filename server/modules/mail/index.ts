@@ -7,5 +7,6 @@
 export * from './jobs';
 export * from './schemas';
 export * from './service';
-export { escapeHtml, MAIL_KINDS, type MailData, type MailKind, renderMail, type RenderedMail } from './templates';
+export { renderMail, type RenderedMail } from './render';
+export { MAIL_KINDS, type MailData, type MailKind } from './templates';
 export { MAIL_STATUSES, type MailStatus } from '@/db/schema/mail';

@@ -10,7 +10,8 @@ import { errorFields, log } from '@/server/lib/log';
 import { pageCountOf } from '@/server/lib/paging';
 import type { Work } from '@/server/lib/transaction';
 import { type ListMailsInput, listMailsInput } from './schemas';
-import { type MailData, type MailKind, renderMail } from './templates';
+import { renderMail } from './render';
+import type { MailData, MailKind } from './templates';
 
 /** The job that sends one queued mail after its transaction committed (defined in ./jobs.ts). */
 export const SEND_MAIL_JOB = 'mail.send';
@@ -35,7 +36,7 @@ export type QueuedMail = {
 export async function queueMail(within: Work | Tx, mail: QueuedMail): Promise<string> {
   const tx = 'after' in within ? within.tx : within;
   const locale = mail.locale ?? defaultLocale();
-  const rendered = renderMail(mail.kind, locale, mail.data);
+  const rendered = await renderMail(mail.kind, locale, mail.data);
   const id = newId('mail');
   await tx.insert(mails).values({
     id,

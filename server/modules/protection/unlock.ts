@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { HOTP, Secret, TOTP } from 'otpauth';
 
 /*
  * Ticket protection's clock: when a ticket's code may be shown (unlock), and the moving code that tells
@@ -44,16 +45,7 @@ export const MOVING_CODE_SECONDS = 10;
 
 /** HOTP (RFC 4226): the `digits`-digit code of `key` at `counter`, with HMAC-`algorithm`. */
 export function hotp(key: Buffer, counter: number, digits = 6, algorithm: 'sha1' | 'sha256' = 'sha1'): string {
-  const msg = Buffer.alloc(8);
-  msg.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac(algorithm, key).update(msg).digest();
-  const offset = mac[mac.length - 1] & 0x0f;
-  const bin =
-    ((mac[offset] & 0x7f) << 24) |
-    ((mac[offset + 1] & 0xff) << 16) |
-    ((mac[offset + 2] & 0xff) << 8) |
-    (mac[offset + 3] & 0xff);
-  return String(bin % 10 ** digits).padStart(digits, '0');
+  return HOTP.generate({ secret: secretOf(key), counter, digits, algorithm: algorithm.toUpperCase() });
 }
 
 /** TOTP (RFC 6238): the code of `key` at `now`, with a `step`-second period. */
@@ -64,7 +56,18 @@ export function totp(
   digits = 6,
   algorithm: 'sha1' | 'sha256' = 'sha1',
 ) {
-  return hotp(key, Math.floor(now.getTime() / 1000 / step), digits, algorithm);
+  return TOTP.generate({
+    secret: secretOf(key),
+    timestamp: now.getTime(),
+    period: step,
+    digits,
+    algorithm: algorithm.toUpperCase(),
+  });
+}
+
+// A small Buffer is a view on Node's shared pool, whose `.buffer` is the whole pool: copy the key's own bytes.
+function secretOf(key: Buffer): Secret {
+  return new Secret({ buffer: Uint8Array.from(key).buffer });
 }
 
 /**
