@@ -1,5 +1,15 @@
 import { zodResolver } from '@hookform/resolvers/zod';
-import type { FieldError, FieldErrors, FieldValues, Resolver } from 'react-hook-form';
+import {
+  type FieldError,
+  type FieldErrors,
+  type FieldValues,
+  get,
+  type Resolver,
+  type UseFormProps,
+  type UseFormRegister,
+  type UseFormReturn,
+  useForm,
+} from 'react-hook-form';
 import type { z } from 'zod';
 import { fieldErrors } from '@/components/trpc/errors';
 
@@ -60,4 +70,22 @@ export function fieldMessages<TForm extends FieldValues>(formErrors: FieldErrors
     errorOf: (field: string): string | null => firstMessage(formErrors[field]) ?? server[field] ?? null,
     atField: Object.values(server).some(Boolean),
   };
+}
+
+/**
+ * useForm as the dashboard's forms use it. Messages change on submit, not while typing (as when the
+ * server gave them all). `register` also gives each input its starting value as its default, so the
+ * server-rendered form shows the stored values before the page hydrates (react-hook-form alone fills
+ * uncontrolled inputs only once it runs in the browser).
+ */
+export function useDashboardForm<TForm extends FieldValues>(props: UseFormProps<TForm>): UseFormReturn<TForm> {
+  const form = useForm<TForm>({ reValidateMode: 'onSubmit', ...props });
+  const register: UseFormRegister<TForm> = (name, options) => {
+    const start: unknown = get(form.formState.defaultValues, name);
+    return {
+      ...form.register(name, options),
+      ...(typeof start === 'boolean' ? { defaultChecked: start } : { defaultValue: start }),
+    };
+  };
+  return { ...form, register };
 }

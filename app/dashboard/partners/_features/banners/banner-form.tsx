@@ -1,13 +1,13 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { type UseFormRegisterReturn, type UseFormReturn, useForm, useWatch } from 'react-hook-form';
+import { type UseFormRegisterReturn, type UseFormReturn, useWatch } from 'react-hook-form';
 import { SellBannerView } from '@/components/access-layer/sell-banner';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { Field, type FieldProps, SelectField } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
 import { BANNER_PLACEMENTS, bannerInput, toSellBannerComponent } from '@/server/modules/access-layer/schemas';
-import { apiResolver, fieldMessages } from '../../../_shared/api-form';
+import { apiResolver, fieldMessages, useDashboardForm } from '../../../_shared/api-form';
 import layout from '../../_shared/form-layout.module.css';
 
 type Placement = (typeof BANNER_PLACEMENTS)[number];
@@ -147,10 +147,9 @@ export function BannerForm({
   onCancel: () => void;
 }) {
   const trpc = useTRPC();
-  const form = useForm<BannerValues>({
+  const form = useDashboardForm<BannerValues>({
     defaultValues: editing.values,
     resolver: apiResolver(bannerInput, (v) => inputOf(partnerId, v)),
-    reValidateMode: 'onSubmit',
   });
   const create = useMutation(trpc.banners.create.mutationOptions());
   const update = useMutation(trpc.banners.update.mutationOptions());

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useId, useState } from 'react';
-import { type UseFormReturn, useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { type UseFormReturn, useFieldArray, useWatch } from 'react-hook-form';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { Button } from '@/components/ui/button';
 import { Field, Input, UrlField } from '@/components/ui/field';
@@ -15,7 +15,7 @@ import {
   verificationFieldNames,
 } from '@/server/modules/partners/schemas';
 import type { AppRouter } from '@/server/trpc/router';
-import { apiResolver, fieldMessages } from '../../../_shared/api-form';
+import { apiResolver, fieldMessages, useDashboardForm } from '../../../_shared/api-form';
 import layout from '../../_shared/form-layout.module.css';
 import { HeaderFields } from '../../_shared/header-fields';
 import styles from './integration-section.module.css';
@@ -77,7 +77,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState(false);
-  const form = useForm<SettingsValues>({ defaultValues: valuesOf(settings), resolver, reValidateMode: 'onSubmit' });
+  const form = useDashboardForm<SettingsValues>({ defaultValues: valuesOf(settings), resolver });
 
   const update = useMutation(
     trpc.partners.integration.update.mutationOptions({
@@ -150,6 +150,8 @@ function FieldMapRows({ form, error }: { form: UseFormReturn<SettingsValues>; er
             maxLength={100}
             aria-invalid={error && rows[i]?.from.trim() === '' ? true : undefined}
             {...form.register(`verificationFieldMap.${i}.from`)}
+            // A row's own value: rows shift when one above is removed.
+            defaultValue={field.from}
           />
           <span className={styles.arrow} aria-hidden="true">
             →
@@ -158,6 +160,7 @@ function FieldMapRows({ form, error }: { form: UseFormReturn<SettingsValues>; er
             className="input"
             aria-label={`Encore field, row ${i + 1}`}
             {...form.register(`verificationFieldMap.${i}.to`)}
+            defaultValue={field.to}
           >
             {verificationFieldNames.map((name) => (
               <option key={name} value={name}>

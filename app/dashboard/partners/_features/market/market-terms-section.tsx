@@ -2,13 +2,12 @@
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
-import { fieldMessages } from '../../../_shared/api-form';
+import { fieldMessages, useDashboardForm } from '../../../_shared/api-form';
 import layout from '../../_shared/form-layout.module.css';
 import { marketPath } from '../../_shared/paths';
 
@@ -42,7 +41,7 @@ export function MarketTermsSection({ partnerId }: { partnerId: string }) {
   const { data: terms } = useSuspenseQuery(trpc.market.terms.get.queryOptions({ partnerId }));
   const asText = (t: typeof terms) =>
     Object.fromEntries(FIELDS.map((f) => [f.name, String(t[f.name])])) as Record<TermName, string>;
-  const form = useForm<Record<TermName, string>>({ defaultValues: asText(terms), reValidateMode: 'onSubmit' });
+  const form = useDashboardForm<Record<TermName, string>>({ defaultValues: asText(terms) });
   const [done, setDone] = useState(false);
 
   const save = useMutation(

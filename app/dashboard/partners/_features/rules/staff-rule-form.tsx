@@ -3,13 +3,14 @@
 import { useMutation } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useState } from 'react';
-import { type UseFormReturn, useForm, useWatch } from 'react-hook-form';
+import { type UseFormReturn, useWatch } from 'react-hook-form';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field, SelectField } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import type { AppRouter } from '@/server/trpc/router';
+import { useDashboardForm } from '../../../_shared/api-form';
 import layout from '../../_shared/form-layout.module.css';
 import { describeRule, type RuleType, scopeOf, TYPES } from './rule-words';
 
@@ -91,7 +92,7 @@ export function StaffRuleForm({
   onSaved: () => Promise<void>;
 }) {
   const trpc = useTRPC();
-  const form = useForm<Draft>({ defaultValues: EMPTY });
+  const form = useDashboardForm<Draft>({ defaultValues: EMPTY });
   const [confirming, setConfirming] = useState(false);
   const save = useMutation(
     trpc.rules.save.mutationOptions({

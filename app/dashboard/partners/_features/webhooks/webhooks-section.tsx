@@ -4,7 +4,7 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import type { inferRouterOutputs } from '@trpc/server';
 import Link from 'next/link';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { useWatch } from 'react-hook-form';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { Alert, ErrorAlert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -18,7 +18,7 @@ import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import { upsertEndpointInput } from '@/server/modules/webhooks/schemas';
 import type { AppRouter } from '@/server/trpc/router';
-import { apiResolver, fieldMessages } from '../../../_shared/api-form';
+import { apiResolver, fieldMessages, useDashboardForm } from '../../../_shared/api-form';
 import layout from '../../_shared/form-layout.module.css';
 import { HeaderFields } from '../../_shared/header-fields';
 import { webhookLogPath, webhookMessagePath } from '../../_shared/paths';
@@ -129,10 +129,9 @@ function EndpointForm({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState(false);
-  const form = useForm<EndpointValues>({
+  const form = useDashboardForm<EndpointValues>({
     defaultValues: valuesOf(partnerId, endpoint),
     resolver,
-    reValidateMode: 'onSubmit',
   });
 
   const upsert = useMutation(
