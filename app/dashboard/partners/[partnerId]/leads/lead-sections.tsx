@@ -1,15 +1,14 @@
 import type { inferRouterOutputs } from '@trpc/server';
-import Form from 'next/form';
 import Link from 'next/link';
 import { Badge } from '@/components/ui/badge';
-import { Button, ButtonLink } from '@/components/ui/button';
+import { ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { SelectField } from '@/components/ui/field';
 import { Pagination } from '@/components/ui/pagination';
 import { withParams } from '@/components/ui/url';
 import { LEAD_TYPES } from '@/server/modules/market-data';
 import type { AppRouter } from '@/server/trpc/router';
+import { SelectFilter } from '../../_shared/select-filter';
 
 type Outputs = inferRouterOutputs<AppRouter>['leads'];
 type LeadType = (typeof LEAD_TYPES)[number];
@@ -133,18 +132,16 @@ export function LeadList({
   return (
     <SectionCard title={eventRef ? `Leads of ${eventRef}` : 'All leads'} description="Newest first.">
       <div className="card-body">
-        <Form action={base} className="toolbar" aria-label="Filter leads">
-          {eventRef ? <input type="hidden" name="event" value={eventRef} /> : null}
-          <SelectField label="Type" name="type" defaultValue={type ?? ''} key={type ?? 'all'}>
-            <option value="">All types</option>
-            {LEAD_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {TYPE_LABEL[t]}
-              </option>
-            ))}
-          </SelectField>
-          <Button type="submit">Apply</Button>
-        </Form>
+        <SelectFilter
+          action={base}
+          label="Filter leads"
+          fieldLabel="Type"
+          name="type"
+          value={type}
+          all="All types"
+          options={LEAD_TYPES.map((t) => ({ value: t, label: TYPE_LABEL[t] }))}
+          keep={{ event: eventRef }}
+        />
       </div>
       {list.items.length === 0 ? (
         <EmptyState title="No leads match" />

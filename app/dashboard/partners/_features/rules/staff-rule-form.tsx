@@ -179,22 +179,21 @@ function ScopeFields({ form, shows }: { form: UseFormReturn<Draft>; shows: Show[
           </option>
         ))}
       </SelectField>
-      <SelectField label="Ticket option" disabled={!show} {...form.register('ticketOptionId')}>
-        <option value="">Any</option>
-        {show?.ticketOptions.map((o) => (
-          <option key={o.id} value={o.id}>
-            {o.title} ({o.id})
-          </option>
-        ))}
-      </SelectField>
-      <SelectField label="Price type" disabled={!show} {...form.register('priceTypeId')}>
-        <option value="">Any</option>
-        {show?.priceTypes.map((p) => (
-          <option key={p.id} value={p.id}>
-            {p.title} ({p.id})
-          </option>
-        ))}
-      </SelectField>
+      {(
+        [
+          ['ticketOptionId', 'Ticket option', show?.ticketOptions],
+          ['priceTypeId', 'Price type', show?.priceTypes],
+        ] as const
+      ).map(([name, label, choices]) => (
+        <SelectField key={name} label={label} disabled={!show} {...form.register(name)}>
+          <option value="">Any</option>
+          {choices?.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.title} ({c.id})
+            </option>
+          ))}
+        </SelectField>
+      ))}
     </>
   );
 }

@@ -3,18 +3,16 @@
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useState } from 'react';
-import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { ErrorAlert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Field } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
-import { fieldErrors } from '@/components/trpc/errors';
 import { PARTNER_LOGO_URL_MAX, PARTNER_NAME_MAX } from '@/server/modules/partners/schemas';
 import type { AppRouter } from '@/server/trpc/router';
 import { ReturnOriginsForm } from './return-origins-form';
+import { PartnerTextForm } from './partner-text-form';
 import { SupportContactForm } from './support-contact-form';
 import { useOnStored } from './use-on-stored';
 
@@ -47,90 +45,48 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
 
 function RenameForm({ partner }: { partner: Partner }) {
   const trpc = useTRPC();
-  const onStored = useOnStored(partner.id);
-  const [name, setName] = useState(partner.name);
-  const [saved, setSaved] = useState(false);
-  const rename = useMutation(
-    trpc.partners.rename.mutationOptions({
-      onSuccess: (next) => {
-        onStored(next);
-        setName(next.name);
-        setSaved(true);
-      },
-    }),
-  );
-  const nameError = fieldErrors(rename.error).name ?? null;
-
+  const saving = useMutation(trpc.partners.rename.mutationOptions());
   return (
-    <ActionForm
-      aria-label="Rename partner"
-      onSubmit={() => {
-        setSaved(false);
-        rename.mutate({ partnerId: partner.id, name });
-      }}
-      error={rename.error}
-      errorAtField={Boolean(nameError)}
-    >
-      <Field
-        label="Name"
-        name="name"
-        required
-        maxLength={PARTNER_NAME_MAX}
-        value={name}
-        onChange={(e) => {
-          setName(e.target.value);
-          setSaved(false);
-        }}
-        error={nameError}
-        hint={`1 to ${PARTNER_NAME_MAX} characters.`}
-      />
-      <FormActions submit="Rename" pending={rename.isPending} done={saved ? 'Saved.' : null} />
-    </ActionForm>
+    <PartnerTextForm
+      partner={partner}
+      label="Rename partner"
+      submit="Rename"
+      valuesOf={(p: Partner) => ({ name: p.name })}
+      fields={[
+        {
+          name: 'name',
+          label: 'Name',
+          required: true,
+          maxLength: PARTNER_NAME_MAX,
+          hint: `1 to ${PARTNER_NAME_MAX} characters.`,
+        },
+      ]}
+      saving={saving}
+    />
   );
 }
 
 function LogoForm({ partner }: { partner: Partner }) {
   const trpc = useTRPC();
-  const onStored = useOnStored(partner.id);
-  const [logoUrl, setLogoUrl] = useState(partner.logoUrl ?? '');
-  const [saved, setSaved] = useState(false);
-  const setLogo = useMutation(
-    trpc.partners.setLogo.mutationOptions({
-      onSuccess: (next) => {
-        onStored(next);
-        setLogoUrl(next.logoUrl ?? '');
-        setSaved(true);
-      },
-    }),
-  );
-  const logoError = fieldErrors(setLogo.error).logoUrl ?? null;
-
+  const saving = useMutation(trpc.partners.setLogo.mutationOptions());
   return (
-    <ActionForm
-      aria-label="Partner logo"
-      onSubmit={() => {
-        setSaved(false);
-        setLogo.mutate({ partnerId: partner.id, logoUrl });
-      }}
-      error={setLogo.error}
-      errorAtField={Boolean(logoError)}
-    >
-      <Field
-        label="Logo URL"
-        name="logoUrl"
-        type="url"
-        maxLength={PARTNER_LOGO_URL_MAX}
-        value={logoUrl}
-        placeholder="https://…/logo.png"
-        onChange={(e) => {
-          setLogoUrl(e.target.value);
-          setSaved(false);
-        }}
-        error={logoError}
-        hint="An https:// image, shown square beside the partner's name on fan pages. Leave empty to remove it."
-      />
-      <FormActions submit="Save logo" pending={setLogo.isPending} done={saved ? 'Saved.' : null} />
-    </ActionForm>
+    <PartnerTextForm
+      partner={partner}
+      label="Partner logo"
+      submit="Save logo"
+      valuesOf={(p: Partner) => ({ logoUrl: p.logoUrl ?? '' })}
+      fields={[
+        {
+          name: 'logoUrl',
+          label: 'Logo URL',
+          type: 'url',
+          maxLength: PARTNER_LOGO_URL_MAX,
+          placeholder: 'https://…/logo.png',
+          hint: "An https:// image, shown square beside the partner's name on fan pages. Leave empty to remove it.",
+        },
+      ]}
+      saving={saving}
+    />
   );
 }
 

@@ -1,16 +1,14 @@
 import type { inferRouterOutputs } from '@trpc/server';
-import Form from 'next/form';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
-import { SelectField } from '@/components/ui/field';
 import { Pagination } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { channelListingStatus, channelSaleStatus } from '@/server/modules/channels/schemas';
 import type { AppRouter } from '@/server/trpc/router';
 import { formatMoney } from '../../../_shared/format';
+import { SelectFilter } from '../../../_shared/select-filter';
 
 type Outputs = inferRouterOutputs<AppRouter>['channels'];
 type Params = Record<string, string | undefined>;
@@ -55,18 +53,16 @@ export function ListingsSection({
   return (
     <SectionCard title="Listings" description="Newest first, as the channel pushed them.">
       <div className="card-body">
-        <Form action={base} className="toolbar" aria-label="Filter listings">
-          <HiddenParams params={saleParams} />
-          <SelectField label="State" name="status" defaultValue={status ?? ''} key={status ?? 'all'}>
-            <option value="">All states</option>
-            {CHANNEL_LISTING_STATES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </SelectField>
-          <Button type="submit">Apply</Button>
-        </Form>
+        <SelectFilter
+          action={base}
+          label="Filter listings"
+          fieldLabel="State"
+          name="status"
+          value={status}
+          all="All states"
+          options={CHANNEL_LISTING_STATES.map((s) => ({ value: s, label: s }))}
+          keep={saleParams}
+        />
       </div>
       {listings.items.length === 0 ? (
         <EmptyState
@@ -143,18 +139,16 @@ export function SalesSection({
       description="Newest first. The channel names the tickets of each before its deadline, or the buyer is refunded."
     >
       <div className="card-body">
-        <Form action={base} className="toolbar" aria-label="Filter sales">
-          <HiddenParams params={listingParams} />
-          <SelectField label="State" name="saleStatus" defaultValue={saleStatus ?? ''} key={saleStatus ?? 'all'}>
-            <option value="">All states</option>
-            {CHANNEL_SALE_STATES.map((s) => (
-              <option key={s} value={s}>
-                {SALE_STATE[s].label}
-              </option>
-            ))}
-          </SelectField>
-          <Button type="submit">Apply</Button>
-        </Form>
+        <SelectFilter
+          action={base}
+          label="Filter sales"
+          fieldLabel="State"
+          name="saleStatus"
+          value={saleStatus}
+          all="All states"
+          options={CHANNEL_SALE_STATES.map((s) => ({ value: s, label: SALE_STATE[s].label }))}
+          keep={listingParams}
+        />
       </div>
       {sales.items.length === 0 ? (
         <EmptyState
@@ -218,16 +212,5 @@ export function SalesSection({
         label="Sales pagination"
       />
     </SectionCard>
-  );
-}
-
-/** Hidden inputs carrying the other section's filter and page through a filter form's GET submit. */
-function HiddenParams({ params }: { params: Record<string, string | undefined> }) {
-  return (
-    <>
-      {Object.entries(params).map(([name, value]) =>
-        value ? <input key={name} type="hidden" name={name} value={value} /> : null,
-      )}
-    </>
   );
 }
