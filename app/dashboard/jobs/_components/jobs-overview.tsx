@@ -9,10 +9,14 @@ import { Detail, DetailList } from '@/components/ui/details';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table } from '@/components/ui/table';
 import { Time, TimeCell } from '@/components/ui/time';
+import type { inferRouterOutputs } from '@trpc/server';
 import { useTRPC } from '@/components/trpc/client';
+import type { AppRouter } from '@/server/trpc/router';
 import styles from './jobs-overview.module.css';
 
 const REFRESH_MS = 10_000;
+
+type Overview = inferRouterOutputs<AppRouter>['jobs']['overview'];
 
 /** "45 s", "12 min", "3 h 5 min", "2 d 4 h": how long something has waited. */
 export function formatAge(ms: number): string {
@@ -48,7 +52,6 @@ export function JobsOverview() {
   const local = data.provider === 'local';
   // Ages count from the server's reading time, so the server render and the browser agree.
   const now = data.readAt.getTime();
-  const wh = data.webhooks;
 
   return (
     <>
@@ -86,35 +89,7 @@ export function JobsOverview() {
         </Alert>
       )}
 
-      <section aria-label="Webhook delivery" className="stat-grid" data-testid="webhook-stats">
-        <div className="card stat">
-          <p className="stat-label">Webhooks pending</p>
-          <p className="stat-value">{wh.pending}</p>
-          <p className="muted">
-            {wh.failing} after a failed attempt · {wh.held} held (no endpoint or paused)
-          </p>
-        </div>
-        <div className="card stat">
-          <p className="stat-label">Delivered in 24 h</p>
-          <p className="stat-value">{wh.delivered24h}</p>
-          <p className="muted">Accepted by partners&rsquo; receivers</p>
-        </div>
-        <div className="card stat">
-          <p className="stat-label">Oldest pending</p>
-          <p className="stat-value">
-            {wh.oldestPendingAt ? formatAge(now - wh.oldestPendingAt.getTime()) : <span className="muted">—</span>}
-          </p>
-          <p className="muted">
-            {wh.oldestPendingAt ? (
-              <>
-                since <Time value={wh.oldestPendingAt} seconds />
-              </>
-            ) : (
-              'Nothing waiting'
-            )}
-          </p>
-        </div>
-      </section>
+      <WebhookStats webhooks={data.webhooks} now={now} />
 
       <SectionCard
         title="Jobs"
@@ -125,57 +100,7 @@ export function JobsOverview() {
         }
       >
         {data.jobs.map((job) => (
-          <div className="card-body" key={job.id} data-job={job.id}>
-            <div className={styles.jobHead}>
-              <h3 className={styles.jobId}>
-                <code className="mono">{job.id}</code>
-              </h3>
-              <span className={styles.jobDescription}>{job.description}</span>
-              <span className={styles.jobSchedule}>
-                {job.cron ? (
-                  <>
-                    Cron <code className="mono">{job.cron}</code>
-                  </>
-                ) : (
-                  'On demand'
-                )}
-              </span>
-            </div>
-            {local && (
-              <DetailList className={styles.counts}>
-                {COUNT_COLUMNS.map((c) => {
-                  const n = job.counts?.[c.key] ?? 0;
-                  const bad = n > 0 && (c.key === 'failed24h' || c.key === 'retrying');
-                  return (
-                    <Detail
-                      key={c.key}
-                      title={c.title}
-                      term={c.label}
-                      data-count={c.key}
-                      className={bad ? styles.bad : n === 0 ? styles.zero : undefined}
-                    >
-                      {n}
-                    </Detail>
-                  );
-                })}
-                <Detail term="Last completed">
-                  <Time value={job.lastCompletedAt} fallback="Never" seconds />
-                </Detail>
-              </DetailList>
-            )}
-            {local &&
-              (job.lastError ? (
-                <p className={styles.lastError}>
-                  <span className={styles.lastErrorLabel}>Last error</span>{' '}
-                  <span className={styles.errorTime}>
-                    <Time value={job.lastError.at} seconds />
-                  </span>
-                  <span className={styles.errorText}>{job.lastError.message}</span>
-                </p>
-              ) : (
-                <p className="muted">No errors recorded.</p>
-              ))}
-          </div>
+          <JobRow key={job.id} job={job} local={local} />
         ))}
       </SectionCard>
 
@@ -217,5 +142,97 @@ export function JobsOverview() {
         </SectionCard>
       )}
     </>
+  );
+}
+
+/** Messages waiting for partners' receivers: how many, how many delivered lately, how long the oldest waits. */
+function WebhookStats({ webhooks: wh, now }: { webhooks: Overview['webhooks']; now: number }) {
+  return (
+    <section aria-label="Webhook delivery" className="stat-grid" data-testid="webhook-stats">
+      <div className="card stat">
+        <p className="stat-label">Webhooks pending</p>
+        <p className="stat-value">{wh.pending}</p>
+        <p className="muted">
+          {wh.failing} after a failed attempt · {wh.held} held (no endpoint or paused)
+        </p>
+      </div>
+      <div className="card stat">
+        <p className="stat-label">Delivered in 24 h</p>
+        <p className="stat-value">{wh.delivered24h}</p>
+        <p className="muted">Accepted by partners&rsquo; receivers</p>
+      </div>
+      <div className="card stat">
+        <p className="stat-label">Oldest pending</p>
+        <p className="stat-value">
+          {wh.oldestPendingAt ? formatAge(now - wh.oldestPendingAt.getTime()) : <span className="muted">—</span>}
+        </p>
+        <p className="muted">
+          {wh.oldestPendingAt ? (
+            <>
+              since <Time value={wh.oldestPendingAt} seconds />
+            </>
+          ) : (
+            'Nothing waiting'
+          )}
+        </p>
+      </div>
+    </section>
+  );
+}
+
+/** One job: what it does, when it runs, and (local provider) its queue by state and its last error. */
+function JobRow({ job, local }: { job: Overview['jobs'][number]; local: boolean }) {
+  return (
+    <div className="card-body" data-job={job.id}>
+      <div className={styles.jobHead}>
+        <h3 className={styles.jobId}>
+          <code className="mono">{job.id}</code>
+        </h3>
+        <span className={styles.jobDescription}>{job.description}</span>
+        <span className={styles.jobSchedule}>
+          {job.cron ? (
+            <>
+              Cron <code className="mono">{job.cron}</code>
+            </>
+          ) : (
+            'On demand'
+          )}
+        </span>
+      </div>
+      {local && (
+        <DetailList className={styles.counts}>
+          {COUNT_COLUMNS.map((c) => {
+            const n = job.counts?.[c.key] ?? 0;
+            const bad = n > 0 && (c.key === 'failed24h' || c.key === 'retrying');
+            return (
+              <Detail
+                key={c.key}
+                title={c.title}
+                term={c.label}
+                data-count={c.key}
+                className={bad ? styles.bad : n === 0 ? styles.zero : undefined}
+              >
+                {n}
+              </Detail>
+            );
+          })}
+          <Detail term="Last completed">
+            <Time value={job.lastCompletedAt} fallback="Never" seconds />
+          </Detail>
+        </DetailList>
+      )}
+      {local &&
+        (job.lastError ? (
+          <p className={styles.lastError}>
+            <span className={styles.lastErrorLabel}>Last error</span>{' '}
+            <span className={styles.errorTime}>
+              <Time value={job.lastError.at} seconds />
+            </span>
+            <span className={styles.errorText}>{job.lastError.message}</span>
+          </p>
+        ) : (
+          <p className="muted">No errors recorded.</p>
+        ))}
+    </div>
   );
 }

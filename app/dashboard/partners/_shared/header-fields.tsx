@@ -1,19 +1,18 @@
+import type { ComponentProps } from 'react';
 import { Field } from '@/components/ui/field';
 import layout from './form-layout.module.css';
 
 /**
  * A header Encore sends with its calls to the partner (integration's auth header, the webhooks'
  * secret header): its name, and its value, a write-only secret of which only a hint comes back.
- * The inputs are named `${prefix}Name` and `${prefix}Value`, as the API's fields.
+ * The inputs are named `${prefix}Name` and `${prefix}Value`, as the API's fields; `inputs` wires them
+ * to the form (react-hook-form's `register`).
  */
 export function HeaderFields({
   prefix,
   placeholder,
   maxLength,
-  name,
-  value,
-  onName,
-  onValue,
+  inputs,
   errors,
   disabled = { name: false, value: false },
   nameHint,
@@ -22,10 +21,7 @@ export function HeaderFields({
   prefix: 'authHeader' | 'secretHeader';
   placeholder: string;
   maxLength: { name: number; value: number };
-  name: string;
-  value: string;
-  onName: (name: string) => void;
-  onValue: (value: string) => void;
+  inputs: { name: ComponentProps<'input'>; value: ComponentProps<'input'> };
   errors: { name: string | null; value: string | null };
   disabled?: { name: boolean; value: boolean };
   nameHint?: string;
@@ -36,25 +32,23 @@ export function HeaderFields({
     <div className={layout.twoColumns}>
       <Field
         label="Header name"
-        name={`${prefix}Name`}
         autoComplete="off"
         placeholder={placeholder}
         maxLength={maxLength.name}
-        value={name}
+        {...inputs.name}
+        name={`${prefix}Name`}
         disabled={disabled.name}
-        onChange={(e) => onName(e.target.value)}
         error={errors.name}
         hint={nameHint}
       />
       <Field
         label="Header value"
-        name={`${prefix}Value`}
         type="password"
         autoComplete="new-password"
         maxLength={maxLength.value}
-        value={value}
+        {...inputs.value}
+        name={`${prefix}Value`}
         disabled={disabled.value}
-        onChange={(e) => onValue(e.target.value)}
         error={errors.value}
         placeholder={stored ? 'Stored: leave empty to keep' : undefined}
         hint={

@@ -7,12 +7,12 @@ import { ButtonLink } from '@/components/ui/button';
 import { CardBody, SectionCard } from '@/components/ui/card';
 import { Detail, DetailList } from '@/components/ui/details';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Table } from '@/components/ui/table';
 import { Time, VenueTime } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import type { AppRouter } from '@/server/trpc/router';
 import { ShowBadges } from './badges';
-import { formatCount, formatMoney } from '../../_shared/format';
+import { Combinations, PriceTypes, TicketOptions } from './show-sections';
+import { formatCount } from '../../_shared/format';
 import styles from '../../_shared/browser.module.css';
 import { showTicketsPath } from '../../_shared/paths';
 import catalog from './catalog.module.css';
@@ -29,10 +29,6 @@ const SCOPE_LABEL: Record<RuleGroup['level'], string> = {
   ticketOption: 'Ticket option',
   'ticketOption+priceType': 'Ticket option + price type',
 };
-
-function yesNo(value: boolean | undefined) {
-  return value ? 'Yes' : 'No';
-}
 
 /** Location fields the partner filled, in reading order. */
 function placeOf(location: Record<string, unknown> | undefined): string {
@@ -177,121 +173,11 @@ function ShowCard({
           )}
         </div>
 
-        <section className={catalog.section} aria-label={`Ticket options of ${show.title}`}>
-          <h3 className={catalog.subheading}>Ticket options</h3>
-          {show.ticketOptions.length === 0 ? (
-            <p className={catalog.note}>No ticket options.</p>
-          ) : (
-            <Table
-              label={`Ticket options of ${show.title}`}
-              columns={['Option', { label: 'Price', num: true }, { label: 'Stock', num: true }, 'Area', 'On sale']}
-            >
-              {show.ticketOptions.map((o) => (
-                <tr key={o.ticketId}>
-                  <td>
-                    <span className={styles.titleCell}>
-                      <strong>{o.title}</strong>
-                      <code className={`mono ${styles.sub}`}>{o.ticketId}</code>
-                    </span>
-                  </td>
-                  <td className="num">
-                    {formatMoney(o.price, o.currency) ?? <span className={styles.muted}>No price</span>}
-                  </td>
-                  <td className="num">{o.stock ?? '—'}</td>
-                  <td>{o.area ?? '—'}</td>
-                  <td>
-                    <span className={styles.badges}>
-                      {o.webVisibility ? <Badge tone="success">Visible</Badge> : <Badge>Hidden</Badge>}
-                      {o.webSoldOut && <Badge tone="warning">Sold out</Badge>}
-                    </span>
-                  </td>
-                </tr>
-              ))}
-            </Table>
-          )}
-        </section>
+        <TicketOptions show={show} />
 
-        <section className={catalog.section} aria-label={`Price types of ${show.title}`}>
-          <h3 className={catalog.subheading}>Price types</h3>
-          {priceTypes.length === 0 ? (
-            <p className={catalog.note}>None: each ticket option is one product at its own price (Standard).</p>
-          ) : (
-            <Table
-              label={`Price types of ${show.title}`}
-              columns={['Price type', { label: 'Stock', num: true }, 'Visible', 'Invisible', 'Sold out']}
-            >
-              {priceTypes.map((p) => (
-                <tr key={p.priceTypeId}>
-                  <td>
-                    <span className={styles.titleCell}>
-                      <strong>{p.title ?? p.priceTypeId}</strong>
-                      {p.title && <code className={`mono ${styles.sub}`}>{p.priceTypeId}</code>}
-                    </span>
-                  </td>
-                  <td className="num">{p.stock ?? '—'}</td>
-                  <td>{yesNo(p.webVisibility)}</td>
-                  <td>{yesNo(p.invisible)}</td>
-                  <td>{p.webSoldOut === undefined ? '—' : yesNo(p.webSoldOut)}</td>
-                </tr>
-              ))}
-            </Table>
-          )}
-        </section>
+        <PriceTypes show={show} />
 
-        <section className={catalog.section} aria-label={`Combinations of ${show.title}`}>
-          <h3 className={catalog.subheading}>Combinations</h3>
-          {meta.combinations.length === 0 ? (
-            <p className={catalog.note}>
-              {priceTypes.length
-                ? 'No combinations declared yet: only declared ticket option + price type pairs sell. Partners declare them with POST /v1/events/rules (ruleType COMBINATION).'
-                : 'None (Standard pricing).'}
-            </p>
-          ) : (
-            <>
-              <p className={catalog.note}>
-                Only these pairs sell. A combination&rsquo;s price wins over its ticket option&rsquo;s price; without
-                one, the option&rsquo;s price applies.
-              </p>
-              <Table
-                label={`Combinations of ${show.title}`}
-                columns={[
-                  'Ticket option',
-                  'Price type',
-                  { label: 'Combination price', num: true },
-                  { label: 'Option price', num: true },
-                  { label: 'Face value', num: true },
-                  'Description',
-                ]}
-              >
-                {meta.combinations.map((c) => (
-                  <tr key={`${c.ticketOptionId}|${c.priceTypeId}`}>
-                    <td>
-                      <code className="mono">{c.ticketOptionId}</code>
-                    </td>
-                    <td>
-                      <code className="mono">{c.priceTypeId}</code>
-                    </td>
-                    <td className="num">{formatMoney(c.price, c.currency) ?? '—'}</td>
-                    <td className="num">{formatMoney(c.optionPrice, c.currency) ?? '—'}</td>
-                    <td className="num">
-                      <span className={styles.titleCell}>
-                        <strong>{formatMoney(c.faceValue, c.currency) ?? 'No price'}</strong>
-                        <span className={styles.sub}>
-                          {c.priceFrom === 'combination'
-                            ? 'combination price wins'
-                            : c.priceFrom === 'option'
-                              ? 'option price'
-                              : ''}
-                        </span>
-                      </span>
-                    </td>
-                    <td>{c.description ?? '—'}</td>
-                  </tr>
-                ))}
-              </Table>
-            </>
-          )}
-        </section>
+        <Combinations show={show} meta={meta} />
 
         <section className={catalog.section} aria-label={`Rules of ${show.title}`}>
           <h3 className={catalog.subheading}>Rules</h3>

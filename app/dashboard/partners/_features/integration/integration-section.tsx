@@ -2,27 +2,21 @@
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
-import { useId, useRef, useState } from 'react';
-import { ActionForm, FormActions } from '@/components/ui/action-form';
+import { useState } from 'react';
+import { ActionForm } from '@/components/ui/action-form';
 import { Alert, ErrorAlert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { SectionCard, Subsection } from '@/components/ui/card';
-import { Field, Input, UrlField } from '@/components/ui/field';
+import { Field } from '@/components/ui/field';
 import { Table } from '@/components/ui/table';
 import { Detail, DetailList } from '@/components/ui/details';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
-import {
-  FEED_INTERVAL_MINUTES,
-  type VerificationFieldName,
-  verificationFieldNames,
-} from '@/server/modules/partners/schemas';
 import type { AppRouter } from '@/server/trpc/router';
-import layout from '../../_shared/form-layout.module.css';
-import { HeaderFields } from '../../_shared/header-fields';
 import styles from './integration-section.module.css';
+import { SettingsForm } from './integration-settings-form';
 
 type Outputs = inferRouterOutputs<AppRouter>['partners']['integration'];
 type Settings = Outputs['get'];
@@ -53,237 +47,6 @@ export function IntegrationSection({ partnerId }: { partnerId: string }) {
         <VerificationTest settings={settings} />
       </div>
     </SectionCard>
-  );
-}
-
-/* ---------- Settings ---------- */
-
-interface MapRow {
-  key: number;
-  from: string;
-  to: VerificationFieldName;
-}
-
-let rowKey = 0;
-const isFieldName = (v: string): v is VerificationFieldName =>
-  (verificationFieldNames as readonly string[]).includes(v);
-const rowsOf = (map: Record<string, string>): MapRow[] =>
-  Object.entries(map).flatMap(([from, to]) => (isFieldName(to) ? [{ key: ++rowKey, from, to }] : []));
-
-function SettingsForm({ settings }: { settings: Settings }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const partnerId = settings.partnerId;
-
-  const [verificationUrl, setVerificationUrl] = useState(settings.verificationUrl ?? '');
-  const [rows, setRows] = useState<MapRow[]>(() => rowsOf(settings.verificationFieldMap));
-  const [feedUrl, setFeedUrl] = useState(settings.feedUrl ?? '');
-  const [intervalText, setIntervalText] = useState(String(settings.feedIntervalMinutes));
-  const [headerName, setHeaderName] = useState(settings.authHeaderName ?? '');
-  const [headerValue, setHeaderValue] = useState('');
-  const [removeHeader, setRemoveHeader] = useState(false);
-  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
-  const [saved, setSaved] = useState(false);
-  const newRowInput = useRef<HTMLInputElement>(null);
-
-  const update = useMutation(
-    trpc.partners.integration.update.mutationOptions({
-      onSuccess: (next) => {
-        queryClient.setQueryData(trpc.partners.integration.get.queryKey({ partnerId }), next);
-        // The form shows what was stored; the secret never comes back, so its input empties.
-        setVerificationUrl(next.verificationUrl ?? '');
-        setRows(rowsOf(next.verificationFieldMap));
-        setFeedUrl(next.feedUrl ?? '');
-        setIntervalText(String(next.feedIntervalMinutes));
-        setHeaderName(next.authHeaderName ?? '');
-        setHeaderValue('');
-        setRemoveHeader(false);
-        setSaved(true);
-      },
-    }),
-  );
-
-  const serverErrors = fieldErrors(update.error);
-  const errorOf = (field: string) => localErrors[field] ?? serverErrors[field] ?? null;
-  const anyFieldError = Object.values(serverErrors).some(Boolean);
-
-  function submit() {
-    setSaved(false);
-    const problems: Record<string, string> = {};
-    const minutes = Number(intervalText);
-    if (intervalText.trim() === '' || !Number.isInteger(minutes)) problems.feedIntervalMinutes = 'Enter whole minutes';
-    if (rows.some((r) => r.from.trim() === '')) {
-      problems.verificationFieldMap = 'Enter the partner’s field name in every row, or remove the row';
-    }
-    setLocalErrors(problems);
-    if (Object.keys(problems).length > 0) return;
-    update.mutate({
-      partnerId,
-      verificationUrl,
-      verificationFieldMap: Object.fromEntries(rows.map((r) => [r.from.trim(), r.to])),
-      feedUrl,
-      feedIntervalMinutes: minutes,
-      authHeaderName: removeHeader ? null : headerName,
-      // Empty keeps the stored secret; removing the header removes it.
-      ...(removeHeader ? { authHeaderValue: null } : headerValue ? { authHeaderValue: headerValue } : {}),
-    });
-  }
-
-  const usedTargets = new Set(rows.map((r) => r.to));
-  const mapError = errorOf('verificationFieldMap');
-  const mapErrorId = useId();
-
-  return (
-    <ActionForm onSubmit={submit} aria-label="Integration settings" error={update.error} errorAtField={anyFieldError}>
-      <fieldset className={layout.group}>
-        <legend className={layout.legend}>Ticket verification</legend>
-        <UrlField
-          label="Verification URL"
-          name="verificationUrl"
-          placeholder="https://tickets.partner.example/encore"
-          value={verificationUrl}
-          onChange={(e) => setVerificationUrl(e.target.value)}
-          error={errorOf('verificationUrl')}
-          hint={
-            <>
-              Encore calls{' '}
-              <code className="mono">
-                GET {'{URL}'}/tickets?user={'{e-mail}'}
-              </code>{' '}
-              before every sale.
-            </>
-          }
-        />
-        <div
-          className="field"
-          role="group"
-          aria-labelledby={`${mapErrorId}-label`}
-          aria-describedby={mapError ? mapErrorId : `${mapErrorId}-hint`}
-        >
-          <span className="field-label" id={`${mapErrorId}-label`}>
-            Field names <span className="field-optional">(optional)</span>
-          </span>
-          <p className="field-hint" id={`${mapErrorId}-hint`}>
-            When the partner’s answer names a field differently, map its name to Encore’s. Applies to the answer and to
-            each ticket in it.
-          </p>
-          {rows.map((row, i) => (
-            <div className={styles.mapRow} key={row.key}>
-              <Input
-                ref={i === rows.length - 1 ? newRowInput : undefined}
-                aria-label={`Partner field name, row ${i + 1}`}
-                placeholder="e.g. email"
-                value={row.from}
-                maxLength={100}
-                aria-invalid={mapError && row.from.trim() === '' ? true : undefined}
-                onChange={(e) => setRows(rows.map((r) => (r.key === row.key ? { ...r, from: e.target.value } : r)))}
-              />
-              <span className={styles.arrow} aria-hidden="true">
-                →
-              </span>
-              <select
-                className="input"
-                aria-label={`Encore field, row ${i + 1}`}
-                value={row.to}
-                onChange={(e) => {
-                  const to = e.target.value;
-                  if (isFieldName(to)) setRows(rows.map((r) => (r.key === row.key ? { ...r, to } : r)));
-                }}
-              >
-                {verificationFieldNames.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </select>
-              <Button
-                size="sm"
-                variant="ghost"
-                aria-label={`Remove row ${i + 1}`}
-                onClick={() => setRows(rows.filter((r) => r.key !== row.key))}
-              >
-                Remove
-              </Button>
-            </div>
-          ))}
-          {mapError && (
-            <p className="field-error" id={mapErrorId}>
-              {mapError}
-            </p>
-          )}
-          <div>
-            <Button
-              size="sm"
-              disabled={rows.length >= 30}
-              onClick={() => {
-                const to = verificationFieldNames.find((n) => !usedTargets.has(n)) ?? verificationFieldNames[0];
-                setRows([...rows, { key: ++rowKey, from: '', to }]);
-                requestAnimationFrame(() => newRowInput.current?.focus());
-              }}
-            >
-              Add field name
-            </Button>
-          </div>
-        </div>
-      </fieldset>
-
-      <fieldset className={layout.group}>
-        <legend className={layout.legend}>Event feed</legend>
-        <div className={layout.twoColumns}>
-          <UrlField
-            label="Feed URL"
-            name="feedUrl"
-            placeholder="https://partner.example/feed.json"
-            value={feedUrl}
-            onChange={(e) => setFeedUrl(e.target.value)}
-            error={errorOf('feedUrl')}
-            hint="JSON with externalReferenceId and shows, or an array of such events."
-          />
-          <Field
-            label="Read every (minutes)"
-            name="feedIntervalMinutes"
-            type="number"
-            inputMode="numeric"
-            required
-            min={FEED_INTERVAL_MINUTES.min}
-            max={FEED_INTERVAL_MINUTES.max}
-            step={1}
-            value={intervalText}
-            onChange={(e) => setIntervalText(e.target.value)}
-            error={errorOf('feedIntervalMinutes')}
-            hint={`${FEED_INTERVAL_MINUTES.min} to ${FEED_INTERVAL_MINUTES.max} (one day).`}
-          />
-        </div>
-      </fieldset>
-
-      <fieldset className={layout.group}>
-        <legend className={layout.legend}>Auth header</legend>
-        <p className="field-hint">Sent with both calls so the partner knows it is Encore. The value is a secret.</p>
-        <HeaderFields
-          prefix="authHeader"
-          placeholder="X-Encore-Token"
-          maxLength={{ name: 100, value: 4096 }}
-          name={headerName}
-          value={headerValue}
-          onName={setHeaderName}
-          onValue={setHeaderValue}
-          errors={{ name: errorOf('authHeaderName'), value: errorOf('authHeaderValue') }}
-          disabled={{ name: removeHeader, value: removeHeader }}
-          stored={
-            settings.authHeaderValueSet &&
-            (settings.authHeaderValueHint ? `ends in ${settings.authHeaderValueHint.slice(1)}` : true)
-          }
-        />
-        {(settings.authHeaderName || settings.authHeaderValueSet) && (
-          <label className={styles.check}>
-            <input type="checkbox" checked={removeHeader} onChange={(e) => setRemoveHeader(e.target.checked)} />
-            Remove the auth header (name and stored value) on save
-          </label>
-        )}
-      </fieldset>
-
-      <FormActions submit="Save integration" pending={update.isPending} done={saved ? 'Saved.' : null} />
-    </ActionForm>
   );
 }
 

@@ -7,7 +7,7 @@ import { ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
-import { fieldErrors } from '@/components/trpc/errors';
+import { fieldMessages, useDashboardForm } from '../../../_shared/api-form';
 import layout from '../../_shared/form-layout.module.css';
 import { marketPath } from '../../_shared/paths';
 
@@ -41,38 +41,27 @@ export function MarketTermsSection({ partnerId }: { partnerId: string }) {
   const { data: terms } = useSuspenseQuery(trpc.market.terms.get.queryOptions({ partnerId }));
   const asText = (t: typeof terms) =>
     Object.fromEntries(FIELDS.map((f) => [f.name, String(t[f.name])])) as Record<TermName, string>;
-  const [values, setValues] = useState(() => asText(terms));
-  const [localErrors, setLocalErrors] = useState<Partial<Record<TermName, string>>>({});
+  const form = useDashboardForm<Record<TermName, string>>({ defaultValues: asText(terms) });
   const [done, setDone] = useState(false);
 
   const save = useMutation(
     trpc.market.terms.set.mutationOptions({
       onSuccess: (next) => {
         queryClient.setQueryData(trpc.market.terms.get.queryKey({ partnerId }), next);
-        setValues(asText(next));
+        form.reset(asText(next));
         setDone(true);
       },
     }),
   );
-  const serverErrors = fieldErrors(save.error);
-
-  function submit() {
+  const { errorOf, atField } = fieldMessages(form.formState.errors, save.error);
+  const submit = () => {
     setDone(false);
-    const errors: Partial<Record<TermName, string>> = {};
-    const parsed = {} as Record<TermName, number>;
-    for (const f of FIELDS) {
-      const checked = check(values[f.name], f);
-      if ('error' in checked) errors[f.name] = checked.error;
-      else parsed[f.name] = checked.value;
-    }
-    setLocalErrors(errors);
-    const first = FIELDS.find((f) => errors[f.name]);
-    if (first) {
-      document.querySelector<HTMLInputElement>(`#market-terms [name="${first.name}"]`)?.focus();
-      return;
-    }
-    save.mutate({ partnerId, ...parsed });
-  }
+    // The first field with a problem takes the focus (react-hook-form's shouldFocusError).
+    void form.handleSubmit((values) => {
+      const parsed = Object.fromEntries(FIELDS.map((f) => [f.name, Number(values[f.name].trim())]));
+      save.mutate({ partnerId, ...(parsed as Record<TermName, number>) });
+    })();
+  };
 
   return (
     <SectionCard
@@ -87,27 +76,30 @@ export function MarketTermsSection({ partnerId }: { partnerId: string }) {
           onSubmit={submit}
           aria-label="Market terms"
           error={save.error}
-          errorAtField={FIELDS.some((f) => serverErrors[f.name])}
+          errorAtField={atField}
         >
           <div className={layout.twoColumns}>
             {FIELDS.map((f) => (
               <Field
                 key={f.name}
                 label={f.label}
-                name={f.name}
                 type="number"
                 inputMode="decimal"
                 required
                 min={0}
                 max={f.max}
                 step={f.whole ? 1 : 'any'}
-                value={values[f.name]}
-                onChange={(e) => {
-                  setValues((v) => ({ ...v, [f.name]: e.target.value }));
-                  setLocalErrors((errs) => ({ ...errs, [f.name]: undefined }));
-                  setDone(false);
-                }}
-                error={localErrors[f.name] ?? serverErrors[f.name] ?? null}
+                {...form.register(f.name, {
+                  validate: (text) => {
+                    const checked = check(text, f);
+                    return 'error' in checked ? checked.error : true;
+                  },
+                  onChange: () => {
+                    form.clearErrors(f.name);
+                    setDone(false);
+                  },
+                })}
+                error={errorOf(f.name)}
                 hint={f.hint}
               />
             ))}

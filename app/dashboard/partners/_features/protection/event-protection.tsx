@@ -7,13 +7,14 @@ import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { Badge } from '@/components/ui/badge';
 import { CardBody, SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Field, SelectField } from '@/components/ui/field';
+import { SelectField } from '@/components/ui/field';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import type { AppRouter } from '@/server/trpc/router';
 import layout from '../../_shared/form-layout.module.css';
 import styles from '../../_shared/browser.module.css';
+import { UnlockHoursField } from './unlock-hours-field';
 
 type EventProtection = inferRouterOutputs<AppRouter>['protection']['event'];
 type Switch = 'inherit' | 'on' | 'off';
@@ -117,14 +118,7 @@ function ScopeForm({
           <option value="on">On</option>
           <option value="off">Off</option>
         </SelectField>
-        <Field
-          label="Unlock (hours before the show)"
-          name="unlockHours"
-          type="number"
-          inputMode="numeric"
-          min={0}
-          max={720}
-          step={1}
+        <UnlockHoursField
           value={hours}
           onChange={(e) => {
             setHours(e.target.value);

@@ -7,13 +7,14 @@ import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { CardBody, SectionCard } from '@/components/ui/card';
 import { Detail, DetailList } from '@/components/ui/details';
 import { EmptyState } from '@/components/ui/empty-state';
-import { Field, SelectField } from '@/components/ui/field';
+import { SelectField } from '@/components/ui/field';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import layout from '../../_shared/form-layout.module.css';
 import { ticketPath } from '../../_shared/paths';
+import { UnlockHoursField } from './unlock-hours-field';
 
 /** "3 h 12 min", "45 s": a delay staff read at a glance. */
 export function duration(seconds: number | null): string {
@@ -79,15 +80,8 @@ export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
           errorAtField={!!serverErrors.unlockHours}
         >
           <div className={layout.twoColumns}>
-            <Field
-              label="Unlock (hours before the show)"
-              name="unlockHours"
-              type="number"
-              inputMode="numeric"
+            <UnlockHoursField
               required
-              min={0}
-              max={720}
-              step={1}
               value={hours}
               onChange={(e) => {
                 setHours(e.target.value);

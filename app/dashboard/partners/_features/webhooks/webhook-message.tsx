@@ -1,18 +1,16 @@
 'use client';
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Alert, ErrorAlert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardHeader, SectionCard } from '@/components/ui/card';
+import { Card, CardHeader } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { CopyButton } from '@/components/ui/copy-button';
-import { EmptyState } from '@/components/ui/empty-state';
-import { Table } from '@/components/ui/table';
 import { Detail, DetailList } from '@/components/ui/details';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
+import { AttemptsSection, MessageBody } from './webhook-attempts';
 import styles from './webhooks.module.css';
 
 /** While the message is pending, its page refreshes itself so the next attempt shows up. */
@@ -27,7 +25,6 @@ export function MessageStatusBadge({ status, attempts }: { status: string; attem
 export function WebhookMessageDetail({ partnerId, messageId }: { partnerId: string; messageId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const bodyHeadingId = useId();
   const { data } = useSuspenseQuery({
     ...trpc.webhooks.messages.get.queryOptions({ partnerId, messageId }),
     refetchInterval: (query) => (query.state.data?.message.status === 'pending' ? LIVE_REFRESH_MS : false),
@@ -116,85 +113,8 @@ export function WebhookMessageDetail({ partnerId, messageId }: { partnerId: stri
         </div>
       </Card>
 
-      <Card aria-labelledby={bodyHeadingId}>
-        <div className="card-body">
-          <div className={styles.bodyHeader}>
-            <h2 className="card-title" id={bodyHeadingId}>
-              Body
-            </h2>
-            <CopyButton value={body} what="body" />
-          </div>
-          <pre className={styles.json} tabIndex={0} aria-label="Message body (JSON)">
-            {body}
-          </pre>
-        </div>
-      </Card>
-
-      <SectionCard title="Attempts" description="Newest first. The receiver's answer is kept up to its first kilobyte.">
-        {attempts.length === 0 ? (
-          <div className="card-body">
-            <EmptyState
-              title="No attempts yet"
-              description="The first attempt is made as soon as the message is due."
-            />
-          </div>
-        ) : (
-          <Table
-            label="Delivery attempts"
-            columns={[
-              { label: '#', num: true },
-              'Time',
-              { label: 'Duration', num: true },
-              'HTTP status',
-              'Error',
-              'Response',
-              'Request headers',
-            ]}
-          >
-            {attempts.map((a) => (
-              <tr key={a.id} data-attempt={a.attemptNo}>
-                <td className="num">{a.attemptNo}</td>
-                <td className={styles.nowrap}>
-                  <Time value={a.startedAt} seconds />
-                </td>
-                <td className="num">{a.durationMs} ms</td>
-                <td className={styles.nowrap}>
-                  {a.statusCode ? (
-                    <Badge tone={a.success ? 'success' : 'danger'}>{a.statusCode}</Badge>
-                  ) : (
-                    <span className="muted">No answer</span>
-                  )}
-                </td>
-                <td className={styles.attemptError}>{a.error ?? <span className="muted">—</span>}</td>
-                <td>
-                  {a.responseBody ? (
-                    <details className={styles.response}>
-                      <summary>Show ({new TextEncoder().encode(a.responseBody).length} B)</summary>
-                      <pre>{a.responseBody}</pre>
-                    </details>
-                  ) : (
-                    <span className="muted">Empty</span>
-                  )}
-                </td>
-                <td>
-                  {a.requestHeaders ? (
-                    <details className={styles.response} data-testid="attempt-headers">
-                      <summary>Headers ({Object.keys(a.requestHeaders).length})</summary>
-                      <pre>
-                        {Object.entries(a.requestHeaders)
-                          .map(([k, v]) => `${k}: ${v}`)
-                          .join('\n')}
-                      </pre>
-                    </details>
-                  ) : (
-                    <span className="muted">Not recorded</span>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
-      </SectionCard>
+      <MessageBody body={body} />
+      <AttemptsSection attempts={attempts} />
 
       <ConfirmDialog
         open={confirmReplay}

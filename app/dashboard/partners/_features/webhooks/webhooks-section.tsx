@@ -4,6 +4,7 @@ import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-q
 import type { inferRouterOutputs } from '@trpc/server';
 import Link from 'next/link';
 import { useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { Alert, ErrorAlert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -15,8 +16,9 @@ import { OneTimeSecret } from '@/components/ui/secret-reveal';
 import { Detail, DetailList } from '@/components/ui/details';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
-import { fieldErrors } from '@/components/trpc/errors';
+import { upsertEndpointInput } from '@/server/modules/webhooks/schemas';
 import type { AppRouter } from '@/server/trpc/router';
+import { apiResolver, fieldMessages, useDashboardForm } from '../../../_shared/api-form';
 import layout from '../../_shared/form-layout.module.css';
 import { HeaderFields } from '../../_shared/header-fields';
 import { webhookLogPath, webhookMessagePath } from '../../_shared/paths';
@@ -83,6 +85,38 @@ export function WebhooksSection({ partnerId }: { partnerId: string }) {
 
 /* ---------- Endpoint settings ---------- */
 
+interface EndpointValues {
+  partnerId: string;
+  url: string;
+  enabled: boolean;
+  secretHeaderName: string;
+  secretHeaderValue: string;
+}
+
+/** What is stored; the header value is write-only, so its input starts empty. */
+const valuesOf = (partnerId: string, endpoint: Endpoint | null): EndpointValues => ({
+  partnerId,
+  url: endpoint?.url ?? '',
+  enabled: endpoint?.enabled ?? true,
+  secretHeaderName: endpoint?.secretHeaderName ?? '',
+  secretHeaderValue: '',
+});
+
+const inputOf = ({ partnerId, url, enabled, secretHeaderName, secretHeaderValue = '' }: EndpointValues) => {
+  const name = (secretHeaderName ?? '').trim();
+  return {
+    partnerId,
+    url,
+    enabled,
+    // No name: no secret header (the stored value goes too). A name and an empty value: keep the value.
+    ...(name
+      ? { secretHeaderName: name, ...(secretHeaderValue ? { secretHeaderValue } : {}) }
+      : { secretHeaderName: null, secretHeaderValue: secretHeaderValue || null }),
+  };
+};
+
+const resolver = apiResolver(upsertEndpointInput, inputOf);
+
 function EndpointForm({
   partnerId,
   endpoint,
@@ -94,21 +128,18 @@ function EndpointForm({
 }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [url, setUrl] = useState(endpoint?.url ?? '');
-  const [enabled, setEnabled] = useState(endpoint?.enabled ?? true);
-  const [headerName, setHeaderName] = useState(endpoint?.secretHeaderName ?? '');
-  const [headerValue, setHeaderValue] = useState('');
   const [saved, setSaved] = useState(false);
+  const form = useDashboardForm<EndpointValues>({
+    defaultValues: valuesOf(partnerId, endpoint),
+    resolver,
+  });
 
   const upsert = useMutation(
     trpc.webhooks.endpoint.upsert.mutationOptions({
       gcTime: 0, // the answer may carry the signing secret
       onSuccess: (result) => {
         queryClient.setQueryData(trpc.webhooks.endpoint.get.queryKey({ partnerId }), result.endpoint);
-        setUrl(result.endpoint?.url ?? '');
-        setEnabled(result.endpoint?.enabled ?? true);
-        setHeaderName(result.endpoint?.secretHeaderName ?? '');
-        setHeaderValue(''); // write-only: the stored value never comes back
+        form.reset(valuesOf(partnerId, result.endpoint));
         setSaved(true);
         if (result.signingSecret) onSigningSecret(result.signingSecret);
         // Held messages may be on their way now.
@@ -117,23 +148,13 @@ function EndpointForm({
     }),
   );
 
-  const errors = fieldErrors(upsert.error);
-  const anyFieldError = Object.values(errors).some(Boolean);
+  const { errorOf, atField } = fieldMessages(form.formState.errors, upsert.error);
+  const [enabled, headerName] = useWatch({ control: form.control, name: ['enabled', 'secretHeaderName'] });
   const removingHeader = Boolean(endpoint?.secretHeaderName) && headerName.trim() === '';
-
-  function submit() {
+  const submit = () => {
     setSaved(false);
-    const name = headerName.trim();
-    upsert.mutate({
-      partnerId,
-      url,
-      enabled,
-      // No name: no secret header (the stored value goes too). A name and an empty value: keep the value.
-      ...(name
-        ? { secretHeaderName: name, ...(headerValue ? { secretHeaderValue: headerValue } : {}) }
-        : { secretHeaderName: null, secretHeaderValue: headerValue || null }),
-    });
-  }
+    void form.handleSubmit((values) => upsert.mutate(inputOf(values)))();
+  };
 
   return (
     // POST, so a submit before hydration never puts the secret header value into a URL.
@@ -142,21 +163,19 @@ function EndpointForm({
       onSubmit={submit}
       aria-label="Webhook endpoint"
       error={upsert.error}
-      errorAtField={anyFieldError}
+      errorAtField={atField}
     >
       <UrlField
         label="Receiver URL"
-        name="url"
         required
         placeholder="https://partner.example/encore/webhooks"
-        value={url}
-        onChange={(e) => setUrl(e.target.value)}
-        error={errors.url ?? null}
+        {...form.register('url')}
+        error={errorOf('url')}
         hint="HTTPS, on a public address. Every message is a POST with a JSON body { family, action, data }."
       />
       <div className="field">
         <label className={styles.check}>
-          <input type="checkbox" name="enabled" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />
+          <input type="checkbox" {...form.register('enabled')} />
           Deliver messages to this URL
         </label>
         <p className="field-hint">
@@ -175,11 +194,8 @@ function EndpointForm({
           prefix="secretHeader"
           placeholder="X-Encore-Secret"
           maxLength={{ name: 64, value: 500 }}
-          name={headerName}
-          value={headerValue}
-          onName={setHeaderName}
-          onValue={setHeaderValue}
-          errors={{ name: errors.secretHeaderName ?? null, value: errors.secretHeaderValue ?? null }}
+          inputs={{ name: form.register('secretHeaderName'), value: form.register('secretHeaderValue') }}
+          errors={{ name: errorOf('secretHeaderName'), value: errorOf('secretHeaderValue') }}
           disabled={{ name: false, value: removingHeader }}
           nameHint={removingHeader ? 'Empty: the header and its stored value are removed on save.' : undefined}
           stored={endpoint?.secretHeaderValueHint ?? false}
