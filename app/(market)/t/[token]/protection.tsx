@@ -1,6 +1,7 @@
 'use client';
 
 import { useRouter } from 'next/navigation';
+import { Secret, TOTP } from 'otpauth';
 import { useEffect, useState } from 'react';
 
 /** Counts down to the unlock time, then reloads the page (which then shows the code). */
@@ -31,18 +32,6 @@ export function UnlockCountdown({ at, label }: { at: string; label: string }) {
   );
 }
 
-async function code(keyHex: string, step: number, now: number): Promise<string> {
-  const key = new Uint8Array(keyHex.match(/../g)!.map((h) => parseInt(h, 16)));
-  const counter = Math.floor(now / 1000 / step);
-  const msg = new ArrayBuffer(8);
-  new DataView(msg).setBigUint64(0, BigInt(counter));
-  const k = await crypto.subtle.importKey('raw', key, { name: 'HMAC', hash: 'SHA-1' }, false, ['sign']);
-  const mac = new Uint8Array(await crypto.subtle.sign('HMAC', k, msg));
-  const o = mac[mac.length - 1] & 0x0f;
-  const bin = ((mac[o] & 0x7f) << 24) | (mac[o + 1] << 16) | (mac[o + 2] << 8) | mac[o + 3];
-  return String(bin % 1_000_000).padStart(6, '0');
-}
-
 /**
  * The moving code (RFC 6238, computed on the phone so it works without signal at the door) with a bar
  * running down each period: a screenshot freezes both.
@@ -60,18 +49,16 @@ export function MovingCode({
 }) {
   const [state, setState] = useState<{ value: string; progress: number } | null>(null);
   useEffect(() => {
-    let alive = true;
-    const tick = async () => {
+    // The same TOTP as the server's (protection/unlock.ts), through otpauth, from the key in hex.
+    const secret = Secret.fromHex(keyHex);
+    const tick = () => {
       const now = Date.now();
-      const value = await code(keyHex, step, now);
-      if (alive) setState({ value, progress: 1 - ((now / 1000) % step) / step });
+      const value = TOTP.generate({ secret, timestamp: now, period: step, digits: 6, algorithm: 'SHA1' });
+      setState({ value, progress: 1 - ((now / 1000) % step) / step });
     };
-    void tick();
-    const id = setInterval(() => void tick(), 250);
-    return () => {
-      alive = false;
-      clearInterval(id);
-    };
+    tick();
+    const id = setInterval(tick, 250);
+    return () => clearInterval(id);
   }, [keyHex, step]);
   return (
     <div className="ticket-live" data-testid="moving-code">
