@@ -2,7 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { type DbOrTx, getDb } from '@/db';
 import { publicBaseUrl } from '@/server/env';
 import { notFound } from '@/server/lib/errors';
-import { formatMoney, type Locale, minorToMajor, supportedLocale, translator } from '@/server/lib/i18n';
+import { formatMoney, type Locale, supportedLocale, translator } from '@/server/lib/i18n';
+import { fromMinorUnits } from '@/server/lib/money';
 import { showDirectory } from '@/server/modules/catalog';
 import { showInventories } from '@/server/modules/market-data';
 import { protectionOf } from '@/server/modules/protection';
@@ -78,7 +79,7 @@ function build(
   const resaleEnabled = show.resaleEnabled && show.showStatus === 'LIVE' && show.startsAt.getTime() > Date.now();
   const onSale = resaleEnabled && state.listings > 0;
   const lowest =
-    state.lowestTotalMinor !== null && state.currency ? minorToMajor(state.lowestTotalMinor, state.currency) : null;
+    state.lowestTotalMinor !== null && state.currency ? fromMinorUnits(state.lowestTotalMinor, state.currency) : null;
   const price = lowest !== null && state.currency ? formatMoney(lowest, state.currency, locale) : '';
   const components: ShowComponent[] = [
     {
@@ -163,7 +164,7 @@ export async function buyAccessLayer(
           listingId: l.listingId,
           quantity: l.quantity,
           ticketOptionId: l.ticketOptionId,
-          price: minorToMajor(l.totalMinor, l.currency),
+          price: fromMinorUnits(l.totalMinor, l.currency),
           currency: l.currency,
           seats: l.seats as Record<string, unknown>[],
           source: l.source,

@@ -74,17 +74,6 @@ export interface MailData {
 }
 
 export type MailKind = keyof MailData;
-export const MAIL_KINDS = [
-  'signInLink',
-  'listingCreated',
-  'ticketSold',
-  'purchaseConfirmation',
-  'ticketsDelivered',
-  'listingCancelled',
-  'purchaseRefunded',
-  'payoutCancelled',
-  'wishlistAvailable',
-] as const satisfies readonly MailKind[];
 
 export interface RenderedMail {
   subject: string;

@@ -37,7 +37,6 @@ export {
   OPEN_STATUSES,
   type Payment,
   type PaymentListener,
-  paymentsFor,
   type PayoutAccountListener,
   type PayoutStatus,
   payoutStatus,

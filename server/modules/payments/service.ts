@@ -166,20 +166,6 @@ export async function getPayment(partnerId: string, paymentId: string, db: DbOrT
   return row;
 }
 
-/** A partner's payments for one reference, newest first (a reference may have failed ones before). */
-export async function paymentsFor(
-  partnerId: string,
-  purpose: string,
-  reference: string,
-  db: DbOrTx = getDb(),
-): Promise<Payment[]> {
-  return db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.partnerId, partnerId), eq(payments.purpose, purpose), eq(payments.reference, reference)))
-    .orderBy(sql`${payments.createdAt} desc`);
-}
-
 /**
  * The hosted checkout's view of a payment, found by its id alone: the id (~119 random bits) is what the
  * buyer's link carries, like a provider's checkout URL. Internal to the checkout pages.

@@ -2,7 +2,8 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { GuaranteeBlock } from '@/components/market/guarantee';
-import { formatDay, formatMoney, type Locale, minorToMajor } from '@/server/lib/i18n';
+import { formatDay, formatMoney, type Locale } from '@/server/lib/i18n';
+import { fromMinorUnits } from '@/server/lib/money';
 import { BUY_INTENTION_PURPOSE, intentionPromiseFacts } from '@/server/modules/marketplace';
 import {
   type CheckoutView,
@@ -65,7 +66,7 @@ export default async function CheckoutPage({
   const raw = (await searchParams).error;
   const code = (SANDBOX_CARD_ERRORS as readonly string[]).includes(String(raw)) ? (raw as SandboxCardError) : null;
   const { payment, partnerName } = view;
-  const amount = formatMoney(minorToMajor(payment.amountMinor, payment.currency), payment.currency, locale);
+  const amount = formatMoney(fromMinorUnits(payment.amountMinor, payment.currency), payment.currency, locale);
   return (
     <div className="co">
       <aside className="co-summary" aria-label={t('orderSummary')}>
@@ -127,7 +128,11 @@ function Body({
           <p>
             {state === 'refunded'
               ? t('refunded', {
-                  amount: formatMoney(minorToMajor(payment.refundedMinor, payment.currency), payment.currency, locale),
+                  amount: formatMoney(
+                    fromMinorUnits(payment.refundedMinor, payment.currency),
+                    payment.currency,
+                    locale,
+                  ),
                 })
               : payment.paidAt
                 ? t('paidOn', { amount, date: formatDay(payment.paidAt, locale) })
