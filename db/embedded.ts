@@ -16,7 +16,7 @@ import path from 'node:path';
 
 const USER = 'postgres';
 const PASSWORD = 'encore-embedded';
-export const EMBEDDED_DATABASE = 'encore';
+const EMBEDDED_DATABASE = 'encore';
 
 export interface EmbeddedHandle {
   url: string;

@@ -244,7 +244,7 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
 }
 
 /** The example call as a curl line against the public base URL, with the key as a shell variable. */
-export function curlOf(r: RouteContract): string {
+function curlOf(r: RouteContract): string {
   const ex = r.examples;
   let path = r.path;
   for (const [k, v] of Object.entries(ex?.params ?? {})) path = path.replace(`{${k}}`, encodeURIComponent(v));

@@ -7,5 +7,3 @@
 export * from './jobs';
 export * from './schemas';
 export * from './service';
-export { escapeHtml, type MailData, type MailKind, renderMail, type RenderedMail } from './templates';
-export { MAIL_STATUSES, type MailStatus } from '@/db/schema/mail';

@@ -89,7 +89,7 @@ type Block =
   | { action: string; url: string }
   | { links: { label: string; url: string }[] };
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')

@@ -249,7 +249,7 @@ export async function listingChecks(
 }
 
 /** Why these tickets cannot be listed now, or nothing (the sentences of `listingChecks`). */
-export async function listingProblems(
+async function listingProblems(
   partnerId: string,
   list: SaleTicket[],
   priceMinor: number | null,

@@ -7,9 +7,7 @@
  */
 export { expirePaymentsJob } from './jobs';
 export {
-  type CheckoutState,
   type CheckoutView,
-  checkCard,
   completeSandboxAuthentication,
   completeSandboxOnboarding,
   payWithSandboxCard,
@@ -26,7 +24,6 @@ export {
   onPaymentSucceeded,
   onPayoutAccountActivated,
   onPaymentAttempt,
-  type PaymentAttemptCheck,
   type PaymentRefusal,
   // A provider's confirmation that the money was taken (the Stripe webhook, the sandbox page); exported for
   // tests that confirm as a provider would. Modules above react through onPaymentSucceeded, never call it.
@@ -34,19 +31,13 @@ export {
   reserveRefund,
   sendRefund,
   stopCheckout,
-  OPEN_STATUSES,
   type Payment,
-  type PaymentListener,
-  type PayoutAccountListener,
   type PayoutStatus,
   payoutStatus,
-  type Refund,
   refundPayment,
   refundsOf,
-  type SellerAccount,
   setUpPayoutAccount,
   startPayment,
-  type Transfer,
   transferPayout,
 } from './service';
 export { handleStripeWebhook } from './stripe-webhook';

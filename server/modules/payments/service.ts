@@ -32,7 +32,7 @@ export type SellerAccount = typeof sellerAccounts.$inferSelect;
 export type Transfer = typeof transfers.$inferSelect;
 
 /** Statuses in which a payment can still be paid. */
-export const OPEN_STATUSES: PaymentStatus[] = ['pending', 'requires_action'];
+const OPEN_STATUSES: PaymentStatus[] = ['pending', 'requires_action'];
 
 // ---------------------------------------------------------------------------------------------------
 // Events: the modules above (the marketplace) subscribe in server/wiring.ts; payments never imports them.

@@ -51,7 +51,7 @@ export type ListBatchesInput = z.input<typeof listBatchesInput>;
 export type BatchRef = z.input<typeof batchRef>;
 
 /** Ticket counts per show: all, valid, invalidated, admitted. */
-export async function ticketCountsOfShows(partnerId: string, showPks: string[], db: DbOrTx) {
+async function ticketCountsOfShows(partnerId: string, showPks: string[], db: DbOrTx) {
   const empty = { total: 0, valid: 0, invalidated: 0, admitted: 0 };
   if (!showPks.length) return () => empty;
   const rows = await db

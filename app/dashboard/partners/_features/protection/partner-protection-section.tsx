@@ -16,7 +16,7 @@ import layout from '../../_shared/form-layout.module.css';
 import { ticketPath } from '../../_shared/paths';
 
 /** "3 h 12 min", "45 s": a delay staff read at a glance. */
-export function duration(seconds: number | null): string {
+function duration(seconds: number | null): string {
   if (seconds === null) return '—';
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;

@@ -24,7 +24,7 @@ const TYPES: { value: RuleType; label: string }[] = [
 ];
 
 /** A rule's values in words ("on", "opens 48 h before, closes 2 h before", "60–120 %"). */
-export function describeRule(type: string, rules: Record<string, unknown>): string {
+function describeRule(type: string, rules: Record<string, unknown>): string {
   const n = (k: string) => (typeof rules[k] === 'number' ? (rules[k] as number) : undefined);
   switch (type) {
     case 'RESALE_ENABLED':
