@@ -114,31 +114,33 @@ export async function repriceAction(_prev: FormState, data: FormData): Promise<F
 }
 
 export async function unlistAction(_prev: FormState, data: FormData): Promise<FormState> {
-  assertForm(data);
-  const t = await getTranslations('listing');
-  const listingId = field(data, 'listingId');
-  const seller = await sellerOf(listingId);
-  if (!seller) return { error: t('notYours') };
-  try {
-    await unlistAsSeller(seller.partnerId, listingId, seller.email);
-  } catch (err) {
-    return domainError(err, seller.partnerId);
-  }
-  redirect(`/listing/${listingId}?done=unlisted`);
+  return asSeller(data, unlistAsSeller, 'unlisted');
 }
 
 export async function relistAction(_prev: FormState, data: FormData): Promise<FormState> {
+  return asSeller(data, relistAsSeller, 'relisted');
+}
+
+/**
+ * A change the signed-in fan makes to a listing they sell: refused unless they sell it, a refusal shown
+ * on the form, then back to the listing saying what was `done`.
+ */
+async function asSeller(
+  data: FormData,
+  change: (partnerId: string, listingId: string, sellerEmail: string) => Promise<unknown>,
+  done: string,
+): Promise<FormState> {
   assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
   const seller = await sellerOf(listingId);
   if (!seller) return { error: t('notYours') };
   try {
-    await relistAsSeller(seller.partnerId, listingId, seller.email);
+    await change(seller.partnerId, listingId, seller.email);
   } catch (err) {
     return domainError(err, seller.partnerId);
   }
-  redirect(`/listing/${listingId}?done=relisted`);
+  redirect(`/listing/${listingId}?done=${done}`);
 }
 
 /** Step one of a transfer: check the e-mail, then show the confirmation page. */

@@ -13,7 +13,7 @@ import {
   sandboxCheckout,
 } from '@/server/modules/payments';
 import '../checkout.css';
-import { SandboxMerchant } from '../merchant';
+import { SandboxPage } from '../merchant';
 
 export const dynamic = 'force-dynamic';
 
@@ -68,10 +68,12 @@ export default async function CheckoutPage({
   const { payment, partnerName } = view;
   const amount = formatMoney(fromMinorUnits(payment.amountMinor, payment.currency), payment.currency, locale);
   return (
-    <div className="co">
-      <aside className="co-summary" aria-label={t('orderSummary')}>
-        <div>
-          <SandboxMerchant partnerName={partnerName} testMode={t('testMode')} />
+    <SandboxPage
+      label={t('orderSummary')}
+      partnerName={partnerName}
+      testMode={t('testMode')}
+      summary={
+        <>
           <p className="co-for">{t('payTo', { partner: partnerName })}</p>
           <p className="co-amount" data-testid="amount">
             {amount}
@@ -88,15 +90,12 @@ export default async function CheckoutPage({
               </span>
             </li>
           </ul>
-        </div>
-      </aside>
-      <main className="co-main">
-        <div>
-          <Body view={view} amount={amount} code={code} t={t} locale={locale} />
-          {promises ? <GuaranteeBlock facts={promises} className="co-guarantee" /> : null}
-        </div>
-      </main>
-    </div>
+        </>
+      }
+    >
+      <Body view={view} amount={amount} code={code} t={t} locale={locale} />
+      {promises ? <GuaranteeBlock facts={promises} className="co-guarantee" /> : null}
+    </SandboxPage>
   );
 }
 
