@@ -141,20 +141,12 @@ export async function buyAccessLayer(
   if (!rows.length) throw notFound('Event not found');
   const show = rows.find((r) => r.showId === q.showId);
   if (!show) throw notFound('Show not found');
-  const [states, inventory, cheapest, staffBanners] = await Promise.all([
-    showMarketStates(partnerId, [show.showPk], db),
-    showInventories([show.showPk], db),
+  const [builder, cheapest] = await Promise.all([
+    showBuilder(partnerId, [show], lang, partnerName, db),
     cheapestListings(partnerId, show.showPk, LIST_SIZE, db),
-    buyBannerComponents(partnerId, [show], db),
   ]);
-  const built = build(
-    show,
-    states.get(show.showPk)!,
-    inventory.get(show.showPk)?.primarySoldOut ?? false,
-    lang,
-    partnerName,
-  );
-  const components: Component[] = [...built.components, ...(staffBanners.get(show.showPk) ?? [])];
+  const { built, banners } = builder(show);
+  const components: Component[] = [...built.components, ...banners];
   if (built.market.resaleEnabled && cheapest.length) {
     components.push({
       type: 'list',
@@ -177,6 +169,29 @@ export async function buyAccessLayer(
 }
 
 /**
+ * Reads what these shows' components are built from (three queries whatever their number); the answer
+ * builds one show's market, url and components, with the staff's banners for it beside them.
+ */
+async function showBuilder(partnerId: string, shows: ShowRow[], lang: string, partnerName: string, db: DbOrTx) {
+  const pks = shows.map((r) => r.showPk);
+  const [states, inventory, staffBanners] = await Promise.all([
+    showMarketStates(partnerId, pks, db),
+    showInventories(pks, db),
+    buyBannerComponents(partnerId, shows, db),
+  ]);
+  return (show: ShowRow) => ({
+    built: build(
+      show,
+      states.get(show.showPk)!,
+      inventory.get(show.showPk)?.primarySoldOut ?? false,
+      lang,
+      partnerName,
+    ),
+    banners: staffBanners.get(show.showPk) ?? [],
+  });
+}
+
+/**
  * POST /v1/wrapper/accesslayer/bulk: the button, modal and banner of many shows at once (three queries
  * whatever their number). A show Encore does not know answers `found: false` and no components, so one
  * stale id does not fail the page.
@@ -194,29 +209,18 @@ export async function bulkAccessLayer(
     db,
   );
   const byKey = new Map(rows.map((r) => [`${r.eventRef}\u0000${r.showId}`, r]));
-  const pks = rows.map((r) => r.showPk);
-  const [states, inventory, staffBanners] = await Promise.all([
-    showMarketStates(partnerId, pks, db),
-    showInventories(pks, db),
-    buyBannerComponents(partnerId, rows, db),
-  ]);
+  const builder = await showBuilder(partnerId, rows, lang, partnerName, db);
   return items.flatMap((item) =>
     [...new Set(item.showIds)].map((showId) => {
       const show = byKey.get(`${item.eventId}\u0000${showId}`);
       if (!show) return { eventId: item.eventId, showId, found: false, market: null, url: null, components: [] };
-      const built = build(
-        show,
-        states.get(show.showPk)!,
-        inventory.get(show.showPk)?.primarySoldOut ?? false,
-        lang,
-        partnerName,
-      );
+      const { built, banners } = builder(show);
       return {
         eventId: item.eventId,
         showId,
         found: true,
         ...built,
-        components: [...built.components, ...(staffBanners.get(show.showPk) ?? [])],
+        components: [...built.components, ...banners],
       };
     }),
   );

@@ -65,7 +65,8 @@ export interface PriceRange {
   maxPercentOfFace?: number;
 }
 
-function resaleRulesOf(partnerId: string, t: SaleTicket, db: DbOrTx) {
+/** The partner's resale rules that apply to this ticket (its event, show, option and price type). */
+export function resaleRulesOf(partnerId: string, t: SaleTicket, db: DbOrTx) {
   return effectiveResaleRules(
     partnerId,
     {

@@ -83,6 +83,26 @@ async function payoutOf(
  * Holds the shows of an intention's listings against a cancellation (catalog holdShows), before the
  * intention is locked: the order a cancellation locks in. Answers their status.
  */
+/** The seller's payout for one listing of a completed purchase, due at `dueAt`. */
+async function insertPayout(
+  work: Work,
+  intention: { id: string; partnerId: string },
+  listing: { id: string; sellerEmail: string; currency: string },
+  amountMinor: number,
+  dueAt: Date,
+) {
+  await work.tx.insert(payouts).values({
+    id: newId('po'),
+    partnerId: intention.partnerId,
+    sellerEmail: listing.sellerEmail,
+    listingId: listing.id,
+    intentionId: intention.id,
+    currency: listing.currency,
+    amountMinor,
+    dueAt,
+  });
+}
+
 async function holdShowsOfIntention(work: Work, partnerId: string, intentionId: string) {
   const { tx } = work;
   const rows = await tx
@@ -187,16 +207,7 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
         (listing.priceMinor + buyerFeeMinor(terms, listing.priceMinor, listing.currency)) * listing.ticketCount;
       const paidMinor = Math.min(paid, intention.totalMinor - paidSoFar);
       paidSoFar += paidMinor;
-      await tx.insert(payouts).values({
-        id: newId('po'),
-        partnerId: intention.partnerId,
-        sellerEmail: listing.sellerEmail,
-        listingId: listing.id,
-        intentionId: intention.id,
-        currency: listing.currency,
-        amountMinor: payoutMinor,
-        dueAt,
-      });
+      await insertPayout(work, intention, listing, payoutMinor, dueAt);
       channelSold.push({
         listingId: listing.id,
         channelListingId: listing.channelListingId,
@@ -220,16 +231,7 @@ export async function completePurchase(work: Work, payment: Payment): Promise<vo
     const showAt = list[0]?.startsAt ?? new Date();
     const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
     sales.push({ listingId: listing.id, payoutMinor: amount, dueAt });
-    await tx.insert(payouts).values({
-      id: newId('po'),
-      partnerId: intention.partnerId,
-      sellerEmail: listing.sellerEmail,
-      listingId: listing.id,
-      intentionId: intention.id,
-      currency: listing.currency,
-      amountMinor: amount,
-      dueAt,
-    });
+    await insertPayout(work, intention, listing, amount, dueAt);
   }
   await notifyChannelListingsSold(work, channelSold);
   await mailPurchaseCompleted(
