@@ -36,9 +36,9 @@ chromium_pid=$!
 
 typechecked=0
 if [[ $suites_only == 0 ]]; then
-  # Four single-threaded checks side by side (two cores); each one's output is printed after all end.
+  # Five single-threaded checks side by side (two cores); each one's output is printed after all end.
   begin 'static checks'
-  checks=(tsc eslint oxlint prettier)
+  checks=(tsc eslint oxlint prettier knip)
   npx tsc --noEmit >test-results/tsc.log 2>&1 &
   pids=($!)
   npx eslint . --max-warnings=0 >test-results/eslint.log 2>&1 &
@@ -46,6 +46,8 @@ if [[ $suites_only == 0 ]]; then
   npx oxlint -c .oxlintrc.json --deny-warnings server db app >test-results/oxlint.log 2>&1 &
   pids+=($!)
   npx prettier --check . --log-level=warn >test-results/prettier.log 2>&1 &
+  pids+=($!)
+  npx knip --no-progress >test-results/knip.log 2>&1 &
   pids+=($!)
   for i in "${!checks[@]}"; do
     if wait "${pids[$i]}"; then

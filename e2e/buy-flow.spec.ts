@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from './fixtures';
-import { axe, call, createPartner, hydrated, listTicket, RUN, setUp } from './helpers';
+import { axe, call, createPartner, hydrated, listTicket, RUN, setUp, payWithTestCard } from './helpers';
 
 /*
  * The buying flow in a real browser: the partner's entry URL, the market with every fee shown, filters and
@@ -164,11 +164,7 @@ test('a fan finds tickets with every fee shown, filters and sorts, pays and open
   // The sandbox payment page, the success card.
   await page.waitForURL(/\/pay\/pay_/);
   await expect(page.getByTestId('amount')).toHaveText('$66.00');
-  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-  await page.getByLabel('Expiry date').fill('12 / 34');
-  await page.getByLabel('Security code').fill('123');
-  await page.getByLabel('Name on card').fill('Ada Fan');
-  await page.getByLabel('Name on card').press('Enter');
+  await payWithTestCard(page);
 
   await page.waitForURL(/\/checkout\/bi_/);
   await expect(page.getByTestId('purchase-success')).toContainText(BUYER);

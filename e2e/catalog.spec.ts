@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, test } from './fixtures';
-import { RUN, hydrated, shot, signIn } from './helpers';
+import { RUN, hydrated, shot, createPartnerOnDashboard } from './helpers';
 
 /** A partner API call over HTTP with the key the dashboard showed; the envelope's data, after a 200. */
 async function api(request: APIRequestContext, key: string, method: 'GET' | 'POST', path: string, data?: unknown) {
@@ -39,18 +39,7 @@ test('staff browse a partner’s events, shows, tickets and ticket batches', asy
   });
 
   await test.step('sign in and create a partner; its API key is shown once', async () => {
-    await page.goto('/dashboard/partners/new');
-    await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
-    await signIn(page);
-    await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
-    await hydrated(page, 'form');
-    await page.getByLabel('Partner name').fill(partnerName);
-    await page.getByLabel('Partner name').press('Enter');
-    await expect(page.getByTestId('secret-value').first()).toHaveText(/^sk_live_/);
-    apiKey = (await page.getByTestId('secret-value').first().textContent()) ?? '';
-    await page.getByRole('link', { name: 'Open partner' }).click();
-    await expect(page).toHaveURL(/\/dashboard\/partners\/ptr_\w+$/);
-    partnerId = page.url().split('/').pop() ?? '';
+    ({ partnerId, apiKey } = await createPartnerOnDashboard(page, partnerName));
   });
 
   await test.step('the partner has no events and no batches yet', async () => {

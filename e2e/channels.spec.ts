@@ -2,7 +2,18 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from './fixtures';
 import { Webhook } from 'standardwebhooks';
-import { call, createPartner, hydrated, pointWebhooks, Receiver, RUN, shot, signIn } from './helpers';
+import {
+  call,
+  createPartner,
+  hydrated,
+  pointWebhooks,
+  Receiver,
+  RUN,
+  shot,
+  signIn,
+  pushCappedEurEvent,
+  payWithTestCard,
+} from './helpers';
 
 /*
  * The Channels API end to end, as the issue's "done when" reads, over HTTP against the built app: staff
@@ -91,32 +102,7 @@ test('a channel pushes 1,000 listings; one is bought on the sandbox page, told s
     const channel = await createChannel(page, partnerId, channelServer.url);
 
     await test.step('the partner pushes the event, a price cap and the tickets the channel’s customer holds', async () => {
-      const pushed = await call(request, apiKey, 'POST', '/v1/events', {
-        title: `Channel Fest ${RUN}`,
-        description: 'd',
-        externalReferenceId: REF,
-        location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
-        configuration: {},
-        shows: [
-          {
-            title: 'Night one',
-            showId: '1',
-            date: '2027-06-12T21:30:00+02:00',
-            images: [],
-            configuration: {},
-            ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'EUR', price: 40 }],
-          },
-        ],
-      });
-      expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-      const rules = await call(request, apiKey, 'POST', '/v1/events/rules', [
-        {
-          externalReferenceEventId: REF,
-          ruleType: 'PRICE_LIMITS',
-          rules: { minPercentOfFace: 50, maxPercentOfFace: 120 },
-        },
-      ]);
-      expect(rules.status, JSON.stringify(rules.body)).toBe(200);
+      await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Channel Fest ${RUN}`, description: 'd' });
       const synced = await call(
         request,
         apiKey,
@@ -202,11 +188,7 @@ test('a channel pushes 1,000 listings; one is bought on the sandbox page, told s
       await fan.getByLabel('E-mail for your tickets').fill(BUYER);
       await fan.getByTestId('pay').click();
       await expect(fan).toHaveURL(/\/pay\/pay_/);
-      await fan.getByLabel('Card number').fill('4242 4242 4242 4242');
-      await fan.getByLabel('Expiry date').fill('12 / 34');
-      await fan.getByLabel('Security code').fill('123');
-      await fan.getByLabel('Name on card').fill('Cam Buyer');
-      await fan.getByLabel('Name on card').press('Enter');
+      await payWithTestCard(fan, 'Cam Buyer');
       await expect(fan.getByTestId('purchase-success')).toContainText(BUYER);
       await expect(fan.getByTestId('awaiting-delivery')).toContainText('2 tickets come from a partner resale platform');
       await expect(fan.getByTestId('ticket-link')).toHaveCount(0);

@@ -1,5 +1,5 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { axe, call, createPartner, hydrated, listTicket, RUN, setUp, shot, signIn } from './helpers';
+import { axe, call, createPartner, hydrated, listTicket, RUN, setUp, shot, signIn, payWithTestCard } from './helpers';
 
 /*
  * Every promise true, and the buyer guarantee where it counts (issue 28): what the buy page says about
@@ -172,11 +172,7 @@ test('reissue off (the default): transfer promised, the guarantee on checkout, p
     await expect(page.getByTestId('guarantee')).toContainText('full refund, fees included');
     await axe(page, 'payment page with guarantee');
     await shotsBothLanguages(page, 'payment', 'amount');
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry date').fill('12 / 34');
-    await page.getByLabel('Security code').fill('123');
-    await page.getByLabel('Name on card').fill('Ada Fan');
-    await page.getByLabel('Name on card').press('Enter');
+    await payWithTestCard(page);
     await page.waitForURL(/\/checkout\/bi_/);
     await expect(page.getByTestId('purchase-success')).toBeVisible();
     const g = page.getByTestId('guarantee');

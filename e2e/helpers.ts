@@ -137,6 +137,71 @@ export async function pushUsdEvent(
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
+/**
+ * Pushes the market specs' event (one show `1` in Madrid, 2027, one standing option at 40 EUR) and caps
+ * its resale prices at 50–120 % of face value; both calls must succeed.
+ */
+export async function pushCappedEurEvent(
+  request: APIRequestContext,
+  key: string,
+  event: { ref: string; title: string; description: string },
+) {
+  const pushed = await call(request, key, 'POST', '/v1/events', {
+    title: event.title,
+    description: event.description,
+    externalReferenceId: event.ref,
+    location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
+    configuration: {},
+    shows: [
+      {
+        title: 'Night one',
+        showId: '1',
+        date: '2027-06-12T21:30:00+02:00',
+        images: [],
+        configuration: {},
+        ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'EUR', price: 40 }],
+      },
+    ],
+  });
+  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+  const rules = await call(request, key, 'POST', '/v1/events/rules', [
+    {
+      externalReferenceEventId: event.ref,
+      ruleType: 'PRICE_LIMITS',
+      rules: { minPercentOfFace: 50, maxPercentOfFace: 120 },
+    },
+  ]);
+  expect(rules.status, JSON.stringify(rules.body)).toBe(200);
+}
+
+/**
+ * Staff, signed out so far, create a partner on the dashboard (signing in on the way); the new partner's
+ * page is open after. Its id and the API key the form shows once.
+ */
+export async function createPartnerOnDashboard(page: Page, name: string) {
+  await page.goto('/dashboard/partners/new');
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
+  await signIn(page);
+  await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
+  await hydrated(page, 'form');
+  await page.getByLabel('Partner name').fill(name);
+  await page.getByLabel('Partner name').press('Enter');
+  await expect(page.getByTestId('secret-value').first()).toHaveText(/^sk_live_/);
+  const apiKey = (await page.getByTestId('secret-value').first().textContent()) ?? '';
+  await page.getByRole('link', { name: 'Open partner' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/partners\/ptr_\w+$/);
+  return { partnerId: page.url().split('/').pop() ?? '', apiKey };
+}
+
+/** Pays on the sandbox payment page the fan is on with the test card that succeeds. */
+export async function payWithTestCard(page: Page, holder = 'Ada Fan') {
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry date').fill('12 / 34');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Name on card').fill(holder);
+  await page.getByLabel('Name on card').press('Enter');
+}
+
 /** The partner's webhook receiver: a real HTTP server on loopback. */
 export class Receiver {
   readonly bodies: { family: string; action: string; data: Record<string, unknown> }[] = [];

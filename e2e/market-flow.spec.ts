@@ -11,6 +11,8 @@ import {
   Receiver,
   RUN,
   signIn,
+  pushCappedEurEvent,
+  payWithTestCard,
 } from './helpers';
 
 /*
@@ -78,32 +80,11 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
       pointWebhooks(browser, partnerId, receiver.url));
 
     await test.step('the partner pushes the event, a price cap and the seller’s ticket', async () => {
-      const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+      await pushCappedEurEvent(request, apiKey, {
+        ref: REF,
         title: `Flow Festival ${RUN}`,
         description: '<p>Two nights of <strong>music</strong>.</p>',
-        externalReferenceId: REF,
-        location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
-        configuration: {},
-        shows: [
-          {
-            title: 'Night one',
-            showId: '1',
-            date: '2027-06-12T21:30:00+02:00',
-            images: [],
-            configuration: {},
-            ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'EUR', price: 40 }],
-          },
-        ],
       });
-      expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-      const rules = await call(request, apiKey, 'POST', '/v1/events/rules', [
-        {
-          externalReferenceEventId: REF,
-          ruleType: 'PRICE_LIMITS',
-          rules: { minPercentOfFace: 50, maxPercentOfFace: 120 },
-        },
-      ]);
-      expect(rules.status, JSON.stringify(rules.body)).toBe(200);
       const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
         {
           externalReferenceEventId: REF,
@@ -177,11 +158,7 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
       await page.getByLabel('E-mail for your tickets').fill(BUYER);
       await page.getByTestId('pay').click();
       await expect(page).toHaveURL(/\/pay\/pay_/);
-      await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-      await page.getByLabel('Expiry date').fill('12 / 34');
-      await page.getByLabel('Security code').fill('123');
-      await page.getByLabel('Name on card').fill('Bea Buyer');
-      await page.getByLabel('Name on card').press('Enter');
+      await payWithTestCard(page, 'Bea Buyer');
       await expect(page.getByTestId('purchase-success')).toContainText(BUYER);
       await check(page, 'flow-success-en');
       orderUrl = page.url();

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from './fixtures';
-import { call, hydrated, RUN, signIn } from './helpers';
+import { call, hydrated, RUN, createPartnerOnDashboard } from './helpers';
 
 const REF_A = `SUP-A-${RUN}`;
 const REF_B = `SUP-B-${RUN}`;
@@ -68,17 +68,7 @@ test('support finds tickets, reads their history, batches, webhook headers and s
   const errors = watchConsole(page);
 
   await test.step('sign in, create a partner; the favicon is served', async () => {
-    await page.goto('/dashboard/partners/new');
-    await signIn(page);
-    await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
-    await hydrated(page, 'form');
-    await page.getByLabel('Partner name').fill(`E2E Support ${RUN}`);
-    await page.getByLabel('Partner name').press('Enter');
-    await expect(page.getByTestId('secret-value').first()).toHaveText(/^sk_live_/);
-    apiKey = (await page.getByTestId('secret-value').first().textContent()) ?? '';
-    await page.getByRole('link', { name: 'Open partner' }).click();
-    await expect(page).toHaveURL(/\/dashboard\/partners\/ptr_\w+$/);
-    partnerId = page.url().split('/').pop() ?? '';
+    ({ partnerId, apiKey } = await createPartnerOnDashboard(page, `E2E Support ${RUN}`));
     const icon = await request.get('/icon.svg');
     expect(icon.status()).toBe(200);
     expect(icon.headers()['content-type']).toContain('image/svg+xml');

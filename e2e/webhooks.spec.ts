@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures';
-import { RUN, hydrated, shot, signIn } from './helpers';
+import { RUN, hydrated, shot, createPartnerOnDashboard } from './helpers';
 import { Webhook } from 'standardwebhooks';
 
 interface Received {
@@ -69,16 +69,7 @@ test('staff configure a webhook endpoint, follow deliveries, retry a failed one 
   const section = page.getByTestId('webhooks');
 
   await test.step('sign in and create a partner', async () => {
-    await page.goto('/dashboard/partners/new');
-    await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
-    await signIn(page);
-    await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
-    await hydrated(page, 'form');
-    await page.getByLabel('Partner name').fill(partnerName);
-    await page.getByLabel('Partner name').press('Enter');
-    await page.getByRole('link', { name: 'Open partner' }).click();
-    await expect(page).toHaveURL(/\/dashboard\/partners\/ptr_\w+$/);
-    partnerId = page.url().split('/').pop() ?? '';
+    ({ partnerId } = await createPartnerOnDashboard(page, partnerName));
     await hydrated(page, '[data-testid="webhooks"] form');
   });
 

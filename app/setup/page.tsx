@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { TRPCReactProvider } from '@/components/trpc/provider';
+import { StaffAuthCard } from '@/components/auth/auth-card';
 import { getDb } from '@/db';
 import { countStaff } from '@/server/modules/staff';
 import { SetupForm } from './setup-form';
@@ -13,19 +14,13 @@ export default async function SetupPage() {
   await connection(); // depends on the database at request time, never prerendered
   if ((await countStaff(getDb())) > 0) redirect('/signin');
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <p className="brand auth-brand">
-          Encore <span className="brand-tag">Staff</span>
-        </p>
-        <h1 className="auth-title">Create the first admin</h1>
-        <p className="auth-lead">
-          No staff account exists yet. The account you create here can sign in to the dashboard.
-        </p>
-        <TRPCReactProvider>
-          <SetupForm />
-        </TRPCReactProvider>
-      </div>
-    </main>
+    <StaffAuthCard title="Create the first admin">
+      <p className="auth-lead">
+        No staff account exists yet. The account you create here can sign in to the dashboard.
+      </p>
+      <TRPCReactProvider>
+        <SetupForm />
+      </TRPCReactProvider>
+    </StaffAuthCard>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { getDb } from '@/db';
 import { getStaffSession, safeCallbackPath } from '@/server/auth/session';
+import { StaffAuthCard } from '@/components/auth/auth-card';
 import { countStaff } from '@/server/modules/staff';
 import { SignInForm } from './signin-form';
 
@@ -17,14 +18,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   // next-auth sends failed non-JS sign-ins back here with ?error=…
   const error = typeof sp.error === 'string' ? sp.error : null;
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <p className="brand auth-brand">
-          Encore <span className="brand-tag">Staff</span>
-        </p>
-        <h1 className="auth-title">Sign in</h1>
-        <SignInForm callbackPath={callbackPath} initialError={error} />
-      </div>
-    </main>
+    <StaffAuthCard title="Sign in">
+      <SignInForm callbackPath={callbackPath} initialError={error} />
+    </StaffAuthCard>
   );
 }

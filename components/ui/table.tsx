@@ -77,7 +77,7 @@ export function Table({
 }
 
 /** Placeholder rows while a table's data loads. */
-export function TableSkeleton({
+function TableSkeleton({
   rows = 5,
   columns = 4,
   label = 'Loading',

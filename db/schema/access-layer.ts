@@ -1,6 +1,6 @@
-import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, text } from 'drizzle-orm/pg-core';
 import { events, shows } from './catalog';
-import { partners } from './partners';
+import { partnerRef, timestamps } from './columns';
 
 /**
  * Sell banners staff configure for a partner, one of its events or one show (spec "Access-layer
@@ -10,9 +10,7 @@ export const banners = pgTable(
   'banners',
   {
     id: text().primaryKey(), // bnr_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     eventPk: text().references(() => events.id, { onDelete: 'cascade' }),
     showPk: text().references(() => shows.id, { onDelete: 'cascade' }),
     /** Where it appears: the sell access layer, the buy access layer, or both. */
@@ -33,8 +31,7 @@ export const banners = pgTable(
     hoursBeforeShow: integer(),
     onlyForSellersWithSellable: boolean().notNull().default(false),
     active: boolean().notNull().default(true),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [index('banners_partner_idx').on(t.partnerId, t.createdAt)],
 );

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { events, shows } from './catalog';
-import { channels, partners } from './partners';
+import { channels } from './partners';
 import { tickets } from './tickets';
+import { catalogPlace, partnerRef, timestamps } from './columns';
 
 /**
  * As the channel sees its listing: ACTIVE (on sale, maybe partly sold), RESERVED (a buyer holds a part),
@@ -32,21 +32,12 @@ export const channelListings = pgTable(
   'channel_listings',
   {
     id: text().primaryKey(), // chl_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     channelId: text()
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
     externalId: text().notNull(),
-    eventPk: text()
-      .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
-    showPk: text()
-      .notNull()
-      .references(() => shows.id, { onDelete: 'cascade' }),
-    ticketOptionId: text().notNull(),
-    priceTypeId: text(),
+    ...catalogPlace(),
     quantity: integer().notNull(),
     seats: jsonb().$type<ChannelSeat[]>(),
     soldWhole: boolean().notNull(),
@@ -54,8 +45,7 @@ export const channelListings = pgTable(
     /** Price per ticket, minor units. */
     priceMinor: bigint({ mode: 'number' }).notNull(),
     status: text({ enum: CHANNEL_LISTING_STATUSES }).notNull().default('ACTIVE'),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('channel_listings_external_idx').on(t.channelId, t.externalId),
@@ -79,9 +69,7 @@ export const channelSales = pgTable(
   'channel_sales',
   {
     id: text().primaryKey(), // chs_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     channelId: text()
       .notNull()
       .references(() => channels.id, { onDelete: 'cascade' }),
@@ -130,9 +118,7 @@ export const channelSaleTickets = pgTable(
     saleId: text()
       .notNull()
       .references(() => channelSales.id, { onDelete: 'cascade' }),
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('channel_sale_tickets_sale_idx').on(t.saleId)],

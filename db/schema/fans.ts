@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { partners } from './partners';
+import { partnerRef } from './columns';
 
 /**
  * One-time sign-in tokens a partner asks for (`GET /v1/auth/oneTimeToken`) and appends to an Encore URL.
@@ -10,9 +10,7 @@ export const oneTimeTokens = pgTable(
   'one_time_tokens',
   {
     tokenHash: text().primaryKey(), // sha-256 hex of ott_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     email: text().notNull(), // stored lower-cased
     method: text({ enum: ['email'] })
       .notNull()
@@ -34,9 +32,7 @@ export const fanSessions = pgTable(
   {
     id: text().primaryKey(), // fss_…
     tokenHash: text().notNull(),
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     email: text().notNull(), // stored lower-cased
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),

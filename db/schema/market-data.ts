@@ -13,7 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { events } from './catalog';
-import { partners } from './partners';
+import { partnerRef, timestamps } from './columns';
 
 export const leadType = pgEnum('lead_type', ['TICKET_HOLDER', 'ABANDONED_CART', 'VIRTUAL_QUEUE', 'WISHLIST']);
 
@@ -26,9 +26,7 @@ export const leads = pgTable(
   'leads',
   {
     id: text().primaryKey(), // lead_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     type: leadType().notNull(),
     externalReferenceEventId: text().notNull(),
     showId: text().notNull(),
@@ -56,8 +54,7 @@ export const leads = pgTable(
       .default(sql`'{}'::text[]`),
     /** The fan asked (through a mail's link) to hear no more about this show. */
     unsubscribedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('leads_buyer_show_idx').on(t.partnerId, t.externalReferenceEventId, t.showId, t.buyerKey),
@@ -73,9 +70,7 @@ export const leads = pgTable(
 export const inventories = pgTable(
   'inventories',
   {
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     eventPk: text()
       .notNull()
       .references(() => events.id, { onDelete: 'cascade' }),

@@ -12,10 +12,10 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { events, shows } from './catalog';
 import { channelListings } from './channels';
 import { partners } from './partners';
 import { tickets } from './tickets';
+import { catalogPlace, partnerRef, timestamps } from './columns';
 
 /**
  * A partner's market terms, set by staff: the buyer's service fee and the seller's fee (a percentage
@@ -47,17 +47,8 @@ export const listings = pgTable(
   'listings',
   {
     id: text().primaryKey(),
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
-    eventPk: text()
-      .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
-    showPk: text()
-      .notNull()
-      .references(() => shows.id, { onDelete: 'cascade' }),
-    ticketOptionId: text().notNull(),
-    priceTypeId: text(),
+    partnerId: partnerRef(),
+    ...catalogPlace(),
     sellerEmail: text().notNull(),
     type: text({ enum: ['SINGLE', 'PACK'] }).notNull(),
     status: text({ enum: LISTING_STATUSES }).notNull().default('ACTIVE'),
@@ -77,8 +68,7 @@ export const listings = pgTable(
     channelSlot: integer(),
     /** The channel's seats, in the shape listed tickets answer: `[{ ticketId?, seating }]`. */
     channelSeats: jsonb().$type<{ ticketId?: string; seating: Record<string, unknown> }[]>(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('listings_show_status_idx').on(t.showPk, t.status),
@@ -128,9 +118,7 @@ export const buyIntentions = pgTable(
   'buy_intentions',
   {
     id: text().primaryKey(),
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     buyerEmail: text().notNull(),
     status: text({ enum: INTENTION_STATUSES }).notNull().default('PENDING'),
     listingIds: text().array().notNull(),
@@ -163,9 +151,7 @@ export const payouts = pgTable(
   'payouts',
   {
     id: text().primaryKey(),
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     sellerEmail: text().notNull(),
     listingId: text()
       .notNull()

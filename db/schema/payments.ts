@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { partners } from './partners';
+import { partnerRef, timestamps } from './columns';
 
 /** Which payment provider a row was made with (PAYMENTS_PROVIDER when it was made). */
 export const PAYMENT_PROVIDERS = ['sandbox', 'stripe'] as const;
@@ -28,9 +28,7 @@ export const payments = pgTable(
   'payments',
   {
     id: text().primaryKey(), // pay_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     purpose: text().notNull(),
     reference: text().notNull(),
     /** What is paid for, as the buyer sees it on the checkout page. */
@@ -51,8 +49,7 @@ export const payments = pgTable(
     failureReason: text(),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     paidAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('payments_partner_reference_idx').on(t.partnerId, t.purpose, t.reference),
@@ -76,9 +73,7 @@ export const refunds = pgTable(
   'refunds',
   {
     id: text().primaryKey(), // rfd_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     paymentId: text()
       .notNull()
       .references(() => payments.id, { onDelete: 'cascade' }),
@@ -90,8 +85,7 @@ export const refunds = pgTable(
       .default('pending'),
     providerRef: text(),
     failureReason: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('refunds_payment_idx').on(t.paymentId),
@@ -109,9 +103,7 @@ export const sellerAccounts = pgTable(
   'seller_accounts',
   {
     id: text().primaryKey(), // sac_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     sellerEmail: text().notNull(),
     provider: text({ enum: PAYMENT_PROVIDERS }).notNull(),
     accountRef: text().notNull(),
@@ -120,8 +112,7 @@ export const sellerAccounts = pgTable(
       .default('pending'),
     returnUrl: text(),
     activatedAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('seller_accounts_seller_idx').on(t.partnerId, t.provider, t.sellerEmail),
@@ -137,9 +128,7 @@ export const transfers = pgTable(
   'transfers',
   {
     id: text().primaryKey(), // trf_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     sellerAccountId: text()
       .notNull()
       .references(() => sellerAccounts.id, { onDelete: 'restrict' }),
@@ -153,8 +142,7 @@ export const transfers = pgTable(
       .default('pending'),
     providerRef: text(),
     failureReason: text(),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     uniqueIndex('transfers_idempotency_idx').on(t.partnerId, t.idempotencyKey),

@@ -1,6 +1,6 @@
 import { boolean, index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { events, shows } from './catalog';
-import { partners } from './partners';
+import { partnerRef } from './columns';
 
 /**
  * Ticket protection as staff set it (issue 13). One row per scope: the partner (its defaults: the hours
@@ -12,9 +12,7 @@ export const protectionSettings = pgTable(
   'protection_settings',
   {
     scope: text().primaryKey(),
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     eventPk: text().references(() => events.id, { onDelete: 'cascade' }),
     showPk: text().references(() => shows.id, { onDelete: 'cascade' }),
     /** Protection on or off (event and show scopes; null: inherit, and on by default). */

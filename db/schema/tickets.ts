@@ -12,8 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import { events, shows } from './catalog';
-import { partners } from './partners';
+import { catalogPlace, partnerRef, timestamps } from './columns';
 
 /**
  * Tickets the partner pushed. The partner's `ticketId` is unique per partner; `id` (tkt_…) is ours.
@@ -24,18 +23,9 @@ export const tickets = pgTable(
   'tickets',
   {
     id: text().primaryKey(),
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     ticketId: text().notNull(),
-    eventPk: text()
-      .notNull()
-      .references(() => events.id, { onDelete: 'cascade' }),
-    showPk: text()
-      .notNull()
-      .references(() => shows.id, { onDelete: 'cascade' }),
-    ticketOptionId: text().notNull(),
-    priceTypeId: text(),
+    ...catalogPlace(),
     currency: text().notNull(),
     priceMinor: bigint({ mode: 'number' }),
     buyer: jsonb().notNull(),
@@ -63,8 +53,7 @@ export const tickets = pgTable(
      * code its holder has seen is not resold unless the partner reissues (issue 28).
      */
     codeShownAt: timestamp({ withTimezone: true }),
-    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps(),
   },
   (t) => [
     index('tickets_reissue_idx')
@@ -91,9 +80,7 @@ export const ticketBatches = pgTable(
   'ticket_batches',
   {
     id: text().primaryKey(), // tbt_…
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     status: text({ enum: ['queued', 'processing', 'completed'] })
       .notNull()
       .default('queued'),

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigserial, boolean, index, integer, json, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { channels, partners } from './partners';
+import { partnerRef, timestamps } from './columns';
 
 /**
  * A partner's webhook receiver (the spec has no registration endpoint: staff set it in the dashboard).
@@ -16,8 +17,7 @@ export const webhookEndpoints = pgTable('webhook_endpoints', {
   secretHeaderName: text(),
   secretHeaderValue: text(),
   signingSecret: text().notNull(),
-  createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  ...timestamps(),
 });
 
 /**
@@ -31,9 +31,7 @@ export const webhookMessages = pgTable(
   'webhook_messages',
   {
     id: text().primaryKey(), // msg_…: the stable webhook-id receivers dedupe on
-    partnerId: text()
-      .notNull()
-      .references(() => partners.id, { onDelete: 'cascade' }),
+    partnerId: partnerRef(),
     /** Set for a message to one of the partner's channels (its webhook URL and secret), else to the partner. */
     channelId: text().references(() => channels.id, { onDelete: 'cascade' }),
     family: text().notNull(),

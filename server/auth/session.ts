@@ -30,7 +30,7 @@ export function safeCallbackPath(value: unknown, fallback = '/dashboard'): strin
   return value;
 }
 
-export function signInPath(callbackPath: string): string {
+function signInPath(callbackPath: string): string {
   return `/signin?callbackUrl=${encodeURIComponent(safeCallbackPath(callbackPath))}`;
 }
 

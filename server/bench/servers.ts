@@ -13,8 +13,8 @@ import path from 'node:path';
 const root = process.cwd();
 /** The bench's own build directory, so it never clashes with the e2e or a developer's `.next`. */
 const DIST_DIR = process.env.BENCH_DIST_DIR || '.next-bench';
-export const APP_PORT = Number(process.env.BENCH_APP_PORT ?? 3223);
-export const BARE_PORT = Number(process.env.BENCH_BARE_PORT ?? 3233);
+const APP_PORT = Number(process.env.BENCH_APP_PORT ?? 3223);
+const BARE_PORT = Number(process.env.BENCH_BARE_PORT ?? 3233);
 
 const children = new Set<ChildProcess>();
 
@@ -45,7 +45,7 @@ function newestSourceMtime(dir: string): number {
 }
 
 /** `next build` into DIST_DIR when it has no build yet or a source file is newer than its build. */
-export async function ensureBuild(): Promise<void> {
+async function ensureBuild(): Promise<void> {
   const buildId = path.join(root, DIST_DIR, 'BUILD_ID');
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   if (builtAt && builtAt >= newestSourceMtime(root)) return;

@@ -3,7 +3,7 @@ import { type AuthenticatedKey, authenticateApiKey, kindOfKey } from '@/server/m
 import type { AuthKind } from '@/server/lib/contract';
 
 /** The key from `Authorization: <key>` or `Authorization: Bearer <key>`. */
-export function presentedKey(req: Request): string | null {
+function presentedKey(req: Request): string | null {
   const header = req.headers.get('authorization')?.trim();
   if (!header) return null;
   const match = /^Bearer\s+(.+)$/i.exec(header);

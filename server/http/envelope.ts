@@ -11,7 +11,7 @@ export function successBody<T>(data: T, status = 200, emptyErrorsArray = false):
   return { status, data, errors: emptyErrorsArray ? [] : null };
 }
 
-export function errorBody(err: AppError): Envelope<never> {
+function errorBody(err: AppError): Envelope<never> {
   return {
     status: err.status,
     data: null,

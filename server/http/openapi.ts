@@ -256,7 +256,7 @@ const ERROR_ENVELOPE = {
 };
 
 /** The example call as a curl line against the public base URL, with the key as a shell variable. */
-export function curlOf(r: RouteContract): string {
+function curlOf(r: RouteContract): string {
   const ex = r.examples;
   let path = r.path;
   for (const [k, v] of Object.entries(ex?.params ?? {})) path = path.replace(`{${k}}`, encodeURIComponent(v));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AppError, formatPath, type InputLocation, invalidInput, zodDetails } from '@/server/lib/errors';
 import { findUnstorable, storableText } from '@/server/lib/storable';
 
-export function validationError(error: z.ZodError, where: InputLocation): AppError {
+function validationError(error: z.ZodError, where: InputLocation): AppError {
   // "title is required", "shows[0].status: Invalid option: …"
   return invalidInput(zodDetails(error, where), where, (first) =>
     !first.path

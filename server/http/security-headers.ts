@@ -57,7 +57,7 @@ export const FRAME_OPTIONS_DENY = { key: 'X-Frame-Options', value: 'DENY' };
  * X-Frame-Options off these (a config header cannot be removed later); the proxy adds it there unless
  * the page's partner has allowed origins.
  */
-export const EMBEDDABLE_PREFIXES = ['market', 'resale', 'sell'] as const;
+const EMBEDDABLE_PREFIXES = ['market', 'resale', 'sell'] as const;
 
 /** next.config.ts `source` of every path but those under EMBEDDABLE_PREFIXES. */
 export const NOT_EMBEDDABLE_SOURCE = `/:path((?!(?:${EMBEDDABLE_PREFIXES.join('|')})(?:/|$)).*)`;

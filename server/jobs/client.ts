@@ -30,7 +30,7 @@ function createProvider(): JobProvider {
   });
 }
 
-export function jobProvider(): JobProvider {
+function jobProvider(): JobProvider {
   g.__encoreJobs ??= createProvider();
   return g.__encoreJobs;
 }

@@ -2,10 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InngestTestEngine } from '@inngest/test';
 import { Inngest } from 'inngest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { getDb, getSql } from '@/db';
-import { resetEnvCache } from '@/server/env';
+import { setEnvInFile } from '@/server/testing/env';
 import { makePartner } from '@/server/testing/fixtures';
 import { Receiver } from '@/server/testing/receiver';
 import { enqueueWebhook, getMessage, upsertEndpoint } from '@/server/modules/webhooks';
@@ -16,14 +16,7 @@ import { defineJob } from './types';
 const client = new Inngest({ id: 'encore-test', isDev: true });
 const functions = inngestFunctions(client, allJobs());
 
-beforeAll(() => {
-  process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
-  resetEnvCache();
-});
-afterAll(() => {
-  delete process.env.ALLOW_PRIVATE_PARTNER_URLS;
-  resetEnvCache();
-});
+setEnvInFile({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
 
 type FnOpts = { id: string; retries?: number; triggers: ({ event: string } | { cron: string })[] };
 const optsOf = (fn: (typeof functions)[number]) => (fn as unknown as { opts: FnOpts }).opts;

@@ -60,7 +60,19 @@ export function toMinorUnits(value: number | string, currency: string): { minor:
   return { minor: minor === 0 ? 0 : minor };
 }
 
-/** Major units of an amount in minor units, e.g. (4550, "EUR") → 45.5; null stays null. */
+/**
+ * Major units of an amount in minor units, e.g. (4550, "EUR") → 45.5, (1250, "JPY") → 1250; null stays
+ * null. A code Intl does not know counts as having cents: a page or mail still shows an amount.
+ */
+export function fromMinorUnits(minor: number, currency: string): number;
+export function fromMinorUnits(minor: number | null, currency: string): number | null;
 export function fromMinorUnits(minor: number | null, currency: string): number | null {
-  return minor === null ? null : minor / 10 ** currencyExponent(currency);
+  if (minor === null) return null;
+  let exponent = 2;
+  try {
+    exponent = currencyExponent(currency);
+  } catch {
+    // unknown currency code: assume cents
+  }
+  return minor / 10 ** exponent;
 }

@@ -11,7 +11,7 @@ export const MAX_JSON_DEPTH = 32;
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why this string cannot be stored, or null when it can. */
-export function unstorableText(s: string): string | null {
+function unstorableText(s: string): string | null {
   const m = UNSTORABLE.exec(s);
   if (!m) return null;
   return m[0] === '\u0000'

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { resetEnvCache } from '@/server/env';
 
 /**
@@ -15,4 +16,13 @@ export function setEnv(vars: Record<string, string | undefined>): () => void {
   };
   apply(vars);
   return () => apply(saved);
+}
+
+/** setEnv for a whole test file: set in its beforeAll, put back in its afterAll. */
+export function setEnvInFile(vars: Record<string, string | undefined>): void {
+  let restore: (() => void) | null = null;
+  beforeAll(() => {
+    restore = setEnv(vars);
+  });
+  afterAll(() => restore?.());
 }

@@ -6,6 +6,32 @@ import { setEnv } from './env';
 
 const SECRET = 'whsec_test_secret_for_encore_races';
 
+/** A request as the Stripe SDK sends it: the form it posts, and its headers (idempotency key, secret key). */
+export interface StripeApiCall {
+  method: string;
+  path: string;
+  form: Record<string, string>;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** A node:http server answering the Stripe SDK: each request read as a form, answered with `answer`'s JSON. */
+export function stripeApiServer(
+  answer: (call: StripeApiCall) => { status: number; body: object; headers?: Record<string, string> },
+): http.Server {
+  return http.createServer((req, res) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (text += c));
+    req.on('end', () => {
+      const path = new URL(req.url ?? '/', 'http://x').pathname;
+      const form = Object.fromEntries(new URLSearchParams(text));
+      const { status, body, headers } = answer({ method: req.method ?? '', path, form, headers: req.headers });
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(body));
+    });
+  });
+}
+
 /**
  * A fake Stripe API (a node:http server in this process, reached by the SDK through STRIPE_API_BASE)
  * answering what checkout and refunds ask of it, and the webhook route fed events signed by the SDK's
@@ -15,27 +41,22 @@ const SECRET = 'whsec_test_secret_for_encore_races';
 export class FakeStripe {
   private seq = 0;
   private restoreEnv: (() => void) | null = null;
-  private readonly server = http.createServer((req, res) => {
-    let text = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (text += c));
-    req.on('end', () => {
-      const path = new URL(req.url ?? '/', 'http://x').pathname;
-      const form = Object.fromEntries(new URLSearchParams(text));
-      const id = (prefix: string) => `${prefix}_race_${++this.seq}`;
-      const answers: Record<string, object> = {
-        '/v1/checkout/sessions': {
-          id: id('cs'),
-          object: 'checkout.session',
-          url: `https://checkout.stripe.test/c/pay/${this.seq}`,
-          status: 'open',
-        },
-        '/v1/refunds': { id: id('re'), object: 'refund', status: 'succeeded', amount: Number(form.amount) },
-      };
-      const body = answers[path];
-      res.writeHead(body ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body ?? { error: { type: 'invalid_request_error', message: `No such path ${path}` } }));
-    });
+  private readonly server = stripeApiServer(({ path, form }) => {
+    const id = (prefix: string) => `${prefix}_race_${++this.seq}`;
+    const answers: Record<string, object> = {
+      '/v1/checkout/sessions': {
+        id: id('cs'),
+        object: 'checkout.session',
+        url: `https://checkout.stripe.test/c/pay/${this.seq}`,
+        status: 'open',
+      },
+      '/v1/refunds': { id: id('re'), object: 'refund', status: 'succeeded', amount: Number(form.amount) },
+    };
+    const body = answers[path];
+    return {
+      status: body ? 200 : 404,
+      body: body ?? { error: { type: 'invalid_request_error', message: `No such path ${path}` } },
+    };
   });
 
   static async start(): Promise<FakeStripe> {

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { replaceJobProvider } from '@/server/jobs/client';
 import type { JobProvider, QueuedJob } from '@/server/jobs/types';
 
@@ -26,4 +27,18 @@ export function recordJobs(opts: { fail?: boolean | ((job: SentJob) => boolean) 
   };
   const previous = replaceJobProvider(recorder);
   return { sent, restore: () => void replaceJobProvider(previous) };
+}
+
+/** recordJobs for a whole test file: recording from its beforeAll to its afterAll; `sent` is the record. */
+export function recordJobsInFile(): { readonly sent: SentJob[] } {
+  let recorder: ReturnType<typeof recordJobs> | null = null;
+  beforeAll(() => {
+    recorder = recordJobs();
+  });
+  afterAll(() => recorder?.restore());
+  return {
+    get sent() {
+      return recorder?.sent ?? [];
+    },
+  };
 }

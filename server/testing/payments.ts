@@ -1,7 +1,7 @@
 import { POST as sandboxPay } from '@/app/api/payments/sandbox/[paymentId]/route';
 
 /** The sandbox's card that pays. */
-export const PAYING_CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Buyer One' };
+const PAYING_CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Buyer One' };
 
 /** Pays a sandbox payment URL through the real checkout route handler, as the buyer's form post does. */
 export async function payOnSandbox(paymentUrl: string, card: Record<string, string> = PAYING_CARD) {

@@ -41,7 +41,7 @@ export async function startScratchServer(label: string, opts: { fast?: boolean }
 }
 
 /** The URL of database `name` on the server of `serverUrl`. */
-export function databaseUrl(serverUrl: string, name: string): string {
+function databaseUrl(serverUrl: string, name: string): string {
   const u = new URL(serverUrl);
   u.pathname = `/${name}`;
   return u.toString();

@@ -3,7 +3,7 @@
 import { redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
-import { getDb } from '@/db';
+import { type Db, getDb } from '@/db';
 import { AppError, type FanErrorReason } from '@/server/lib/errors';
 import { getPartner } from '@/server/modules/partners';
 import {
@@ -115,31 +115,33 @@ export async function repriceAction(_prev: FormState, data: FormData): Promise<F
 }
 
 export async function unlistAction(_prev: FormState, data: FormData): Promise<FormState> {
-  assertForm(data);
-  const t = await getTranslations('listing');
-  const listingId = field(data, 'listingId');
-  const seller = await sellerOf(listingId);
-  if (!seller) return { error: t('notYours') };
-  try {
-    await unlistAsSeller(seller.partnerId, listingId, seller.email, getDb());
-  } catch (err) {
-    return domainError(err, seller.partnerId);
-  }
-  redirect(`/listing/${listingId}?done=unlisted`);
+  return asSeller(data, unlistAsSeller, 'unlisted');
 }
 
 export async function relistAction(_prev: FormState, data: FormData): Promise<FormState> {
+  return asSeller(data, relistAsSeller, 'relisted');
+}
+
+/**
+ * A change the signed-in fan makes to a listing they sell: refused unless they sell it, a refusal shown
+ * on the form, then back to the listing saying what was `done`.
+ */
+async function asSeller(
+  data: FormData,
+  change: (partnerId: string, listingId: string, sellerEmail: string, db: Db) => Promise<unknown>,
+  done: string,
+): Promise<FormState> {
   assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
   const seller = await sellerOf(listingId);
   if (!seller) return { error: t('notYours') };
   try {
-    await relistAsSeller(seller.partnerId, listingId, seller.email, getDb());
+    await change(seller.partnerId, listingId, seller.email, getDb());
   } catch (err) {
     return domainError(err, seller.partnerId);
   }
-  redirect(`/listing/${listingId}?done=relisted`);
+  redirect(`/listing/${listingId}?done=${done}`);
 }
 
 /** Step one of a transfer: check the e-mail, then show the confirmation page. */

@@ -41,7 +41,7 @@ function useMoney(currency: string) {
   };
 }
 
-export function SubmitButton({
+function SubmitButton({
   label,
   pendingLabel,
   variant = 'primary',

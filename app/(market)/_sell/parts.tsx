@@ -34,7 +34,7 @@ export async function SignInPrompt({
 }
 
 /** "Section A · Row 3 · Seat 12" from `props.seating`, or null. */
-export async function seatText(seating: Record<string, unknown> | null): Promise<string | null> {
+async function seatText(seating: Record<string, unknown> | null): Promise<string | null> {
   if (!seating) return null;
   const t = await getTranslations('sell');
   const parts: string[] = [];

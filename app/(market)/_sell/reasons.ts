@@ -1,5 +1,6 @@
 import { getLocale, getTranslations } from 'next-intl/server';
-import { formatMoney, isLocale, type Locale, minorToMajor } from '@/server/lib/i18n';
+import { formatMoney, isLocale, type Locale } from '@/server/lib/i18n';
+import { fromMinorUnits } from '@/server/lib/money';
 import type { PriceRange, SellReason } from '@/server/modules/marketplace';
 
 /** The page's locale as the formatters take it. */
@@ -9,7 +10,7 @@ export async function pageLocale(): Promise<Locale> {
 }
 
 export async function money(minor: number, currency: string): Promise<string> {
-  return formatMoney(minorToMajor(minor, currency), currency, await pageLocale());
+  return formatMoney(fromMinorUnits(minor, currency), currency, await pageLocale());
 }
 
 /** A reason a ticket cannot be sold, in the fan's words. */

@@ -1,9 +1,10 @@
-import { formatMoney, type Locale, minorToMajor } from '@/server/lib/i18n';
+import { formatMoney, type Locale } from '@/server/lib/i18n';
+import { fromMinorUnits } from '@/server/lib/money';
 import type { SeatView } from '@/server/modules/marketplace';
 
 /** Minor units in the fan's locale. */
 export function money(minor: number, currency: string, locale: Locale): string {
-  return formatMoney(minorToMajor(minor, currency), currency, locale);
+  return formatMoney(fromMinorUnits(minor, currency), currency, locale);
 }
 
 type SeatT = (key: 'section' | 'row' | 'seat' | 'seats' | 'noSeat', values?: { value: string }) => string;

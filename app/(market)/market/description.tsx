@@ -4,7 +4,7 @@ import sanitizeHtml from 'sanitize-html';
  * The partner's event description as safe HTML: basic formatting and http(s)/mailto links only (links
  * open in a new tab without the opener); anything else (scripts, styles, images, iframes, handlers) goes.
  */
-export function safeDescription(html: string): string {
+function safeDescription(html: string): string {
   return sanitizeHtml(html, {
     allowedTags: ['p', 'br', 'strong', 'b', 'em', 'i', 'u', 'ul', 'ol', 'li', 'a', 'h3', 'h4', 'blockquote'],
     allowedAttributes: { a: ['href', 'rel', 'target'] },

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import { TRPCReactProvider } from '@/components/trpc/provider';
+import { StaffAuthCard } from '@/components/auth/auth-card';
 import { getDb } from '@/db';
 import { findInvitation } from '@/server/modules/staff';
 import { AcceptInvitationForm } from './accept-form';
@@ -14,28 +15,22 @@ export default async function InvitePage({ params }: { params: Promise<{ token: 
   const { token } = await params;
   const invitation = await findInvitation(token, getDb());
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <p className="brand auth-brand">
-          Encore <span className="brand-tag">Staff</span>
-        </p>
-        <h1 className="auth-title">Join Encore staff</h1>
-        {invitation ? (
-          <>
-            <p className="auth-lead">
-              You were invited as <strong>{invitation.email}</strong>. Choose a password to create your account.
-            </p>
-            <TRPCReactProvider>
-              <AcceptInvitationForm token={token} email={invitation.email} />
-            </TRPCReactProvider>
-          </>
-        ) : (
-          <p className="auth-lead" role="alert">
-            This invitation link is invalid, already used or expired. Ask a staff member for a new one, or{' '}
-            <Link href="/signin">sign in</Link> if you already have an account.
+    <StaffAuthCard title="Join Encore staff">
+      {invitation ? (
+        <>
+          <p className="auth-lead">
+            You were invited as <strong>{invitation.email}</strong>. Choose a password to create your account.
           </p>
-        )}
-      </div>
-    </main>
+          <TRPCReactProvider>
+            <AcceptInvitationForm token={token} email={invitation.email} />
+          </TRPCReactProvider>
+        </>
+      ) : (
+        <p className="auth-lead" role="alert">
+          This invitation link is invalid, already used or expired. Ask a staff member for a new one, or{' '}
+          <Link href="/signin">sign in</Link> if you already have an account.
+        </p>
+      )}
+    </StaffAuthCard>
   );
 }

@@ -1,16 +1,12 @@
-import { currencyExponent } from '@/server/lib/money';
 import type { Locale } from './locales';
 
 /*
  * Prices and dates as a fan reads them, per locale, on pages and in mails alike. Money arrives in
- * major units (the API's decimal strings) or minor units; dates are shown in the venue's time zone.
+ * major units (the API's decimal strings, or stored minor units through `fromMinorUnits`); dates are
+ * shown in the venue's time zone.
  */
 
 const INTL_TAG: Record<Locale, string> = { en: 'en-US', es: 'es-ES' };
-
-export function intlTag(locale: Locale): string {
-  return INTL_TAG[locale];
-}
 
 // Building an Intl formatter costs tens of microseconds; a buy page formats thousands of prices.
 const formatters = new Map<string, Intl.NumberFormat | null>();
@@ -33,17 +29,6 @@ function moneyFormat(locale: Locale, currency: string): Intl.NumberFormat | null
 export function formatMoney(amount: string | number, currency: string, locale: Locale): string {
   const value = typeof amount === 'number' ? amount : Number(amount);
   return moneyFormat(locale, currency)?.format(value) ?? `${value.toFixed(2)} ${currency}`;
-}
-
-/** Minor units of a currency (cents) to major: 1250 USD → 12.5, 1250 JPY → 1250. */
-export function minorToMajor(minor: number, currency: string): number {
-  let digits = 2;
-  try {
-    digits = currencyExponent(currency);
-  } catch {
-    // unknown currency code: assume cents
-  }
-  return minor / 10 ** digits;
 }
 
 function validZone(timeZone: string | null | undefined): string {

@@ -5,5 +5,4 @@
  */
 export * from './locales';
 export * from './format';
-export { messagesFor, type Messages } from './messages';
 export { translator } from './translator';

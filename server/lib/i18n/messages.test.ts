@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAN_ERROR_REASONS } from '@/server/lib/errors';
-import { formatMoney, formatShowDate, minorToMajor } from './format';
+import { fromMinorUnits } from '@/server/lib/money';
+import { formatMoney, formatShowDate } from './format';
 import { localeFromAcceptLanguage, LOCALES, resolveLocale } from './locales';
 import { allMessages } from './messages';
 import { translator } from './translator';
@@ -78,8 +79,8 @@ describe('formats', () => {
   it('writes money per locale from major or minor units', () => {
     expect(formatMoney('12.50', 'USD', 'en')).toBe('$12.50');
     expect(formatMoney(12.5, 'EUR', 'es').replace(/\s/g, ' ')).toBe('12,50 €');
-    expect(minorToMajor(1250, 'USD')).toBe(12.5);
-    expect(minorToMajor(1250, 'JPY')).toBe(1250);
+    expect(fromMinorUnits(1250, 'USD')).toBe(12.5);
+    expect(fromMinorUnits(1250, 'JPY')).toBe(1250);
   });
 
   it("shows a date at the venue's time zone", () => {

@@ -2,7 +2,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { publicBaseUrl } from '@/server/env';
 import { notFound } from '@/server/lib/errors';
-import { formatMoney, type Locale, minorToMajor, supportedLocale, translator } from '@/server/lib/i18n';
+import { formatMoney, type Locale, supportedLocale, translator } from '@/server/lib/i18n';
+import { fromMinorUnits } from '@/server/lib/money';
 import { showDirectory } from '@/server/modules/catalog';
 import { showInventories } from '@/server/modules/market-data';
 import { protectionOf } from '@/server/modules/protection';
@@ -78,7 +79,7 @@ function build(
   const resaleEnabled = show.resaleEnabled && show.showStatus === 'LIVE' && show.startsAt.getTime() > Date.now();
   const onSale = resaleEnabled && state.listings > 0;
   const lowest =
-    state.lowestTotalMinor !== null && state.currency ? minorToMajor(state.lowestTotalMinor, state.currency) : null;
+    state.lowestTotalMinor !== null && state.currency ? fromMinorUnits(state.lowestTotalMinor, state.currency) : null;
   const price = lowest !== null && state.currency ? formatMoney(lowest, state.currency, locale) : '';
   const components: ShowComponent[] = [
     {
@@ -140,20 +141,12 @@ export async function buyAccessLayer(
   if (!rows.length) throw notFound('Event not found');
   const show = rows.find((r) => r.showId === q.showId);
   if (!show) throw notFound('Show not found');
-  const [states, inventory, cheapest, staffBanners] = await Promise.all([
-    showMarketStates(partnerId, [show.showPk], db),
-    showInventories([show.showPk], db),
+  const [builder, cheapest] = await Promise.all([
+    showBuilder(partnerId, [show], lang, partnerName, db),
     cheapestListings(partnerId, show.showPk, LIST_SIZE, db),
-    buyBannerComponents(partnerId, [show], db),
   ]);
-  const built = build(
-    show,
-    states.get(show.showPk)!,
-    inventory.get(show.showPk)?.primarySoldOut ?? false,
-    lang,
-    partnerName,
-  );
-  const components: Component[] = [...built.components, ...(staffBanners.get(show.showPk) ?? [])];
+  const { built, banners } = builder(show);
+  const components: Component[] = [...built.components, ...banners];
   if (built.market.resaleEnabled && cheapest.length) {
     components.push({
       type: 'list',
@@ -163,7 +156,7 @@ export async function buyAccessLayer(
           listingId: l.listingId,
           quantity: l.quantity,
           ticketOptionId: l.ticketOptionId,
-          price: minorToMajor(l.totalMinor, l.currency),
+          price: fromMinorUnits(l.totalMinor, l.currency),
           currency: l.currency,
           seats: l.seats as Record<string, unknown>[],
           source: l.source,
@@ -173,6 +166,29 @@ export async function buyAccessLayer(
     });
   }
   return { eventId: q.eventId, showId: q.showId, ...built, components };
+}
+
+/**
+ * Reads what these shows' components are built from (three queries whatever their number); the answer
+ * builds one show's market, url and components, with the staff's banners for it beside them.
+ */
+async function showBuilder(partnerId: string, shows: ShowRow[], lang: string, partnerName: string, db: DbOrTx) {
+  const pks = shows.map((r) => r.showPk);
+  const [states, inventory, staffBanners] = await Promise.all([
+    showMarketStates(partnerId, pks, db),
+    showInventories(pks, db),
+    buyBannerComponents(partnerId, shows, db),
+  ]);
+  return (show: ShowRow) => ({
+    built: build(
+      show,
+      states.get(show.showPk)!,
+      inventory.get(show.showPk)?.primarySoldOut ?? false,
+      lang,
+      partnerName,
+    ),
+    banners: staffBanners.get(show.showPk) ?? [],
+  });
 }
 
 /**
@@ -193,29 +209,18 @@ export async function bulkAccessLayer(
     db,
   );
   const byKey = new Map(rows.map((r) => [`${r.eventRef}\u0000${r.showId}`, r]));
-  const pks = rows.map((r) => r.showPk);
-  const [states, inventory, staffBanners] = await Promise.all([
-    showMarketStates(partnerId, pks, db),
-    showInventories(pks, db),
-    buyBannerComponents(partnerId, rows, db),
-  ]);
+  const builder = await showBuilder(partnerId, rows, lang, partnerName, db);
   return items.flatMap((item) =>
     [...new Set(item.showIds)].map((showId) => {
       const show = byKey.get(`${item.eventId}\u0000${showId}`);
       if (!show) return { eventId: item.eventId, showId, found: false, market: null, url: null, components: [] };
-      const built = build(
-        show,
-        states.get(show.showPk)!,
-        inventory.get(show.showPk)?.primarySoldOut ?? false,
-        lang,
-        partnerName,
-      );
+      const { built, banners } = builder(show);
       return {
         eventId: item.eventId,
         showId,
         found: true,
         ...built,
-        components: [...built.components, ...(staffBanners.get(show.showPk) ?? [])],
+        components: [...built.components, ...banners],
       };
     }),
   );

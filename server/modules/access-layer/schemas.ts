@@ -10,12 +10,12 @@ import { langParam } from '@/server/modules/tickets/schemas';
 const partnerId = (what: string) => z.string().min(1).max(200).meta({ description: what });
 
 /** Tickets per tickets-mode request (and orders per orders-mode request): Encore's limit, the spec gives none. */
-export const MAX_ACCESS_LAYER_TICKETS = 5000;
-export const MAX_ACCESS_LAYER_ORDERS = 1000;
+const MAX_ACCESS_LAYER_TICKETS = 5000;
+const MAX_ACCESS_LAYER_ORDERS = 1000;
 
 export const CTA_KEYS = ['SELL', 'EDIT', 'DETAILS', 'P2P', 'SHARE', 'PENDING_PAYOUT_INFO', 'MANAGE'] as const;
 export type CtaKey = (typeof CTA_KEYS)[number];
-export const SELL_STATUSES = ['SELLABLE', 'NOT_SELLABLE', 'FOR_SALE', 'SOLD', 'MIXED'] as const;
+const SELL_STATUSES = ['SELLABLE', 'NOT_SELLABLE', 'FOR_SALE', 'SOLD', 'MIXED'] as const;
 
 export const callToAction = z
   .object({
@@ -145,7 +145,7 @@ export type SellAccessLayerResponse = z.output<typeof sellAccessLayerResponse>;
 
 /* ---------- Buy access layer ---------- */
 
-export const ACCESS_LAYER_TYPES = ['buy'] as const;
+const ACCESS_LAYER_TYPES = ['buy'] as const;
 
 const typeParam = z
   .string({ error: 'is required' })
@@ -187,22 +187,22 @@ export const bulkAccessLayerRequest = z
 
 const cta = z.object({ text: z.string(), url: z.string(), enabled: z.boolean() });
 
-export const buyButton = z.object({
+const buyButton = z.object({
   type: z.literal('button'),
   class: z.literal('buyButton'),
   button: cta.meta({ description: 'Enabled when resale is open for the show and tickets are on sale' }),
 });
-export const soldOutModal = z.object({
+const soldOutModal = z.object({
   type: z.literal('modal'),
   class: z.literal('soldOutModal'),
   modal: z.object({ title: z.string(), description: z.string(), callToAction: cta }),
 });
-export const resaleBanner = z.object({
+const resaleBanner = z.object({
   type: z.literal('banner'),
   class: z.literal('resaleBanner'),
   banner: z.object({ title: z.string(), description: z.string(), visible: z.boolean(), callToAction: cta }),
 });
-export const listingsList = z.object({
+const listingsList = z.object({
   type: z.literal('list'),
   class: z.literal('listings'),
   list: z.object({
@@ -224,7 +224,7 @@ export const listingsList = z.object({
 });
 const colors = z.object({ background: z.string().optional(), text: z.string().optional() }).optional();
 /** A staff-configured banner (spec "Access-layer objects"). */
-export const sellBannerComponent = z
+const sellBannerComponent = z
   .object({
     type: z.literal('banner'),
     class: z.literal('sellBanner'),
@@ -356,7 +356,7 @@ function colorPair(background: string | null, text: string | null) {
   return { ...(background ? { background } : {}), ...(text ? { text } : {}) };
 }
 
-export function sellBannerOf(b: BannerSettings, opts: { visible: boolean; defaultUrl: string }): SellBanner {
+function sellBannerOf(b: BannerSettings, opts: { visible: boolean; defaultUrl: string }): SellBanner {
   const bannerColors = colorPair(b.backgroundColor, b.textColor);
   const ctaColors = colorPair(b.ctaBackgroundColor, b.ctaTextColor);
   return {

@@ -145,7 +145,7 @@ export interface FeedSummary {
   combinations: number;
 }
 
-export function summarizeFeed(feed: EventFeed): FeedSummary {
+function summarizeFeed(feed: EventFeed): FeedSummary {
   const shows = feed.events.flatMap((e) => e.shows);
   return {
     events: feed.events.length,

@@ -43,7 +43,7 @@ type Json = Record<string, unknown>;
 /** Partners spell it both ways, in any case. */
 const CANCELLED_STATUSES = new Set(['CANCELLED', 'CANCELED']);
 
-export function isCancelledFeedStatus(status: string): boolean {
+function isCancelledFeedStatus(status: string): boolean {
   return CANCELLED_STATUSES.has(status.trim().toUpperCase());
 }
 
@@ -94,7 +94,7 @@ function showBody(show: FeedShow, stored: ShowResponse | undefined, eventTitle: 
  * The `POST`/`PUT /v1/events` body for one feed event, before validation. Show and option order is
  * kept, so a validation path (`shows[0].ticketOptions[1].currency`) names the same place in the feed.
  */
-export function feedEventBody(event: FeedEvent, stored: EventResponse | null): Json {
+function feedEventBody(event: FeedEvent, stored: EventResponse | null): Json {
   const { externalReferenceId, shows, ...rest } = event;
   const given = carried(rest);
   const eventTitle = given.title ?? stored?.title ?? externalReferenceId;
@@ -258,7 +258,7 @@ function refusalOf(index: number, event: FeedEvent, err: unknown, partnerId: str
  * missing from the feed are kept (as with `PUT /v1/events`); a show is cancelled only when the feed
  * says so, never for disappearing, since cancelling invalidates its tickets and cannot be undone.
  */
-export async function applyFeed(partnerId: string, feed: EventFeed, db: Db): Promise<FeedApplyResult> {
+async function applyFeed(partnerId: string, feed: EventFeed, db: Db): Promise<FeedApplyResult> {
   const result: FeedApplyResult = { events: feed.events.length, created: 0, updated: 0, refused: [] };
   for (const [index, event] of feed.events.entries()) {
     try {

@@ -47,6 +47,14 @@ async function call(fn: (req: Request) => Promise<Response>, key: string, body: 
   return { status: res.status, body: await res.json() };
 }
 
+/** A partner's event with fees on each level (`event`), then updated with the body `change(id)` gives. */
+async function putAfterCreate(change: (id: string) => Record<string, unknown>) {
+  const { apiKey } = await makePartner('Fees');
+  const id = ref();
+  await call(create, apiKey, event(id));
+  return { id, res: await call(update, apiKey, change(id), 'PUT') };
+}
+
 /** The three stored columns, read back raw: SQL null must stay SQL null (not a JSON `null`). */
 async function storedFees(externalReferenceId: string) {
   const [row] = await getDb()
@@ -108,19 +116,11 @@ describe('primarySalesFee on events, shows and ticket options', () => {
   });
 
   it('PUT without the field keeps each stored fee, also for a show and an option sent without one', async () => {
-    const { apiKey } = await makePartner('Fees');
-    const id = ref();
-    await call(create, apiKey, event(id));
-    const res = await call(
-      update,
-      apiKey,
-      {
-        externalReferenceId: id,
-        title: 'Renamed',
-        shows: [{ showId: `${id}-S1`, title: 'Renamed show', ticketOptions: [option('GA', { price: 6000 })] }],
-      },
-      'PUT',
-    );
+    const { res } = await putAfterCreate((id) => ({
+      externalReferenceId: id,
+      title: 'Renamed',
+      shows: [{ showId: `${id}-S1`, title: 'Renamed show', ticketOptions: [option('GA', { price: 6000 })] }],
+    }));
     expect(res.status).toBe(200);
     const data = res.body.data;
     expect(data.title).toBe('Renamed');
@@ -130,29 +130,21 @@ describe('primarySalesFee on events, shows and ticket options', () => {
   });
 
   it('PUT with a fee replaces it on each level, and a new option or show takes its own', async () => {
-    const { apiKey } = await makePartner('Fees');
-    const id = ref();
-    await call(create, apiKey, event(id));
-    const res = await call(
-      update,
-      apiKey,
-      {
-        externalReferenceId: id,
-        primarySalesFee: { type: 'FIXED', value: 100 },
-        shows: [
-          {
-            showId: `${id}-S1`,
-            primarySalesFee: { type: 'PERCENTAGE', value: 100 },
-            ticketOptions: [
-              option('GA', { primarySalesFee: { type: 'PERCENTAGE', value: 0 } }),
-              option('NEW', { primarySalesFee: { type: 'FIXED', value: 12.25 } }),
-            ],
-          },
-          show(`${id}-S2`, { primarySalesFee: { type: 'FIXED', value: 3 } }),
-        ],
-      },
-      'PUT',
-    );
+    const { res } = await putAfterCreate((id) => ({
+      externalReferenceId: id,
+      primarySalesFee: { type: 'FIXED', value: 100 },
+      shows: [
+        {
+          showId: `${id}-S1`,
+          primarySalesFee: { type: 'PERCENTAGE', value: 100 },
+          ticketOptions: [
+            option('GA', { primarySalesFee: { type: 'PERCENTAGE', value: 0 } }),
+            option('NEW', { primarySalesFee: { type: 'FIXED', value: 12.25 } }),
+          ],
+        },
+        show(`${id}-S2`, { primarySalesFee: { type: 'FIXED', value: 3 } }),
+      ],
+    }));
     expect(res.status).toBe(200);
     const data = res.body.data;
     expect(data.primarySalesFee).toEqual({ type: 'FIXED', value: 100 });
@@ -170,21 +162,11 @@ describe('primarySalesFee on events, shows and ticket options', () => {
   });
 
   it('PUT with null clears the fee on each level (stored as SQL null)', async () => {
-    const { apiKey } = await makePartner('Fees');
-    const id = ref();
-    await call(create, apiKey, event(id));
-    const res = await call(
-      update,
-      apiKey,
-      {
-        externalReferenceId: id,
-        primarySalesFee: null,
-        shows: [
-          { showId: `${id}-S1`, primarySalesFee: null, ticketOptions: [option('GA', { primarySalesFee: null })] },
-        ],
-      },
-      'PUT',
-    );
+    const { id, res } = await putAfterCreate((id) => ({
+      externalReferenceId: id,
+      primarySalesFee: null,
+      shows: [{ showId: `${id}-S1`, primarySalesFee: null, ticketOptions: [option('GA', { primarySalesFee: null })] }],
+    }));
     expect(res.status).toBe(200);
     const data = res.body.data;
     expect(data).not.toHaveProperty('primarySalesFee');

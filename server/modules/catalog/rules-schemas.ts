@@ -51,7 +51,7 @@ export const resaleRuleBodies = {
 } as const;
 
 export type ResaleRuleType = keyof typeof resaleRuleBodies;
-export const RULE_TYPES = ['COMBINATION', ...(Object.keys(resaleRuleBodies) as ResaleRuleType[])] as const;
+const RULE_TYPES = ['COMBINATION', ...(Object.keys(resaleRuleBodies) as ResaleRuleType[])] as const;
 
 export const ruleItemSchema = z
   .object({

@@ -41,7 +41,7 @@ const count = () =>
 
 /* ---------- Image ---------- */
 
-export const imageKind = oneOf(['main', 'secondary', 'nft']);
+const imageKind = oneOf(['main', 'secondary', 'nft']);
 
 function imageShape() {
   return {
@@ -101,7 +101,7 @@ export const configurationSchema = z
  * Redemption is documented as defaulting to NONE but is not filled in here: a show-level NONE would
  * read as an override of the event's policy.
  */
-export const configurationResponse = z
+const configurationResponse = z
   .object(configurationShape())
   .meta({ id: 'Configuration', description: CONFIGURATION_DESCRIPTION });
 
@@ -166,7 +166,7 @@ function producerShape() {
 export const producerSchema = z
   .object(producerShape())
   .meta({ id: 'ProducerInput', description: 'Used for communication, reporting and access control' });
-export const producerResponse = z.object(producerShape()).meta({ id: 'Producer' });
+const producerResponse = z.object(producerShape()).meta({ id: 'Producer' });
 
 const seatingSchema = z
   .object({ image: text().optional(), svgCode: text().optional() })
@@ -463,29 +463,15 @@ export const eventResponse = z
 
 /** Parsed input (defaults applied, currency upper-cased). */
 export type PrimarySalesFeeInput = z.output<typeof primarySalesFeeSchema>;
-export type PrimarySalesFee = z.output<typeof primarySalesFeeResponse>;
-export type ImageInput = z.output<typeof imageSchema>;
-export type Configuration = z.output<typeof configurationSchema>;
-export type LocationInput = z.output<typeof locationSchema>;
-export type ProducerInput = z.output<typeof producerSchema>;
 export type TicketOptionInput = z.output<typeof ticketOptionSchema>;
-export type PriceTypeInventory = z.output<typeof priceTypeInventorySchema>;
 export type PriceTypeInput = z.output<typeof priceTypeSchema>;
-export type ShowStatus = z.output<typeof showStatus>;
 export type ShowInput = z.output<typeof showSchema>;
 export type ShowUpdate = z.output<typeof showUpdateSchema>;
 export type EventCreateInput = z.output<typeof eventCreateSchema>;
 export type EventUpdateInput = z.output<typeof eventUpdateSchema>;
 /** What partners may send, before defaults and normalisation. */
 export type EventCreateBody = z.input<typeof eventCreateSchema>;
-export type EventUpdateBody = z.input<typeof eventUpdateSchema>;
 
-export type ImageResponse = z.output<typeof imageResponse>;
-export type LocationResponse = z.output<typeof locationResponse>;
-export type ProducerResponse = z.output<typeof producerResponse>;
 export type TicketOptionResponse = z.output<typeof ticketOptionResponse>;
-export type PriceTypeResponse = z.output<typeof priceTypeResponse>;
 export type ShowResponse = z.output<typeof showResponse>;
 export type EventResponse = z.output<typeof eventResponse>;
-/** What may be handed to `eventResponse.parse` (response-side defaults may be left out). */
-export type EventResponseSource = z.input<typeof eventResponse>;

@@ -326,7 +326,7 @@ async function mergePriceTypes(tx: Tx, partnerId: string, showPk: string, types:
  * The shows are updated first: a ticket import holds a share lock on the shows it checks, so it either
  * commits before this (and its tickets are invalidated here) or sees the show cancelled.
  */
-export async function cancelShows(work: Work, showPks: string[]): Promise<void> {
+async function cancelShows(work: Work, showPks: string[]): Promise<void> {
   if (!showPks.length) return;
   const { tx } = work;
   // The guard: a show is cancelled once. Only the shows this statement moves to CANCELLED go on to the

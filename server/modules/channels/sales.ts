@@ -23,13 +23,13 @@ import { enqueueChannelWebhook } from '@/server/modules/webhooks';
 import type { ChannelCaller } from './listings';
 import { channelSalesQuery, type ChannelSaleView, fulfilmentBody } from './schemas';
 
-export const EXPIRE_CHANNEL_SALE_JOB = 'channels.expireSale';
+const EXPIRE_CHANNEL_SALE_JOB = 'channels.expireSale';
 const HOUR = 3600_000;
 /** Even a sale just before the show gives the channel this long to hand the tickets over. */
 const MIN_FULFILMENT_MS = 30 * 60_000;
 
 /** When a sale made now must be fulfilled: CHANNEL_FULFILMENT_HOURS, not past the show's start, at least 30 min. */
-export function fulfilmentDeadline(now: Date, showStartsAt: Date): Date {
+function fulfilmentDeadline(now: Date, showStartsAt: Date): Date {
   const by = Math.min(now.getTime() + env().CHANNEL_FULFILMENT_HOURS * HOUR, showStartsAt.getTime());
   return new Date(Math.max(by, now.getTime() + MIN_FULFILMENT_MS));
 }

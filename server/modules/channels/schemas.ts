@@ -9,13 +9,13 @@ import { channelsMeResponse } from '@/server/modules/partners/schemas';
  * Money is in major units of `currency`, like every price of the API.
  */
 
-export const MAX_CHANNEL_LISTINGS_PER_REQUEST = 1000;
-export const MAX_TICKETS_PER_CHANNEL_LISTING = 50;
+const MAX_CHANNEL_LISTINGS_PER_REQUEST = 1000;
+const MAX_TICKETS_PER_CHANNEL_LISTING = 50;
 
 const id = (what: string) => z.string().trim().min(1).max(200).meta({ description: what });
 const seatText = z.string().trim().min(1).max(100);
 
-export const channelListingId = z
+const channelListingId = z
   .string()
   .trim()
   .min(1)
@@ -23,7 +23,7 @@ export const channelListingId = z
   .regex(/^[A-Za-z0-9._:-]+$/, 'use letters, digits and . _ : - only')
   .meta({ description: "The channel's own id of the listing (the upsert key)", example: 'RH-88123' });
 
-export const channelSeat = z
+const channelSeat = z
   .strictObject({
     ticketId: id("The partner's ticketId, when the channel knows it").optional(),
     section: seatText.optional(),
@@ -85,7 +85,6 @@ export const channelListingItem = z
   .strictObject({ listingId: channelListingId, ...listingFields })
   .superRefine(needsCount)
   .meta({ id: 'ChannelListingItem' });
-export type ChannelListingItem = z.output<typeof channelListingItem>;
 
 export const channelListingsBulkBody = z
   .strictObject({

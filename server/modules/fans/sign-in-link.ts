@@ -10,8 +10,8 @@ import { issueOneTimeToken } from './service';
 import { ONE_TIME_TOKEN_PARAM, REDEEM_PATH, safeNextPath } from './urls';
 
 /** Sign-in links asked for one e-mail (any partner) and from one address, per 15 minutes. */
-export const SIGN_IN_LINK_PER_EMAIL: RateLimit = { name: 'fan-sign-in-email', limit: 5, windowSeconds: 900 };
-export const SIGN_IN_LINK_PER_IP: RateLimit = { name: 'fan-sign-in-ip', limit: 30, windowSeconds: 900 };
+const SIGN_IN_LINK_PER_EMAIL: RateLimit = { name: 'fan-sign-in-email', limit: 5, windowSeconds: 900 };
+const SIGN_IN_LINK_PER_IP: RateLimit = { name: 'fan-sign-in-ip', limit: 30, windowSeconds: 900 };
 /**
  * Failed one-time-token redemptions (unknown, used or expired tokens) per client address per 15 minutes.
  * Tokens are unguessable (~190 bits), so this is defence in depth: a client trying tokens wholesale is
@@ -39,12 +39,12 @@ export type SignInLinkResult =
   | { ok: false; error: 'tooMany'; retryAfterSeconds: number };
 
 /** Minutes a sign-in link lasts (the one-time token's life), as the page and the mail say it. */
-export function signInLinkMinutes(): number {
+function signInLinkMinutes(): number {
   return Math.max(1, Math.round(env().ONE_TIME_TOKEN_TTL_SECONDS / 60));
 }
 
 /** The link a sign-in mail carries: the redeem route with the token and the same-site page to go on to. */
-export function signInLinkUrl(token: string, next: string): string {
+function signInLinkUrl(token: string, next: string): string {
   const url = new URL(`${publicBaseUrl()}${REDEEM_PATH}`);
   url.searchParams.set(ONE_TIME_TOKEN_PARAM, token);
   url.searchParams.set('next', safeNextPath(next));

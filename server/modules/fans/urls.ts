@@ -33,7 +33,7 @@ const NOT_FAN_PAGES = [
   '/_next',
 ];
 
-export function isFanPage(pathname: string): boolean {
+function isFanPage(pathname: string): boolean {
   return !NOT_FAN_PAGES.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 }
 

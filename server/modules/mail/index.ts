@@ -7,6 +7,3 @@
 export * from './jobs';
 export * from './schemas';
 export * from './service';
-export { renderMail, type RenderedMail } from './render';
-export { MAIL_KINDS, type MailData, type MailKind } from './templates';
-export { MAIL_STATUSES, type MailStatus } from '@/db/schema/mail';

@@ -61,7 +61,7 @@ async function upsert(partnerId: string, eventPk: string, rows: (Scope & Fields)
 }
 
 /** The inventory reported for an event, shows in the event's order, with their details. */
-export async function eventInventory(
+async function eventInventory(
   eventPk: string,
   shows: { showPk: string; showId: string }[],
   db: DbOrTx,

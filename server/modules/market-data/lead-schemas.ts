@@ -7,7 +7,7 @@ import { isCurrencyCode } from '@/server/lib/money';
  */
 
 export const LEAD_TYPES = ['TICKET_HOLDER', 'ABANDONED_CART', 'VIRTUAL_QUEUE', 'WISHLIST'] as const;
-export const MAX_LEADS_PER_REQUEST = 1000;
+const MAX_LEADS_PER_REQUEST = 1000;
 /** The spec's message when a lead names no buyer identifier. */
 export const BUYER_REQUIRED = 'buyer.email or buyer.phone or buyer.id is required';
 

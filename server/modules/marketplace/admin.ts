@@ -61,7 +61,6 @@ export const marketTermsInput = z.object({
   sellerFeeFixed: fixed,
   payoutDelayDays: z.number().int('Whole days').min(0, 'At least 0').max(365, 'At most 365'),
 });
-export type MarketTermsInput = z.input<typeof marketTermsInput>;
 
 const money = (minor: number, currency: string) => fromMinorUnits(minor, currency) ?? 0;
 const pageOf = <T>(items: T[], total: number, page: number, pageSize: number) => ({

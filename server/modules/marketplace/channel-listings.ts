@@ -14,7 +14,7 @@ import { endOpenListings } from './intentions';
  * slot. They have no listing items: the tickets stay the channel's until it fulfils a sale.
  */
 
-export { channelSeller, isChannelSeller } from './channel-seller';
+export { channelSeller } from './channel-seller';
 
 /** A seat as a channel gives it (the channels module's ChannelSeat). */
 export interface ChannelSeat {

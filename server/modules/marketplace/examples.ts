@@ -8,7 +8,7 @@ import { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from '@/server/modules/catalog';
 import responses from './response-examples.json';
 
 export const EXAMPLE_SELLER = 'ana.garcia@example.com';
-export const EXAMPLE_ORDER_ID = 'ORD-77001';
+const EXAMPLE_ORDER_ID = 'ORD-77001';
 const listingNote = 'Listing ids are Encore’s (`lst_…`): take them from the listed-tickets endpoint.';
 
 export const buyingFlowUrlExample = {

@@ -25,11 +25,6 @@ function partnerCache(): Map<string, string> {
   return store.__encoreFramedPartner;
 }
 
-/** Whether a path is one of the pages a partner may embed (no lookup: the proxy asks only for these). */
-export function isEmbeddablePage(pathname: string): boolean {
-  return EMBEDDABLE.test(pathname);
-}
-
 async function partnerOfPage(kind: string, id: string): Promise<string | null> {
   if (kind === 'resale') return id;
   const key = `${kind} ${id}`;

@@ -14,7 +14,7 @@ export const EXPIRE_INTENTION_JOB = 'marketplace.expireIntention';
 export const REFUND_PURCHASE_JOB = 'marketplace.refundPurchase';
 /** The payments module's `purpose` of a buy intention's payment; its `reference` is the intention id. */
 export const BUY_INTENTION_PURPOSE = 'buy_intention';
-export const MAX_ITEMS_PER_INTENTION = 50;
+const MAX_ITEMS_PER_INTENTION = 50;
 
 /** The intention holds one of these listings (one JSON parameter, not one per id). */
 const overlaps = (listingIds: string[]) =>
@@ -49,7 +49,7 @@ export async function releaseExpired(
 }
 
 /** Cancels the PENDING intentions holding these listings (the listings are being ended by a cascade). */
-export async function cancelIntentionsHolding(tx: Tx, listingIds: string[]): Promise<void> {
+async function cancelIntentionsHolding(tx: Tx, listingIds: string[]): Promise<void> {
   if (!listingIds.length) return;
   await tx
     .update(buyIntentions)
@@ -386,8 +386,6 @@ function intentionOut(
     reason: row.endReason,
   };
 }
-
-export type BuyIntentionView = ReturnType<typeof intentionOut>;
 
 /** An intention of the partner's, its hold released first if its time is up. */
 export async function getBuyIntention(partnerId: string, id: string, db: Db) {

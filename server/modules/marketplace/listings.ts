@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '@/db';
-import { listingItems, listings, type ListingStatus } from '@/db/schema/marketplace';
+import { listingItems, listings } from '@/db/schema/marketplace';
 import { AppError, badRequest, conflict, type FanErrorReason, notFound, pgErrorOf } from '@/server/lib/errors';
 import type { Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
@@ -10,7 +10,7 @@ import { effectiveResaleRules, type EffectiveResaleRules, holdShows, showDirecto
 import { codeRevealedError, lockTickets, type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
-import { releaseExpired } from './intentions';
+import { endOpenListings, releaseExpired } from './intentions';
 import { mailListingCreated, mailWishlist } from './mails';
 import { openItemsOf } from './channel-listings';
 import { notOwnedBy, notOwnedError } from './ownership';
@@ -65,7 +65,8 @@ export interface PriceRange {
   maxPercentOfFace?: number;
 }
 
-function resaleRulesOf(partnerId: string, t: SaleTicket, db: DbOrTx) {
+/** The partner's resale rules that apply to this ticket (its event, show, option and price type). */
+export function resaleRulesOf(partnerId: string, t: SaleTicket, db: DbOrTx) {
   return effectiveResaleRules(
     partnerId,
     {
@@ -249,7 +250,7 @@ export async function listingChecks(
 }
 
 /** Why these tickets cannot be listed now, or nothing (the sentences of `listingChecks`). */
-export async function listingProblems(
+async function listingProblems(
   partnerId: string,
   list: SaleTicket[],
   priceMinor: number | null,
@@ -480,16 +481,6 @@ export async function updateListingPrice(partnerId: string, id: string, price: n
   return getListing(partnerId, id, db);
 }
 
-/** Moves open listings to a closed state and frees their tickets (items closed). */
-async function closeListings(tx: Tx, ids: string[], status: Extract<ListingStatus, 'UNLISTED' | 'CANCELLED'>) {
-  if (!ids.length) return;
-  await tx
-    .update(listings)
-    .set({ status, reservedBy: null, updatedAt: sql`now()` })
-    .where(inArray(listings.id, ids));
-  await tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, ids));
-}
-
 /**
  * Takes an ACTIVE listing off sale (seller or partner). A listing held by a buyer's intention (in
  * someone's cart) cannot be removed: 409, try again when the hold ends.
@@ -505,7 +496,7 @@ export async function unlist(partnerId: string, id: string, db: Db) {
       );
     }
     if (row.status !== 'ACTIVE') throw conflict(`The listing is not on sale (it is ${row.status})`, 'NOT_ON_SALE');
-    await closeListings(tx, [id], 'UNLISTED');
+    await endOpenListings(tx, [id], 'UNLISTED');
   });
   return getListing(partnerId, id, db);
 }

@@ -2,7 +2,8 @@ import { eq, inArray } from 'drizzle-orm';
 import type { Tx } from '@/db';
 import { buyIntentions, listings } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
-import { defaultLocale, formatMoney, formatShowDate, type Locale, minorToMajor } from '@/server/lib/i18n';
+import { defaultLocale, formatMoney, formatShowDate, type Locale } from '@/server/lib/i18n';
+import { fromMinorUnits } from '@/server/lib/money';
 import type { BuyerPromiseFacts } from '@/server/lib/promises';
 import type { Work } from '@/server/lib/transaction';
 import { showDirectory } from '@/server/modules/catalog';
@@ -20,7 +21,7 @@ import { buyerPromiseFacts, sellerPayoutFacts } from './promises';
  */
 
 const money = (minor: number, currency: string, locale: Locale) =>
-  formatMoney(minorToMajor(minor, currency), currency, locale);
+  formatMoney(fromMinorUnits(minor, currency), currency, locale);
 
 /** Each listing with its seller, price, partner name, event title and show time (venue zone). */
 async function listingFacts(tx: Tx, listingIds: string[]) {

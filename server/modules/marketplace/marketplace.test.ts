@@ -23,10 +23,10 @@ import { Receiver } from '@/server/testing/receiver';
 import { payDuePayouts } from './payouts';
 import { refundPurchaseJob } from './purchase';
 import { transferTickets } from './transfer';
-import { setEnv } from '@/server/testing/env';
+import { setEnvInFile } from '@/server/testing/env';
 import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
-import { recordJobs } from '@/server/testing/jobs';
+import { recordJobsInFile } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
 import { deleteTicket } from '@/server/testing/ticket-api';
 import { setMarketTerms } from './fees';
@@ -43,19 +43,13 @@ import {
 } from './listings';
 
 let fake: FakePartner;
-let restoreEnv: () => void;
-let jobs: ReturnType<typeof recordJobs>;
 beforeAll(async () => {
   fake = await FakePartner.start();
-  restoreEnv = setEnv({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
-  jobs = recordJobs();
 });
 afterEach(() => fake.reset());
-afterAll(async () => {
-  jobs.restore();
-  restoreEnv();
-  await fake.close();
-});
+afterAll(() => fake.close());
+setEnvInFile({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
+const jobs = recordJobsInFile();
 
 const SELLER = 'seller@example.com';
 const BUYER = 'buyer@example.com';

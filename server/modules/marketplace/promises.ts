@@ -15,7 +15,7 @@ import { marketTerms } from './fees';
  */
 
 /** Encore's terms page, absolute (mails) — pages link the same path. */
-export function termsUrl(partnerId?: string): string {
+function termsUrl(partnerId?: string): string {
   return `${publicBaseUrl()}/terms${partnerId ? `?partner=${encodeURIComponent(partnerId)}` : ''}`;
 }
 

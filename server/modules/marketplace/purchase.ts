@@ -279,6 +279,7 @@ async function settleChannelListing(
   };
 }
 
+/** The seller's payout for one listing of a completed purchase, due at `dueAt`. */
 async function insertPayout(tx: Tx, intention: Intention, listing: Listing, amountMinor: number, dueAt: Date) {
   await tx.insert(payouts).values({
     id: newId('po'),

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { getDb, getSql } from '@/db';
 import { buyIntentions, mails, payments, payouts, refunds, transfers } from '@/db/schema';
@@ -7,7 +7,7 @@ import { AppError } from '@/server/lib/errors';
 import { completeSandboxOnboarding, getPayment, setUpPayoutAccount } from '@/server/modules/payments';
 import { listMessages } from '@/server/modules/webhooks';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
-import { recordJobs } from '@/server/testing/jobs';
+import { recordJobsInFile } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
 import { deleteTicket } from '@/server/testing/ticket-api';
@@ -25,11 +25,7 @@ import { sellerListingPage } from './sell';
  * moment; and a payment for a hold that a cancellation ended is refused before the card is charged.
  */
 
-let jobs: ReturnType<typeof recordJobs>;
-beforeAll(() => {
-  jobs = recordJobs();
-});
-afterAll(() => jobs.restore());
+const jobs = recordJobsInFile();
 
 const SELLER = 'seller@example.com';
 const BUYER = 'buyer@example.com';

@@ -110,7 +110,7 @@ export const buyIntentionResponse = z
   .meta({ id: 'BuyIntention' });
 
 /** `loginTrust[withMethod]=email&loginTrust[user]=<email>`: the answered URL signs that user in (anchor notes). */
-export const loginTrustQuery = {
+const loginTrustQuery = {
   'loginTrust[withMethod]': z.enum(['email']).optional().meta({ description: 'How the user is trusted: `email`' }),
   'loginTrust[user]': email.optional().meta({ description: 'The user the URL signs in (with loginTrust[withMethod])' }),
 };

@@ -133,5 +133,3 @@ export async function secureView(
     },
   };
 }
-
-export type SecureView = SecureViewOut;

@@ -5,10 +5,10 @@ import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancel
 import { GET as meGet } from '@/app/v1/me/route';
 import { AppError } from '@/server/lib/errors';
 import { getPartner, setPartnerLogo, updateIntegration } from '@/server/modules/partners';
-import { setEnv } from '@/server/testing/env';
+import { setEnvInFile } from '@/server/testing/env';
 import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
-import { recordJobs } from '@/server/testing/jobs';
+import { recordJobsInFile } from '@/server/testing/jobs';
 import { admit, deleteTicket } from '@/server/testing/ticket-api';
 import { type MarketTerms, sellerPayoutMinor, setMarketTerms } from './fees';
 import { createBuyIntention } from './intentions';
@@ -30,19 +30,13 @@ import { ticketsForSale } from '@/server/modules/tickets';
 import { resaleEntryUrl } from './urls';
 
 let fake: FakePartner;
-let restoreEnv: () => void;
-let jobs: ReturnType<typeof recordJobs>;
 beforeAll(async () => {
   fake = await FakePartner.start();
-  restoreEnv = setEnv({ ALLOW_PRIVATE_PARTNER_URLS: '1', PUBLIC_BASE_URL: 'https://encore.test' });
-  jobs = recordJobs();
 });
 afterEach(() => fake.reset());
-afterAll(async () => {
-  jobs.restore();
-  restoreEnv();
-  await fake.close();
-});
+afterAll(() => fake.close());
+setEnvInFile({ ALLOW_PRIVATE_PARTNER_URLS: '1', PUBLIC_BASE_URL: 'https://encore.test' });
+recordJobsInFile();
 
 const SELLER = 'seller@example.com';
 const HOUR = 3_600_000;

@@ -223,7 +223,7 @@ export async function listForSeller(
 }
 
 /** The market page of a show, absolute: what a seller shares so buyers find the listing. */
-export function shareUrl(eventPk: string, showPk: string): string {
+function shareUrl(eventPk: string, showPk: string): string {
   const u = new URL(`${publicBaseUrl()}/market/${eventPk}`);
   u.searchParams.set('show', showPk);
   return u.toString();

@@ -1,25 +1,16 @@
 import type { Db, DbOrTx } from '@/db';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { transaction } from '@/server/lib/transaction';
-import { effectiveResaleRules } from '@/server/modules/catalog';
 import { lockTickets, type SaleTicket, ticketsForSale, transferOwnership } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { openItemsOf } from './channel-listings';
+import { resaleRulesOf } from './listings';
 import { notOwnedBy, notOwnedError } from './ownership';
 
 /** Does the partner's rule P2P_TRANSFER allow handing this ticket to another e-mail (no rule: no)? */
 export async function transferAllowed(partnerId: string, t: SaleTicket, db: DbOrTx): Promise<boolean> {
-  const rules = await effectiveResaleRules(
-    partnerId,
-    {
-      externalReferenceEventId: t.eventRef,
-      showId: t.showId,
-      ticketOptionId: t.ticketOptionId,
-      ...(t.priceTypeId ? { priceTypeId: t.priceTypeId } : {}),
-    },
-    db,
-  );
+  const rules = await resaleRulesOf(partnerId, t, db);
   return (rules.P2P_TRANSFER as { allowed?: boolean } | undefined)?.allowed === true;
 }
 

@@ -13,10 +13,10 @@ import { getPartner } from './service';
  * URL rules, timeouts and size caps are the same as for webhooks.
  */
 
-export const VERIFICATION_TIMEOUT_MS = 5_000;
-export const VERIFICATION_MAX_BYTES = 1024 * 1024;
-export const FEED_TIMEOUT_MS = 15_000;
-export const FEED_MAX_BYTES = 5 * 1024 * 1024;
+const VERIFICATION_TIMEOUT_MS = 5_000;
+const VERIFICATION_MAX_BYTES = 1024 * 1024;
+const FEED_TIMEOUT_MS = 15_000;
+const FEED_MAX_BYTES = 5 * 1024 * 1024;
 
 /* ---------- Errors ---------- */
 

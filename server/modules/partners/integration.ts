@@ -157,7 +157,7 @@ export async function recordFeedRun(partnerId: string, error: string | null, db:
 }
 
 /** At most this many partners are claimed per sweep; the rest are claimed by the next one. */
-export const FEED_CLAIM_BATCH = 200;
+const FEED_CLAIM_BATCH = 200;
 
 const isDue = () => and(isNotNull(partnerIntegrations.feedUrl), lte(partnerIntegrations.feedNextRunAt, sql`now()`));
 

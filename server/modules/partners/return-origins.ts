@@ -7,7 +7,7 @@ import { partners } from '@/db/schema/partners';
  * `frame-ancestors`). Remembered for RETURN_ORIGINS_CACHE_MS so a page view costs no query; a change by
  * staff clears this instance's copy at once, other instances follow within that time.
  */
-export const RETURN_ORIGINS_CACHE_MS = 5_000;
+const RETURN_ORIGINS_CACHE_MS = 5_000;
 const CACHE_MAX = 10_000;
 
 interface Cached {

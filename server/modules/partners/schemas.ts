@@ -41,6 +41,10 @@ export const partnerName = z
 export const createPartnerInput = z.object({ name: partnerName });
 export const renamePartnerInput = z.object({ partnerId: z.string().min(1), name: partnerName });
 export const PARTNER_LOGO_URL_MAX = 2000;
+/**
+ * Both fan-facing URLs share one limit (fanFacingHttpsUrl); the form names each field's own.
+ * @alias
+ */
 export const PARTNER_SUPPORT_URL_MAX = PARTNER_LOGO_URL_MAX;
 /** An https URL fans' browsers open or load (no credentials in it), at most 2,000 characters; `what` names it. */
 function fanFacingHttpsUrl(what: string) {
@@ -62,7 +66,7 @@ function fanFacingHttpsUrl(what: string) {
 }
 
 /** The partner's logo on every fan page: an https image URL (fans' browsers load it), or null to remove it. */
-export const partnerLogoUrl = fanFacingHttpsUrl('logo').nullable();
+const partnerLogoUrl = fanFacingHttpsUrl('logo').nullable();
 export const setPartnerLogoInput = z.object({
   partnerId: z.string().min(1),
   // An empty field clears the logo.
@@ -171,7 +175,7 @@ export const channelsMeResponse = z
   .meta({ id: 'ChannelsMe' });
 
 /** What `GET /v1/me` answers: enough for a partner to check which key it is using, and its resale entry link. */
-export const meResponse = z
+const meResponse = z
   .object({
     ...keyOwnerFields,
     resaleEntryUrl: z.url().meta({
@@ -237,7 +241,7 @@ export type VerificationFieldName = (typeof verificationFieldNames)[number];
 export const FEED_INTERVAL_MINUTES = { min: 1, max: 1440, default: 15 } as const;
 
 /** Header names Encore sets itself or that belong to the connection; a partner auth header may not replace them. */
-export const RESERVED_HEADER_NAMES = new Set([
+const RESERVED_HEADER_NAMES = new Set([
   'accept',
   'cache-control',
   'connection',
@@ -262,7 +266,7 @@ const optionalUrl = z
   .transform((v) => (v === '' ? null : v))
   .nullable();
 
-export const verificationFieldMap = z
+const verificationFieldMap = z
   .record(
     z.string().trim().min(1, 'Partner field name is required').max(100, 'Partner field name is at most 100 characters'),
     z.enum(verificationFieldNames, { error: `Map to one of: ${verificationFieldNames.join(', ')}` }),

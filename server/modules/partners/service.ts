@@ -201,7 +201,7 @@ export async function getChannel(partnerId: string, channelId: string, db: DbOrT
 }
 
 /** The partner's first channel, created as "Default channel" when it has none (for keys made without one). */
-export async function defaultChannel(partnerId: string, db: DbOrTx): Promise<Channel> {
+async function defaultChannel(partnerId: string, db: DbOrTx): Promise<Channel> {
   const [first] = await db
     .select()
     .from(channels)
@@ -309,7 +309,7 @@ export async function authenticateApiKey(rawKey: string): Promise<AuthenticatedK
  * and the lookup was the larger part of a small call. Revoking a key or disabling a partner clears
  * this instance's memory at once; other instances stop accepting it within this time.
  */
-export const KEY_CACHE_MS = 5_000;
+const KEY_CACHE_MS = 5_000;
 const KEY_CACHE_MAX = 10_000;
 
 interface CachedKey {

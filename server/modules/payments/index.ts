@@ -10,16 +10,11 @@ export {
   onPaymentFailed,
   onPaymentSucceeded,
   onPayoutAccountActivated,
-  type PaymentAttemptCheck,
-  type PaymentListener,
   type PaymentRefusal,
-  type PayoutAccountListener,
 } from './events';
 export { expirePaymentsJob } from './jobs';
 export {
-  type CheckoutState,
   type CheckoutView,
-  checkCard,
   completeSandboxAuthentication,
   completeSandboxOnboarding,
   payWithSandboxCard,
@@ -38,18 +33,13 @@ export {
   reserveRefund,
   sendRefund,
   stopCheckout,
-  OPEN_STATUSES,
   type Payment,
-  paymentsFor,
   type PayoutStatus,
   payoutStatus,
-  type Refund,
   refundPayment,
   refundsOf,
-  type SellerAccount,
   setUpPayoutAccount,
   startPayment,
-  type Transfer,
   transferPayout,
 } from './service';
 export { handleStripeWebhook } from './stripe-webhook';

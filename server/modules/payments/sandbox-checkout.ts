@@ -71,7 +71,7 @@ const luhn = (digits: string) => {
 };
 
 /** Checks the card form the way a checkout does; answers the card number's digits or the first problem. */
-export function checkCard(form: SandboxCardForm, now = new Date()): { number: string } | { error: SandboxCardError } {
+function checkCard(form: SandboxCardForm, now = new Date()): { number: string } | { error: SandboxCardError } {
   const card = sandboxCardForm.parse(form);
   const number = card.cardNumber.replace(/[\s-]/g, '');
   if (!/^\d{12,19}$/.test(number) || !luhn(number)) return { error: 'invalid_number' };

@@ -38,7 +38,7 @@ export type SellerAccount = typeof sellerAccounts.$inferSelect;
 export type Transfer = typeof transfers.$inferSelect;
 
 /** Statuses in which a payment can still be paid. */
-export const OPEN_STATUSES: PaymentStatus[] = ['pending', 'requires_action'];
+const OPEN_STATUSES: PaymentStatus[] = ['pending', 'requires_action'];
 
 // ---------------------------------------------------------------------------------------------------
 // Payments
@@ -137,20 +137,6 @@ export async function getPayment(partnerId: string, paymentId: string, db: DbOrT
     .where(and(eq(payments.partnerId, partnerId), eq(payments.id, paymentId)));
   if (!row) throw notFound('Payment not found');
   return row;
-}
-
-/** A partner's payments for one reference, newest first (a reference may have failed ones before). */
-export async function paymentsFor(
-  partnerId: string,
-  purpose: string,
-  reference: string,
-  db: DbOrTx,
-): Promise<Payment[]> {
-  return db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.partnerId, partnerId), eq(payments.purpose, purpose), eq(payments.reference, reference)))
-    .orderBy(sql`${payments.createdAt} desc`);
 }
 
 /**

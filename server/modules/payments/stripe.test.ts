@@ -1,9 +1,8 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
-import { sessionOf } from '@/server/testing/fake-stripe';
+import { sessionOf, stripeApiServer } from '@/server/testing/fake-stripe';
 import { eq } from 'drizzle-orm';
 import { POST as webhook } from '@/app/api/payments/stripe/webhook/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
@@ -81,24 +80,16 @@ function answer(path: string, form: Record<string, string>): { status: number; b
   }
 }
 
-const server = http.createServer((req, res) => {
-  let text = '';
-  req.setEncoding('utf8');
-  req.on('data', (c: string) => (text += c));
-  req.on('end', () => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const form = Object.fromEntries(new URLSearchParams(text));
-    received.push({
-      method: req.method ?? '',
-      path,
-      form,
-      idempotencyKey: req.headers['idempotency-key'] as string | undefined,
-      authorization: req.headers.authorization,
-    });
-    const { status, body } = answer(path, form);
-    res.writeHead(status, { 'content-type': 'application/json', 'request-id': `req_${seq}` });
-    res.end(JSON.stringify(body));
+const server = stripeApiServer(({ method, path, form, headers }) => {
+  received.push({
+    method,
+    path,
+    form,
+    idempotencyKey: headers['idempotency-key'] as string | undefined,
+    authorization: headers.authorization,
   });
+  const { status, body } = answer(path, form);
+  return { status, body, headers: { 'request-id': `req_${seq}` } };
 });
 
 const saved = {

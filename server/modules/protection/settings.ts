@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@/db';
 import { protectionSettings } from '@/db/schema/protection';
 import { notFound } from '@/server/lib/errors';
@@ -57,17 +57,6 @@ export class ProtectionSettings {
 export async function protectionOf(partnerId: string, db: DbOrTx): Promise<ProtectionSettings> {
   const rows = await db.select().from(protectionSettings).where(eq(protectionSettings.partnerId, partnerId));
   return new ProtectionSettings(partnerId, rows);
-}
-
-/** The shows (ours and the partner's ids) whose protection is off, among these of one partner. */
-export async function unprotectedShows(
-  partnerId: string,
-  shows: { eventPk: string; showPk: string }[],
-  db: DbOrTx,
-): Promise<Set<string>> {
-  if (!shows.length) return new Set();
-  const settings = await protectionOf(partnerId, db);
-  return new Set(shows.filter((s) => !settings.active(s.eventPk, s.showPk)).map((s) => s.showPk));
 }
 
 /** The partner's protection defaults (staff, partner page). */
@@ -192,14 +181,4 @@ export async function setScopeProtection(
     if (turnedOff.length) await notifyProtectionTurnedOff(work, turnedOff);
     return { notified };
   }, within);
-}
-
-/** Protection settings of these events (the events browser's list shows the switch per event). */
-export async function eventSwitches(partnerId: string, eventPks: string[], db: DbOrTx) {
-  if (!eventPks.length) return new Map<string, boolean | null>();
-  const rows = await db
-    .select({ scope: protectionSettings.scope, active: protectionSettings.active })
-    .from(protectionSettings)
-    .where(and(eq(protectionSettings.partnerId, partnerId), inArray(protectionSettings.eventPk, eventPks)));
-  return new Map(rows.filter((r) => eventPks.includes(r.scope)).map((r) => [r.scope, r.active]));
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-export const staffEmail = z.email('Enter a valid e-mail address').transform((e) => e.trim().toLowerCase());
-export const staffPassword = z.string().min(8, 'Password must be at least 8 characters').max(200);
+const staffEmail = z.email('Enter a valid e-mail address').transform((e) => e.trim().toLowerCase());
+const staffPassword = z.string().min(8, 'Password must be at least 8 characters').max(200);
 
 export const createStaffInput = z.object({
   email: staffEmail,
@@ -17,7 +17,6 @@ export const changePasswordInput = z.object({
   currentPassword: z.string().min(1, 'Enter your current password').max(200),
   newPassword: staffPassword,
 });
-export type ChangePasswordInput = z.input<typeof changePasswordInput>;
 
 /** Invitation links stay valid this long; an expired one is simply invited again. */
 export const INVITATION_TTL_DAYS = 7;

@@ -16,6 +16,14 @@ import {
 } from '@/server/modules/catalog';
 import type { TicketError } from './service';
 
+/** A ticket's ids and where it stands, the first columns of every staff list of tickets. */
+export const ticketStateColumns = {
+  id: tickets.id,
+  ticketId: tickets.ticketId,
+  status: tickets.status,
+  admittedAt: tickets.admittedAt,
+};
+
 /**
  * The staff dashboard's view of one partner's tickets and ticket batches, and the catalogue's browse
  * views with their ticket counts added (the catalogue module answers events and shows; tickets are
@@ -51,7 +59,7 @@ export type ListBatchesInput = z.input<typeof listBatchesInput>;
 export type BatchRef = z.input<typeof batchRef>;
 
 /** Ticket counts per show: all, valid, invalidated, admitted. */
-export async function ticketCountsOfShows(partnerId: string, showPks: string[], db: DbOrTx) {
+async function ticketCountsOfShows(partnerId: string, showPks: string[], db: DbOrTx) {
   const empty = { total: 0, valid: 0, invalidated: 0, admitted: 0 };
   if (!showPks.length) return () => empty;
   const rows = await db
@@ -134,10 +142,7 @@ export async function listShowTickets(input: ListShowTicketsInput, db: DbOrTx) {
   const backwards = Boolean(before);
   const rows = await db
     .select({
-      id: tickets.id,
-      ticketId: tickets.ticketId,
-      status: tickets.status,
-      admittedAt: tickets.admittedAt,
+      ...ticketStateColumns,
       invalidatedAt: tickets.invalidatedAt,
       ticketOptionId: tickets.ticketOptionId,
       priceTypeId: tickets.priceTypeId,

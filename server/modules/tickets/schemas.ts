@@ -9,7 +9,7 @@ import { primarySalesFeeSchema } from '@/server/modules/partners/schemas';
 // 254 characters at most (RFC 5321); the buyer's e-mail is an index key.
 const email = z.email('must be an e-mail address').max(254, 'must be an e-mail address of at most 254 characters');
 
-export const buyerObject = z.looseObject({
+const buyerObject = z.looseObject({
   email: z.string().optional(),
   phone: z.string().min(1).optional(),
   id: z.string().min(1).optional(),
@@ -21,7 +21,7 @@ export const buyerObject = z.looseObject({
  * The original purchaser: an e-mail string, or an object with at least one of email, phone, id. Checked
  * in one refinement so the error carries the spec's message instead of a generic union failure.
  */
-export const buyerSchema = z
+const buyerSchema = z
   // Readable messages instead of the union's own "Invalid input": missing, or neither shape.
   .union([z.string(), buyerObject], {
     error: (issue) =>
@@ -45,7 +45,7 @@ export const buyerSchema = z
       'An e-mail string, or `{ email?, phone?, id?, fullName?, name? }` with at least one of email, phone, id',
   });
 
-export const ticketAccessSchema = z
+const ticketAccessSchema = z
   .looseObject({
     type: z.enum(['URL', 'API', 'OTHER']),
     locator: z.string().min(1),
@@ -54,8 +54,6 @@ export const ticketAccessSchema = z
   .meta({ description: 'URL: locator is the QR/ticket URL; OTHER: locator is the access code itself' });
 
 /** The catalogue's fee schema, one for every level; re-exported so ticket code keeps importing it from here. */
-export { primarySalesFeeSchema };
-
 const tag = z.string().regex(/^[^:\s][^:]*:.+$/, 'must be a key:value string');
 
 export const ticketCreateSchema = z
@@ -111,9 +109,9 @@ export const ticketsRequestSchema = z
     { when: (payload) => Array.isArray(payload.value) },
   );
 
-export const ticketErrorSchema = z.object({ path: z.string(), message: z.string() });
+const ticketErrorSchema = z.object({ path: z.string(), message: z.string() });
 
-export const ticketResultSchema = z
+const ticketResultSchema = z
   .object({
     ticketId: z.string(),
     id: z.string().meta({ description: "Encore's id for the ticket" }),

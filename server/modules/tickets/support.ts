@@ -7,6 +7,7 @@ import { notFound } from '@/server/lib/errors';
 import { likeEscape } from '@/server/lib/paging';
 import { showDirectory } from '@/server/modules/catalog';
 import { fromMinorUnits } from '@/server/lib/money';
+import { ticketStateColumns } from './browse';
 import { ticketHistory, type TicketEventKind } from './history';
 
 /**
@@ -33,10 +34,7 @@ export async function searchPartnerTickets(input: z.input<typeof searchTicketsIn
   const show = showDirectory(db);
   const rows = await db
     .select({
-      id: tickets.id,
-      ticketId: tickets.ticketId,
-      status: tickets.status,
-      admittedAt: tickets.admittedAt,
+      ...ticketStateColumns,
       buyerEmail: tickets.buyerEmail,
       eventId: show.eventPk,
       eventTitle: show.eventTitle,

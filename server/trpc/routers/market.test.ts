@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
 import { createBuyIntention, createListing } from '@/server/modules/marketplace';
 import { getPayment } from '@/server/modules/payments';
 import { listMessages } from '@/server/modules/webhooks';
 import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
-import { recordJobs } from '@/server/testing/jobs';
+import { recordJobsInFile } from '@/server/testing/jobs';
 import { syncTickets } from '@/server/testing/ticket-api';
 import { createCallerFactory } from '../init';
 import { appRouter } from '../router';
@@ -14,11 +14,7 @@ const createCaller = createCallerFactory(appRouter);
 const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
 const anonymous = createCaller({ staff: null });
 
-let jobs: ReturnType<typeof recordJobs>;
-beforeAll(() => {
-  jobs = recordJobs();
-});
-afterAll(() => jobs.restore());
+recordJobsInFile();
 
 const SELLER = 'seller@example.com';
 const BUYER = 'buyer@example.com';

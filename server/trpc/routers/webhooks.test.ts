@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { resetEnvCache } from '@/server/env';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { setEnvInFile } from '@/server/testing/env';
 import { makePartner } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { createCallerFactory } from '../init';
@@ -17,14 +17,7 @@ const createCaller = createCallerFactory(appRouter);
 const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' } });
 const anonymous = createCaller({ staff: null });
 
-beforeAll(() => {
-  process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
-  resetEnvCache();
-});
-afterAll(() => {
-  delete process.env.ALLOW_PRIVATE_PARTNER_URLS;
-  resetEnvCache();
-});
+setEnvInFile({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
 beforeEach(() => {
   jobs = recordJobs();
 });

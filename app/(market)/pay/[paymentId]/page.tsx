@@ -3,7 +3,8 @@ import { notFound } from 'next/navigation';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { GuaranteeBlock } from '@/components/market/guarantee';
 import { getDb } from '@/db';
-import { formatDay, formatMoney, type Locale, minorToMajor } from '@/server/lib/i18n';
+import { formatDay, formatMoney, type Locale } from '@/server/lib/i18n';
+import { fromMinorUnits } from '@/server/lib/money';
 import { BUY_INTENTION_PURPOSE, intentionPromiseFacts } from '@/server/modules/marketplace';
 import {
   type CheckoutView,
@@ -13,7 +14,7 @@ import {
   sandboxCheckout,
 } from '@/server/modules/payments';
 import '../checkout.css';
-import { SandboxMerchant } from '../merchant';
+import { SandboxPage } from '../merchant';
 
 export const dynamic = 'force-dynamic';
 
@@ -66,12 +67,14 @@ export default async function CheckoutPage({
   const raw = (await searchParams).error;
   const code = (SANDBOX_CARD_ERRORS as readonly string[]).includes(String(raw)) ? (raw as SandboxCardError) : null;
   const { payment, partnerName } = view;
-  const amount = formatMoney(minorToMajor(payment.amountMinor, payment.currency), payment.currency, locale);
+  const amount = formatMoney(fromMinorUnits(payment.amountMinor, payment.currency), payment.currency, locale);
   return (
-    <div className="co">
-      <aside className="co-summary" aria-label={t('orderSummary')}>
-        <div>
-          <SandboxMerchant partnerName={partnerName} testMode={t('testMode')} />
+    <SandboxPage
+      label={t('orderSummary')}
+      partnerName={partnerName}
+      testMode={t('testMode')}
+      summary={
+        <>
           <p className="co-for">{t('payTo', { partner: partnerName })}</p>
           <p className="co-amount" data-testid="amount">
             {amount}
@@ -88,15 +91,12 @@ export default async function CheckoutPage({
               </span>
             </li>
           </ul>
-        </div>
-      </aside>
-      <main className="co-main">
-        <div>
-          <Body view={view} amount={amount} code={code} t={t} locale={locale} />
-          {promises ? <GuaranteeBlock facts={promises} className="co-guarantee" /> : null}
-        </div>
-      </main>
-    </div>
+        </>
+      }
+    >
+      <Body view={view} amount={amount} code={code} t={t} locale={locale} />
+      {promises ? <GuaranteeBlock facts={promises} className="co-guarantee" /> : null}
+    </SandboxPage>
   );
 }
 
@@ -128,7 +128,11 @@ function Body({
           <p>
             {state === 'refunded'
               ? t('refunded', {
-                  amount: formatMoney(minorToMajor(payment.refundedMinor, payment.currency), payment.currency, locale),
+                  amount: formatMoney(
+                    fromMinorUnits(payment.refundedMinor, payment.currency),
+                    payment.currency,
+                    locale,
+                  ),
                 })
               : payment.paidAt
                 ? t('paidOn', { amount, date: formatDay(payment.paidAt, locale) })

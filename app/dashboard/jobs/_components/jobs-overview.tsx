@@ -19,7 +19,7 @@ const REFRESH_MS = 10_000;
 type Overview = inferRouterOutputs<AppRouter>['jobs']['overview'];
 
 /** "45 s", "12 min", "3 h 5 min", "2 d 4 h": how long something has waited. */
-export function formatAge(ms: number): string {
+function formatAge(ms: number): string {
   const s = Math.max(0, Math.floor(ms / 1000));
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);

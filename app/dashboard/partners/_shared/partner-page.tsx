@@ -12,7 +12,7 @@ import { batchesPath, eventsPath, partnerPath } from './paths';
  * For server pages: an unknown id (or another partner's) renders the route's not-found page, and so does
  * an id the API refuses as malformed (too long, say): it names nothing, and is no reason for a 500.
  */
-export function notFoundOn404(err: unknown): never {
+function notFoundOn404(err: unknown): never {
   if (err instanceof TRPCError && (err.code === 'NOT_FOUND' || err.code === 'BAD_REQUEST')) notFound();
   throw err;
 }

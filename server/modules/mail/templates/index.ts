@@ -10,7 +10,7 @@ import type { MailKind, MailTemplate } from './types';
 import { wishlistAvailable } from './wishlist-available';
 
 export { plainTextOptions } from './plain-text';
-export { MAIL_KINDS, type MailData, type MailKind } from './types';
+export { type MailData, type MailKind } from './types';
 
 /** Every kind of mail, each a component of its own (./<kind>.tsx). */
 export const templates: { [K in MailKind]: MailTemplate<K> } = {

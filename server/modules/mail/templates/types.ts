@@ -68,17 +68,6 @@ export interface MailData {
 }
 
 export type MailKind = keyof MailData;
-export const MAIL_KINDS = [
-  'signInLink',
-  'listingCreated',
-  'ticketSold',
-  'purchaseConfirmation',
-  'ticketsDelivered',
-  'listingCancelled',
-  'purchaseRefunded',
-  'payoutCancelled',
-  'wishlistAvailable',
-] as const satisfies readonly MailKind[];
 
 /** The `mail` messages of one language. */
 export type MailT = ReturnType<typeof translator<'mail'>>;

@@ -3,7 +3,7 @@ import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { sandboxOnboarding } from '@/server/modules/payments';
 import '../../checkout.css';
-import { SandboxMerchant } from '../../merchant';
+import { SandboxPage } from '../../merchant';
 
 export const dynamic = 'force-dynamic';
 
@@ -22,10 +22,12 @@ export default async function PayoutOnboardingPage({ params }: { params: Promise
   const t = await getTranslations('pay');
   const { account, partnerName } = found;
   return (
-    <div className="co">
-      <aside className="co-summary" aria-label={t('payoutAccount')}>
-        <div>
-          <SandboxMerchant partnerName={partnerName} testMode={t('testMode')} />
+    <SandboxPage
+      label={t('payoutAccount')}
+      partnerName={partnerName}
+      testMode={t('testMode')}
+      summary={
+        <>
           <p className="co-for">{t('payoutsFor')}</p>
           <p className="co-amount" style={{ fontSize: 22 }}>
             {account.sellerEmail}
@@ -36,44 +38,41 @@ export default async function PayoutOnboardingPage({ params }: { params: Promise
               <span>{t(`payoutStatus.${account.status}`)}</span>
             </li>
           </ul>
-        </div>
-      </aside>
-      <main className="co-main">
-        <div>
-          {account.status === 'active' ? (
-            <section className="co-state co-state-ok" aria-labelledby="state-title">
-              <div className="co-state-icon" aria-hidden="true">
-                ✓
-              </div>
-              <h1 id="state-title">{t('payoutsActiveTitle')}</h1>
-              <p>{t('payoutsActiveBody')}</p>
-              {account.returnUrl && (
-                <a className="co-button" href={account.returnUrl}>
-                  {t('continue')}
-                </a>
-              )}
-            </section>
-          ) : (
-            <section aria-labelledby="payout-title">
-              <h1 id="payout-title">{t('payoutTitle')}</h1>
-              <form method="post" action={`/api/payments/sandbox/payouts/${account.id}`} className="co-form">
-                <div className="co-field">
-                  <label htmlFor="holder">{t('holder')}</label>
-                  <input id="holder" name="holder" autoComplete="name" required />
-                </div>
-                <div className="co-field">
-                  <label htmlFor="iban">{t('iban')}</label>
-                  <input id="iban" name="iban" placeholder="NL00 BANK 0123 4567 89" required />
-                </div>
-                <button className="co-button" type="submit">
-                  {t('savePayout')}
-                </button>
-              </form>
-              <p className="co-hint">{t('payoutHint')}</p>
-            </section>
+        </>
+      }
+    >
+      {account.status === 'active' ? (
+        <section className="co-state co-state-ok" aria-labelledby="state-title">
+          <div className="co-state-icon" aria-hidden="true">
+            ✓
+          </div>
+          <h1 id="state-title">{t('payoutsActiveTitle')}</h1>
+          <p>{t('payoutsActiveBody')}</p>
+          {account.returnUrl && (
+            <a className="co-button" href={account.returnUrl}>
+              {t('continue')}
+            </a>
           )}
-        </div>
-      </main>
-    </div>
+        </section>
+      ) : (
+        <section aria-labelledby="payout-title">
+          <h1 id="payout-title">{t('payoutTitle')}</h1>
+          <form method="post" action={`/api/payments/sandbox/payouts/${account.id}`} className="co-form">
+            <div className="co-field">
+              <label htmlFor="holder">{t('holder')}</label>
+              <input id="holder" name="holder" autoComplete="name" required />
+            </div>
+            <div className="co-field">
+              <label htmlFor="iban">{t('iban')}</label>
+              <input id="iban" name="iban" placeholder="NL00 BANK 0123 4567 89" required />
+            </div>
+            <button className="co-button" type="submit">
+              {t('savePayout')}
+            </button>
+          </form>
+          <p className="co-hint">{t('payoutHint')}</p>
+        </section>
+      )}
+    </SandboxPage>
   );
 }

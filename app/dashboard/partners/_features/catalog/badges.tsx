@@ -2,7 +2,7 @@ import { Badge } from '@/components/ui/badge';
 import { Time } from '@/components/ui/time';
 import styles from './catalog.module.css';
 
-export function TicketStatusBadge({ status }: { status: 'VALID' | 'INVALIDATED' }) {
+function TicketStatusBadge({ status }: { status: 'VALID' | 'INVALIDATED' }) {
   return status === 'VALID' ? <Badge tone="success">Valid</Badge> : <Badge tone="danger">Invalidated</Badge>;
 }
 

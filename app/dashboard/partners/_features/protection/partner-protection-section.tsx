@@ -17,7 +17,7 @@ import { ticketPath } from '../../_shared/paths';
 import { UnlockHoursField } from './unlock-hours-field';
 
 /** "3 h 12 min", "45 s": a delay staff read at a glance. */
-export function duration(seconds: number | null): string {
+function duration(seconds: number | null): string {
   if (seconds === null) return '—';
   const s = Math.round(seconds);
   if (s < 60) return `${s} s`;
