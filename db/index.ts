@@ -24,7 +24,11 @@ function connect(url: string, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)
   const sql = postgres(url, {
     max,
     onnotice: () => {},
-    connection: { application_name: 'encore' },
+    // No JIT: every statement here is a short OLTP query, and a server with JIT on (PostgreSQL's default
+    // where it is built with LLVM, as on Debian) compiles any plan whose estimate passes jit_above_cost, which
+    // on small or fresh tables costs 300-400 ms a statement (the webhook claim took 384 ms on CI's PostgreSQL 15
+    // for 2 ms of work).
+    connection: { application_name: 'encore', jit: 'off' },
     // Unnamed statements: safe behind PgBouncer in transaction mode, and re-executed statements are
     // described afresh (a cached prepared statement re-typed raw parameters after drizzle replaced
     // postgres.js's timestamp serializers).
