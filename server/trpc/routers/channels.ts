@@ -25,6 +25,13 @@ import { protectedProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
 const channelRef = z.object({ partnerId: z.string().min(1), channelId: z.string().min(1) });
+/** One page of a channel's listings or sales, optionally of one status. */
+const pageOfChannel = <S extends z.ZodType>(status: S) =>
+  channelRef.extend({
+    status: status.optional(),
+    page: z.number().int().min(1).default(1),
+    pageSize: z.number().int().min(1).max(100).default(25),
+  });
 
 /**
  * Channels for staff: a partner's channels (external platforms pushing resale listings) with their keys
@@ -59,46 +66,16 @@ export const channelsRouter = router({
     .input(channelRef)
     .mutation(async ({ input }) => ({ messageId: await sendChannelTestMessage(input.partnerId, input.channelId) })),
   listings: protectedProcedure
-    .input(
-      channelRef.extend({
-        status: channelListingStatus.optional(),
-        page: z.number().int().min(1).default(1),
-        pageSize: z.number().int().min(1).max(100).default(25),
-      }),
-    )
-    .query(async ({ input }) => {
-      await getChannel(input.partnerId, input.channelId, getDb());
-      return staffChannelListings(
-        input.partnerId,
-        input.channelId,
-        {
-          status: input.status,
-          page: input.page,
-          pageSize: input.pageSize,
-        },
-        getDb(),
-      );
+    .input(pageOfChannel(channelListingStatus))
+    .query(async ({ input: { partnerId, channelId, ...page } }) => {
+      await getChannel(partnerId, channelId, getDb());
+      return staffChannelListings(partnerId, channelId, page, getDb());
     }),
   sales: protectedProcedure
-    .input(
-      channelRef.extend({
-        status: channelSaleStatus.optional(),
-        page: z.number().int().min(1).default(1),
-        pageSize: z.number().int().min(1).max(100).default(25),
-      }),
-    )
-    .query(async ({ input }) => {
-      await getChannel(input.partnerId, input.channelId, getDb());
-      return staffChannelSales(
-        input.partnerId,
-        input.channelId,
-        {
-          status: input.status,
-          page: input.page,
-          pageSize: input.pageSize,
-        },
-        getDb(),
-      );
+    .input(pageOfChannel(channelSaleStatus))
+    .query(async ({ input: { partnerId, channelId, ...page } }) => {
+      await getChannel(partnerId, channelId, getDb());
+      return staffChannelSales(partnerId, channelId, page, getDb());
     }),
   /** The status of the payout account the channel's sales are paid to (`none` before it is set up). */
   payoutSetup: protectedProcedure.input(channelRef).query(async ({ input }) => {
