@@ -50,17 +50,6 @@ export const refundPurchaseInput = z.object({
 });
 export type RefundPurchaseInput = z.input<typeof refundPurchaseInput>;
 
-const percent = z.number().min(0, 'At least 0').max(100, 'At most 100');
-const fixed = z.number().min(0, 'At least 0').max(1_000_000, 'At most 1,000,000');
-/** A partner's market terms as staff set them (the fees form). */
-export const marketTermsInput = z.object({
-  partnerId,
-  buyerFeePercent: percent,
-  buyerFeeFixed: fixed,
-  sellerFeePercent: percent,
-  sellerFeeFixed: fixed,
-  payoutDelayDays: z.number().int('Whole days').min(0, 'At least 0').max(365, 'At most 365'),
-});
 
 const money = (minor: number, currency: string) => fromMinorUnits(minor, currency) ?? 0;
 const pageOf = <T>(items: T[], total: number, page: number, pageSize: number) => ({

@@ -193,3 +193,15 @@ export function payoutPreviewMinor(model: PayoutModel, priceMinor: number): numb
 
 /** The fan's e-mail field of a peer-to-peer transfer. */
 export const transferEmail = email;
+
+const feePercent = z.number().min(0, 'At least 0').max(100, 'At most 100');
+const feeFixed = z.number().min(0, 'At least 0').max(1_000_000, 'At most 1,000,000');
+/** A partner's market terms as staff set them (the fees form). */
+export const marketTermsInput = z.object({
+  partnerId: z.string().min(1),
+  buyerFeePercent: feePercent,
+  buyerFeeFixed: feeFixed,
+  sellerFeePercent: feePercent,
+  sellerFeeFixed: feeFixed,
+  payoutDelayDays: z.number().int('Whole days').min(0, 'At least 0').max(365, 'At most 365'),
+});

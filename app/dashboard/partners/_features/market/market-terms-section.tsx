@@ -7,13 +7,14 @@ import { ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
 import { useTRPC } from '@/components/trpc/client';
-import { fieldMessages, useDashboardForm } from '../../../_shared/api-form';
+import { marketTermsInput } from '@/server/modules/marketplace/schemas';
+import { apiResolver, fieldMessages, useDashboardForm } from '../../../_shared/api-form';
 import layout from '../../_shared/form-layout.module.css';
 import { marketPath } from '../../_shared/paths';
 
 type TermName = 'buyerFeePercent' | 'buyerFeeFixed' | 'sellerFeePercent' | 'sellerFeeFixed' | 'payoutDelayDays';
 
-/** Each field with the server's rule, checked here first so staff see a message they can act on. */
+/** The fields, with the bounds the API's schema (marketTermsInput) checks, for the inputs' own min/max. */
 const FIELDS: { name: TermName; label: string; hint: string; max: number; whole?: boolean }[] = [
   { name: 'buyerFeePercent', label: 'Buyer fee (%)', hint: 'Of each ticket’s price, 0 to 100.', max: 100 },
   { name: 'buyerFeeFixed', label: 'Buyer fee (fixed)', hint: 'Per ticket, in its currency’s major units.', max: 1e6 },
@@ -22,14 +23,22 @@ const FIELDS: { name: TermName; label: string; hint: string; max: number; whole?
   { name: 'payoutDelayDays', label: 'Payout delay (days)', hint: 'After the show, 0 to 365.', max: 365, whole: true },
 ];
 
-function check(text: string, field: (typeof FIELDS)[number]): { value: number } | { error: string } {
-  const value = Number(text.trim());
-  if (text.trim() === '' || !Number.isFinite(value)) return { error: 'Enter a number, 0 or more' };
-  if (value < 0) return { error: 'Enter 0 or more' };
-  if (value > field.max) return { error: `At most ${field.max}` };
-  if (field.whole && !Number.isInteger(value)) return { error: 'Enter whole days' };
-  return { value };
-}
+type TermValues = Record<TermName, string> & { partnerId: string };
+
+const inputOf = (values: TermValues) => ({
+  partnerId: values.partnerId,
+  ...(Object.fromEntries(FIELDS.map((f) => [f.name, Number(values[f.name].trim())])) as Record<TermName, number>),
+});
+
+/** The API's schema checks the numbers; the form alone can get a blank or a non-number wrong. */
+const resolver = apiResolver(marketTermsInput, inputOf, (values) =>
+  Object.fromEntries(
+    FIELDS.map((f) => {
+      const text = values[f.name].trim();
+      return [f.name, text === '' || !Number.isFinite(Number(text)) ? 'Enter a number, 0 or more' : undefined];
+    }),
+  ),
+);
 
 /**
  * The partner's market terms: what buyers pay on top of the price, what sellers give up, and how long
@@ -39,9 +48,11 @@ export function MarketTermsSection({ partnerId }: { partnerId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { data: terms } = useSuspenseQuery(trpc.market.terms.get.queryOptions({ partnerId }));
-  const asText = (t: typeof terms) =>
-    Object.fromEntries(FIELDS.map((f) => [f.name, String(t[f.name])])) as Record<TermName, string>;
-  const form = useDashboardForm<Record<TermName, string>>({ defaultValues: asText(terms) });
+  const asText = (t: typeof terms): TermValues => ({
+    partnerId,
+    ...(Object.fromEntries(FIELDS.map((f) => [f.name, String(t[f.name])])) as Record<TermName, string>),
+  });
+  const form = useDashboardForm<TermValues>({ defaultValues: asText(terms), resolver });
   const [done, setDone] = useState(false);
 
   const save = useMutation(
@@ -57,10 +68,7 @@ export function MarketTermsSection({ partnerId }: { partnerId: string }) {
   const submit = () => {
     setDone(false);
     // The first field with a problem takes the focus (react-hook-form's shouldFocusError).
-    void form.handleSubmit((values) => {
-      const parsed = Object.fromEntries(FIELDS.map((f) => [f.name, Number(values[f.name].trim())]));
-      save.mutate({ partnerId, ...(parsed as Record<TermName, number>) });
-    })();
+    void form.handleSubmit((values) => save.mutate(inputOf(values)))();
   };
 
   return (
@@ -90,10 +98,6 @@ export function MarketTermsSection({ partnerId }: { partnerId: string }) {
                 max={f.max}
                 step={f.whole ? 1 : 'any'}
                 {...form.register(f.name, {
-                  validate: (text) => {
-                    const checked = check(text, f);
-                    return 'error' in checked ? checked.error : true;
-                  },
                   onChange: () => {
                     form.clearErrors(f.name);
                     setDone(false);
