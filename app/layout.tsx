@@ -1,5 +1,8 @@
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import { connection } from 'next/server';
+import { getLocale } from 'next-intl/server';
+import { LOCALE_HEADER } from '@/server/lib/i18n';
 import './globals.css';
 
 export const metadata: Metadata = {
@@ -11,8 +14,12 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Every page is rendered per request: its scripts carry the nonce of that response's Content Security
   // Policy (proxy.ts), which a page built ahead of time could not know.
   await connection();
+  // The proxy sets the locale header on fan pages only (and strips a caller's elsewhere): those declare
+  // the fan's language, so screen readers and translation tools read Spanish as Spanish. The dashboard,
+  // docs and staff pages are English whatever DEFAULT_LANG says.
+  const lang = (await headers()).has(LOCALE_HEADER) ? await getLocale() : 'en';
   return (
-    <html lang="en">
+    <html lang={lang}>
       <body>{children}</body>
     </html>
   );

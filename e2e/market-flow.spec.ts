@@ -44,6 +44,26 @@ async function check(page: Page, name: string) {
   }
 }
 
+// Words of the English fan-page titles that have no place in a Spanish one (brand names aside).
+const ENGLISH_TITLE_WORDS =
+  /\b(your|tickets?|listing|listed|sell|resell|resale|take|off|sale|transfer|send|unsubscribe|checkout|sign|terms|link|expired)\b/i;
+
+/**
+ * A fan page declares the fan's language on <html> (what screen readers and translation tools read),
+ * and its tab title is noted per language for the comparison at the end.
+ */
+async function expectDeclaredLanguage(
+  page: Page,
+  what: string,
+  lang: 'en' | 'es',
+  titles: Record<string, Partial<Record<'en' | 'es', string>>>,
+) {
+  await expect(page.locator('html'), `${what} (${lang}) <html lang>`).toHaveAttribute('lang', lang);
+  const title = await page.title();
+  expect(title, `${what} (${lang}) has a title of its own`).toMatch(/ · Encore$/);
+  titles[what] = { ...titles[what], [lang]: title };
+}
+
 /** Staff, in their own browser context, open the newest mail to `to` with `subject`; answers its text. */
 async function mailText(browser: Browser, to: string, subject: string): Promise<string> {
   const context = await browser.newContext();
@@ -328,12 +348,14 @@ test(
       ['login', `/login?partner=${partnerId}`],
       ['not-found', '/market/evt_doesnotexist'],
     ];
+    const titles: Record<string, Partial<Record<'en' | 'es', string>>> = {};
     for (const lang of ['en', 'es'] as const) {
       for (const [what, url] of pages) {
         const target = new URL(url, baseURL);
         target.searchParams.set('lang', lang);
         await page.goto(`${target.pathname}${target.search}`);
         await expect(page.locator('.mk').first(), `${what} (${lang})`).toHaveAttribute('lang', lang);
+        await expectDeclaredLanguage(page, what, lang, titles);
         await expect(page.getByTestId('partner-brand'), what).toBeVisible();
         if (what !== 'not-found') await expect(page.getByTestId('partner-brand'), what).toContainText(name);
         // The skip link is the first text of every page: translated like the rest.
@@ -350,6 +372,38 @@ test(
         }
       }
     }
+    // The fan pages outside the matrix above (no layout of their own to check): their language and title too.
+    const payment = path((intention.body.data as { paymentUrl: string }).paymentUrl);
+    const others: [string, string, boolean][] = [
+      ['payment', payment, true],
+      ['terms', `/terms?partner=${partnerId}`, true],
+      ['listing-transfer', `/listing/${listed}/transfer?to=friend-${RUN}@fans.test`, true],
+      ['ticket-transfer', `${secure.split('?')[0]}/transfer`, true],
+      ['unsubscribe', '/unsubscribe/lead_doesnotexist', true],
+      ['me', '/me', false],
+      ['expired-link', `/auth/expired?partner=${partnerId}`, false],
+    ];
+    const anonymous = await (await browser.newContext()).newPage();
+    for (const lang of ['en', 'es'] as const) {
+      for (const [what, url, signedIn] of others) {
+        const target = new URL(url, baseURL);
+        target.searchParams.set('lang', lang);
+        const on = signedIn ? page : anonymous;
+        await on.goto(`${target.pathname}${target.search}`);
+        await expectDeclaredLanguage(on, what, lang, titles);
+      }
+    }
+    for (const [what, title] of Object.entries(titles)) {
+      // The market's unknown show answers with the market's own (translated) title, like the rest.
+      expect(title.es, `${what}: Spanish title is not the English one`).not.toBe(title.en);
+      expect(title.es, `${what}: English words in the Spanish title`).not.toMatch(ENGLISH_TITLE_WORDS);
+    }
+    // Staff and developer pages stay English, whatever the fan's remembered language (the cookie set above).
+    for (const url of ['/signin', '/docs']) {
+      await page.goto(`${url}?lang=es`);
+      await expect(page.locator('html'), url).toHaveAttribute('lang', 'en');
+    }
+    await anonymous.context().close();
     await context.close();
   },
 );

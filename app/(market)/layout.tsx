@@ -3,8 +3,8 @@ import { getLocale, getMessages } from 'next-intl/server';
 import './market.css';
 
 /**
- * Every fan page: translated (the proxy chose the locale; `lang` marks the content's language for
- * screen readers since the root <html> is shared with the English-only dashboard).
+ * Every fan page: translated (the proxy chose the locale; the root layout declares it on <html>, and
+ * `lang` here keeps the shell's own element saying so too).
  */
 export default async function MarketLayout({ children }: { children: React.ReactNode }) {
   const [locale, messages] = await Promise.all([getLocale(), getMessages()]);

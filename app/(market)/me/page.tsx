@@ -7,7 +7,10 @@ import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
 import { currentFanSession, FAN_SESSION_COOKIE } from '@/server/modules/fans';
 
-export const metadata: Metadata = { title: 'Your tickets', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('entry');
+  return { title: t('meTitle'), robots: { index: false } };
+}
 
 /** A signed-in fan goes to their partner's resale entry page; anyone else reads how to get here. */
 export default async function FanAccountPage() {

@@ -13,7 +13,10 @@ import { PayoutSetup, SignInPrompt } from '../../_sell/parts';
 import { moneyMajor, rangeText } from '../../_sell/reasons';
 import { BADGE, ListingSummary } from './listing-summary';
 
-export const metadata: Metadata = { title: 'Your listing', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('listing');
+  return { title: t('title'), robots: { index: false } };
+}
 
 type Props = { params: Promise<{ listingId: string }>; searchParams: Promise<Record<string, string | undefined>> };
 

@@ -11,7 +11,10 @@ import { resaleEntryPage } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { ShowHeading, SignInPrompt, TicketLine } from '../../_sell/parts';
 
-export const metadata: Metadata = { title: 'Resell your tickets', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('entry');
+  return { title: t('metaTitle'), robots: { index: false } };
+}
 
 type Props = { params: Promise<{ partnerId: string }>; searchParams: Promise<Record<string, string | undefined>> };
 

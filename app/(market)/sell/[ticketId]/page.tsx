@@ -13,7 +13,10 @@ import { SellForm } from '../../_sell/forms';
 import { PayoutDate, PayoutSetup, ShowHeading, SignInPrompt, TicketLine, ticketName } from '../../_sell/parts';
 import { rangeText } from '../../_sell/reasons';
 
-export const metadata: Metadata = { title: 'Sell your tickets', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('sell');
+  return { title: t('metaTitle'), robots: { index: false } };
+}
 
 type Props = { params: Promise<{ ticketId: string }>; searchParams: Promise<Record<string, string | undefined>> };
 

@@ -8,7 +8,10 @@ import { notificationLead } from '@/server/modules/market-data';
 import { getPartner } from '@/server/modules/partners';
 import { unsubscribeAction } from './actions';
 
-export const metadata: Metadata = { title: 'Unsubscribe', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('unsubscribe');
+  return { title: t('metaTitle'), robots: { index: false } };
+}
 
 type Props = { params: Promise<{ id: string }>; searchParams: Promise<Record<string, string | undefined>> };
 

@@ -11,7 +11,10 @@ import { transferAction } from '../../../_sell/actions';
 import { ListingActionForm } from '../../../_sell/forms';
 import { ShowHeading } from '../../../_sell/parts';
 
-export const metadata: Metadata = { title: 'Transfer your tickets', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('listing');
+  return { title: t('transferMetaTitle'), robots: { index: false } };
+}
 
 type Props = { params: Promise<{ listingId: string }>; searchParams: Promise<Record<string, string | undefined>> };
 

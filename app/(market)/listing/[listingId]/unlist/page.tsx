@@ -12,7 +12,10 @@ import { ListingActionForm } from '../../../_sell/forms';
 import { ShowHeading } from '../../../_sell/parts';
 import { moneyMajor } from '../../../_sell/reasons';
 
-export const metadata: Metadata = { title: 'Take your listing off sale', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('listing');
+  return { title: t('unlistMetaTitle'), robots: { index: false } };
+}
 
 /** The confirmation step of taking a listing off sale (a page of its own: works without JavaScript). */
 export default async function UnlistPage({ params }: { params: Promise<{ listingId: string }> }) {

@@ -11,7 +11,10 @@ import { CopyLink } from '../../../_sell/forms';
 import { PayoutDate, PayoutSetup, ShowHeading } from '../../../_sell/parts';
 import { moneyMajor } from '../../../_sell/reasons';
 
-export const metadata: Metadata = { title: 'Your tickets are listed', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('sell');
+  return { title: t('doneMetaTitle'), robots: { index: false } };
+}
 
 type Props = { params: Promise<{ ticketId: string }>; searchParams: Promise<Record<string, string | undefined>> };
 

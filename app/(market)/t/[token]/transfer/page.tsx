@@ -12,7 +12,10 @@ import { ListingActionForm } from '../../../_sell/forms';
 import { SignInPrompt } from '../../../_sell/parts';
 import '../../../market/buy.css';
 
-export const metadata: Metadata = { title: 'Send your ticket', robots: { index: false } };
+export async function generateMetadata(): Promise<Metadata> {
+  const t = await getTranslations('listing');
+  return { title: t('sendMetaTitle'), robots: { index: false } };
+}
 
 type Props = { params: Promise<{ token: string }>; searchParams: Promise<Record<string, string | undefined>> };
 
