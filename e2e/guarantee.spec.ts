@@ -1,5 +1,17 @@
 import { type APIRequestContext, type Browser, expect, type Page, test } from '@playwright/test';
-import { axe, call, createPartner, hydrated, listTicket, RUN, setUp, shot, signIn, payWithTestCard } from './helpers';
+import {
+  axe,
+  call,
+  createPartner,
+  hydrated,
+  listTicket,
+  RUN,
+  setUp,
+  shot,
+  signIn,
+  payWithTestCard,
+  svgIconsOnly,
+} from './helpers';
 
 /*
  * Every promise true, and the buyer guarantee where it counts (issue 28): what the buy page says about
@@ -150,6 +162,7 @@ test('reissue off (the default): transfer promised, the guarantee on checkout, p
     await expect(page).toHaveURL(/\/checkout\?listings=/);
     const g = page.getByTestId('guarantee');
     await expect(g.getByRole('heading', { name: 'What Encore guarantees' })).toBeVisible();
+    await svgIconsOnly(g.getByRole('heading', { name: 'What Encore guarantees' }));
     await expect(g).toContainText('If the show is cancelled, you get a full refund, fees included, automatically');
     await expect(g).toContainText('the seller still holds the ticket');
     await expect(g).not.toContainText('new code');

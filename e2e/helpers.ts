@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type Browser, expect, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Locator, type Page } from '@playwright/test';
 
 /** The admin the e2e server is started with (playwright.config.ts, ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const ADMIN_EMAIL = 'e2e-admin@encore.test';
@@ -24,6 +24,23 @@ export async function shot(page: Page, name: string) {
   if (process.env.E2E_SHOTS === '0') return;
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
+}
+
+/** The page now open, in English and Spanish, on a phone (390 px) and a laptop (1366 px). */
+export async function shotsEnEs(page: Page, name: string) {
+  const here = new URL(page.url());
+  const size = page.viewportSize();
+  // The last language visited sticks (the ?lang= cookie): end on the one the page had, for the steps after.
+  const langs = here.searchParams.get('lang') === 'es' ? ['en', 'es'] : ['es', 'en'];
+  for (const lang of langs) {
+    here.searchParams.set('lang', lang);
+    await page.goto(`${here.pathname}${here.search}`);
+    for (const width of [390, 1366]) {
+      await page.setViewportSize({ width, height: 844 });
+      await shot(page, `${name}-${lang}-${width}`);
+    }
+  }
+  if (size) await page.setViewportSize(size);
 }
 
 /**
@@ -103,6 +120,15 @@ export async function axe(page: Page, what?: string) {
     bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
     what,
   ).toEqual([]);
+}
+
+/**
+ * The icons in `area` are drawn as SVG, not emoji glyphs: without a colour-emoji font an emoji shows as
+ * an empty box.
+ */
+export async function svgIconsOnly(area: Locator) {
+  await expect(area.locator('svg.mk-icon').first()).toBeVisible();
+  expect(await area.innerText()).not.toMatch(/[\p{Extended_Pictographic}\u2713\u2714\u23f3]/u);
 }
 
 /** A show of the specs' events: one standing option at 50 USD. */

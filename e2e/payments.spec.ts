@@ -1,5 +1,5 @@
 import { expect, type Page, test } from './fixtures';
-import { axe, baseURL, createPartner, RUN, setUp, shot } from './helpers';
+import { axe, baseURL, createPartner, RUN, setUp, shot, shotsEnEs, svgIconsOnly } from './helpers';
 
 /*
  * The sandbox's hosted checkout in a real browser: paying with the test cards (succeeds, declined,
@@ -63,8 +63,10 @@ test('4242 4242 4242 4242 pays, by keyboard, and lands on the success URL; the p
   await page.goto(`/pay/${paymentId}`);
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Continue' })).toHaveAttribute('href', success);
+  await svgIconsOnly(page.locator('.co-state'));
   await expect(page.getByLabel('Card number')).toHaveCount(0);
   await shot(page, 'payments-paid');
+  await shotsEnEs(page, 'icons-payment-paid');
 });
 
 test('4000 0000 0000 0002 is declined with a clear message; the payment stays payable', async ({ page }) => {

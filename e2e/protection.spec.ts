@@ -10,7 +10,9 @@ import {
   Receiver,
   RUN,
   shot,
+  shotsEnEs,
   signIn,
+  svgIconsOnly,
   usdShow,
 } from './helpers';
 
@@ -87,6 +89,7 @@ test('the secure view keeps the code locked until unlock, then shows the QR and 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${locked.pathname}?lang=es`);
     await expect(page.getByTestId('ticket-locked')).toBeVisible();
+    await svgIconsOnly(page.getByTestId('ticket-locked'));
     await expect(page.getByTestId('countdown')).toContainText('Se desbloquea en');
     await expect(page.getByTestId('ticket-holder')).toHaveText('Ada Lovelace');
     await expect(page.getByTestId('ticket-qr')).toHaveCount(0);
@@ -97,6 +100,7 @@ test('the secure view keeps the code locked until unlock, then shows the QR and 
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await axe(page, 'ticket-locked');
     await shot(page, 'ticket-locked-es');
+    await shotsEnEs(page, 'icons-ticket-locked');
   });
 
   await test.step('after unlock: the QR and a moving code that changes every 10 seconds', async () => {
@@ -237,12 +241,14 @@ test('a transferred ticket: the old link says so, the new one waits for the reis
       await fan.goto(`${after.pathname}?lang=es`);
       await expect(fan.getByTestId('ticket-status')).toHaveText('Reemitiéndose');
       await expect(fan.getByTestId('ticket-reissuing')).toContainText('código nuevo');
+      await svgIconsOnly(fan.getByTestId('ticket-reissuing'));
       await expect(fan.getByTestId('ticket-qr')).toHaveCount(0);
       await fan.waitForLoadState('networkidle');
       expect(bodies.filter((b) => b.includes(oldCode))).toEqual([]);
       await fits(fan);
       await axe(fan, 'ticket-reissuing');
       await shot(fan, 'ticket-reissuing-es');
+      await shotsEnEs(fan, 'icons-ticket-reissuing');
 
       await admin.reload();
       await expect(admin.getByTestId('reissue-awaiting')).toHaveText('1');

@@ -1,7 +1,18 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from './fixtures';
-import { axe, baseURL, call, createPartner, hydrated, listTicket, RUN, signIn } from './helpers';
+import {
+  axe,
+  baseURL,
+  call,
+  createPartner,
+  hydrated,
+  listTicket,
+  RUN,
+  shotsEnEs,
+  signIn,
+  svgIconsOnly,
+} from './helpers';
 
 /*
  * The selling pages as a fan uses them: the partner hands the seller a selling-flow URL with a one-time
@@ -125,11 +136,16 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   // Payout set-up from the listing page: the provider's onboarding (the sandbox's form) sends the seller back.
   await page.getByTestId('payout-setup').getByRole('button', { name: 'Set up payouts' }).click();
   await expect(page).toHaveURL(/\/pay\/payouts\//);
+  const payoutPage = page.url();
   await page.getByLabel('Account holder').fill('Ana Seller');
   await page.getByLabel('IBAN').fill('NL00 BANK 0123 4567 89');
   await page.getByRole('button', { name: 'Save payout details' }).click();
   await expect(page.getByTestId('listing-seller')).toContainText('Payouts are set up.');
   await expect(page.getByTestId('payout-setup')).toHaveCount(0);
+  await page.goto(payoutPage);
+  await expect(page.getByRole('heading', { name: 'Payouts are set up' })).toBeVisible();
+  await svgIconsOnly(page.locator('.co-state'));
+  await shotsEnEs(page, 'icons-payouts-active');
 
   // Another listing: change its price (within the range), then take it off sale behind a confirmation.
   const other = (await listTicket({ partnerId, sellerEmail: SELLER, ticketId: `S2-${RUN}`, price: '50' }))

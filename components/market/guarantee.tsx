@@ -1,4 +1,5 @@
 import { getLocale } from 'next-intl/server';
+import { CheckIcon } from '@/components/market/icons';
 import type { Locale } from '@/server/lib/i18n';
 import { type BuyerPromiseFacts, guaranteeTexts } from '@/server/lib/promises';
 
@@ -25,7 +26,7 @@ export async function GuaranteeBlock({ facts, className }: { facts: BuyerPromise
     >
       <h2 id="guarantee-heading">
         <span aria-hidden="true" className="mk-guarantee-icon">
-          ✓
+          <CheckIcon />
         </span>{' '}
         {g.title}
       </h2>

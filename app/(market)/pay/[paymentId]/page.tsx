@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { GuaranteeBlock } from '@/components/market/guarantee';
+import { CheckIcon } from '@/components/market/icons';
 import { getDb } from '@/db';
 import { formatDay, formatMoney, type Locale } from '@/server/lib/i18n';
 import { fromMinorUnits } from '@/server/lib/money';
@@ -122,7 +123,7 @@ function Body({
       return (
         <section className="co-state co-state-ok" aria-labelledby="state-title">
           <div className="co-state-icon" aria-hidden="true">
-            ✓
+            <CheckIcon />
           </div>
           <h1 id="state-title">{state === 'paid' ? t('paidTitle') : t('refundedTitle')}</h1>
           <p>

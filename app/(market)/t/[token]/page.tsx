@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
+import { HourglassIcon, LockIcon } from '@/components/market/icons';
 import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
@@ -124,7 +125,7 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
         ) : state === 'reissuing' ? (
           <div className="ticket-locked" data-testid="ticket-reissuing">
             <span className="ticket-locked-icon" aria-hidden="true">
-              ⏳
+              <HourglassIcon />
             </span>
             <p>{t('reissuingBody')}</p>
             <ReissueWatch />
@@ -132,7 +133,7 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
         ) : !access ? (
           <div className="ticket-locked" data-testid="ticket-locked">
             <span className="ticket-locked-icon" aria-hidden="true">
-              🔒
+              <LockIcon />
             </span>
             <p>
               <strong>{t('lockedTitle')}</strong>

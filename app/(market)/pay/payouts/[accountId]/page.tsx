@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
+import { CheckIcon } from '@/components/market/icons';
 import { sandboxOnboarding } from '@/server/modules/payments';
 import '../../checkout.css';
 import { SandboxPage } from '../../merchant';
@@ -44,7 +45,7 @@ export default async function PayoutOnboardingPage({ params }: { params: Promise
       {account.status === 'active' ? (
         <section className="co-state co-state-ok" aria-labelledby="state-title">
           <div className="co-state-icon" aria-hidden="true">
-            ✓
+            <CheckIcon />
           </div>
           <h1 id="state-title">{t('payoutsActiveTitle')}</h1>
           <p>{t('payoutsActiveBody')}</p>
