@@ -65,6 +65,8 @@ test('4242 4242 4242 4242 pays, by keyboard, and lands on the success URL; the p
   await expect(page.getByRole('link', { name: 'Continue' })).toHaveAttribute('href', success);
   await svgIconsOnly(page.locator('.co-state'));
   await expect(page.getByLabel('Card number')).toHaveCount(0);
+  // The Continue link is drawn as a button: white on the brand colour, not the fan pages' link colour.
+  await axe(page, 'payment received');
   await shot(page, 'payments-paid');
   await shotsEnEs(page, 'icons-payment-paid');
 });
