@@ -50,7 +50,6 @@ export const refundPurchaseInput = z.object({
 });
 export type RefundPurchaseInput = z.input<typeof refundPurchaseInput>;
 
-
 const money = (minor: number, currency: string) => fromMinorUnits(minor, currency) ?? 0;
 const pageOf = <T>(items: T[], total: number, page: number, pageSize: number) => ({
   items,
