@@ -1,5 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from './fixtures';
-import { axe, call, createPartner, hydrated, listTicket, RUN, setUp, payWithTestCard } from './helpers';
+import { axe, call, createPartner, hydrated, listTicket, pageShot, RUN, setUp, payWithTestCard } from './helpers';
 
 /*
  * The buying flow in a real browser: the partner's entry URL, the market with every fee shown, filters and
@@ -97,7 +97,7 @@ async function screenshots(page: Page, name: string) {
     ['desktop', { width: 1366, height: 900 }],
   ] as const) {
     await page.setViewportSize(size);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${label}.png`), fullPage: true });
+    await pageShot(page, `${name}-${label}.png`);
   }
   await page.setViewportSize({ width: 390, height: 844 });
 }

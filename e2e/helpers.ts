@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { type APIRequestContext, type Browser, expect, type Locator, type Page } from '@playwright/test';
+import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from '@playwright/test';
 
 /** The admin the e2e server is started with (playwright.config.ts, ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const ADMIN_EMAIL = 'e2e-admin@encore.test';
@@ -11,23 +11,33 @@ export const ADMIN_PASSWORD = 'e2e-password-123';
 /** Unique per run: the database may outlive one run (DATABASE_URL), so names and ids carry it. */
 export const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
-/** A full-page screenshot kept with the run's artifacts. */
 /**
  * Tag of tests about presentation alone (layout, translation, axe at both widths, screenshots) whose data
  * comes the same from either database server: the suites' second run, on DATABASE_URL, leaves them out.
  */
 export const PRESENTATION = { tag: '@presentation' };
 
+/**
+ * Screenshots are for people to look at, not assertions: CI (`.ci/run`, nobody looks there) and the suites'
+ * second run take none (E2E_SHOTS=0).
+ */
+export const SHOTS = process.env.E2E_SHOTS !== '0';
+
+/** A full-page screenshot kept with the run's artifacts. */
 export async function shot(page: Page, name: string) {
-  // Screenshots are for people to look at, not assertions: the suites' second run (on DATABASE_URL, the
-  // same pages from another database server) takes none (E2E_SHOTS=0).
-  if (process.env.E2E_SHOTS === '0') return;
+  if (!SHOTS) return;
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
 }
 
+/** A full-page screenshot into the test's own output folder (skipped like `shot`). */
+export async function pageShot(page: Page, file: string) {
+  if (SHOTS) await page.screenshot({ path: test.info().outputPath(file), fullPage: true });
+}
+
 /** The page now open, in English and Spanish, on a phone (390 px) and a laptop (1366 px). */
 export async function shotsEnEs(page: Page, name: string) {
+  if (!SHOTS) return;
   const here = new URL(page.url());
   const size = page.viewportSize();
   // The last language visited sticks (the ?lang= cookie): end on the one the page had, for the steps after.
@@ -114,7 +124,7 @@ export async function call(request: APIRequestContext, key: string, method: stri
 
 /** No serious or critical axe-core violation on the page as it is now. */
 export async function axe(page: Page, what?: string) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
   const bad = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   expect(
     bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),

@@ -7,6 +7,7 @@ import {
   createPartner,
   hydrated,
   listTicket,
+  pageShot,
   pointWebhooks,
   Receiver,
   RUN,
@@ -40,7 +41,7 @@ async function check(page: Page, name: string) {
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
     await axe(page, `${name} at ${w}px`);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${w}.png`), fullPage: true });
+    await pageShot(page, `${name}-${w}.png`);
   }
 }
 
@@ -368,7 +369,7 @@ test(
           const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
           expect(overflow, `${what} (${lang}) scrolls sideways at ${w}px`).toBeLessThanOrEqual(0);
           await axe(page, `${what} (${lang}) at ${w}px`);
-          await page.screenshot({ path: test.info().outputPath(`page-${what}-${lang}-${w}.png`), fullPage: true });
+          await pageShot(page, `page-${what}-${lang}-${w}.png`);
         }
       }
     }
@@ -468,6 +469,6 @@ test('a buyer whose hold the show cancellation ended is refused on the payment p
     'El espectáculo fue cancelado, así que estas entradas ya no se pueden comprar. No se te ha cobrado nada.',
   );
   await axe(page, 'refused payment (es)');
-  await page.screenshot({ path: test.info().outputPath('pay-refused-es.png'), fullPage: true });
+  await pageShot(page, 'pay-refused-es.png');
   await page.context().close();
 });

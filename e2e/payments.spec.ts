@@ -1,5 +1,5 @@
 import { expect, type Page, test } from './fixtures';
-import { axe, baseURL, createPartner, RUN, setUp, shot, shotsEnEs, svgIconsOnly } from './helpers';
+import { axe, baseURL, createPartner, pageShot, RUN, setUp, shot, shotsEnEs, svgIconsOnly } from './helpers';
 
 /*
  * The sandbox's hosted checkout in a real browser: paying with the test cards (succeeds, declined,
@@ -127,7 +127,7 @@ async function checkWidths(page: Page, name: string) {
   for (const width of [390, 1366]) {
     await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
     await axe(page, `${name} at ${width}px`);
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`), fullPage: true });
+    await pageShot(page, `${name}-${width}.png`);
   }
   await page.setViewportSize({ width: 390, height: 844 });
 }

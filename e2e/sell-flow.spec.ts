@@ -8,6 +8,7 @@ import {
   createPartner,
   hydrated,
   listTicket,
+  pageShot,
   RUN,
   shotsEnEs,
   signIn,
@@ -34,7 +35,7 @@ async function shots(page: Page, name: string) {
     [1366, 900],
   ] as const) {
     await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: test.info().outputPath(`${name}-${w}.png`), fullPage: true });
+    await pageShot(page, `${name}-${w}.png`);
   }
 }
 
