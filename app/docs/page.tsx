@@ -91,6 +91,14 @@ export default function DocsPage() {
           differ if your account manager configures a mapping. Authenticate Encore with a secret header and/or an
           address allowlist.
         </p>
+        <p id="sync-on-demand">
+          You need not push every ticket: ownership is synchronised on demand. With a verification URL set, the selling
+          entrypoints (<code>GET /v1/marketplace/sellingflow/url/entrypoint</code> and{' '}
+          <code>…/url/order/entrypoint</code>) answer a URL for a ticket or order Encore was never sent. When the fan
+          opens it (signed in), Encore asks this endpoint for that fan, stores only the tickets you list for them (for
+          an order, those tagged <code>order:&lt;orderId&gt;</code>) and opens the sell form; a ticket you do not list
+          for that fan is refused on the page, stating why. Without a verification URL those calls answer 404.
+        </p>
         <Code label="Verification request">{verificationExample.request}</Code>
         <Code label="Verification answer">{pretty(verificationExample.answer)}</Code>
         <h3>Event feed</h3>

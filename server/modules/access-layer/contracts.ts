@@ -28,8 +28,9 @@ export const sellAccessLayerRoute = defineRoute({
     '`PENDING_PAYOUT_INFO` is added beside them for a listed or sold ticket while the seller has no active payout account ' +
     '(never in orders mode).\n\n' +
     '`sync` is false for a ticket Encore was never sent: it is still judged by the show and the rules, and its `SELL` URL ' +
-    "opens the partner's resale page with `sync=1`, which asks the partner's verification endpoint for the seller's tickets " +
-    'and stores them before listing.\n\n' +
+    "opens the partner's resale page with `sync=1`, which asks the partner's verification endpoint for the seller's tickets, " +
+    'stores that ticket when the partner lists it for the seller and goes on to its sell form (the selling ' +
+    'entrypoints answer the same URL for a ticket or order Encore was never sent), or says the partner does not list it.\n\n' +
     'Orders mode aggregates each order (its tickets sent, by id or one per `combinations` entry, plus every ticket of that ' +
     'order Encore knows to be listed or sold), in this order: all NOT_SELLABLE → NOT_SELLABLE; some SELLABLE and some ' +
     'listed or sold → SELLABLE + `MANAGE`; all SELLABLE → SELLABLE + `SELL`; listed or sold in one listing with some listed → ' +

@@ -50,12 +50,22 @@ export const buyingFlowUrlRoute = defineRoute({
   examples: buyingFlowUrlExample,
 });
 
+/** Sync on demand (spec: "ticket ownership is synchronised on demand, only when a user wants to sell"). */
+const syncOnDemand = (what: 'ticket' | 'order', missing: string) =>
+  `For a${what === 'order' ? 'n' : ''} ${what} Encore was never sent: with a verification endpoint set (integration settings), ` +
+  `200 with the partner's resale entry URL carrying \`sync=1\` and the ${what}'s id. That page asks the verification ` +
+  "endpoint (`GET /tickets?user=`) for the signed-in fan's tickets, stores the ones of this " +
+  `${what} the partner lists for that fan (the fan as buyer; a stored ticket is never overwritten) and goes on to the ` +
+  'sell form, or tells the fan the partner does not list it for them. Nothing is asked of the partner when the URL is ' +
+  `made. Without a verification endpoint, 404 \`${missing}\`.`;
+
 export const sellingFlowUrlRoute = defineRoute({
   method: 'GET',
   path: '/v1/marketplace/sellingflow/url/entrypoint',
   operationId: 'getSellingFlowUrl',
   tag: TAG,
   summary: 'The URL that starts listing a ticket (price, conditions, verification)',
+  description: syncOnDemand('ticket', 'Ticket not found'),
   auth: 'partner',
   query: sellingFlowQuery,
   response: z.url(),
@@ -70,7 +80,8 @@ export const orderSellingFlowUrlRoute = defineRoute({
   tag: TAG,
   summary: "The URL that starts a bulk sale of an order's tickets",
   description:
-    'An order is the tickets sent with the same `orderId` (or tag `order:<id>`); 404 `Order not found` when none was.',
+    'An order is the tickets sent with the same `orderId` (or tag `order:<id>`; in the verification answer, the tag). ' +
+    syncOnDemand('order', 'Order not found'),
   auth: 'partner',
   query: orderSellingFlowQuery,
   response: z.url(),

@@ -1,9 +1,9 @@
-import { type DbOrTx, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
-import { getIntegration, type VerifiedTicket, verifyTickets } from '@/server/modules/partners';
+import { getIntegration, PartnerCallError, type VerifiedTicket, verifyTickets } from '@/server/modules/partners';
 import {
   type SaleTicket,
-  syncTickets,
+  storeVouchedTickets,
   type TicketCreate,
   ticketsForSale,
   ticketsOfBuyer,
@@ -81,12 +81,66 @@ export async function ownedTickets(
     const stored = new Set(known.map((t) => `${t.eventRef}|${t.ticketId}`));
     const missing = verified.tickets.filter((t) => !stored.has(`${t.externalReferenceEventId}|${t.ticketId}`));
     if (missing.length) {
-      await syncTickets(
+      await storeVouchedTickets(
         partnerId,
         missing.map((t) => syncedTicket(t, owner)),
+        getDb(),
       );
       known = await ticketsForSale(partnerId, ids, getDb());
     }
   }
   return known.filter((t) => owned.has(`${t.eventRef}|${t.ticketId}`));
+}
+
+/** What the selling entrypoint's sync URL names: one ticket, or an order (tag `order:<id>`). */
+export type SyncTarget = { ticketId: string } | { orderId: string };
+
+/**
+ * The sync URL's outcome for the signed-in fan: go on to sell (the ticket, or the order's first ticket),
+ * or why not: the partner does not list it for this fan; it lists it but its show or option is not on
+ * Encore (nothing to sell it against); the partner could not be reached; the partner has no
+ * verification endpoint (nothing to ask: the page shows the fan's pushed tickets, as before).
+ */
+export type SyncOutcome =
+  | { kind: 'SELL'; ticketPk: string; order: boolean }
+  | { kind: 'NOT_LISTED' }
+  | { kind: 'NOT_STORED' }
+  | { kind: 'UNAVAILABLE' }
+  | { kind: 'NO_ENDPOINT' };
+
+const ofTarget = (target: SyncTarget) => (t: VerifiedTicket) =>
+  'ticketId' in target ? t.ticketId === target.ticketId : t.tags.includes(`order:${target.orderId}`);
+
+/**
+ * Sync on demand (spec: "ticket ownership is synchronised on demand, only when a user wants to sell"):
+ * asks the partner's verification endpoint (live) for the fan's tickets, stores those of `target` that
+ * Encore was never sent, the fan as their buyer, and answers where to go. Only what the partner vouches
+ * for this fan is stored, under this partner; a stored ticket is never overwritten (insert-only on the
+ * unique (partner, ticketId) key, so two tabs at once store one row). The sell page then asks the
+ * partner again (it never relies on this answer).
+ */
+export async function syncForSale(partnerId: string, email: string, target: SyncTarget, db: Db): Promise<SyncOutcome> {
+  const owner = email.trim().toLowerCase();
+  const integration = await getIntegration(partnerId, db);
+  if (!integration.verificationUrl) return { kind: 'NO_ENDPOINT' };
+  let vouched: VerifiedTicket[];
+  try {
+    vouched = (await verifyTickets(partnerId, owner, db)).tickets.filter(ofTarget(target));
+  } catch (err) {
+    if (err instanceof PartnerCallError) return { kind: 'UNAVAILABLE' };
+    throw err;
+  }
+  if (!vouched.length) return { kind: 'NOT_LISTED' };
+  const ids = vouched.map((t) => t.ticketId);
+  const stored = new Set((await ticketsForSale(partnerId, ids, db)).map((t) => t.ticketId));
+  await storeVouchedTickets(
+    partnerId,
+    vouched.filter((t) => !stored.has(t.ticketId)).map((t) => syncedTicket(t, owner)),
+    db,
+  );
+  // A ticket id stored under another event than the partner names now is not the ticket vouched for.
+  const want = new Set(vouched.map((t) => `${t.externalReferenceEventId}|${t.ticketId}`));
+  const rows = (await ticketsForSale(partnerId, ids, db)).filter((t) => want.has(`${t.eventRef}|${t.ticketId}`));
+  if (!rows.length) return { kind: 'NOT_STORED' };
+  return { kind: 'SELL', ticketPk: rows[0].pk, order: 'orderId' in target };
 }

@@ -28,6 +28,8 @@ import {
   updateListingPrice,
 } from './listings';
 import { notOwnedBy, ownedTickets } from './ownership';
+
+export { type SyncOutcome, type SyncTarget, syncForSale } from './ownership';
 import type { PayoutModel } from './schemas';
 import { transferAllowed, transferTickets } from './transfer';
 

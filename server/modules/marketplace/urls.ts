@@ -2,11 +2,11 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { listings } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
-import { badRequest, notFound } from '@/server/lib/errors';
+import { type AppError, badRequest, notFound } from '@/server/lib/errors';
 import { returnToAllowed } from '@/server/lib/return-origins';
 import { showDirectory } from '@/server/modules/catalog';
 import { withOneTimeToken } from '@/server/modules/fans';
-import { getPartner } from '@/server/modules/partners';
+import { getIntegration, getPartner } from '@/server/modules/partners';
 import { ticketsForSale, ticketsOfOrder } from '@/server/modules/tickets';
 import { assertPurchasable } from './intentions';
 import { listingOfTicket } from './listings';
@@ -87,17 +87,35 @@ function trusted(entry: string, partnerId: string, user: string | undefined, db:
   return user ? withOneTimeToken(entry, partnerId, user, db) : entry;
 }
 
+/**
+ * Sync on demand (issue 31): a ticket or order Encore was never sent, for a partner with a verification
+ * endpoint, gets the partner's resale entry with `sync=1` (the access layer's URL for such tickets).
+ * That page asks the partner for the signed-in fan's tickets, stores the vouched ones and goes on to
+ * the sell form, or says the partner does not list it for this fan. Without an endpoint: `otherwise`.
+ */
+async function syncEntryUrl(
+  partnerId: string,
+  target: { ticketId: string } | { orderId: string },
+  lang: string | undefined,
+  otherwise: AppError,
+  db: DbOrTx,
+) {
+  const { verificationUrl } = await getIntegration(partnerId, db);
+  if (!verificationUrl) throw otherwise;
+  return url(`/resale/${encodeURIComponent(partnerId)}`, { sync: '1', ...target, lang: lang ?? DEFAULT_LANG });
+}
+
 /** GET /v1/marketplace/sellingflow/url/entrypoint: starts listing one ticket. */
 export async function sellingFlowUrl(partnerId: string, ticketId: string, lang: string | undefined, db: DbOrTx) {
   const [ticket] = await ticketsForSale(partnerId, [ticketId], db);
-  if (!ticket) throw notFound('Ticket not found');
+  if (!ticket) return syncEntryUrl(partnerId, { ticketId }, lang, notFound('Ticket not found'), db);
   return url(`/sell/${ticket.pk}`, { lang: lang ?? DEFAULT_LANG });
 }
 
 /** GET /v1/marketplace/sellingflow/url/order/entrypoint: starts a bulk sale of an order's tickets. */
 export async function orderSellingFlowUrl(partnerId: string, orderId: string, lang: string | undefined, db: DbOrTx) {
   const list = await ticketsOfOrder(partnerId, orderId, db);
-  if (!list.length) throw notFound('Order not found');
+  if (!list.length) return syncEntryUrl(partnerId, { orderId }, lang, notFound('Order not found'), db);
   // The first ticket of the order stands for it: the page lists the order's tickets from it.
   return url(`/sell/${list[0].pk}`, { order: '1', lang: lang ?? DEFAULT_LANG });
 }

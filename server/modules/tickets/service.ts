@@ -122,18 +122,36 @@ function checkTicket(cat: Catalogue, t: TicketCreate, id: string): { row: Ticket
   };
 }
 
+/** A re-sent ticket updates the stored one (a pushed import); an invalidated one stays as it is. */
+const onConflictUpdate = sql`
+      on conflict (partner_id, ticket_id) do update set
+        event_pk = excluded.event_pk, show_pk = excluded.show_pk, ticket_option_id = excluded.ticket_option_id,
+        price_type_id = excluded.price_type_id, currency = excluded.currency, price_minor = excluded.price_minor,
+        buyer = excluded.buyer, buyer_email = excluded.buyer_email, order_id = excluded.order_id,
+        data = excluded.data, updated_at = now(),
+        -- A ticket awaiting its reissue (protection) is reissued by a new ticketAccess.
+        reissued_at = case when tickets.reissue_requested_at is not null and tickets.reissued_at is null
+          and tickets.data -> 'ticketAccess' is distinct from excluded.data -> 'ticketAccess'
+          then now() else tickets.reissued_at end,
+        -- A new code (a reissue, or any change of ticketAccess) is one no holder has seen yet.
+        code_shown_at = case when tickets.data -> 'ticketAccess' is distinct from excluded.data -> 'ticketAccess'
+          then null else tickets.code_shown_at end
+      where tickets.status = 'VALID'`;
+
 /**
  * Inserts or updates the rows, a thousand per statement, each statement one JSON parameter expanded
  * by PostgreSQL (cheaper than thousands of bind parameters). An existing ticket keeps its id; one
  * invalidated (deleted, or its show cancelled) stays so and is not written. Rows go in ticketId order
  * so concurrent imports of overlapping tickets lock them in the same order. Answers ticketId → id of
- * every row written.
+ * every row written. `insertOnly` (sync on demand) never touches a stored ticket: the unique key
+ * (partner_id, ticket_id) makes concurrent inserts of one ticket store one row.
  */
 async function upsertTickets(
   db: DbOrTx,
   partnerId: string,
   rows: TicketRow[],
   batchId: string | null,
+  insertOnly = false,
 ): Promise<Map<string, string>> {
   const written = new Map<string, string>();
   const sorted = [...rows].sort((a, b) => (a.ticket_id < b.ticket_id ? -1 : a.ticket_id > b.ticket_id ? 1 : 0));
@@ -150,19 +168,7 @@ async function upsertTickets(
       from json_to_recordset(${chunk}::json) as r(id text, ticket_id text, event_pk text, show_pk text,
         ticket_option_id text, price_type_id text, currency text, price_minor bigint, buyer jsonb,
         buyer_email text, order_id text, data jsonb)
-      on conflict (partner_id, ticket_id) do update set
-        event_pk = excluded.event_pk, show_pk = excluded.show_pk, ticket_option_id = excluded.ticket_option_id,
-        price_type_id = excluded.price_type_id, currency = excluded.currency, price_minor = excluded.price_minor,
-        buyer = excluded.buyer, buyer_email = excluded.buyer_email, order_id = excluded.order_id,
-        data = excluded.data, updated_at = now(),
-        -- A ticket awaiting its reissue (protection) is reissued by a new ticketAccess.
-        reissued_at = case when tickets.reissue_requested_at is not null and tickets.reissued_at is null
-          and tickets.data -> 'ticketAccess' is distinct from excluded.data -> 'ticketAccess'
-          then now() else tickets.reissued_at end,
-        -- A new code (a reissue, or any change of ticketAccess) is one no holder has seen yet.
-        code_shown_at = case when tickets.data -> 'ticketAccess' is distinct from excluded.data -> 'ticketAccess'
-          then null else tickets.code_shown_at end
-      where tickets.status = 'VALID'
+      ${insertOnly ? sql`on conflict (partner_id, ticket_id) do nothing` : onConflictUpdate}
       returning id, ticket_id, (xmax = 0) as inserted, (reissued_at = now()) as reissued
       ), history as (
         insert into ticket_events (ticket_pk, kind, batch_id)
@@ -185,6 +191,7 @@ async function importTogether(
   items: { ticket: TicketCreate; serviceId?: string }[],
   db: DbOrTx,
   batchId: string | null = null,
+  insertOnly = false,
 ): Promise<ImportResult[]> {
   const cat = await catalogueFor(db, partnerId, [...new Set(items.map((i) => i.ticket.externalReferenceEventId))]);
   const checked = items.map(({ ticket, serviceId }) => checkTicket(cat, ticket, serviceId ?? newId('tkt')));
@@ -193,6 +200,7 @@ async function importTogether(
     partnerId,
     checked.flatMap((c) => ('row' in c ? [c.row] : [])),
     batchId,
+    insertOnly,
   );
   // Failed or refused tickets still answer Encore's id when the ticket exists (usually none: one query only then).
   const unwritten = items.filter(({ ticket }) => !written.has(ticket.ticketId)).map(({ ticket }) => ticket.ticketId);
@@ -409,4 +417,23 @@ export async function syncTickets(partnerId: string, list: TicketCreate[]) {
   );
   const failed = results.filter((r) => r.status === 'failed').length;
   return { imported: results.length - failed, failed, tickets: results };
+}
+
+/**
+ * Sync on demand (the selling flow, for tickets the partner's verification endpoint vouches for but
+ * never pushed): stores the tickets Encore does not have yet and leaves every stored one as it is
+ * (a ticket the partner pushed meanwhile keeps its code). One transaction; two tabs syncing the same
+ * ticket at once store one row (ON CONFLICT DO NOTHING on the partner's ticket id).
+ */
+export async function storeVouchedTickets(partnerId: string, list: TicketCreate[], db: Db) {
+  if (!list.length) return [];
+  return db.transaction((tx) =>
+    importTogether(
+      partnerId,
+      list.map((ticket) => ({ ticket })),
+      tx,
+      null,
+      true,
+    ),
+  );
 }

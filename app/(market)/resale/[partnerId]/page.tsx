@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { safeReturnTo } from '@/components/market/return-to';
@@ -7,9 +7,10 @@ import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
-import { resaleEntryPage } from '@/server/modules/marketplace';
+import { resaleEntryPage, syncForSale, type SyncTarget } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { ShowHeading, SignInPrompt, TicketLine } from '../../_sell/parts';
+import { SyncRefusal } from './sync-refusal';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('entry');
@@ -25,6 +26,31 @@ async function partnerOrNull(id: string) {
     if (err instanceof AppError && err.code === 'NOT_FOUND') return null;
     throw err;
   }
+}
+
+/** The ticket or order a selling entrypoint's `sync=1` URL names (sync on demand), else null. */
+function syncTargetOf(query: Record<string, string | undefined>): SyncTarget | null {
+  if (query.sync !== '1') return null;
+  if (query.ticketId) return { ticketId: query.ticketId };
+  if (query.orderId) return { orderId: query.orderId };
+  return null;
+}
+
+/** This page's own path with its sync query (where sign-in and "try again" come back to). */
+function selfPath(partnerId: string, query: Record<string, string | undefined>): string {
+  const keep = new URLSearchParams();
+  for (const k of ['sync', 'ticketId', 'orderId', 'returnTo'] as const) if (query[k]) keep.set(k, query[k]);
+  const q = keep.toString();
+  return `/resale/${partnerId}${q ? `?${q}` : ''}`;
+}
+
+/** Where a synced ticket is sold: its sell form (the order's, for an order), keeping the way back. */
+function sellPath(pk: string, order: boolean, returnTo: string | null): string {
+  const q = new URLSearchParams();
+  if (order) q.set('order', '1');
+  if (returnTo) q.set('returnTo', returnTo);
+  const s = q.toString();
+  return `/sell/${pk}${s ? `?${s}` : ''}`;
 }
 
 /**
@@ -45,13 +71,28 @@ export default async function ResaleEntryPage({ params, searchParams }: Props) {
       <MarketShell partner={shell} returnTo={returnTo} narrow>
         <h1>{t('title', { partner: partner.name })}</h1>
         <p className="mk-lead">{t('lead')}</p>
-        <SignInPrompt
-          partnerId={partner.id}
-          partnerName={partner.name}
-          next={`/resale/${partner.id}${query.sync === '1' ? '?sync=1' : ''}`}
-        />
+        <SignInPrompt partnerId={partner.id} partnerName={partner.name} next={selfPath(partner.id, query)} />
       </MarketShell>
     );
+  }
+  const target = syncTargetOf(query);
+  if (target) {
+    // Sync on demand: the partner vouches for this fan's ticket (stored now) → its sell form; else why not.
+    const outcome = await syncForSale(partner.id, fan.email, target, getDb());
+    if (outcome.kind === 'SELL') redirect(sellPath(outcome.ticketPk, outcome.order, returnTo));
+    if (outcome.kind !== 'NO_ENDPOINT')
+      return (
+        <MarketShell partner={shell} returnTo={returnTo} narrow>
+          <h1>{t('title', { partner: partner.name })}</h1>
+          <SyncRefusal
+            outcome={outcome}
+            target={target}
+            partner={partner}
+            fanEmail={fan.email}
+            retryPath={selfPath(partner.id, query)}
+          />
+        </MarketShell>
+      );
   }
   // `sync=1` (the access layer's URL for a ticket Encore was never sent): store the partner's tickets first.
   const page = await resaleEntryPage(partner.id, fan.email, { sync: query.sync === '1' }, getDb());
