@@ -6,11 +6,7 @@ import type { ShellPartner } from './shell';
 export async function WayForward({ partner }: { partner: ShellPartner | null }) {
   const t = await getTranslations('wayForward');
   if (!partner) {
-    return (
-      <p className="mk-muted" data-testid="way-forward-generic">
-        {t('generic')}
-      </p>
-    );
+    return <p data-testid="way-forward-generic">{t('generic')}</p>;
   }
   const tickets = `/resale/${encodeURIComponent(partner.id)}`;
   if (await fanOf(partner.id)) {
