@@ -43,7 +43,7 @@ export async function partnerIdNamedBy(address: string | null | undefined, db: D
 }
 
 /** A live partner's brand (name and logo) by id, or null when unknown or disabled. */
-export async function liveBrandOf(partnerId: string | null | undefined, db: Db): Promise<BrandPartner | null> {
+async function liveBrandOf(partnerId: string | null | undefined, db: Db): Promise<BrandPartner | null> {
   if (!partnerId || partnerId.length > 100) return null;
   const partner = await getPartner(partnerId, db).catch(() => null);
   if (!partner || partner.disabledAt) return null;
