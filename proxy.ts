@@ -25,7 +25,7 @@ import {
 } from '@/server/http/security-headers';
 import { frameAncestors } from '@/server/lib/return-origins';
 import { LOCALE_COOKIE, LOCALE_HEADER, resolveLocale, supportedLocale } from '@/server/lib/i18n/locales';
-import { getsFanLocale, redeemRedirectFor } from '@/server/modules/fans';
+import { FAN_ADDRESS_HEADER, getsFanLocale, redeemRedirectFor } from '@/server/modules/fans';
 import { framingOriginsOf } from '@/server/modules/marketplace';
 
 const templates = compileTemplates(allRoutes);
@@ -135,7 +135,10 @@ function route(req: NextRequest, id: string, nonce: string | null, csp: string):
   }
   const fanPage = getsFanLocale(pathname);
   const lang = supportedLocale(req.nextUrl.searchParams.get('lang'));
+  // A not-found page is handed no address: it reads this one to wear the brand of the partner it names.
+  headers.delete(FAN_ADDRESS_HEADER);
   if (fanPage) {
+    headers.set(FAN_ADDRESS_HEADER, `${pathname}${req.nextUrl.search}`);
     headers.set(
       LOCALE_HEADER,
       resolveLocale({

@@ -1,14 +1,22 @@
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import { connection } from 'next/server';
-import { getLocale } from 'next-intl/server';
+import { getLocale, getTranslations } from 'next-intl/server';
 import { LOCALE_HEADER } from '@/server/lib/i18n';
 import './globals.css';
 
-export const metadata: Metadata = {
-  title: { default: 'Encore', template: '%s · Encore' },
-  description: 'Encore connects primary ticketing platforms with a resale market.',
-};
+/**
+ * Fan pages (the proxy set the fan's language) describe the resale in that language, so a search result
+ * or a shared link's preview of a Spanish page reads Spanish; every other page says what Encore is.
+ */
+export async function generateMetadata(): Promise<Metadata> {
+  const title = { default: 'Encore', template: '%s · Encore' };
+  if (!(await headers()).has(LOCALE_HEADER)) {
+    return { title, description: 'Encore connects primary ticketing platforms with a resale market.' };
+  }
+  const t = await getTranslations('common');
+  return { title, description: t('metaDescription') };
+}
 
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // Every page is rendered per request: its scripts carry the nonce of that response's Content Security

@@ -1,11 +1,27 @@
+import { headers } from 'next/headers';
 import Link from 'next/link';
+import { NextIntlClientProvider } from 'next-intl';
+import { getLocale, getMessages } from 'next-intl/server';
+import MarketNotFound from './(market)/not-found';
+import { LOCALE_HEADER } from '@/server/lib/i18n';
+import './(market)/market.css';
 
 /**
- * Any address no page answers outside the fan pages (which have their own, in the fan's language): an
- * Encore page rather than Next.js's bare default. English even where <html> carries a fan's language (an
- * unknown address outside /dashboard, /docs, … counts as a fan page to the proxy).
+ * Any address no page answers. Where the proxy counts it a fan page (it chose the fan's language), the
+ * fan pages' own not-found, translated and branded, with the way on; under the staff and API prefixes
+ * (/dashboard, /docs, …: no fan language) an English Encore page.
  */
-export default function NotFound() {
+export default async function NotFound() {
+  if ((await headers()).has(LOCALE_HEADER)) {
+    const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
+    return (
+      <div lang={locale} className="mk">
+        <NextIntlClientProvider locale={locale} messages={messages}>
+          <MarketNotFound />
+        </NextIntlClientProvider>
+      </div>
+    );
+  }
   return (
     <main className="landing" data-testid="not-found" lang="en">
       <p>Encore</p>

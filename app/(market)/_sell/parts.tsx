@@ -75,6 +75,42 @@ export async function ShowHeading({
   );
 }
 
+/**
+ * Why a ticket cannot be sold, beside it, every reason in the fan's words: sold; on sale (with the way to
+ * its listing); or each check it failed (window, rules, ownership, …). A sold ticket says only that.
+ */
+async function TicketReasons({ status, partnerName }: { status: TicketSellStatus; partnerName: string }) {
+  const t = await getTranslations('sell');
+  const { reasons, listing } = status;
+  const sold = reasons.find((r) => r.code === 'SOLD');
+  const listed = reasons.find((r) => r.code === 'LISTED');
+  const shown = sold ? [sold] : reasons;
+  if (!shown.length) return null;
+  const lines = await Promise.all(
+    shown.map(async (r) => {
+      if (r.code === 'LISTED') return r.status === 'RESERVED' ? t('reason.RESERVED') : t('reason.LISTED');
+      return reasonText(r, partnerName);
+    }),
+  );
+  return (
+    <ul className="sl-reasons" data-testid="sell-reasons">
+      {shown.map((r, i) => (
+        <li key={r.code} data-reason={r.code}>
+          {lines[i]}
+          {r === listed && listing ? (
+            <>
+              {' '}
+              <a href={`/listing/${listing.id}`} data-testid="reason-listing">
+                {t('viewListing')}
+              </a>
+            </>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** A ticket of the flow or the entry page: option, seat, face value, and whether (and why not) it can be sold. */
 export async function TicketLine({
   status,
@@ -87,10 +123,8 @@ export async function TicketLine({
 }) {
   const t = await getTranslations('sell');
   const { ticket, label, reasons, sellable, listing } = status;
-  const listed = reasons.find((r) => r.code === 'LISTED');
+  const listed = reasons.some((r) => r.code === 'LISTED');
   const sold = reasons.some((r) => r.code === 'SOLD');
-  const others = reasons.filter((r) => r.code !== 'LISTED' && r.code !== 'SOLD');
-  const texts = await Promise.all(others.map((r) => reasonText(r, partnerName)));
   return (
     <li className="sl-ticket" data-testid="sell-ticket" data-ticket={ticket.ticketId}>
       <div className="sl-ticket-main">
@@ -101,13 +135,7 @@ export async function TicketLine({
             ? ` · ${t('faceValue', { face: await money(ticket.priceMinor, ticket.currency) })}`
             : ''}
         </p>
-        {texts.length && !sold ? (
-          <ul className="sl-reasons" data-testid="sell-reasons">
-            {texts.map((x) => (
-              <li key={x}>{x}</li>
-            ))}
-          </ul>
-        ) : null}
+        <TicketReasons status={status} partnerName={partnerName} />
       </div>
       <div className="sl-ticket-side">
         {sold ? (
@@ -115,14 +143,9 @@ export async function TicketLine({
             {t('status.sold')}
           </span>
         ) : listed && listing ? (
-          <>
-            <span className="mk-badge mk-badge-ok" data-testid="sell-status">
-              {listing.status === 'RESERVED' ? t('status.reserved') : t('status.listed')}
-            </span>
-            <a href={`/listing/${listing.id}`} className="sl-small">
-              {t('viewListing')}
-            </a>
-          </>
+          <span className="mk-badge mk-badge-ok" data-testid="sell-status">
+            {listing.status === 'RESERVED' ? t('status.reserved') : t('status.listed')}
+          </span>
         ) : sellable ? (
           <>
             <span className="mk-badge mk-badge-ok" data-testid="sell-status">

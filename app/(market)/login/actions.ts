@@ -1,9 +1,9 @@
 'use server';
 
-import { headers } from 'next/headers';
+import { cookies, headers } from 'next/headers';
 import { getLocale } from 'next-intl/server';
 import { clientAddressOf } from '@/server/http/client-address';
-import { requestSignInLink } from '@/server/modules/fans';
+import { LAST_PARTNER_COOKIE, requestSignInLink } from '@/server/modules/fans';
 import { assertForm } from '@/server/http/form-argument';
 
 export type SignInLinkState =
@@ -16,14 +16,24 @@ export type SignInLinkState =
 export async function sendSignInLink(_prev: SignInLinkState, form: FormData): Promise<SignInLinkState> {
   assertForm(form);
   const email = String(form.get('email') ?? '').slice(0, 300);
+  const partnerId = String(form.get('partner') ?? '');
   const result = await requestSignInLink({
-    partnerId: String(form.get('partner') ?? ''),
+    partnerId,
     email,
     next: String(form.get('next') ?? ''),
     locale: await getLocale(),
     ip: clientAddressOf(await headers()),
   });
-  if (result.ok) return { status: 'sent', email: result.email, minutes: result.minutes };
+  if (result.ok) {
+    // The fan chose this partner: pages with none of their own (/me, not-found) offer its sign-in from now on.
+    (await cookies()).set(LAST_PARTNER_COOKIE, partnerId, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      maxAge: 365 * 86_400,
+    });
+    return { status: 'sent', email: result.email, minutes: result.minutes };
+  }
   if (result.error === 'tooMany') {
     return { status: 'error', error: 'tooMany', email, retryMinutes: Math.ceil(result.retryAfterSeconds / 60) };
   }

@@ -2,8 +2,7 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
-import { getDb } from '@/db';
-import { getPartner } from '@/server/modules/partners';
+import { brandOfRequest } from '@/components/market/brand';
 import { DEFAULT_FAN_PATH, safeNextPath } from '@/server/modules/fans';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -11,36 +10,25 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t('metaTitle'), robots: { index: false } };
 }
 
-async function partnerOf(partnerId: string | undefined): Promise<{ id: string; name: string } | null> {
-  if (!partnerId) return null;
-  try {
-    const { id, name } = await getPartner(partnerId, getDb());
-    return { id, name };
-  } catch {
-    return null;
-  }
-}
-
-type Search = Promise<{ next?: string | string[]; partner?: string | string[] }>;
+type Search = Promise<{ next?: string | string[] }>;
 
 /**
  * Where a used, expired or unknown one-time link lands: what happened and how to get a fresh one, in
- * the fan's language (the proxy picks it for this page too, though it sits outside the fan pages).
+ * the fan's language (the proxy picks it for this page too, though it sits outside the fan pages), in the
+ * brand of the link's partner (`?partner=`), else of the partner the fan last signed in with.
  */
 export default async function LinkExpiredPage({ searchParams }: { searchParams: Search }) {
   await connection();
   const query = await searchParams;
   const next = safeNextPath(typeof query.next === 'string' ? query.next : null);
-  const [known, t, locale] = await Promise.all([
-    partnerOf(typeof query.partner === 'string' ? query.partner : undefined),
-    getTranslations('expired'),
-    getLocale(),
-  ]);
+  const [known, t, locale] = await Promise.all([brandOfRequest(), getTranslations('expired'), getLocale()]);
   const login = known ? `/login?${new URLSearchParams({ partner: known.id, next })}` : null;
   return (
     <main className="auth-page" lang={locale}>
       <div className="auth-card">
-        <p className="brand auth-brand">Encore</p>
+        <p className="brand auth-brand" data-testid="partner-brand">
+          {known ? `${known.name} · Encore` : 'Encore'}
+        </p>
         <h1 className="auth-title">{t('title')}</h1>
         <p className="auth-lead">{t('lead')}</p>
         <p>{known ? t('againPartner', { partner: known.name }) : t('againUnknown')}</p>

@@ -8,6 +8,7 @@ import {
   EXPIRED_PATH,
   endFanSession,
   FAN_SESSION_COOKIE,
+  LAST_PARTNER_COOKIE,
   fanSessionMaxAge,
   giveBackRedeemAttempt,
   ONE_TIME_TOKEN_PARAM,
@@ -81,6 +82,14 @@ export async function GET(req: NextRequest): Promise<NextResponse> {
     sameSite: 'lax',
     path: '/',
     maxAge: fanSessionMaxAge(),
+  });
+  // Outlives the session: once it has ended, /me and not-found pages still offer this partner's sign-in.
+  res.cookies.set(LAST_PARTNER_COOKIE, fan.partnerId, {
+    httpOnly: true,
+    secure: isHttps(req),
+    sameSite: 'lax',
+    path: '/',
+    maxAge: 365 * 86_400,
   });
   return res;
 }

@@ -9,6 +9,15 @@ export const ONE_TIME_TOKEN_PARAM = 'token';
 /** The cookie that carries a fan session (staff sessions use next-auth's own cookies). */
 export const FAN_SESSION_COOKIE = 'encore_fan';
 
+/**
+ * The partner a fan last signed in with (its id; a hint, checked when read): pages with no partner of
+ * their own (/me signed out, a not-found page) show that partner's brand and its sign-in.
+ */
+export const LAST_PARTNER_COOKIE = 'encore_partner';
+
+/** Request header the proxy sets on fan pages: the address asked for (path and query), for not-found pages. */
+export const FAN_ADDRESS_HEADER = 'x-encore-address';
+
 /** Where a token is redeemed: `?token=…&next=/relative/path`. */
 export const REDEEM_PATH = '/auth/redeem';
 

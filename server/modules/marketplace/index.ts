@@ -5,6 +5,7 @@
  * invalidations, payments, protection or resale turned off and disabled channels.
  */
 export * from './fees';
+export * from './fan-brand';
 export * from './framing';
 export * from './intentions';
 export * from './channel-listings';

@@ -110,7 +110,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
           {listing.status === 'UNLISTED' && view.stillOwned !== false ? (
             <section className="mk-card" aria-labelledby="relist-title">
               <h2 id="relist-title">{t('relistTitle')}</h2>
-              <p>{t('relistBody')}</p>
+              <p>{t('relistBody', { partner: partner.name })}</p>
               <ListingActionForm
                 action={relistAction}
                 listingId={listing.id}

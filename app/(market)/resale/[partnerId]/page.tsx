@@ -99,7 +99,7 @@ export default async function ResaleEntryPage({ params, searchParams }: Props) {
   return (
     <MarketShell partner={shell} returnTo={returnTo}>
       <h1>{t('title', { partner: partner.name })}</h1>
-      <p className="mk-lead">{t('leadSignedIn')}</p>
+      <p className="mk-lead">{t('leadSignedIn', { partner: partner.name })}</p>
       {page.unavailable ? (
         <p className="mk-alert" role="alert" data-testid="entry-unavailable">
           {t('unavailable', { partner: partner.name })}

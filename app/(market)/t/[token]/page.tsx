@@ -58,7 +58,7 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
     sold: t('stateSold'),
     transferred: t('stateTransferred'),
     cancelled: t('stateCancelled'),
-    deleted: t('stateDeleted'),
+    deleted: t('stateDeleted', { partner: partner.name }),
   };
   // A sale is good news for the seller reading their old link: not styled as a failure.
   const good = state === 'valid' || state === 'listed' || state === 'reissuing' || state === 'sold';
@@ -103,7 +103,7 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
           </p>
         ) : state === 'cancelled' || state === 'deleted' ? (
           <p className="mk-alert" role="alert" data-testid="ticket-ended">
-            {state === 'cancelled' ? t('ticketCancelled') : t('deletedBody')}
+            {state === 'cancelled' ? t('ticketCancelled') : t('deletedBody', { partner: partner.name })}
           </p>
         ) : state === 'sold' ? (
           <p className="mk-success" role="status" data-testid="ticket-ended">
@@ -127,7 +127,7 @@ export default async function SecureTicketPage({ params }: { params: Promise<{ t
             <span className="ticket-locked-icon" aria-hidden="true">
               <HourglassIcon />
             </span>
-            <p>{t('reissuingBody')}</p>
+            <p>{t('reissuingBody', { partner: partner.name })}</p>
             <ReissueWatch />
           </div>
         ) : !access ? (
