@@ -1,4 +1,5 @@
 import { text, timestamp } from 'drizzle-orm/pg-core';
+import type { Locale } from '@/server/lib/i18n/locales';
 import { events, shows } from './catalog';
 import { partners } from './partners';
 
@@ -30,3 +31,9 @@ export const timestamps = () => ({
   createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * The language of the fan page a row was made on (`en`, `es`): the fan's mails about it are written in
+ * it. Null when no fan page made it (the partner API, which carries no language): DEFAULT_LANG then.
+ */
+export const fanLocale = () => text().$type<Locale>();

@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import { partnerRef } from './columns';
+import { fanLocale, partnerRef } from './columns';
 
 /**
  * One-time sign-in tokens a partner asks for (`GET /v1/auth/oneTimeToken`) and appends to an Encore URL.
@@ -38,6 +38,8 @@ export const fanSessions = pgTable(
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     lastSeenAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp({ withTimezone: true }),
+    /** The language of the page the fan signed in from. */
+    locale: fanLocale(),
   },
   (t) => [
     uniqueIndex('fan_sessions_token_idx').on(t.tokenHash),

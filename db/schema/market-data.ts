@@ -13,7 +13,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { events } from './catalog';
-import { partnerRef, timestamps } from './columns';
+import { fanLocale, partnerRef, timestamps } from './columns';
 
 export const leadType = pgEnum('lead_type', ['TICKET_HOLDER', 'ABANDONED_CART', 'VIRTUAL_QUEUE', 'WISHLIST']);
 
@@ -54,6 +54,8 @@ export const leads = pgTable(
       .default(sql`'{}'::text[]`),
     /** The fan asked (through a mail's link) to hear no more about this show. */
     unsubscribedAt: timestamp({ withTimezone: true }),
+    /** The fan's language (the page that made the lead, e.g. "notify me"): its wishlist mails are in it. */
+    locale: fanLocale(),
     ...timestamps(),
   },
   (t) => [

@@ -15,7 +15,7 @@ import {
 import { channelListings } from './channels';
 import { partners } from './partners';
 import { tickets } from './tickets';
-import { catalogPlace, partnerRef, timestamps } from './columns';
+import { catalogPlace, fanLocale, partnerRef, timestamps } from './columns';
 
 /**
  * A partner's market terms, set by staff: the buyer's service fee and the seller's fee (a percentage
@@ -68,6 +68,8 @@ export const listings = pgTable(
     channelSlot: integer(),
     /** The channel's seats, in the shape listed tickets answer: `[{ ticketId?, seating }]`. */
     channelSeats: jsonb().$type<{ ticketId?: string; seating: Record<string, unknown> }[]>(),
+    /** The seller's language (the page they listed on): their mails about this listing are in it. */
+    locale: fanLocale(),
     ...timestamps(),
   },
   (t) => [
@@ -133,6 +135,8 @@ export const buyIntentions = pgTable(
     /** A completed purchase whose payment was refunded afterwards (show cancelled, staff): when and why. */
     refundedAt: timestamp({ withTimezone: true }),
     refundReason: text({ enum: ['SHOW_CANCELLED', 'STAFF_REFUND'] }),
+    /** The buyer's language (the page they paid from): their purchase and refund mails are in it. */
+    locale: fanLocale(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp({ withTimezone: true }),
   },

@@ -2,6 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
+import { pageLocale } from '@/components/market/page-locale';
 import { fanOf } from '@/components/market/session';
 import { type Db, getDb } from '@/db';
 import { AppError, type FanErrorReason } from '@/server/lib/errors';
@@ -59,7 +60,7 @@ export async function listTicketsAction(_prev: FormState, data: FormData): Promi
   if (!fan) return { error: t('signInFirst') };
   const chosen = data.getAll('tickets').filter((v): v is string => typeof v === 'string');
   if (!chosen.length) return { error: t('chooseTickets') };
-  const result = await listForSeller(ticket.partnerId, fan.email, chosen, priceOf(data), getDb());
+  const result = await listForSeller(ticket.partnerId, fan.email, chosen, priceOf(data), getDb(), await pageLocale());
   if (!result.ok) return refused(result, field(data, 'partnerName'));
   redirect(`/sell/${ticket.pk}/done?listing=${encodeURIComponent(result.listingId)}`);
 }

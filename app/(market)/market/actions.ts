@@ -2,6 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
+import { pageLocale } from '@/components/market/page-locale';
 import { fanOf } from '@/components/market/session';
 import { safeReturnTo } from '@/components/market/return-to';
 import { getDb } from '@/db';
@@ -24,6 +25,7 @@ export async function wishlistAction(_: WishlistState, form: FormData): Promise<
       eventPk: String(form.get('eventId') ?? ''),
       showPk: String(form.get('showId') ?? ''),
       email: String(form.get('email') ?? ''),
+      locale: await pageLocale(),
     },
     getDb(),
   );
@@ -61,6 +63,7 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
       items: checkout.listings.map((l) => l.id),
       user: buyer,
       pageQuery: returnTo ? new URLSearchParams({ returnTo }).toString() : undefined,
+      locale: await pageLocale(),
     });
     paymentUrl = intention.paymentUrl;
   } catch (err) {

@@ -48,6 +48,15 @@ function tooManyRedeems(req: NextRequest, retryAfter: number): NextResponse {
   });
 }
 
+/** The language of the page the fan signs in to: its `lang`, else as the proxy chooses for fan pages. */
+function pageLocale(req: NextRequest, next: string) {
+  return resolveLocale({
+    lang: new URL(next, req.nextUrl.origin).searchParams.get('lang'),
+    cookie: req.cookies.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: req.headers.get('accept-language'),
+  });
+}
+
 function isHttps(req: NextRequest): boolean {
   const forwarded = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
   return req.nextUrl.protocol === 'https:' || forwarded === 'https' || publicBaseUrl().startsWith('https:');
@@ -74,7 +83,7 @@ export async function GET(req: NextRequest): Promise<NextResponse> {
     return redirectTo(`${EXPIRED_PATH}?${expired}`);
   }
   await endFanSession(req.cookies.get(FAN_SESSION_COOKIE)?.value, getDb());
-  const session = await startFanSession(fan.partnerId, fan.email, getDb());
+  const session = await startFanSession(fan.partnerId, fan.email, getDb(), pageLocale(req, next));
   const res = redirectTo(next);
   res.cookies.set(FAN_SESSION_COOKIE, session, {
     httpOnly: true,

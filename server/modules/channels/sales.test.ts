@@ -13,7 +13,7 @@ import { GET as salesGet } from '@/app/v1/channels/sales/route';
 import { GET as saleGet } from '@/app/v1/channels/sales/[saleId]/route';
 import { POST as fulfilPost } from '@/app/v1/channels/sales/[saleId]/fulfilment/route';
 import { channelSales, mails, payouts, refunds, tickets } from '@/db/schema';
-import { buyerIntention, channelSeller, refundPurchaseJob } from '@/server/modules/marketplace';
+import { buyerIntention, channelSeller, createBuyIntention, refundPurchaseJob } from '@/server/modules/marketplace';
 import { createApiKey, createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
 import { setPartnerProtection } from '@/server/modules/protection';
 import { ticketsForSale } from '@/server/modules/tickets';
@@ -81,6 +81,35 @@ async function buy(key: string, items: string[]) {
 }
 
 describe('channel listings in the market', () => {
+  it('bought from a Spanish page, are delivered with a Spanish mail (the buy intention’s language)', async () => {
+    const s = await setUp('Channel sale es');
+    const seats = [{ ticketId: 'T1', section: 'A', row: '1', seat: '1' }];
+    const whole = { eventId: s.ref, showId: '1', ticketOptionId: 'GA', price: 45, currency: 'EUR', soldWhole: true };
+    expect((await put(s.channelKey, 'ES', { ...whole, seats })).status).toBe(200);
+    const market = await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {
+      params: { eventId: s.ref },
+    });
+    const [row] = market.body.data as { listingId: string }[];
+    const intention = await createBuyIntention(s.partnerId, { items: [row.listingId], user: BUYER, locale: 'es' });
+    expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
+    const [sale] = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
+    const done = await call(fulfilPost, `/v1/channels/sales/${sale.id}/fulfilment`, s.channelKey, {
+      method: 'POST',
+      body: { ticketIds: ['T1'] },
+      params: { saleId: sale.id },
+    });
+    expect(done.status).toBe(200);
+    const toBuyer = await getDb()
+      .select()
+      .from(mails)
+      .where(and(eq(mails.partnerId, s.partnerId), eq(mails.toAddress, BUYER)));
+    expect(toBuyer.map((m) => [m.kind, m.locale, m.subject]).sort()).toEqual([
+      ['purchaseConfirmation', 'es', `Tus entradas para ${s.ref}`],
+      ['ticketsDelivered', 'es', `Ya tienes tus entradas para ${s.ref}`],
+    ]);
+    expect(toBuyer.find((m) => m.kind === 'ticketsDelivered')!.textBody).toContain('Tu entrada:');
+  });
+
   it('are bought through the buying flow, told to the channel signed, fulfilled with the partner’s tickets', async () => {
     const s = await setUp('Channel sales');
     const listedBefore = await call(listedGet, `/v1/marketplace/items/events/${s.ref}/listedTickets`, s.key, {

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
 import { env } from '@/server/env';
 import { badRequest } from '@/server/lib/errors';
+import type { Locale } from '@/server/lib/i18n';
 import { newId, sha256Hex } from '@/server/lib/ids';
 import { fanEmail, ONE_TIME_TOKEN_PATTERN, oneTimeTokenMethod, type OneTimeTokenMethod } from './schemas';
 import { ONE_TIME_TOKEN_PARAM } from './urls';
@@ -115,8 +116,16 @@ export async function withOneTimeToken(url: string, partnerId: string, email: st
   return out.toString();
 }
 
-/** Opens a fan session for `partnerId` and returns the cookie value (only its hash is stored). */
-export async function startFanSession(partnerId: string, email: string, db: DbOrTx): Promise<string> {
+/**
+ * Opens a fan session for `partnerId` and returns the cookie value (only its hash is stored). `locale`:
+ * the language of the page the fan signed in from, kept for their mails (see `lastFanLocale`).
+ */
+export async function startFanSession(
+  partnerId: string,
+  email: string,
+  db: DbOrTx,
+  locale: Locale | null = null,
+): Promise<string> {
   const value = secret('fs_');
   await db.insert(fanSessions).values({
     id: newId('fss'),
@@ -124,8 +133,29 @@ export async function startFanSession(partnerId: string, email: string, db: DbOr
     partnerId,
     email: normalisedEmail(email),
     expiresAt: sql`now() + ${env().FAN_SESSION_TTL_SECONDS}::int * interval '1 second'`,
+    locale,
   });
   return value;
+}
+
+/**
+ * The language of the fan's latest session with this partner that recorded one, or null: what a mail
+ * about something made without a fan page (the partner API) falls back to before DEFAULT_LANG.
+ */
+export async function lastFanLocale(partnerId: string, email: string, db: DbOrTx): Promise<Locale | null> {
+  const [row] = await db
+    .select({ locale: fanSessions.locale })
+    .from(fanSessions)
+    .where(
+      and(
+        eq(fanSessions.partnerId, partnerId),
+        eq(fanSessions.email, normalisedEmail(email)),
+        isNotNull(fanSessions.locale),
+      ),
+    )
+    .orderBy(desc(fanSessions.createdAt))
+    .limit(1);
+  return row?.locale ?? null;
 }
 
 const sessionColumns = {

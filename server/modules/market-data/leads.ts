@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { leads } from '@/db/schema/market-data';
 import { badRequest } from '@/server/lib/errors';
+import type { Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
 
 export type LeadType = (typeof leads.$inferSelect)['type'];
@@ -22,6 +23,8 @@ export interface LeadInput {
   metadata?: Record<string, unknown>;
   tags?: string[];
   attributes?: string[];
+  /** The language of the fan page that made the lead (none through the partner API): its mails are in it. */
+  locale?: Locale;
 }
 
 /**
@@ -59,6 +62,7 @@ export async function upsertLead(partnerId: string, input: LeadInput, db: DbOrTx
     purchaseDate: input.purchaseDate ?? null,
     seating: input.seating ?? null,
     metadata: input.metadata ?? null,
+    locale: input.locale ?? null,
   };
   // On a repeat, a field the new send leaves out keeps its stored value.
   const keep = (column: string) => sql.raw(`coalesce(excluded.${column}, leads.${column})`);
@@ -90,6 +94,7 @@ export async function upsertLead(partnerId: string, input: LeadInput, db: DbOrTx
         purchaseDate: keep('purchase_date'),
         seating: keep('seating'),
         metadata: keep('metadata'),
+        locale: keep('locale'),
         ...(input.tags ? { tags: input.tags } : {}),
         ...(input.attributes ? { attributes: input.attributes } : {}),
         updatedAt: sql`now()`,

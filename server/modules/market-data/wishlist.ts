@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { eq, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@/db';
 import { leadNotifications, leads } from '@/db/schema/market-data';
+import type { Locale } from '@/server/lib/i18n';
 import { eventPageInfo } from '@/server/modules/catalog';
 import { upsertLead } from './leads';
 
@@ -13,7 +14,7 @@ const email = z.email().max(254);
  * another event; `invalid` for a bad e-mail.
  */
 export async function joinWishlist(
-  input: { eventPk: string; showPk: string; email: string },
+  input: { eventPk: string; showPk: string; email: string; locale?: Locale },
   db: DbOrTx,
 ): Promise<{ ok: true; email: string; created: boolean } | { ok: false; reason: 'invalid' | 'unknown' }> {
   const parsed = email.safeParse(input.email.trim().toLowerCase());
@@ -30,6 +31,7 @@ export async function joinWishlist(
       buyer: { email: parsed.data },
       purchaseDate: new Date(),
       metadata: { source: 'encore-market' },
+      locale: input.locale,
     },
     db,
   );
@@ -46,7 +48,7 @@ export async function joinWishlist(
 export async function claimWishlistNotifications(
   tx: Tx,
   input: { partnerId: string; eventRef: string; showId: string; listingId: string },
-): Promise<{ notificationId: string; email: string }[]> {
+): Promise<{ notificationId: string; email: string; locale: Locale | null }[]> {
   const rows = await tx.execute(sql`
     insert into ${leadNotifications} (id, lead_id, listing_id)
     select 'lnt_' || replace(gen_random_uuid()::text, '-', ''), l.id, ${input.listingId}
@@ -55,8 +57,13 @@ export async function claimWishlistNotifications(
       and l.show_id = ${input.showId} and l.type = 'WISHLIST' and l.buyer_email is not null
       and l.unsubscribed_at is null
     on conflict (lead_id, listing_id) do nothing
-    returning id, (select buyer_email from ${leads} where id = lead_id) as email`);
-  return (rows as unknown as { id: string; email: string }[]).map((r) => ({ notificationId: r.id, email: r.email }));
+    returning id, (select buyer_email from ${leads} where id = lead_id) as email,
+      (select locale from ${leads} where id = lead_id) as locale`);
+  return (rows as unknown as { id: string; email: string; locale: Locale | null }[]).map((r) => ({
+    notificationId: r.id,
+    email: r.email,
+    locale: r.locale,
+  }));
 }
 
 /** The lead behind an unsubscribe link (the notification id), with its show, or null. */

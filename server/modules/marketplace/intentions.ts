@@ -3,6 +3,7 @@ import type { Db, DbOrTx, Tx } from '@/db';
 import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import { env, publicBaseUrl } from '@/server/env';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
+import type { Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits } from '@/server/lib/money';
 import { transaction, type Work } from '@/server/lib/transaction';
@@ -207,6 +208,8 @@ export async function createBuyIntention(
     user: string;
     /** Query the buyer's return to the intention page carries (the fan pages' `returnTo`). */
     pageQuery?: string;
+    /** The language of the page the buyer pays from (none through the partner API): their mails are in it. */
+    locale?: Locale;
   },
 ) {
   const items = [...new Set(input.items)].sort();
@@ -237,7 +240,7 @@ export async function createBuyIntention(
       const { intention, url } = await openIntention(
         work,
         partnerId,
-        { id, items, buyer, rows, terms },
+        { id, items, buyer, rows, terms, locale: input.locale ?? null },
         input.pageQuery,
       );
       // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
@@ -296,10 +299,11 @@ async function openIntention(
     buyer: string;
     rows: ClaimRow[];
     terms: Awaited<ReturnType<typeof marketTerms>>;
+    locale: Locale | null;
   },
   pageQuery: string | undefined,
 ) {
-  const { id, items, buyer, rows, terms } = claim;
+  const { id, items, buyer, rows, terms, locale } = claim;
   const minutes = env().BUY_INTENTION_MINUTES;
   const first = rows[0];
   let subtotal = 0;
@@ -330,10 +334,10 @@ async function openIntention(
     // A plain statement (the query builder's insert cost more than the write); the list goes as JSON.
     work.tx.execute<{ expires_at: string }>(sql`
       insert into ${buyIntentions} (id, partner_id, buyer_email, listing_ids, currency, subtotal_minor,
-        buyer_fee_minor, total_minor, payment_id, expires_at)
+        buyer_fee_minor, total_minor, payment_id, expires_at, locale)
       values (${id}, ${partnerId}, ${buyer}, array(select json_array_elements_text(${JSON.stringify(items)}::json)),
         ${first.currency}, ${subtotal}, ${fees}, ${subtotal + fees}, ${paymentId},
-        now() + make_interval(mins => ${minutes}))
+        now() + make_interval(mins => ${minutes}), ${locale})
       returning expires_at`),
   ]);
   // A fresh intention id has no open payment yet, so the payment is the one chosen above.

@@ -372,6 +372,7 @@ export async function createListing(input: CreateListingInput, db: Db, now = new
         priceMinor,
         ticketCount: list.length,
         orderId: list.length > 1 ? first.orderId : null,
+        locale: input.locale ?? null,
       });
       await tx.insert(listingItems).values(
         list.map((t) => ({
@@ -382,7 +383,7 @@ export async function createListing(input: CreateListingInput, db: Db, now = new
           seating: t.seating,
         })),
       );
-      await mailListingCreated(work, id, input.locale);
+      await mailListingCreated(work, id);
       await mailWishlist(work, id);
     }, db);
   } catch (err) {

@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import type { Tx } from '@/db';
+import type { DbOrTx, Tx } from '@/db';
 import { buyIntentions, listings } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
 import { defaultLocale, formatMoney, formatShowDate, type Locale } from '@/server/lib/i18n';
@@ -7,6 +7,7 @@ import { fromMinorUnits } from '@/server/lib/money';
 import type { BuyerPromiseFacts } from '@/server/lib/promises';
 import type { Work } from '@/server/lib/transaction';
 import { showDirectory } from '@/server/modules/catalog';
+import { lastFanLocale } from '@/server/modules/fans';
 import { queueMail } from '@/server/modules/mail';
 import { claimWishlistNotifications } from '@/server/modules/market-data';
 import { getPartner } from '@/server/modules/partners';
@@ -16,9 +17,25 @@ import { buyerPromiseFacts, sellerPayoutFacts } from './promises';
 
 /*
  * The marketplace's mails to fans, queued in the transaction that causes them (server/modules/mail).
- * Language: the fan's, where the caller knows it (listing from a fan page); otherwise DEFAULT_LANG, since
- * listings and buy intentions do not record the fan's language.
+ * Language: the one recorded for the fan the mail goes to — the seller's listing, the buyer's buy
+ * intention, the lead — made on a fan page in that language; for a row the partner API made (no
+ * language), the fan's latest session with the partner; else DEFAULT_LANG.
  */
+
+/** The language of a mail to `email`: the row's recorded one, else their latest session's, else DEFAULT_LANG. */
+async function mailLocale(db: DbOrTx, partnerId: string, email: string, recorded: Locale | null): Promise<Locale> {
+  return recorded ?? (await lastFanLocale(partnerId, email, db)) ?? defaultLocale();
+}
+
+/** The buyer's language recorded with a buy intention (null: none, or no such intention). */
+async function intentionLocale(tx: Tx, intentionId: string | null): Promise<Locale | null> {
+  if (!intentionId) return null;
+  const [row] = await tx
+    .select({ locale: buyIntentions.locale })
+    .from(buyIntentions)
+    .where(eq(buyIntentions.id, intentionId));
+  return row?.locale ?? null;
+}
 
 const money = (minor: number, currency: string, locale: Locale) =>
   formatMoney(fromMinorUnits(minor, currency), currency, locale);
@@ -36,6 +53,7 @@ async function listingFacts(tx: Tx, listingIds: string[]) {
       currency: listings.currency,
       ticketCount: listings.ticketCount,
       reservedBy: listings.reservedBy,
+      locale: listings.locale,
       eventTitle: show.eventTitle,
       startsAt: show.startsAt,
       timeZone: show.timeZone,
@@ -54,9 +72,10 @@ async function listingFacts(tx: Tx, listingIds: string[]) {
 }
 
 /** To the seller: the listing is on sale, at what price, and what they will receive. */
-export async function mailListingCreated(work: Work, listingId: string, locale: Locale = defaultLocale()) {
+export async function mailListingCreated(work: Work, listingId: string) {
   const [l] = await listingFacts(work.tx, [listingId]);
   if (!l) return;
+  const locale = await mailLocale(work.tx, l.partnerId, l.sellerEmail, l.locale);
   const terms = await marketTerms(l.partnerId, work.tx);
   await queueMail(work, {
     partnerId: l.partnerId,
@@ -99,17 +118,24 @@ async function promisesOf(
  */
 export async function mailPurchaseCompleted(
   work: Work,
-  intention: { partnerId: string; buyerEmail: string; totalMinor: number; currency: string; listingIds: string[] },
+  intention: {
+    partnerId: string;
+    buyerEmail: string;
+    totalMinor: number;
+    currency: string;
+    listingIds: string[];
+    locale: Locale | null;
+  },
   sold: { listingId: string; payoutMinor: number; dueAt: Date }[],
   secureViewUrls: string[],
   /** Tickets bought from channels: their links come once the channel hands them over. */
   awaitingDelivery = 0,
 ) {
-  const locale = defaultLocale();
   const facts = await listingFacts(work.tx, intention.listingIds);
   for (const s of sold) {
     const l = facts.find((f) => f.id === s.listingId);
     if (!l) continue;
+    const locale = await mailLocale(work.tx, l.partnerId, l.sellerEmail, l.locale);
     await queueMail(work, {
       partnerId: l.partnerId,
       to: l.sellerEmail,
@@ -126,6 +152,7 @@ export async function mailPurchaseCompleted(
   }
   const first = facts[0];
   if (!first) return;
+  const locale = await mailLocale(work.tx, intention.partnerId, intention.buyerEmail, intention.locale);
   await queueMail(work, {
     partnerId: intention.partnerId,
     to: intention.buyerEmail,
@@ -152,7 +179,8 @@ export async function mailTicketsDelivered(
 ) {
   const [l] = await listingFacts(work.tx, [listingId]);
   if (!l) return;
-  const locale = defaultLocale();
+  // A sold listing's `reservedBy` is the buy intention that bought it.
+  const locale = await mailLocale(work.tx, l.partnerId, buyerEmail, await intentionLocale(work.tx, l.reservedBy));
   await queueMail(work, {
     partnerId: l.partnerId,
     to: buyerEmail,
@@ -178,9 +206,9 @@ export async function mailListingsCancelled(
   reason: 'showCancelled' | 'ticketInvalidated' | 'ownershipLost' | 'protectionOff',
 ) {
   const tx = 'after' in within ? within.tx : within;
-  const locale = defaultLocale();
   for (const l of await listingFacts(tx, listingIds)) {
     if (isChannelSeller(l.sellerEmail)) continue;
+    const locale = await mailLocale(tx, l.partnerId, l.sellerEmail, l.locale);
     await queueMail(within, {
       partnerId: l.partnerId,
       to: l.sellerEmail,
@@ -202,7 +230,7 @@ export async function mailPurchaseRefunded(
   if (!intention) return;
   const [l] = await listingFacts(work.tx, intention.listingIds.slice(0, 1));
   if (!l) return;
-  const locale = defaultLocale();
+  const locale = await mailLocale(work.tx, intention.partnerId, intention.buyerEmail, intention.locale);
   await queueMail(work, {
     partnerId: intention.partnerId,
     to: intention.buyerEmail,
@@ -231,10 +259,10 @@ export async function mailPayoutsCancelled(
     work.tx,
     cancelled.map((p) => p.listingId),
   );
-  const locale = defaultLocale();
   for (const p of cancelled) {
     const l = facts.find((f) => f.id === p.listingId);
     if (!l || isChannelSeller(p.sellerEmail)) continue;
+    const locale = await mailLocale(work.tx, l.partnerId, p.sellerEmail, l.locale);
     await queueMail(work, {
       partnerId: l.partnerId,
       to: p.sellerEmail,
@@ -266,9 +294,9 @@ export async function mailWishlist(work: Work, listingId: string) {
   });
   if (!told.length) return;
   const terms = await marketTerms(l.partnerId, work.tx);
-  const locale = defaultLocale();
   const total = l.priceMinor + buyerFeeMinor(terms, l.priceMinor, l.currency);
   for (const fan of told) {
+    const locale = await mailLocale(work.tx, l.partnerId, fan.email, fan.locale);
     await queueMail(work, {
       partnerId: l.partnerId,
       to: fan.email,

@@ -3,6 +3,7 @@ import type { Db } from '@/db';
 import { buyIntentions, listingItems, listings, type ListingStatus, payouts } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
 import { AppError, type FanErrorReason, notFound } from '@/server/lib/errors';
+import type { Locale } from '@/server/lib/i18n';
 import { toMinorUnits } from '@/server/lib/money';
 import { type SellShowLabel, sellShowLabels } from '@/server/modules/catalog';
 import { PartnerCallError } from '@/server/modules/partners';
@@ -207,6 +208,8 @@ export async function listForSeller(
   ticketPks: string[],
   price: string,
   db: Db,
+  /** The language of the selling page: the seller's mails about the listing are in it. */
+  locale?: Locale,
 ): Promise<ListForSellerResult> {
   const list = await ticketsByPk(partnerId, [...new Set(ticketPks)], db);
   if (!list.length || list.length !== new Set(ticketPks).size) throw notFound('Ticket not found');
@@ -215,7 +218,8 @@ export async function listForSeller(
   const { problems, range } = await listingChecks(partnerId, list, m.minor, new Date(), db);
   if (problems.length) return { ok: false, problems, range, message: null };
   try {
-    const listing = await createListing({ partnerId, sellerEmail, ticketIds: list.map((t) => t.ticketId), price }, db);
+    const ticketIds = list.map((t) => t.ticketId);
+    const listing = await createListing({ partnerId, sellerEmail, ticketIds, price, locale }, db);
     return { ok: true, listingId: listing.id };
   } catch (err) {
     if (err instanceof AppError && err.code !== 'INTERNAL')
