@@ -21,7 +21,7 @@ export const PRESENTATION = { tag: '@presentation' };
  * Screenshots are for people to look at, not assertions: CI (`.ci/run`, nobody looks there) and the suites'
  * second run take none (E2E_SHOTS=0).
  */
-export const SHOTS = process.env.E2E_SHOTS !== '0';
+const SHOTS = process.env.E2E_SHOTS !== '0';
 
 /** A full-page screenshot kept with the run's artifacts. */
 export async function shot(page: Page, name: string) {
