@@ -56,6 +56,11 @@ export const sellingFlowUrlRoute = defineRoute({
   operationId: 'getSellingFlowUrl',
   tag: TAG,
   summary: 'The URL that starts listing a ticket (price, conditions, verification)',
+  description:
+    'Answers the absolute URL as `data`. An optional `returnTo` (or its synonym `returnURL`) is shown as a ' +
+    '"Back to <partner>" link on every selling step (the sell page, the page after listing and the listing\'s ' +
+    "own page); checked like the buying flow's: on another origin than the partner's allowed return origins it " +
+    'is a 400 naming the field. 404 `Ticket not found` for a ticket the partner never sent.',
   auth: 'partner',
   query: sellingFlowQuery,
   response: z.url(),
@@ -70,7 +75,8 @@ export const orderSellingFlowUrlRoute = defineRoute({
   tag: TAG,
   summary: "The URL that starts a bulk sale of an order's tickets",
   description:
-    'An order is the tickets sent with the same `orderId` (or tag `order:<id>`); 404 `Order not found` when none was.',
+    'An order is the tickets sent with the same `orderId` (or tag `order:<id>`); 404 `Order not found` when none was. ' +
+    "An optional `returnTo` (or `returnURL`) rides along every selling step as a back link, checked like the buying flow's (400 naming the field).",
   auth: 'partner',
   query: orderSellingFlowQuery,
   response: z.url(),
