@@ -3,6 +3,7 @@
 import { redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
 import { pageLocale } from '@/components/market/page-locale';
+import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { type Db, getDb } from '@/db';
 import { AppError, type FanErrorReason } from '@/server/lib/errors';
@@ -62,7 +63,10 @@ export async function listTicketsAction(_prev: FormState, data: FormData): Promi
   if (!chosen.length) return { error: t('chooseTickets') };
   const result = await listForSeller(ticket.partnerId, fan.email, chosen, priceOf(data), getDb(), await pageLocale());
   if (!result.ok) return refused(result, field(data, 'partnerName'));
-  redirect(`/sell/${ticket.pk}/done?listing=${encodeURIComponent(result.listingId)}`);
+  // The partner's way back rides along, checked again against its allowed origins (a form can be forged).
+  const { returnOrigins } = await getPartner(ticket.partnerId, getDb());
+  const returnTo = safeReturnTo(field(data, 'returnTo'), returnOrigins);
+  redirect(withReturnTo(`/sell/${ticket.pk}/done?listing=${encodeURIComponent(result.listingId)}`, returnTo));
 }
 
 /** Sends the seller to the payout onboarding (sandbox form or Stripe), back to `returnPath` after. */

@@ -150,6 +150,7 @@ export function SellForm({
   faceMinor,
   range,
   model,
+  returnTo,
 }: {
   action: Action;
   ticketPk: string;
@@ -160,6 +161,8 @@ export function SellForm({
   faceMinor: number | null;
   range: string | null;
   model: PayoutModel;
+  /** The partner's way back, carried to the next steps (the action checks it again). */
+  returnTo: string | null;
 }) {
   const t = useTranslations('sell');
   const [state, formAction] = useActionState(action, {});
@@ -169,6 +172,7 @@ export function SellForm({
     <form action={formAction} className="sl-form" data-testid="sell-form" noValidate>
       <input type="hidden" name="ticketPk" value={ticketPk} />
       <input type="hidden" name="partnerName" value={partnerName} />
+      {returnTo ? <input type="hidden" name="returnTo" value={returnTo} /> : null}
       {order ? (
         <fieldset className="sl-choose">
           <legend>{t('chooseLegend')}</legend>

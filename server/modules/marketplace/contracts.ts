@@ -65,7 +65,12 @@ export const sellingFlowUrlRoute = defineRoute({
   operationId: 'getSellingFlowUrl',
   tag: TAG,
   summary: 'The URL that starts listing a ticket (price, conditions, verification)',
-  description: syncOnDemand('ticket', 'Ticket not found'),
+  description:
+    'Answers the absolute URL as `data`. ' +
+    'An optional `returnTo` (or its synonym `returnURL`) is shown as a "Back to <partner>" link on every selling step ' +
+    "(the sell page, the page after listing and the listing's own page); checked like the buying flow's: on another " +
+    "origin than the partner's allowed return origins it is a 400 naming the field. " +
+    syncOnDemand('ticket', 'Ticket not found'),
   auth: 'partner',
   query: sellingFlowQuery,
   response: z.url(),
@@ -81,6 +86,7 @@ export const orderSellingFlowUrlRoute = defineRoute({
   summary: "The URL that starts a bulk sale of an order's tickets",
   description:
     'An order is the tickets sent with the same `orderId` (or tag `order:<id>`; in the verification answer, the tag). ' +
+    "An optional `returnTo` (or `returnURL`) rides along every selling step as a back link, checked like the buying flow's (400 naming the field). " +
     syncOnDemand('order', 'Order not found'),
   auth: 'partner',
   query: orderSellingFlowQuery,

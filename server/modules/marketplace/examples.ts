@@ -22,12 +22,12 @@ export const buyingFlowUrlExample = {
 };
 
 export const sellingFlowUrlExample = {
-  query: { ticketId: 'T-0002', lang: 'es' },
+  query: { ticketId: 'T-0002', lang: 'es', returnTo: 'https://tickets.example.com/my-tickets' },
   response: responses.getSellingFlowUrl,
 };
 
 export const orderSellingFlowUrlExample = {
-  query: { orderId: EXAMPLE_ORDER_ID, lang: 'es' },
+  query: { orderId: EXAMPLE_ORDER_ID, lang: 'es', returnTo: 'https://tickets.example.com/my-tickets' },
   response: responses.getOrderSellingFlowUrl,
 };
 

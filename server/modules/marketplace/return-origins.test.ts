@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { GET as buyingFlowGet } from '@/app/v1/marketplace/buyingflow/url/entrypoint/route';
+import { GET as orderSellingFlowGet } from '@/app/v1/marketplace/sellingflow/url/order/entrypoint/route';
+import { GET as sellingFlowGet } from '@/app/v1/marketplace/sellingflow/url/entrypoint/route';
 import { getDb } from '@/db';
 import { resetEnvCache } from '@/server/env';
 import { AppError } from '@/server/lib/errors';
@@ -28,7 +30,7 @@ async function partnerWithPages(name: string) {
   ).toBe(200);
   const entry = await buyingFlowUrl(apiKey, 'returnTo', 'https://anywhere.example/');
   const market = new URL(entry.body.data).pathname;
-  const sell = new URL(await sellingFlowUrl(partner.id, 'T1', undefined, getDb())).pathname;
+  const sell = new URL(await sellingFlowUrl(partner.id, { ticketId: 'T1' }, getDb())).pathname;
   return { partnerId: partner.id, apiKey, pages: [market, sell, `/resale/${partner.id}`] };
 }
 
@@ -37,6 +39,21 @@ function buyingFlowUrl(key: string, field: 'returnTo' | 'returnURL', returnTo: s
   return buyingFlowGet(apiRequest(`/v1/marketplace/buyingflow/url/entrypoint?${q}`, { key }), routeParams({})).then(
     json,
   );
+}
+
+/** The selling entrypoints (one ticket, T1; or order O1) with these query parameters. */
+function sellingUrls(key: string, params: Record<string, string>) {
+  const one = new URLSearchParams({ ticketId: 'T1', ...params });
+  const order = new URLSearchParams({ orderId: 'O1', ...params });
+  return Promise.all([
+    sellingFlowGet(apiRequest(`/v1/marketplace/sellingflow/url/entrypoint?${one}`, { key }), routeParams({})).then(
+      json,
+    ),
+    orderSellingFlowGet(
+      apiRequest(`/v1/marketplace/sellingflow/url/order/entrypoint?${order}`, { key }),
+      routeParams({}),
+    ).then(json),
+  ]);
 }
 
 afterEach(() => {
@@ -124,6 +141,51 @@ describe("a partner's allowed return origins (issue 29)", () => {
         ]);
       }
     }
+  });
+
+  it("check the selling entrypoints' optional returnTo (or returnURL) like the buying flow's, and carry it", async () => {
+    const a = await partnerWithPages('Sell Return');
+    // Optional: without it the URLs carry none.
+    for (const res of await sellingUrls(a.apiKey, {})) {
+      expect(res.status).toBe(200);
+      expect(new URL(res.body.data).searchParams.has('returnTo')).toBe(false);
+    }
+    // No origins set: any absolute URL, carried as returnTo (returnURL too).
+    for (const res of await sellingUrls(a.apiKey, { returnURL: 'https://anywhere.example/back' }))
+      expect(new URL(res.body.data).searchParams.get('returnTo')).toBe('https://anywhere.example/back');
+    await setPartnerReturnOrigins({ partnerId: a.partnerId, returnOrigins: ['https://tickets.a.example'] }, getDb());
+    const [one, order] = await sellingUrls(a.apiKey, { returnTo: 'https://tickets.a.example/my-tickets', lang: 'es' });
+    expect(one.status).toBe(200);
+    const oneUrl = new URL(one.body.data);
+    expect(oneUrl.pathname).toMatch(/^\/sell\/tkt_/);
+    expect(oneUrl.searchParams.get('returnTo')).toBe('https://tickets.a.example/my-tickets');
+    expect(oneUrl.searchParams.get('lang')).toBe('es');
+    expect(new URL(order.body.data).searchParams.get('order')).toBe('1');
+    expect(new URL(order.body.data).searchParams.get('returnTo')).toBe('https://tickets.a.example/my-tickets');
+    for (const field of ['returnTo', 'returnURL'] as const) {
+      for (const other of [
+        'https://evil.example/',
+        'https://tickets.a.example.evil.example/',
+        'http://tickets.a.example/',
+      ]) {
+        for (const res of await sellingUrls(a.apiKey, { [field]: other })) {
+          expect(res.status, `${field} ${other}`).toBe(400);
+          expect(res.body.errors.details).toEqual([
+            { path: field, message: 'is not on an allowed return origin (https://tickets.a.example)', in: 'query' },
+          ]);
+        }
+      }
+    }
+    // Not a URL at all: a 400 naming the field, never a 500.
+    for (const res of await sellingUrls(a.apiKey, { returnTo: 'javascript:alert(1)' })) {
+      expect(res.status).toBe(400);
+      expect(res.body.errors.details[0]).toMatchObject({ path: 'returnTo', in: 'query' });
+    }
+    // Another partner's origin is refused: B's list never allows A's returnTo.
+    const b = await partnerWithPages('Sell Return B');
+    await setPartnerReturnOrigins({ partnerId: b.partnerId, returnOrigins: ['https://tickets.b.example'] }, getDb());
+    for (const res of await sellingUrls(b.apiKey, { returnTo: 'https://tickets.a.example/' }))
+      expect(res.status).toBe(400);
   });
 
   it("are one partner's own: A's origins never allow B's returnTo, nor let A frame B's pages", async () => {

@@ -135,13 +135,23 @@ export const buyingFlowQuery = z
     }
   });
 
+/** The selling flow's way back to the partner (optional, unlike the buying flow's): checked like the buying flow's. */
+const sellingReturnQuery = {
+  returnTo: absoluteUrl.optional().meta({
+    description:
+      "Optional: the back link on every selling step (sell page, done page, the listing's page); `returnURL` is accepted as its synonym. On one of the partner's allowed return origins when staff have set them, else 400",
+  }),
+  returnURL: absoluteUrl.optional().meta({ description: 'Synonym of returnTo' }),
+};
 export const sellingFlowQuery = z.object({
   ticketId: partnerIdText('The ticket, by the partner id'),
   lang: langParam.optional(),
+  ...sellingReturnQuery,
 });
 export const orderSellingFlowQuery = z.object({
   orderId: partnerIdText('The order, by the partner id'),
   lang: langParam.optional(),
+  ...sellingReturnQuery,
 });
 export const listingDetailsQuery = z.object({
   ticketId: partnerIdText('The ticket, by the partner id'),

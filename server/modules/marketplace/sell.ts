@@ -228,11 +228,12 @@ export async function listForSeller(
   }
 }
 
-/** The market page of a show, absolute: what a seller shares so buyers find the listing. */
-function shareUrl(eventPk: string, showPk: string): string {
-  const u = new URL(`${publicBaseUrl()}/market/${eventPk}`);
-  u.searchParams.set('show', showPk);
-  return u.toString();
+/**
+ * The listing's own page, absolute: what a seller shares. Anyone opening it sees the event, the seats and
+ * the price with fees, and buys from it (no language: the page speaks the language of whoever opens it).
+ */
+function shareUrl(listingId: string): string {
+  return `${publicBaseUrl()}/listing/${listingId}`;
 }
 
 /** A listing as its seller manages it; null when it is not this fan's (the page then shows not-found). */
@@ -330,7 +331,7 @@ export async function sellerListingPage(
     payoutModel,
     payoutStatus: payout,
     transferAllowed: canTransfer,
-    shareUrl: shareUrl(found.eventPk, first.showPk),
+    shareUrl: shareUrl(listingId),
     payoutCancelled,
   };
 }

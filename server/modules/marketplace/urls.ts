@@ -10,6 +10,7 @@ import { getIntegration, getPartner } from '@/server/modules/partners';
 import { ticketsForSale, ticketsOfOrder } from '@/server/modules/tickets';
 import { assertPurchasable } from './intentions';
 import { listingOfTicket } from './listings';
+import { openListingOfTicket } from './pages';
 
 /*
  * The URLs Encore hands partners to send fans into its pages. All absolute, built on PUBLIC_BASE_URL,
@@ -87,6 +88,19 @@ function trusted(entry: string, partnerId: string, user: string | undefined, db:
   return user ? withOneTimeToken(entry, partnerId, user, db) : entry;
 }
 
+/** The selling entrypoints' query: the ticket or order, the language and the optional way back. */
+interface SellingFlowQuery {
+  lang?: string;
+  returnTo?: string;
+  returnURL?: string;
+}
+
+/** The selling flow's `returnTo` (optional), checked like the buying flow's; the value the URL carries. */
+async function sellingReturnTo(partnerId: string, q: SellingFlowQuery, db: DbOrTx) {
+  await checkReturnTo(partnerId, q.returnTo ? 'returnTo' : 'returnURL', q.returnTo ?? q.returnURL, db);
+  return q.returnTo ?? q.returnURL;
+}
+
 /**
  * Sync on demand (issue 31): a ticket or order Encore was never sent, for a partner with a verification
  * endpoint, gets the partner's resale entry with `sync=1` (the access layer's URL for such tickets).
@@ -96,28 +110,50 @@ function trusted(entry: string, partnerId: string, user: string | undefined, db:
 async function syncEntryUrl(
   partnerId: string,
   target: { ticketId: string } | { orderId: string },
-  lang: string | undefined,
+  q: SellingFlowQuery,
+  returnTo: string | undefined,
   otherwise: AppError,
   db: DbOrTx,
 ) {
   const { verificationUrl } = await getIntegration(partnerId, db);
   if (!verificationUrl) throw otherwise;
-  return url(`/resale/${encodeURIComponent(partnerId)}`, { sync: '1', ...target, lang: lang ?? DEFAULT_LANG });
+  return url(`/resale/${encodeURIComponent(partnerId)}`, {
+    sync: '1',
+    ...target,
+    lang: q.lang ?? DEFAULT_LANG,
+    returnTo,
+  });
 }
 
 /** GET /v1/marketplace/sellingflow/url/entrypoint: starts listing one ticket. */
-export async function sellingFlowUrl(partnerId: string, ticketId: string, lang: string | undefined, db: DbOrTx) {
-  const [ticket] = await ticketsForSale(partnerId, [ticketId], db);
-  if (!ticket) return syncEntryUrl(partnerId, { ticketId }, lang, notFound('Ticket not found'), db);
-  return url(`/sell/${ticket.pk}`, { lang: lang ?? DEFAULT_LANG });
+export async function sellingFlowUrl(partnerId: string, q: SellingFlowQuery & { ticketId: string }, db: DbOrTx) {
+  const returnTo = await sellingReturnTo(partnerId, q, db);
+  const [ticket] = await ticketsForSale(partnerId, [q.ticketId], db);
+  if (!ticket) return syncEntryUrl(partnerId, { ticketId: q.ticketId }, q, returnTo, notFound('Ticket not found'), db);
+  return url(`/sell/${ticket.pk}`, { lang: q.lang ?? DEFAULT_LANG, returnTo });
 }
 
 /** GET /v1/marketplace/sellingflow/url/order/entrypoint: starts a bulk sale of an order's tickets. */
-export async function orderSellingFlowUrl(partnerId: string, orderId: string, lang: string | undefined, db: DbOrTx) {
-  const list = await ticketsOfOrder(partnerId, orderId, db);
-  if (!list.length) return syncEntryUrl(partnerId, { orderId }, lang, notFound('Order not found'), db);
+export async function orderSellingFlowUrl(partnerId: string, q: SellingFlowQuery & { orderId: string }, db: DbOrTx) {
+  const returnTo = await sellingReturnTo(partnerId, q, db);
+  const list = await ticketsOfOrder(partnerId, q.orderId, db);
+  if (!list.length)
+    return syncEntryUrl(partnerId, { orderId: q.orderId }, q, returnTo, notFound('Order not found'), db);
   // The first ticket of the order stands for it: the page lists the order's tickets from it.
-  return url(`/sell/${list[0].pk}`, { order: '1', lang: lang ?? DEFAULT_LANG });
+  return url(`/sell/${list[0].pk}`, { order: '1', lang: q.lang ?? DEFAULT_LANG, returnTo });
+}
+
+/**
+ * GET /v1/events/tickets/salePublicUrl: "filtered to that ticket". While the ticket is listed (on sale or
+ * held by a buyer) its own listing's page; otherwise the event's market at the ticket's show, naming the
+ * ticket so the page says it is not on sale (and, should it be listed later, leads to its listing).
+ */
+export async function salePublicUrl(partnerId: string, ticketId: string, lang: string, db: DbOrTx) {
+  const [ticket] = await ticketsForSale(partnerId, [ticketId], db);
+  if (!ticket) throw notFound('Ticket not found');
+  const listingId = await openListingOfTicket(ticket.pk, db);
+  if (listingId) return url(`/listing/${listingId}`, { lang });
+  return url(`/market/${ticket.eventPk}`, { show: ticket.showPk, ticket: ticket.pk, lang });
 }
 
 /** GET /v1/marketplace/sellingflow/details/url: view or manage the ticket's listing. */

@@ -167,6 +167,11 @@ export const salePublicUrlRoute = defineRoute({
   operationId: 'getSalePublicUrl',
   tag: 'Tickets',
   summary: "The public resale market URL of the ticket's event, filtered to the ticket",
+  description:
+    'Answers the absolute URL as `data`, in `lang`. While the ticket is listed (on sale, or held by a buyer who is ' +
+    "paying) it is the listing's own page: the event, show date, venue, seats, the price with fees and a Buy " +
+    "button. Otherwise it is the event's market at the ticket's show, which says this ticket is not on sale " +
+    '(and leads to its listing should it be listed later). 404 `Ticket not found` for a ticket you never sent.',
   auth: 'partner',
   query: z.object({ ticketId: z.string().min(1).max(200), lang: langParam }),
   response: z.url(),

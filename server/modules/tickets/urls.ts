@@ -20,15 +20,6 @@ export async function secureViewUrl(partnerId: string, ticketId: string, db: DbO
   return `${publicBaseUrl()}/t/${row.secureToken}`;
 }
 
-/** GET /v1/events/tickets/salePublicUrl: the event's resale market, filtered to the ticket. */
-export async function salePublicUrl(partnerId: string, ticketId: string, lang: string, db: DbOrTx) {
-  const row = await ticketRow(partnerId, ticketId, db);
-  const url = new URL(`${publicBaseUrl()}/market/${row.eventPk}`);
-  url.searchParams.set('ticket', row.id);
-  url.searchParams.set('lang', lang);
-  return url.toString();
-}
-
 /** What the placeholder secure view shows (the fan-pages issue replaces it). */
 export async function secureViewByToken(token: string, db: DbOrTx) {
   if (!/^[0-9a-f]{64}$/.test(token)) return null;

@@ -5,7 +5,7 @@ import { CopyLink } from '../../_sell/forms';
 import { PayoutDate, ShowHeading, ticketName } from '../../_sell/parts';
 import { money, moneyMajor, pageLocale } from '../../_sell/reasons';
 
-export const BADGE: Record<string, string> = {
+const BADGE: Record<string, string> = {
   ACTIVE: 'mk-badge mk-badge-ok',
   RESERVED: 'mk-badge mk-badge-warn',
   SOLD: 'mk-badge mk-badge-ok',

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
+import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
@@ -9,24 +10,30 @@ import { listingPage, sellerListing, sellerListingPage } from '@/server/modules/
 import { getPartner } from '@/server/modules/partners';
 import { relistAction, repriceAction, transferStartAction } from '../../_sell/actions';
 import { ListingActionForm, RepriceForm } from '../../_sell/forms';
-import { PayoutSetup, SignInPrompt } from '../../_sell/parts';
-import { moneyMajor, rangeText } from '../../_sell/reasons';
-import { BADGE, ListingSummary } from './listing-summary';
-
-export async function generateMetadata(): Promise<Metadata> {
-  const t = await getTranslations('listing');
-  return { title: t('title'), robots: { index: false } };
-}
+import { PayoutSetup } from '../../_sell/parts';
+import { rangeText } from '../../_sell/reasons';
+import { ListingSummary } from './listing-summary';
+import { PublicListing } from './public-listing';
 
 type Props = { params: Promise<{ listingId: string }>; searchParams: Promise<Record<string, string | undefined>> };
+
+/** The seller's tab says "Your listing"; anyone else's (the shared link) "Tickets on sale". */
+export async function generateMetadata({ params }: Pick<Props, 'params'>): Promise<Metadata> {
+  const [{ listingId }, t] = await Promise.all([params, getTranslations('listing')]);
+  const found = await sellerListing(listingId, null, getDb());
+  const fan = found ? await fanOf(found.partnerId) : null;
+  const mine = fan ? (await sellerListing(listingId, fan.email, getDb()))?.mine : false;
+  return { title: mine ? t('title') : t('publicTitle'), robots: { index: false } };
+}
 
 const DONE = ['repriced', 'unlisted', 'relisted', 'transferred'] as const;
 
 /**
  * A listing's page. Its seller (signed in for the listing's partner) manages it: status, price, payout,
  * tickets, a new price within the range, taking it off sale (confirmed on a second page), listing it
- * again, and a peer-to-peer transfer where the partner's rules allow it. Anyone else sees the public
- * listing (no seller data) and, when not signed in, how to sign in to manage their own.
+ * again, and a peer-to-peer transfer where the partner's rules allow it. Anyone else (the link the
+ * seller shares) sees the event, the seats and the price with fees, and buys it; the partner's
+ * `returnTo` rides along as the back link on both.
  */
 export default async function ListingPage({ params, searchParams }: Props) {
   await connection();
@@ -35,26 +42,18 @@ export default async function ListingPage({ params, searchParams }: Props) {
   if (!found) notFound();
   const partner = await getPartner(found.partnerId, getDb());
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
+  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner.returnOrigins);
+  const here = withReturnTo(`/listing/${listingId}`, returnTo);
   const t = await getTranslations('listing');
   const fan = await fanOf(partner.id);
   const view = fan ? await sellerListingPage(partner.id, listingId, fan.email, getDb()) : null;
   if (!view) {
-    const pub = await listingPage(listingId, getDb());
-    if (!pub) notFound();
+    const shared = await listingPage(listingId, getDb());
+    if (!shared || shared.partnerId !== partner.id) notFound();
+    const signIn = fan ? null : `/login?partner=${encodeURIComponent(partner.id)}&next=${encodeURIComponent(here)}`;
     return (
-      <MarketShell partner={shell} narrow>
-        <h1>{t('publicTitle')}</h1>
-        <section className="mk-card" data-testid="listing-public">
-          <p>
-            <span className={BADGE[pub.listing.status]} data-testid="listing-status">
-              {t(`status.${pub.listing.status}`)}
-            </span>
-          </p>
-          <p className="mk-price">
-            {await moneyMajor(pub.listing.buyerTotal, pub.listing.currency)} <small>{t('buyerTotalNote')}</small>
-          </p>
-        </section>
-        {fan ? null : <SignInPrompt partnerId={partner.id} partnerName={partner.name} next={`/listing/${listingId}`} />}
+      <MarketShell partner={shell} returnTo={returnTo} narrow>
+        <PublicListing shared={shared} returnTo={returnTo} signInHref={signIn} />
       </MarketShell>
     );
   }
@@ -63,7 +62,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
   const count = listing.ticketIds.length;
   const open = listing.status === 'ACTIVE' || listing.status === 'RESERVED';
   return (
-    <MarketShell partner={shell}>
+    <MarketShell partner={shell} returnTo={returnTo}>
       <h1>{t('title')}</h1>
       {done ? (
         <p className="mk-success" role="status" data-testid="listing-done">
@@ -143,7 +142,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
               )}
             </section>
           ) : null}
-          <PayoutSetup partnerId={partner.id} status={view.payoutStatus} returnPath={`/listing/${listing.id}`} />
+          <PayoutSetup partnerId={partner.id} status={view.payoutStatus} returnPath={here} />
         </div>
       </div>
     </MarketShell>

@@ -1,15 +1,21 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
-import { safeReturnTo } from '@/components/market/return-to';
+import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
 import type { Locale } from '@/server/lib/i18n';
 import { deliveryText } from '@/server/lib/promises';
 import { showInventories, type ShowInventory } from '@/server/modules/market-data';
-import { buyerPromiseFacts, buyPage, type MarketSort, showOnSale } from '@/server/modules/marketplace';
+import {
+  buyerPromiseFacts,
+  buyPage,
+  type MarketSort,
+  namedTicketOnSale,
+  showOnSale,
+} from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
 import { param } from '../buy-format';
 import { Description } from '../description';
@@ -55,6 +61,10 @@ export default async function MarketPage({ params, searchParams }: Props) {
     page.show ? buyerPromiseFacts(page.show.showPk, getDb()) : null,
   ]);
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
+  // The public sale URL names a ticket: on sale, its own listing; else a note above the show's other offers.
+  const ticketPk = param(query, 'ticket');
+  const named = ticketPk ? await namedTicketOnSale(ticketPk, eventId, getDb()) : null;
+  if (named?.listingId) redirect(withReturnTo(`/listing/${named.listingId}`, returnTo));
   const { event, show, listings: all, facets } = page;
   const pageCount = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
   const requestedPage = Number(param(query, 'page'));
@@ -65,6 +75,11 @@ export default async function MarketPage({ params, searchParams }: Props) {
 
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo}>
+      {named ? (
+        <p className="mk-notice" role="status" data-testid="ticket-not-on-sale">
+          {t('ticketNotOnSale')}
+        </p>
+      ) : null}
       <EventHero event={event} show={show} locale={locale} t={t} />
 
       {event.shows.length > 1 ? (

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
-import { safeReturnTo } from '@/components/market/return-to';
+import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
@@ -33,8 +33,8 @@ export default async function SellPage({ params, searchParams }: Props) {
   const partner = await getPartner(ticket.partnerId, getDb());
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
   const order = query.order === '1';
-  const returnTo = safeReturnTo(query.returnTo, partner.returnOrigins);
-  const path = `/sell/${ticket.pk}${order ? '?order=1' : ''}`;
+  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner.returnOrigins);
+  const path = withReturnTo(`/sell/${ticket.pk}${order ? '?order=1' : ''}`, returnTo);
   const t = await getTranslations('sell');
   const fan = await fanOf(partner.id);
   if (!fan) {
@@ -81,6 +81,7 @@ export default async function SellPage({ params, searchParams }: Props) {
                 faceMinor={flow.range.faceMinor}
                 range={await rangeText(flow.range)}
                 model={flow.payoutModel}
+                returnTo={returnTo}
               />
             ) : (
               <p className="mk-notice" data-testid="nothing-to-sell">

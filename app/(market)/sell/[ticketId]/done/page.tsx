@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
+import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
@@ -18,7 +19,10 @@ export async function generateMetadata(): Promise<Metadata> {
 
 type Props = { params: Promise<{ ticketId: string }>; searchParams: Promise<Record<string, string | undefined>> };
 
-/** After listing: what is on sale, the payout, a link to share (the show's market) and the listing's page. */
+/**
+ * After listing: what is on sale, the payout, the link to share (the listing's own page, which anyone can
+ * buy from) and the seller's listing page; the partner's `returnTo` rides along.
+ */
 export default async function SellDonePage({ params, searchParams }: Props) {
   await connection();
   const [{ ticketId }, query] = await Promise.all([params, searchParams]);
@@ -30,8 +34,10 @@ export default async function SellDonePage({ params, searchParams }: Props) {
   const partner = await getPartner(ticket.partnerId, getDb());
   const t = await getTranslations('sell');
   const { listing } = view;
+  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner.returnOrigins);
+  const listingPath = withReturnTo(`/listing/${listing.id}`, returnTo);
   return (
-    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>
+    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo} narrow>
       <section className="mk-card sl-form" data-testid="sell-done" aria-labelledby="done-title">
         <h1 id="done-title">{t('doneTitle', { count: listing.ticketIds.length })}</h1>
         <ShowHeading label={view.label} startsAt={view.tickets[0].startsAt} />
@@ -43,11 +49,11 @@ export default async function SellDonePage({ params, searchParams }: Props) {
         </p>
         <PayoutDate partnerId={partner.id} showPk={view.tickets[0].showPk} listingId={listing.id} />
         <CopyLink url={view.shareUrl} />
-        <a className="mk-btn mk-btn-block" href={`/listing/${listing.id}`} data-testid="to-listing">
+        <a className="mk-btn mk-btn-block" href={listingPath} data-testid="to-listing">
           {t('toListing')}
         </a>
       </section>
-      <PayoutSetup partnerId={partner.id} status={view.payoutStatus} returnPath={`/listing/${listing.id}`} />
+      <PayoutSetup partnerId={partner.id} status={view.payoutStatus} returnPath={listingPath} />
     </MarketShell>
   );
 }

@@ -3,5 +3,5 @@ import { handle } from '@/server/http/route';
 import { orderSellingFlowUrl, orderSellingFlowUrlRoute } from '@/server/modules/marketplace';
 
 export const GET = handle(orderSellingFlowUrlRoute, ({ partner, query }) =>
-  orderSellingFlowUrl(partner.partnerId, query.orderId, query.lang, getDb()),
+  orderSellingFlowUrl(partner.partnerId, query, getDb()),
 );
