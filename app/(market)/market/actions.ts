@@ -1,11 +1,13 @@
 'use server';
 
 import { redirect } from 'next/navigation';
+import { getLocale } from 'next-intl/server';
 import { z } from 'zod';
 import { fanOf } from '@/components/market/session';
 import { safeReturnTo } from '@/components/market/return-to';
 import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
+import type { Locale } from '@/server/lib/i18n';
 import { joinWishlist } from '@/server/modules/market-data';
 import { buyerCheckout, createBuyIntention } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
@@ -61,6 +63,8 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
       items: checkout.listings.map((l) => l.id),
       user: buyer,
       pageQuery: returnTo ? new URLSearchParams({ returnTo }).toString() : undefined,
+      // Stripe Checkout's lines are written in the fan's language.
+      lang: (await getLocale()) as Locale,
     });
     paymentUrl = intention.paymentUrl;
   } catch (err) {

@@ -4,11 +4,13 @@ import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import { env, publicBaseUrl } from '@/server/env';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
+import { defaultLocale, type Locale } from '@/server/lib/i18n';
 import { fromMinorUnits } from '@/server/lib/money';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { getPayment, startPayment } from '@/server/modules/payments';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { mailListingsCancelled } from './mails';
+import { checkoutLines } from './payment-lines';
 
 export const EXPIRE_INTENTION_JOB = 'marketplace.expireIntention';
 export const REFUND_PURCHASE_JOB = 'marketplace.refundPurchase';
@@ -207,6 +209,8 @@ export async function createBuyIntention(
     user: string;
     /** Query the buyer's return to the intention page carries (the fan pages' `returnTo`). */
     pageQuery?: string;
+    /** The fan's language: the provider's checkout lines are written in it (default: DEFAULT_LANG). */
+    lang?: Locale;
   },
 ) {
   const items = [...new Set(input.items)].sort();
@@ -238,7 +242,7 @@ export async function createBuyIntention(
         work,
         partnerId,
         { id, items, buyer, rows, terms },
-        input.pageQuery,
+        { pageQuery: input.pageQuery, lang: input.lang ?? defaultLocale() },
       );
       // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
       // Not waited for: the buyer's answer does not hang on the queue write.
@@ -297,9 +301,10 @@ async function openIntention(
     rows: ClaimRow[];
     terms: Awaited<ReturnType<typeof marketTerms>>;
   },
-  pageQuery: string | undefined,
+  page: { pageQuery: string | undefined; lang: Locale },
 ) {
   const { id, items, buyer, rows, terms } = claim;
+  const { pageQuery } = page;
   const minutes = env().BUY_INTENTION_MINUTES;
   const first = rows[0];
   let subtotal = 0;
@@ -326,6 +331,8 @@ async function openIntention(
         expiresInMinutes: Math.max(5, minutes),
       },
       work,
+      // Read only for a provider's hosted checkout (Stripe), not the sandbox's own page.
+      { lines: (tx) => checkoutLines(rows, terms, page.lang, tx) },
     ),
     // A plain statement (the query builder's insert cost more than the write); the list goes as JSON.
     work.tx.execute<{ expires_at: string }>(sql`
