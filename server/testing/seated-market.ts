@@ -5,7 +5,7 @@ import { makePartner, pushEvent, testShow } from './fixtures';
 import { postRules } from './market';
 import { syncTickets } from './ticket-api';
 
-export const SELLER = 'seller@fans.test';
+const SELLER = 'seller@fans.test';
 
 /** A show at Sala Roja (Lima), option "Pista general" with price type "Adulto", T7/T8 in section A row 3. */
 export async function seatedMarket(name: string) {

@@ -30,7 +30,7 @@ export * from './admin';
 export * from './payouts';
 export * from './buyer-pages';
 export * from './payment-order';
-export { type Seat, seatText } from './payment-lines';
+export { seatText } from './payment-lines';
 export * from './seller-states';
 export * from './secure-view';
 export * from './promises';
