@@ -246,10 +246,10 @@ test('a resale payment in Spanish: event, date and venue, seats, the fee split, 
   await expect(page.getByTestId('order-line')).toContainText('Platea · 1 entrada');
   await expect(page.getByTestId('order-seats')).toHaveText('Sector B · Fila 5 · Asiento 11');
   await expect(page.getByTestId('order-line')).toContainText('Precio de reventa: 60,00 € por entrada');
-  await expect(page.getByTestId('order-line')).toContainText('Gastos de gestión (Encore): 6,00 € por entrada');
+  await expect(page.getByTestId('order-line')).toContainText('Cargo de servicio (Encore): 6,00 € por entrada');
   const split = page.getByTestId('order-split');
   await expect(split).toContainText(/Precio de reventa \(1 entrada\)\s*60,00\s€/);
-  await expect(split).toContainText(/Gastos de gestión \(Encore\)\s*6,00\s€/);
+  await expect(split).toContainText(/Cargos de servicio \(Encore\)\s*6,00\s€/);
   await expect(page.getByTestId('order-total')).toHaveText(/^66,00\s€ EUR$/);
   await expect(page.getByTestId('amount')).toHaveText(/^66,00\s€$/);
   // No ids, no English.

@@ -251,7 +251,7 @@ describe('Stripe Checkout line items of a resale purchase', () => {
       'line_items[1][quantity]': '2',
       'line_items[1][price_data][currency]': 'eur',
       'line_items[1][price_data][unit_amount]': '450',
-      'line_items[1][price_data][product_data][name]': 'Gastos de gestión (Encore)',
+      'line_items[1][price_data][product_data][name]': 'Cargo de servicio (Encore)',
     });
     expect(form['line_items[2][quantity]']).toBeUndefined();
     expect(payment.amountMinor).toBe(8900);
