@@ -1,5 +1,19 @@
-import { expect, type Page, test } from './fixtures';
-import { axe, baseURL, createPartner, pageShot, RUN, setUp, shot, shotsEnEs, svgIconsOnly } from './helpers';
+import { type APIRequestContext, expect, type Page, test } from './fixtures';
+import {
+  axe,
+  baseURL,
+  call,
+  createPartner,
+  listTicket,
+  pageShot,
+  pushUsdEvent,
+  RUN,
+  setUp,
+  shot,
+  shotsEnEs,
+  svgIconsOnly,
+  usdShow,
+} from './helpers';
 
 /*
  * The sandbox's hosted checkout in a real browser: paying with the test cards (succeeds, declined,
@@ -181,4 +195,86 @@ test('in Spanish (?lang=es): labels, a declined card, money as 12,50 €, and th
   await expect(page.getByText('vuelve a la web o la app de tu proveedor de entradas')).toBeVisible();
   await page.goto('/auth/expired?lang=en');
   await expect(page.getByRole('heading', { name: 'This link has expired' })).toBeVisible();
+});
+
+/** A resale purchase held for a buyer: one seated ticket at 60 € plus a 10 % service fee; its payment page. */
+async function resalePayment(request: APIRequestContext, name: string) {
+  const { partnerId: pid, apiKey } = await createPartner(`${name} ${RUN}`);
+  await setUp('market-terms', { partnerId: pid, buyerFeePercent: 10 });
+  const ref = `pay-evt-${RUN}`;
+  const option = { title: 'Platea', ticketId: 'PLATEA', description: 'Sentado', currency: 'EUR', price: 50 };
+  await pushUsdEvent(
+    request,
+    apiKey,
+    ref,
+    `Noche de tango ${RUN}`,
+    [{ ...usdShow('1', '2027-09-10T21:00:00-05:00', 'Primera noche'), ticketOptions: [option] }],
+    { venueName: 'Teatro Colón', city: 'Lima', timeZone: 'America/Lima' },
+  );
+  const seller = `seller-${RUN}@fans.test`;
+  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
+    {
+      externalReferenceEventId: ref,
+      showId: '1',
+      ticketId: `seat-${RUN}`,
+      ticketOptionId: 'PLATEA',
+      buyer: { email: seller },
+      ticketAccess: { type: 'OTHER', locator: 'CODE-seat' },
+      props: { seating: { section: 'B', row: '5', seat: '11' } },
+    },
+  ]);
+  expect(synced.body?.data?.imported, JSON.stringify(synced.body)).toBe(1);
+  const { listingId } = await listTicket({ partnerId: pid, sellerEmail: seller, ticketId: `seat-${RUN}`, price: '60' });
+  const held = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
+    items: [listingId],
+    user: `buyer-${RUN}@fans.test`,
+  });
+  expect(held.status, JSON.stringify(held.body)).toBe(200);
+  return new URL(held.body.data.paymentUrl).pathname;
+}
+
+test('a resale payment in Spanish: event, date and venue, seats, the fee split, the total and the hold’s countdown; at zero the way back', async ({
+  page,
+  request,
+}) => {
+  const path = await resalePayment(request, 'Sala Lima');
+  await page.clock.install();
+  await page.goto(`${path}?lang=es`);
+  const summary = page.locator('.co-summary');
+  await expect(page.getByTestId('order-event')).toHaveText(`Noche de tango ${RUN}`);
+  // 21:00 in Lima, the venue's time zone, in Spanish.
+  await expect(page.getByTestId('order-when')).toHaveText(/^vie, 10 sept 2027, 21:00 · Teatro Colón · Lima$/);
+  await expect(page.getByTestId('order-line')).toContainText('Platea · 1 entrada');
+  await expect(page.getByTestId('order-seats')).toHaveText('Sector B · Fila 5 · Asiento 11');
+  await expect(page.getByTestId('order-line')).toContainText('Precio de reventa: 60,00 € por entrada');
+  await expect(page.getByTestId('order-line')).toContainText('Cargo de servicio (Encore): 6,00 € por entrada');
+  const split = page.getByTestId('order-split');
+  await expect(split).toContainText(/Precio de reventa \(1 entrada\)\s*60,00\s€/);
+  await expect(split).toContainText(/Cargos de servicio \(Encore\)\s*6,00\s€/);
+  await expect(page.getByTestId('order-total')).toHaveText(/^66,00\s€ EUR$/);
+  await expect(page.getByTestId('amount')).toHaveText(/^66,00\s€$/);
+  // No ids, no English.
+  await expect(summary).not.toContainText('PLATEA');
+  await expect(summary).not.toContainText('resale');
+  const timer = page.getByTestId('hold-timer');
+  await expect(timer).toContainText('Entradas reservadas para ti durante');
+  await expect(timer.getByRole('timer')).toHaveText(/^(09|10):\d\d$/);
+  await expect(summary).toContainText('Si no pagas a tiempo, las entradas vuelven a ponerse a la venta.');
+  await checkWidths(page, 'payments-es-resale');
+
+  // At zero: the tickets are back on sale, and the page leads back to them.
+  await page.clock.fastForward('10:30');
+  await expect(page.getByTestId('hold-expired')).toContainText('las entradas vuelven a estar a la venta');
+  await expect(page.getByTestId('hold-back')).toHaveText('Volver a las entradas a la venta');
+  await expect(page.getByTestId('hold-back')).toHaveAttribute('href', /^\/market\/[^?]+\?show=/);
+  await expect(summary.getByText('Si no pagas a tiempo')).toBeHidden();
+  await checkWidths(page, 'payments-es-resale-expired');
+});
+
+test('a resale payment in English and Spanish at 390 and 1366 px (screenshots)', async ({ page, request }) => {
+  const path = await resalePayment(request, 'Sala Quito');
+  await page.goto(path);
+  await expect(page.getByTestId('order-seats')).toHaveText('Section B · Row 5 · Seat 11');
+  await expect(page.getByTestId('order-split')).toContainText('Service fee (Encore)');
+  await shotsEnEs(page, 'payments-resale');
 });

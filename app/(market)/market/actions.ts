@@ -63,6 +63,7 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
       items: checkout.listings.map((l) => l.id),
       user: buyer,
       pageQuery: returnTo ? new URLSearchParams({ returnTo }).toString() : undefined,
+      // The fan's language: their mails and Stripe Checkout's lines are written in it.
       locale: await pageLocale(),
     });
     paymentUrl = intention.paymentUrl;

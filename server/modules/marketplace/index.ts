@@ -30,6 +30,8 @@ export * from './transfer';
 export * from './admin';
 export * from './payouts';
 export * from './buyer-pages';
+export * from './payment-order';
+export { seatText } from './payment-lines';
 export * from './seller-states';
 export * from './secure-view';
 export * from './promises';

@@ -3,13 +3,14 @@ import type { Db, DbOrTx, Tx } from '@/db';
 import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import { env, publicBaseUrl } from '@/server/env';
 import { AppError, badRequest, conflict, notFound } from '@/server/lib/errors';
-import type { Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
+import { defaultLocale, type Locale } from '@/server/lib/i18n';
 import { fromMinorUnits } from '@/server/lib/money';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { getPayment, startPayment } from '@/server/modules/payments';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { mailListingsCancelled } from './mails';
+import { checkoutLines } from './payment-lines';
 
 export const EXPIRE_INTENTION_JOB = 'marketplace.expireIntention';
 export const REFUND_PURCHASE_JOB = 'marketplace.refundPurchase';
@@ -208,7 +209,10 @@ export async function createBuyIntention(
     user: string;
     /** Query the buyer's return to the intention page carries (the fan pages' `returnTo`). */
     pageQuery?: string;
-    /** The language of the page the buyer pays from (none through the partner API): their mails are in it. */
+    /**
+     * The language of the page the buyer pays from (none through the partner API): their mails and the
+     * provider's checkout lines are written in it (Stripe's lines default to DEFAULT_LANG).
+     */
     locale?: Locale;
   },
 ) {
@@ -241,7 +245,7 @@ export async function createBuyIntention(
         work,
         partnerId,
         { id, items, buyer, rows, terms, locale: input.locale ?? null },
-        input.pageQuery,
+        { pageQuery: input.pageQuery, lang: input.locale ?? defaultLocale() },
       );
       // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
       // Not waited for: the buyer's answer does not hang on the queue write.
@@ -301,9 +305,10 @@ async function openIntention(
     terms: Awaited<ReturnType<typeof marketTerms>>;
     locale: Locale | null;
   },
-  pageQuery: string | undefined,
+  page: { pageQuery: string | undefined; lang: Locale },
 ) {
   const { id, items, buyer, rows, terms, locale } = claim;
+  const { pageQuery } = page;
   const minutes = env().BUY_INTENTION_MINUTES;
   const first = rows[0];
   let subtotal = 0;
@@ -330,6 +335,8 @@ async function openIntention(
         expiresInMinutes: Math.max(5, minutes),
       },
       work,
+      // Read only for a provider's hosted checkout (Stripe), not the sandbox's own page.
+      { lines: (tx) => checkoutLines(rows, terms, page.lang, tx) },
     ),
     // A plain statement (the query builder's insert cost more than the write); the list goes as JSON.
     work.tx.execute<{ expires_at: string }>(sql`

@@ -22,6 +22,7 @@ export {
   sandboxOnboarding,
   type SandboxResult,
 } from './sandbox-checkout';
+export type { PaymentLine } from './provider';
 export * from './schemas';
 export {
   expireDuePayments,

@@ -4,6 +4,16 @@ import { sandboxProvider } from './sandbox';
 import { stripeProvider } from './stripe';
 
 /**
+ * A line of a hosted checkout (Stripe Checkout's line items): what the buyer reads the amount is made of.
+ * The caller's lines add up to the payment's amount; without them the checkout shows one line, the description.
+ */
+export interface PaymentLine {
+  name: string;
+  unitAmountMinor: number;
+  quantity: number;
+}
+
+/**
  * The one interface payments go through. The service keeps the truth in our tables; a provider only
  * does what the money needs outside them and answers with its own references. Nothing here marks a
  * payment paid: that comes from the provider's confirmation (the sandbox page, a signed Stripe webhook).
@@ -20,6 +30,8 @@ export interface PaymentProvider {
     paymentId: string;
     partnerId: string;
     description: string;
+    /** The amount line by line (adding up to amountMinor), else absent. */
+    lines?: PaymentLine[];
     amountMinor: number;
     currency: string;
     buyerEmail: string;

@@ -20,7 +20,7 @@ import {
   type PaymentRefusal,
   paymentAttemptRefusal,
 } from './events';
-import { currentProviderName, providerFor } from './provider';
+import { currentProviderName, type PaymentLine, providerFor } from './provider';
 import {
   payoutAccountInput,
   type PayoutAccountInput,
@@ -53,6 +53,7 @@ export async function startPayment(
   partnerId: string,
   input: StartPaymentInput,
   within?: Work | Db,
+  opts: { lines?: (tx: Tx) => Promise<PaymentLine[]> } = {},
 ): Promise<{ payment: Payment; url: string }> {
   const data = startPaymentInput.parse(input);
   const provider = providerFor(currentProviderName());
@@ -113,6 +114,7 @@ export async function startPayment(
       paymentId: row.id,
       partnerId,
       description: row.description,
+      lines: opts.lines ? linesAddingUp(await opts.lines(tx), row) : undefined,
       amountMinor: row.amountMinor,
       currency: row.currency,
       buyerEmail: row.buyerEmail,
@@ -127,6 +129,21 @@ export async function startPayment(
       .returning();
     return { payment, url: checkout.url };
   }, within);
+}
+
+/**
+ * The caller's checkout lines when they add up to the payment's amount; else none (the checkout then shows
+ * the description as one line: a buyer never reads lines that disagree with what they are charged).
+ */
+function linesAddingUp(lines: PaymentLine[], payment: Payment): PaymentLine[] | undefined {
+  const sum = lines.reduce((n, l) => n + l.unitAmountMinor * l.quantity, 0);
+  if (lines.length && sum === payment.amountMinor) return lines;
+  log.warn('checkout lines do not add up to the payment: one line sent', {
+    paymentId: payment.id,
+    sum,
+    amountMinor: payment.amountMinor,
+  });
+  return undefined;
 }
 
 /** A partner's payment (another partner's answers 404). */

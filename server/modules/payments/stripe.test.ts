@@ -11,6 +11,7 @@ import { createBuyIntention, createListing, refundPurchase, refundPurchaseJob } 
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
+import { seatedMarket } from '@/server/testing/seated-market';
 import { resetEnvCache } from '@/server/env';
 import { createPartner } from '@/server/modules/partners';
 import {
@@ -213,6 +214,83 @@ describe('Stripe Checkout', () => {
       code: 'BAD_GATEWAY',
       message: expect.stringContaining('Invalid currency'),
     });
+  });
+});
+
+describe('Stripe Checkout line items of a resale purchase', () => {
+  /** The Checkout Session Stripe was asked for a buy intention's payment, and that payment. */
+  async function sessionFor(intentionId: string) {
+    const [payment] = await getDb().select().from(payments).where(eq(payments.reference, intentionId));
+    const sent = received.filter(
+      (r) => r.path === '/v1/checkout/sessions' && r.form.client_reference_id === payment.id,
+    );
+    expect(sent).toHaveLength(1);
+    return { payment, form: sent[0].form };
+  }
+  const total = (form: Record<string, string>) => {
+    let sum = 0;
+    for (let i = 0; form[`line_items[${i}][quantity]`]; i++) {
+      sum += Number(form[`line_items[${i}][quantity]`]) * Number(form[`line_items[${i}][price_data][unit_amount]`]);
+    }
+    return sum;
+  };
+
+  it('one line per listing (event · option (price type) · seats) at the resale price, then its service fee, in the fan’s language, adding up to the amount', async () => {
+    const m = await seatedMarket('Stripe lines es');
+    const intention = await createBuyIntention(m.partnerId, {
+      items: [m.listing.id],
+      user: 'buyer@fans.test',
+      locale: 'es',
+    });
+    const { payment, form } = await sessionFor(intention.id);
+    expect(form).toMatchObject({
+      'line_items[0][quantity]': '2',
+      'line_items[0][price_data][currency]': 'eur',
+      'line_items[0][price_data][unit_amount]': '4000',
+      'line_items[0][price_data][product_data][name]': `${m.ref} · Pista general (Adulto) · Sector A · Fila 3 · Asientos 7, 8`,
+      'line_items[1][quantity]': '2',
+      'line_items[1][price_data][currency]': 'eur',
+      'line_items[1][price_data][unit_amount]': '450',
+      'line_items[1][price_data][product_data][name]': 'Cargo de servicio (Encore)',
+    });
+    expect(form['line_items[2][quantity]']).toBeUndefined();
+    expect(payment.amountMinor).toBe(8900);
+    expect(total(form)).toBe(payment.amountMinor);
+  });
+
+  it('in the default language when the fan’s is not known', async () => {
+    const m = await seatedMarket('Stripe lines en');
+    const intention = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: 'buyer@fans.test' });
+    const { payment, form } = await sessionFor(intention.id);
+    expect(form['line_items[0][price_data][product_data][name]']).toBe(
+      `${m.ref} · Pista general (Adulto) · Section A · Row 3 · Seats 7, 8`,
+    );
+    expect(form['line_items[1][price_data][product_data][name]']).toBe('Service fee (Encore)');
+    expect(total(form)).toBe(payment.amountMinor);
+  });
+
+  it('lines that do not add up to the amount are not sent: the session has one line, the description', async () => {
+    const { payment } = await startPayment(
+      partnerId,
+      {
+        purpose: PURPOSE,
+        reference: `bi-${++seq}`,
+        description: 'General admission · Night show',
+        amountMinor: 5000,
+        currency: 'EUR',
+        buyerEmail: 'fan@fans.test',
+      },
+      undefined,
+      { lines: async () => [{ name: 'Wrong', unitAmountMinor: 4000, quantity: 1 }] },
+    );
+    const { form } = last('/v1/checkout/sessions');
+    expect(form.client_reference_id).toBe(payment.id);
+    expect(form).toMatchObject({
+      'line_items[0][quantity]': '1',
+      'line_items[0][price_data][unit_amount]': '5000',
+      'line_items[0][price_data][product_data][name]': 'General admission · Night show',
+    });
+    expect(form['line_items[1][quantity]']).toBeUndefined();
   });
 });
 

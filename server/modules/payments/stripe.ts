@@ -53,6 +53,19 @@ async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
 const MIN_SESSION_MS = 31 * 60_000;
 const MAX_SESSION_MS = 23.5 * 3600_000;
 
+// Stripe's limit on a product's name.
+const MAX_NAME = 250;
+
+/** The session's line items: the caller's lines (they add up to the amount), else one line, the description. */
+function lineItems(p: Parameters<PaymentProvider['startCheckout']>[0]): Stripe.Checkout.SessionCreateParams.LineItem[] {
+  const currency = p.currency.toLowerCase();
+  const lines = p.lines?.length ? p.lines : [{ name: p.description, unitAmountMinor: p.amountMinor, quantity: 1 }];
+  return lines.map((l) => ({
+    quantity: l.quantity,
+    price_data: { currency, unit_amount: l.unitAmountMinor, product_data: { name: l.name.slice(0, MAX_NAME) } },
+  }));
+}
+
 /** A Checkout Session for the payment, open as long as Stripe allows around the payment's own expiry. */
 async function openCheckoutSession(stripe: Stripe, p: Parameters<PaymentProvider['startCheckout']>[0]) {
   const now = Date.now();
@@ -63,16 +76,7 @@ async function openCheckoutSession(stripe: Stripe, p: Parameters<PaymentProvider
         mode: 'payment',
         client_reference_id: p.paymentId,
         customer_email: p.buyerEmail,
-        line_items: [
-          {
-            quantity: 1,
-            price_data: {
-              currency: p.currency.toLowerCase(),
-              unit_amount: p.amountMinor,
-              product_data: { name: p.description },
-            },
-          },
-        ],
+        line_items: lineItems(p),
         payment_intent_data: {
           transfer_group: p.paymentId,
           metadata: { encore_payment_id: p.paymentId, encore_partner_id: p.partnerId },

@@ -34,9 +34,20 @@ export function OrderSummary({
       <ul className="buy-summary-list">
         {found.listings.map((l) => (
           <li key={l.id}>
-            <strong>{l.optionTitle}</strong> · {tb('quantityExactly', { count: l.ticketCount })}
+            <strong>
+              {l.optionTitle}
+              {l.priceTypeTitle ? ` (${l.priceTypeTitle})` : ''}
+            </strong>{' '}
+            · {tb('quantityExactly', { count: l.ticketCount })}
             <br />
             <span className="mk-muted">{seatText(l.seats, tb)}</span>
+            <br />
+            <span className="mk-muted" data-testid="order-price-line">
+              {tb('priceLine', {
+                price: money(l.priceMinor, currency, locale),
+                fee: money(l.feeMinor, currency, locale),
+              })}
+            </span>
           </li>
         ))}
       </ul>

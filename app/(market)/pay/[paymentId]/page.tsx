@@ -6,7 +6,7 @@ import { CheckIcon } from '@/components/market/icons';
 import { getDb } from '@/db';
 import { formatDay, formatMoney, type Locale } from '@/server/lib/i18n';
 import { fromMinorUnits } from '@/server/lib/money';
-import { BUY_INTENTION_PURPOSE, intentionPromiseFacts } from '@/server/modules/marketplace';
+import { BUY_INTENTION_PURPOSE, intentionPromiseFacts, paymentOrder } from '@/server/modules/marketplace';
 import {
   type CheckoutView,
   SANDBOX_CARD_ERRORS,
@@ -16,6 +16,7 @@ import {
 } from '@/server/modules/payments';
 import '../checkout.css';
 import { SandboxPage } from '../merchant';
+import { OrderDetails, OrderHold } from './order-details';
 
 export const dynamic = 'force-dynamic';
 
@@ -59,16 +60,21 @@ export default async function CheckoutPage({
 }) {
   const view = await sandboxCheckout((await params).paymentId);
   if (!view) notFound();
-  const [t, locale, promises] = await Promise.all([
+  // A resale purchase: the buyer reads what they buy (event, seats, fee split, the hold) and what Encore
+  // guarantees where they pay.
+  const resale = view.payment.purpose === BUY_INTENTION_PURPOSE;
+  const [t, tb, locale, promises, order] = await Promise.all([
     getTranslations('pay'),
+    getTranslations('buy'),
     getLocale() as Promise<Locale>,
-    // A resale purchase: the buyer reads what Encore guarantees where they pay.
-    view.payment.purpose === BUY_INTENTION_PURPOSE ? intentionPromiseFacts(view.payment.reference, getDb()) : null,
+    resale ? intentionPromiseFacts(view.payment.reference, getDb()) : null,
+    resale ? paymentOrder(view.payment.reference, getDb()) : null,
   ]);
   const raw = (await searchParams).error;
   const code = (SANDBOX_CARD_ERRORS as readonly string[]).includes(String(raw)) ? (raw as SandboxCardError) : null;
-  const { payment, partnerName } = view;
+  const { payment, partnerName, state } = view;
   const amount = formatMoney(fromMinorUnits(payment.amountMinor, payment.currency), payment.currency, locale);
+  const holding = order?.status === 'PENDING' && (state === 'payable' || state === 'requires_action');
   return (
     <SandboxPage
       label={t('orderSummary')}
@@ -80,18 +86,23 @@ export default async function CheckoutPage({
           <p className="co-amount" data-testid="amount">
             {amount}
           </p>
-          <ul className="co-lines">
-            <li>
-              <span>{payment.description}</span>
-              <span>{amount}</span>
-            </li>
-            <li>
-              <span>{t('totalDue')}</span>
-              <span>
-                {amount} <abbr title={payment.currency}>{payment.currency}</abbr>
-              </span>
-            </li>
-          </ul>
+          {holding ? <OrderHold order={order} t={t} /> : null}
+          {order ? (
+            <OrderDetails order={order} amount={amount} currency={payment.currency} locale={locale} t={t} tb={tb} />
+          ) : (
+            <ul className="co-lines">
+              <li>
+                <span>{payment.description}</span>
+                <span>{amount}</span>
+              </li>
+              <li>
+                <span>{t('totalDue')}</span>
+                <span>
+                  {amount} <abbr title={payment.currency}>{payment.currency}</abbr>
+                </span>
+              </li>
+            </ul>
+          )}
         </>
       }
     >
