@@ -29,6 +29,7 @@ export * from './transfer';
 export * from './admin';
 export * from './payouts';
 export * from './buyer-pages';
+export { type MarketOffer, quantitiesOf } from './offers';
 export * from './seller-states';
 export * from './secure-view';
 export * from './promises';
