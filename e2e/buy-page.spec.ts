@@ -1,5 +1,5 @@
 import { expect, type Page, test } from './fixtures';
-import { axe, call, createPartner, listTicket, pushCappedEurEvent, RUN, shotsEnEs } from './helpers';
+import { axe, call, createPartner, listTicket, pushCappedEurEvent, RUN, shot, shotsEnEs } from './helpers';
 
 /*
  * The buy page on a phone (issue 31, build 3): the offers start within the first screen (a compact event
@@ -12,6 +12,7 @@ const NAME = `Buy Page Partner ${RUN}`;
 const REF = `BPG-${RUN}`;
 const SELLER = `bpg-seller-${RUN}@fans.test`;
 const TICKET = `BPG-T1-${RUN}`;
+const RETURN_TO = 'https://tickets.partner.example/events/buy-page';
 const DESCRIPTION = `<p>${'A long night of music in the old hall, with guests and surprises. '.repeat(12)}</p>`;
 
 test.use({ viewport: { width: 390, height: 844 } });
@@ -46,9 +47,11 @@ test.beforeAll(async ({ request }) => {
     request,
     apiKey,
     'GET',
-    `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1`,
+    `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent(RETURN_TO)}`,
   );
-  marketUrl = new URL(entry.body.data as string).pathname + new URL(entry.body.data as string).search;
+  expect(entry.status, JSON.stringify(entry.body)).toBe(200);
+  const url = new URL(entry.body.data as string);
+  marketUrl = url.pathname + url.search;
 });
 
 const withLang = (url: string, lang: 'en' | 'es') => url.replace(/lang=(en|es)/, `lang=${lang}`);
@@ -103,6 +106,7 @@ for (const [lang, text] of [
     await page.keyboard.press('Enter');
     await expect(page.getByTestId('apply-filters')).toBeVisible();
     await axe(page, `filter sheet open (${lang}, 390)`);
+    await shot(page, `buy-page-filters-${lang}-390`);
     await page.locator('#f-qty').selectOption('2');
     await page.getByTestId('apply-filters').click();
     await expect(page).toHaveURL(/qty=2/);
