@@ -129,10 +129,13 @@ test('a fan finds tickets with every fee shown, filters and sorts, pays and open
   await axe(page);
   await screenshots(page, 'buy-market');
 
+  // The filters are in a sheet the fan opens on demand.
+  await page.getByTestId('open-filters').click();
   await page.getByLabel('Sort by').selectOption('price_desc');
   await page.getByTestId('apply-filters').click();
   await expect(page).toHaveURL(/sort=price_desc/);
   await expect(prices(page).first()).toContainText('$165.00');
+  await page.getByTestId('open-filters').click();
   await page.getByLabel('Ticket type').selectOption('GA');
   await page.getByLabel('Section').selectOption('B');
   await page.getByTestId('apply-filters').click();

@@ -200,9 +200,15 @@ export async function eventPageInfo(eventPk: string, db: DbOrTx) {
       resaleEnabled: shows.resaleEnabled,
       images: shows.images,
       location: shows.location,
-      options: sql<{ id: string; title: string }[]>`(
-        select coalesce(json_agg(json_build_object('id', o.ticket_id, 'title', o.title) order by o.position), '[]')
+      options: sql<{ id: string; title: string; currency: string; priceMinor: number | null }[]>`(
+        select coalesce(json_agg(json_build_object('id', o.ticket_id, 'title', o.title, 'currency', o.currency,
+          'priceMinor', o.price_minor) order by o.position), '[]')
         from ${ticketOptions} o where o.show_pk = "shows"."id")`,
+      // Declared pairs with their own price: the face value of such tickets (catalog faceValueMinor).
+      pairPrices: sql<{ ticketOptionId: string; priceTypeId: string; currency: string; priceMinor: number }[]>`(
+        select coalesce(json_agg(json_build_object('ticketOptionId', c.ticket_option_id, 'priceTypeId',
+          c.price_type_id, 'currency', c.currency, 'priceMinor', c.price_minor)), '[]')
+        from ${combinations} c where c.show_pk = "shows"."id" and c.price_minor is not null)`,
       priceTypes: sql<{ id: string; title: string | null }[]>`(
         select coalesce(json_agg(json_build_object('id', p.price_type_id, 'title', p.title) order by p.position), '[]')
         from ${priceTypes} p where p.show_pk = "shows"."id")`,
@@ -235,6 +241,7 @@ export async function eventPageInfo(eventPk: string, db: DbOrTx) {
         },
         ticketOptions: s.options,
         priceTypes: s.priceTypes,
+        pairPrices: s.pairPrices,
       };
     }),
   };

@@ -105,15 +105,20 @@ describe('buy page read', () => {
       feeMinor: 600, // 10 % of 50 + 1.00
       perTicketMinor: 5600,
       totalMinor: 11200,
+      // The face value beside the resale price: the option's price (no price type declared).
+      faceMinor: 4000,
+      ids: [m.pair.id],
+      split: false,
       seats: [
         { section: 'A', row: '1', seat: '1' },
         { section: 'A', row: '1', seat: '2' },
       ],
     });
+    expect(page?.listings.find((l) => l.id === m.vip.id)?.faceMinor).toBe(9000);
     expect(page?.facets).toEqual({
       options: [
-        { id: 'GA', title: 'General admission' },
-        { id: 'VIP', title: 'VIP lounge' },
+        { id: 'GA', title: 'General admission', currency: 'EUR', priceMinor: 4000 },
+        { id: 'VIP', title: 'VIP lounge', currency: 'EUR', priceMinor: 9000 },
       ],
       zones: ['A', 'B'],
       quantities: [1, 2],

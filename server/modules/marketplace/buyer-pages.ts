@@ -6,6 +6,7 @@ import { saleTicketByPk, secureTokensOf } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { getBuyIntention, releaseExpired } from './intentions';
+import { type MarketOffer, offersOf, quantitiesOf } from './offers';
 
 /*
  * The buyer's pages (market, checkout, intention), each read in a fixed number of statements whatever
@@ -87,6 +88,7 @@ async function buyerListings(partnerId: string, where: ReturnType<typeof and>, d
       seats: (r.seats ?? []).map((s) => seatOf(s.seating)),
       /** An external platform's listing (Channels API): its tickets are handed over after the purchase. */
       fromChannel: r.channelListingId !== null,
+      channelListingId: r.channelListingId,
     };
   });
 }
@@ -94,7 +96,19 @@ async function buyerListings(partnerId: string, where: ReturnType<typeof and>, d
 export type BuyerListing = Awaited<ReturnType<typeof buyerListings>>[number] & {
   optionTitle: string;
   priceTypeTitle: string | null;
+  /** Face value per ticket in the listing's currency (the pair's price, else the option's); null when unknown. */
+  faceMinor: number | null;
 };
+
+/** Face value of an option + price type of the show in `currency` (catalog faceValueMinor, from the page's read). */
+function faceOf(show: ShowInfo | undefined, optionId: string, priceTypeId: string | null, currency: string) {
+  const pair = priceTypeId
+    ? show?.pairPrices.find((p) => p.ticketOptionId === optionId && p.priceTypeId === priceTypeId)
+    : undefined;
+  const option = show?.ticketOptions.find((o) => o.id === optionId);
+  const face = pair ?? (option?.priceMinor !== null && option?.priceMinor !== undefined ? option : undefined);
+  return face && face.currency === currency && face.priceMinor !== null ? Number(face.priceMinor) : null;
+}
 
 function named(show: ShowInfo | undefined, l: Awaited<ReturnType<typeof buyerListings>>[number]): BuyerListing {
   return {
@@ -103,6 +117,7 @@ function named(show: ShowInfo | undefined, l: Awaited<ReturnType<typeof buyerLis
     priceTypeTitle: l.priceTypeId
       ? (show?.priceTypes.find((p) => p.id === l.priceTypeId)?.title ?? l.priceTypeId)
       : null,
+    faceMinor: faceOf(show, l.ticketOptionId, l.priceTypeId, l.currency),
   };
 }
 
@@ -145,23 +160,26 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
     event.shows.find(showOnSale) ??
     event.shows[0] ??
     null;
-  if (!show) return { event, show: null, listings: [], facets: { options: [], zones: [], quantities: [] } };
+  if (!show)
+    return { event, show: null, listings: [] as MarketOffer[], facets: { options: [], zones: [], quantities: [] } };
   await releaseExpired(db, { partnerId: event.partnerId });
   const all = showOnSale(show)
-    ? (
-        await buyerListings(event.partnerId, and(eq(listings.showPk, show.showPk), eq(listings.status, 'ACTIVE')), db)
-      ).map((l) => named(show, l))
+    ? offersOf(
+        (
+          await buyerListings(event.partnerId, and(eq(listings.showPk, show.showPk), eq(listings.status, 'ACTIVE')), db)
+        ).map((l) => named(show, l)),
+      )
     : [];
   const facets = {
     options: show.ticketOptions.filter((o) => all.some((l) => l.ticketOptionId === o.id)),
     zones: [...new Set(all.flatMap((l) => l.seats.map((s) => s.section)).filter((z): z is string => !!z))].sort(),
-    quantities: [...new Set(all.map((l) => l.ticketCount))].sort((a, b) => a - b),
+    quantities: [...new Set(all.flatMap(quantitiesOf))].sort((a, b) => a - b),
   };
   const chosen = all.filter(
     (l) =>
       (!filters.ticketOptionId || l.ticketOptionId === filters.ticketOptionId) &&
       (!filters.zone || l.seats.some((s) => s.section === filters.zone)) &&
-      (!filters.quantity || l.ticketCount === filters.quantity),
+      (!filters.quantity || quantitiesOf(l).includes(filters.quantity)),
   );
   // Sorted by the price per ticket the fan pays (fees included); the query gave price then id.
   if (filters.sort === 'price_desc')

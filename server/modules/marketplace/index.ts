@@ -32,6 +32,7 @@ export * from './payouts';
 export * from './buyer-pages';
 export * from './payment-order';
 export { seatText } from './payment-lines';
+export { type MarketOffer, quantitiesOf } from './offers';
 export * from './seller-states';
 export * from './secure-view';
 export * from './promises';

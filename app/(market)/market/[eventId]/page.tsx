@@ -21,7 +21,9 @@ import { param } from '../buy-format';
 import { Description } from '../description';
 import { WishlistForm } from '../wishlist-form';
 import '../buy.css';
-import { EventHero, hrefWith, ListingCard, ListingPages, MarketFilters, type Query, ShowLinks } from './market-parts';
+import { activeFilters, FilterSheet } from './filter-sheet';
+import { EventHero, hrefWith, ListingPages, type Query, ShowLinks } from './market-parts';
+import { OfferCard } from './offer-card';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('buy');
@@ -37,6 +39,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
   await connection();
   const [{ eventId }, query] = await Promise.all([params, searchParams]);
   const quantity = Number(param(query, 'qty'));
+  const wanted = Number.isInteger(quantity) && quantity > 0 ? quantity : undefined;
   const sort: MarketSort = param(query, 'sort') === 'price_desc' ? 'price_desc' : 'price_asc';
   const page = await buyPage(
     eventId,
@@ -45,7 +48,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
       ticket: param(query, 'ticket'),
       ticketOptionId: param(query, 'ticketOptionId'),
       zone: param(query, 'zone'),
-      quantity: Number.isInteger(quantity) && quantity > 0 ? quantity : undefined,
+      quantity: wanted,
       sort,
     },
     getDb(),
@@ -70,7 +73,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const requestedPage = Number(param(query, 'page'));
   const current = Number.isInteger(requestedPage) && requestedPage >= 1 ? Math.min(requestedPage, pageCount) : 1;
   const listings = all.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
-  const filtered = !!(param(query, 'ticketOptionId') || param(query, 'zone') || param(query, 'qty'));
+  const filtered = activeFilters(query) > 0;
   const onSale = show ? showOnSale(show) : false;
 
   return (
@@ -88,9 +91,23 @@ export default async function MarketPage({ params, searchParams }: Props) {
 
       <div className="mk-grid">
         <section aria-labelledby="listings-heading">
-          <h2 id="listings-heading" className="buy-h2">
-            {t('listingsHeading')}
-          </h2>
+          <div className="buy-listings-head">
+            <h2 id="listings-heading" className="buy-h2">
+              {t('listingsHeading')}
+            </h2>
+            {onSale &&
+            (facets.options.length > 1 || facets.zones.length > 0 || facets.quantities.length > 1 || all.length > 1) ? (
+              <FilterSheet
+                eventId={eventId}
+                query={query}
+                showPk={show?.showPk}
+                returnTo={returnTo}
+                facets={facets}
+                sort={sort}
+                t={t}
+              />
+            ) : null}
+          </div>
           {show?.status === 'CANCELLED' ? (
             <p className="mk-alert" role="alert" data-testid="show-cancelled">
               {t('cancelled')}
@@ -103,19 +120,6 @@ export default async function MarketPage({ params, searchParams }: Props) {
             </p>
           ) : null}
 
-          {onSale &&
-          (facets.options.length > 1 || facets.zones.length > 0 || facets.quantities.length > 1 || all.length > 1) ? (
-            <MarketFilters
-              eventId={eventId}
-              query={query}
-              showPk={show?.showPk}
-              returnTo={returnTo}
-              facets={facets}
-              sort={sort}
-              t={t}
-            />
-          ) : null}
-
           {onSale && listings.length ? (
             <>
               <p className="mk-muted" aria-live="polite" data-testid="listing-count">
@@ -126,7 +130,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
               </p>
               <ul className="mk-listings" data-testid="market-listings">
                 {listings.map((l) => (
-                  <ListingCard key={l.id} listing={l} returnTo={returnTo} locale={locale} t={t} tc={tc} />
+                  <OfferCard key={l.id} offer={l} returnTo={returnTo} wanted={wanted} locale={locale} t={t} tc={tc} />
                 ))}
               </ul>
               {pageCount > 1 ? (

@@ -1,0 +1,151 @@
+import { expect, type Page, test } from './fixtures';
+import { axe, call, createPartner, listTicket, pushCappedEurEvent, RUN, shot, shotsEnEs } from './helpers';
+
+/*
+ * The buy page on a phone (issue 31, build 3): the offers start within the first screen (a compact event
+ * header, the filters in a sheet opened on demand), each resale price shows its face value, and a channel's
+ * listing split ticket by ticket is one row whose quantity picker leads to checkout with that many
+ * tickets; in English and Spanish, axe-clean at 390 and 1366 px.
+ */
+
+const NAME = `Buy Page Partner ${RUN}`;
+const REF = `BPG-${RUN}`;
+const SELLER = `bpg-seller-${RUN}@fans.test`;
+const TICKET = `BPG-T1-${RUN}`;
+const RETURN_TO = 'https://tickets.partner.example/events/buy-page';
+const DESCRIPTION = `<p>${'A long night of music in the old hall, with guests and surprises. '.repeat(12)}</p>`;
+
+test.use({ viewport: { width: 390, height: 844 } });
+
+let marketUrl = '';
+
+test.beforeAll(async ({ request }) => {
+  const { partnerId, apiKey, channelsApiKey } = await createPartner(NAME);
+  await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Sala Norte Nights ${RUN}`, description: DESCRIPTION });
+  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
+    {
+      externalReferenceEventId: REF,
+      showId: '1',
+      ticketId: TICKET,
+      buyer: { email: SELLER },
+      ticketAccess: { type: 'OTHER', locator: `CODE-${TICKET}` },
+      ticketOptionId: 'GA',
+      price: 40,
+      props: { seating: { section: 'Pista', row: '2', seat: '14' } },
+    },
+  ]);
+  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+  await listTicket({ partnerId, sellerEmail: SELLER, ticketId: TICKET, price: '45' });
+  // A channel's listing of 3 standing tickets sold one by one: 3 market listings, one offer.
+  const pushed = await call(request, channelsApiKey, 'POST', '/v1/channels/listings/bulk', {
+    listings: [
+      { eventId: REF, showId: '1', ticketOptionId: 'GA', currency: 'EUR', listingId: 'SPLIT', price: 42, quantity: 3 },
+    ],
+  });
+  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
+  const entry = await call(
+    request,
+    apiKey,
+    'GET',
+    `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent(RETURN_TO)}`,
+  );
+  expect(entry.status, JSON.stringify(entry.body)).toBe(200);
+  const url = new URL(entry.body.data as string);
+  marketUrl = url.pathname + url.search;
+});
+
+const withLang = (url: string, lang: 'en' | 'es') => url.replace(/lang=(en|es)/, `lang=${lang}`);
+const splitRow = (page: Page) => page.getByTestId('listing').filter({ has: page.getByTestId('split-picker') });
+
+for (const [lang, text] of [
+  [
+    'en',
+    {
+      face: 'face value €40.00',
+      filters: 'Filters',
+      one: 'Filters · 1 active',
+      left: '3 tickets left: buy as many as you need',
+      count: 'Tickets (2)',
+    },
+  ],
+  [
+    'es',
+    {
+      face: 'valor nominal 40,00 €',
+      filters: 'Filtros',
+      one: 'Filtros · 1 activo',
+      left: 'Quedan 3 entradas: compra las que necesites',
+      count: 'Entradas (2)',
+    },
+  ],
+] as const) {
+  test(`on a phone the offers come first, with face value, a filter sheet and one row per split listing (${lang})`, async ({
+    page,
+  }) => {
+    await page.goto(withLang(marketUrl, lang));
+    const first = page.getByTestId('listing').first();
+    const box = await first.boundingBox();
+    expect(box, 'the first offer is laid out').not.toBeNull();
+    // Its top within the first screen of a 390×844 phone, and its price and face value too.
+    expect(box!.y).toBeLessThan(844);
+    const price = await first.getByTestId('listing-face').boundingBox();
+    expect(price!.y + price!.height).toBeLessThan(844);
+    await expect(first.getByTestId('listing-face')).toHaveText(text.face);
+
+    // The fan's listing and the channel's split listing of 3: two rows, the split one with a picker.
+    await expect(page.getByTestId('listing')).toHaveCount(2);
+    await expect(splitRow(page)).toHaveCount(1);
+    await expect(splitRow(page).getByTestId('listing-quantity')).toHaveText(text.left);
+    await expect(splitRow(page).getByTestId('listing-face')).toHaveText(text.face);
+    await expect(splitRow(page).getByTestId('pick-quantity').locator('option')).toHaveText(['1', '2', '3']);
+
+    // The filters wait in a closed sheet; opened from the keyboard they filter (a GET form).
+    await expect(page.getByTestId('apply-filters')).toBeHidden();
+    await expect(page.getByTestId('open-filters')).toHaveText(text.filters);
+    await page.getByTestId('open-filters').focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('apply-filters')).toBeVisible();
+    await axe(page, `filter sheet open (${lang}, 390)`);
+    await shot(page, `buy-page-filters-${lang}-390`);
+    await page.locator('#f-qty').selectOption('2');
+    await page.getByTestId('apply-filters').click();
+    await expect(page).toHaveURL(/qty=2/);
+    await expect(page.getByTestId('open-filters')).toHaveText(text.one);
+    await expect(page.getByTestId('listing')).toHaveCount(1);
+    // The split listing serves 2; the picker offers it at once.
+    await expect(splitRow(page).getByTestId('pick-quantity')).toHaveValue(/^lst_\w+,lst_\w+$/);
+    await axe(page, `filtered (${lang}, 390)`);
+
+    // Buying 2 of it from the picker: checkout with two of its listings, 2 tickets.
+    await page.goto(withLang(marketUrl, lang));
+    const picked = splitRow(page).getByTestId('pick-quantity');
+    await picked.selectOption({ label: '2' });
+    await splitRow(page).getByTestId('buy').click();
+    await expect(page).toHaveURL(/\/checkout\?.*listings=lst_\w+%2Clst_\w+/);
+    await expect(page.getByTestId('checkout-breakdown')).toContainText(text.count);
+    await expect(page.getByTestId('checkout-total')).toContainText(lang === 'en' ? '€84.00' : '84,00 €');
+  });
+}
+
+test('the buy page is axe-clean and without sideways scroll at 390 and 1366 px, in English and Spanish', async ({
+  page,
+}) => {
+  for (const lang of ['en', 'es'] as const) {
+    for (const width of [390, 1366]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(withLang(marketUrl, lang));
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await axe(page, `buy page (${lang}, ${width})`);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      if (width === 1366) {
+        // Wide: the offers and the side column (trust, about) side by side.
+        const offers = await page.getByTestId('market-listings').boundingBox();
+        const aside = await page.getByTestId('buy-trust').boundingBox();
+        expect(aside!.x).toBeGreaterThan(offers!.x + offers!.width);
+        expect(aside!.y).toBeLessThan(offers!.y + offers!.height);
+      }
+    }
+  }
+  await page.goto(withLang(marketUrl, 'en'));
+  await shotsEnEs(page, 'buy-page');
+});
