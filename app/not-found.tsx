@@ -16,7 +16,9 @@ export default async function NotFound() {
     const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
     return (
       <div lang={locale} className="mk">
-        <NextIntlClientProvider locale={locale} messages={messages}>
+        {/* Next.js renders a not-found page into every page's payload (it is the fallback of the root
+            boundary): the client gets only the one namespace its client parts read (the language switch). */}
+        <NextIntlClientProvider locale={locale} messages={{ common: messages.common }}>
           <MarketNotFound />
         </NextIntlClientProvider>
       </div>

@@ -21,11 +21,37 @@ export interface BrandPartner {
   logoUrl: string | null;
 }
 
+/*
+ * Next.js renders a segment's not-found page into the payload of every page of that segment (it is the
+ * fallback of the segment's boundary, rendered before anyone knows whether it is needed), so this runs
+ * for every fan page, found or not. Two in-process memos keep it off the database on the hot path:
+ * an event's, ticket's or listing's partner never changes (only ids found are kept, at most MEMO_SIZE,
+ * oldest first out), and a partner's brand is kept BRAND_TTL_MS (a rename, a new logo or a disabling
+ * shows on a not-found page within that time; nothing else is read from it).
+ */
+const MEMO_SIZE = 5000;
+const BRAND_TTL_MS = 10_000;
+const partnerOfId = new Map<string, string>();
+const brands = new Map<string, { at: number; brand: BrandPartner | null }>();
+
+function remember<V>(memo: Map<string, V>, key: string, value: V) {
+  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
+  memo.set(key, value);
+}
+
 async function partnerIdOf(kind: string, id: string, db: Db): Promise<string | null> {
   if (kind === 'resale') return id;
-  if (kind === 'market') return partnerOfEvent(id, db);
-  if (kind === 'sell') return partnerOfTicket(id, db);
-  return (await sellerListing(id, null, db))?.partnerId ?? null;
+  const key = `${kind}:${id}`;
+  const known = partnerOfId.get(key);
+  if (known) return known;
+  const found =
+    kind === 'market'
+      ? await partnerOfEvent(id, db)
+      : kind === 'sell'
+        ? await partnerOfTicket(id, db)
+        : ((await sellerListing(id, null, db))?.partnerId ?? null);
+  if (found) remember(partnerOfId, key, found);
+  return found;
 }
 
 /** The partner's id the address (path and query, as the proxy hands it on) names, unchecked, or null. */
@@ -45,9 +71,14 @@ export async function partnerIdNamedBy(address: string | null | undefined, db: D
 /** A live partner's brand (name and logo) by id, or null when unknown or disabled. */
 async function liveBrandOf(partnerId: string | null | undefined, db: Db): Promise<BrandPartner | null> {
   if (!partnerId || partnerId.length > 100) return null;
+  const kept = brands.get(partnerId);
+  if (kept && Date.now() - kept.at < BRAND_TTL_MS) return kept.brand;
   const partner = await getPartner(partnerId, db).catch(() => null);
-  if (!partner || partner.disabledAt) return null;
-  return { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
+  const brand =
+    !partner || partner.disabledAt ? null : { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
+  // Only known partners are kept: an unknown id (anyone can type one) must not fill the memo.
+  if (partner) remember(brands, partnerId, { at: Date.now(), brand });
+  return brand;
 }
 
 /**
