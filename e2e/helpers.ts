@@ -274,3 +274,48 @@ export async function pointWebhooks(browser: Browser, partnerId: string, url: st
   await expect(section.getByTestId('secret-value')).toBeVisible();
   await staff.close();
 }
+
+/** A ticket the fake verification endpoint reports: where it is, and its tags (`section:B`, `order:<id>`). */
+export interface VouchedTicket {
+  ticketId: string;
+  externalReferenceEventId: string;
+  showId: string;
+  tags?: string[];
+}
+
+/**
+ * A partner's verification endpoint (a real HTTP server in the test process): `GET …/tickets?user=`
+ * answers the tickets `owned` holds for that user (valid, 50.00 USD, option GA); `asked` lists who was asked.
+ */
+export class VerificationServer {
+  owned = new Map<string, VouchedTicket[]>();
+  asked: string[] = [];
+  private server = http.createServer((req, res) => {
+    const user = (new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('user') ?? '').toLowerCase();
+    this.asked.push(user);
+    const tickets = (this.owned.get(user) ?? []).map((t) => ({
+      tags: [],
+      ...t,
+      ticketOptionId: 'GA',
+      price: '50.00',
+      currency: 'USD',
+      status: 'VALID',
+    }));
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ userEmail: user, tickets }));
+  });
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

@@ -1,7 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from './fixtures';
-import { axe, baseURL, call, createPartner, hydrated, RUN, shot, signIn } from './helpers';
+import { axe, baseURL, call, createPartner, hydrated, RUN, shot, signIn, VerificationServer } from './helpers';
 
 /*
  * Sync on demand (issue 31, Build 6): a partner that pushes no tickets sends a fan to sell. The selling
@@ -16,42 +14,7 @@ const FAN = `sync-${RUN}@fans.test`;
 const NAME = `Sync Partner ${RUN}`;
 const NEVER_SENT = `NS-${RUN}`;
 const SOMEONE_ELSES = `SE-${RUN}`;
-
-/** The partner's verification endpoint: `GET …/tickets?user=` answers the tickets `owned` holds for that user. */
-class VerificationServer {
-  owned = new Map<string, string[]>();
-  asked: string[] = [];
-  private server = http.createServer((req, res) => {
-    const user = (new URL(req.url ?? '/', 'http://127.0.0.1').searchParams.get('user') ?? '').toLowerCase();
-    this.asked.push(user);
-    const tickets = (this.owned.get(user) ?? []).map((ticketId) => ({
-      ticketId,
-      externalReferenceEventId: REF,
-      showId: '1',
-      ticketOptionId: 'GA',
-      price: '50.00',
-      currency: 'USD',
-      status: 'VALID',
-      tags: ['section:B'],
-    }));
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ userEmail: user, tickets }));
-  });
-
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    return this;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/api`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
+const vouched = (ticketId: string) => ({ ticketId, externalReferenceEventId: REF, showId: '1', tags: ['section:B'] });
 
 /** The page now open in en and es at 390 and 1366 px, each once `ready` shows (the page streams a loading state first). */
 async function shotsEnEs(page: Page, name: string, ready: string) {
@@ -115,8 +78,8 @@ test('a fan reaches the sell form, in Spanish on a phone, for a ticket the partn
       await expect(integration.getByText('Saved.')).toBeVisible();
       await staff.close();
     });
-    verification.owned.set(FAN, [NEVER_SENT]);
-    verification.owned.set(`other-${RUN}@fans.test`, [SOMEONE_ELSES]);
+    verification.owned.set(FAN, [vouched(NEVER_SENT)]);
+    verification.owned.set(`other-${RUN}@fans.test`, [vouched(SOMEONE_ELSES)]);
 
     const res = await entrypoint(NEVER_SENT);
     expect(res.status).toBe(200);
