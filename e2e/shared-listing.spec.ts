@@ -162,4 +162,22 @@ test("the selling flow carries the partner's returnTo as a back link on every st
   await expect(back).toHaveText(`← Back to ${name}`);
   await expect(back).toHaveAttribute('href', RETURN_TO);
   await axe(page, 'listing page with returnTo');
+
+  // Managing the listing keeps it too: a new price, taking it off sale (its own confirmation page), relisting.
+  await hydrated(page, '[data-testid="reprice-form"] [data-testid="price-input"]');
+  await page.getByTestId('reprice-form').getByTestId('price-input').fill('52');
+  await page.getByTestId('reprice-form').getByRole('button').click();
+  await expect(page.getByTestId('listing-done')).toBeVisible();
+  await expect(back).toHaveAttribute('href', RETURN_TO);
+  await page.getByTestId('unlist-link').click();
+  await expect(page.getByTestId('unlist-confirm')).toBeVisible();
+  await expect(back).toHaveAttribute('href', RETURN_TO);
+  await hydrated(page, '[data-testid="unlist-form"]');
+  await page.getByTestId('unlist-form').getByRole('button').click();
+  await expect(page.getByTestId('relist-form')).toBeVisible();
+  await expect(back).toHaveAttribute('href', RETURN_TO);
+  await hydrated(page, '[data-testid="relist-form"]');
+  await page.getByTestId('relist-form').getByRole('button').click();
+  await expect(page.getByTestId('reprice-form')).toBeVisible();
+  await expect(back).toHaveAttribute('href', RETURN_TO);
 });

@@ -89,6 +89,17 @@ async function sellerOf(listingId: string) {
 }
 
 /**
+ * `path` (a step of managing a listing) with the form's `returnTo` riding along, checked again against the
+ * partner's return origins: a form's hidden field is the fan's to change.
+ */
+async function withFormReturnTo(path: string, data: FormData, partnerId: string): Promise<string> {
+  const asked = field(data, 'returnTo');
+  if (!asked) return path;
+  const { returnOrigins } = await getPartner(partnerId, getDb());
+  return withReturnTo(path, safeReturnTo(asked, returnOrigins));
+}
+
+/**
  * A refusal from the marketplace as the fan reads it: in their language when the refusal says why
  * (`fanReason`), else its message. Anything else is not the fan's to read: it goes to the error page.
  */
@@ -116,7 +127,7 @@ export async function repriceAction(_prev: FormState, data: FormData): Promise<F
   if (!seller) return { error: t('notYours') };
   const result = await repriceAsSeller(seller.partnerId, listingId, seller.email, priceOf(data), getDb());
   if (!result.ok) return refused(result, field(data, 'partnerName'));
-  redirect(`/listing/${listingId}?done=repriced`);
+  redirect(await withFormReturnTo(`/listing/${listingId}?done=repriced`, data, seller.partnerId));
 }
 
 export async function unlistAction(_prev: FormState, data: FormData): Promise<FormState> {
@@ -146,7 +157,7 @@ async function asSeller(
   } catch (err) {
     return domainError(err, seller.partnerId);
   }
-  redirect(`/listing/${listingId}?done=${done}`);
+  redirect(await withFormReturnTo(`/listing/${listingId}?done=${done}`, data, seller.partnerId));
 }
 
 /** Step one of a transfer: check the e-mail, then show the confirmation page. */
@@ -156,7 +167,9 @@ export async function transferStartAction(_prev: FormState, data: FormData): Pro
   const listingId = field(data, 'listingId');
   const to = transferEmail.safeParse(field(data, 'to'));
   if (!to.success) return { error: t('transferEmailInvalid') };
-  redirect(`/listing/${listingId}/transfer?to=${encodeURIComponent(to.data.toLowerCase())}`);
+  const found = await sellerListing(listingId, null, getDb());
+  const next = `/listing/${listingId}/transfer?to=${encodeURIComponent(to.data.toLowerCase())}`;
+  redirect(found ? await withFormReturnTo(next, data, found.partnerId) : next);
 }
 
 export async function transferAction(_prev: FormState, data: FormData): Promise<FormState> {
@@ -172,7 +185,7 @@ export async function transferAction(_prev: FormState, data: FormData): Promise<
   } catch (err) {
     return domainError(err, seller.partnerId);
   }
-  redirect(`/listing/${listingId}?done=transferred`);
+  redirect(await withFormReturnTo(`/listing/${listingId}?done=transferred`, data, seller.partnerId));
 }
 
 /** Step one of a transfer from the secure view: check the e-mail, then show the confirmation. */

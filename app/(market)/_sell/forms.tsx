@@ -222,9 +222,11 @@ export function RepriceForm({
   model,
   count,
   priceMajor,
+  returnTo,
 }: {
   action: Action;
   listingId: string;
+  returnTo: string | null;
   partnerName: string;
   currency: string;
   faceMinor: number | null;
@@ -238,6 +240,7 @@ export function RepriceForm({
   return (
     <form action={formAction} className="sl-form" data-testid="reprice-form" noValidate>
       <input type="hidden" name="listingId" value={listingId} />
+      {returnTo ? <input type="hidden" name="returnTo" value={returnTo} /> : null}
       <input type="hidden" name="partnerName" value={partnerName} />
       <PriceField
         currency={currency}

@@ -58,6 +58,8 @@ export default async function ListingPage({ params, searchParams }: Props) {
     );
   }
   const { listing } = view;
+  // The partner's way back rides along each change to the listing (a hidden field, checked again on submit).
+  const back = returnTo ? { returnTo } : undefined;
   const done = DONE.find((d) => d === query.done);
   const count = listing.ticketIds.length;
   const open = listing.status === 'ACTIVE' || listing.status === 'RESERVED';
@@ -78,6 +80,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
               <RepriceForm
                 action={repriceAction}
                 listingId={listing.id}
+                returnTo={returnTo}
                 partnerName={partner.name}
                 currency={listing.currency}
                 faceMinor={view.range.faceMinor}
@@ -94,7 +97,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
               <p>{listing.status === 'RESERVED' ? t('reservedBody') : t('unlistBody')}</p>
               <a
                 className="mk-btn mk-btn-danger mk-btn-block"
-                href={`/listing/${listing.id}/unlist`}
+                href={withReturnTo(`/listing/${listing.id}/unlist`, returnTo)}
                 data-testid="unlist-link"
               >
                 {t('unlistAction')}
@@ -113,6 +116,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
               <ListingActionForm
                 action={relistAction}
                 listingId={listing.id}
+                hidden={back}
                 label={t('relistAction')}
                 pendingLabel={t('saving')}
                 testId="relist-form"
@@ -132,6 +136,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
                   <ListingActionForm
                     action={transferStartAction}
                     listingId={listing.id}
+                    hidden={back}
                     label={t('transferContinue')}
                     pendingLabel={t('saving')}
                     variant="secondary"

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
 import { fanOf } from '@/components/market/session';
+import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
 import { sellerListing, sellerListingPage, transferEmail } from '@/server/modules/marketplace';
@@ -30,8 +31,9 @@ export default async function TransferPage({ params, searchParams }: Props) {
   if (!view || !to.success) notFound();
   const partner = await getPartner(found.partnerId, getDb());
   const t = await getTranslations('listing');
+  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner.returnOrigins);
   return (
-    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} narrow>
+    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo} narrow>
       <section className="mk-card" aria-labelledby="confirm-title" data-testid="transfer-confirm">
         <h1 id="confirm-title">{t('transferConfirmTitle')}</h1>
         <ShowHeading label={view.label} startsAt={view.tickets[0].startsAt} />
@@ -40,13 +42,13 @@ export default async function TransferPage({ params, searchParams }: Props) {
           <ListingActionForm
             action={transferAction}
             listingId={listingId}
-            hidden={{ to: to.data }}
+            hidden={{ to: to.data, ...(returnTo ? { returnTo } : {}) }}
             label={t('transferConfirm')}
             pendingLabel={t('saving')}
             variant="danger"
             testId="transfer-confirm-form"
           />
-          <a className="mk-btn mk-btn-secondary mk-btn-block" href={`/listing/${listingId}`}>
+          <a className="mk-btn mk-btn-secondary mk-btn-block" href={withReturnTo(`/listing/${listingId}`, returnTo)}>
             {t('cancel')}
           </a>
         </div>
