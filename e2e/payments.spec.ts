@@ -268,6 +268,8 @@ test('a resale payment in Spanish: event, date and venue, seats, the fee split, 
   await expect(page.getByTestId('hold-back')).toHaveText('Volver a las entradas a la venta');
   await expect(page.getByTestId('hold-back')).toHaveAttribute('href', /^\/market\/[^?]+\?show=/);
   await expect(summary.getByText('Si no pagas a tiempo')).toBeHidden();
+  // Nothing left to pay: the card form is gone (the server refuses a late payment all the same).
+  await expect(page.getByTestId('card-section')).toBeHidden();
   await checkWidths(page, 'payments-es-resale-expired');
 });
 

@@ -8,7 +8,8 @@ function left(expiresAt: string): number {
 
 /**
  * The time left on the fan's hold (mm:ss). At zero it shows `expired` instead (with its way back): the
- * server releases the hold at the same moment.
+ * server releases the hold at the same moment. At zero the page's `<body>` also carries
+ * `data-hold-expired`, so what no longer applies (the card form of the payment page) hides by CSS.
  */
 export function HoldCountdown({
   expiresAt,
@@ -24,7 +25,13 @@ export function HoldCountdown({
     const id = setInterval(() => setSeconds(left(expiresAt)), 1000);
     return () => clearInterval(id);
   }, [expiresAt]);
-  if (seconds <= 0) return <div data-testid="hold-expired">{expired}</div>;
+  const over = seconds <= 0;
+  useEffect(() => {
+    if (!over) return;
+    document.body.dataset.holdExpired = 'true';
+    return () => void delete document.body.dataset.holdExpired;
+  }, [over]);
+  if (over) return <div data-testid="hold-expired">{expired}</div>;
   const mm = String(Math.floor(seconds / 60)).padStart(2, '0');
   const ss = String(seconds % 60).padStart(2, '0');
   return (

@@ -233,7 +233,7 @@ function CardForm({
     ) : null;
   const code_ = (chunks: React.ReactNode) => <code>{chunks}</code>;
   return (
-    <section aria-labelledby="pay-title">
+    <section aria-labelledby="pay-title" className="co-hides-at-zero" data-testid="card-section">
       <h1 id="pay-title">{t('payWithCard')}</h1>
       {error && (
         <div className="co-alert" role="alert">
