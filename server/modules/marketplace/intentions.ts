@@ -249,7 +249,7 @@ export async function createBuyIntention(
         { id, items, buyer, rows, terms, locale: input.locale ?? null },
         { pageQuery: input.pageQuery, lang: input.locale ?? defaultLocale() },
       );
-      // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
+      // Expiry at its time (both providers delay a job); the minute sweep and the next claim cover a lost job.
       // Not waited for: the buyer's answer does not hang on the queue write.
       after.job(
         EXPIRE_INTENTION_JOB,
