@@ -13,6 +13,7 @@ import { listListings } from './admin';
 import { buyerCheckout, buyerIntention, buyPage } from './buyer-pages';
 import { createBuyIntention, getBuyIntention } from './intentions';
 import { createListing, getListing, listedTickets } from './listings';
+import { cheapestListings, showMarketStates } from './seller-states';
 
 /*
  * Issue 34, "reads never write": a read that shows listings counts a hold whose time is up as free in its
@@ -57,7 +58,11 @@ async function expiredHold() {
     .set({ expiresAt: sql`now() - interval '1 second'` as unknown as Date })
     .where(eq(buyIntentions.id, intention.id));
   const checkout = await buyerCheckout([held.id], getDb());
-  return { ...m, held, free, intention, eventPk: checkout!.event.eventPk };
+  const [{ showPk }] = await getDb()
+    .select({ showPk: schema.listings.showPk })
+    .from(schema.listings)
+    .where(eq(schema.listings.id, held.id));
+  return { ...m, held: { ...held, showPk }, free, intention, eventPk: checkout!.event.eventPk };
 }
 
 /** The rows' versions: any write to them (even a no-op UPDATE) changes these. */
@@ -108,6 +113,8 @@ describe('reads never write (issue 34)', () => {
       buyerView: await buyerIntention(m.intention.id, db),
       staffActive: await listListings({ partnerId: m.partnerId, status: 'ACTIVE' }, db),
       staffHeld: await listListings({ partnerId: m.partnerId, status: 'RESERVED' }, db),
+      market: await showMarketStates(m.partnerId, [m.held.showPk], db),
+      cheapest: await cheapestListings(m.partnerId, m.held.showPk, 10, db),
     }));
 
     // Every reader sees the listing on sale, and the intention's hold over.
@@ -120,6 +127,8 @@ describe('reads never write (issue 34)', () => {
     expect(seen.buyerView!.listings.map((l) => l.status)).toEqual(['ACTIVE']);
     expect(seen.staffActive.items.map((l) => l.id).sort()).toEqual([m.held.id, m.free.id].sort());
     expect(seen.staffHeld.items).toEqual([]);
+    expect(seen.market.get(m.held.showPk)).toMatchObject({ listings: 2, tickets: 2 });
+    expect(seen.cheapest.map((l) => l.listingId).sort()).toEqual([m.held.id, m.free.id].sort());
 
     // Nothing was written: no write statement sent, no row touched.
     expect(statements.length).toBeGreaterThan(8);
