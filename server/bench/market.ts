@@ -144,8 +144,8 @@ async function listAll(partnerId: string) {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * listed-tickets: median latency of `listedTickets` (the module function behind the endpoint: holds
- * released, event checked, listings with seats, fees added) for a show with 5,000 active listings,
+ * listed-tickets: median latency of `listedTickets` (the module function behind the endpoint: expired
+ * holds counted as on sale without a write, event checked, listings with seats, fees added) for a show with 5,000 active listings,
  * against the raw SQL of the same read through postgres.js.
  */
 export async function runListedTickets(): Promise<BenchResult> {

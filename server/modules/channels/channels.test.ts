@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { GET as meGet } from '@/app/v1/me/route';
 import { GET as channelsMeGet } from '@/app/v1/channels/me/route';
@@ -17,7 +17,7 @@ import {
 } from '@/server/modules/partners';
 import { setScopeProtection } from '@/server/modules/protection';
 import { createBuyIntention } from '@/server/modules/marketplace';
-import { listings } from '@/db/schema/marketplace';
+import { buyIntentions, listings } from '@/db/schema/marketplace';
 import { callRoute, makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 import { postRules } from '@/server/testing/market';
 
@@ -221,7 +221,7 @@ describe('listings in', () => {
       ['SINGLE', 'ACTIVE', 1, 4200],
       ['SINGLE', 'ACTIVE', 1, 4200],
     ]);
-    await createBuyIntention(s.partnerId, { items: [mirrors[0].id], user: 'buyer@example.com' });
+    const hold = await createBuyIntention(s.partnerId, { items: [mirrors[0].id], user: 'buyer@example.com' });
     const held = await put(s.key, 'D', listing(s.ref, { price: 41 }));
     expect(held.status).toBe(409);
     expect(held.body.errors.message).toContain('held by a buyer who is paying for it');
@@ -233,6 +233,25 @@ describe('listings in', () => {
     expect(inBulk.body.errors.message).toMatch(/^1 of 2 listings were refused .*; 1 were stored$/);
     expect(inBulk.body.errors.details[0].path).toBe('[0]');
     expect((await get(s.key, 'D')).body.data).toMatchObject({ status: 'RESERVED', price: 42 });
+
+    // The hold runs out and no sweep has run: the channel reads its listing as on sale (nothing written),
+    // and its next PUT ends the hold in its own transaction and goes through.
+    await getDb()
+      .update(buyIntentions)
+      .set({ expiresAt: sql`now() - interval '1 second'` as unknown as Date })
+      .where(eq(buyIntentions.id, hold.id));
+    expect((await get(s.key, 'D')).body.data).toMatchObject({ status: 'ACTIVE', price: 42 });
+    expect((await list(s.key)).body.data.items.find((l: { listingId: string }) => l.listingId === 'D')).toMatchObject({
+      status: 'ACTIVE',
+    });
+    const [stored] = await getDb().select().from(buyIntentions).where(eq(buyIntentions.id, hold.id));
+    expect(stored.status).toBe('PENDING');
+    expect((await put(s.key, 'D', listing(s.ref, { price: 41 }))).body.data).toMatchObject({
+      status: 'ACTIVE',
+      price: 41,
+    });
+    const [ended] = await getDb().select().from(buyIntentions).where(eq(buyIntentions.id, hold.id));
+    expect(ended.status).toBe('EXPIRED');
   });
 
   it('a channel sees only its own listings: not another channel’s, not another partner’s', async () => {

@@ -11,6 +11,7 @@ import { errorFields, log } from '@/server/lib/log';
 import { getPayment, type Payment, reserveRefund, sendRefund } from '@/server/modules/payments';
 import { REFUND_PURCHASE_JOB } from './intentions';
 import { recordPurchaseRefund } from './refunds';
+import { listingStatusNow, statusNowIs } from './holds';
 
 /**
  * The staff dashboard's view of a partner's market: listings, purchases (with their payments and
@@ -65,14 +66,15 @@ export async function listListings(input: ListListingsInput, db: DbOrTx) {
   const show = showDirectory(db);
   const where = and(
     eq(listings.partnerId, q.partnerId),
-    q.status ? eq(listings.status, q.status) : undefined,
+    // By its status now: an expired hold is ACTIVE here as everywhere (holds.ts).
+    q.status ? statusNowIs(q.status) : undefined,
     q.eventRef ? eq(show.eventRef, q.eventRef) : undefined,
   );
   const [rows, [{ total }]] = await Promise.all([
     db
       .select({
         id: listings.id,
-        status: listings.status,
+        status: listingStatusNow(),
         type: listings.type,
         eventRef: show.eventRef,
         eventTitle: show.eventTitle,

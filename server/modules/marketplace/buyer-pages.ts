@@ -5,13 +5,15 @@ import { type EventPageInfo, eventPageInfo, showDirectory } from '@/server/modul
 import { saleTicketByPk, secureTokensOf } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms } from './fees';
-import { getBuyIntention, releaseExpired } from './intentions';
+import { listingStatusNow, onSaleNow } from './holds';
+import { getBuyIntention } from './intentions';
 import { type MarketOffer, offersOf, quantitiesOf } from './offers';
 
 /*
  * The buyer's pages (market, checkout, intention), each read in a fixed number of statements whatever
- * the number of listings: the event from the catalogue (2), expired holds released (1), the market terms
- * (1) and the show's listings with their seats (1).
+ * the number of listings: the event from the catalogue (2), the market terms (1) and the show's listings
+ * with their seats (1). None writes: a hold whose time is up reads as on sale (holds.ts) until the sweep
+ * or the next buyer's claim ends it.
  */
 
 export type MarketSort = 'price_asc' | 'price_desc';
@@ -51,7 +53,8 @@ async function buyerListings(partnerId: string, where: ReturnType<typeof and>, d
     .select({
       id: listings.id,
       type: listings.type,
-      status: listings.status,
+      // Its status now: an expired hold reads as on sale again (holds.ts); the read writes nothing.
+      status: listingStatusNow(),
       showPk: listings.showPk,
       currency: listings.currency,
       priceMinor: listings.priceMinor,
@@ -162,13 +165,9 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
     null;
   if (!show)
     return { event, show: null, listings: [] as MarketOffer[], facets: { options: [], zones: [], quantities: [] } };
-  await releaseExpired(db, { partnerId: event.partnerId });
+  const onSale = and(eq(listings.showPk, show.showPk), inArray(listings.status, ['ACTIVE', 'RESERVED']), onSaleNow());
   const all = showOnSale(show)
-    ? offersOf(
-        (
-          await buyerListings(event.partnerId, and(eq(listings.showPk, show.showPk), eq(listings.status, 'ACTIVE')), db)
-        ).map((l) => named(show, l)),
-      )
+    ? offersOf((await buyerListings(event.partnerId, onSale, db)).map((l) => named(show, l)))
     : [];
   const facets = {
     options: show.ticketOptions.filter((o) => all.some((l) => l.ticketOptionId === o.id)),
@@ -198,7 +197,6 @@ export async function buyerCheckout(listingIds: string[], db: Db) {
   if (!ids.length) return null;
   const [first] = await db.select({ partnerId: listings.partnerId }).from(listings).where(eq(listings.id, ids[0]));
   if (!first) return null;
-  await releaseExpired(db, { partnerId: first.partnerId, listingIds: ids });
   const found = await buyerListings(first.partnerId, inArray(listings.id, ids), db);
   if (found.length !== ids.length || new Set(found.map((l) => l.showPk)).size !== 1) return null;
   const event = await withProtection(await eventOfShow(found[0].showPk, db), db);
@@ -227,7 +225,7 @@ async function eventOfShow(showPk: string, db: Db) {
 }
 
 /**
- * A buy intention as its buyer sees it: its state (its hold released if its time is up), the listings,
+ * A buy intention as its buyer sees it: its state (EXPIRED once its time is up), the listings,
  * the event, once paid the bought tickets' secure links, and once refunded afterwards the refund (and no
  * links). Null for an unknown id.
  */

@@ -3,7 +3,8 @@ import type { Tx } from '@/db';
 import { listingItems, listings } from '@/db/schema/marketplace';
 import { newId } from '@/server/lib/ids';
 import { channelSeller } from './channel-seller';
-import { endOpenListings } from './intentions';
+import { endOpenListings, releaseExpired } from './intentions';
+import { holdIsOver, statusNowIs } from './holds';
 
 /*
  * Channels' listings in the market. A channel's listing (server/modules/channels) is mirrored here as
@@ -66,6 +67,13 @@ export async function lockChannelMarketListings(
 ): Promise<Map<string, 'RESERVED' | 'SOLD'>> {
   const out = new Map<string, 'RESERVED' | 'SOLD'>();
   if (!channelListingIds.length) return out;
+  // A hold whose time is up ends here, in this write's transaction (reads count it as free, never end
+  // it); before the row locks, so the intention is locked before its listings as a buyer's claim does.
+  const expired = await tx
+    .select({ id: listings.id })
+    .from(listings)
+    .where(and(inArray(listings.channelListingId, channelListingIds), holdIsOver()));
+  if (expired.length) await releaseExpired(tx, { listingIds: expired.map((r) => r.id) });
   const rows = await tx
     .select({ channelListingId: listings.channelListingId, status: listings.status })
     .from(listings)
@@ -177,8 +185,8 @@ const CHANNEL_LISTING = sql.raw('"channel_listings"');
 export function channelListingState(): SQL<string> {
   return sql<string>`case when ${CHANNEL_LISTING}.status = 'CANCELLED' then 'CANCELLED' else coalesce((
     select case
-      when bool_or(l.status = 'RESERVED') then 'RESERVED'
-      when bool_or(l.status = 'ACTIVE') then 'ACTIVE'
+      when bool_or(${statusNowIs('RESERVED', 'l')}) then 'RESERVED'
+      when bool_or(${statusNowIs('ACTIVE', 'l')}) then 'ACTIVE'
       when bool_or(l.status = 'UNLISTED') then 'UNLISTED'
       when bool_or(l.status = 'SOLD') then 'SOLD'
       else 'CANCELLED' end

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, lte, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '@/db';
 import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import { env, publicBaseUrl } from '@/server/env';
@@ -10,6 +10,7 @@ import { transaction, type Work } from '@/server/lib/transaction';
 import { getPayment, startPayment } from '@/server/modules/payments';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { mailListingsCancelled } from './mails';
+import { intentionStatusNow } from './holds';
 import { checkoutLines } from './payment-lines';
 
 export const EXPIRE_INTENTION_JOB = 'marketplace.expireIntention';
@@ -25,8 +26,9 @@ const overlaps = (listingIds: string[]) =>
 /**
  * Ends PENDING intentions whose time is up (all of a partner's, or those holding these listings) and
  * puts their listings back on sale, in one statement (so never one without the other, whoever calls it).
- * Run by the expiry job at each intention's end, by a minute sweep, and by every read that shows
- * listings, so a lost job never keeps a listing held.
+ * Run by the expiry job at each intention's end, by a minute sweep, and by a write that needs the
+ * listing (a buyer's claim, the seller's unlist or reprice) inside its own transaction. Never by a read:
+ * reads count an expired hold as free without writing (holds.ts), so a rush of readers takes no row lock.
  */
 export async function releaseExpired(
   db: DbOrTx,
@@ -247,7 +249,7 @@ export async function createBuyIntention(
         { id, items, buyer, rows, terms, locale: input.locale ?? null },
         { pageQuery: input.pageQuery, lang: input.locale ?? defaultLocale() },
       );
-      // Expiry at its time (both providers delay a job); the minute sweep and late reads cover a lost job.
+      // Expiry at its time (both providers delay a job); the minute sweep and the next claim cover a lost job.
       // Not waited for: the buyer's answer does not hang on the queue write.
       after.job(
         EXPIRE_INTENTION_JOB,
@@ -398,15 +400,17 @@ function intentionOut(
   };
 }
 
-/** An intention of the partner's, its hold released first if its time is up. */
-export async function getBuyIntention(partnerId: string, id: string, db: Db) {
-  await releaseExpired(db, { partnerId });
+/**
+ * An intention of the partner's as it stands now: PENDING past its time reads as EXPIRED (holds.ts). The
+ * read writes nothing; the expiry job, the minute sweep or the next buyer's claim ends the hold.
+ */
+export async function getBuyIntention(partnerId: string, id: string, db: DbOrTx) {
   const [row] = await db
-    .select()
+    .select({ ...getTableColumns(buyIntentions), status: intentionStatusNow })
     .from(buyIntentions)
     .where(and(eq(buyIntentions.id, id), eq(buyIntentions.partnerId, partnerId)));
   if (!row) throw notFound('Buy intention not found');
-  const payment = row.paymentId ? await getPayment(partnerId, row.paymentId, db) : null;
+  const payment = row.status === 'PENDING' && row.paymentId ? await getPayment(partnerId, row.paymentId, db) : null;
   return intentionOut(row, payment?.checkoutUrl ?? null);
 }
 

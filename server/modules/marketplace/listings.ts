@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '@/db';
 import { listingItems, listings } from '@/db/schema/marketplace';
 import { AppError, badRequest, conflict, type FanErrorReason, notFound, pgErrorOf } from '@/server/lib/errors';
@@ -10,6 +10,7 @@ import { effectiveResaleRules, type EffectiveResaleRules, holdShows, showDirecto
 import { codeRevealedError, lockTickets, type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
+import { listingStatusNow, onSaleNow } from './holds';
 import { endOpenListings, releaseExpired } from './intentions';
 import { mailListingCreated, mailWishlist } from './mails';
 import { openItemsOf } from './channel-listings';
@@ -397,12 +398,18 @@ export async function createListing(input: CreateListingInput, db: Db, now = new
 
 type ListingRow = typeof listings.$inferSelect;
 
+/**
+ * One listing of the partner's. A read sees its status now (an expired hold as ACTIVE, holds.ts); a write
+ * (`lock`) takes the row lock and sees the stored status, having released an expired hold first.
+ */
 async function listingRow(partnerId: string, id: string, db: DbOrTx, lock = false): Promise<ListingRow> {
-  const q = db
-    .select()
-    .from(listings)
-    .where(and(eq(listings.id, id), eq(listings.partnerId, partnerId)));
-  const [row] = lock ? await q.for('update') : await q;
+  const where = and(eq(listings.id, id), eq(listings.partnerId, partnerId));
+  const [row] = lock
+    ? await db.select().from(listings).where(where).for('update')
+    : await db
+        .select({ ...getTableColumns(listings), status: listingStatusNow() })
+        .from(listings)
+        .where(where);
   if (!row) throw notFound('Listing not found');
   return row;
 }
@@ -458,6 +465,8 @@ export type ListingView = ReturnType<typeof listingOut>;
 /** Changes the asking price of an ACTIVE listing, checked against the rules again. */
 export async function updateListingPrice(partnerId: string, id: string, price: number | string, db: Db) {
   await db.transaction(async (tx) => {
+    // A hold whose time is up ends here, in this write's transaction (reads never end it).
+    await releaseExpired(tx, { partnerId, listingIds: [id] });
     const row = await listingRow(partnerId, id, tx, true);
     if (row.status !== 'ACTIVE') {
       throw conflict(
@@ -587,8 +596,7 @@ export async function listedTickets(
   showId: string | undefined,
   db: DbOrTx,
 ) {
-  // Holds whose time is up end here too, so a late expiry job never hides a listing.
-  await releaseExpired(db, { partnerId });
+  // A hold whose time is up counts as on sale here without a write (holds.ts): reads never write.
   const show = showDirectory(db);
   const [known] = await db
     .select({ showPk: show.showPk, showId: show.showId })
@@ -616,7 +624,8 @@ export async function listedTickets(
     .where(
       and(
         eq(listings.partnerId, partnerId),
-        eq(listings.status, 'ACTIVE'),
+        inArray(listings.status, ['ACTIVE', 'RESERVED']),
+        onSaleNow(),
         eq(show.eventRef, externalReferenceEventId),
         showId ? eq(show.showId, showId) : undefined,
       ),

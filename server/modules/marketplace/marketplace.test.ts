@@ -380,12 +380,12 @@ describe('buy intentions', () => {
       .update(buyIntentions)
       .set({ expiresAt: past as unknown as Date })
       .where(eq(buyIntentions.id, second.id));
-    // No job ran: the listed-tickets read releases it.
+    // No job ran: the listed-tickets read shows it on sale (without writing), the intention reads EXPIRED.
     expect((await listedTickets(m.partnerId, m.ref, undefined, getDb())).map((l) => l.listingId).sort()).toEqual(
       [a.id, b.id].sort(),
     );
     expect((await getBuyIntention(m.partnerId, second.id, getDb())).status).toBe('EXPIRED');
-    // And someone else can now hold it.
+    // And someone else can now hold it: the claim ends the old hold in its own transaction.
     expect((await createBuyIntention(m.partnerId, { items: [b.id], user: 'late@example.com' })).status).toBe('PENDING');
     await getDb().transaction((tx) => releaseExpired(tx, { partnerId: m.partnerId }));
   });

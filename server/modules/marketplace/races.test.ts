@@ -183,6 +183,32 @@ describe('holds ending at once', () => {
   });
 });
 
+describe('a hold that just ran out (issue 34: only the sweep and the claim end it, never a read)', () => {
+  it('20 buyers at once claim a listing whose hold just expired (no job or sweep ran): one wins, the old hold ends EXPIRED, no money moves', async () => {
+    const m = await held();
+    await expireNow(m.intention.id);
+    const outcomes = await race(20, (i) =>
+      createBuyIntention(m.partnerId, { items: [m.listing.id], user: `late${i}@example.com` }),
+    );
+    expect(statuses(outcomes)).toEqual([200, ...Array(19).fill(409)]);
+    const winner = outcomes.find((o) => o.status === 200)!.value as { id: string; status: string };
+    expect(winner.status).toBe('PENDING');
+    // The claim ended the old hold in its own transaction: the intention is EXPIRED in its row, not only on read.
+    const [old] = await getDb().select().from(buyIntentions).where(eq(buyIntentions.id, m.intention.id));
+    expect(old).toMatchObject({ status: 'EXPIRED' });
+    expect(old.endedAt).not.toBeNull();
+    const [row] = await getDb().select().from(listings).where(eq(listings.id, m.listing.id));
+    expect(row).toMatchObject({ status: 'RESERVED', reservedBy: winner.id });
+    // Money untouched: the old payment was never taken nor refunded, and paying it now is refused uncharged.
+    expect((await getPayment(m.partnerId, m.paymentId, getDb())).status).toBe('pending');
+    const paid = await payOnSandbox(m.intention.paymentUrl!);
+    expect(paid.location).toBe(`http://encore.test/pay/${m.paymentId}?error=hold_ended`);
+    expect(await getPayment(m.partnerId, m.paymentId, getDb())).toMatchObject({ status: 'failed', paidAt: null });
+    expect(await getDb().select().from(refunds).where(eq(refunds.paymentId, m.paymentId))).toEqual([]);
+    expect(await getDb().select().from(payouts).where(eq(payouts.listingId, m.listing.id))).toEqual([]);
+  });
+});
+
 describe('purchase completion', () => {
   it('20 confirmations of one intention’s payment at once: paid once, sold once, one payout scheduled, one ticket.updated, one mail each', async () => {
     const m = await held();

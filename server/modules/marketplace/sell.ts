@@ -33,6 +33,7 @@ import { notOwnedBy, ownedTickets } from './ownership';
 export { type SyncOutcome, type SyncTarget, syncForSale } from './ownership';
 import type { PayoutModel } from './schemas';
 import { transferAllowed, transferTickets } from './transfer';
+import { listingStatusNow } from './holds';
 
 /*
  * What the fan selling pages read and do: the selling flow (one ticket or an order's), the seller's
@@ -65,7 +66,7 @@ async function latestListings(partnerId: string, pks: string[], sellerEmail: str
     .select({
       ticketPk: listingItems.ticketPk,
       id: listings.id,
-      status: listings.status,
+      status: listingStatusNow(),
       open: listingItems.open,
       sellerEmail: listings.sellerEmail,
     })

@@ -8,6 +8,10 @@ import { sellerTicketRows, ticketsByPk, ticketsForSale, ticketsOfOrders } from '
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { type ListingProblem, showRuleProblems, ticketStateProblems } from './listings';
+import { listingStatusNow, onSaleNow } from './holds';
+
+/** Buyable now: ACTIVE, or held by a hold whose time is up (holds.ts); the status index still serves it. */
+const buyableNow = and(inArray(listings.status, ['ACTIVE', 'RESERVED']), onSaleNow());
 
 /*
  * The seller's side of many tickets at once, for the sell access layer: what the partner says the
@@ -239,7 +243,7 @@ async function latestListingsOf(partnerId: string, email: string, pks: string[],
   const out = new Map<string, { id: string; status: ListingStatus }>();
   if (!pks.length) return out;
   const rows = (await db.execute(sql`
-    select i.ticket_pk as "ticketPk", l.id, l.status, i.open, l.seller_email as "sellerEmail"
+    select i.ticket_pk as "ticketPk", l.id, ${listingStatusNow('l')} as status, i.open, l.seller_email as "sellerEmail"
     from ${listingItems} i join ${listings} l on l.id = i.listing_id
     where i.partner_id = ${partnerId} and ${inTextList(sql`i.ticket_pk`, pks)}
     order by i.open desc, l.created_at desc`)) as unknown as {
@@ -381,7 +385,7 @@ export async function showMarketStates(
         lowest: sql<number>`min(${listings.priceMinor})::bigint`.mapWith(Number),
       })
       .from(listings)
-      .where(and(eq(listings.partnerId, partnerId), inArray(listings.showPk, showPks), eq(listings.status, 'ACTIVE')))
+      .where(and(eq(listings.partnerId, partnerId), inArray(listings.showPk, showPks), buyableNow))
       .groupBy(listings.showPk, listings.currency),
     marketTerms(partnerId, db),
   ]);
@@ -416,7 +420,7 @@ export async function cheapestListings(partnerId: string, showPk: string, limit:
         channelListingId: listings.channelListingId,
       })
       .from(listings)
-      .where(and(eq(listings.partnerId, partnerId), eq(listings.showPk, showPk), eq(listings.status, 'ACTIVE')))
+      .where(and(eq(listings.partnerId, partnerId), eq(listings.showPk, showPk), buyableNow))
       .orderBy(listings.priceMinor, listings.id)
       .limit(limit),
     marketTerms(partnerId, db),

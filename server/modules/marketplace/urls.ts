@@ -11,6 +11,7 @@ import { ticketsForSale, ticketsOfOrder } from '@/server/modules/tickets';
 import { assertPurchasable } from './intentions';
 import { listingOfTicket } from './listings';
 import { openListingOfTicket } from './pages';
+import { listingStatusNow } from './holds';
 
 /*
  * The URLs Encore hands partners to send fans into its pages. All absolute, built on PUBLIC_BASE_URL,
@@ -182,7 +183,8 @@ export async function checkoutUrl(
   const rows = await db
     .select({
       id: listings.id,
-      status: listings.status,
+      // Its status now: an expired hold is buyable (holds.ts).
+      status: listingStatusNow(),
       showPk: listings.showPk,
       ticketOptionId: listings.ticketOptionId,
     })
