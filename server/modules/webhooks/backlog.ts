@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 
-export interface WebhookBacklog {
+interface WebhookBacklog {
   /** Messages due now whose receiver is enabled: what the dispatcher owes. */
   due: number;
   /** Messages due now held back by a receiver not set up or disabled (waiting by design). */
