@@ -25,6 +25,8 @@ process.env.E2E_TEST_HOOKS_SECRET ??= randomBytes(24).toString('hex');
 
 const serverEnv: Record<string, string> = {
   TEST_HOOKS_SECRET: process.env.E2E_TEST_HOOKS_SECRET,
+  // Opens /metrics (e2e/metrics.spec.ts sends the same value); a fixed one, the server being local and brief.
+  METRICS_TOKEN: 'e2e-metrics-token-0123456789',
   // No timed sweeps: a sweep racing a test's own request (a feed pulled by the minute job just before
   // "Pull now") would make the outcome depend on the clock.
   JOBS_SCHEDULES: '0',

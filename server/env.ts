@@ -91,6 +91,11 @@ const schema = z
     /** Encore's own support address, given to fans wherever their partner set no support contact. */
     SUPPORT_EMAIL: z.email('must be an e-mail address').default('support@encore.local'),
     /**
+     * Opens `GET /metrics` (Prometheus text format) to callers that send `Authorization: Bearer <it>`.
+     * Unset: the endpoint answers 404, as an unknown path does.
+     */
+    METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /**
      * Tests only: opens the set-up calls `POST /api/test-hooks/*` to callers that send this value in
      * `X-Test-Hooks-Secret` (the Playwright server gets a random one per run). Unset: they are a 404.
      */

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { env } from '@/server/env';
 import { AppError, clientErrorFrom } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
+import { recordApiRequest } from '@/server/lib/metrics';
 import type { AuthenticatedKey } from '@/server/modules/partners';
 import { authenticate } from './auth';
 import type { RouteContract } from '@/server/lib/contract';
@@ -27,7 +28,8 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
 /**
  * The one wrapper every `/v1` route handler goes through: request id, key auth and partner context,
  * per-route rate limit, zod parsing of path, query and body (errors name each bad field), the spec's
- * envelope, error mapping (never a 500 for client input) and one structured log line per request.
+ * envelope, error mapping (never a 500 for client input), one structured log line per request and the
+ * request's count and duration in the operators' metrics (by route template, never the raw path).
  */
 export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
   contract: RouteContract<Q, B, P, R>,
@@ -81,13 +83,15 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
         requestId,
       );
     } finally {
+      const ms = performance.now() - started;
+      recordApiRequest(contract.method, contract.path, status, ms / 1000);
       log.info('request', {
         requestId,
         partnerId,
         method: contract.method,
         route: contract.path,
         status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        durationMs: Math.round(ms * 10) / 10,
       });
     }
   };

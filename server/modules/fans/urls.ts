@@ -39,6 +39,7 @@ const NOT_FAN_PAGES = [
   '/setup',
   '/invite',
   '/healthz',
+  '/metrics',
   '/_next',
 ];
 

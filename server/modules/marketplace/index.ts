@@ -36,3 +36,4 @@ export { type MarketOffer, quantitiesOf } from './offers';
 export * from './seller-states';
 export * from './secure-view';
 export * from './promises';
+export * from './gauges';

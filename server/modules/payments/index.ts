@@ -44,3 +44,4 @@ export {
   transferPayout,
 } from './service';
 export { handleStripeWebhook } from './stripe-webhook';
+export { paymentCountsByStatus } from './counts';

@@ -6,3 +6,4 @@ export { dispatchDue, webhookRequest } from './delivery';
 export * from './jobs';
 export * from './schemas';
 export * from './service';
+export { webhookBacklog } from './backlog';
