@@ -166,7 +166,7 @@ test("the selling flow carries the partner's returnTo as a back link on every st
   // Managing the listing keeps it too: a new price, taking it off sale (its own confirmation page), relisting.
   await hydrated(page, '[data-testid="reprice-form"] [data-testid="price-input"]');
   await page.getByTestId('reprice-form').getByTestId('price-input').fill('52');
-  await page.getByTestId('reprice-form').getByRole('button').click();
+  await page.getByTestId('reprice-form').getByRole('button', { name: 'Save new price' }).click();
   await expect(page.getByTestId('listing-done')).toBeVisible();
   await expect(back).toHaveAttribute('href', RETURN_TO);
   await page.getByTestId('unlist-link').click();

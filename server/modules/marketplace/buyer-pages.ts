@@ -5,7 +5,7 @@ import { type EventPageInfo, eventPageInfo, showDirectory } from '@/server/modul
 import { saleTicketByPk, secureTokensOf } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms } from './fees';
-import { listingStatusNow, onSaleNow } from './holds';
+import { listingStatusNow, isBuyableNow } from './holds';
 import { getBuyIntention } from './intentions';
 import { type MarketOffer, offersOf, quantitiesOf } from './offers';
 
@@ -165,7 +165,11 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
     null;
   if (!show)
     return { event, show: null, listings: [] as MarketOffer[], facets: { options: [], zones: [], quantities: [] } };
-  const onSale = and(eq(listings.showPk, show.showPk), inArray(listings.status, ['ACTIVE', 'RESERVED']), onSaleNow());
+  const onSale = and(
+    eq(listings.showPk, show.showPk),
+    inArray(listings.status, ['ACTIVE', 'RESERVED']),
+    isBuyableNow(),
+  );
   const all = showOnSale(show)
     ? offersOf((await buyerListings(event.partnerId, onSale, db)).map((l) => named(show, l)))
     : [];

@@ -27,7 +27,7 @@ export function listingStatusNow(t?: string): SQL<ListingStatus> {
 }
 
 /** SQL: the listing is buyable now: ACTIVE, or RESERVED by a hold whose time is up. */
-export function onSaleNow(t?: string): SQL<boolean> {
+export function isBuyableNow(t?: string): SQL<boolean> {
   const c = columns(t);
   return sql<boolean>`(${c.status} = 'ACTIVE' or ${holdIsOver(t)})`;
 }
@@ -35,7 +35,7 @@ export function onSaleNow(t?: string): SQL<boolean> {
 /** SQL: the listing's status now is `status` (a filter by status that agrees with listingStatusNow). */
 export function statusNowIs(status: ListingStatus, t?: string): SQL<boolean> {
   const c = columns(t);
-  if (status === 'ACTIVE') return onSaleNow(t);
+  if (status === 'ACTIVE') return isBuyableNow(t);
   if (status === 'RESERVED') return sql<boolean>`(${c.status} = 'RESERVED' and not ${holdIsOver(t)})`;
   return sql<boolean>`(${c.status} = ${status})`;
 }

@@ -10,7 +10,7 @@ import { effectiveResaleRules, type EffectiveResaleRules, holdShows, showDirecto
 import { codeRevealedError, lockTickets, type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
-import { listingStatusNow, onSaleNow } from './holds';
+import { listingStatusNow, isBuyableNow } from './holds';
 import { endOpenListings, releaseExpired } from './intentions';
 import { mailListingCreated, mailWishlist } from './mails';
 import { openItemsOf } from './channel-listings';
@@ -625,7 +625,7 @@ export async function listedTickets(
       and(
         eq(listings.partnerId, partnerId),
         inArray(listings.status, ['ACTIVE', 'RESERVED']),
-        onSaleNow(),
+        isBuyableNow(),
         eq(show.eventRef, externalReferenceEventId),
         showId ? eq(show.showId, showId) : undefined,
       ),

@@ -8,10 +8,10 @@ import { sellerTicketRows, ticketsByPk, ticketsForSale, ticketsOfOrders } from '
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms } from './fees';
 import { type ListingProblem, showRuleProblems, ticketStateProblems } from './listings';
-import { listingStatusNow, onSaleNow } from './holds';
+import { isBuyableNow, listingStatusNow } from './holds';
 
 /** Buyable now: ACTIVE, or held by a hold whose time is up (holds.ts); the status index still serves it. */
-const buyableNow = and(inArray(listings.status, ['ACTIVE', 'RESERVED']), onSaleNow());
+const buyableNow = and(inArray(listings.status, ['ACTIVE', 'RESERVED']), isBuyableNow());
 
 /*
  * The seller's side of many tickets at once, for the sell access layer: what the partner says the
