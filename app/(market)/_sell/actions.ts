@@ -63,10 +63,13 @@ export async function listTicketsAction(_prev: FormState, data: FormData): Promi
   if (!chosen.length) return { error: t('chooseTickets') };
   const result = await listForSeller(ticket.partnerId, fan.email, chosen, priceOf(data), getDb(), await pageLocale());
   if (!result.ok) return refused(result, field(data, 'partnerName'));
-  // The partner's way back rides along, checked again against its allowed origins (a form can be forged).
-  const { returnOrigins } = await getPartner(ticket.partnerId, getDb());
-  const returnTo = safeReturnTo(field(data, 'returnTo'), returnOrigins);
-  redirect(withReturnTo(`/sell/${ticket.pk}/done?listing=${encodeURIComponent(result.listingId)}`, returnTo));
+  redirect(
+    await withFormReturnTo(
+      `/sell/${ticket.pk}/done?listing=${encodeURIComponent(result.listingId)}`,
+      data,
+      ticket.partnerId,
+    ),
+  );
 }
 
 /** Sends the seller to the payout onboarding (sandbox form or Stripe), back to `returnPath` after. */
