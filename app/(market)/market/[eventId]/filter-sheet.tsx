@@ -17,7 +17,8 @@ export function activeFilters(query: Query): number {
   return ['ticketOptionId', 'zone', 'qty'].filter((k) => param(query, k)).length;
 }
 
-export function FilterSheet(props: {
+/** What the sheet and its form are drawn from: the page's query, the show's facets and the way back. */
+type FilterProps = {
   eventId: string;
   query: Query;
   showPk: string | undefined;
@@ -25,7 +26,9 @@ export function FilterSheet(props: {
   facets: Facets;
   sort: MarketSort;
   t: T;
-}) {
+};
+
+export function FilterSheet(props: FilterProps) {
   const { eventId, query, t } = props;
   const active = activeFilters(query);
   return (
@@ -57,15 +60,7 @@ export function FilterSheet(props: {
   );
 }
 
-function FilterForm(props: {
-  eventId: string;
-  query: Query;
-  showPk: string | undefined;
-  returnTo: string | null;
-  facets: Facets;
-  sort: MarketSort;
-  t: T;
-}) {
+function FilterForm(props: FilterProps) {
   const { eventId, query, showPk, returnTo, facets, sort, t } = props;
   return (
     <form
