@@ -52,6 +52,16 @@ test('a fan who sells, buys or asks to be told on Spanish pages gets Spanish mai
   test.setTimeout(150_000);
   const { partnerId, apiKey } = await createPartner(`Idiomas ${RUN}`);
   await pushCappedEurEvent(request, apiKey, { ref: REF, title: TITLE, description: '<p>Música.</p>' });
+  // The partner's buying entrypoint for the show, in Spanish (the buyer and the wishlist fan both come by it).
+  const spanishBuyUrl = async () =>
+    (
+      await call(
+        request,
+        apiKey,
+        'GET',
+        `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent('https://tickets.partner.example/')}&lang=es`,
+      )
+    ).body.data as string;
   const synced = await call(
     request,
     apiKey,
@@ -87,14 +97,7 @@ test('a fan who sells, buys or asks to be told on Spanish pages gets Spanish mai
   });
 
   await test.step('a buyer pays from the Spanish buy page: both get Spanish mails', async () => {
-    const entry = (
-      await call(
-        request,
-        apiKey,
-        'GET',
-        `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent('https://tickets.partner.example/')}&lang=es`,
-      )
-    ).body.data as string;
+    const entry = await spanishBuyUrl();
     const buyer = await (await browser.newContext(PHONE)).newPage();
     await buyer.goto(entry);
     await expect(buyer.locator('html')).toHaveAttribute('lang', 'es');
@@ -116,14 +119,7 @@ test('a fan who sells, buys or asks to be told on Spanish pages gets Spanish mai
 
   await test.step('a fan asks on the Spanish page to be told; the next listing is mailed in Spanish', async () => {
     const wish = await (await browser.newContext(PHONE)).newPage();
-    const market = (
-      await call(
-        request,
-        apiKey,
-        'GET',
-        `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent('https://tickets.partner.example/')}&lang=es`,
-      )
-    ).body.data as string;
+    const market = await spanishBuyUrl();
     await wish.goto(market);
     await hydrated(wish, '[data-testid="wishlist-form"] button');
     await wish.getByLabel('Correo electrónico').fill(WISH);
