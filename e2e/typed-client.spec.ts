@@ -77,3 +77,17 @@ test('a client generated from /v1/openapi.json type-checks and runs the quick-st
   expect(held.retried).toEqual(held.intention);
   expect(held.replayed).toBe(true);
 });
+
+test('/docs shows that quick start, as the file the test above runs, and how to generate the client', async ({
+  page,
+}) => {
+  await page.goto('/docs');
+  const section = page.locator('h2#quick-start');
+  await expect(section).toHaveText('Quick start: a typed client');
+  await expect(
+    page.getByText(/npx openapi-typescript http:\/\/localhost:\d+\/v1\/openapi\.json -o encore-api\.d\.ts/),
+  ).toBeVisible();
+  const source = readFileSync(path.join(QUICK_START, 'partner-integration.ts'), 'utf8');
+  const shown = await page.locator('pre', { hasText: 'export function encoreClient' }).innerText();
+  expect(shown.trim()).toBe(source.trim());
+});

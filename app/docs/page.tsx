@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Metadata } from 'next';
 import { buildOpenApiDocument } from '@/server/http/openapi';
 import { allRoutes } from '@/server/http/registry';
@@ -9,6 +11,11 @@ import './docs.css';
 
 export const metadata: Metadata = { title: 'Partner API reference' };
 export const dynamic = 'force-dynamic';
+
+/** The quick start's source, as e2e/typed-client.spec.ts type-checks and runs it against the API. */
+function quickStartSource(): string {
+  return readFileSync(path.join(process.cwd(), 'docs/quick-start/partner-integration.ts'), 'utf8');
+}
 
 export default function DocsPage() {
   const doc = buildOpenApiDocument(allRoutes);
@@ -54,6 +61,21 @@ export default function DocsPage() {
           The examples below follow this order and work when pasted in sequence (they are sent to the real handlers in
           our test suite): set <code>ENCORE_KEY</code> to your key and run the curl lines top to bottom.
         </p>
+        <h2 id="quick-start">Quick start: a typed client</h2>
+        <p>
+          The OpenAPI document (<code>{doc.servers[0].url}/v1/openapi.json</code>) generates a typed client: paths,
+          parameters, bodies and answers checked by your compiler. With{' '}
+          <a href="https://openapi-ts.dev/">openapi-typescript</a> and <code>openapi-fetch</code>:
+        </p>
+        <Code label="Generate the client">{`npm install openapi-fetch
+npx openapi-typescript ${doc.servers[0].url}/v1/openapi.json -o encore-api.d.ts`}</Code>
+        <p>
+          Then an integration is a few typed calls: publish an event and its price rule, sync the tickets you sold, get
+          the URLs to send fans to, read what is on sale and hold a listing for a buyer with an idempotency key. Our
+          test suite generates the client from the running API, type-checks this file against it and runs it on every
+          change.
+        </p>
+        <Code label="partner-integration.ts">{quickStartSource()}</Code>
         <h2 id="errors">Errors</h2>
         <p>
           Errors use the same envelope with <code>data: null</code> and{' '}
