@@ -3,6 +3,7 @@ import { type Db, type DbOrTx, getSql } from '@/db';
 import { apiKeys, channels, partners } from '@/db/schema/partners';
 import { env } from '@/server/env';
 import { badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
+import { errorFields, log } from '@/server/lib/log';
 import { parseReturnOrigin } from '@/server/lib/return-origins';
 import { forgetReturnOrigins } from './return-origins';
 import { newId, newSigningSecret, randomBase62, sha256Hex } from '@/server/lib/ids';
@@ -290,8 +291,8 @@ export interface AuthenticatedKey {
 }
 
 /**
- * Resolves a presented key to its partner, or null for unknown and revoked keys. One indexed lookup;
- * last-used time is written at most once a minute per key so bulk traffic does not write per call.
+ * Resolves a presented key to its partner, or null for unknown and revoked keys. One indexed lookup and
+ * no write: the key's last use is noted in memory and written by a timer (`flushKeyUse`).
  */
 export async function authenticateApiKey(rawKey: string): Promise<AuthenticatedKey | null> {
   if (rawKey.length < 10 || rawKey.length > 200) return null;
@@ -362,11 +363,7 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
     where k.hash = ${hash} and k.revoked_at is null`;
   if (!row) return null;
   // A disabled partner's calls are refused, so they do not count as use either.
-  if (!row.partner_disabled && row.stale) {
-    await sql`
-      update api_keys set last_used_at = now()
-      where id = ${row.key_id} and (last_used_at is null or last_used_at < now() - interval '60 seconds')`;
-  }
+  if (!row.partner_disabled && row.stale) noteKeyUse(row.key_id);
   return {
     partnerId: row.partner_id,
     partnerName: row.partner_name,
@@ -378,4 +375,40 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
     partnerDisabled: row.partner_disabled,
     channelDisabled: row.channel_disabled,
   };
+}
+
+/**
+ * Keys used since the last flush. A call never writes (issue 34: no GET of /v1 writes, and a burst of calls
+ * must not queue behind a row lock on its key): it notes the use here, and a timer writes every noted key's
+ * `last_used_at` in one statement within KEY_USE_FLUSH_MS, at most once a minute per key (what the
+ * dashboard's "last used" needs). The graceful stop flushes what is left; a crash loses at most those
+ * seconds of "last used", never a call.
+ */
+const KEY_USE_FLUSH_MS = 10_000;
+const useStore = globalThis as typeof globalThis & {
+  __encoreKeyUse?: { pending: Set<string>; timer?: NodeJS.Timeout };
+};
+function keyUse() {
+  useStore.__encoreKeyUse ??= { pending: new Set() };
+  return useStore.__encoreKeyUse;
+}
+
+function noteKeyUse(keyId: string): void {
+  const state = keyUse();
+  state.pending.add(keyId);
+  state.timer ??= setTimeout(() => {
+    state.timer = undefined;
+    flushKeyUse().catch((err: unknown) => log.warn('could not record API key use', errorFields(err)));
+  }, KEY_USE_FLUSH_MS).unref();
+}
+
+/** Writes the noted uses now (the timer, the graceful stop, tests). */
+export async function flushKeyUse(): Promise<void> {
+  const state = keyUse();
+  const ids = [...state.pending];
+  state.pending.clear();
+  if (ids.length === 0) return;
+  await getSql()`
+    update api_keys set last_used_at = now()
+    where id = any(${ids}) and (last_used_at is null or last_used_at < now() - interval '60 seconds')`;
 }
