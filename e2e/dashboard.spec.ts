@@ -132,9 +132,12 @@ test('staff manage a partner and its API keys', async ({ page, context, request 
   });
 
   await test.step('revoking asks first; cancel and Escape keep the key', async () => {
-    await page.reload(); // shows "last used" from the call above
     const row = partnerKeys.locator(`tr[data-key-prefix="${prefix}"]`);
-    await expect(row.getByRole('cell', { name: 'Never' })).toHaveCount(0);
+    // "Last used" from the call above: written within a couple of seconds (the call itself writes nothing).
+    await expect(async () => {
+      await page.reload();
+      await expect(row.getByRole('cell', { name: 'Never' })).toHaveCount(0, { timeout: 500 });
+    }).toPass({ timeout: 15_000 });
 
     await row.getByRole('button', { name: `Revoke ${prefix}…` }).click();
     const confirm = page.getByRole('alertdialog');

@@ -384,7 +384,7 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
  * dashboard's "last used" needs). The graceful stop flushes what is left; a crash loses at most those
  * seconds of "last used", never a call.
  */
-const KEY_USE_FLUSH_MS = 10_000;
+const KEY_USE_FLUSH_MS = 2_000;
 const useStore = globalThis as typeof globalThis & {
   __encoreKeyUse?: { pending: Set<string>; timer?: NodeJS.Timeout };
 };
