@@ -1,5 +1,5 @@
 /**
- * The bare baseline of the HTTP ticket benches, run by servers.ts as its own process: a `node:http`
+ * The bare baseline of the HTTP benches, run by servers.ts as its own process: a `node:http`
  * server that reads a JSON array of tickets, parses it, inserts the rows through postgres.js and
  * answers each ticket's id. The insert is the app's (one statement per 1,000 rows, the rows as one JSON
  * parameter expanded by json_to_recordset), which is also the fastest bare way measured here (a
@@ -7,16 +7,44 @@
  * the app imports two batches at once. No auth, validation, catalogue lookup, envelope or job queue:
  * the fastest a server takes the same requests into the same table.
  *
- * Env: DATABASE_URL, BARE_PORT, BARE_CONFIG = {"partnerId","eventPk","showPk"} (the rows' keys).
+ * With `statements` in its config (onsale-peak), it answers every GET with the buy page's reads instead:
+ * it sends the same statements with the same parameters the page's data functions sent when the bench
+ * recorded them, one after the other, and answers a plain HTML list of the first 50 rows of the largest
+ * result. No Next.js, React, session, filters or fees: the fastest a server answers the same reads.
+ *
+ * Env: DATABASE_URL, BARE_PORT, BARE_CONFIG = {"partnerId","eventPk","showPk"} (the rows' keys) and
+ * optionally "statements": [{ "text", "params" }].
  */
 import http from 'node:http';
 import postgres from 'postgres';
 import { z } from 'zod';
 
 const config = z
-  .object({ partnerId: z.string(), eventPk: z.string(), showPk: z.string() })
+  .object({
+    partnerId: z.string(),
+    eventPk: z.string(),
+    showPk: z.string(),
+    statements: z.array(z.object({ text: z.string(), params: z.array(z.unknown()) })).optional(),
+  })
   .parse(JSON.parse(process.env.BARE_CONFIG ?? '{}'));
-const sql = postgres(process.env.DATABASE_URL ?? '', { max: 10, onnotice: () => {}, prepare: false });
+// The app's pool size and settings (db/index.ts).
+const sql = postgres(process.env.DATABASE_URL ?? '', {
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+  onnotice: () => {},
+  connection: { jit: 'off' },
+  prepare: false,
+});
+
+/** The buy page's reads, as recorded from the app; the first 50 rows of the largest answer as HTML. */
+async function buyPageReads(): Promise<string> {
+  let largest: Record<string, unknown>[] = [];
+  for (const s of config.statements ?? []) {
+    const rows = await sql.unsafe(s.text, s.params as never[]);
+    if (rows.length > largest.length) largest = rows;
+  }
+  const items = largest.slice(0, 50).map((r) => `<li>${String(r.id ?? Object.values(r)[0])}</li>`);
+  return `<!doctype html><html><body><ul>${items.join('')}</ul></body></html>`;
+}
 
 interface Ticket {
   ticketId: string;
@@ -74,6 +102,13 @@ async function insert(tickets: Ticket[]): Promise<{ ticketId: string; id: string
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/ready') {
     res.writeHead(200).end('ok');
+    return;
+  }
+  if (req.method === 'GET' && config.statements) {
+    buyPageReads().then(
+      (html) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html),
+      (err: Error) => res.writeHead(500).end(err.message),
+    );
     return;
   }
   const chunks: Buffer[] = [];

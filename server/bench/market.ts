@@ -121,7 +121,7 @@ export async function runBuyIntention(): Promise<BenchResult> {
 }
 
 /** Lists every ticket of the market at once (one statement): listing them one by one is not what is measured. */
-async function listAll(partnerId: string) {
+export async function listAll(partnerId: string) {
   const sql = getSql();
   await sql`
     with n as (

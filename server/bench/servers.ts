@@ -156,22 +156,31 @@ export function startApp(databaseUrl: string): Promise<string> {
   return app;
 }
 
-let bare: Promise<string> | undefined;
+/** The bare servers started, by port: the ticket benches' (BARE_PORT) and onsale-peak's reads (the next one). */
+const bare = new Map<number, Promise<string>>();
 
-/** The bare baseline server (bare-server.ts) on the bench's database. */
-export function startBare(databaseUrl: string, config: Record<string, string>): Promise<string> {
-  bare ??= (async () => {
-    const base = `http://127.0.0.1:${BARE_PORT}`;
-    await startChild(
-      'bare server',
-      ['--import', 'tsx', path.join(root, 'server', 'bench', 'bare-server.ts')],
-      childEnv({ DATABASE_URL: databaseUrl, BARE_PORT: String(BARE_PORT), BARE_CONFIG: JSON.stringify(config) }),
-      BARE_PORT,
-      `${base}/ready`,
-    );
-    return base;
-  })();
-  return bare;
+/**
+ * The bare baseline server (bare-server.ts) on the bench's database: the ticket benches' insert server,
+ * or with `statements` in its config the buy page's reads (on its own port, beside the other).
+ */
+export function startBare(databaseUrl: string, config: Record<string, unknown>): Promise<string> {
+  const port = config.statements ? BARE_PORT + 1 : BARE_PORT;
+  let started = bare.get(port);
+  if (!started) {
+    started = (async () => {
+      const base = `http://127.0.0.1:${port}`;
+      await startChild(
+        'bare server',
+        ['--import', 'tsx', path.join(root, 'server', 'bench', 'bare-server.ts')],
+        childEnv({ DATABASE_URL: databaseUrl, BARE_PORT: String(port), BARE_CONFIG: JSON.stringify(config) }),
+        port,
+        `${base}/ready`,
+      );
+      return base;
+    })();
+    bare.set(port, started);
+  }
+  return started;
 }
 
 /** A port free right now (the OS picks it), for a child that needs no fixed port. */
@@ -226,7 +235,7 @@ export async function stopServers(): Promise<void> {
   );
   await Promise.all(waits);
   app = undefined;
-  bare = undefined;
+  bare.clear();
 }
 
 // A bench that crashes still takes its servers with it (run.ts stops them on a signal).

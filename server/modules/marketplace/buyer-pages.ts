@@ -8,6 +8,7 @@ import { buyerFeeMinor, marketTerms } from './fees';
 import { listingStatusNow, isBuyableNow } from './holds';
 import { getBuyIntention } from './intentions';
 import { type MarketOffer, offersOf, quantitiesOf } from './offers';
+import { buyPageOffers } from './offers-cache';
 
 /*
  * The buyer's pages (market, checkout, intention), each read in a fixed number of statements whatever
@@ -170,8 +171,11 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
     inArray(listings.status, ['ACTIVE', 'RESERVED']),
     isBuyableNow(),
   );
-  const all = showOnSale(show)
-    ? offersOf((await buyerListings(event.partnerId, onSale, db)).map((l) => named(show, l)))
+  // Shared by the fans loading this show for up to a second (offers-cache.ts says why that is correct).
+  const all: MarketOffer[] = showOnSale(show)
+    ? await buyPageOffers.get(show.showPk, async () =>
+        offersOf((await buyerListings(event.partnerId, onSale, db)).map((l) => named(show, l))),
+      )
     : [];
   const facets = {
     options: show.ticketOptions.filter((o) => all.some((l) => l.ticketOptionId === o.id)),

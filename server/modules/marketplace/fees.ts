@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { marketSettings } from '@/db/schema/marketplace';
 import { toMinorUnits } from '@/server/lib/money';
+import { forgetBuyPageOffers } from './offers-cache';
 
 /** A partner's market terms as numbers (percentages 0–100; fixed amounts in major units, per ticket). */
 export interface MarketTerms {
@@ -48,6 +49,7 @@ export async function setMarketTerms(partnerId: string, terms: MarketTerms, db: 
     .insert(marketSettings)
     .values({ partnerId, ...values })
     .onConflictDoUpdate({ target: marketSettings.partnerId, set: { ...values, updatedAt: new Date() } });
+  forgetBuyPageOffers();
 }
 
 function fixedMinor(amount: number, currency: string): number {

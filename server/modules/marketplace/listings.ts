@@ -10,6 +10,7 @@ import { effectiveResaleRules, type EffectiveResaleRules, holdShows, showDirecto
 import { codeRevealedError, lockTickets, type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
+import { forgetBuyPageOffers } from './offers-cache';
 import { listingStatusNow, isBuyableNow } from './holds';
 import { endOpenListings, releaseExpired } from './intentions';
 import { mailListingCreated, mailWishlist } from './mails';
@@ -375,6 +376,7 @@ export async function createListing(input: CreateListingInput, db: Db, now = new
         orderId: list.length > 1 ? first.orderId : null,
         locale: input.locale ?? null,
       });
+      forgetBuyPageOffers();
       await tx.insert(listingItems).values(
         list.map((t) => ({
           listingId: id,
@@ -487,6 +489,7 @@ export async function updateListingPrice(partnerId: string, id: string, price: n
       .update(listings)
       .set({ priceMinor, updatedAt: sql`now()` })
       .where(eq(listings.id, id));
+    forgetBuyPageOffers();
   });
   return getListing(partnerId, id, db);
 }
@@ -541,6 +544,7 @@ export async function relist(partnerId: string, id: string, db: Db) {
         .where(and(eq(listings.id, id), eq(listings.status, 'UNLISTED')))
         .returning({ id: listings.id });
       if (!moved) throw conflict('The listing changed meanwhile; reload it', 'CHANGED');
+      forgetBuyPageOffers();
       await recheckListable(tx, partnerId, list, 'CANNOT_RELIST', 'A ticket of this listing is listed again elsewhere');
       await tx.update(listingItems).set({ open: true }).where(eq(listingItems.listingId, id));
     });

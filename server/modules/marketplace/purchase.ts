@@ -17,6 +17,7 @@ import {
 import { protectionOf } from '@/server/modules/protection';
 import { holdShows, showDirectory } from '@/server/modules/catalog';
 import { type ChannelListingSold, notifyChannelListingsSold } from './events';
+import { forgetBuyPageOffers } from './offers-cache';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
 import { BUY_INTENTION_PURPOSE, cancelListings, REFUND_PURCHASE_JOB } from './intentions';
@@ -182,6 +183,7 @@ async function markSold(tx: Tx, intention: Intention, payment: Payment) {
     .update(listings)
     .set({ status: 'SOLD', reservedBy: intention.id, soldAt: sql`now()`, updatedAt: sql`now()` })
     .where(inArray(listings.id, intention.listingIds));
+  forgetBuyPageOffers();
   await tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, intention.listingIds));
   await tx
     .update(buyIntentions)
@@ -353,6 +355,7 @@ export async function refundChannelSale(
     .update(listings)
     .set({ status: 'CANCELLED', updatedAt: sql`now()` })
     .where(and(eq(listings.id, sale.listingId), eq(listings.status, 'SOLD')));
+  forgetBuyPageOffers();
   await tx
     .update(payouts)
     .set({ status: 'CANCELLED' })
@@ -376,6 +379,7 @@ async function refuse(work: Work, intentionId: string, payment: Payment, reason:
     .update(listings)
     .set({ status: 'ACTIVE', reservedBy: null, updatedAt: sql`now()` })
     .where(and(eq(listings.reservedBy, intentionId), eq(listings.status, 'RESERVED')));
+  forgetBuyPageOffers();
   await tx
     .update(buyIntentions)
     .set({ status: 'CANCELLED', paymentId: payment.id, endedAt: sql`now()`, endReason: reason })

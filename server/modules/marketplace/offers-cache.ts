@@ -1,0 +1,24 @@
+import { shortCache } from '@/server/lib/short-cache';
+import type { MarketOffer } from './offers';
+
+/**
+ * The buy page's offers of a show (the listing read behind it, fees added), shared for BUY_PAGE_OFFERS_MS
+ * by every fan loading that show in this process, with one read in flight at a time (issue 34: in an
+ * on-sale rush a thousand fans on one show would otherwise each read the same thousands of listings).
+ *
+ * Why it is correct, and for how long: an offer that was held, sold, repriced or taken off sale is shown
+ * as buyable for at most BUY_PAGE_OFFERS_MS (plus the read's own time) after the change, on another app
+ * instance; in this process every write to listings (a hold, a sale, a listing, a reprice, an unlisting,
+ * an expired hold released, a channel's listings, the fees) forgets the cache at once. Nothing is ever
+ * sold from it: Buy leads to the checkout, which reads the listings live, and the hold is the guarded
+ * claim (a 409 for a taken listing), so the worst a fan meets is "no longer available" for an offer that
+ * was taken less than a second before the page was made — as if the page had been loaded a second earlier.
+ */
+export const BUY_PAGE_OFFERS_MS = 1000;
+
+export const buyPageOffers = shortCache<MarketOffer[]>('buy-page-offers', BUY_PAGE_OFFERS_MS);
+
+/** Any write to listings (or to the fees shown with them) in this process: the next page reads afresh. */
+export function forgetBuyPageOffers(): void {
+  buyPageOffers.forget();
+}
