@@ -29,9 +29,13 @@ const LEASE_SECONDS = 300;
 const WAIT_MS = 10_000;
 const POLL_MS = 25;
 
+export function isMutating(method: HttpMethod): boolean {
+  return MUTATING.has(method);
+}
+
 /** The key a mutating call sent (null when it sent none, or for GET: the header is ignored there). */
 export function idempotencyKeyOf(req: Request, method: HttpMethod): string | null {
-  if (!MUTATING.has(method)) return null;
+  if (!isMutating(method)) return null;
   const key = req.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return null;
   if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
