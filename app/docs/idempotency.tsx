@@ -31,9 +31,9 @@ export function IdempotencySection({ baseUrl }: { baseUrl: string }) {
           (5xx).
         </li>
         <li>
-          Keys are per partner (all your partner API keys share them) and per channel on the Channels API; no one else's
-          key ever meets yours. After 24 hours a key is forgotten and may be used again. <code>GET</code> calls ignore
-          the header.
+          Keys are per partner (all your partner API keys share them) and per channel on the Channels API; no one
+          else&apos;s key ever meets yours. After 24 hours a key is forgotten and may be used again. <code>GET</code>{' '}
+          calls ignore the header.
         </li>
       </ul>
       <p>
