@@ -10,6 +10,7 @@ import { GET as meGet } from '@/app/v1/me/route';
 import { POST as ticketsPost } from '@/app/v1/tickets/route';
 import { getDb } from '@/db';
 import { defineRoute } from '@/server/lib/contract';
+import { AppError } from '@/server/lib/errors';
 import { createApiKey, createChannel } from '@/server/modules/partners';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { sweepIdempotencyKeys } from './idempotency';
@@ -267,15 +268,18 @@ describe('Idempotency-Key on mutating calls', () => {
       async () => {
         calls += 1;
         if (calls === 1) throw new Error('database went away');
+        if (calls === 2) throw new AppError('BAD_GATEWAY', 'The partner verification endpoint timed out');
         return { calls };
       },
     );
     const first = await call(flaky, '/v1/test/flaky', p.apiKey, { body: { n: 1 }, idem: 'f' });
     expect(first.status).toBe(500);
+    const gateway = await call(flaky, '/v1/test/flaky', p.apiKey, { body: { n: 1 }, idem: 'f' });
+    expect([gateway.status, gateway.replayed]).toEqual([502, null]);
     const retry = await call(flaky, '/v1/test/flaky', p.apiKey, { body: { n: 1 }, idem: 'f' });
-    expect([retry.status, retry.replayed, retry.body.data]).toEqual([200, null, { calls: 2 }]);
+    expect([retry.status, retry.replayed, retry.body.data]).toEqual([200, null, { calls: 3 }]);
     const replay = await call(flaky, '/v1/test/flaky', p.apiKey, { body: { n: 1 }, idem: 'f' });
-    expect([replay.replayed, replay.body.data, calls]).toEqual(['true', { calls: 2 }, 2]);
+    expect([replay.replayed, replay.body.data, calls]).toEqual(['true', { calls: 3 }, 3]);
   });
 
   it('a call that meets a running claim of its key answers 409 after waiting; a dead claim is taken over', async () => {

@@ -96,8 +96,10 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       if (appError) {
         status = appError.status;
         const response = errorResponse(appError, requestId);
-        // A 4xx the call itself answered is its result (Stripe's rule); it is replayed like a 200.
-        if (claim) {
+        // A 4xx the call itself answered is its result (Stripe's rule); it is replayed like a 200. A 5xx
+        // (a partner's server failing us) is not: the key is freed, so the retry asks again.
+        if (claim && status >= 500) await releaseIdempotentCall(getDb(), claim).catch(() => {});
+        else if (claim) {
           await completeIdempotentCall(getDb(), claim, status, await response.clone().text()).catch((e) =>
             log.warn('could not store an idempotent 4xx answer', { requestId, ...errorFields(e) }),
           );
