@@ -170,3 +170,19 @@ export const CHANGELOG = [
     'First published version: events, rules, tickets (queued and synchronous), admissions, secure and resale URLs, webhooks.',
   ],
 ] as const;
+
+/**
+ * Retrying a call safely with `Idempotency-Key` (server/http/idempotency.ts): the create of the
+ * `POST /v1/events` example sent twice. server/http/docs-guide.test.ts sends it to the real handler.
+ */
+export const idempotencyCall = (baseUrl: string) => `curl -X POST '${baseUrl}/v1/events' \\
+  -H "Authorization: $ENCORE_KEY" \\
+  -H 'Idempotency-Key: 5f0c6a0e-2b7a-4f7e-9a51-3b1d2c9e8f10' \\
+  -H 'Content-Type: application/json' \\
+  -d @event.json`;
+
+export const IDEMPOTENCY_REPLAY = `HTTP/1.1 200 OK
+Idempotent-Replayed: true
+X-Request-Id: …                 (this call's own id)
+
+{"status":200,"data":{…the event, as the first answer gave it…},"errors":null}`;

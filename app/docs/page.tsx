@@ -5,6 +5,7 @@ import { buildOpenApiDocument } from '@/server/http/openapi';
 import { allRoutes } from '@/server/http/registry';
 import { Code, pretty } from './code';
 import { CHANGELOG, INTEGRATION_ORDER, feedExample, verificationExample } from './guide';
+import { IdempotencySection } from './idempotency';
 import { DocsNav, type Operation, OperationSection, type Schema } from './operation';
 import { WebhooksSection } from './webhooks';
 import './docs.css';
@@ -95,6 +96,7 @@ npx openapi-typescript ${doc.servers[0].url}/v1/openapi.json -o encore-api.d.ts`
             </Code>
           </div>
         ))}
+        <IdempotencySection baseUrl={doc.servers[0].url} />
         <h2 id="operations">Operations</h2>
         {ops.map(({ path, method, op }) => (
           <OperationSection key={op.operationId} path={path} method={method} op={op} components={components} />

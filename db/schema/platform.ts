@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { partners } from './partners';
 
 /** Small process-independent settings, e.g. the generated session secret shared by all instances. */
 export const appSettings = pgTable('app_settings', {
@@ -19,3 +20,35 @@ export const rateLimitWindows = pgTable('rate_limit_windows', {
     .notNull()
     .default(sql`'{}'`),
 });
+
+/**
+ * `Idempotency-Key` answers of mutating `/v1` calls (server/http/idempotency.ts), one row per key and
+ * caller (`scope`: the partner, or the partner's channel). Claimed `in_progress` before the call runs,
+ * `done` with the answer once it has; swept 24 hours after `created_at`.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    scope: text().notNull(),
+    key: text().notNull(),
+    partnerId: text()
+      .notNull()
+      .references(() => partners.id, { onDelete: 'cascade' }),
+    /** sha256 of method, path, query and canonical body: the same key with another request is refused. */
+    fingerprint: text().notNull(),
+    method: text().notNull(),
+    path: text().notNull(),
+    state: text({ enum: ['in_progress', 'done'] })
+      .notNull()
+      .default('in_progress'),
+    /** Random per claim, so a claim taken over after its lease ran out cannot be completed by its old owner. */
+    claim: text().notNull(),
+    claimedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    responseStatus: integer(),
+    /** The answer's exact bytes (text, not jsonb, so a replay is byte for byte the first answer). */
+    responseBody: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    completedAt: timestamp({ withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index().on(t.createdAt), index().on(t.partnerId)],
+);

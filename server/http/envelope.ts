@@ -20,7 +20,12 @@ function errorBody(err: AppError): Envelope<never> {
 }
 
 export function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
+  return textResponse(JSON.stringify(body), status, headers);
+}
+
+/** A JSON answer already serialised (e.g. a stored answer replayed byte for byte). */
+export function textResponse(text: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(text, {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });

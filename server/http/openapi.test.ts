@@ -7,6 +7,12 @@ import { apiRequest } from '@/server/testing/fixtures';
 import { buildOpenApiDocument } from './openapi';
 import { allRoutes } from './registry';
 
+type Operation = {
+  security: unknown[];
+  parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
+  responses: Record<string, { headers?: Record<string, unknown> }>;
+};
+
 const APP_V1 = path.join(process.cwd(), 'app', 'v1');
 
 /** Every `METHOD /v1/path` that a route file under app/v1 exports (the catch-all 404 excluded). */
@@ -56,6 +62,24 @@ describe('OpenAPI document', () => {
     const me = doc.paths['/v1/me'].get as { security: unknown; responses: Record<string, unknown> };
     expect(me.security).toEqual([{ PartnerKey: [] }]);
     expect(Object.keys(me.responses)).toEqual(expect.arrayContaining(['200', '401', '403']));
+  });
+
+  it('documents Idempotency-Key on every POST, PUT and DELETE with a key, and on nothing else', () => {
+    let mutating = 0;
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops) as [string, Operation][]) {
+        const header = op.parameters.find((x) => x.in === 'header' && x.name === 'Idempotency-Key');
+        const expected = ['post', 'put', 'delete'].includes(method) && op.security.length > 0;
+        expect(Boolean(header), `${method.toUpperCase()} ${p}`).toBe(expected);
+        if (!expected) continue;
+        mutating += 1;
+        expect(header).toMatchObject({ required: false, schema: { type: 'string', maxLength: 255 } });
+        expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['409', '422']));
+        expect(op.responses['200'].headers).toHaveProperty('Idempotent-Replayed');
+      }
+    }
+    // Events, tickets, marketplace, access layer, market data and the Channels API all mutate.
+    expect(mutating).toBeGreaterThanOrEqual(20);
   });
 
   it('is served without a key at /v1/openapi.json', async () => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { publicBaseUrl } from '@/server/env';
 import { STATUS_OF } from '@/server/lib/errors';
 import type { RouteContract } from '@/server/lib/contract';
+import { IDEMPOTENCY_HEADER, isMutating } from './idempotency';
 
 type Json = Record<string, unknown>;
 
@@ -61,6 +62,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: 'Conflict with the current state',
   413: 'Request body too large',
   415: 'Body is not JSON',
+  422: 'The Idempotency-Key was already used with another request',
   429: 'Rate limit exceeded; see the Retry-After header',
 };
 
@@ -76,6 +78,16 @@ const ERROR_EXAMPLES: Record<number, unknown> = {
     },
   },
   404: { status: 404, data: null, errors: { message: 'Event not found', code: 'NOT_FOUND' } },
+  422: {
+    status: 422,
+    data: null,
+    errors: {
+      message:
+        'Idempotency-Key was already used with another request (POST /v1/events with other parameters); use a new key for a new request',
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      details: [{ path: 'Idempotency-Key', message: 'was used with another request', in: 'header' }],
+    },
+  },
   409: {
     status: 409,
     data: null,
@@ -125,6 +137,7 @@ function operationOf(r: RouteContract, components: Record<string, unknown>) {
     parameters: [
       ...parametersOf(r.params, 'path', components, ex?.params),
       ...parametersOf(r.query, 'query', components, ex?.query),
+      ...(idempotent(r) ? [IDEMPOTENCY_PARAMETER] : []),
     ],
     ...(ex ? { 'x-curl': curlOf(r) } : {}),
     ...(ex?.note ? { 'x-example-note': ex.note } : {}),
@@ -153,6 +166,7 @@ function responsesOf(r: RouteContract, components: Record<string, unknown>) {
   if (r.query || r.body || r.params) statuses.add(400);
   if (r.body) [413, 415].forEach((s) => statuses.add(s));
   if (r.rateLimit) statuses.add(429);
+  if (idempotent(r)) [400, 409, 422].forEach((s) => statuses.add(s));
 
   const dataSchema = toSchema(r.response, 'output', components);
   const success = r.raw
@@ -176,6 +190,7 @@ function responsesOf(r: RouteContract, components: Record<string, unknown>) {
   const responses: Record<string, unknown> = {
     '200': {
       description: 'Success',
+      ...(idempotent(r) ? { headers: { 'Idempotent-Replayed': REPLAYED_HEADER } } : {}),
       content: {
         'application/json': {
           schema: success,
@@ -246,7 +261,7 @@ const ERROR_ENVELOPE = {
             properties: {
               path: { type: 'string', description: 'e.g. `shows[0].ticketOptions[1].ticketId`' },
               message: { type: 'string' },
-              in: { type: 'string', enum: ['body', 'query', 'path'] },
+              in: { type: 'string', enum: ['body', 'query', 'path', 'header'] },
             },
           },
         },
@@ -272,6 +287,28 @@ function curlOf(r: RouteContract): string {
   }
   return parts.join(' \\\n  ');
 }
+
+/** Every mutating call of a partner or channel takes the header (server/http/idempotency.ts). */
+function idempotent(r: RouteContract): boolean {
+  return r.auth !== 'none' && isMutating(r.method);
+}
+
+const IDEMPOTENCY_PARAMETER = {
+  name: IDEMPOTENCY_HEADER,
+  in: 'header',
+  required: false,
+  description:
+    'Optional, up to 255 characters (e.g. a UUID). Sent again within 24 hours with the same request, the first ' +
+    'answer (a 200 or a 4xx) is replayed with `Idempotent-Replayed: true` and nothing runs twice; with another ' +
+    'request it is a 422. A call meeting one still running with its key waits for it, or answers 409 after 10 s.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  example: '5f0c6a0e-2b7a-4f7e-9a51-3b1d2c9e8f10',
+};
+
+const REPLAYED_HEADER = {
+  description: 'Present (`true`) when this is the stored answer of an earlier call with the same Idempotency-Key',
+  schema: { type: 'string', enum: ['true'] },
+};
 
 function codeOf(status: number): string {
   return Object.entries(STATUS_OF).find(([, s]) => s === status)?.[0] ?? 'BAD_REQUEST';

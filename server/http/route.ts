@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { getDb } from '@/db';
 import { env } from '@/server/env';
 import { AppError, clientErrorFrom } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
@@ -6,7 +7,15 @@ import { recordApiRequest } from '@/server/lib/metrics';
 import type { AuthenticatedKey } from '@/server/modules/partners';
 import { authenticate } from './auth';
 import type { RouteContract } from '@/server/lib/contract';
-import { errorResponse, jsonResponse, successBody } from './envelope';
+import { errorResponse, successBody, textResponse } from './envelope';
+import {
+  completeIdempotentCall,
+  type IdempotencyClaim,
+  idempotencyKeyOf,
+  releaseIdempotentCall,
+  requestFingerprint,
+  startIdempotentCall,
+} from './idempotency';
 import { enforce } from '@/server/lib/rate-limit';
 import { requestIdOf } from './request-id';
 import { assertStorable, parseInput, queryObject, readJsonBody } from './request';
@@ -29,7 +38,8 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
  * The one wrapper every `/v1` route handler goes through: request id, key auth and partner context,
  * per-route rate limit, zod parsing of path, query and body (errors name each bad field), the spec's
  * envelope, error mapping (never a 500 for client input), one structured log line per request and the
- * request's count and duration in the operators' metrics (by route template, never the raw path).
+ * request's count and duration in the operators' metrics (by route template, never the raw path), and
+ * `Idempotency-Key` on mutating calls (./idempotency.ts): a repeated call replays the first one's answer.
  */
 export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
   contract: RouteContract<Q, B, P, R>,
@@ -40,6 +50,9 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
     const requestId = requestIdOf(req);
     let partnerId: string | undefined;
     let status = 500;
+    // Held from the claim until the answer is stored: a 5xx releases it, a 4xx or 200 completes it.
+    let claim: IdempotencyClaim | undefined;
+    let answered = false;
     try {
       let partner = undefined as unknown as AuthenticatedKey;
       if (contract.auth !== 'none') {
@@ -47,18 +60,24 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
         partnerId = partner.partnerId;
       }
       const rateHeaders = contract.rateLimit ? await enforce(contract.rateLimit, partnerId ?? 'anonymous') : {};
+      const idempotencyKey = partnerId ? idempotencyKeyOf(req, contract.method) : null;
+      const { params, query, body, rawBody } = await parseRequest(contract, req, routeCtx);
+      const headers: Record<string, string> = { 'x-request-id': requestId, ...rateHeaders };
 
-      const rawParams = routeCtx ? await routeCtx.params : {};
-      assertStorable(rawParams, 'path');
-      const params = contract.params ? parseInput(contract.params, rawParams, 'path') : rawParams;
-      const rawQuery = queryObject(new URL(req.url).searchParams);
-      assertStorable(rawQuery, 'query');
-      const query = contract.query ? parseInput(contract.query, rawQuery, 'query') : {};
-      let body: unknown = undefined;
-      if (contract.body) {
-        const raw = await readJsonBody(req, contract.maxBodyBytes ?? env().MAX_BODY_BYTES);
-        assertStorable(raw, 'body');
-        body = parseInput(contract.body, raw, 'body');
+      if (idempotencyKey) {
+        const url = new URL(req.url);
+        const start = await startIdempotentCall(getDb(), {
+          key: idempotencyKey,
+          caller: partner,
+          method: contract.method,
+          path: url.pathname,
+          fingerprint: requestFingerprint(contract.method, url, rawBody),
+        });
+        if (start.kind === 'replay') {
+          status = start.status;
+          return textResponse(start.body, status, { ...headers, 'idempotent-replayed': 'true' });
+        }
+        claim = start.claim;
       }
 
       const data = await fn({ req, requestId, partner, query, body, params } as HandlerContext<
@@ -67,16 +86,30 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
         z.output<P>
       >);
       status = 200;
-      const headers = { 'x-request-id': requestId, ...rateHeaders };
-      if (contract.raw) return jsonResponse(data, status, headers);
-      return jsonResponse(successBody(data, status, contract.emptyErrorsArray), status, headers);
+      answered = true;
+      const text = JSON.stringify(contract.raw ? data : successBody(data, status, contract.emptyErrorsArray));
+      // Stored before it is answered: every 200 a caller sees is one a retry with the key replays.
+      if (claim) await completeIdempotentCall(getDb(), claim, status, text);
+      return textResponse(text, status, headers);
     } catch (err) {
       const appError = err instanceof AppError ? err : clientErrorFrom(err);
       if (appError) {
         status = appError.status;
-        return errorResponse(appError, requestId);
+        const response = errorResponse(appError, requestId);
+        // A 4xx the call itself answered is its result (Stripe's rule); it is replayed like a 200. A 5xx
+        // (a partner's server failing us) is not: the key is freed, so the retry asks again.
+        if (claim && status >= 500) await releaseIdempotentCall(getDb(), claim).catch(() => {});
+        else if (claim) {
+          await completeIdempotentCall(getDb(), claim, status, await response.clone().text()).catch((e) =>
+            log.warn('could not store an idempotent 4xx answer', { requestId, ...errorFields(e) }),
+          );
+        }
+        return response;
       }
       status = 500;
+      // A failure on our side is not stored: the key is freed and a retry runs the call again. When the
+      // call ran but storing its answer failed, the claim is kept (until its lease ends) rather than freed.
+      if (claim && !answered) await releaseIdempotentCall(getDb(), claim).catch(() => {});
       log.error('unhandled error in partner API', { requestId, partnerId, route: contract.path, ...errorFields(err) });
       return errorResponse(
         new AppError('INTERNAL', `Internal error; quote request id ${requestId} to support`),
@@ -95,6 +128,28 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       });
     }
   };
+}
+
+/** Path, query and body checked against the contract; `rawBody` is the JSON as sent (for the fingerprint). */
+async function parseRequest<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
+  contract: RouteContract<Q, B, P, R>,
+  req: Request,
+  routeCtx: NextRouteContext | undefined,
+) {
+  const rawParams = routeCtx ? await routeCtx.params : {};
+  assertStorable(rawParams, 'path');
+  const params = contract.params ? parseInput(contract.params, rawParams, 'path') : rawParams;
+  const rawQuery = queryObject(new URL(req.url).searchParams);
+  assertStorable(rawQuery, 'query');
+  const query = contract.query ? parseInput(contract.query, rawQuery, 'query') : {};
+  let body: unknown = undefined;
+  let rawBody: unknown = undefined;
+  if (contract.body) {
+    rawBody = await readJsonBody(req, contract.maxBodyBytes ?? env().MAX_BODY_BYTES);
+    assertStorable(rawBody, 'body');
+    body = parseInput(contract.body, rawBody, 'body');
+  }
+  return { params, query, body, rawBody };
 }
 
 /** Catch-all for unknown `/v1` paths: a 404 in the envelope, never Next's HTML page. */

@@ -6,6 +6,7 @@ import {
   refundPurchaseJob,
 } from '@/server/modules/marketplace';
 import { expireChannelSaleJob, refundUnfulfilledSalesJob } from '@/server/modules/channels';
+import { sweepIdempotencyKeysJob } from '@/server/http/idempotency';
 import { sweepFanAuthJob } from '@/server/modules/fans';
 import { sendMailJob, sweepMailJob } from '@/server/modules/mail';
 import { expirePaymentsJob } from '@/server/modules/payments';
@@ -30,6 +31,7 @@ export function allJobs(): JobDefinition[] {
     expireChannelSaleJob,
     refundUnfulfilledSalesJob,
     sweepFanAuthJob,
+    sweepIdempotencyKeysJob,
     expirePaymentsJob,
     sendMailJob,
     sweepMailJob,

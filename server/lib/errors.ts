@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  | 'IDEMPOTENCY_KEY_REUSED'
   | 'PAYLOAD_TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'RATE_LIMITED'
@@ -25,6 +26,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  /** An `Idempotency-Key` sent again with another request than the one it was first used for. */
+  IDEMPOTENCY_KEY_REUSED: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -37,8 +40,8 @@ export interface ErrorDetail {
   /** Path of the offending field, e.g. `shows[0].ticketOptions[1].ticketId`; `` for the whole body. */
   path: string;
   message: string;
-  /** Where the field is: request body, query string or path. */
-  in?: 'body' | 'query' | 'path';
+  /** Where the field is: request body, query string, path or a header (`Idempotency-Key`). */
+  in?: 'body' | 'query' | 'path' | 'header';
 }
 
 /**
