@@ -116,7 +116,7 @@ export async function listedTickets(encore: Encore, eventRef: string) {
 export async function holdForBuyer(encore: Encore, listingId: string, buyer: string, idempotencyKey: string) {
   const hold = () =>
     encore.POST('/v1/marketplace/buyingflow/buyIntention', {
-      headers: { 'Idempotency-Key': idempotencyKey },
+      params: { header: { 'Idempotency-Key': idempotencyKey } },
       body: { items: [listingId], user: buyer },
     });
   const first = await hold();
