@@ -1,6 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDb } from '@/db';
+import { drizzle } from 'drizzle-orm/postgres-js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getDb, getSql } from '@/db';
+import * as schema from '@/db/schema';
 import { buyIntentions } from '@/db/schema';
 import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
@@ -11,6 +13,7 @@ import { buyerCheckout, buyerIntention, buyPage } from './buyer-pages';
 import { setMarketTerms } from './fees';
 import { createBuyIntention } from './intentions';
 import { createListing } from './listings';
+import { BUY_PAGE_OFFERS_MS, forgetBuyPageOffers } from './offers-cache';
 
 let jobs: ReturnType<typeof recordJobs>;
 beforeAll(() => {
@@ -161,6 +164,40 @@ describe('buy page read', () => {
       currency: 'EUR',
     });
     expect(checkout?.event.partnerId).toBe(a.partnerId);
+  });
+
+  it("shares one read of a show's offers between fans for up to a second; a listing write here forgets it at once", async () => {
+    const m = await market();
+    const pk = await eventPk(m.cheap.id);
+    const statements: string[] = [];
+    const recording = drizzle(getSql(), {
+      schema,
+      casing: 'snake_case',
+      logger: { logQuery: (query) => statements.push(query) },
+    });
+    const listingReads = () => statements.filter((q) => /from "listings"/.test(q) && /json_agg/.test(q)).length;
+    forgetBuyPageOffers();
+    const pages = await Promise.all(Array.from({ length: 20 }, () => buyPage(pk, undefined, recording)));
+    expect(pages.every((p) => p?.listings.length === 4)).toBe(true);
+    expect(listingReads()).toBe(1);
+
+    // A change made elsewhere (another app instance: no forget here) shows within the second, not before.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      await getDb().execute(sql`update listings set price_minor = 2900 where id = ${m.mid.id}`);
+      expect((await buyPage(pk, undefined, recording))?.listings.map((l) => l.id)[0]).toBe(m.cheap.id);
+      expect(listingReads()).toBe(1);
+      vi.advanceTimersByTime(BUY_PAGE_OFFERS_MS);
+      expect((await buyPage(pk, undefined, recording))?.listings.map((l) => l.id)[0]).toBe(m.mid.id);
+      expect(listingReads()).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
+
+    // A hold made in this process: the very next page leaves the listing off.
+    await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'fast@example.com' });
+    expect((await buyPage(pk, undefined, recording))?.listings.map((l) => l.id)).not.toContain(m.mid.id);
+    expect(listingReads()).toBe(3);
   });
 
   it('leaves held listings off the market, and after paying shows the buyer their secure tickets', async () => {
