@@ -1,7 +1,7 @@
 import { closeDb } from '@/db';
 import { stopJobs } from '@/server/jobs/client';
 import { errorFields, flushLogs, log } from '@/server/lib/log';
-import { flushKeyUse } from '@/server/modules/partners';
+import { flushTouches } from '@/server/lib/deferred-touch';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
@@ -28,7 +28,7 @@ export function installGracefulShutdown(): void {
     if (exiting) return;
     exiting = true;
     void drain()
-      .then(() => flushKeyUse().catch((err) => log.error('API key use not recorded', errorFields(err))))
+      .then(() => flushTouches())
       .then(() => closeDb())
       .catch((err) => log.error('database pool did not close cleanly', errorFields(err)))
       // Log lines are written asynchronously: the last ones (this stop's own) reach the output first.

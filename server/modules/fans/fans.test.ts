@@ -8,6 +8,7 @@ import { GET as oneTimeTokenRoute } from '@/app/v1/auth/oneTimeToken/route';
 import { getDb } from '@/db';
 import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
 import { CLIENT_ADDRESS_HEADER } from '@/server/http/client-address';
+import { flushTouches } from '@/server/lib/deferred-touch';
 import { sha256Hex } from '@/server/lib/ids';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
 import {
@@ -129,6 +130,23 @@ describe('one-time tokens', () => {
 });
 
 describe('fan sessions', () => {
+  it('a page view notes the session as seen and writes nothing; the stamp is written off the request path', async () => {
+    const a = await makePartner('Fans seen');
+    const cookie = await startFanSession(a.partner.id, 'seen@example.com', getDb());
+    const hash = sha256Hex(cookie);
+    const seenAt = async () =>
+      (await db().select().from(fanSessions).where(eq(fanSessions.tokenHash, hash)))[0].lastSeenAt.getTime();
+    await db()
+      .update(fanSessions)
+      .set({ lastSeenAt: sql`now() - interval '2 minutes'` })
+      .where(eq(fanSessions.tokenHash, hash));
+    const before = await seenAt();
+    expect(await fanSessionFrom(cookie, a.partner.id, getDb())).not.toBeNull();
+    expect(await seenAt()).toBe(before);
+    await flushTouches();
+    expect(await seenAt()).toBeGreaterThan(before + 60_000);
+  });
+
   it("open only their own partner's pages", async () => {
     const a = await makePartner('Fans A');
     const b = await makePartner('Fans B');

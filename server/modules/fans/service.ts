@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import type { DbOrTx } from '@/db';
+import { type DbOrTx, getSql } from '@/db';
 import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
 import { env } from '@/server/env';
 import { badRequest } from '@/server/lib/errors';
+import { deferredTouch } from '@/server/lib/deferred-touch';
 import type { Locale } from '@/server/lib/i18n';
 import { newId, sha256Hex } from '@/server/lib/ids';
 import { fanEmail, ONE_TIME_TOKEN_PATTERN, oneTimeTokenMethod, type OneTimeTokenMethod } from './schemas';
@@ -158,6 +159,15 @@ export async function lastFanLocale(partnerId: string, email: string, db: DbOrTx
   return row?.locale ?? null;
 }
 
+/** A session's last page view, written within 2 s off the request path (server/lib/deferred-touch.ts). */
+const sessionSeen = deferredTouch(
+  'fan session last seen',
+  2_000,
+  (ids) => getSql()`
+  update fan_sessions set last_seen_at = now()
+  where id = any(${ids}) and last_seen_at < now() - interval '60 seconds'`,
+);
+
 const sessionColumns = {
   id: fanSessions.id,
   partnerId: fanSessions.partnerId,
@@ -181,13 +191,8 @@ async function liveSession(cookieValue: string | null | undefined, db: DbOrTx, p
       ),
     );
   if (!row) return null;
-  // Written at most once a minute per session, so page views do not all write.
-  if (Date.now() - row.lastSeenAt.getTime() > 60_000) {
-    await db
-      .update(fanSessions)
-      .set({ lastSeenAt: sql`now()` })
-      .where(eq(fanSessions.id, row.id));
-  }
+  // Noted, not written here: a page view never writes (issue 34); at most once a minute per session.
+  if (Date.now() - row.lastSeenAt.getTime() > 60_000) sessionSeen.note(row.id);
   const { lastSeenAt: _lastSeenAt, ...session } = row;
   return session satisfies FanSession;
 }

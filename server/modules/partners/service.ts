@@ -3,7 +3,7 @@ import { type Db, type DbOrTx, getSql } from '@/db';
 import { apiKeys, channels, partners } from '@/db/schema/partners';
 import { env } from '@/server/env';
 import { badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
-import { errorFields, log } from '@/server/lib/log';
+import { deferredTouch } from '@/server/lib/deferred-touch';
 import { parseReturnOrigin } from '@/server/lib/return-origins';
 import { forgetReturnOrigins } from './return-origins';
 import { newId, newSigningSecret, randomBase62, sha256Hex } from '@/server/lib/ids';
@@ -378,37 +378,22 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
 }
 
 /**
- * Keys used since the last flush. A call never writes (issue 34: no GET of /v1 writes, and a burst of calls
- * must not queue behind a row lock on its key): it notes the use here, and a timer writes every noted key's
- * `last_used_at` in one statement within KEY_USE_FLUSH_MS, at most once a minute per key (what the
- * dashboard's "last used" needs). The graceful stop flushes what is left; a crash loses at most those
- * seconds of "last used", never a call.
+ * A key's use is noted in memory and written within 2 s by a timer (server/lib/deferred-touch.ts), at most
+ * once a minute per key: a call never writes (issue 34), and "last used" needs no more precision.
  */
-const KEY_USE_FLUSH_MS = 2_000;
-const useStore = globalThis as typeof globalThis & {
-  __encoreKeyUse?: { pending: Set<string>; timer?: NodeJS.Timeout };
-};
-function keyUse() {
-  useStore.__encoreKeyUse ??= { pending: new Set() };
-  return useStore.__encoreKeyUse;
-}
+const keyUse = deferredTouch(
+  'api key last use',
+  2_000,
+  (ids) => getSql()`
+  update api_keys set last_used_at = now()
+  where id = any(${ids}) and (last_used_at is null or last_used_at < now() - interval '60 seconds')`,
+);
 
 function noteKeyUse(keyId: string): void {
-  const state = keyUse();
-  state.pending.add(keyId);
-  state.timer ??= setTimeout(() => {
-    state.timer = undefined;
-    flushKeyUse().catch((err: unknown) => log.warn('could not record API key use', errorFields(err)));
-  }, KEY_USE_FLUSH_MS).unref();
+  keyUse.note(keyId);
 }
 
-/** Writes the noted uses now (the timer, the graceful stop, tests). */
-export async function flushKeyUse(): Promise<void> {
-  const state = keyUse();
-  const ids = [...state.pending];
-  state.pending.clear();
-  if (ids.length === 0) return;
-  await getSql()`
-    update api_keys set last_used_at = now()
-    where id = any(${ids}) and (last_used_at is null or last_used_at < now() - interval '60 seconds')`;
+/** Writes the noted uses now (tests; the graceful stop flushes every stamp through flushTouches). */
+export function flushKeyUse(): Promise<void> {
+  return keyUse.flush();
 }
