@@ -43,6 +43,49 @@ export type TicketMarketEntry = Omit<TicketHistoryEntry, 'kind'> & {
 /** A sold listing's soldAt and the transfer event it caused share one transaction's now(); a little slack. */
 const SAME_MOMENT_MS = 5_000;
 
+const money = (minor: number, currency: string) => fromMinorUnits(minor, currency) ?? 0;
+
+type ListingRow = {
+  id: string;
+  status: string;
+  sellerEmail: string;
+  priceMinor: number;
+  currency: string;
+  createdAt: Date;
+  updatedAt: Date;
+};
+
+/**
+ * The recorded entries with each listing's "listed" (and "unlisted") entries among them. Recorded entries
+ * keep their recorded order (an admission may carry an earlier entry time); a listing entry goes before
+ * the first recorded one after it.
+ */
+function withListings(
+  recorded: TicketMarketEntry[],
+  rows: ListingRow[],
+  party: (email: string) => Party,
+): TicketMarketEntry[] {
+  const synthetic: TicketMarketEntry[] = [];
+  for (const r of rows) {
+    const listing = {
+      id: r.id,
+      seller: party(r.sellerEmail),
+      price: money(r.priceMinor, r.currency),
+      currency: r.currency,
+      status: r.status,
+    };
+    synthetic.push({ kind: 'listed', at: r.createdAt, batchId: null, listing });
+    if (r.status === 'UNLISTED' || r.status === 'CANCELLED')
+      synthetic.push({ kind: 'unlisted', at: r.updatedAt, batchId: null, listing });
+  }
+  const history = [...recorded];
+  for (const s of synthetic.sort((a, b) => a.at.getTime() - b.at.getTime())) {
+    const at = history.findIndex((h) => h.at.getTime() > s.at.getTime());
+    history.splice(at === -1 ? history.length : at, 0, s);
+  }
+  return history;
+}
+
 /** One ticket (by our id) with its history naming buyers, prices, listings, orders and recipients. */
 export async function ticketDetailWithMarket(input: z.input<typeof ticketRef>, db: DbOrTx) {
   const detail = await getTicketDetail(input, db);
@@ -77,7 +120,6 @@ export async function ticketDetailWithMarket(input: z.input<typeof ticketRef>, d
     db,
   );
   const party = (email: string): Party => ({ email, channel: channelOf.get(email) ?? null });
-  const money = (minor: number, currency: string) => fromMinorUnits(minor, currency) ?? 0;
 
   const recorded: TicketMarketEntry[] = detail.history.map((h) => ({ ...h }));
   const transfers = recorded.filter((h) => h.kind === 'transferred');
@@ -117,25 +159,5 @@ export async function ticketDetailWithMarket(input: z.input<typeof ticketRef>, d
     }
   }
 
-  const synthetic: TicketMarketEntry[] = [];
-  for (const r of rows) {
-    const listing = {
-      id: r.id,
-      seller: party(r.sellerEmail),
-      price: money(r.priceMinor, r.currency),
-      currency: r.currency,
-      status: r.status,
-    };
-    synthetic.push({ kind: 'listed', at: r.createdAt, batchId: null, listing });
-    if (r.status === 'UNLISTED' || r.status === 'CANCELLED')
-      synthetic.push({ kind: 'unlisted', at: r.updatedAt, batchId: null, listing });
-  }
-  // Recorded entries keep their recorded order (an admission may carry an earlier entry time); each
-  // listing entry goes before the first recorded one after it.
-  const history: TicketMarketEntry[] = [...recorded];
-  for (const s of synthetic.sort((a, b) => a.at.getTime() - b.at.getTime())) {
-    const at = history.findIndex((h) => h.at.getTime() > s.at.getTime());
-    history.splice(at === -1 ? history.length : at, 0, s);
-  }
-  return { ...detail, history };
+  return { ...detail, history: withListings(recorded, rows, party) };
 }

@@ -80,7 +80,7 @@ export function EventInventorySection({ rows, shows }: { rows: Row[]; shows: Api
                 {r.ticketOptionId || r.priceTypeId ? (
                   <code className="mono">{[r.ticketOptionId, r.priceTypeId].filter(Boolean).join(' / ')}</code>
                 ) : (
-                  <span className="muted">Whole show</span>
+                  <span className="muted">{r.showId ? 'Whole show' : '—'}</span>
                 )}
               </td>
               <td className="num">{count(r.releasedTickets)}</td>
