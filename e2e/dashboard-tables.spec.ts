@@ -12,7 +12,7 @@ import {
   shot,
   signIn,
 } from './helpers';
-import { expectTablesFit, LAPTOP } from './table-fit';
+import { expectTablesFit, LAPTOP, tableFitProblems } from './table-fit';
 
 /*
  * Issue 32, "tables that fit": every dashboard table with data fits a 1366 px laptop (no action off
@@ -224,4 +224,22 @@ test('dashboard tables fit at 1366 px and name channels, sales and pushed invent
   } finally {
     await receiver.stop();
   }
+});
+
+test('the fit check finds an action pushed off screen and a table that scrolls sideways', async ({ page }) => {
+  await page.setViewportSize(LAPTOP);
+  await page.setContent(`
+    <main style="margin:0">
+      <div style="overflow-x:auto"><table aria-label="Wide purchases"><tbody><tr>
+        <td style="min-width:1500px">many columns</td><td><button>Refund</button></td>
+      </tr></tbody></table></div>
+      <div><table aria-label="Narrow"><tbody><tr><td>one</td><td><a href="#x">Open</a></td></tr></tbody></table></div>
+    </main>`);
+  const { problems, rows } = await tableFitProblems(page);
+  expect(rows).toBe(2);
+  expect(problems).toEqual([
+    expect.stringMatching(/^Wide purchases: \d+px wide in a \d+px container$/),
+    expect.stringMatching(/^Wide purchases: ends at \d+px$/),
+    expect.stringMatching(/^Wide purchases: "Refund" ends at \d+px$/),
+  ]);
 });

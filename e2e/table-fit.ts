@@ -4,12 +4,12 @@ import { expect, type Page } from '@playwright/test';
 export const LAPTOP = { width: 1366, height: 768 };
 
 /**
- * Every `table` on the page fits: it does not overflow its scrolling container (no sideways scroll
- * hiding a column), and every button and link in its body rows ends inside the viewport. Answers how
- * many body rows it checked, so a caller can insist the page had data.
+ * What does not fit among the page's tables: one that overflows its scrolling container (a sideways
+ * scroll hiding a column) or the viewport, a button or link of a body row ending past the viewport, or
+ * the page itself wider than the viewport; and how many body rows were checked.
  */
-export async function expectTablesFit(page: Page, what: string): Promise<number> {
-  const found = await page.evaluate(() => {
+export function tableFitProblems(page: Page): Promise<{ problems: string[]; rows: number }> {
+  return page.evaluate(() => {
     const problems: string[] = [];
     let rows = 0;
     const viewport = document.documentElement.clientWidth;
@@ -33,6 +33,14 @@ export async function expectTablesFit(page: Page, what: string): Promise<number>
       problems.push(`page: ${document.documentElement.scrollWidth}px wide in a ${viewport}px viewport`);
     return { problems, rows };
   });
+}
+
+/**
+ * Every `table` on the page fits (tableFitProblems finds nothing). Answers how many body rows it
+ * checked, so a caller can insist the page had data.
+ */
+export async function expectTablesFit(page: Page, what: string): Promise<number> {
+  const found = await tableFitProblems(page);
   expect(found.problems, `${what}: tables that do not fit at ${page.viewportSize()?.width}px`).toEqual([]);
   return found.rows;
 }
