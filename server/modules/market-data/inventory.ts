@@ -1,4 +1,5 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { DbOrTx } from '@/db';
 import { inventories } from '@/db/schema/market-data';
 import { AppError, badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
@@ -209,4 +210,43 @@ export async function showInventories(showPks: string[], db: DbOrTx): Promise<Ma
     });
   }
   return out;
+}
+
+export const staffEventInventoryInput = z.object({
+  partnerId: z.string().min(1).max(100),
+  /** Our event id (evt_…). */
+  eventId: z.string().min(1).max(100),
+});
+
+/**
+ * Staff: every inventory row the partner pushed for one of its events (another partner's event answers
+ * none), per show and option / price type, as stored with its time. The event-level capacity has no show.
+ */
+export async function staffEventInventory(input: z.input<typeof staffEventInventoryInput>, db: DbOrTx) {
+  const { partnerId, eventId } = staffEventInventoryInput.parse(input);
+  const d = showDirectory(db);
+  const [rows, shows] = await Promise.all([
+    db
+      .select()
+      .from(inventories)
+      .where(and(eq(inventories.partnerId, partnerId), eq(inventories.eventPk, eventId)))
+      .orderBy(asc(inventories.showPk), asc(inventories.ticketOptionId), asc(inventories.priceTypeId)),
+    db
+      .select({ showPk: d.showPk, showId: d.showId, showTitle: d.showTitle })
+      .from(d)
+      .where(and(eq(d.partnerId, partnerId), eq(d.eventPk, eventId))),
+  ]);
+  const showOf = new Map(shows.map((s) => [s.showPk, s]));
+  return rows.map((r) => ({
+    showId: r.showPk ? (showOf.get(r.showPk)?.showId ?? null) : null,
+    showTitle: r.showPk ? (showOf.get(r.showPk)?.showTitle ?? null) : null,
+    ticketOptionId: r.ticketOptionId || null,
+    priceTypeId: r.priceTypeId || null,
+    capacity: r.capacity,
+    releasedTickets: r.releasedTickets,
+    reservedSpace: r.reservedSpace,
+    soldOut: r.soldOut,
+    soldPercentage: r.soldPercentage,
+    updatedAt: r.updatedAt,
+  }));
 }

@@ -12,6 +12,7 @@ import { getPayment, type Payment, reserveRefund, sendRefund } from '@/server/mo
 import { REFUND_PURCHASE_JOB } from './intentions';
 import { recordPurchaseRefund } from './refunds';
 import { listingStatusNow, statusNowIs } from './holds';
+import { channelNamesOfSellers } from './channel-seller';
 
 /**
  * The staff dashboard's view of a partner's market: listings, purchases (with their payments and
@@ -105,9 +106,16 @@ export async function listListings(input: ListListingsInput, db: DbOrTx) {
         )
         .orderBy(listingItems.ticketId)
     : [];
+  const channelOf = await channelNamesOfSellers(
+    q.partnerId,
+    rows.map((r) => r.sellerEmail),
+    db,
+  );
   return pageOf(
     rows.map(({ priceMinor, ...r }) => ({
       ...r,
+      /** The channel's name where a channel listed it (sellerEmail is then its marker address). */
+      sellerChannel: channelOf.get(r.sellerEmail) ?? null,
       price: money(priceMinor, r.currency),
       ticketIds: items.filter((i) => i.listingId === r.id).map((i) => i.ticketId),
     })),
@@ -154,6 +162,11 @@ export async function listPurchases(input: ListPurchasesInput, db: DbOrTx) {
         .from(payouts)
         .where(and(inArray(payouts.intentionId, refundedIds), eq(payouts.status, 'PAID')))
     : [];
+  const channelOf = await channelNamesOfSellers(
+    q.partnerId,
+    rows.map((r) => r.buyerEmail),
+    db,
+  );
   const items = await Promise.all(
     rows.map(async (r) => {
       const payment = r.paymentId ? await getPayment(q.partnerId, r.paymentId, db).catch(() => null) : null;
@@ -166,6 +179,7 @@ export async function listPurchases(input: ListPurchasesInput, db: DbOrTx) {
         /** Payouts paid to sellers before this purchase was refunded: money to recover (a clawback). */
         paidPayoutsAfterRefund: paidAnyway.filter((p) => p.intentionId === r.id).map((p) => p.id),
         buyerEmail: r.buyerEmail,
+        buyerChannel: channelOf.get(r.buyerEmail) ?? null,
         listingIds: r.listingIds,
         currency: r.currency,
         total: money(r.totalMinor, r.currency),
@@ -197,8 +211,17 @@ export async function listPayouts(input: ListPayoutsInput, db: DbOrTx) {
       .offset((q.page - 1) * q.pageSize),
     db.select({ total: count() }).from(payouts).where(where),
   ]);
+  const channelOf = await channelNamesOfSellers(
+    q.partnerId,
+    rows.map((r) => r.sellerEmail),
+    db,
+  );
   return pageOf(
-    rows.map(({ amountMinor, partnerId: _p, ...r }) => ({ ...r, amount: money(amountMinor, r.currency) })),
+    rows.map(({ amountMinor, partnerId: _p, ...r }) => ({
+      ...r,
+      sellerChannel: channelOf.get(r.sellerEmail) ?? null,
+      amount: money(amountMinor, r.currency),
+    })),
     total,
     q.page,
     q.pageSize,

@@ -28,6 +28,7 @@ export * from './sell';
 export * from './purchase';
 export * from './transfer';
 export * from './admin';
+export * from './ticket-history';
 export * from './payouts';
 export * from './buyer-pages';
 export * from './payment-order';

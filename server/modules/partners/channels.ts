@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@/db';
 import { transaction } from '@/server/lib/transaction';
 import { apiKeys, channels } from '@/db/schema/partners';
@@ -63,6 +63,20 @@ export async function listChannels(partnerId: string, db: DbOrTx): Promise<Chann
     .from(channels)
     .where(eq(channels.partnerId, partnerId))
     .orderBy(asc(channels.createdAt), asc(channels.id));
+}
+
+/**
+ * The names of a partner's channels by their ids, in one query (a dashboard table names the channel of
+ * every row it shows). Matched case-insensitively: the marketplace's seller marker keeps the id in lower case.
+ */
+export async function channelNames(partnerId: string, channelIds: string[], db: DbOrTx): Promise<Map<string, string>> {
+  const wanted = [...new Set(channelIds.map((id) => id.toLowerCase()))];
+  if (!wanted.length) return new Map();
+  const rows = await db
+    .select({ id: channels.id, name: channels.name })
+    .from(channels)
+    .where(and(eq(channels.partnerId, partnerId), inArray(sql<string>`lower(${channels.id})`, wanted)));
+  return new Map(rows.map((r) => [r.id.toLowerCase(), r.name]));
 }
 
 async function channelRecord(channelId: string, db: DbOrTx): Promise<ChannelRecord> {

@@ -1,11 +1,12 @@
 import { getDb } from '@/db';
 import { eventRef, listEventsInput, showRef } from '@/server/modules/catalog';
+import { ticketDetailWithMarket } from '@/server/modules/marketplace';
+import { staffEventInventory, staffEventInventoryInput } from '@/server/modules/market-data';
 import {
   batchRef,
   getBatchDetail,
   getEventDetailWithTickets,
   getShowSummaryWithTickets,
-  getTicketDetail,
   listBatches,
   listBatchesInput,
   listEventsWithTickets,
@@ -38,5 +39,9 @@ export const catalogRouter = router({
     .input(searchTicketsInput)
     .query(({ input }) => searchPartnerTickets(input, getDb())),
   /** Support: one ticket by our id with its partner ids, buyer, history, secure view and batch. */
-  ticket: protectedProcedure.input(ticketRef).query(({ input }) => getTicketDetail(input, getDb())),
+  ticket: protectedProcedure.input(ticketRef).query(({ input }) => ticketDetailWithMarket(input, getDb())),
+  /** The inventory the partner pushed for one event (PUT /v1/marketdata/events/{id}/inventory…). */
+  eventInventory: protectedProcedure
+    .input(staffEventInventoryInput)
+    .query(({ input }) => staffEventInventory(input, getDb())),
 });

@@ -6,14 +6,14 @@ import type { ReactNode } from 'react';
 import { EmptyState, EmptyStateWithLink } from '@/components/ui/empty-state';
 import { PagedList, type PageInput } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
-import { TimeCell } from '@/components/ui/time';
+import { Time, TimeCell } from '@/components/ui/time';
 import { withParams } from '@/components/ui/url';
 import { useTRPC } from '@/components/trpc/client';
 import type { AppRouter } from '@/server/trpc/router';
 import { formatMoney } from '../../_shared/format';
 import { marketPath } from '../../_shared/paths';
 import styles from '../../_shared/browser.module.css';
-import { StatusBadge } from './market-status';
+import { SellerName, StatusBadge } from './market-status';
 import { PurchaseRows } from './purchase-rows';
 
 type Outputs = inferRouterOutputs<AppRouter>['market'];
@@ -84,22 +84,16 @@ export function ListingList({ input }: { input: ListingListInput }) {
     >
       <Table
         label="Listings"
-        columns={[
-          'Listing',
-          'Status',
-          'Event',
-          'Tickets',
-          { label: 'Price per ticket', num: true },
-          'Seller',
-          'Created (UTC)',
-          'Sold (UTC)',
-        ]}
+        columns={['Listing', 'Status', 'Event', { label: 'Price per ticket', num: true }, 'Seller', 'Listed (UTC)']}
       >
         {data.items.map((l) => (
-          <tr key={l.id} data-listing-id={l.id}>
-            <td className={styles.nowrap}>
-              <code className="mono">{l.id}</code>
-              <div className={styles.sub}>{l.type === 'PACK' ? 'Pack (sold whole)' : 'Single'}</div>
+          <tr key={l.id} id={l.id} data-listing-id={l.id}>
+            <td>
+              <code className={`mono ${styles.nowrap}`}>{l.id}</code>
+              <div className={styles.sub}>
+                {l.type === 'PACK' ? 'Pack (sold whole)' : 'Single'}
+                {l.ticketIds.length > 0 && <> · {l.ticketIds.join(', ')}</>}
+              </div>
             </td>
             <td>
               <StatusBadge status={l.status} />
@@ -112,11 +106,18 @@ export function ListingList({ input }: { input: ListingListInput }) {
                 </span>
               </div>
             </td>
-            <td className={styles.sub}>{l.ticketIds.join(', ')}</td>
             <td className="num">{formatMoney(l.price, l.currency)}</td>
-            <td>{l.sellerEmail}</td>
-            <TimeCell value={l.createdAt} />
-            <TimeCell value={l.soldAt} fallback="—" />
+            <td className={styles.wrap}>
+              <SellerName email={l.sellerEmail} channel={l.sellerChannel} />
+            </td>
+            <td className={styles.nowrap}>
+              <Time value={l.createdAt} compact />
+              {l.soldAt && (
+                <div className={styles.sub}>
+                  sold <Time value={l.soldAt} compact />
+                </div>
+              )}
+            </td>
           </tr>
         ))}
       </Table>
@@ -155,19 +156,21 @@ export function PayoutList({ input }: { input: PayoutListInput }) {
     >
       <Table
         label="Payouts"
-        columns={['Payout', 'Status', 'Seller', 'Listing', { label: 'Amount', num: true }, 'Due (UTC)', 'Paid (UTC)']}
+        columns={['Payout', 'Status', 'Seller', { label: 'Amount', num: true }, 'Due (UTC)', 'Paid (UTC)']}
       >
         {data.items.map((p) => (
           <tr key={p.id} data-payout-id={p.id}>
-            <td className={styles.nowrap}>
-              <code className="mono">{p.id}</code>
+            <td>
+              <code className={`mono ${styles.nowrap}`}>{p.id}</code>
+              <div className={styles.sub}>
+                for <code className="mono">{p.listingId}</code>
+              </div>
             </td>
             <td>
               <StatusBadge status={p.status} />
             </td>
-            <td>{p.sellerEmail}</td>
-            <td className={styles.nowrap}>
-              <code className="mono">{p.listingId}</code>
+            <td className={styles.wrap}>
+              <SellerName email={p.sellerEmail} channel={p.sellerChannel} />
             </td>
             <td className="num">{formatMoney(p.amount, p.currency)}</td>
             <TimeCell value={p.dueAt} />

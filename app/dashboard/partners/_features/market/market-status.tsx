@@ -17,3 +17,8 @@ const TONE: Record<string, Tone> = {
 export function StatusBadge({ status }: { status: string }) {
   return <Badge tone={TONE[status] ?? 'neutral'}>{status.charAt(0) + status.slice(1).toLowerCase()}</Badge>;
 }
+
+/** A seller or buyer: a channel by its name (its marker address is no one's e-mail), a fan by e-mail. */
+export function SellerName({ email, channel }: { email: string; channel: string | null }) {
+  return channel ? <span title={email}>Channel: {channel}</span> : <>{email}</>;
+}

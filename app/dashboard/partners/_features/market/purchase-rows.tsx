@@ -6,13 +6,13 @@ import { Badge } from '@/components/ui/badge';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Button } from '@/components/ui/button';
 import { FieldDialog } from '@/components/ui/field-dialog';
-import { formatUtc, TimeCell } from '@/components/ui/time';
+import { formatUtc, Time } from '@/components/ui/time';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import type { AppRouter } from '@/server/trpc/router';
 import { formatMoney } from '../../_shared/format';
-import { StatusBadge } from './market-status';
+import { SellerName, StatusBadge } from './market-status';
 import styles from '../../_shared/browser.module.css';
 
 type Purchase = inferRouterOutputs<AppRouter>['market']['purchases']['items'][number];
@@ -70,24 +70,19 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
           {done}
         </p>
       )}
+      {/* Compact at 1366 px: ids, listings and times sit under the cell they belong to, so the Refund
+          column stays on screen (the action column is the one support came for). */}
       <Table
         label="Purchases"
-        columns={[
-          'Purchase',
-          'Status',
-          'Buyer',
-          'Listings',
-          { label: 'Total', num: true },
-          'Payment',
-          { label: 'Refunded', num: true },
-          'Bought (UTC)',
-          ACTIONS_COLUMN,
-        ]}
+        columns={['Purchase', 'Status', 'Buyer', { label: 'Total', num: true }, 'Payment', ACTIONS_COLUMN]}
       >
         {purchases.map((p) => (
-          <tr key={p.id} data-purchase-id={p.id}>
-            <td className={styles.nowrap}>
-              <code className="mono">{p.id}</code>
+          <tr key={p.id} id={p.id} data-purchase-id={p.id}>
+            <td>
+              <code className={`mono ${styles.nowrap}`}>{p.id}</code>
+              <div className={`${styles.sub} ${styles.nowrap}`}>
+                <Time value={p.createdAt} compact /> UTC
+              </div>
               {p.endReason && <div className={styles.sub}>{p.endReason}</div>}
             </td>
             <td>
@@ -104,9 +99,16 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
                 </div>
               )}
             </td>
-            <td>{p.buyerEmail}</td>
-            <td className={styles.sub}>{p.listingIds.join(', ')}</td>
-            <td className="num">{formatMoney(p.total, p.currency)}</td>
+            <td className={styles.wrap}>
+              <SellerName email={p.buyerEmail} channel={p.buyerChannel} />
+              <div className={styles.sub}>
+                {p.listingIds.length === 1 ? 'Listing' : 'Listings'} {p.listingIds.join(', ')}
+              </div>
+            </td>
+            <td className="num">
+              {formatMoney(p.total, p.currency)}
+              {p.refunded > 0 && <div className={styles.sub}>refunded {formatMoney(p.refunded, p.currency)}</div>}
+            </td>
             <td>
               <div className={styles.titleCell}>
                 {p.paymentStatus ? (
@@ -119,9 +121,7 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
                 {p.paymentId && <code className={`mono ${styles.sub}`}>{p.paymentId}</code>}
               </div>
             </td>
-            <td className="num">{p.refunded > 0 ? formatMoney(p.refunded, p.currency) : '—'}</td>
-            <TimeCell value={p.createdAt} />
-            <td>
+            <td className="actions">
               {p.refundable && (
                 <Button size="sm" variant="danger" onClick={() => open(p)} aria-label={`Refund ${p.id}`}>
                   Refund
