@@ -294,16 +294,16 @@ async function* balances(period: Period, partnerId: string | undefined, db: DbOr
         ? db.execute<ListingRow>(sql`
             select l.id, l.price_minor, l.ticket_count, l.currency,
               array(select li.ticket_id from ${listingItems} li where li.listing_id = l.id order by li.ticket_id) as ticket_ids
-            from ${listings} l where l.id = any(${listingIds})`)
+            from ${listings} l where l.id in ${listingIds}`)
         : [],
       intentionIds.length
         ? db.execute<PayoutRow>(sql`
             select id, listing_id, intention_id, amount_minor, currency, status
-            from ${payouts} where intention_id = any(${intentionIds}) order by id`)
+            from ${payouts} where intention_id in ${intentionIds} order by id`)
         : [],
       db.execute<RefundRow>(sql`
         select id, payment_id, amount_minor, status from ${refunds}
-        where payment_id = any(${paymentIds}) order by id`),
+        where payment_id in ${paymentIds} order by id`),
     ]);
     const listingById = new Map(listingRows.map((l) => [l.id, l]));
     for (const p of rows) {
@@ -419,7 +419,7 @@ export async function reconcile(input: ReconciliationInput & PeriodInput, db: Db
   }
   const names = totals.size
     ? await db.execute<{ id: string; name: string }>(
-        sql`select id, name from ${partners} where id = any(${[...new Set([...totals.values()].map((t) => t.partnerId))]})`,
+        sql`select id, name from ${partners} where id in ${[...new Set([...totals.values()].map((t) => t.partnerId))]}`,
       )
     : [];
   const nameOf = new Map(names.map((n) => [n.id, n.name]));
