@@ -15,9 +15,12 @@ const isoDay = (field: string) =>
     .string({ error: `${field} must be a date (YYYY-MM-DD)` })
     .trim()
     .regex(/^\d{4}-\d{2}-\d{2}$/, `${field} must be a date (YYYY-MM-DD)`)
-    .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-      message: `${field} is not a calendar date`,
-    });
+    .refine(
+      (s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s),
+      {
+        message: `${field} is not a calendar date`,
+      },
+    );
 
 export const periodInput = z
   .object({ from: isoDay('from'), to: isoDay('to') })

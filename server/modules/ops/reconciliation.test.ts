@@ -89,10 +89,7 @@ describe('money reconciliation', () => {
   it('keeps partners apart: one partner’s report never holds another’s payments, mismatches or payouts', async () => {
     const a = await moneyMarket('Money A');
     const b = await moneyMarket('Money B');
-    await getDb()
-      .update(payouts)
-      .set({ amountMinor: 1 })
-      .where(eq(payouts.id, b.paidOut.payoutId));
+    await getDb().update(payouts).set({ amountMinor: 1 }).where(eq(payouts.id, b.paidOut.payoutId));
     const onlyA = await reconcile({ partnerId: a.partnerId, ...todayOnly }, getDb());
     expect(onlyA.totals.map((t) => t.partnerId)).toEqual([a.partnerId]);
     expect(onlyA.mismatchCount).toBe(0);

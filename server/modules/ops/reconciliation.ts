@@ -341,7 +341,14 @@ async function* balances(period: Period, partnerId: string | undefined, db: DbOr
 async function payoutsByState(period: Period, partnerId: string | undefined, db: DbOrTx) {
   const start = period.start.toISOString();
   const end = period.end.toISOString();
-  const rows = await db.execute<{ partner_id: string; name: string; currency: string; state: PayoutState; n: number; amount: string }>(sql`
+  const rows = await db.execute<{
+    partner_id: string;
+    name: string;
+    currency: string;
+    state: PayoutState;
+    n: number;
+    amount: string;
+  }>(sql`
     select po.partner_id, pa.name, po.currency, s.state, count(*)::int as n, sum(po.amount_minor)::text as amount
     from ${payouts} po
     join ${partners} pa on pa.id = po.partner_id
@@ -359,16 +366,14 @@ async function payoutsByState(period: Period, partnerId: string | undefined, db:
     group by po.partner_id, pa.name, po.currency, s.state
     order by pa.name, po.partner_id, po.currency, s.state`);
   return rows
-    .map(
-      (r): PayoutStateTotal => ({
-        partnerId: r.partner_id,
-        partnerName: r.name,
-        currency: r.currency,
-        state: r.state,
-        payouts: r.n,
-        amountMinor: Number(r.amount),
-      }),
-    )
+    .map((r): PayoutStateTotal => ({
+      partnerId: r.partner_id,
+      partnerName: r.name,
+      currency: r.currency,
+      state: r.state,
+      payouts: r.n,
+      amountMinor: Number(r.amount),
+    }))
     .sort(
       (a, b) =>
         a.partnerName.localeCompare(b.partnerName) ||
