@@ -16,10 +16,10 @@ import { payOnSandbox } from './payments';
 export const SELLER = 'seller@example.com';
 /** A seller who never gives their payout details. */
 export const LATE_SELLER = 'late-seller@example.com';
-export const BUYER = 'buyer@example.com';
+const BUYER = 'buyer@example.com';
 
 /** One purchase made through the real flow: listed, held, paid on the sandbox page. */
-export async function buy(partnerId: string, sellerEmail: string, ticketId: string, price: number) {
+async function buy(partnerId: string, sellerEmail: string, ticketId: string, price: number) {
   const listing = await createListing({ partnerId, sellerEmail, ticketIds: [ticketId], price }, getDb());
   const intention = await createBuyIntention(partnerId, { items: [listing.id], user: BUYER });
   const paid = await payOnSandbox(intention.paymentUrl);
