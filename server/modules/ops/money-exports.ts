@@ -1,8 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
-import { events, shows } from '@/db/schema/catalog';
-import { buyIntentions, listingItems, listings, payouts } from '@/db/schema/marketplace';
-import { payments, refunds } from '@/db/schema/payments';
 import { csvLine } from '@/server/lib/csv';
 import { fromMinorUnits } from '@/server/lib/money';
 import { BUY_INTENTION_PURPOSE } from '@/server/modules/marketplace';
@@ -54,10 +51,10 @@ const SPECS: Record<MoneyExportKind, ExportSpec> = {
     page: (partnerId, period, after, limit) => sql`
       select l.id, l.created_at, l.status, l.type, e.external_reference_id as event_ref, s.show_id, l.seller_email,
         l.ticket_count, l.price_minor, l.currency, l.sold_at,
-        array(select li.ticket_id from ${listingItems} li where li.listing_id = l.id order by li.ticket_id) as ticket_ids
-      from ${listings} l
-      join ${events} e on e.id = l.event_pk
-      join ${shows} s on s.id = l.show_pk
+        array(select li.ticket_id from listing_items li where li.listing_id = l.id order by li.ticket_id) as ticket_ids
+      from listings l
+      join events e on e.id = l.event_pk
+      join shows s on s.id = l.show_pk
       where l.partner_id = ${partnerId} and ${inPeriod(sql`l.created_at`, period)} and l.id > ${after}
       order by l.id limit ${limit}`,
     line: (r) => [
@@ -97,8 +94,8 @@ const SPECS: Record<MoneyExportKind, ExportSpec> = {
       select p.id, i.id as intention_id, p.paid_at, p.buyer_email, i.status as intention_status, i.refunded_at,
         p.status, i.listing_ids, i.subtotal_minor, i.buyer_fee_minor, i.total_minor, p.amount_minor,
         p.refunded_minor, p.currency, i.refund_reason
-      from ${payments} p
-      left join ${buyIntentions} i on i.id = p.reference and i.partner_id = p.partner_id
+      from payments p
+      left join buy_intentions i on i.id = p.reference and i.partner_id = p.partner_id
       where p.partner_id = ${partnerId} and p.purpose = ${BUY_INTENTION_PURPOSE}
         and ${inPeriod(sql`p.paid_at`, period)} and p.id > ${after}
       order by p.id limit ${limit}`,
@@ -137,8 +134,8 @@ const SPECS: Record<MoneyExportKind, ExportSpec> = {
     page: (partnerId, period, after, limit) => sql`
       select po.id, po.created_at, po.status, po.seller_email, po.amount_minor, po.currency, po.due_at, po.paid_at,
         po.listing_id, po.intention_id, i.payment_id
-      from ${payouts} po
-      left join ${buyIntentions} i on i.id = po.intention_id
+      from payouts po
+      left join buy_intentions i on i.id = po.intention_id
       where po.partner_id = ${partnerId} and ${inPeriod(sql`po.created_at`, period)} and po.id > ${after}
       order by po.id limit ${limit}`,
     line: (r) => [
@@ -160,8 +157,8 @@ const SPECS: Record<MoneyExportKind, ExportSpec> = {
     columns: ['refundId', 'createdAt', 'status', 'amount', 'currency', 'reason', 'paymentId', 'intentionId'],
     page: (partnerId, period, after, limit) => sql`
       select r.id, r.created_at, r.status, r.amount_minor, r.currency, r.reason, r.payment_id, p.reference
-      from ${refunds} r
-      join ${payments} p on p.id = r.payment_id
+      from refunds r
+      join payments p on p.id = r.payment_id
       where r.partner_id = ${partnerId} and ${inPeriod(sql`r.created_at`, period)} and r.id > ${after}
       order by r.id limit ${limit}`,
     line: (r) => [

@@ -1,9 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/db';
-import { buyIntentions, listingItems, listings, payouts } from '@/db/schema/marketplace';
-import { partners } from '@/db/schema/partners';
-import { payments, refunds, sellerAccounts } from '@/db/schema/payments';
 import {
   BUY_INTENTION_PURPOSE,
   buyerFeeMinor,
@@ -276,8 +273,8 @@ async function* balances(period: Period, partnerId: string | undefined, db: DbOr
         to_char(p.paid_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') as paid_key,
         i.id as intention_id, i.status as intention_status, i.payment_id as intention_payment_id,
         i.buyer_fee_minor, i.total_minor, i.refunded_at, i.listing_ids
-      from ${payments} p
-      left join ${buyIntentions} i on i.id = p.reference and i.partner_id = p.partner_id
+      from payments p
+      left join buy_intentions i on i.id = p.reference and i.partner_id = p.partner_id
       where p.purpose = ${BUY_INTENTION_PURPOSE}
         and p.paid_at >= ${period.start.toISOString()} and p.paid_at < ${period.end.toISOString()}
         ${partnerId ? sql`and p.partner_id = ${partnerId}` : sql``}
@@ -293,16 +290,16 @@ async function* balances(period: Period, partnerId: string | undefined, db: DbOr
       listingIds.length
         ? db.execute<ListingRow>(sql`
             select l.id, l.price_minor, l.ticket_count, l.currency,
-              array(select li.ticket_id from ${listingItems} li where li.listing_id = l.id order by li.ticket_id) as ticket_ids
-            from ${listings} l where l.id in ${listingIds}`)
+              array(select li.ticket_id from listing_items li where li.listing_id = l.id order by li.ticket_id) as ticket_ids
+            from listings l where l.id in ${listingIds}`)
         : [],
       intentionIds.length
         ? db.execute<PayoutRow>(sql`
             select id, listing_id, intention_id, amount_minor, currency, status
-            from ${payouts} where intention_id in ${intentionIds} order by id`)
+            from payouts where intention_id in ${intentionIds} order by id`)
         : [],
       db.execute<RefundRow>(sql`
-        select id, payment_id, amount_minor, status from ${refunds}
+        select id, payment_id, amount_minor, status from refunds
         where payment_id in ${paymentIds} order by id`),
     ]);
     const listingById = new Map(listingRows.map((l) => [l.id, l]));
@@ -350,13 +347,13 @@ async function payoutsByState(period: Period, partnerId: string | undefined, db:
     amount: string;
   }>(sql`
     select po.partner_id, pa.name, po.currency, s.state, count(*)::int as n, sum(po.amount_minor)::text as amount
-    from ${payouts} po
-    join ${partners} pa on pa.id = po.partner_id
+    from payouts po
+    join partners pa on pa.id = po.partner_id
     cross join lateral (select case
       when po.status = 'PAID' then 'PAID'
       when po.status = 'CANCELLED' then 'CANCELLED'
       when po.due_at >= ${end} then 'NOT_YET_DUE'
-      when exists (select 1 from ${sellerAccounts} sa where sa.partner_id = po.partner_id
+      when exists (select 1 from seller_accounts sa where sa.partner_id = po.partner_id
         and sa.seller_email = po.seller_email and sa.status = 'active') then 'DUE'
       else 'WAITING_FOR_PAYOUT_INFO' end as state) s
     where (po.status = 'SCHEDULED'
@@ -424,7 +421,7 @@ export async function reconcile(input: ReconciliationInput & PeriodInput, db: Db
   }
   const names = totals.size
     ? await db.execute<{ id: string; name: string }>(
-        sql`select id, name from ${partners} where id in ${[...new Set([...totals.values()].map((t) => t.partnerId))]}`,
+        sql`select id, name from partners where id in ${[...new Set([...totals.values()].map((t) => t.partnerId))]}`,
       )
     : [];
   const nameOf = new Map(names.map((n) => [n.id, n.name]));
