@@ -62,11 +62,11 @@ export function ReconciliationTable({ money, keep, description }: { money: Money
                     <Link href={withParams(BASE, { ...keep, partner: t.partnerId })}>{t.partnerName}</Link>
                   </td>
                   <td>{t.payments}</td>
-                  <td>{amount(t.capturedMinor, t.currency)}</td>
-                  <td>{amount(t.payoutsMinor, t.currency)}</td>
-                  <td>{amount(t.encoreFeesMinor, t.currency)}</td>
-                  <td>{amount(t.partnerFeesMinor, t.currency)}</td>
-                  <td>{amount(t.refundsMinor, t.currency)}</td>
+                  <td className="nowrap">{amount(t.capturedMinor, t.currency)}</td>
+                  <td className="nowrap">{amount(t.payoutsMinor, t.currency)}</td>
+                  <td className="nowrap">{amount(t.encoreFeesMinor, t.currency)}</td>
+                  <td className="nowrap">{amount(t.partnerFeesMinor, t.currency)}</td>
+                  <td className="nowrap">{amount(t.refundsMinor, t.currency)}</td>
                   <td data-testid="money-difference">
                     {amount(t.differenceMinor, t.currency)}{' '}
                     {t.mismatches ? (
@@ -182,7 +182,7 @@ export function PayoutsByState({ money }: { money: Money }) {
                     <span className="field-hint"> {STATE_LABEL[p.state].hint}</span>
                   </td>
                   <td>{p.payouts}</td>
-                  <td>{amount(p.amountMinor, p.currency)}</td>
+                  <td className="nowrap">{amount(p.amountMinor, p.currency)}</td>
                 </tr>
               ))}
             </tbody>
@@ -205,7 +205,7 @@ export function Exports({
     <SectionCard title="Exports" description="CSV of the period, streamed; cells that look like formulas are defused.">
       <div className="card-body">
         {partnerId ? (
-          <div className="toolbar" role="group" aria-label="Exports">
+          <div className="form-actions" role="group" aria-label="Exports">
             {MONEY_EXPORT_KINDS.map((kind) => (
               <ButtonLink
                 key={kind}

@@ -56,7 +56,12 @@ export default async function MoneyPage({ searchParams }: { searchParams: Promis
       />
       <SectionCard title="Period and partner" description="Whole days, UTC; both days included.">
         <div className="card-body">
-          <Form action={BASE} className="toolbar" aria-label="Choose the period and partner">
+          <Form
+            action={BASE}
+            className="form-actions"
+            style={{ alignItems: 'flex-end' }}
+            aria-label="Choose the period and partner"
+          >
             <Field
               label="From"
               name="from"
@@ -73,7 +78,7 @@ export default async function MoneyPage({ searchParams }: { searchParams: Promis
               defaultValue={asked.to}
               error={badField?.path[0] === 'to' ? badField.message : null}
             />
-            <SelectField label="Partner" name="partner" defaultValue={partnerId ?? ''}>
+            <SelectField label="Partner" name="partner" defaultValue={partnerId ?? ''} style={{ minWidth: 200 }}>
               <option value="">All partners</option>
               {partners.items.map((p) => (
                 <option key={p.id} value={p.id}>
