@@ -14,6 +14,7 @@ interface NavItem {
 const NAV_ITEMS: NavItem[] = [
   { href: '/dashboard', label: 'Overview', exact: true },
   { href: '/dashboard/partners', label: 'Partners' },
+  { href: '/dashboard/money', label: 'Money' },
   { href: '/dashboard/jobs', label: 'Jobs' },
   { href: '/dashboard/mailbox', label: 'Mailbox' },
   { href: '/dashboard/staff', label: 'Staff' },

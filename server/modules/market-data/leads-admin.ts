@@ -2,6 +2,7 @@ import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/db';
 import { leads } from '@/db/schema/market-data';
+import { csvField } from '@/server/lib/csv';
 import { fromMinorUnits } from '@/server/lib/money';
 import { LEAD_TYPES } from './lead-schemas';
 
@@ -102,13 +103,6 @@ const CSV_COLUMNS = [
   'unsubscribed',
   'updatedAt',
 ] as const;
-
-/** One CSV field: quoted when needed; a leading =, +, - or @ is defused so spreadsheets do not run it. */
-function csvField(value: unknown): string {
-  let s = value === null || value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
 
 /** The leads as CSV, a header then a line per lead, read in pages of 1,000 (an async iterator of chunks). */
 export async function* leadsCsv(partnerId: string, eventRef: string | undefined, db: DbOrTx): AsyncGenerator<string> {

@@ -62,6 +62,20 @@ function feeOn(priceMinor: number, percent: number, fixed: number, currency: str
   return Math.round((priceMinor * percent) / 100) + fixedMinor(fixed, currency);
 }
 
+/**
+ * The partner's share of one resale ticket from its resolved primary sales fee (a percentage of the price,
+ * rounded half up, or a fixed amount in major units); 0 when none is set.
+ */
+export function primaryFeeMinorOf(
+  fee: { type: string; value: number } | null | undefined,
+  priceMinor: number,
+  currency: string,
+): number {
+  if (!fee) return 0;
+  if (fee.type === 'PERCENTAGE') return Math.round((priceMinor * fee.value) / 100);
+  return fixedMinor(fee.value, currency);
+}
+
 /** What the buyer pays per ticket on top of the price (shown up front, before checkout). */
 export function buyerFeeMinor(terms: MarketTerms, priceMinor: number, currency: string): number {
   return feeOn(priceMinor, terms.buyerFeePercent, terms.buyerFeeFixed, currency);

@@ -3,7 +3,6 @@ import { z } from 'zod';
 import { buyIntentions, listingItems, listings, payouts } from '@/db/schema/marketplace';
 import { defineJob } from '@/server/jobs/types';
 import { newId } from '@/server/lib/ids';
-import { toMinorUnits } from '@/server/lib/money';
 import type { Tx } from '@/db';
 import type { Work } from '@/server/lib/transaction';
 import { type Payment, type PaymentRefusal, refundPayment } from '@/server/modules/payments';
@@ -19,7 +18,7 @@ import { holdShows, showDirectory } from '@/server/modules/catalog';
 import { type ChannelListingSold, notifyChannelListingsSold } from './events';
 import { forgetBuyPageOffers } from './offers-cache';
 import { enqueueWebhook } from '@/server/modules/webhooks';
-import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
+import { buyerFeeMinor, marketTerms, primaryFeeMinorOf, sellerPayoutMinor } from './fees';
 import { BUY_INTENTION_PURPOSE, cancelListings, REFUND_PURCHASE_JOB } from './intentions';
 import { mailListingsCancelled, mailPurchaseCompleted, mailPurchaseRefunded, mailTicketsDelivered } from './mails';
 import { notOwnedBy } from './ownership';
@@ -29,10 +28,7 @@ const DAY = 24 * 3600_000;
 /** The partner's share of one resale ticket, from its resolved primary sales fee (anchor notes). */
 async function primaryFeeMinor(partnerId: string, ticket: SaleTicket, priceMinor: number, work: Work) {
   const resolved = await resolvePrimarySalesFee(partnerId, ticket.ticketId, work.tx);
-  if (!resolved) return 0;
-  if (resolved.fee.type === 'PERCENTAGE') return Math.round((priceMinor * resolved.fee.value) / 100);
-  const m = toMinorUnits(resolved.fee.value, ticket.currency);
-  return 'minor' in m ? m.minor : 0;
+  return primaryFeeMinorOf(resolved?.fee, priceMinor, ticket.currency);
 }
 
 /**

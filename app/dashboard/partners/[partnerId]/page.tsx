@@ -52,6 +52,9 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
             <ButtonLink href={eventsPath(partner.id)}>Events</ButtonLink>
             <ButtonLink href={batchesPath(partner.id)}>Ticket batches</ButtonLink>
             <ButtonLink href={marketPath(partner.id)}>Market</ButtonLink>
+            <ButtonLink href={`/dashboard/money?partner=${encodeURIComponent(partner.id)}`}>
+              Money and exports
+            </ButtonLink>
             <ButtonLink href={bannersPath(partner.id)}>Banners</ButtonLink>
             <ButtonLink href={rulesPath(partner.id)}>Resale rules</ButtonLink>
             <ButtonLink href={`${partnerPath(partner.id)}/leads`}>Leads</ButtonLink>

@@ -1,0 +1,109 @@
+import { TRPCError } from '@trpc/server';
+import type { Metadata } from 'next';
+import Form from 'next/form';
+import { notFound } from 'next/navigation';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { SectionCard } from '@/components/ui/card';
+import { Field, SelectField } from '@/components/ui/field';
+import { PageHeader } from '@/components/ui/page-header';
+import { pageParam, param, type SearchParams } from '@/components/ui/search-params';
+import { withParams } from '@/components/ui/url';
+import { requireStaff } from '@/server/auth/session';
+import { periodInput, thisWeek } from '@/server/modules/ops';
+import { getQueryClient, trpc } from '@/server/trpc/server';
+import { Exports, Mismatches, MONEY_PATH, PayoutsByState, ReconciliationTable } from './money-sections';
+
+export const metadata: Metadata = { title: 'Money' };
+
+const BASE = MONEY_PATH;
+
+/**
+ * Money reconciled: for a period (default this week) and optionally one partner, every captured payment
+ * against payouts, fees and refunds per partner and currency, the mismatches with their ids, payouts by
+ * state, and the CSV exports.
+ */
+export default async function MoneyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const sp = await searchParams;
+  const week = thisWeek();
+  const asked = { from: param(sp, 'from', 20) || week.from, to: param(sp, 'to', 20) || week.to };
+  const partnerId = param(sp, 'partner', 100) || undefined;
+  const page = pageParam(sp);
+  await requireStaff(withParams(BASE, { ...asked, partner: partnerId }));
+
+  // A bad date is named on its field; the page shows this week meanwhile.
+  const checked = periodInput.safeParse(asked);
+  const badField = checked.success ? null : checked.error.issues[0];
+  const period = checked.success ? asked : week;
+  const queryClient = getQueryClient();
+  const [money, partners] = await Promise.all([
+    queryClient
+      .fetchQuery(trpc.opsMoney.reconciliation.queryOptions({ ...period, partnerId }))
+      .catch((err: unknown) => {
+        if (err instanceof TRPCError && (err.code === 'NOT_FOUND' || err.code === 'BAD_REQUEST')) notFound();
+        throw err;
+      }),
+    queryClient.fetchQuery(trpc.partners.list.queryOptions({ page: 1, pageSize: 100 })),
+  ]);
+  const keep = { from: period.from, to: period.to, partner: partnerId };
+  const chosen = partnerId ? partners.items.find((p) => p.id === partnerId) : undefined;
+
+  return (
+    <>
+      <PageHeader
+        title="Money"
+        description="Every captured payment equals seller payouts + Encore's fees + the partner's primary fee + refunds, to the minor unit. Per partner and currency; never summed across currencies."
+      />
+      <SectionCard title="Period and partner" description="Whole days, UTC; both days included.">
+        <div className="card-body">
+          <Form
+            action={BASE}
+            className="form-actions"
+            style={{ alignItems: 'flex-end' }}
+            aria-label="Choose the period and partner"
+          >
+            <Field
+              label="From"
+              name="from"
+              type="date"
+              required
+              defaultValue={asked.from}
+              error={badField?.path[0] === 'from' ? badField.message : null}
+            />
+            <Field
+              label="To"
+              name="to"
+              type="date"
+              required
+              defaultValue={asked.to}
+              error={badField?.path[0] === 'to' ? badField.message : null}
+            />
+            <SelectField label="Partner" name="partner" defaultValue={partnerId ?? ''} style={{ minWidth: 200 }}>
+              <option value="">All partners</option>
+              {partners.items.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </SelectField>
+            <Button type="submit">Show</Button>
+          </Form>
+          {badField ? (
+            <Alert tone="error" title="The period was not read">
+              {badField.message}. Showing this week ({week.from} to {week.to}) instead.
+            </Alert>
+          ) : null}
+        </div>
+      </SectionCard>
+
+      <ReconciliationTable
+        money={money}
+        keep={keep}
+        description={`Payments captured from ${period.from} to ${period.to}${chosen ? ` for ${chosen.name}` : ''}.`}
+      />
+      <Mismatches money={money} keep={keep} page={page} />
+      <PayoutsByState money={money} />
+      <Exports partnerId={partnerId} period={period} />
+    </>
+  );
+}

@@ -1,0 +1,46 @@
+import { getDb } from '@/db';
+import { getStaffSession } from '@/server/auth/session';
+import { AppError } from '@/server/lib/errors';
+import { isMoneyExportKind, MONEY_EXPORT_KINDS, moneyCsv, periodOf } from '@/server/modules/ops';
+import { getPartner } from '@/server/modules/partners';
+
+/**
+ * A partner's listings, purchases, payouts or refunds of a period (`from`, `to`: YYYY-MM-DD, UTC days,
+ * inclusive) as CSV, for signed-in staff; streamed a page at a time.
+ */
+export async function GET(req: Request, ctx: { params: Promise<{ partnerId: string; kind: string }> }) {
+  if (!(await getStaffSession())) return new Response('Sign in to the dashboard first.', { status: 401 });
+  const { partnerId, kind } = await ctx.params;
+  if (!isMoneyExportKind(kind)) {
+    return new Response(`No such export: ${kind.slice(0, 50)}. Exports: ${MONEY_EXPORT_KINDS.join(', ')}.`, {
+      status: 404,
+    });
+  }
+  const query = new URL(req.url).searchParams;
+  let period;
+  try {
+    await getPartner(partnerId, getDb());
+    period = periodOf({ from: query.get('from') ?? '', to: query.get('to') ?? '' });
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'NOT_FOUND') return new Response('No such partner.', { status: 404 });
+    // The message names the field (from, to).
+    if (err instanceof AppError && err.code === 'BAD_REQUEST') return new Response(err.message, { status: 400 });
+    throw err;
+  }
+  const chunks = moneyCsv(kind, partnerId, period, getDb());
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await chunks.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+  });
+  return new Response(body, {
+    headers: {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${kind}-${partnerId}-${period.from}-${period.to}.csv"`,
+      'cache-control': 'no-store',
+    },
+  });
+}

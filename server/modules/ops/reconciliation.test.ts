@@ -1,0 +1,147 @@
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
+import { payments, payouts } from '@/db/schema';
+import { AppError } from '@/server/lib/errors';
+import { recordJobsInFile } from '@/server/testing/jobs';
+import { moneyMarket } from '@/server/testing/money';
+import { periodOf, thisWeek } from './period';
+import { reconcile } from './reconciliation';
+
+recordJobsInFile();
+
+const today = new Date().toISOString().slice(0, 10);
+const todayOnly = { from: today, to: today };
+
+describe('money reconciliation', () => {
+  it('a market made through the real purchase, refund and payout functions balances to the minor unit', async () => {
+    const m = await moneyMarket('Balanced money');
+    const r = await reconcile({ partnerId: m.partnerId, ...todayOnly }, getDb());
+    // T1 40.00: buyer fee 4.00 + 0.50, seller fee 2.00 + 1.00, primary fee 2.00 → payout 35.00 of 44.50.
+    // T2 50.00 + 5.50 refunded whole. T3 33.33: buyer fee 3.33 + 0.50, seller fee 1.67 + 1.00, primary
+    // fee 1.00 (3 %) → payout 29.66 of 37.16.
+    expect(r.totals).toEqual([
+      {
+        partnerId: m.partnerId,
+        partnerName: m.partner.name,
+        currency: 'EUR',
+        payments: 3,
+        capturedMinor: 4450 + 5550 + 3716,
+        payoutsMinor: 3500 + 2966,
+        encoreFeesMinor: 450 + 300 + (383 + 267),
+        partnerFeesMinor: 200 + 100,
+        refundsMinor: 5550,
+        differenceMinor: 0,
+        mismatches: 0,
+      },
+    ]);
+    expect(r.mismatches).toEqual([]);
+    expect(r.mismatchCount).toBe(0);
+    const state = (s: string) => r.payoutsByState.find((p) => p.state === s);
+    expect(state('PAID')).toMatchObject({ payouts: 1, amountMinor: 3500 });
+    expect(state('WAITING_FOR_PAYOUT_INFO')).toMatchObject({ payouts: 1, amountMinor: 2966 });
+    expect(state('CANCELLED')).toMatchObject({ payouts: 1, amountMinor: 4650 });
+    expect(state('DUE')).toBeUndefined();
+  });
+
+  it('flags a payout one minor unit off, a payout paid on a refunded sale and a missing refund, with their ids', async () => {
+    const m = await moneyMarket('Corrupted money');
+    await getDb()
+      .update(payouts)
+      .set({ amountMinor: sql`${payouts.amountMinor} + 1` as unknown as number })
+      .where(eq(payouts.id, m.due.payoutId));
+    // The refunded sale's payout marked paid: the seller got money the buyer got back.
+    await getDb()
+      .update(payouts)
+      .set({ status: 'PAID', paidAt: new Date() })
+      .where(eq(payouts.id, m.refunded.payoutId));
+    const r = await reconcile({ partnerId: m.partnerId, ...todayOnly }, getDb());
+    expect(r.mismatchCount).toBe(2);
+    const byPayment = new Map(r.mismatches.map((x) => [x.paymentId, x]));
+    expect(byPayment.get(m.due.paymentId)).toMatchObject({
+      intentionId: m.due.intentionId,
+      payoutIds: [m.due.payoutId],
+      capturedMinor: 3716,
+      payoutsMinor: 2967,
+      differenceMinor: -1,
+      notes: [`Payout ${m.due.payoutId} is 2967; the terms give 2966`],
+    });
+    expect(byPayment.get(m.refunded.paymentId)).toMatchObject({
+      intentionId: m.refunded.intentionId,
+      payoutIds: [m.refunded.payoutId],
+      refundIds: [`rfd_${m.refunded.intentionId}_staff`],
+      refundsMinor: 5550,
+      differenceMinor: -4650,
+      notes: [`Payout ${m.refunded.payoutId} was paid although its sale was refunded: recover it from the seller`],
+    });
+    expect(r.totals[0]).toMatchObject({ mismatches: 2, differenceMinor: -4651 });
+
+    // A refund the payment says happened but no refund row records.
+    await getDb().update(payouts).set({ amountMinor: 3500 }).where(eq(payouts.id, m.paidOut.payoutId));
+    await getDb().update(payments).set({ refundedMinor: 100 }).where(eq(payments.id, m.paidOut.paymentId));
+    const again = await reconcile({ partnerId: m.partnerId, ...todayOnly }, getDb());
+    expect(again.mismatches.find((x) => x.paymentId === m.paidOut.paymentId)).toMatchObject({
+      differenceMinor: 0,
+      notes: ['The payment says 100 refunded; its succeeded refunds add up to 0'],
+    });
+  });
+
+  it('keeps partners apart: one partner’s report never holds another’s payments, mismatches or payouts', async () => {
+    const a = await moneyMarket('Money A');
+    const b = await moneyMarket('Money B');
+    await getDb().update(payouts).set({ amountMinor: 1 }).where(eq(payouts.id, b.paidOut.payoutId));
+    const onlyA = await reconcile({ partnerId: a.partnerId, ...todayOnly }, getDb());
+    expect(onlyA.totals.map((t) => t.partnerId)).toEqual([a.partnerId]);
+    expect(onlyA.mismatchCount).toBe(0);
+    expect(new Set(onlyA.payoutsByState.map((p) => p.partnerId))).toEqual(new Set([a.partnerId]));
+    const onlyB = await reconcile({ partnerId: b.partnerId, ...todayOnly }, getDb());
+    expect(onlyB.mismatches.map((x) => x.paymentId)).toEqual([b.paidOut.paymentId]);
+    const everyone = await reconcile(todayOnly, getDb());
+    const ids = everyone.totals.map((t) => t.partnerId);
+    expect(ids).toEqual(expect.arrayContaining([a.partnerId, b.partnerId]));
+    expect(everyone.mismatches.map((x) => x.paymentId)).toContain(b.paidOut.paymentId);
+  });
+
+  it('counts a payment in the period it was paid in: from its first microsecond to the end of its last day', async () => {
+    const m = await moneyMarket('Money periods');
+    const at = (id: string, when: string) =>
+      getDb()
+        .update(payments)
+        .set({ paidAt: new Date(when) })
+        .where(eq(payments.id, id));
+    await at(m.paidOut.paymentId, '2026-03-02T00:00:00.000Z'); // first instant of Monday
+    await at(m.refunded.paymentId, '2026-03-08T23:59:59.999Z'); // last millisecond of Sunday
+    await at(m.due.paymentId, '2026-03-09T00:00:00.000Z'); // next Monday: out
+    const week = await reconcile({ partnerId: m.partnerId, from: '2026-03-02', to: '2026-03-08' }, getDb());
+    expect(week.totals[0]).toMatchObject({ payments: 2, capturedMinor: 4450 + 5550, differenceMinor: 0 });
+    const before = await reconcile({ partnerId: m.partnerId, from: '2026-03-01', to: '2026-03-01' }, getDb());
+    expect(before.totals).toEqual([]);
+    const next = await reconcile({ partnerId: m.partnerId, from: '2026-03-09', to: '2026-03-09' }, getDb());
+    expect(next.totals[0]).toMatchObject({ payments: 1, capturedMinor: 3716 });
+  });
+
+  it('answers a bad period with a 400 naming the field', async () => {
+    const fail = async (from: string, to: string) => {
+      try {
+        await reconcile({ from, to }, getDb());
+      } catch (err) {
+        return err instanceof AppError ? { status: err.status, details: err.details } : err;
+      }
+      return null;
+    };
+    expect(await fail('2026-13-01', '2026-03-02')).toMatchObject({ status: 400, details: [{ path: 'from' }] });
+    expect(await fail('2026-03-02', 'yesterday')).toMatchObject({ status: 400, details: [{ path: 'to' }] });
+    expect(await fail('2026-03-09', '2026-03-02')).toMatchObject({
+      status: 400,
+      details: [{ path: 'to', message: 'to must not be before from' }],
+    });
+    expect(await fail('2026-02-30', '2026-03-02')).toMatchObject({ status: 400, details: [{ path: 'from' }] });
+    expect(() => periodOf({ from: '2024-01-01', to: '2026-01-01' })).toThrow('A period covers at most 367 days');
+  });
+
+  it('defaults to this week, Monday to Sunday', () => {
+    expect(thisWeek(new Date('2026-11-27T03:00:00Z'))).toEqual({ from: '2026-11-23', to: '2026-11-29' });
+    expect(thisWeek(new Date('2026-11-23T00:00:00Z'))).toEqual({ from: '2026-11-23', to: '2026-11-29' });
+    expect(thisWeek(new Date('2026-11-29T23:59:59Z'))).toEqual({ from: '2026-11-23', to: '2026-11-29' });
+  });
+});
