@@ -1,0 +1,6 @@
+/**
+ * Ops: read-only staff reporting (support search, overview, reconciliation, exports). A documented
+ * exception to "a table is read only by its owner": it READS other modules' tables in SQL (joins no
+ * owner's function could make one row at a time) and never writes; every action goes through the owner.
+ */
+export * from './search';
