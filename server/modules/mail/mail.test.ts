@@ -297,7 +297,7 @@ describe('resendMail (staff)', () => {
     const got = inboxOf(to);
     expect(got).toHaveLength(2);
     expect(got[1].subject).toBe(got[0].subject);
-    expect(got[1].raw).toMatch(new RegExp(`^X-Encore-Mail-Id: ${resent.id}$`, "im"));
+    expect(got[1].raw).toMatch(new RegExp(`^X-Encore-Mail-Id: ${resent.id}$`, 'im'));
     expect(await mailRow(original)).toEqual(before);
     expect((await listMails({ to }, getDb())).total).toBe(2);
   });

@@ -49,7 +49,10 @@ beforeAll(async () => {
     getDb(),
   );
   listedAtB = (
-    await createListing({ partnerId: b.partnerId, sellerEmail: SELLER_B, ticketIds: [SHARED_TICKET], price: 45 }, getDb())
+    await createListing(
+      { partnerId: b.partnerId, sellerEmail: SELLER_B, ticketIds: [SHARED_TICKET], price: 45 },
+      getDb(),
+    )
   ).id;
   const res = await buyIntentionPost(
     apiRequest('/v1/marketplace/buyingflow/buyIntention', {

@@ -190,10 +190,7 @@ function purchasesWhere(db: DbOrTx, where: SQL | undefined, limit: number) {
     .select(purchaseColumns)
     .from(buyIntentions)
     .innerJoin(partners, eq(partners.id, buyIntentions.partnerId))
-    .leftJoin(
-      payments,
-      and(eq(payments.id, buyIntentions.paymentId), eq(payments.partnerId, buyIntentions.partnerId)),
-    )
+    .leftJoin(payments, and(eq(payments.id, buyIntentions.paymentId), eq(payments.partnerId, buyIntentions.partnerId)))
     .where(where)
     .orderBy(desc(buyIntentions.createdAt), desc(buyIntentions.id))
     .limit(limit);
@@ -225,9 +222,7 @@ async function listingsOfTickets(db: DbOrTx, found: Tickets) {
   const ids = await db
     .selectDistinct({ id: listingItems.listingId })
     .from(listingItems)
-    .where(
-      or(...found.map((t) => and(eq(listingItems.ticketPk, t.id), eq(listingItems.partnerId, t.partnerId)))),
-    );
+    .where(or(...found.map((t) => and(eq(listingItems.ticketPk, t.id), eq(listingItems.partnerId, t.partnerId)))));
   if (!ids.length) return [];
   return listingsWhere(
     db,
@@ -247,9 +242,7 @@ async function ticketsOfListings(db: DbOrTx, found: Listings) {
   const items = await db
     .select({ ticketPk: listingItems.ticketPk, partnerId: listingItems.partnerId })
     .from(listingItems)
-    .where(
-      or(...found.map((l) => and(eq(listingItems.listingId, l.id), eq(listingItems.partnerId, l.partnerId)))),
-    );
+    .where(or(...found.map((l) => and(eq(listingItems.listingId, l.id), eq(listingItems.partnerId, l.partnerId)))));
   if (!items.length) return [];
   return ticketsWhere(
     db,
@@ -311,6 +304,26 @@ async function section<T>(rows: Promise<T[]>, total: Promise<{ total: number }[]
   return { items, total: counted?.total ?? 0 };
 }
 
+/** Transfers to the seller accounts of one e-mail (a transfer names its account, the account the seller). */
+function transfersTo(db: DbOrTx, email: string, limit: number) {
+  const toAccount = and(
+    eq(sellerAccounts.id, transfers.sellerAccountId),
+    eq(sellerAccounts.partnerId, transfers.partnerId),
+  );
+  const where = eq(sellerAccounts.sellerEmail, email);
+  return section(
+    db
+      .select(transferColumns)
+      .from(transfers)
+      .innerJoin(sellerAccounts, toAccount)
+      .innerJoin(partners, eq(partners.id, transfers.partnerId))
+      .where(where)
+      .orderBy(desc(transfers.createdAt), desc(transfers.id))
+      .limit(limit),
+    db.select({ total: count() }).from(transfers).innerJoin(sellerAccounts, toAccount).where(where),
+  );
+}
+
 /** Everything about one e-mail address, across partners (each row names its partner). */
 async function fanView(db: DbOrTx, email: string, more?: FanSection) {
   const limitOf = (s: FanSection) => (s === more ? SECTION_LIMIT_MORE : SECTION_LIMIT);
@@ -318,16 +331,12 @@ async function fanView(db: DbOrTx, email: string, more?: FanSection) {
   const soldBy = eq(listings.sellerEmail, email);
   const boughtBy = eq(buyIntentions.buyerEmail, email);
   const paidTo = eq(payouts.sellerEmail, email);
-  const transferredTo = eq(sellerAccounts.sellerEmail, email);
   const mailedTo = eq(mails.toAddress, email);
   const sessionOf = eq(fanSessions.email, email);
 
   const [ticketsFound, listingsFound, purchasesFound, payoutsFound, transfersFound, mailsFound, sessionsFound] =
     await Promise.all([
-      section(
-        ticketsWhere(db, heldBy, limitOf('tickets')),
-        db.select({ total: count() }).from(tickets).where(heldBy),
-      ),
+      section(ticketsWhere(db, heldBy, limitOf('tickets')), db.select({ total: count() }).from(tickets).where(heldBy)),
       section(
         listingsWhere(db, soldBy, limitOf('listings')),
         db.select({ total: count() }).from(listings).where(soldBy),
@@ -346,27 +355,7 @@ async function fanView(db: DbOrTx, email: string, more?: FanSection) {
           .limit(limitOf('payouts')),
         db.select({ total: count() }).from(payouts).where(paidTo),
       ),
-      section(
-        db
-          .select(transferColumns)
-          .from(transfers)
-          .innerJoin(
-            sellerAccounts,
-            and(eq(sellerAccounts.id, transfers.sellerAccountId), eq(sellerAccounts.partnerId, transfers.partnerId)),
-          )
-          .innerJoin(partners, eq(partners.id, transfers.partnerId))
-          .where(transferredTo)
-          .orderBy(desc(transfers.createdAt), desc(transfers.id))
-          .limit(limitOf('transfers')),
-        db
-          .select({ total: count() })
-          .from(transfers)
-          .innerJoin(
-            sellerAccounts,
-            and(eq(sellerAccounts.id, transfers.sellerAccountId), eq(sellerAccounts.partnerId, transfers.partnerId)),
-          )
-          .where(transferredTo),
-      ),
+      transfersTo(db, email, limitOf('transfers')),
       section(
         db
           .select(mailColumns)
