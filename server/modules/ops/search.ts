@@ -25,7 +25,7 @@ export type FanSection = (typeof FAN_SECTIONS)[number];
 
 /** Rows a section shows at first, and when staff ask for more. */
 export const SECTION_LIMIT = 10;
-export const SECTION_LIMIT_MORE = 200;
+const SECTION_LIMIT_MORE = 200;
 
 export const opsSearchInput = z.object({
   q: z
