@@ -12,6 +12,7 @@ import { StatusBadge } from '../../partners/_features/market/market-status';
 import { formatMoney } from '../../partners/_shared/format';
 import { marketPath, partnerPath, ticketPath } from '../../partners/_shared/paths';
 import styles from '../../partners/_shared/browser.module.css';
+import own from './search.module.css';
 import { EndSessionsAction, RefundAction, ResendMailAction } from './actions';
 
 type EmailResult = Extract<OpsSearchResult, { kind: 'email' }>;
@@ -58,7 +59,7 @@ const PAYMENT_LABEL: Record<string, string> = {
 function EmailLink({ email }: { email: string | null }) {
   if (!email) return <span className="muted">—</span>;
   return (
-    <Link href={searchPath(email)} className={styles.wrap}>
+    <Link href={searchPath(email)} className={own.email}>
       {email}
     </Link>
   );
@@ -152,10 +153,10 @@ function PurchaseTable({ rows }: { rows: PurchaseRow[] }) {
               <div className={styles.badges}>
                 <StatusBadge status={p.refundedAt ? 'REFUNDED' : p.status} />
               </div>
+              <div className={styles.sub}>
+                Bought by <EmailLink email={p.buyerEmail} />
+              </div>
               <div className={styles.sub}>Listings: {p.listingIds.join(', ')}</div>
-            </td>
-            <td>
-              <EmailLink email={p.buyerEmail} />
             </td>
             <td className="num">{money(p.totalMinor, p.currency)}</td>
             <td>
@@ -369,13 +370,13 @@ export function FanResults({ result, more }: { result: EmailResult; more?: FanSe
   const { fan, email } = result;
   const partners = partnersOf(Object.values(fan).map((s) => s.items));
   return (
-    <>
+    <div className={own.sections}>
       <SectionCard
         title={<>Fan {email}</>}
         description="Everything about this e-mail address, across partners, newest first."
       >
         <CardBody>
-          <ul className={styles.badges} aria-label="What was found">
+          <ul className={own.summary} aria-label="What was found">
             {(Object.keys(SECTION_LABEL) as FanSection[]).map((s) => {
               const { items, total } = fan[s];
               return (
@@ -408,7 +409,7 @@ export function FanResults({ result, more }: { result: EmailResult; more?: FanSe
       {partners.map((p) => (
         <FanPartner key={p.id} fan={fan} email={email} partner={p} />
       ))}
-    </>
+    </div>
   );
 }
 
@@ -416,7 +417,7 @@ export function FanResults({ result, more }: { result: EmailResult; more?: FanSe
 export function IdResults({ result }: { result: IdResult }) {
   const partners = partnersOf([result.tickets, result.listings, result.purchases]);
   return (
-    <>
+    <div className={own.sections}>
       {partners.map((p) => {
         const tickets = of(result.tickets, p.id);
         const listings = of(result.listings, p.id);
@@ -450,7 +451,7 @@ export function IdResults({ result }: { result: IdResult }) {
           </SectionCard>
         );
       })}
-    </>
+    </div>
   );
 }
 
