@@ -134,15 +134,7 @@ function PurchaseTable({ rows }: { rows: PurchaseRow[] }) {
   return (
     <Table
       label="Purchases"
-      columns={[
-        'Purchase',
-        'Buyer',
-        { label: 'Total', num: true },
-        'Payment',
-        'Refunds',
-        'Bought (UTC)',
-        ACTIONS_COLUMN,
-      ]}
+      columns={['Purchase', { label: 'Total', num: true }, 'Payment', 'Refunds', 'Bought (UTC)', ACTIONS_COLUMN]}
     >
       {rows.map((p) => {
         const refundable = p.status === 'COMPLETED' && !p.refundedAt && p.paymentStatus === 'paid';
