@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
 import { DashboardNav } from '@/components/dashboard/nav';
+import { SearchBox } from '@/components/dashboard/search-box';
 import { SignOutButton } from '@/components/dashboard/sign-out-button';
 import { TRPCReactProvider } from '@/components/trpc/provider';
 import { getStaffSession } from '@/server/auth/session';
@@ -23,6 +24,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
             <Link href="/dashboard" className="brand">
               Encore <span className="brand-tag">Staff</span>
             </Link>
+            <SearchBox />
             <DashboardNav />
             <div className="sidebar-footer">
               <span className="sidebar-user" title={staff.email}>

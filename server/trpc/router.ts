@@ -7,6 +7,7 @@ import { channelsRouter } from './routers/channels';
 import { jobsRouter } from './routers/jobs';
 import { mailRouter } from './routers/mail';
 import { opsMoneyRouter } from './routers/ops-money';
+import { opsSearchRouter } from './routers/ops-search';
 import { marketRouter } from './routers/market';
 import { partnersRouter } from './routers/partners';
 import { protectionRouter } from './routers/protection';
@@ -32,6 +33,7 @@ export const appRouter = router({
   protection: protectionRouter,
   channels: channelsRouter,
   opsMoney: opsMoneyRouter,
+  opsSearch: opsSearchRouter,
 });
 
 export type AppRouter = typeof appRouter;

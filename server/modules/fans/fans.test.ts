@@ -177,9 +177,16 @@ describe('fan sessions', () => {
 
     const two = await startFanSession(pid, 'end@example.com', getDb());
     const three = await startFanSession(pid, 'END@example.com', getDb());
+    // The same fan at another partner, and another fan here, keep their sessions (staff end one partner's).
+    const other = await makePartner('Fans end elsewhere');
+    const elsewhere = await startFanSession(other.partner.id, 'end@example.com', getDb());
+    const neighbour = await startFanSession(pid, 'neighbour@example.com', getDb());
     expect(await endFanSessionsOf(pid, 'End@Example.com', getDb())).toBe(2);
     expect(await fanSessionFrom(two, pid, getDb())).toBeNull();
     expect(await fanSessionFrom(three, pid, getDb())).toBeNull();
+    expect(await fanSessionFrom(elsewhere, other.partner.id, getDb())).not.toBeNull();
+    expect(await fanSessionFrom(neighbour, pid, getDb())).not.toBeNull();
+    expect(await endFanSessionsOf(pid, 'end@example.com', getDb())).toBe(0);
 
     const four = await startFanSession(pid, 'late@example.com', getDb());
     await db()

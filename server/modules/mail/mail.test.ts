@@ -18,7 +18,7 @@ import { recordJobs } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
 import { deleteTicket } from '@/server/testing/ticket-api';
 import { sendMailJob, sweepMailJob } from './jobs';
-import { listMails, queueMail } from './service';
+import { listMails, queueMail, resendMail } from './service';
 
 /* ---------- a real SMTP server in the test process ---------- */
 
@@ -261,6 +261,52 @@ describe('queueMail and the send job', () => {
 });
 
 /* ---------- fan sign-in by e-mail ---------- */
+
+describe('resendMail (staff)', () => {
+  it('queues the stored mail again as a new mail the send job delivers over SMTP; the original stays as it was', async () => {
+    const { partner } = await makePartner('Resend');
+    const to = unique('resend');
+    const original = await transaction((work) =>
+      queueMail(work, {
+        partnerId: partner.id,
+        to,
+        kind: 'purchaseRefunded',
+        locale: 'es',
+        data: { partnerName: partner.name, eventTitle: 'Carmen', amount: '10,00 €', reason: 'staff' },
+      }),
+    );
+    await send(original);
+    expect(inboxOf(to)).toHaveLength(1);
+    const before = await mailRow(original);
+
+    const resent = await resendMail(original);
+    expect(resent.resentFrom).toBe(original);
+    expect(resent.id).not.toBe(original);
+    // Durable: the copy is a queued row, and its send job was asked for after the commit.
+    expect(await mailRow(resent.id)).toMatchObject({
+      status: 'queued',
+      attempts: 0,
+      toAddress: to,
+      partnerId: partner.id,
+      locale: 'es',
+      subject: before.subject,
+      textBody: before.textBody,
+    });
+    expect(sentJobs()).toContain(resent.id);
+    expect(await send(resent.id)).toEqual({ id: resent.id, status: 'sent' });
+    const got = inboxOf(to);
+    expect(got).toHaveLength(2);
+    expect(got[1].subject).toBe(got[0].subject);
+    expect(got[1].raw).toMatch(new RegExp(`^X-Encore-Mail-Id: ${resent.id}$`, 'im'));
+    expect(await mailRow(original)).toEqual(before);
+    expect((await listMails({ to }, getDb())).total).toBe(2);
+  });
+
+  it('an unknown mail is a 404, and nothing is queued', async () => {
+    await expect(resendMail('mail_nope')).rejects.toMatchObject({ status: 404 });
+    expect(sentJobs()).toEqual([]);
+  });
+});
 
 describe('sign-in link by e-mail', () => {
   it('mails a link (in the fan’s language) that signs the fan in for that partner exactly once', async () => {

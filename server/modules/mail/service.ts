@@ -8,7 +8,7 @@ import { defaultLocale, type Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
 import { errorFields, log } from '@/server/lib/log';
 import { pageCountOf } from '@/server/lib/paging';
-import type { Work } from '@/server/lib/transaction';
+import { transaction, type Work } from '@/server/lib/transaction';
 import { type ListMailsInput, listMailsInput } from './schemas';
 import { renderMail } from './render';
 import type { MailData, MailKind } from './templates';
@@ -187,4 +187,30 @@ export async function getMail(id: string, db: DbOrTx) {
   const [row] = await db.select().from(mails).where(eq(mails.id, id));
   if (!row) throw notFound('Mail not found');
   return row;
+}
+
+/**
+ * Staff's "resend": the mail exactly as it was rendered, written again as a new queued mail (its own
+ * id, status and attempts, so the original's record stays true) and sent by the same send job after the
+ * commit; the minute sweep covers a lost queue write. The copy's id is returned (its mailbox page).
+ */
+export async function resendMail(id: string, within?: Work): Promise<{ id: string; resentFrom: string }> {
+  return transaction(async (work) => {
+    const [original] = await work.tx.select().from(mails).where(eq(mails.id, id));
+    if (!original) throw notFound('Mail not found');
+    const copy = newId('mail');
+    await work.tx.insert(mails).values({
+      id: copy,
+      partnerId: original.partnerId,
+      toAddress: original.toAddress,
+      kind: original.kind,
+      locale: original.locale,
+      subject: original.subject,
+      textBody: original.textBody,
+      htmlBody: original.htmlBody,
+    });
+    work.after.job(SEND_MAIL_JOB, { id: copy });
+    log.info('mail resent by staff', { mailId: copy, resentFrom: id, to: original.toAddress });
+    return { id: copy, resentFrom: id };
+  }, within);
 }

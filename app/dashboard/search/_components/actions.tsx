@@ -1,0 +1,203 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useState } from 'react';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { FieldDialog } from '@/components/ui/field-dialog';
+import { useTRPC } from '@/components/trpc/client';
+import { fieldErrors } from '@/components/trpc/errors';
+
+/*
+ * The support actions on the search page, each behind a confirmation. The page is rendered on the
+ * server, so after an action it is refreshed (router.refresh) and shows the new state.
+ */
+
+function Done({ children }: { children: React.ReactNode }) {
+  return (
+    <p role="status" className="muted">
+      {children}
+    </p>
+  );
+}
+
+/** Refunds a completed purchase whole, behind a required reason (market.refund: the partner gets it). */
+export function RefundAction({
+  partnerId,
+  intentionId,
+  buyerEmail,
+  total,
+}: {
+  partnerId: string;
+  intentionId: string;
+  buyerEmail: string;
+  total: string;
+}) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const [done, setDone] = useState<string | null>(null);
+  const refund = useMutation(
+    trpc.market.refund.mutationOptions({
+      onSuccess: (result) => {
+        setOpen(false);
+        setDone(
+          result.retrying
+            ? `Refunded in Encore; the provider failed, and a job is trying again.`
+            : `Refunded ${total} to ${buyerEmail}.`,
+        );
+        router.refresh();
+      },
+    }),
+  );
+  return (
+    <>
+      {done ? (
+        <Done>{done}</Done>
+      ) : (
+        <Button
+          size="sm"
+          variant="danger"
+          aria-label={`Refund ${intentionId}`}
+          onClick={() => {
+            refund.reset();
+            setReason('');
+            setOpen(true);
+          }}
+        >
+          Refund
+        </Button>
+      )}
+      <FieldDialog
+        open={open}
+        role="alertdialog"
+        title={`Refund ${total} to ${buyerEmail}?`}
+        description={
+          <p>
+            The whole payment goes back to the buyer, the sellers&rsquo; scheduled payouts are cancelled and the partner
+            is told by a <code>ticket.refunded</code> webhook with the reason. This cannot be undone.
+          </p>
+        }
+        formLabel="Refund the purchase"
+        field={{
+          label: 'Reason',
+          name: 'reason',
+          required: true,
+          maxLength: 500,
+          value: reason,
+          onChange: (e) => {
+            setReason(e.target.value);
+            if (refund.error) refund.reset();
+          },
+          error: fieldErrors(refund.error).reason ?? null,
+          hint: 'Sent to the partner and kept with the refund.',
+        }}
+        submit="Refund purchase"
+        pending={refund.isPending}
+        pendingLabel="Refunding…"
+        error={refund.error}
+        onSubmit={() => refund.mutate({ partnerId, intentionId, reason })}
+        onCancel={() => setOpen(false)}
+      />
+    </>
+  );
+}
+
+/** Sends a stored mail again, as a new mail (mail.resend). */
+export function ResendMailAction({ mailId, to, subject }: { mailId: string; to: string; subject: string }) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const resend = useMutation(
+    trpc.mail.resend.mutationOptions({
+      onSuccess: () => {
+        setOpen(false);
+        router.refresh();
+      },
+    }),
+  );
+  return (
+    <>
+      {resend.data ? (
+        <Done>
+          Queued again as{' '}
+          <Link href={`/dashboard/mailbox/${encodeURIComponent(resend.data.id)}`}>{resend.data.id}</Link>
+        </Done>
+      ) : (
+        <Button size="sm" aria-label={`Resend ${mailId}`} onClick={() => (resend.reset(), setOpen(true))}>
+          Resend
+        </Button>
+      )}
+      <ConfirmDialog
+        open={open}
+        tone="primary"
+        title={`Send “${subject}” to ${to} again?`}
+        description={<p>The same mail, as it was written, is sent again as a new mail; it appears in the mailbox.</p>}
+        confirmLabel="Resend mail"
+        pendingLabel="Sending…"
+        pending={resend.isPending}
+        error={resend.error}
+        onConfirm={() => resend.mutate({ id: mailId })}
+        onCancel={() => setOpen(false)}
+      />
+    </>
+  );
+}
+
+/** Ends every open session of the fan with one partner (opsSearch.endSessions). */
+export function EndSessionsAction({
+  partnerId,
+  partnerName,
+  email,
+  open: openSessions,
+}: {
+  partnerId: string;
+  partnerName: string;
+  email: string;
+  open: number;
+}) {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [open, setOpen] = useState(false);
+  const end = useMutation(
+    trpc.opsSearch.endSessions.mutationOptions({
+      onSuccess: () => {
+        setOpen(false);
+        router.refresh();
+      },
+    }),
+  );
+  if (end.data) return <Done>Ended {end.data.ended === 1 ? '1 session' : `${end.data.ended} sessions`}.</Done>;
+  return (
+    <>
+      <Button
+        size="sm"
+        variant="danger"
+        disabled={openSessions === 0}
+        aria-label={`End sessions at ${partnerName}`}
+        onClick={() => (end.reset(), setOpen(true))}
+      >
+        End sessions ({openSessions} open)
+      </Button>
+      <ConfirmDialog
+        open={open}
+        title={`Sign ${email} out at ${partnerName}?`}
+        description={
+          <p>
+            Every open session of this fan with {partnerName} ends now: their next page asks them to sign in again.
+            Their sessions with other partners stay open.
+          </p>
+        }
+        confirmLabel="End sessions"
+        pendingLabel="Ending…"
+        pending={end.isPending}
+        error={end.error}
+        onConfirm={() => end.mutate({ partnerId, email })}
+        onCancel={() => setOpen(false)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { getDb } from '@/db';
+import { endFanSessionsOf, fanEmail } from '@/server/modules/fans';
+import { opsSearch, opsSearchInput } from '@/server/modules/ops';
+import { getPartner } from '@/server/modules/partners';
+import { protectedProcedure, router } from '../init';
+
+/**
+ * Support search for staff: one box for an e-mail or an id (read-only, server/modules/ops), and ending a
+ * fan's sessions at one partner. Refunds and resends go through market.refund and mail.resend.
+ */
+export const opsSearchRouter = router({
+  search: protectedProcedure.input(opsSearchInput).query(({ input }) => opsSearch(input, getDb())),
+  /** Signs the fan out of every open session with this partner: their next request is signed out. */
+  endSessions: protectedProcedure
+    .input(z.object({ partnerId: z.string().trim().min(1).max(100), email: fanEmail }))
+    .mutation(async ({ input }) => {
+      await getPartner(input.partnerId, getDb());
+      return { ended: await endFanSessionsOf(input.partnerId, input.email, getDb()) };
+    }),
+});
