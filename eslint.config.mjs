@@ -22,6 +22,7 @@ const OWNED_TABLES = {
   'market-data': ['market-data'],
   protection: ['protection'],
   'access-layer': ['access-layer'],
+  audit: ['audit'],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],

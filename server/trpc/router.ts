@@ -1,4 +1,5 @@
 import { router } from './init';
+import { auditRouter } from './routers/audit';
 import { bannersRouter } from './routers/banners';
 import { leadsRouter } from './routers/leads';
 import { rulesRouter } from './routers/rules';
@@ -30,6 +31,7 @@ export const appRouter = router({
   leads: leadsRouter,
   protection: protectionRouter,
   channels: channelsRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -6,6 +6,7 @@ import { conflict, notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
 import { pageCountOf } from '@/server/lib/paging';
 import { transaction } from '@/server/lib/transaction';
+import { type AuditActor, recordAudit } from '@/server/modules/audit';
 import { showDirectory } from '@/server/modules/catalog';
 import { errorFields, log } from '@/server/lib/log';
 import { getPayment, type Payment, reserveRefund, sendRefund } from '@/server/modules/payments';
@@ -219,7 +220,7 @@ const staffRefundId = (intentionId: string) => `rfd_${intentionId}_staff`;
  * many refunds at once, one gets through and the others are a 409. The listings stay SOLD and the tickets
  * the buyer's: what happens to the tickets is the partner's call on that webhook.
  */
-export async function refundPurchase(input: RefundPurchaseInput) {
+export async function refundPurchase(input: RefundPurchaseInput, actor?: AuditActor) {
   const q = refundPurchaseInput.parse(input);
   const reason = `${q.reason} (by ${q.staffEmail})`;
   const decided = await transaction(async (work) => {
@@ -250,6 +251,23 @@ export async function refundPurchase(input: RefundPurchaseInput) {
     });
     // Under the purchase's lock it was COMPLETED and not refunded: the conditional update cannot miss.
     if (!recorded) throw conflict('This purchase has already been refunded');
+    if (actor) {
+      await recordAudit(tx, {
+        actor,
+        partnerId: q.partnerId,
+        action: 'purchase.refunded',
+        target: { type: 'purchase', id: intention.id },
+        before: { status: intention.status, refunded: false },
+        after: {
+          status: intention.status,
+          refunded: true,
+          reason: q.reason,
+          refundId: reserved.refund.id,
+          amountMinor: reserved.refund.amountMinor,
+          currency: reserved.refund.currency,
+        },
+      });
+    }
     return { intention, recorded, ...reserved };
   });
 

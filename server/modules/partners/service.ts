@@ -262,7 +262,7 @@ export async function revokeApiKey(partnerId: string, keyId: string, db: DbOrTx)
 }
 
 /** Partner plus one partner key and one channels key: what the CLI, the dashboard and the demo seed create. */
-export async function createPartnerWithKeys(name: string, db: Db) {
+export async function createPartnerWithKeys(name: string, db: DbOrTx) {
   return db.transaction(async (tx) => {
     const partner = await createPartner({ name }, tx);
     const { secret: apiKey } = await createApiKey({ partnerId: partner.id, kind: 'partner', label: 'initial' }, tx);
