@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-export const auditActorKind = z.enum(['staff', 'partner_key', 'channel_key', 'system']);
+const auditActorKind = z.enum(['staff', 'partner_key', 'channel_key', 'system']);
 
-export const auditActor = z.object({ kind: auditActorKind, id: z.string().min(1), label: z.string() });
+const auditActor = z.object({ kind: auditActorKind, id: z.string().min(1), label: z.string() });
 export type AuditActor = z.infer<typeof auditActor>;
 
 const optionalText = z

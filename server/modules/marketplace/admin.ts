@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DbOrTx } from '@/db';
+import type { DbOrTx, Tx } from '@/db';
 import { buyIntentions, LISTING_STATUSES, listingItems, listings, payouts } from '@/db/schema/marketplace';
 import { conflict, notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
@@ -209,6 +209,29 @@ export async function listPayouts(input: ListPayoutsInput, db: DbOrTx) {
 /** The staff refund's own id: one staff refund per purchase, and a retry of its money finds it. */
 const staffRefundId = (intentionId: string) => `rfd_${intentionId}_staff`;
 
+/** The staff refund in the audit log, in its deciding transaction: who, the reason and the amount. */
+async function recordStaffRefund(
+  tx: Tx,
+  actor: AuditActor,
+  q: { partnerId: string; intentionId: string; reason: string },
+  refund: { id: string; amountMinor: number; currency: string },
+) {
+  await recordAudit(tx, {
+    actor,
+    partnerId: q.partnerId,
+    action: 'purchase.refunded',
+    target: { type: 'purchase', id: q.intentionId },
+    before: { refunded: false },
+    after: {
+      refunded: true,
+      reason: q.reason,
+      refundId: refund.id,
+      amountMinor: refund.amountMinor,
+      currency: refund.currency,
+    },
+  });
+}
+
 /**
  * Staff refund a completed purchase, once. In one transaction, with the purchase locked (FOR UPDATE): it
  * must be COMPLETED and not refunded yet; the whole payment's refund is reserved under the payment's lock
@@ -251,23 +274,7 @@ export async function refundPurchase(input: RefundPurchaseInput, actor?: AuditAc
     });
     // Under the purchase's lock it was COMPLETED and not refunded: the conditional update cannot miss.
     if (!recorded) throw conflict('This purchase has already been refunded');
-    if (actor) {
-      await recordAudit(tx, {
-        actor,
-        partnerId: q.partnerId,
-        action: 'purchase.refunded',
-        target: { type: 'purchase', id: intention.id },
-        before: { status: intention.status, refunded: false },
-        after: {
-          status: intention.status,
-          refunded: true,
-          reason: q.reason,
-          refundId: reserved.refund.id,
-          amountMinor: reserved.refund.amountMinor,
-          currency: reserved.refund.currency,
-        },
-      });
-    }
+    if (actor) await recordStaffRefund(tx, actor, q, reserved.refund);
     return { intention, recorded, ...reserved };
   });
 

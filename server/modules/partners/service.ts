@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getSql } from '@/db';
+import { type DbOrTx, getSql } from '@/db';
 import { apiKeys, channels, partners } from '@/db/schema/partners';
 import { env } from '@/server/env';
 import { badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
