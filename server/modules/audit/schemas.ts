@@ -1,9 +1,11 @@
 import { z } from 'zod';
 
-const auditActorKind = z.enum(['staff', 'partner_key', 'channel_key', 'system']);
-
-const auditActor = z.object({ kind: auditActorKind, id: z.string().min(1), label: z.string() });
-export type AuditActor = z.infer<typeof auditActor>;
+/** Who made a change: a staff member (by e-mail), a partner or channels key (by prefix), or the system. */
+export interface AuditActor {
+  kind: 'staff' | 'partner_key' | 'channel_key' | 'system';
+  id: string;
+  label: string;
+}
 
 const optionalText = z
   .string()
