@@ -23,6 +23,7 @@ const OWNED_TABLES = {
   'market-data': ['market-data'],
   protection: ['protection'],
   'access-layer': ['access-layer'],
+  audit: ['audit'],
 };
 /**
  * Modules that own no table and only READ other modules' tables in SQL, never writing them (staff

@@ -18,6 +18,7 @@ const NAV_ITEMS: NavItem[] = [
   { href: '/dashboard/jobs', label: 'Jobs' },
   { href: '/dashboard/mailbox', label: 'Mailbox' },
   { href: '/dashboard/staff', label: 'Staff' },
+  { href: '/dashboard/audit', label: 'Audit log' },
 ];
 
 export function DashboardNav() {

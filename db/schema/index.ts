@@ -13,3 +13,4 @@ export * from './market-data';
 export * from './access-layer';
 export * from './protection';
 export * from './channels';
+export * from './audit';

@@ -1,4 +1,5 @@
 import { router } from './init';
+import { auditRouter } from './routers/audit';
 import { bannersRouter } from './routers/banners';
 import { leadsRouter } from './routers/leads';
 import { rulesRouter } from './routers/rules';
@@ -34,6 +35,7 @@ export const appRouter = router({
   channels: channelsRouter,
   opsMoney: opsMoneyRouter,
   opsSearch: opsSearchRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

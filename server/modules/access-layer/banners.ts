@@ -88,8 +88,9 @@ export async function deleteBanner(partnerId: string, bannerId: string, db: DbOr
   const gone = await db
     .delete(banners)
     .where(and(eq(banners.id, bannerId), eq(banners.partnerId, partnerId)))
-    .returning({ id: banners.id });
+    .returning();
   if (!gone.length) throw notFound('Banner not found');
+  return gone[0];
 }
 
 /** The partner's banners for the dashboard, newest first, with their scope in the partner's ids. */

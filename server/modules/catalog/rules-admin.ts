@@ -183,8 +183,9 @@ export async function deleteStaffRule(partnerId: string, ruleId: string, db: DbO
   const gone = await db
     .delete(resaleRules)
     .where(and(eq(resaleRules.id, ruleId), eq(resaleRules.partnerId, partnerId), eq(resaleRules.source, 'STAFF')))
-    .returning({ id: resaleRules.id });
+    .returning();
   if (!gone.length) throw notFound('Staff rule not found');
+  return gone[0];
 }
 
 /** For one ticket's scope: per rule type, every rule that applies and the one that wins. */

@@ -194,7 +194,10 @@ export async function getMail(id: string, db: DbOrTx) {
  * id, status and attempts, so the original's record stays true) and sent by the same send job after the
  * commit; the minute sweep covers a lost queue write. The copy's id is returned (its mailbox page).
  */
-export async function resendMail(id: string, within?: Work): Promise<{ id: string; resentFrom: string }> {
+export async function resendMail(
+  id: string,
+  within?: Work,
+): Promise<{ id: string; resentFrom: string; partnerId: string | null; to: string }> {
   return transaction(async (work) => {
     const [original] = await work.tx.select().from(mails).where(eq(mails.id, id));
     if (!original) throw notFound('Mail not found');
@@ -211,6 +214,6 @@ export async function resendMail(id: string, within?: Work): Promise<{ id: strin
     });
     work.after.job(SEND_MAIL_JOB, { id: copy });
     log.info('mail resent by staff', { mailId: copy, resentFrom: id, to: original.toAddress });
-    return { id: copy, resentFrom: id };
+    return { id: copy, resentFrom: id, partnerId: original.partnerId, to: original.toAddress };
   }, within);
 }

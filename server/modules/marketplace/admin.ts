@@ -1,11 +1,12 @@
 import { and, count, desc, eq, inArray, isNotNull, or } from 'drizzle-orm';
 import { z } from 'zod';
-import type { DbOrTx } from '@/db';
+import type { DbOrTx, Tx } from '@/db';
 import { buyIntentions, LISTING_STATUSES, listingItems, listings, payouts } from '@/db/schema/marketplace';
 import { conflict, notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
 import { pageCountOf } from '@/server/lib/paging';
 import { transaction } from '@/server/lib/transaction';
+import { type AuditActor, recordAudit } from '@/server/modules/audit';
 import { showDirectory } from '@/server/modules/catalog';
 import { errorFields, log } from '@/server/lib/log';
 import { getPayment, type Payment, reserveRefund, sendRefund } from '@/server/modules/payments';
@@ -231,6 +232,29 @@ export async function listPayouts(input: ListPayoutsInput, db: DbOrTx) {
 /** The staff refund's own id: one staff refund per purchase, and a retry of its money finds it. */
 const staffRefundId = (intentionId: string) => `rfd_${intentionId}_staff`;
 
+/** The staff refund in the audit log, in its deciding transaction: who, the reason and the amount. */
+async function recordStaffRefund(
+  tx: Tx,
+  actor: AuditActor,
+  q: { partnerId: string; intentionId: string; reason: string },
+  refund: { id: string; amountMinor: number; currency: string },
+) {
+  await recordAudit(tx, {
+    actor,
+    partnerId: q.partnerId,
+    action: 'purchase.refunded',
+    target: { type: 'purchase', id: q.intentionId },
+    before: { refunded: false },
+    after: {
+      refunded: true,
+      reason: q.reason,
+      refundId: refund.id,
+      amountMinor: refund.amountMinor,
+      currency: refund.currency,
+    },
+  });
+}
+
 /**
  * Staff refund a completed purchase, once. In one transaction, with the purchase locked (FOR UPDATE): it
  * must be COMPLETED and not refunded yet; the whole payment's refund is reserved under the payment's lock
@@ -242,7 +266,7 @@ const staffRefundId = (intentionId: string) => `rfd_${intentionId}_staff`;
  * many refunds at once, one gets through and the others are a 409. The listings stay SOLD and the tickets
  * the buyer's: what happens to the tickets is the partner's call on that webhook.
  */
-export async function refundPurchase(input: RefundPurchaseInput) {
+export async function refundPurchase(input: RefundPurchaseInput, actor?: AuditActor) {
   const q = refundPurchaseInput.parse(input);
   const reason = `${q.reason} (by ${q.staffEmail})`;
   const decided = await transaction(async (work) => {
@@ -273,6 +297,7 @@ export async function refundPurchase(input: RefundPurchaseInput) {
     });
     // Under the purchase's lock it was COMPLETED and not refunded: the conditional update cannot miss.
     if (!recorded) throw conflict('This purchase has already been refunded');
+    if (actor) await recordStaffRefund(tx, actor, q, reserved.refund);
     return { intention, recorded, ...reserved };
   });
 

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getSql } from '@/db';
+import { type DbOrTx, getSql } from '@/db';
 import { apiKeys, channels, partners } from '@/db/schema/partners';
 import { env } from '@/server/env';
 import { badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
@@ -263,7 +263,7 @@ export async function revokeApiKey(partnerId: string, keyId: string, db: DbOrTx)
 }
 
 /** Partner plus one partner key and one channels key: what the CLI, the dashboard and the demo seed create. */
-export async function createPartnerWithKeys(name: string, db: Db) {
+export async function createPartnerWithKeys(name: string, db: DbOrTx) {
   return db.transaction(async (tx) => {
     const partner = await createPartner({ name }, tx);
     const { secret: apiKey } = await createApiKey({ partnerId: partner.id, kind: 'partner', label: 'initial' }, tx);

@@ -65,7 +65,7 @@ export async function partnerProtection(partnerId: string, db: DbOrTx) {
   return { unlockHours: s.defaultUnlockHours, reissue: s.reissue };
 }
 
-export async function setPartnerProtection(input: PartnerProtectionInput, staffEmail: string, db: Db) {
+export async function setPartnerProtection(input: PartnerProtectionInput, staffEmail: string, db: DbOrTx) {
   const values = {
     unlockHours: input.unlockHours,
     reissue: input.reissue,

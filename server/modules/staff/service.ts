@@ -186,7 +186,7 @@ export async function activeStaff(
  * A member changes their own password: the current one must be right (named as the bad field when not),
  * and every session of theirs ends, this one too, so a stolen session dies with the old password.
  */
-export async function changeStaffPassword(staffId: string, input: unknown, db: Db): Promise<void> {
+export async function changeStaffPassword(staffId: string, input: unknown, db: DbOrTx): Promise<void> {
   const { currentPassword, newPassword } = changePasswordInput.parse(input);
   const [row] = await db.select().from(staffUsers).where(eq(staffUsers.id, staffId));
   if (!row) throw notFound('Staff member not found');
@@ -241,7 +241,7 @@ export async function removeStaff(actorId: string, staffId: string, db: DbOrTx):
 export async function inviteStaff(
   actorId: string,
   input: InviteStaffInput,
-  db: Db,
+  db: DbOrTx,
 ): Promise<{ invitation: { id: string; email: string; role: 'admin' | 'staff'; expiresAt: Date }; token: string }> {
   const { email, role } = inviteStaffInput.parse(input);
   return db.transaction(async (tx) => {
@@ -309,7 +309,7 @@ export async function findInvitation(token: string, db: DbOrTx) {
  * Accepts an invitation: creates the staff member with the chosen password and uses up the link. The
  * row lock makes a link work once even when submitted twice at the same time.
  */
-export async function acceptInvitation(input: AcceptInvitationInput, db: Db): Promise<StaffSession> {
+export async function acceptInvitation(input: AcceptInvitationInput, db: DbOrTx): Promise<StaffSession> {
   const { token, name, password } = acceptInvitationInput.parse(input);
   return db.transaction(async (tx) => {
     const [inv] = await tx

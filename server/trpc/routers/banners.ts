@@ -9,6 +9,7 @@ import {
   updateBannerInput,
 } from '@/server/modules/access-layer';
 import { getPartner } from '@/server/modules/partners';
+import { audited, staffActor } from '@/server/modules/audit';
 import { protectedProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
@@ -19,15 +20,39 @@ export const bannersRouter = router({
     await getPartner(input.partnerId, getDb());
     return listBanners(input.partnerId, getDb());
   }),
-  create: protectedProcedure.input(bannerInput).mutation(async ({ input }) => {
-    await getPartner(input.partnerId, getDb());
-    return createBanner(input, getDb());
-  }),
-  update: protectedProcedure.input(updateBannerInput).mutation(async ({ input }) => {
-    await getPartner(input.partnerId, getDb());
-    return updateBanner(input, getDb());
-  }),
-  delete: protectedProcedure
-    .input(partnerRef.extend({ bannerId: z.string().min(1) }))
-    .mutation(({ input }) => deleteBanner(input.partnerId, input.bannerId, getDb())),
+  create: protectedProcedure.input(bannerInput).mutation(({ input, ctx }) =>
+    audited(
+      async ({ tx }) => {
+        await getPartner(input.partnerId, tx);
+        return createBanner(input, tx);
+      },
+      {
+        actor: staffActor(ctx.staff),
+        action: 'banner.created',
+        partnerId: input.partnerId,
+        target: (b) => ({ type: 'banner', id: b.id }),
+      },
+    ),
+  ),
+  update: protectedProcedure.input(updateBannerInput).mutation(({ input, ctx }) =>
+    audited(({ tx }) => updateBanner(input, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'banner.updated',
+      partnerId: input.partnerId,
+      target: { type: 'banner', id: input.bannerId },
+      before: async (tx) => {
+        await getPartner(input.partnerId, tx);
+        return (await listBanners(input.partnerId, tx)).items.find((b) => b.id === input.bannerId) ?? null;
+      },
+    }),
+  ),
+  delete: protectedProcedure.input(partnerRef.extend({ bannerId: z.string().min(1) })).mutation(({ input, ctx }) =>
+    audited(({ tx }) => deleteBanner(input.partnerId, input.bannerId, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'banner.deleted',
+      partnerId: input.partnerId,
+      target: { type: 'banner', id: input.bannerId },
+      removes: true,
+    }),
+  ),
 });

@@ -21,6 +21,7 @@ import {
   updateChannelInput,
 } from '@/server/modules/partners';
 import { sendChannelTestMessage } from '@/server/modules/webhooks';
+import { audited, staffActor } from '@/server/modules/audit';
 import { protectedProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
@@ -53,18 +54,54 @@ export const channelsRouter = router({
     return rest;
   }),
   /** Answers the channel with its signing secret: shown once, for staff to hand to the channel. */
-  create: protectedProcedure.input(createChannelInput).mutation(({ input }) => createChannel(input, getDb())),
-  update: protectedProcedure.input(updateChannelInput).mutation(({ input }) => updateChannel(input, getDb())),
-  setDisabled: protectedProcedure
-    .input(setChannelDisabledInput)
-    .mutation(({ input }) => setChannelDisabled(input, getDb())),
-  rotateSecret: protectedProcedure.input(channelRef).mutation(async ({ input }) => ({
-    signingSecret: await rotateChannelSecret(input.partnerId, input.channelId, getDb()),
+  create: protectedProcedure.input(createChannelInput).mutation(({ input, ctx }) =>
+    audited(({ tx }) => createChannel(input, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'channel.created',
+      partnerId: input.partnerId,
+      target: (c) => ({ type: 'channel', id: c.id }),
+    }),
+  ),
+  update: protectedProcedure.input(updateChannelInput).mutation(({ input, ctx }) =>
+    audited(({ tx }) => updateChannel(input, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'channel.updated',
+      partnerId: input.partnerId,
+      target: { type: 'channel', id: input.channelId },
+      before: (tx) => getChannel(input.partnerId, input.channelId, tx),
+    }),
+  ),
+  setDisabled: protectedProcedure.input(setChannelDisabledInput).mutation(({ input, ctx }) =>
+    audited(({ tx }) => setChannelDisabled(input, tx), {
+      actor: staffActor(ctx.staff),
+      action: input.disabled ? 'channel.disabled' : 'channel.enabled',
+      partnerId: input.partnerId,
+      target: { type: 'channel', id: input.channelId },
+      before: async (tx) => ({ disabledAt: (await getChannel(input.partnerId, input.channelId, tx)).disabledAt }),
+      after: (c) => ({ disabledAt: c.disabledAt }),
+    }),
+  ),
+  rotateSecret: protectedProcedure.input(channelRef).mutation(async ({ input, ctx }) => ({
+    signingSecret: await audited(({ tx }) => rotateChannelSecret(input.partnerId, input.channelId, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'channel.secret_rotated',
+      partnerId: input.partnerId,
+      target: { type: 'channel', id: input.channelId },
+      // That it changed, never the secret.
+      before: async () => ({ signingSecretRotated: false }),
+      after: () => ({ signingSecretRotated: true }),
+    }),
   })),
   /** A `test.ping` to the channel's webhook URL (held until it has one), shown in its delivery log. */
-  sendTest: protectedProcedure
-    .input(channelRef)
-    .mutation(async ({ input }) => ({ messageId: await sendChannelTestMessage(input.partnerId, input.channelId) })),
+  sendTest: protectedProcedure.input(channelRef).mutation(async ({ input, ctx }) => ({
+    messageId: await audited((work) => sendChannelTestMessage(input.partnerId, input.channelId, work), {
+      actor: staffActor(ctx.staff),
+      action: 'channel.test_sent',
+      partnerId: input.partnerId,
+      target: { type: 'channel', id: input.channelId },
+      after: (messageId) => ({ messageId }),
+    }),
+  })),
   listings: protectedProcedure
     .input(pageOfChannel(channelListingStatus))
     .query(async ({ input: { partnerId, channelId, ...page } }) => {

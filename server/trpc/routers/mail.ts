@@ -1,4 +1,5 @@
 import { getDb } from '@/db';
+import { audited, staffActor } from '@/server/modules/audit';
 import { getMail, listMails, listMailsInput, mailIdInput, resendMail } from '@/server/modules/mail';
 import { protectedProcedure, router } from '../init';
 
@@ -6,6 +7,13 @@ import { protectedProcedure, router } from '../init';
 export const mailRouter = router({
   list: protectedProcedure.input(listMailsInput).query(({ input }) => listMails(input, getDb())),
   get: protectedProcedure.input(mailIdInput).query(({ input }) => getMail(input.id, getDb())),
-  /** Queues the stored mail again as a new mail (support: "I never got it"). */
-  resend: protectedProcedure.input(mailIdInput).mutation(({ input }) => resendMail(input.id)),
+  /** Queues the stored mail again as a new mail (support: "I never got it"); recorded in the audit log. */
+  resend: protectedProcedure.input(mailIdInput).mutation(({ input, ctx }) =>
+    audited((work) => resendMail(input.id, work), {
+      actor: staffActor(ctx.staff),
+      action: 'mail.resent',
+      partnerId: (r) => r.partnerId,
+      target: { type: 'mail', id: input.id },
+    }),
+  ),
 });

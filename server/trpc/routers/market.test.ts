@@ -173,6 +173,15 @@ describe('market router', () => {
     await expect(
       staff.market.refund({ partnerId: m.partnerId, intentionId: m.intentionId, reason: 'Again' }),
     ).rejects.toMatchObject({ code: 'CONFLICT', message: 'This purchase has already been refunded' });
+    // The refund is in the audit log, once: who, the reason and the amount (the refused second one left none).
+    const audit = await staff.audit.list({ partnerId: m.partnerId, action: 'purchase.refunded' });
+    expect(audit.items).toHaveLength(1);
+    expect(audit.items[0]).toMatchObject({
+      actorLabel: 'ops@encore.test',
+      targetId: m.intentionId,
+      before: { refunded: false },
+      after: { refunded: true, reason: 'Show moved, buyer cannot come', amountMinor: 10000, currency: 'EUR' },
+    });
     expect((await listMessages({ partnerId: m.partnerId, action: 'ticket.refunded' }, getDb())).total).toBe(1);
   });
 

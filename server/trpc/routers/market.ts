@@ -14,6 +14,7 @@ import {
   setMarketTerms,
 } from '@/server/modules/marketplace';
 import { getPartner } from '@/server/modules/partners';
+import { audited, staffActor } from '@/server/modules/audit';
 import { protectedProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
@@ -24,11 +25,24 @@ const termsRouter = router({
     await getPartner(input.partnerId, getDb());
     return marketTerms(input.partnerId, getDb());
   }),
-  set: protectedProcedure.input(marketTermsInput).mutation(async ({ input: { partnerId, ...terms } }) => {
-    await getPartner(partnerId, getDb());
-    await setMarketTerms(partnerId, terms, getDb());
-    return marketTerms(partnerId, getDb());
-  }),
+  set: protectedProcedure.input(marketTermsInput).mutation(({ input: { partnerId, ...terms }, ctx }) =>
+    audited(
+      async ({ tx }) => {
+        await setMarketTerms(partnerId, terms, tx);
+        return marketTerms(partnerId, tx);
+      },
+      {
+        actor: staffActor(ctx.staff),
+        action: 'market.terms.updated',
+        partnerId,
+        target: { type: 'market_terms', id: partnerId },
+        before: async (tx) => {
+          await getPartner(partnerId, tx);
+          return marketTerms(partnerId, tx);
+        },
+      },
+    ),
+  ),
 });
 
 /** A partner's market for staff: listings, purchases with their payments, payouts, terms, refunds. */
@@ -40,5 +54,5 @@ export const marketRouter = router({
   /** Refunds a completed purchase whole; the signed-in member is recorded with the reason. */
   refund: protectedProcedure
     .input(refundPurchaseInput.omit({ staffEmail: true }))
-    .mutation(({ input, ctx }) => refundPurchase({ ...input, staffEmail: ctx.staff.email })),
+    .mutation(({ input, ctx }) => refundPurchase({ ...input, staffEmail: ctx.staff.email }, staffActor(ctx.staff))),
 });

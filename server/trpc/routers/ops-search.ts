@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { getDb } from '@/db';
+import { audited, staffActor } from '@/server/modules/audit';
 import { endFanSessionsOf, fanEmail } from '@/server/modules/fans';
 import { opsSearch, opsSearchInput } from '@/server/modules/ops';
 import { getPartner } from '@/server/modules/partners';
@@ -14,8 +15,13 @@ export const opsSearchRouter = router({
   /** Signs the fan out of every open session with this partner: their next request is signed out. */
   endSessions: protectedProcedure
     .input(z.object({ partnerId: z.string().trim().min(1).max(100), email: fanEmail }))
-    .mutation(async ({ input }) => {
+    .mutation(async ({ input, ctx }) => {
       await getPartner(input.partnerId, getDb());
-      return { ended: await endFanSessionsOf(input.partnerId, input.email, getDb()) };
+      return audited(async ({ tx }) => ({ ended: await endFanSessionsOf(input.partnerId, input.email, tx) }), {
+        actor: staffActor(ctx.staff),
+        action: 'fan.sessions_ended',
+        partnerId: input.partnerId,
+        target: { type: 'fan', id: input.email.trim().toLowerCase() },
+      });
     }),
 });

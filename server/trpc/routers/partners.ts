@@ -30,25 +30,71 @@ import {
   setPartnerDisabled,
   setPrimarySalesFee,
 } from '@/server/modules/partners';
+import { audited, staffActor } from '@/server/modules/audit';
 import { protectedProcedure, router } from '../init';
 
 const partnerIdInput = revokeApiKeyInput.pick({ partnerId: true });
+
+type Partner = Awaited<ReturnType<typeof getPartner>>;
+type PartnerField = keyof Partner;
+
+/** A change to some of the partner's own fields, recorded with those fields before and after. */
+function partnerChange(
+  staff: { id: string; email: string },
+  partnerId: string,
+  action: string,
+  fields: PartnerField[],
+) {
+  const pick = (p: Partner) => Object.fromEntries(fields.map((f) => [f, p[f]]));
+  return {
+    actor: staffActor(staff),
+    action,
+    partnerId,
+    target: { type: 'partner', id: partnerId },
+    before: async (tx: Parameters<typeof getPartner>[1]) => pick(await getPartner(partnerId, tx)),
+    after: pick,
+  };
+}
 
 const keysRouter = router({
   list: protectedProcedure
     .input(partnerIdInput.extend({ channelId: z.string().min(1).optional() }))
     .query(({ input }) => listApiKeys(input.partnerId, getDb(), input.channelId)),
   /** The secret is in this response only; it is stored hashed and cannot be shown again. */
-  create: protectedProcedure.input(createApiKeyInput).mutation(({ input }) => createApiKey(input, getDb())),
-  revoke: protectedProcedure
-    .input(revokeApiKeyInput)
-    .mutation(({ input }) => revokeApiKey(input.partnerId, input.keyId, getDb())),
+  create: protectedProcedure.input(createApiKeyInput).mutation(({ input, ctx }) =>
+    audited(({ tx }) => createApiKey(input, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'api_key.created',
+      partnerId: input.partnerId,
+      target: (r) => ({ type: 'api_key', id: r.key.id }),
+      // The key record (prefix, label, kind); the secret is never recorded.
+      after: (r) => r.key,
+    }),
+  ),
+  revoke: protectedProcedure.input(revokeApiKeyInput).mutation(({ input, ctx }) =>
+    audited(({ tx }) => revokeApiKey(input.partnerId, input.keyId, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'api_key.revoked',
+      partnerId: input.partnerId,
+      target: { type: 'api_key', id: input.keyId },
+      before: async (tx) => (await listApiKeys(input.partnerId, tx)).find((k) => k.id === input.keyId) ?? null,
+    }),
+  ),
 });
 
 /** How Encore calls the partner's servers. The auth header value is write-only: reads show a hint. */
 const integrationRouter = router({
   get: protectedProcedure.input(partnerIdInput).query(({ input }) => getIntegration(input.partnerId, getDb())),
-  update: protectedProcedure.input(updateIntegrationInput).mutation(({ input }) => updateIntegration(input, getDb())),
+  /** Recorded with the settings as staff see them: the auth header value only as "set" and its hint. */
+  update: protectedProcedure.input(updateIntegrationInput).mutation(({ input, ctx }) =>
+    audited(({ tx }) => updateIntegration(input, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'integration.updated',
+      partnerId: input.partnerId,
+      target: { type: 'integration', id: input.partnerId },
+      before: (tx) => getIntegration(input.partnerId, tx),
+    }),
+  ),
   /** A partner failure is a result here (`ok: false`), not an error: it is what staff want to see. */
   testVerification: protectedProcedure
     .input(testVerificationInput)
@@ -64,28 +110,71 @@ export const partnersRouter = router({
   list: protectedProcedure.input(listPartnersInput).query(({ input }) => listPartners(input, getDb())),
   get: protectedProcedure.input(partnerIdInput).query(({ input }) => getPartner(input.partnerId, getDb())),
   /** Returns the partner and its two initial keys; the keys are shown once. */
-  create: protectedProcedure
-    .input(createPartnerInput)
-    .mutation(({ input }) => createPartnerWithKeys(input.name, getDb())),
-  rename: protectedProcedure.input(renamePartnerInput).mutation(({ input }) => renamePartner(input, getDb())),
+  create: protectedProcedure.input(createPartnerInput).mutation(({ input, ctx }) =>
+    audited(({ tx }) => createPartnerWithKeys(input.name, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'partner.created',
+      partnerId: (r) => r.partner.id,
+      target: (r) => ({ type: 'partner', id: r.partner.id }),
+      // The partner only: the two initial keys are in the answer, never in the record.
+      after: (r) => ({ name: r.partner.name }),
+    }),
+  ),
+  rename: protectedProcedure
+    .input(renamePartnerInput)
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => renamePartner(input, tx),
+        partnerChange(ctx.staff, input.partnerId, 'partner.renamed', ['name']),
+      ),
+    ),
   /** The logo on every fan page of the partner (https only); an empty value removes it. */
-  setLogo: protectedProcedure.input(setPartnerLogoInput).mutation(({ input }) => setPartnerLogo(input, getDb())),
+  setLogo: protectedProcedure
+    .input(setPartnerLogoInput)
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => setPartnerLogo(input, tx),
+        partnerChange(ctx.staff, input.partnerId, 'partner.logo.updated', ['logoUrl']),
+      ),
+    ),
   /** The partner's support contact for fans (https page, e-mail); empty values fall back to Encore's. */
   setSupport: protectedProcedure
     .input(setPartnerSupportInput)
-    .mutation(({ input }) => setPartnerSupport(input, getDb())),
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => setPartnerSupport(input, tx),
+        partnerChange(ctx.staff, input.partnerId, 'partner.support.updated', ['supportUrl', 'supportEmail']),
+      ),
+    ),
   /** Where fans may be sent back to (returnTo) and who may frame the embeddable fan pages; [] removes all. */
   setReturnOrigins: protectedProcedure
     .input(setPartnerReturnOriginsInput)
-    .mutation(({ input }) => setPartnerReturnOrigins(input, getDb())),
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => setPartnerReturnOrigins(input, tx),
+        partnerChange(ctx.staff, input.partnerId, 'partner.return_origins.updated', ['returnOrigins']),
+      ),
+    ),
   /** A disabled partner's keys answer 403; nothing is deleted and enabling again restores access. */
   setDisabled: protectedProcedure
     .input(setPartnerDisabledInput)
-    .mutation(({ input }) => setPartnerDisabled(input, getDb())),
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => setPartnerDisabled(input, tx),
+        partnerChange(ctx.staff, input.partnerId, input.disabled ? 'partner.disabled' : 'partner.enabled', [
+          'disabledAt',
+        ]),
+      ),
+    ),
   /** The partner's default primary sales fee (used when ticket, option, show and event set none); null removes it. */
   setPrimarySalesFee: protectedProcedure
     .input(setPrimarySalesFeeInput)
-    .mutation(({ input }) => setPrimarySalesFee(input, getDb())),
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => setPrimarySalesFee(input, tx),
+        partnerChange(ctx.staff, input.partnerId, 'partner.fees.updated', ['primarySalesFee']),
+      ),
+    ),
   keys: keysRouter,
   integration: integrationRouter,
 });

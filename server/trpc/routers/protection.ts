@@ -11,6 +11,7 @@ import {
 } from '@/server/modules/protection';
 import { getPartner } from '@/server/modules/partners';
 import { reissueDelayStats, ticketsAwaitingReissue } from '@/server/modules/tickets';
+import { audited, staffActor } from '@/server/modules/audit';
 import { protectedProcedure, router } from '../init';
 
 /**
@@ -23,17 +24,40 @@ export const protectionRouter = router({
     await getPartner(input.partnerId, getDb());
     return partnerProtection(input.partnerId, getDb());
   }),
-  setPartner: protectedProcedure.input(partnerProtectionInput).mutation(async ({ input, ctx }) => {
-    await getPartner(input.partnerId, getDb());
-    return setPartnerProtection(input, ctx.staff.email, getDb());
-  }),
+  setPartner: protectedProcedure.input(partnerProtectionInput).mutation(({ input, ctx }) =>
+    audited(({ tx }) => setPartnerProtection(input, ctx.staff.email, tx), {
+      actor: staffActor(ctx.staff),
+      action: 'protection.partner.updated',
+      partnerId: input.partnerId,
+      target: { type: 'partner_protection', id: input.partnerId },
+      before: async (tx) => {
+        await getPartner(input.partnerId, tx);
+        return partnerProtection(input.partnerId, tx);
+      },
+    }),
+  ),
   event: protectedProcedure.input(eventProtectionRef).query(async ({ input }) => {
     await getPartner(input.partnerId, getDb());
     return eventProtection(input.partnerId, input.eventPk, getDb());
   }),
-  setScope: protectedProcedure.input(scopeProtectionInput).mutation(async ({ input, ctx }) => {
-    await getPartner(input.partnerId, getDb());
-    return setScopeProtection(input, ctx.staff.email);
+  setScope: protectedProcedure.input(scopeProtectionInput).mutation(({ input, ctx }) => {
+    const { partnerId, eventPk } = input;
+    // The event's and its shows' own settings, before and after (what the change touches).
+    const settingsOf = async (tx: Parameters<typeof eventProtection>[2]) => {
+      const p = await eventProtection(partnerId, eventPk, tx);
+      return { event: p.event, shows: Object.fromEntries(p.shows.map((s) => [s.showId, s.effective])) };
+    };
+    return audited((work) => setScopeProtection(input, ctx.staff.email, work), {
+      actor: staffActor(ctx.staff),
+      action: 'protection.event.updated',
+      partnerId,
+      target: { type: 'event', id: eventPk },
+      before: async (tx) => {
+        await getPartner(partnerId, tx);
+        return settingsOf(tx);
+      },
+      after: async (result, tx) => ({ ...(await settingsOf(tx)), notified: result.notified.length }),
+    });
   }),
   reissues: protectedProcedure.input(partnerRef).query(async ({ input }) => {
     await getPartner(input.partnerId, getDb());

@@ -15,6 +15,7 @@ import { PartnerNav, PartnerSection } from '../_features/overview/partner-nav';
 import { SalesFeeSection } from '../_features/fees/sales-fee-section';
 import { PartnerProtectionSection } from '../_features/protection/partner-protection-section';
 import { PartnerSettingsSection } from '../_features/settings/partner-settings-section';
+import { PartnerAuditSection } from '../_features/audit/partner-audit-section';
 import { ReturnOriginsWarning } from '../_features/settings/return-origins-form';
 import { WebhooksSection } from '../_features/webhooks/webhooks-section';
 import { loadPartnerPage, type PartnerPageProps } from '../_shared/partner-page';
@@ -134,6 +135,9 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
             />
           </CardBody>
         </SectionCard>
+      </PartnerSection>
+      <PartnerSection id="audit" loading={{ label: 'Loading the audit log', rows: 3, columns: 4 }}>
+        <PartnerAuditSection partnerId={partner.id} />
       </PartnerSection>
     </>
   );

@@ -17,6 +17,7 @@ export const PARTNER_SECTIONS = [
   { id: 'webhooks', label: 'Webhooks' },
   { id: 'catalogue', label: 'Catalogue' },
   { id: 'settings', label: 'Settings' },
+  { id: 'audit', label: 'Audit' },
 ] as const;
 
 export type PartnerSectionId = (typeof PARTNER_SECTIONS)[number]['id'];
