@@ -6,6 +6,7 @@ import { catalogRouter } from './routers/catalog';
 import { channelsRouter } from './routers/channels';
 import { jobsRouter } from './routers/jobs';
 import { mailRouter } from './routers/mail';
+import { opsOverviewRouter } from './routers/ops-overview';
 import { marketRouter } from './routers/market';
 import { partnersRouter } from './routers/partners';
 import { protectionRouter } from './routers/protection';
@@ -30,6 +31,7 @@ export const appRouter = router({
   leads: leadsRouter,
   protection: protectionRouter,
   channels: channelsRouter,
+  opsOverview: opsOverviewRouter,
 });
 
 export type AppRouter = typeof appRouter;

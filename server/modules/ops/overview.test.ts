@@ -14,6 +14,8 @@ import {
 import { pushEvent, testShow } from '@/server/testing/fixtures';
 import { sellerMarket } from '@/server/testing/market';
 import { syncTickets } from '@/server/testing/ticket-api';
+import { createCallerFactory } from '@/server/trpc/init';
+import { appRouter } from '@/server/trpc/router';
 import { marketOverview, overviewFilterOptions, overviewInput } from './overview';
 
 /*
@@ -389,5 +391,37 @@ describe('market overview', () => {
     expect(options.partners.map((x) => x.id)).toEqual(expect.arrayContaining([A.partnerId, B.partnerId]));
     expect(options.events.map((e) => e.id).sort()).toEqual([A.e1, A.e2].sort());
     expect((await overviewFilterOptions(undefined, getDb())).events).toEqual([]);
+  });
+});
+
+describe('opsOverview router', () => {
+  const createCaller = createCallerFactory(appRouter);
+  const staff = createCaller({ staff: { id: 'stf_ops', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
+
+  it('answers staff the module’s figures, and nobody else', async () => {
+    const input = { ...MARCH, partnerId: A.partnerId };
+    const figures = await staff.opsOverview.figures(input);
+    expect(figures.currencies[0].gmvMinor).toBe(23000);
+    await expect(createCaller({ staff: null }).opsOverview.figures(input)).rejects.toMatchObject({
+      code: 'UNAUTHORIZED',
+    });
+  });
+
+  it('refuses bad input with a 400 naming the field, and unknown partners and events with a 404', async () => {
+    await expect(staff.opsOverview.figures({ from: 'yesterday', to: '2020-03-01' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringContaining('from must be a date like 2026-11-27'),
+    });
+    await expect(staff.opsOverview.figures({ ...MARCH, partnerId: 'ptr_nope' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Partner not found',
+    });
+    // Partner B's id with partner A's event: not B's.
+    await expect(staff.opsOverview.figures({ ...MARCH, partnerId: B.partnerId, eventId: A.e1 })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: 'Event not found for this partner',
+    });
+    const options = await staff.opsOverview.filters({ partnerId: B.partnerId });
+    expect(options.events).toHaveLength(1);
   });
 });

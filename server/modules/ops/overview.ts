@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/db';
+import { notFound } from '@/server/lib/errors';
 
 /*
  * "How is the market doing?" for staff: the market's figures over a date range, globally, for one partner
@@ -285,6 +286,24 @@ function shape(input: OverviewInput, row: OverviewRow): MarketOverview {
     },
     series: row.series ?? [],
   };
+}
+
+/**
+ * The filters name things that exist: the partner, and the event as one of that partner's (an event alone
+ * is looked up anywhere). Unknown: a 404 naming which.
+ */
+export async function checkOverviewScope(input: Pick<OverviewInput, 'partnerId' | 'eventId'>, db: DbOrTx) {
+  if (input.partnerId) {
+    const found = await db.execute(sql`select 1 from partners where id = ${input.partnerId}`);
+    if (!found.length) throw notFound('Partner not found');
+  }
+  if (input.eventId) {
+    const found = await db.execute(
+      sql`select 1 from events where id = ${input.eventId}
+        and (${input.partnerId ?? null}::text is null or partner_id = ${input.partnerId ?? null})`,
+    );
+    if (!found.length) throw notFound(input.partnerId ? 'Event not found for this partner' : 'Event not found');
+  }
 }
 
 /** The filters' choices: every partner, and the events of the chosen one (newest first). */
