@@ -14,11 +14,10 @@ import { OverviewCharts } from './_overview/charts';
 import { chartsOf, OverviewFigures } from './_overview/figures';
 import { OverviewFilters } from './_overview/filters';
 import styles from './_overview/overview.module.css';
+import { lastThirtyDays } from './_overview/range';
 
 export const metadata: Metadata = { title: 'Overview' };
 
-const DAY = 24 * 3600_000;
-const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -27,10 +26,10 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
  */
 export default async function DashboardOverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
-  const today = Date.now();
+  const fallback = lastThirtyDays();
   const values = {
-    from: param(sp, 'from', 10) || utcDay(today - 29 * DAY),
-    to: param(sp, 'to', 10) || utcDay(today),
+    from: param(sp, 'from', 10) || fallback.from,
+    to: param(sp, 'to', 10) || fallback.to,
     partnerId: param(sp, 'partner', 64) || undefined,
     eventId: (param(sp, 'partner', 64) && param(sp, 'event', 64)) || undefined,
   };

@@ -119,16 +119,17 @@ export function overviewBounds(input: Pick<OverviewInput, 'from' | 'to'>) {
   return { start: new Date(`${input.from}T00:00:00Z`), end: new Date(Date.parse(`${input.to}T00:00:00Z`) + DAY) };
 }
 
-/** The market's figures for `input` (already validated by overviewInput). */
-export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<MarketOverview> {
-  const bounds = overviewBounds(input);
-  const start = bounds.start.toISOString();
-  const end = bounds.end.toISOString();
-  const partner = input.partnerId ?? null;
-  const event = input.eventId ?? null;
-  // One statement: each CTE is one aggregate; the filters are the same everywhere (null: not filtered).
-  const [row] = await db.execute<OverviewRow & Record<string, unknown>>(sql`
-    with sold as (
+/** The statement's bounds and filters (null: not filtered). */
+interface Scope {
+  start: string;
+  end: string;
+  partner: string | null;
+  event: string | null;
+}
+
+/** The sales of the range: sold listings, their payouts, buyer fees and the price over face value. */
+const salesAggregates = ({ start, end, partner, event }: Scope) => sql`
+    sold as (
       select l.id, l.currency, l.price_minor, l.ticket_count, l.created_at, l.sold_at, l.reserved_by
       from listings l
       where l.sold_at >= ${start}::timestamptz and l.sold_at < ${end}::timestamptz
@@ -177,7 +178,11 @@ export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<
           join listings l on l.id = bi.listing_ids[1]
           where pay.id = r.payment_id and pay.purpose = 'buy_intention' and l.event_pk = ${event}))
       group by r.currency
-    ), listed as (
+    )`;
+
+/** The rest: listings created and on sale, reissues, and the days of the range. */
+const marketAggregates = ({ start, end, partner, event }: Scope) => sql`
+    listed as (
       select count(*)::int as listed, count(*) filter (where l.sold_at is not null)::int as sold
       from listings l
       where l.created_at >= ${start}::timestamptz and l.created_at < ${end}::timestamptz
@@ -213,7 +218,20 @@ export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<
       select (sold_at at time zone 'UTC')::date as day, currency,
         sum(price_minor * ticket_count)::bigint as gmv, sum(ticket_count)::int as tickets
       from sold group by 1, 2
-    )
+    )`;
+
+/** The market's figures for `input` (already validated by overviewInput). */
+export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<MarketOverview> {
+  const bounds = overviewBounds(input);
+  const scope: Scope = {
+    start: bounds.start.toISOString(),
+    end: bounds.end.toISOString(),
+    partner: input.partnerId ?? null,
+    event: input.eventId ?? null,
+  };
+  // One statement: each CTE is one aggregate; the filters are the same everywhere.
+  const [row] = await db.execute<OverviewRow & Record<string, unknown>>(sql`
+    with ${salesAggregates(scope)}, ${marketAggregates(scope)}
     select
       (select json_agg(x order by x."gmvMinor" desc) from sales x) as sales,
       (select json_agg(fees) from fees) as buyer_fees,
