@@ -6,12 +6,12 @@ import type { ChartSpec } from './charts';
 import styles from './overview.module.css';
 
 /** Minor units as the amount staff read, with its currency code (`1,234.50 EUR`). */
-export function money(minor: number, currency: string): string {
+function money(minor: number, currency: string): string {
   return formatMoney(minor / 10 ** currencyExponent(currency), currency) ?? '';
 }
 
 /** A duration as staff read it: `2 d 4 h`, `3 h 10 min`, `45 s`; a dash when there is none. */
-export function duration(seconds: number | null): string {
+function duration(seconds: number | null): string {
   if (seconds === null) return '—';
   const d = Math.floor(seconds / 86_400);
   const h = Math.floor((seconds % 86_400) / 3600);

@@ -12,7 +12,7 @@ import { notFound } from '@/server/lib/errors';
 
 const DAY = 24 * 3600_000;
 /** The widest range the overview answers (a year and a day): wider is a report, not a dashboard. */
-export const OVERVIEW_MAX_DAYS = 366;
+const OVERVIEW_MAX_DAYS = 366;
 
 const isoDate = (field: string) => z.iso.date({ message: `${field} must be a date like 2026-11-27` });
 
