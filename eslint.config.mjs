@@ -22,6 +22,8 @@ const OWNED_TABLES = {
   'market-data': ['market-data'],
   protection: ['protection'],
   'access-layer': ['access-layer'],
+  // Staff reporting: reads other modules' tables in SQL only (docs/operations.md), owns and writes none.
+  ops: [],
 };
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],

@@ -101,7 +101,9 @@ describe("the README's module table", () => {
     expect(Object.keys(owned).sort(), 'OWNED_TABLES names every module').toEqual(moduleFolders);
     for (const row of rows) {
       const tables = (owned[row.module] ?? []).flatMap(tablesOf).sort();
-      expect(tables.length, `${row.module} owns at least one table`).toBeGreaterThan(0);
+      // Only a module OWNED_TABLES declares as owning nothing (ops: read-only reporting) has no table.
+      if (owned[row.module]?.length !== 0)
+        expect(tables.length, `${row.module} owns at least one table`).toBeGreaterThan(0);
       expect([...row.owns].sort(), `"owns" of ${row.module}`).toEqual(tables);
     }
   });
