@@ -188,6 +188,9 @@ export async function run(): Promise<BenchResult> {
     }
   }
 
+  console.log(
+    `# ops-overview queries: module ${median(project).toFixed(1)} ms, plain aggregates ${median(baseline).toFixed(1)} ms (medians over ${project.length} reads each)`,
+  );
   const base = await startApp(process.env.DATABASE_URL ?? '');
   const email = `bench-staff-${Date.now()}@bench.test`;
   const password = 'bench-password-123';
