@@ -101,7 +101,8 @@ interface OverviewRow {
   sales: Omit<CurrencyFigures, 'refunds' | 'buyerFeesMinor'>[] | null;
   buyer_fees: { currency: string; minor: number }[] | null;
   refunds: { currency: string; count: number; minor: number }[] | null;
-  totals: { median_to_sell: number | null; price_to_face: number | null };
+  median_to_sell: number | null;
+  price_to_face: number | string | null;
   active: { listings: number; tickets: number };
   through: { listed: number; sold: number };
   reissues: {
@@ -127,15 +128,20 @@ interface Scope {
   event: string | null;
 }
 
-/** The sales of the range: sold listings, their payouts, buyer fees and the price over face value. */
-const salesAggregates = ({ start, end, partner, event }: Scope) => sql`
+/** The range's sales: sold listings of the scope (each statement below starts from it). */
+const soldCte = ({ start, end, partner, event }: Scope) => sql`
     sold as (
       select l.id, l.currency, l.price_minor, l.ticket_count, l.created_at, l.sold_at, l.reserved_by
       from listings l
       where l.sold_at >= ${start}::timestamptz and l.sold_at < ${end}::timestamptz
         and (${partner}::text is null or l.partner_id = ${partner})
         and (${event}::text is null or l.event_pk = ${event})
-    ), settled as (
+    )`;
+
+/** Sales per currency with their payouts, the median time to sell and the daily series. */
+const salesStatement = (scope: Scope) => sql`
+  with ${soldCte(scope)},
+    settled as (
       select s.*, p.status as payout_status, p.amount_minor as payout_minor, p.due_at,
         p.status = 'SCHEDULED' and not exists (
           select 1 from seller_accounts a
@@ -155,7 +161,28 @@ const salesAggregates = ({ start, end, partner, event }: Scope) => sql`
           'waitingForInfo', count(*) filter (where waiting_info)
         ) as payouts
       from settled group by currency
-    ), fees as (
+    ),
+    days as (
+      select (d at time zone 'UTC')::date as day
+      from generate_series(${scope.start}::timestamptz, ${scope.end}::timestamptz - interval '1 day', interval '1 day') d
+    ), daily as (
+      select (sold_at at time zone 'UTC')::date as day, currency,
+        sum(price_minor * ticket_count)::bigint as gmv, sum(ticket_count)::int as tickets
+      from sold group by 1, 2
+    )
+  select
+    (select json_agg(x order by x."gmvMinor" desc) from sales x) as sales,
+    (select percentile_cont(0.5) within group (order by extract(epoch from sold_at - created_at)) from sold)
+      as median_to_sell,
+    (select json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'currency', c.currency,
+        'gmvMinor', coalesce(x.gmv, 0), 'tickets', coalesce(x.tickets, 0)) order by d.day, c.currency)
+      from days d cross join (select distinct currency from sold) c
+      left join daily x on x.day = d.day and x.currency = c.currency) as series`;
+
+/** Buyer fees earned and the resale price over face value of the range's sales. */
+const feesStatement = (scope: Scope) => sql`
+  with ${soldCte(scope)},
+    fees as (
       select bi.currency, sum(bi.buyer_fee_minor)::bigint as minor
       from buy_intentions bi
       where bi.id in (select reserved_by from sold) and bi.refunded_at is null
@@ -167,7 +194,13 @@ const salesAggregates = ({ start, end, partner, event }: Scope) => sql`
       join tickets t on t.id = li.ticket_pk
       left join ticket_options o on o.show_pk = t.show_pk and o.ticket_id = t.ticket_option_id
       where coalesce(t.price_minor, o.price_minor) > 0 and t.currency = s.currency
-    ), refunded as (
+    )
+  select (select json_agg(fees) from fees) as buyer_fees, (select round(ratio, 4) from faces) as price_to_face`;
+
+/** Refunds of the range, listings created in it and on sale now, reissues. */
+const marketStatement = ({ start, end, partner, event }: Scope) => sql`
+  with
+    refunded as (
       select r.currency, count(*)::int as count, sum(r.amount_minor)::bigint as minor
       from refunds r
       where r.status = 'succeeded' and r.created_at >= ${start}::timestamptz and r.created_at < ${end}::timestamptz
@@ -178,10 +211,7 @@ const salesAggregates = ({ start, end, partner, event }: Scope) => sql`
           join listings l on l.id = bi.listing_ids[1]
           where pay.id = r.payment_id and pay.purpose = 'buy_intention' and l.event_pk = ${event}))
       group by r.currency
-    )`;
-
-/** The rest: listings created and on sale, reissues, and the days of the range. */
-const marketAggregates = ({ start, end, partner, event }: Scope) => sql`
+    ),
     listed as (
       select count(*)::int as listed, count(*) filter (where l.sold_at is not null)::int as sold
       from listings l
@@ -211,16 +241,25 @@ const marketAggregates = ({ start, end, partner, event }: Scope) => sql`
       where t.reissued_at >= ${start}::timestamptz and t.reissued_at < ${end}::timestamptz and t.reissue_requested_at is not null
         and (${partner}::text is null or t.partner_id = ${partner})
         and (${event}::text is null or t.event_pk = ${event})
-    ), days as (
-      select (d at time zone 'UTC')::date as day
-      from generate_series(${start}::timestamptz, ${end}::timestamptz - interval '1 day', interval '1 day') d
-    ), daily as (
-      select (sold_at at time zone 'UTC')::date as day, currency,
-        sum(price_minor * ticket_count)::bigint as gmv, sum(ticket_count)::int as tickets
-      from sold group by 1, 2
-    )`;
+    )
+  select
+    (select json_agg(refunded) from refunded) as refunds,
+    (select row_to_json(x) from active x) as active,
+    (select row_to_json(x) from listed x) as through,
+    (select json_build_object('awaited', a.awaited, 'oldest', a.oldest, 'median_wait', a.median_wait,
+      'reissued', r.reissued, 'median_delay', r.median_delay) from awaited a, reissued r) as reissues`;
 
-/** The market's figures for `input` (already validated by overviewInput). */
+/** drizzle hands json columns over as text (its postgres.js driver leaves their parsing to the caller). */
+function parsedRow(rows: Record<string, unknown>[]): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(rows[0]).map(([k, v]) => [k, typeof v === 'string' ? (JSON.parse(v) as unknown) : v]),
+  );
+}
+
+/**
+ * The market's figures for `input` (already validated by overviewInput): three statements at once on the
+ * pool, so PostgreSQL works them on several cores (one statement ran its aggregates one after another).
+ */
 export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<MarketOverview> {
   const bounds = overviewBounds(input);
   const scope: Scope = {
@@ -229,31 +268,13 @@ export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<
     partner: input.partnerId ?? null,
     event: input.eventId ?? null,
   };
-  // One statement: each CTE is one aggregate; the filters are the same everywhere.
-  const [row] = await db.execute<OverviewRow & Record<string, unknown>>(sql`
-    with ${salesAggregates(scope)}, ${marketAggregates(scope)}
-    select
-      (select json_agg(x order by x."gmvMinor" desc) from sales x) as sales,
-      (select json_agg(fees) from fees) as buyer_fees,
-      (select json_agg(refunded) from refunded) as refunds,
-      json_build_object(
-        'median_to_sell', (select percentile_cont(0.5) within group (order by extract(epoch from sold_at - created_at))
-          from sold),
-        'price_to_face', (select round(ratio, 4) from faces)
-      ) as totals,
-      (select row_to_json(x) from active x) as active,
-      (select row_to_json(x) from listed x) as through,
-      (select json_build_object('awaited', a.awaited, 'oldest', a.oldest, 'median_wait', a.median_wait,
-        'reissued', r.reissued, 'median_delay', r.median_delay) from awaited a, reissued r) as reissues,
-      (select json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'currency', c.currency,
-          'gmvMinor', coalesce(x.gmv, 0), 'tickets', coalesce(x.tickets, 0)) order by d.day, c.currency)
-        from days d cross join (select distinct currency from sold) c
-        left join daily x on x.day = d.day and x.currency = c.currency) as series`);
-  // drizzle hands json columns over as text (its postgres.js driver leaves their parsing to the caller).
-  const parsed = Object.fromEntries(
-    Object.entries(row).map(([k, v]) => [k, typeof v === 'string' ? (JSON.parse(v) as unknown) : v]),
-  );
-  return shape(input, parsed as unknown as OverviewRow);
+  const [sales, fees, market] = await Promise.all([
+    db.execute<Record<string, unknown>>(salesStatement(scope)),
+    db.execute<Record<string, unknown>>(feesStatement(scope)),
+    db.execute<Record<string, unknown>>(marketStatement(scope)),
+  ]);
+  const row = { ...parsedRow(sales), ...parsedRow(fees), ...parsedRow(market) };
+  return shape(input, row as unknown as OverviewRow);
 }
 
 /** The statement's row as the overview: currencies merged from sales, fees and refunds. */
@@ -288,8 +309,8 @@ function shape(input: OverviewInput, row: OverviewRow): MarketOverview {
     currencies,
     sales,
     ticketsResold: currencies.reduce((n, c) => n + c.ticketsResold, 0),
-    medianSecondsToSell: secs(row.totals.median_to_sell),
-    priceToFace: row.totals.price_to_face === null ? null : Number(row.totals.price_to_face),
+    medianSecondsToSell: secs(row.median_to_sell),
+    priceToFace: row.price_to_face === null ? null : Number(row.price_to_face),
     activeListings: row.active,
     sellThrough: {
       ...row.through,
