@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { TRPCError } from '@trpc/server';
 import { notFound } from 'next/navigation';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
@@ -43,14 +44,6 @@ export default async function DashboardOverviewPage({ searchParams }: { searchPa
   );
   // A date that is no date comes from an edited URL (the form's date inputs cannot send one): a 404.
   if (!DATE.test(values.from) || !DATE.test(values.to)) notFound();
-  const queryClient = getQueryClient();
-  const [{ total }, filters] = await Promise.all([
-    queryClient.fetchQuery(trpc.partners.list.queryOptions({ pageSize: 1 })),
-    queryClient.fetchQuery(trpc.opsOverview.filters.queryOptions({ partnerId: values.partnerId })),
-  ]);
-  if (values.partnerId && !filters.partners.some((p) => p.id === values.partnerId)) notFound();
-  if (values.eventId && !filters.events.some((e) => e.id === values.eventId)) notFound();
-
   // A range the form can send but the overview refuses (backwards, longer than a year): said at its field.
   const parsed = overviewInput.safeParse(values);
   const errors: Partial<Record<'from' | 'to', string>> = {};
@@ -61,9 +54,21 @@ export default async function DashboardOverviewPage({ searchParams }: { searchPa
     }
     if (!errors.from && !errors.to) notFound();
   }
-  const overview = parsed.success
-    ? await queryClient.fetchQuery(trpc.opsOverview.figures.queryOptions(parsed.data))
-    : null;
+  const queryClient = getQueryClient();
+  // The figures are asked at the same time as the filters' choices (an unknown partner or event: null
+  // here, and the 404 just below).
+  const [{ total }, filters, overview] = await Promise.all([
+    queryClient.fetchQuery(trpc.partners.list.queryOptions({ pageSize: 1 })),
+    queryClient.fetchQuery(trpc.opsOverview.filters.queryOptions({ partnerId: values.partnerId })),
+    parsed.success
+      ? queryClient.fetchQuery(trpc.opsOverview.figures.queryOptions(parsed.data)).catch((err: unknown) => {
+          if (err instanceof TRPCError && err.code === 'NOT_FOUND') return null;
+          throw err;
+        })
+      : null,
+  ]);
+  if (values.partnerId && !filters.partners.some((p) => p.id === values.partnerId)) notFound();
+  if (values.eventId && !filters.events.some((e) => e.id === values.eventId)) notFound();
   const scope = values.eventId
     ? (filters.events.find((e) => e.id === values.eventId)?.title ?? '')
     : values.partnerId

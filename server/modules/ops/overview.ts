@@ -142,12 +142,12 @@ const soldCte = ({ start, end, partner, event }: Scope) => sql`
 const salesStatement = (scope: Scope) => sql`
   with ${soldCte(scope)},
     settled as (
+      -- A join, not NOT EXISTS in the select list: that ran as a sub-plan once per payout.
       select s.*, p.status as payout_status, p.amount_minor as payout_minor, p.due_at,
-        p.status = 'SCHEDULED' and not exists (
-          select 1 from seller_accounts a
-          where a.partner_id = p.partner_id and a.seller_email = p.seller_email and a.status = 'active'
-        ) as waiting_info
+        p.status = 'SCHEDULED' and a.partner_id is null as waiting_info
       from sold s left join payouts p on p.listing_id = s.id
+      left join (select distinct partner_id, seller_email from seller_accounts where status = 'active') a
+        on a.partner_id = p.partner_id and a.seller_email = p.seller_email
     ), sales as (
       select currency, count(*)::int as sales, sum(ticket_count)::int as "ticketsResold",
         sum(price_minor * ticket_count)::bigint as "gmvMinor",
