@@ -29,6 +29,7 @@ const cases: Record<string, () => Promise<{ run: () => Promise<BenchResult> }>> 
   'buy-page': () => import('./buy-page'),
   'access-layer-sell': () => import('./access-layer-sell'),
   'leads-bulk': () => import('./leads-bulk'),
+  'ops-overview': () => import('./ops-overview'),
   'onsale-peak': () => import('./onsale-peak'),
 };
 

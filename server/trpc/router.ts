@@ -9,6 +9,7 @@ import { jobsRouter } from './routers/jobs';
 import { mailRouter } from './routers/mail';
 import { opsMoneyRouter } from './routers/ops-money';
 import { opsSearchRouter } from './routers/ops-search';
+import { opsOverviewRouter } from './routers/ops-overview';
 import { marketRouter } from './routers/market';
 import { partnersRouter } from './routers/partners';
 import { protectionRouter } from './routers/protection';
@@ -33,6 +34,7 @@ export const appRouter = router({
   leads: leadsRouter,
   protection: protectionRouter,
   channels: channelsRouter,
+  opsOverview: opsOverviewRouter,
   opsMoney: opsMoneyRouter,
   opsSearch: opsSearchRouter,
   audit: auditRouter,
