@@ -210,7 +210,7 @@ export async function run(): Promise<BenchResult> {
     const [row] = await sql<{ sent: number; imported: number; failed: number; open: number }[]>`
       select coalesce(sum(total), 0)::int as sent, coalesce(sum(imported), 0)::int as imported,
         coalesce(sum(failed), 0)::int as failed, count(*) filter (where status <> 'completed')::int as open
-      from ticket_batches where partner_id = ${m.partnerId} and created_at >= ${rushStart}`;
+      from ticket_batches where partner_id = ${m.partnerId} and created_at >= ${rushStart.toISOString()}`;
     const [stored] = await sql<{ n: number }[]>`
       select count(*)::int as n from tickets where partner_id = ${m.partnerId} and ticket_id like 'RUSH-%'`;
     counts = { sent: row.sent, imported: stored.n, failed: row.failed };
