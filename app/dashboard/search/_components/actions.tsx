@@ -6,9 +6,8 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { FieldDialog } from '@/components/ui/field-dialog';
 import { useTRPC } from '@/components/trpc/client';
-import { fieldErrors } from '@/components/trpc/errors';
+import { RefundDialog } from '../../_shared/refund-dialog';
 
 /*
  * The support actions on the search page, each behind a confirmation. The page is rendered on the
@@ -71,34 +70,13 @@ export function RefundAction({
           Refund
         </Button>
       )}
-      <FieldDialog
+      <RefundDialog
         open={open}
-        role="alertdialog"
-        title={`Refund ${total} to ${buyerEmail}?`}
-        description={
-          <p>
-            The whole payment goes back to the buyer, the sellers&rsquo; scheduled payouts are cancelled and the partner
-            is told by a <code>ticket.refunded</code> webhook with the reason. This cannot be undone.
-          </p>
-        }
-        formLabel="Refund the purchase"
-        field={{
-          label: 'Reason',
-          name: 'reason',
-          required: true,
-          maxLength: 500,
-          value: reason,
-          onChange: (e) => {
-            setReason(e.target.value);
-            if (refund.error) refund.reset();
-          },
-          error: fieldErrors(refund.error).reason ?? null,
-          hint: 'Sent to the partner and kept with the refund.',
-        }}
-        submit="Refund purchase"
-        pending={refund.isPending}
-        pendingLabel="Refunding…"
-        error={refund.error}
+        total={total}
+        buyerEmail={buyerEmail}
+        reason={reason}
+        onReason={setReason}
+        refund={refund}
         onSubmit={() => refund.mutate({ partnerId, intentionId, reason })}
         onCancel={() => setOpen(false)}
       />

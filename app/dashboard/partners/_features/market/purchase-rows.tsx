@@ -5,12 +5,11 @@ import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Button } from '@/components/ui/button';
-import { FieldDialog } from '@/components/ui/field-dialog';
 import { formatUtc, Time } from '@/components/ui/time';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useTRPC } from '@/components/trpc/client';
-import { fieldErrors } from '@/components/trpc/errors';
 import type { AppRouter } from '@/server/trpc/router';
+import { RefundDialog } from '../../../_shared/refund-dialog';
 import { formatMoney } from '../../_shared/format';
 import { SellerName, StatusBadge } from './market-status';
 import styles from '../../_shared/browser.module.css';
@@ -54,7 +53,6 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
       },
     }),
   );
-  const reasonError = fieldErrors(refund.error).reason ?? null;
 
   function open(p: Purchase) {
     refund.reset();
@@ -131,34 +129,13 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
           </tr>
         ))}
       </Table>
-      <FieldDialog
+      <RefundDialog
         open={refunding !== null}
-        role="alertdialog"
-        title={`Refund ${refunding ? formatMoney(refunding.total, refunding.currency) : ''} to ${refunding?.buyerEmail ?? ''}?`}
-        description={
-          <p>
-            The whole payment goes back to the buyer, the sellers&rsquo; scheduled payouts are cancelled and the partner
-            is told by a <code>ticket.refunded</code> webhook with the reason. This cannot be undone.
-          </p>
-        }
-        formLabel="Refund the purchase"
-        field={{
-          label: 'Reason',
-          name: 'reason',
-          required: true,
-          maxLength: 500,
-          value: reason,
-          onChange: (e) => {
-            setReason(e.target.value);
-            if (refund.error) refund.reset(); // the message was about what is being corrected
-          },
-          error: reasonError,
-          hint: 'Sent to the partner and kept with the refund.',
-        }}
-        submit="Refund purchase"
-        pending={refund.isPending}
-        pendingLabel="Refunding…"
-        error={refund.error}
+        total={(refunding && formatMoney(refunding.total, refunding.currency)) ?? ''}
+        buyerEmail={refunding?.buyerEmail ?? ''}
+        reason={reason}
+        onReason={setReason}
+        refund={refund}
         onSubmit={() => {
           if (refunding) refund.mutate({ partnerId, intentionId: refunding.id, reason });
         }}
