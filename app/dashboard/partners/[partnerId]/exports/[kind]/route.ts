@@ -1,3 +1,4 @@
+import { csvResponse } from '@/server/lib/csv';
 import { getDb } from '@/db';
 import { getStaffSession } from '@/server/auth/session';
 import { AppError } from '@/server/lib/errors';
@@ -27,20 +28,8 @@ export async function GET(req: Request, ctx: { params: Promise<{ partnerId: stri
     if (err instanceof AppError && err.code === 'BAD_REQUEST') return new Response(err.message, { status: 400 });
     throw err;
   }
-  const chunks = moneyCsv(kind, partnerId, period, getDb());
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-  });
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${kind}-${partnerId}-${period.from}-${period.to}.csv"`,
-      'cache-control': 'no-store',
-    },
-  });
+  return csvResponse(
+    moneyCsv(kind, partnerId, period, getDb()),
+    `${kind}-${partnerId}-${period.from}-${period.to}.csv`,
+  );
 }

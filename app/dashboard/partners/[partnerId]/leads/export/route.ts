@@ -1,3 +1,4 @@
+import { csvResponse } from '@/server/lib/csv';
 import { getDb } from '@/db';
 import { getStaffSession } from '@/server/auth/session';
 import { AppError } from '@/server/lib/errors';
@@ -15,21 +16,6 @@ export async function GET(req: Request, ctx: { params: Promise<{ partnerId: stri
     throw err;
   }
   const eventRef = new URL(req.url).searchParams.get('event')?.trim().slice(0, 200) || undefined;
-  const chunks = leadsCsv(partnerId, eventRef, getDb());
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-  });
   const name = `leads-${partnerId}${eventRef ? `-${eventRef.replace(/[^\w.-]+/g, '_')}` : ''}.csv`;
-  return new Response(body, {
-    headers: {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${name}"`,
-      'cache-control': 'no-store',
-    },
-  });
+  return csvResponse(leadsCsv(partnerId, eventRef, getDb()), name);
 }
