@@ -1,6 +1,13 @@
 import { expect, test } from './fixtures';
 import { Receiver, RUN, hydrated, shot, signIn } from './helpers';
 
+/*
+ * The API calls below are seconds apart (the page waits for the key's "last used" in between): each on a
+ * connection of its own, so none reuses a keep-alive socket the server is closing after its 5 s idle
+ * timeout (an ECONNRESET that says nothing about the key).
+ */
+const FRESH = { connection: 'close' };
+
 test.describe('access control', () => {
   test('the tRPC endpoint refuses unauthenticated calls', async ({ request }) => {
     const list = await request.get('/api/trpc/partners.list?input=' + encodeURIComponent(JSON.stringify({ json: {} })));
@@ -124,7 +131,7 @@ test('staff manage a partner and its API keys', async ({ page, context, request 
   });
 
   await test.step('the new key authenticates on the partner API', async () => {
-    const me = await request.get('/v1/me', { headers: { Authorization: secret } });
+    const me = await request.get('/v1/me', { headers: { Authorization: secret, ...FRESH } });
     expect(me.status()).toBe(200);
     const body = await me.json();
     expect(body.data.partnerId).toBe(partnerId);
@@ -154,7 +161,7 @@ test('staff manage a partner and its API keys', async ({ page, context, request 
 
     await page.reload();
     await expect(row).toContainText('Active');
-    const still = await request.get('/v1/me', { headers: { Authorization: secret } });
+    const still = await request.get('/v1/me', { headers: { Authorization: secret, ...FRESH } });
     expect(still.status()).toBe(200);
   });
 
@@ -167,7 +174,7 @@ test('staff manage a partner and its API keys', async ({ page, context, request 
     await expect(row).toContainText('Revoked');
     await expect(row.getByRole('button', { name: /Revoke/ })).toHaveCount(0);
 
-    const me = await request.get('/v1/me', { headers: { Authorization: secret } });
+    const me = await request.get('/v1/me', { headers: { Authorization: secret, ...FRESH } });
     expect(me.status()).toBe(401);
     const body = await me.json();
     expect(body.status).toBe(401);
