@@ -5,7 +5,8 @@ import { GET as me } from '@/app/v1/me/route';
 import { GET as unknownGet, POST as unknownPost } from '@/app/v1/[...path]/route';
 import { getDb } from '@/db';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
-import { createApiKey, flushKeyUse, listApiKeys, revokeApiKey } from '@/server/modules/partners';
+import { flushTouches } from '@/server/lib/deferred-touch';
+import { createApiKey, listApiKeys, revokeApiKey } from '@/server/modules/partners';
 import { defineRoute } from '@/server/lib/contract';
 import { handle } from './route';
 
@@ -91,7 +92,7 @@ describe('partner API key authentication', () => {
     await me(apiRequest('/v1/me', { key: a.apiKey }));
     // The call itself writes nothing (a GET never does); the noted use is written by the flush.
     expect((await listApiKeys(a.partner.id, getDb())).every((k) => k.lastUsedAt === null)).toBe(true);
-    await flushKeyUse();
+    await flushTouches();
     const used = (await listApiKeys(a.partner.id, getDb())).find((k) => k.kind === 'partner');
     expect(used?.lastUsedAt).toBeInstanceOf(Date);
   });

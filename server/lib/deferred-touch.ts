@@ -31,12 +31,7 @@ export function deferredTouch(
     if (!s) touches().set(name, (s = { pending: new Set(), write }));
     return s;
   };
-  const flush = async () => {
-    const s = state();
-    const ids = [...s.pending];
-    s.pending.clear();
-    if (ids.length) await s.write(ids);
-  };
+  const flush = () => drain(state());
   return {
     note(id) {
       const s = state();
@@ -50,13 +45,18 @@ export function deferredTouch(
   };
 }
 
+/** Writes what one stamp has noted so far, in one statement. */
+async function drain(s: State): Promise<void> {
+  const ids = [...s.pending];
+  s.pending.clear();
+  if (ids.length) await s.write(ids);
+}
+
 /** Writes every noted stamp now (the graceful stop). */
 export async function flushTouches(): Promise<void> {
   await Promise.all(
-    [...touches().entries()].map(async ([name, s]) => {
-      const ids = [...s.pending];
-      s.pending.clear();
-      if (ids.length) await s.write(ids).catch((err: unknown) => log.error(`${name} not written`, errorFields(err)));
-    }),
+    [...touches().entries()].map(([name, s]) =>
+      drain(s).catch((err: unknown) => log.error(`${name} not written`, errorFields(err))),
+    ),
   );
 }

@@ -292,7 +292,7 @@ export interface AuthenticatedKey {
 
 /**
  * Resolves a presented key to its partner, or null for unknown and revoked keys. One indexed lookup and
- * no write: the key's last use is noted in memory and written by a timer (`flushKeyUse`).
+ * no write: the key's last use is noted in memory and written by a timer (`keyUse` below).
  */
 export async function authenticateApiKey(rawKey: string): Promise<AuthenticatedKey | null> {
   if (rawKey.length < 10 || rawKey.length > 200) return null;
@@ -363,7 +363,7 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
     where k.hash = ${hash} and k.revoked_at is null`;
   if (!row) return null;
   // A disabled partner's calls are refused, so they do not count as use either.
-  if (!row.partner_disabled && row.stale) noteKeyUse(row.key_id);
+  if (!row.partner_disabled && row.stale) keyUse.note(row.key_id);
   return {
     partnerId: row.partner_id,
     partnerName: row.partner_name,
@@ -388,12 +388,3 @@ const keyUse = deferredTouch(
   update api_keys set last_used_at = now()
   where id = any(${ids}) and (last_used_at is null or last_used_at < now() - interval '60 seconds')`,
 );
-
-function noteKeyUse(keyId: string): void {
-  keyUse.note(keyId);
-}
-
-/** Writes the noted uses now (tests; the graceful stop flushes every stamp through flushTouches). */
-export function flushKeyUse(): Promise<void> {
-  return keyUse.flush();
-}
