@@ -18,6 +18,10 @@ const nextConfig: NextConfig = {
   // `npm test` runs `tsc --noEmit` over the whole project before it builds, so its build skips the
   // same check (~30 s); every other build, `npm run build` included, type-checks as usual.
   typescript: { ignoreBuildErrors: process.env.NEXT_BUILD_TYPECHECKED === '1' },
+  // Turbopack keeps its work in .next/cache between builds (on by default since Next.js 16.4), which speeds up
+  // a developer's next build but costs the build that writes it (~225 MB). CI builds a fresh clone once and
+  // throws it away, so `.ci/run` turns it off (NEXT_BUILD_CACHE=0).
+  experimental: { turbopackFileSystemCacheForBuild: process.env.NEXT_BUILD_CACHE !== '0' },
   // On every answer, static files included; the per-request policy (CSP with its nonce) is proxy.ts's.
   // X-Frame-Options everywhere but under the pages a partner may embed, where the proxy decides.
   headers: async () => [

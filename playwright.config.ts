@@ -83,6 +83,7 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
+        ...(process.env.EXP_ARGS ? process.env.EXP_ARGS.split('|') : []),
       ],
     },
   },

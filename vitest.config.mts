@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { LongFilesFirst } from './server/testing/sequencer';
 
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
@@ -16,5 +17,7 @@ export default defineConfig({
     // partner's due rows, so a dispatch in one worker's file must not race another worker's clock.
     // Two cores: two workers keep both busy while one waits on PostgreSQL, a third only thrashes.
     maxWorkers: Number(process.env.VITEST_WORKERS) || 2,
+    // The files that start processes of their own first, so the run does not end on one of them alone.
+    sequence: { sequencer: LongFilesFirst },
   },
 });

@@ -17,17 +17,25 @@ rm -f test-results/unit.json test-results/e2e.json test-results/phases.txt test-
 status=0
 phase_started=0
 phase_name=''
+# The machine's CPU ticks (busy, all) so far, from /proc/stat: a phase's share of busy CPU tells whether
+# it is bound by the cores (near 100 %) or waits (then more parallelism would help).
+cpu_ticks() {
+  awk '/^cpu /{ all = 0; for (i = 2; i <= NF; i++) all += $i; print all - $5 - $6, all }' /proc/stat 2>/dev/null || echo '0 0'
+}
+phase_cpu=''
 begin() {
   phase_name=$1
   phase_started=$(date +%s%N)
+  phase_cpu=$(cpu_ticks)
   echo "── $phase_name"
 }
 end() {
   local ms=$((($(date +%s%N) - phase_started) / 1000000))
-  local s
+  local s busy
   s=$(printf '%d.%01d' $((ms / 1000)) $((ms % 1000 / 100)))
-  echo "── $phase_name: ${s} s"
-  echo "$phase_name	$s" >>test-results/phases.txt
+  busy=$(echo "$phase_cpu $(cpu_ticks)" | awk '{ d = $4 - $2; print (d > 0 ? int(100 * ($3 - $1) / d) : 0) }')
+  echo "── $phase_name: ${s} s (CPU ${busy} % busy)"
+  echo "$phase_name	$s	$busy" >>test-results/phases.txt
 }
 
 # Debian's Chromium, installed when missing, in the background until Playwright needs it.
