@@ -1,5 +1,16 @@
 import { type APIRequestContext, expect, type Page, test } from './fixtures';
-import { axe, call, createPartner, hydrated, listTicket, pageShot, RUN, setUp, payWithTestCard } from './helpers';
+import {
+  axe,
+  call,
+  createPartner,
+  hydrated,
+  listTicket,
+  pageShot,
+  RUN,
+  setUp,
+  payWithTestCard,
+  PRESENTATION,
+} from './helpers';
 
 /*
  * The buying flow in a real browser: the partner's entry URL, the market with every fee shown, filters and
@@ -249,7 +260,7 @@ test('a fan signed in by the partner buys as themself: no e-mail to type, the wi
   await expect(page.getByTestId('return-to')).toHaveAttribute('href', RETURN_TO);
 });
 
-test('Spanish prices and dates', async ({ page, request }) => {
+test('Spanish prices and dates', PRESENTATION, async ({ page, request }) => {
   await page.goto(await entry(request, { showId: '1', lang: 'es' }));
   await expect(page.getByRole('heading', { name: 'Entradas a la venta' })).toBeVisible();
   await expect(page.getByTestId('show-date')).toHaveText(/vie, 10 sept 2027, 21:00/);

@@ -1,5 +1,15 @@
 import { expect, type Page, test } from './fixtures';
-import { axe, call, createPartner, listTicket, pushCappedEurEvent, RUN, shot, shotsEnEs } from './helpers';
+import {
+  axe,
+  call,
+  createPartner,
+  listTicket,
+  pushCappedEurEvent,
+  RUN,
+  shot,
+  shotsEnEs,
+  PRESENTATION,
+} from './helpers';
 
 /*
  * The buy page on a phone (issue 31, build 3): the offers start within the first screen (a compact event
@@ -127,25 +137,27 @@ for (const [lang, text] of [
   });
 }
 
-test('the buy page is axe-clean and without sideways scroll at 390 and 1366 px, in English and Spanish', async ({
-  page,
-}) => {
-  for (const lang of ['en', 'es'] as const) {
-    for (const width of [390, 1366]) {
-      await page.setViewportSize({ width, height: 844 });
-      await page.goto(withLang(marketUrl, lang));
-      await expect(page.locator('html')).toHaveAttribute('lang', lang);
-      await axe(page, `buy page (${lang}, ${width})`);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-      if (width === 1366) {
-        // Wide: the offers and the side column (trust, about) side by side.
-        const offers = await page.getByTestId('market-listings').boundingBox();
-        const aside = await page.getByTestId('buy-trust').boundingBox();
-        expect(aside!.x).toBeGreaterThan(offers!.x + offers!.width);
-        expect(aside!.y).toBeLessThan(offers!.y + offers!.height);
+test(
+  'the buy page is axe-clean and without sideways scroll at 390 and 1366 px, in English and Spanish',
+  PRESENTATION,
+  async ({ page }) => {
+    for (const lang of ['en', 'es'] as const) {
+      for (const width of [390, 1366]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.goto(withLang(marketUrl, lang));
+        await expect(page.locator('html')).toHaveAttribute('lang', lang);
+        await axe(page, `buy page (${lang}, ${width})`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        if (width === 1366) {
+          // Wide: the offers and the side column (trust, about) side by side.
+          const offers = await page.getByTestId('market-listings').boundingBox();
+          const aside = await page.getByTestId('buy-trust').boundingBox();
+          expect(aside!.x).toBeGreaterThan(offers!.x + offers!.width);
+          expect(aside!.y).toBeLessThan(offers!.y + offers!.height);
+        }
       }
     }
-  }
-  await page.goto(withLang(marketUrl, 'en'));
-  await shotsEnEs(page, 'buy-page');
-});
+    await page.goto(withLang(marketUrl, 'en'));
+    await shotsEnEs(page, 'buy-page');
+  },
+);

@@ -11,6 +11,7 @@ import {
   RUN,
   shot,
   signIn,
+  PRESENTATION,
 } from './helpers';
 import { expectTablesFit, LAPTOP, tableFitProblems } from './table-fit';
 
@@ -226,20 +227,24 @@ test('dashboard tables fit at 1366 px and name channels, sales and pushed invent
   }
 });
 
-test('the fit check finds an action pushed off screen and a table that scrolls sideways', async ({ page }) => {
-  await page.setViewportSize(LAPTOP);
-  await page.setContent(`
+test(
+  'the fit check finds an action pushed off screen and a table that scrolls sideways',
+  PRESENTATION,
+  async ({ page }) => {
+    await page.setViewportSize(LAPTOP);
+    await page.setContent(`
     <main style="margin:0">
       <div style="overflow-x:auto"><table aria-label="Wide purchases"><tbody><tr>
         <td style="min-width:1500px">many columns</td><td><button>Refund</button></td>
       </tr></tbody></table></div>
       <div><table aria-label="Narrow"><tbody><tr><td>one</td><td><a href="#x">Open</a></td></tr></tbody></table></div>
     </main>`);
-  const { problems, rows } = await tableFitProblems(page);
-  expect(rows).toBe(2);
-  expect(problems).toEqual([
-    expect.stringMatching(/^Wide purchases: \d+px wide in a \d+px container$/),
-    expect.stringMatching(/^Wide purchases: ends at \d+px$/),
-    expect.stringMatching(/^Wide purchases: "Refund" ends at \d+px$/),
-  ]);
-});
+    const { problems, rows } = await tableFitProblems(page);
+    expect(rows).toBe(2);
+    expect(problems).toEqual([
+      expect.stringMatching(/^Wide purchases: \d+px wide in a \d+px container$/),
+      expect.stringMatching(/^Wide purchases: ends at \d+px$/),
+      expect.stringMatching(/^Wide purchases: "Refund" ends at \d+px$/),
+    ]);
+  },
+);

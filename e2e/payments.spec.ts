@@ -13,6 +13,7 @@ import {
   shotsEnEs,
   svgIconsOnly,
   usdShow,
+  PRESENTATION,
 } from './helpers';
 
 /*
@@ -273,10 +274,14 @@ test('a resale payment in Spanish: event, date and venue, seats, the fee split, 
   await checkWidths(page, 'payments-es-resale-expired');
 });
 
-test('a resale payment in English and Spanish at 390 and 1366 px (screenshots)', async ({ page, request }) => {
-  const path = await resalePayment(request, 'Sala Quito');
-  await page.goto(path);
-  await expect(page.getByTestId('order-seats')).toHaveText('Section B · Row 5 · Seat 11');
-  await expect(page.getByTestId('order-split')).toContainText('Service fee (Encore)');
-  await shotsEnEs(page, 'payments-resale');
-});
+test(
+  'a resale payment in English and Spanish at 390 and 1366 px (screenshots)',
+  PRESENTATION,
+  async ({ page, request }) => {
+    const path = await resalePayment(request, 'Sala Quito');
+    await page.goto(path);
+    await expect(page.getByTestId('order-seats')).toHaveText('Section B · Row 5 · Seat 11');
+    await expect(page.getByTestId('order-split')).toContainText('Service fee (Encore)');
+    await shotsEnEs(page, 'payments-resale');
+  },
+);
