@@ -75,11 +75,11 @@ export const listings = pgTable(
   (t) => [
     index('listings_show_status_idx').on(t.showPk, t.status),
     index('listings_partner_status_idx').on(t.partnerId, t.status, t.createdAt),
-    // The staff overview's range scans (migration 0036 adds INCLUDE columns so they are index-only).
+    // The staff overview's range scans, index-only: the range's column first, then what the figures read.
     index('listings_sold_idx')
-      .on(t.soldAt)
+      .on(t.soldAt, t.id, t.partnerId, t.eventPk, t.currency, t.priceMinor, t.ticketCount, t.createdAt)
       .where(sql`${t.soldAt} is not null`),
-    index('listings_created_idx').on(t.createdAt),
+    index('listings_created_idx').on(t.createdAt, t.partnerId, t.eventPk, t.soldAt),
     uniqueIndex('listings_channel_slot_idx')
       .on(t.channelListingId, t.channelSlot)
       .where(sql`${t.channelListingId} is not null`),
