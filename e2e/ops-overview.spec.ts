@@ -87,6 +87,10 @@ test('staff read the market’s figures, filtered by partner and event', async (
     await expect(page.getByTestId('overview-price-to-face')).toHaveText('1.13 ×');
     await expect(page.getByTestId('overview-active')).toHaveText('0');
     await expect(page.getByTestId('overview-refunds')).toHaveText('0.00 EUR');
+    // Encore's fees and the partner's apart, as the sale recorded them; no sale from before the split.
+    await expect(page.getByTestId('overview-encore-fees')).toContainText('EUR');
+    await expect(page.getByTestId('overview-partner-fees')).toContainText('EUR');
+    await expect(page.getByTestId('overview-unsplit-fees')).toHaveCount(0);
     await expect(page.getByTestId('chart-tickets')).toBeVisible();
     await expect(page.getByTestId('chart-gmv-eur')).toBeVisible();
     await axe(page, 'overview filtered by partner');

@@ -56,9 +56,8 @@ export default async function DashboardOverviewPage({ searchParams }: { searchPa
   }
   const queryClient = getQueryClient();
   // The figures are asked at the same time as the filters' choices (an unknown partner or event: null
-  // here, and the 404 just below).
-  const [{ total }, filters, overview] = await Promise.all([
-    queryClient.fetchQuery(trpc.partners.list.queryOptions({ pageSize: 1 })),
+  // here, and the 404 just below). The filters list every partner: their count is the Partners card's.
+  const [filters, overview] = await Promise.all([
     queryClient.fetchQuery(trpc.opsOverview.filters.queryOptions({ partnerId: values.partnerId })),
     parsed.success
       ? queryClient.fetchQuery(trpc.opsOverview.figures.queryOptions(parsed.data)).catch((err: unknown) => {
@@ -113,7 +112,7 @@ export default async function DashboardOverviewPage({ searchParams }: { searchPa
           <Card className="stat">
             <p className="stat-label">Partners</p>
             <p className="stat-value" data-testid="partner-count">
-              {total}
+              {filters.partners.length}
             </p>
             <div className="stat-actions">
               <ButtonLink href="/dashboard/partners" size="sm">

@@ -75,6 +75,11 @@ export const listings = pgTable(
   (t) => [
     index('listings_show_status_idx').on(t.showPk, t.status),
     index('listings_partner_status_idx').on(t.partnerId, t.status, t.createdAt),
+    // The staff overview's range scans, index-only: the range's column first, then what the figures read.
+    index('listings_sold_idx')
+      .on(t.soldAt, t.id, t.partnerId, t.eventPk, t.currency, t.priceMinor, t.ticketCount, t.createdAt)
+      .where(sql`${t.soldAt} is not null`),
+    index('listings_created_idx').on(t.createdAt, t.partnerId, t.eventPk, t.soldAt),
     uniqueIndex('listings_channel_slot_idx')
       .on(t.channelListingId, t.channelSlot)
       .where(sql`${t.channelListingId} is not null`),
@@ -166,12 +171,24 @@ export const payouts = pgTable(
     status: text({ enum: ['SCHEDULED', 'PAID', 'CANCELLED'] })
       .notNull()
       .default('SCHEDULED'),
+    /*
+     * The sale's split, fixed in the purchase's transaction (migration 0036): the ticket prices of the
+     * listing (`grossMinor` = payout + sellerFee + partnerFee), the buyer fee paid on them, Encore's seller
+     * fee and the partner's primary sales fee actually taken. Sales before 0036: seller and partner fee
+     * null ("not recorded"); gross and buyer fee backfilled.
+     */
+    grossMinor: bigint({ mode: 'number' }),
+    buyerFeeMinor: bigint({ mode: 'number' }),
+    sellerFeeMinor: bigint({ mode: 'number' }),
+    partnerFeeMinor: bigint({ mode: 'number' }),
     dueAt: timestamp({ withTimezone: true }).notNull(),
     paidAt: timestamp({ withTimezone: true }),
+    /** The sale's moment: inserted in the purchase's transaction, so equal to its listing's `soldAt`. */
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     uniqueIndex('payouts_listing_idx').on(t.listingId),
     index('payouts_seller_idx').on(t.partnerId, t.sellerEmail, t.status),
+    index('payouts_created_idx').on(t.createdAt),
   ],
 );

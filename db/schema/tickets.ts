@@ -59,6 +59,10 @@ export const tickets = pgTable(
     index('tickets_reissue_idx')
       .on(t.partnerId, t.reissueRequestedAt)
       .where(sql`${t.reissueRequestedAt} is not null and ${t.reissuedAt} is null`),
+    // The staff overview's "reissued in the range", index-only.
+    index('tickets_reissued_idx')
+      .on(t.reissuedAt, t.partnerId, t.eventPk, t.reissueRequestedAt)
+      .where(sql`${t.reissuedAt} is not null`),
     uniqueIndex('tickets_partner_ticket_idx').on(t.partnerId, t.ticketId),
     uniqueIndex('tickets_secure_token_idx').on(t.secureToken),
     // Serves a show's tickets and the dashboard's keyset pages by ticketId.

@@ -66,6 +66,7 @@ function PerCurrency({
 export function OverviewFigures({ o }: { o: MarketOverview }) {
   const waiting = o.currencies.reduce((n, c) => n + c.payouts.waitingForInfo, 0);
   const refunds = o.currencies.reduce((n, c) => n + c.refunds.count, 0);
+  const unsplit = o.currencies.some((c) => c.unsplitFeesMinor !== 0);
   return (
     <>
       <section className={styles.section} aria-labelledby="overview-sales">
@@ -110,16 +111,31 @@ export function OverviewFigures({ o }: { o: MarketOverview }) {
           Money
         </h2>
         <div className="stat-grid">
-          <Stat label="Encore buyer fees" testId="overview-buyer-fees" sub="On purchases not refunded">
+          <Stat
+            label="Encore fees"
+            testId="overview-encore-fees"
+            sub="Buyer fees plus seller fees, as charged, on sales not cancelled"
+          >
+            <PerCurrency o={o} amount={(c) => c.buyerFeesMinor + c.sellerFeesMinor} />
+          </Stat>
+          <Stat label="Encore buyer fees" testId="overview-buyer-fees" sub="Paid by buyers on top of the price">
             <PerCurrency o={o} amount={(c) => c.buyerFeesMinor} />
           </Stat>
-          <Stat
-            label="Seller and partner fees"
-            testId="overview-seller-fees"
-            sub="Kept from sellers’ prices: Encore’s seller fee plus the partner’s primary fee"
-          >
+          <Stat label="Encore seller fees" testId="overview-seller-fees" sub="Kept from sellers’ prices">
             <PerCurrency o={o} amount={(c) => c.sellerFeesMinor} />
           </Stat>
+          <Stat label="Partner fees" testId="overview-partner-fees" sub="Partners’ primary sales fees, as taken">
+            <PerCurrency o={o} amount={(c) => c.partnerFeesMinor} />
+          </Stat>
+          {unsplit ? (
+            <Stat
+              label="Fees not split"
+              testId="overview-unsplit-fees"
+              sub="Sales made before fees were recorded at sale time: Encore’s seller fee and the partner’s fee together"
+            >
+              <PerCurrency o={o} amount={(c) => c.unsplitFeesMinor} />
+            </Stat>
+          ) : null}
           <Stat label="Payouts due" testId="overview-payouts-due" sub="Scheduled, and due now">
             <PerCurrency o={o} amount={(c) => c.payouts.dueMinor} />
           </Stat>

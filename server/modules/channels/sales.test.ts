@@ -267,6 +267,8 @@ describe('channel listings in the market', () => {
       .from(payouts)
       .where(eq(payouts.sellerEmail, channelSeller(s.channel.id)));
     expect(payout).toMatchObject({ status: 'SCHEDULED', amountMinor: 9000, currency: 'EUR' });
+    // Its split as recorded at the sale and at the hand-over: price = payout + seller fee + partner fee.
+    expect(payout.grossMinor).toBe(payout.amountMinor + payout.sellerFeeMinor! + payout.partnerFeeMinor!);
 
     const page = await call(salesGet, '/v1/channels/sales?status=FULFILLED', s.channelKey);
     expect(page.body.data).toMatchObject({ total: 1, items: [{ saleId, listingId: 'PAIR', status: 'FULFILLED' }] });

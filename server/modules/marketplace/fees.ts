@@ -81,6 +81,29 @@ export function buyerFeeMinor(terms: MarketTerms, priceMinor: number, currency: 
   return feeOn(priceMinor, terms.buyerFeePercent, terms.buyerFeeFixed, currency);
 }
 
+/** One sold ticket's price split: the seller's payout, Encore's seller fee and the partner's primary fee. */
+export interface SaleSplit {
+  payoutMinor: number;
+  sellerFeeMinor: number;
+  partnerFeeMinor: number;
+}
+
+/**
+ * How one ticket's price splits (price = payout + seller fee + partner fee, always): Encore's seller fee
+ * first (never more than the price), then the partner's primary fee out of what is left (the payout never
+ * below zero: the partner gets what the floor leaves). sellerPayoutMinor is its payout.
+ */
+export function saleSplitOf(
+  terms: MarketTerms,
+  priceMinor: number,
+  currency: string,
+  primarySalesFeeMinor = 0,
+): SaleSplit {
+  const net = Math.max(0, priceMinor - feeOn(priceMinor, terms.sellerFeePercent, terms.sellerFeeFixed, currency));
+  const payout = Math.max(0, net - primarySalesFeeMinor);
+  return { payoutMinor: payout, sellerFeeMinor: priceMinor - net, partnerFeeMinor: net - payout };
+}
+
 /**
  * What the seller receives per ticket: the price less the seller fee and less the primary sales fee
  * (the partner's share of a resale, resolved per ticket), never below zero.
@@ -91,8 +114,5 @@ export function sellerPayoutMinor(
   currency: string,
   primarySalesFeeMinor = 0,
 ): number {
-  return Math.max(
-    0,
-    priceMinor - feeOn(priceMinor, terms.sellerFeePercent, terms.sellerFeeFixed, currency) - primarySalesFeeMinor,
-  );
+  return saleSplitOf(terms, priceMinor, currency, primarySalesFeeMinor).payoutMinor;
 }

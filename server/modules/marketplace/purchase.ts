@@ -18,7 +18,7 @@ import { holdShows, showDirectory } from '@/server/modules/catalog';
 import { type ChannelListingSold, notifyChannelListingsSold } from './events';
 import { forgetBuyPageOffers } from './offers-cache';
 import { enqueueWebhook } from '@/server/modules/webhooks';
-import { buyerFeeMinor, marketTerms, primaryFeeMinorOf, sellerPayoutMinor } from './fees';
+import { buyerFeeMinor, marketTerms, primaryFeeMinorOf, type SaleSplit, saleSplitOf } from './fees';
 import { BUY_INTENTION_PURPOSE, cancelListings, REFUND_PURCHASE_JOB } from './intentions';
 import { mailListingsCancelled, mailPurchaseCompleted, mailPurchaseRefunded, mailTicketsDelivered } from './mails';
 import { notOwnedBy } from './ownership';
@@ -61,20 +61,46 @@ async function handOver(
   return urls;
 }
 
-/** What the seller of a listing receives for these tickets: the price less the seller fee and the partner's primary fee. */
-async function payoutOf(
+/**
+ * How a listing's price splits for these tickets: what its seller receives (the price less the seller fee
+ * and the partner's primary fee), Encore's seller fee and the partner's fee, summed over the tickets.
+ */
+async function splitOf(
   work: Work,
   partnerId: string,
   terms: Awaited<ReturnType<typeof marketTerms>>,
   listing: { priceMinor: number; currency: string },
   tickets: SaleTicket[],
-) {
-  let amount = 0;
+): Promise<SaleSplit> {
+  const sum: SaleSplit = { payoutMinor: 0, sellerFeeMinor: 0, partnerFeeMinor: 0 };
   for (const t of tickets) {
     const fee = await primaryFeeMinor(partnerId, t, listing.priceMinor, work);
-    amount += sellerPayoutMinor(terms, listing.priceMinor, listing.currency, fee);
+    const one = saleSplitOf(terms, listing.priceMinor, listing.currency, fee);
+    sum.payoutMinor += one.payoutMinor;
+    sum.sellerFeeMinor += one.sellerFeeMinor;
+    sum.partnerFeeMinor += one.partnerFeeMinor;
   }
-  return amount;
+  return sum;
+}
+
+/**
+ * The purchase's buyer fee per listing, adding up to the fee the buyer paid (fixed when the intention was
+ * made): each listing's fee under today's terms; if the terms changed while the buyer paid, the paid fee is
+ * shared in those proportions (by price when they are all 0), the rounding left on the first listing.
+ */
+function buyerFeeShares(
+  terms: Awaited<ReturnType<typeof marketTerms>>,
+  paidFeeMinor: number,
+  rows: { priceMinor: number; ticketCount: number; currency: string }[],
+): number[] {
+  const fees = rows.map((r) => buyerFeeMinor(terms, r.priceMinor, r.currency) * r.ticketCount);
+  const sum = fees.reduce((n, f) => n + f, 0);
+  if (sum === paidFeeMinor) return fees;
+  const weights = sum > 0 ? fees : rows.map((r) => r.priceMinor * r.ticketCount);
+  const total = weights.reduce((n, w) => n + w, 0);
+  const shares = weights.map((w) => (total > 0 ? Math.floor((paidFeeMinor * w) / total) : 0));
+  if (shares.length) shares[0] += paidFeeMinor - shares.reduce((n, x) => n + x, 0);
+  return shares;
 }
 
 /**
@@ -206,8 +232,9 @@ async function settleSale(work: Work, intention: Intention, payment: Payment, ro
   const sales: { listingId: string; payoutMinor: number; dueAt: Date }[] = [];
   const secureViewUrls: string[] = [];
   const channelSold: ChannelListingSold[] = [];
+  const buyerFees = buyerFeeShares(terms, intention.buyerFeeMinor, rows);
   let paidSoFar = 0;
-  for (const listing of rows) {
+  for (const [i, listing] of rows.entries()) {
     if (listing.channelListingId) {
       const showAt = startsAt.get(listing.showPk) ?? new Date();
       const { channelListingId } = listing;
@@ -216,6 +243,7 @@ async function settleSale(work: Work, intention: Intention, payment: Payment, ro
         channelListingId,
         showAt,
         paidSoFar,
+        buyerFeeMinor: buyerFees[i],
       });
       paidSoFar += sold.paidMinor;
       channelSold.push(sold);
@@ -224,11 +252,11 @@ async function settleSale(work: Work, intention: Intention, payment: Payment, ro
     const list = ticketsOf(listing.id);
     // The links rotated by the sale: the buyer's, for their confirmation mail.
     secureViewUrls.push(...(await handOver(work, intention.partnerId, list, intention.buyerEmail, protection.reissue)));
-    const amount = await payoutOf(work, intention.partnerId, terms, listing, list);
+    const split = await splitOf(work, intention.partnerId, terms, listing, list);
     const showAt = list[0]?.startsAt ?? new Date();
     const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
-    sales.push({ listingId: listing.id, payoutMinor: amount, dueAt });
-    await insertPayout(tx, intention, listing, amount, dueAt);
+    sales.push({ listingId: listing.id, payoutMinor: split.payoutMinor, dueAt });
+    await insertPayout(tx, intention, listing, split, buyerFees[i], dueAt);
   }
   await notifyChannelListingsSold(work, channelSold);
   await mailPurchaseCompleted(
@@ -254,13 +282,21 @@ async function settleChannelListing(
     channelListingId,
     showAt,
     paidSoFar,
-  }: { listing: Listing; channelListingId: string; showAt: Date; paidSoFar: number },
+    buyerFeeMinor: buyerFee,
+  }: { listing: Listing; channelListingId: string; showAt: Date; paidSoFar: number; buyerFeeMinor: number },
 ): Promise<ChannelListingSold> {
-  const payoutMinor = sellerPayoutMinor(terms, listing.priceMinor, listing.currency, 0) * listing.ticketCount;
+  // No primary fee until the channel hands the tickets over (deliverChannelSale records it then).
+  const one = saleSplitOf(terms, listing.priceMinor, listing.currency, 0);
+  const split: SaleSplit = {
+    payoutMinor: one.payoutMinor * listing.ticketCount,
+    sellerFeeMinor: one.sellerFeeMinor * listing.ticketCount,
+    partnerFeeMinor: 0,
+  };
+  const payoutMinor = split.payoutMinor;
   const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
   const paid = (listing.priceMinor + buyerFeeMinor(terms, listing.priceMinor, listing.currency)) * listing.ticketCount;
   const paidMinor = Math.min(paid, intention.totalMinor - paidSoFar);
-  await insertPayout(tx, intention, listing, payoutMinor, dueAt);
+  await insertPayout(tx, intention, listing, split, buyerFee, dueAt);
   return {
     listingId: listing.id,
     channelListingId,
@@ -277,8 +313,19 @@ async function settleChannelListing(
   };
 }
 
-/** The seller's payout for one listing of a completed purchase, due at `dueAt`. */
-async function insertPayout(tx: Tx, intention: Intention, listing: Listing, amountMinor: number, dueAt: Date) {
+/**
+ * The seller's payout for one listing of a completed purchase, due at `dueAt`, with the sale's split as
+ * charged (gross = payout + seller fee + partner fee; the buyer fee on top): what reconciliation and the
+ * overview read, whatever the terms become later.
+ */
+async function insertPayout(
+  tx: Tx,
+  intention: Intention,
+  listing: Listing,
+  split: SaleSplit,
+  buyerFeeMinor: number,
+  dueAt: Date,
+) {
   await tx.insert(payouts).values({
     id: newId('po'),
     partnerId: intention.partnerId,
@@ -286,7 +333,11 @@ async function insertPayout(tx: Tx, intention: Intention, listing: Listing, amou
     listingId: listing.id,
     intentionId: intention.id,
     currency: listing.currency,
-    amountMinor,
+    amountMinor: split.payoutMinor,
+    grossMinor: listing.priceMinor * listing.ticketCount,
+    buyerFeeMinor,
+    sellerFeeMinor: split.sellerFeeMinor,
+    partnerFeeMinor: split.partnerFeeMinor,
     dueAt,
   });
 }
@@ -329,10 +380,14 @@ export async function deliverChannelSale(
     refuseRevealed: !protection.reissue,
     heldBy,
   });
-  const amount = await payoutOf(work, sale.partnerId, terms, listing, tickets);
+  const split = await splitOf(work, sale.partnerId, terms, listing, tickets);
   await tx
     .update(payouts)
-    .set({ amountMinor: amount })
+    .set({
+      amountMinor: split.payoutMinor,
+      sellerFeeMinor: split.sellerFeeMinor,
+      partnerFeeMinor: split.partnerFeeMinor,
+    })
     .where(and(eq(payouts.listingId, listing.id), eq(payouts.status, 'SCHEDULED')));
   await mailTicketsDelivered(work, listing.id, sale.buyerEmail, secureViewUrls);
 }

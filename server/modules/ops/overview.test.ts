@@ -42,7 +42,14 @@ interface Sale {
   soldAt?: string;
   status?: 'SOLD' | 'ACTIVE' | 'UNLISTED';
   buyerFeeMinor?: number;
-  payout?: { amountMinor: number; status: 'SCHEDULED' | 'PAID' | 'CANCELLED'; dueAt: string; seller?: string };
+  payout?: {
+    amountMinor: number;
+    status: 'SCHEDULED' | 'PAID' | 'CANCELLED';
+    dueAt: string;
+    seller?: string;
+    /** The split as the sale recorded it; absent: a sale from before it was recorded (migration 0036). */
+    split?: { sellerFeeMinor: number; partnerFeeMinor: number };
+  };
   refund?: { amountMinor: number; at: string };
 }
 
@@ -108,8 +115,14 @@ async function seed(s: Sale) {
       intentionId,
       currency: s.currency,
       amountMinor: s.payout.amountMinor,
+      grossMinor: s.priceMinor,
+      buyerFeeMinor: fee,
+      sellerFeeMinor: s.payout.split?.sellerFeeMinor ?? null,
+      partnerFeeMinor: s.payout.split?.partnerFeeMinor ?? null,
       status: s.payout.status,
       dueAt: at(s.payout.dueAt),
+      // Inserted in the purchase's transaction: the sale's moment (the overview reads it as such).
+      createdAt: at(s.soldAt),
     });
   }
   if (s.refund) {
@@ -191,7 +204,12 @@ beforeAll(async () => {
     createdAt: '2020-03-01T00:00:00',
     soldAt: '2020-03-02T00:00:00',
     buyerFeeMinor: 500,
-    payout: { amountMinor: 4500, status: 'PAID', dueAt: '2020-04-01T00:00:00' },
+    payout: {
+      amountMinor: 4500,
+      status: 'PAID',
+      dueAt: '2020-04-01T00:00:00',
+      split: { sellerFeeMinor: 300, partnerFeeMinor: 200 },
+    },
   });
   await seed({
     partnerId: p,
@@ -201,7 +219,12 @@ beforeAll(async () => {
     createdAt: '2020-03-02T00:00:00',
     soldAt: '2020-03-05T00:00:00',
     buyerFeeMinor: 600,
-    payout: { amountMinor: 5400, status: 'SCHEDULED', dueAt: '2020-04-01T00:00:00' },
+    payout: {
+      amountMinor: 5400,
+      status: 'SCHEDULED',
+      dueAt: '2020-04-01T00:00:00',
+      split: { sellerFeeMinor: 400, partnerFeeMinor: 200 },
+    },
   });
   await seed({
     partnerId: p,
@@ -211,7 +234,12 @@ beforeAll(async () => {
     createdAt: '2020-03-03T00:00:00',
     soldAt: '2020-03-04T00:00:00',
     buyerFeeMinor: 400,
-    payout: { amountMinor: 3600, status: 'CANCELLED', dueAt: '2020-04-01T00:00:00' },
+    payout: {
+      amountMinor: 3600,
+      status: 'CANCELLED',
+      dueAt: '2020-04-01T00:00:00',
+      split: { sellerFeeMinor: 250, partnerFeeMinor: 150 },
+    },
     refund: { amountMinor: 4400, at: '2020-03-06T12:00:00' },
   });
   await seed({
@@ -251,7 +279,12 @@ beforeAll(async () => {
     createdAt: '2020-03-01T00:00:00',
     soldAt: '2020-03-03T00:00:00',
     buyerFeeMinor: 1000,
-    payout: { amountMinor: 9000, status: 'PAID', dueAt: '2020-04-01T00:00:00' },
+    payout: {
+      amountMinor: 9000,
+      status: 'PAID',
+      dueAt: '2020-04-01T00:00:00',
+      split: { sellerFeeMinor: 600, partnerFeeMinor: 400 },
+    },
   });
   await getDb()
     .insert(sellerAccounts)
@@ -293,7 +326,9 @@ describe('market overview', () => {
       ticketsResold: 4,
       gmvMinor: 23000,
       buyerFeesMinor: 1900, // the refunded purchase's fee is not earned
-      sellerFeesMinor: 1900, // price less payout, refunded sale left out
+      sellerFeesMinor: 700, // as recorded on T1 and T2; the refunded sale left out
+      partnerFeesMinor: 400,
+      unsplitFeesMinor: 800, // U1, sold before the split was recorded: price less payout
       payouts: { dueMinor: 5400, upcomingMinor: 7200, paidMinor: 4500, waitingForInfoMinor: 5400, waitingForInfo: 1 },
       refunds: { count: 1, amountMinor: 4400 },
     });
@@ -302,7 +337,9 @@ describe('market overview', () => {
       sales: 1,
       gmvMinor: 10000,
       buyerFeesMinor: 1000,
-      sellerFeesMinor: 1000,
+      sellerFeesMinor: 600,
+      partnerFeesMinor: 400,
+      unsplitFeesMinor: 0,
     });
     expect(usd.payouts.paidMinor).toBe(9000);
     expect(o.sales).toBe(5);

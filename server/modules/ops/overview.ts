@@ -5,7 +5,7 @@ import { notFound } from '@/server/lib/errors';
 
 /*
  * "How is the market doing?" for staff: the market's figures over a date range, globally, for one partner
- * or one event, computed in one SQL statement. The ops module reads other modules' tables directly (a
+ * or one event, computed in SQL. The ops module reads other modules' tables directly (a
  * documented exception: aggregates over hundreds of thousands of rows cannot go through the owners one
  * row at a time) and never writes.
  */
@@ -41,13 +41,17 @@ export interface CurrencyFigures {
   ticketsResold: number;
   /** Resale volume: the ticket prices buyers paid, without the buyer fee. */
   gmvMinor: number;
-  /** Encore's buyer fees on purchases that were not refunded. */
+  /** Encore's buyer fees on sales whose payout is not cancelled (as charged, stored on the payout). */
   buyerFeesMinor: number;
-  /**
-   * What was kept from sellers' prices on sales not refunded: Encore's seller fee plus the partner's primary
-   * sales fee (the ledger stores the payout, not the split).
-   */
+  /** Encore's seller fees on those sales, as charged. */
   sellerFeesMinor: number;
+  /** The partner's primary sales fees on those sales, as taken. */
+  partnerFeesMinor: number;
+  /**
+   * Sales before the split was recorded (migration 0036): what was kept from their sellers' prices,
+   * Encore's seller fee and the partner's fee together (0 for every sale since).
+   */
+  unsplitFeesMinor: number;
   payouts: {
     /** Scheduled and due now (the show and the payout delay have passed). */
     dueMinor: number;
@@ -96,31 +100,12 @@ export interface MarketOverview {
   series: SeriesPoint[];
 }
 
-/** Rows as the statement answers them (json: numbers come back as numbers, dates as strings). */
-interface OverviewRow {
-  sales: Omit<CurrencyFigures, 'refunds' | 'buyerFeesMinor'>[] | null;
-  buyer_fees: { currency: string; minor: number }[] | null;
-  refunds: { currency: string; count: number; minor: number }[] | null;
-  median_to_sell: number | null;
-  price_to_face: number | string | null;
-  active: { listings: number; tickets: number };
-  through: { listed: number; sold: number };
-  reissues: {
-    awaited: number;
-    oldest: number | null;
-    median_wait: number | null;
-    reissued: number;
-    median_delay: number | null;
-  };
-  series: SeriesPoint[] | null;
-}
-
 /** The range as timestamps: from the first day's midnight (UTC) to the midnight after the last day. */
 export function overviewBounds(input: Pick<OverviewInput, 'from' | 'to'>) {
   return { start: new Date(`${input.from}T00:00:00Z`), end: new Date(Date.parse(`${input.to}T00:00:00Z`) + DAY) };
 }
 
-/** The statement's bounds and filters (null: not filtered). */
+/** The statements' bounds and filters (null: not filtered). */
 interface Scope {
   start: string;
   end: string;
@@ -128,74 +113,62 @@ interface Scope {
   event: string | null;
 }
 
-/** The range's sales: sold listings of the scope (each statement below starts from it). */
-const soldCte = ({ start, end, partner, event }: Scope) => sql`
-    sold as (
-      select l.id, l.currency, l.price_minor, l.ticket_count, l.created_at, l.sold_at, l.reserved_by
-      from listings l
-      where l.sold_at >= ${start}::timestamptz and l.sold_at < ${end}::timestamptz
-        and (${partner}::text is null or l.partner_id = ${partner})
-        and (${event}::text is null or l.event_pk = ${event})
-    )`;
+/** The range's sales: listings sold in it (an index-only range scan of listings_sold_idx). */
+const soldIn = ({ start, end, partner, event }: Scope) => sql`
+  l.sold_at >= ${start}::timestamptz and l.sold_at < ${end}::timestamptz
+    and (${partner}::text is null or l.partner_id = ${partner})
+    and (${event}::text is null or l.event_pk = ${event})`;
 
-/** Sales per currency with their payouts, the median time to sell and the daily series. */
+/** Sales per UTC day and currency: the series, and the totals as their sums (hashed, no sort). */
 const salesStatement = (scope: Scope) => sql`
-  with ${soldCte(scope)},
-    settled as (
-      -- A join, not NOT EXISTS in the select list: that ran as a sub-plan once per payout.
-      select s.*, p.status as payout_status, p.amount_minor as payout_minor, p.due_at,
-        p.status = 'SCHEDULED' and a.partner_id is null as waiting_info
-      from sold s left join payouts p on p.listing_id = s.id
-      left join (select distinct partner_id, seller_email from seller_accounts where status = 'active') a
-        on a.partner_id = p.partner_id and a.seller_email = p.seller_email
-    ), sales as (
-      select currency, count(*)::int as sales, sum(ticket_count)::int as "ticketsResold",
-        sum(price_minor * ticket_count)::bigint as "gmvMinor",
-        coalesce(sum(price_minor * ticket_count - payout_minor) filter (where payout_status in ('SCHEDULED', 'PAID')), 0)::bigint
-          as "sellerFeesMinor",
-        json_build_object(
-          'dueMinor', coalesce(sum(payout_minor) filter (where payout_status = 'SCHEDULED' and due_at <= now()), 0),
-          'upcomingMinor', coalesce(sum(payout_minor) filter (where payout_status = 'SCHEDULED' and due_at > now()), 0),
-          'paidMinor', coalesce(sum(payout_minor) filter (where payout_status = 'PAID'), 0),
-          'waitingForInfoMinor', coalesce(sum(payout_minor) filter (where waiting_info), 0),
-          'waitingForInfo', count(*) filter (where waiting_info)
-        ) as payouts
-      from settled group by currency
-    ),
-    days as (
-      select (d at time zone 'UTC')::date as day
-      from generate_series(${scope.start}::timestamptz, ${scope.end}::timestamptz - interval '1 day', interval '1 day') d
-    ), daily as (
-      select (sold_at at time zone 'UTC')::date as day, currency,
-        sum(price_minor * ticket_count)::bigint as gmv, sum(ticket_count)::int as tickets
-      from sold group by 1, 2
-    )
-  select
-    (select json_agg(x order by x."gmvMinor" desc) from sales x) as sales,
-    (select percentile_cont(0.5) within group (order by extract(epoch from sold_at - created_at)) from sold)
-      as median_to_sell,
-    (select json_agg(json_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'currency', c.currency,
-        'gmvMinor', coalesce(x.gmv, 0), 'tickets', coalesce(x.tickets, 0)) order by d.day, c.currency)
-      from days d cross join (select distinct currency from sold) c
-      left join daily x on x.day = d.day and x.currency = c.currency) as series`;
+  select to_char((l.sold_at at time zone 'UTC')::date, 'YYYY-MM-DD') as day, l.currency,
+    count(*)::int as sales, sum(l.ticket_count)::int as tickets, sum(l.price_minor * l.ticket_count)::bigint as gmv
+  from listings l
+  where ${soldIn(scope)}
+  group by (l.sold_at at time zone 'UTC')::date, l.currency`;
 
-/** Buyer fees earned and the resale price over face value of the range's sales. */
-const feesStatement = (scope: Scope) => sql`
-  with ${soldCte(scope)},
-    fees as (
-      select bi.currency, sum(bi.buyer_fee_minor)::bigint as minor
-      from buy_intentions bi
-      where bi.id in (select reserved_by from sold) and bi.refunded_at is null
-      group by bi.currency
-    ), faces as (
-      select avg(s.price_minor::numeric / coalesce(t.price_minor, o.price_minor)) as ratio
-      from sold s
-      join listing_items li on li.listing_id = s.id
-      join tickets t on t.id = li.ticket_pk
-      left join ticket_options o on o.show_pk = t.show_pk and o.ticket_id = t.ticket_option_id
-      where coalesce(t.price_minor, o.price_minor) > 0 and t.currency = s.currency
-    )
-  select (select json_agg(fees) from fees) as buyer_fees, (select round(ratio, 4) from faces) as price_to_face`;
+/** The median time from listing to sale over the range's sales (a sort of one number per sale). */
+const medianStatement = (scope: Scope) => sql`
+  select percentile_cont(0.5) within group (order by extract(epoch from l.sold_at - l.created_at))::float8 as median
+  from listings l
+  where ${soldIn(scope)}`;
+
+/**
+ * The range's sales as their payouts record them: each sale's payout is inserted in the purchase's
+ * transaction, so its `created_at` is its listing's `sold_at` (checked by the marketplace tests), and the
+ * split (buyer fee, Encore's seller fee, the partner's fee) is stored on it. One range scan of payouts;
+ * the event filter goes through the listings.
+ */
+const payoutsStatement = ({ start, end, partner, event }: Scope) => sql`
+  select p.currency,
+    coalesce(sum(p.amount_minor) filter (where p.status = 'SCHEDULED' and p.due_at <= now()), 0)::bigint as due,
+    coalesce(sum(p.amount_minor) filter (where p.status = 'SCHEDULED' and p.due_at > now()), 0)::bigint as upcoming,
+    coalesce(sum(p.amount_minor) filter (where p.status = 'PAID'), 0)::bigint as paid,
+    coalesce(sum(p.amount_minor) filter (where p.status = 'SCHEDULED' and a.partner_id is null), 0)::bigint as waiting,
+    count(*) filter (where p.status = 'SCHEDULED' and a.partner_id is null)::int as waiting_count,
+    coalesce(sum(p.buyer_fee_minor) filter (where p.status <> 'CANCELLED'), 0)::bigint as buyer_fees,
+    coalesce(sum(p.seller_fee_minor) filter (where p.status <> 'CANCELLED'), 0)::bigint as seller_fees,
+    coalesce(sum(p.partner_fee_minor) filter (where p.status <> 'CANCELLED'), 0)::bigint as partner_fees,
+    coalesce(sum(p.gross_minor - p.amount_minor)
+      filter (where p.status <> 'CANCELLED' and p.seller_fee_minor is null), 0)::bigint as unsplit
+  from payouts p
+  left join (select distinct partner_id, seller_email from seller_accounts where status = 'active') a
+    on a.partner_id = p.partner_id and a.seller_email = p.seller_email
+  where p.created_at >= ${start}::timestamptz and p.created_at < ${end}::timestamptz
+    and (${partner}::text is null or p.partner_id = ${partner})
+    and (${event}::text is null or p.listing_id in (
+      select l.id from listings l where l.event_pk = ${event}
+        and l.sold_at >= ${start}::timestamptz and l.sold_at < ${end}::timestamptz))
+  group by p.currency`;
+
+/** The resale price over face value of the range's sales, per ticket (face: the ticket's price, else its option's). */
+const faceStatement = (scope: Scope) => sql`
+  select round(avg(l.price_minor::numeric / coalesce(t.price_minor, o.price_minor)), 4) as ratio
+  from listings l
+  join listing_items li on li.listing_id = l.id
+  join tickets t on t.id = li.ticket_pk
+  left join ticket_options o on o.show_pk = t.show_pk and o.ticket_id = t.ticket_option_id
+  where ${soldIn(scope)} and coalesce(t.price_minor, o.price_minor) > 0 and t.currency = l.currency`;
 
 /** Refunds of the range, listings created in it and on sale now, reissues. */
 const marketStatement = ({ start, end, partner, event }: Scope) => sql`
@@ -249,6 +222,40 @@ const marketStatement = ({ start, end, partner, event }: Scope) => sql`
     (select json_build_object('awaited', a.awaited, 'oldest', a.oldest, 'median_wait', a.median_wait,
       'reissued', r.reissued, 'median_delay', r.median_delay) from awaited a, reissued r) as reissues`;
 
+interface SalesRow extends Record<string, unknown> {
+  day: string;
+  currency: string;
+  sales: number;
+  tickets: number;
+  gmv: string;
+}
+
+interface PayoutsRow extends Record<string, unknown> {
+  currency: string;
+  due: string;
+  upcoming: string;
+  paid: string;
+  waiting: string;
+  waiting_count: number;
+  buyer_fees: string;
+  seller_fees: string;
+  partner_fees: string;
+  unsplit: string;
+}
+
+interface MarketRow {
+  refunds: { currency: string; count: number; minor: number }[] | null;
+  active: { listings: number; tickets: number };
+  through: { listed: number; sold: number };
+  reissues: {
+    awaited: number;
+    oldest: number | null;
+    median_wait: number | null;
+    reissued: number;
+    median_delay: number | null;
+  };
+}
+
 /** drizzle hands json columns over as text (its postgres.js driver leaves their parsing to the caller). */
 function parsedRow(rows: Record<string, unknown>[]): Record<string, unknown> {
   return Object.fromEntries(
@@ -257,8 +264,9 @@ function parsedRow(rows: Record<string, unknown>[]): Record<string, unknown> {
 }
 
 /**
- * The market's figures for `input` (already validated by overviewInput): three statements at once on the
- * pool, so PostgreSQL works them on several cores (one statement ran its aggregates one after another).
+ * The market's figures for `input` (already validated by overviewInput): five statements at once on the
+ * pool, each one range scan on an index (listings_sold_idx, payouts_created_idx, listings_created_idx,
+ * tickets_reissued_idx) rather than joins over whole tables, except the face value's join.
  */
 export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<MarketOverview> {
   const bounds = overviewBounds(input);
@@ -268,17 +276,33 @@ export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<
     partner: input.partnerId ?? null,
     event: input.eventId ?? null,
   };
-  const [sales, fees, market] = await Promise.all([
-    db.execute<Record<string, unknown>>(salesStatement(scope)),
-    db.execute<Record<string, unknown>>(feesStatement(scope)),
+  const [sales, median, payoutRows, face, market] = await Promise.all([
+    db.execute<SalesRow>(salesStatement(scope)),
+    db.execute<{ median: number | null }>(medianStatement(scope)),
+    db.execute<PayoutsRow>(payoutsStatement(scope)),
+    db.execute<{ ratio: string | null }>(faceStatement(scope)),
     db.execute<Record<string, unknown>>(marketStatement(scope)),
   ]);
-  const row = { ...parsedRow(sales), ...parsedRow(fees), ...parsedRow(market) };
-  return shape(input, row as unknown as OverviewRow);
+  return shape(input, {
+    days: [...sales],
+    median: median[0]?.median ?? null,
+    payouts: [...payoutRows],
+    ratio: face[0]?.ratio ?? null,
+    market: parsedRow(market) as unknown as MarketRow,
+  });
 }
 
-/** The statement's row as the overview: currencies merged from sales, fees and refunds. */
-function shape(input: OverviewInput, row: OverviewRow): MarketOverview {
+/** The statements' rows as the overview: currencies merged from sales, payouts and refunds. */
+function shape(
+  input: OverviewInput,
+  {
+    days,
+    median,
+    payouts: payoutRows,
+    ratio,
+    market: row,
+  }: { days: SalesRow[]; median: number | null; payouts: PayoutsRow[]; ratio: string | null; market: MarketRow },
+): MarketOverview {
   const byCurrency = new Map<string, CurrencyFigures>();
   const figuresOf = (currency: string) => {
     let f = byCurrency.get(currency);
@@ -290,6 +314,8 @@ function shape(input: OverviewInput, row: OverviewRow): MarketOverview {
         gmvMinor: 0,
         buyerFeesMinor: 0,
         sellerFeesMinor: 0,
+        partnerFeesMinor: 0,
+        unsplitFeesMinor: 0,
         payouts: { dueMinor: 0, upcomingMinor: 0, paidMinor: 0, waitingForInfoMinor: 0, waitingForInfo: 0 },
         refunds: { count: 0, amountMinor: 0 },
       };
@@ -297,10 +323,30 @@ function shape(input: OverviewInput, row: OverviewRow): MarketOverview {
     }
     return f;
   };
-  for (const s of row.sales ?? []) Object.assign(figuresOf(s.currency), s);
-  for (const f of row.buyer_fees ?? []) figuresOf(f.currency).buyerFeesMinor = Number(f.minor);
+  for (const d of days) {
+    const f = figuresOf(d.currency);
+    f.sales += d.sales;
+    f.ticketsResold += d.tickets;
+    f.gmvMinor += Number(d.gmv);
+  }
+  for (const p of payoutRows) {
+    const f = figuresOf(p.currency);
+    f.buyerFeesMinor = Number(p.buyer_fees);
+    f.sellerFeesMinor = Number(p.seller_fees);
+    f.partnerFeesMinor = Number(p.partner_fees);
+    f.unsplitFeesMinor = Number(p.unsplit);
+    f.payouts = {
+      dueMinor: Number(p.due),
+      upcomingMinor: Number(p.upcoming),
+      paidMinor: Number(p.paid),
+      waitingForInfoMinor: Number(p.waiting),
+      waitingForInfo: p.waiting_count,
+    };
+  }
   for (const r of row.refunds ?? []) figuresOf(r.currency).refunds = { count: r.count, amountMinor: Number(r.minor) };
-  const currencies = [...byCurrency.values()];
+  const currencies = [...byCurrency.values()].sort(
+    (a, b) => b.gmvMinor - a.gmvMinor || a.currency.localeCompare(b.currency),
+  );
   const sales = currencies.reduce((n, c) => n + c.sales, 0);
   const secs = (v: number | null) => (v === null ? null : Math.round(Number(v)));
   return {
@@ -309,8 +355,8 @@ function shape(input: OverviewInput, row: OverviewRow): MarketOverview {
     currencies,
     sales,
     ticketsResold: currencies.reduce((n, c) => n + c.ticketsResold, 0),
-    medianSecondsToSell: secs(row.median_to_sell),
-    priceToFace: row.price_to_face === null ? null : Number(row.price_to_face),
+    medianSecondsToSell: secs(median),
+    priceToFace: ratio === null ? null : Number(ratio),
     activeListings: row.active,
     sellThrough: {
       ...row.through,
@@ -323,8 +369,25 @@ function shape(input: OverviewInput, row: OverviewRow): MarketOverview {
       reissued: row.reissues.reissued,
       medianDelaySeconds: secs(row.reissues.median_delay),
     },
-    series: row.series ?? [],
+    series: seriesOf(input, days),
   };
+}
+
+/** Every day of the range for each currency sold in (days without sales: zero), by day then currency. */
+function seriesOf(input: OverviewInput, days: SalesRow[]): SeriesPoint[] {
+  const sold = [...new Set(days.map((d) => d.currency))].sort();
+  if (!sold.length) return [];
+  const at = new Map(days.map((d) => [`${d.day} ${d.currency}`, d]));
+  const out: SeriesPoint[] = [];
+  const last = Date.parse(`${input.to}T00:00:00Z`);
+  for (let t = Date.parse(`${input.from}T00:00:00Z`); t <= last; t += DAY) {
+    const day = new Date(t).toISOString().slice(0, 10);
+    for (const currency of sold) {
+      const d = at.get(`${day} ${currency}`);
+      out.push({ day, currency, gmvMinor: d ? Number(d.gmv) : 0, tickets: d ? d.tickets : 0 });
+    }
+  }
+  return out;
 }
 
 /**

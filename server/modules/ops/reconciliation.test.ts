@@ -1,10 +1,12 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
-import { payments, payouts } from '@/db/schema';
+import { listings, payments, payouts } from '@/db/schema';
+import { setMarketTerms } from '@/server/modules/marketplace';
 import { AppError } from '@/server/lib/errors';
 import { recordJobsInFile } from '@/server/testing/jobs';
 import { moneyMarket } from '@/server/testing/money';
+import { marketOverview } from './overview';
 import { periodOf, thisWeek } from './period';
 import { reconcile } from './reconciliation';
 
@@ -64,7 +66,7 @@ describe('money reconciliation', () => {
       capturedMinor: 3716,
       payoutsMinor: 2967,
       differenceMinor: -1,
-      notes: [`Payout ${m.due.payoutId} is 2967; the terms give 2966`],
+      notes: [`Payout ${m.due.payoutId} is 2967; its sale's price less the fees recorded is 2966`],
     });
     expect(byPayment.get(m.refunded.paymentId)).toMatchObject({
       intentionId: m.refunded.intentionId,
@@ -118,6 +120,65 @@ describe('money reconciliation', () => {
     expect(before.totals).toEqual([]);
     const next = await reconcile({ partnerId: m.partnerId, from: '2026-03-09', to: '2026-03-09' }, getDb());
     expect(next.totals[0]).toMatchObject({ payments: 1, capturedMinor: 3716 });
+  });
+
+  it('stores each sale’s split on its payout, at the sale’s moment, as the purchase charged it', async () => {
+    const m = await moneyMarket('Split money');
+    const ids = [m.paidOut, m.refunded, m.due].map((x) => x.payoutId);
+    const rows = await getDb()
+      .select({ po: payouts, soldAt: listings.soldAt })
+      .from(payouts)
+      .innerJoin(listings, eq(listings.id, payouts.listingId))
+      .where(inArray(payouts.id, ids));
+    const byId = new Map(rows.map((r) => [r.po.id, r]));
+    const split = (id: string) => {
+      const { po } = byId.get(id)!;
+      return [po.grossMinor, po.buyerFeeMinor, po.sellerFeeMinor, po.partnerFeeMinor, po.amountMinor];
+    };
+    expect(split(m.paidOut.payoutId)).toEqual([4000, 450, 300, 200, 3500]);
+    expect(split(m.refunded.payoutId)).toEqual([5000, 550, 350, 0, 4650]);
+    expect(split(m.due.payoutId)).toEqual([3333, 383, 267, 100, 2966]);
+    // The overview reads a payout's created_at as its sale's moment: the same transaction's now().
+    for (const r of rows) expect(r.po.createdAt.getTime()).toBe(r.soldAt?.getTime());
+  });
+
+  it('stays balanced when the partner’s fees change after the sale; the overview splits Encore’s and the partner’s fees', async () => {
+    const m = await moneyMarket('Fees changed later');
+    const before = await reconcile({ partnerId: m.partnerId, ...todayOnly }, getDb());
+    await setMarketTerms(
+      m.partnerId,
+      { buyerFeePercent: 20, buyerFeeFixed: 1, sellerFeePercent: 12, sellerFeeFixed: 2, payoutDelayDays: 3 },
+      getDb(),
+    );
+    const after = await reconcile({ partnerId: m.partnerId, ...todayOnly }, getDb());
+    expect(after.mismatches).toEqual([]);
+    expect(after.totals).toEqual(before.totals);
+    expect(after.totals[0]).toMatchObject({ encoreFeesMinor: 450 + 300 + (383 + 267), partnerFeesMinor: 300 });
+
+    const o = await marketOverview({ from: today, to: today, partnerId: m.partnerId }, getDb());
+    expect(o.currencies).toEqual([
+      expect.objectContaining({
+        currency: 'EUR',
+        sales: 3,
+        gmvMinor: 4000 + 5000 + 3333,
+        buyerFeesMinor: 450 + 383, // the refunded sale's fee was given back
+        sellerFeesMinor: 300 + 267,
+        partnerFeesMinor: 200 + 100,
+        unsplitFeesMinor: 0,
+      }),
+    ]);
+
+    // A sale from before the split was stored (migration 0036) is recomputed from today's terms: the
+    // change now shows, as the fallback documents.
+    await getDb()
+      .update(payouts)
+      .set({ sellerFeeMinor: null, partnerFeeMinor: null })
+      .where(eq(payouts.id, m.paidOut.payoutId));
+    const legacy = await reconcile({ partnerId: m.partnerId, ...todayOnly }, getDb());
+    expect(legacy.mismatches.map((x) => x.paymentId)).toEqual([m.paidOut.paymentId]);
+    expect(legacy.mismatches[0].notes).toEqual([`Payout ${m.paidOut.payoutId} is 3500; the terms give 3120`]);
+    const unsplit = await marketOverview({ from: today, to: today, partnerId: m.partnerId }, getDb());
+    expect(unsplit.currencies[0]).toMatchObject({ sellerFeesMinor: 267, partnerFeesMinor: 100, unsplitFeesMinor: 500 });
   });
 
   it('answers a bad period with a 400 naming the field', async () => {

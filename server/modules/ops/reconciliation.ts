@@ -17,10 +17,12 @@ import { type Period, periodOf, type PeriodInput } from './period';
  *
  *   captured = seller payouts + Encore's fees + the partner's primary fees + refunds   (to the minor unit)
  *
- * Nothing here trusts the split it checks: the fees are recomputed from the partner's market terms and
- * each ticket's resolved primary sales fee with the same functions the sale used, and compared with the
- * payouts ledger, the refunds and the payment as recorded. Reads other modules' tables in SQL (the ops
- * module's documented exception) and never writes.
+ * The fees are the ones each sale recorded on its payout (buyer fee, Encore's seller fee, the partner's
+ * primary fee: migration 0036), so changing a partner's terms later changes nothing here; each payout is
+ * checked against its listing's price less those fees. Sales made before the split was stored are
+ * recomputed from the partner's market terms and each ticket's resolved primary sales fee with the same
+ * functions the sale used. Reads other modules' tables in SQL (the ops module's documented exception)
+ * and never writes.
  */
 
 const PAGE = 500;
@@ -123,6 +125,11 @@ interface PayoutRow extends Record<string, unknown> {
   amount_minor: string;
   currency: string;
   status: 'SCHEDULED' | 'PAID' | 'CANCELLED';
+  /** The split stored at sale time (migration 0036); seller and partner fee null for older sales. */
+  gross_minor: string | null;
+  buyer_fee_minor: string | null;
+  seller_fee_minor: string | null;
+  partner_fee_minor: string | null;
 }
 
 interface RefundRow extends Record<string, unknown> {
@@ -177,6 +184,30 @@ async function splitOf(
   };
 }
 
+/**
+ * The split a payout recorded at sale time (migration 0036), checked against its listing: the price the
+ * listing sold at, less Encore's seller fee and the partner's fee recorded, is what the seller is owed.
+ * Null for a sale made before the split was stored (seller fee not recorded): the caller recomputes it.
+ */
+function storedSplitOf(payout: PayoutRow, listing: ListingRow, notes: string[]): ListingSplit | null {
+  if (payout.seller_fee_minor === null || payout.partner_fee_minor === null || payout.buyer_fee_minor === null) {
+    return null;
+  }
+  const gross = Number(listing.price_minor) * listing.ticket_count;
+  if (payout.gross_minor !== null && Number(payout.gross_minor) !== gross) {
+    notes.push(`Payout ${payout.id} records a sale of ${payout.gross_minor}; its listing sold for ${gross}`);
+  }
+  const seller = Number(payout.seller_fee_minor);
+  const partner = Number(payout.partner_fee_minor);
+  return {
+    grossMinor: gross,
+    buyerFeeMinor: Number(payout.buyer_fee_minor),
+    encoreSellerFeeMinor: seller,
+    partnerFeeMinor: partner,
+    expectedPayoutMinor: gross - seller - partner,
+  };
+}
+
 /** The balance of one captured payment (see the identity above and in docs/operations.md). */
 async function balanceOf(
   p: PaymentRow,
@@ -219,9 +250,11 @@ async function balanceOf(
         notes.push(`Listing ${listingId} of the purchase is missing`);
         continue;
       }
-      const split = await splitOf(p.partner_id, terms, listing, primaryFee);
       const payout = payoutsOf.find((po) => po.listing_id === listingId);
       if (!payout) notes.push(`Listing ${listingId} was sold without a payout`);
+      const stored = payout ? storedSplitOf(payout, listing, notes) : null;
+      // Sold before the split was stored: recomputed from today's terms.
+      const split = stored ?? (await splitOf(p.partner_id, terms, listing, primaryFee));
       const settled = !wholeRefund && payout !== undefined && payout.status !== 'CANCELLED';
       if (!settled) {
         // Its share was (or is to be) given back: no fee is earned on it.
@@ -234,8 +267,9 @@ async function balanceOf(
       live += 1;
       encoreFees += split.encoreSellerFeeMinor;
       partnerFees += split.partnerFeeMinor;
+      const gives = stored ? "its sale's price less the fees recorded is" : 'the terms give';
       if (Number(payout.amount_minor) !== split.expectedPayoutMinor) {
-        notes.push(`Payout ${payout.id} is ${payout.amount_minor}; the terms give ${split.expectedPayoutMinor}`);
+        notes.push(`Payout ${payout.id} is ${payout.amount_minor}; ${gives} ${split.expectedPayoutMinor}`);
       }
     }
     if (live) encoreFees += Math.max(0, Number(p.buyer_fee_minor) - buyerFeesBack);
@@ -295,7 +329,8 @@ async function* balances(period: Period, partnerId: string | undefined, db: DbOr
         : [],
       intentionIds.length
         ? db.execute<PayoutRow>(sql`
-            select id, listing_id, intention_id, amount_minor, currency, status
+            select id, listing_id, intention_id, amount_minor, currency, status,
+              gross_minor, buyer_fee_minor, seller_fee_minor, partner_fee_minor
             from payouts where intention_id in ${intentionIds} order by id`)
         : [],
       db.execute<RefundRow>(sql`
