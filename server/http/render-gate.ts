@@ -9,7 +9,7 @@ import os from 'node:os';
  * fan who leaves while waiting costs nothing. The limit is generous, so the buy page keeps most of the CPU
  * beside the partner API's calls, which are not gated.
  */
-export const PAGES_AT_ONCE = Math.max(32, os.availableParallelism() * 16);
+const PAGES_AT_ONCE = Math.max(32, os.availableParallelism() * 16);
 
 /** The fan pages gated: the buy page, the one a rush arrives on. */
 const GATED = /^\/market\//;

@@ -28,8 +28,13 @@ describe('pageTranslator', () => {
           if (typeof message !== 'string' || /<\w+>/.test(message)) continue;
           const names = argumentsOf(message);
           for (const n of [0, 1, 2, 21]) {
-            const values = Object.fromEntries(names.map((a, i) => [a, /plural|select/.test(message) ? n : `v${i}·${n}`]));
-            const ref = (reference as unknown as (k: string, v?: object) => string)(key, names.length ? values : undefined);
+            const values = Object.fromEntries(
+              names.map((a, i) => [a, /plural|select/.test(message) ? n : `v${i}·${n}`]),
+            );
+            const ref = (reference as unknown as (k: string, v?: object) => string)(
+              key,
+              names.length ? values : undefined,
+            );
             expect(fast(key as never, names.length ? values : undefined), `${locale} ${namespace}.${key} n=${n}`).toBe(
               ref,
             );

@@ -50,7 +50,9 @@ function compile(locale: Locale, namespace: string, key: string): IntlMessageFor
 }
 
 /** The keys of a namespace whose messages are strings. */
-type KeyOf<N extends keyof Messages> = { [K in keyof Messages[N]]: Messages[N][K] extends string ? K : never }[keyof Messages[N]] &
+type KeyOf<N extends keyof Messages> = {
+  [K in keyof Messages[N]]: Messages[N][K] extends string ? K : never;
+}[keyof Messages[N]] &
   string;
 
 export type PageT<N extends keyof Messages> = (key: KeyOf<N>, values?: Values) => string;
