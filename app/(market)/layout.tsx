@@ -1,18 +1,17 @@
-import { NextIntlClientProvider } from 'next-intl';
-import { getLocale, getMessages } from 'next-intl/server';
+import { getLocale } from 'next-intl/server';
+import { ClientMessages } from '@/components/market/client-messages';
 import './market.css';
 
 /**
  * Every fan page: translated (the proxy chose the locale; the root layout declares it on <html>, and
- * `lang` here keeps the shell's own element saying so too).
+ * `lang` here keeps the shell's own element saying so too). The browser gets the messages of the client
+ * components every page has; checkout, sell and listing pages add their forms' in their own layouts.
  */
 export default async function MarketLayout({ children }: { children: React.ReactNode }) {
-  const [locale, messages] = await Promise.all([getLocale(), getMessages()]);
+  const locale = await getLocale();
   return (
     <div lang={locale} className="mk">
-      <NextIntlClientProvider locale={locale} messages={messages}>
-        {children}
-      </NextIntlClientProvider>
+      <ClientMessages>{children}</ClientMessages>
     </div>
   );
 }

@@ -135,9 +135,11 @@ export function startApp(databaseUrl: string): Promise<string> {
   app ??= (async () => {
     await ensureBuild();
     const base = `http://127.0.0.1:${APP_PORT}`;
+    // BENCH_CPU_PROF=<dir>: the app writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
     await startChild(
       'next start',
-      [nextBin(), 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'],
+      [...prof, nextBin(), 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'],
       childEnv({
         NODE_ENV: 'production',
         NEXT_DIST_DIR: DIST_DIR,

@@ -41,18 +41,28 @@ function validZone(timeZone: string | null | undefined): string {
   }
 }
 
+const showDateFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** A show's date and time at its venue: "Sat, Mar 14, 2026, 9:00 PM" / "sáb, 14 mar 2026, 21:00". */
 export function formatShowDate(at: Date | string, locale: Locale, timeZone?: string | null): string {
   const date = typeof at === 'string' ? new Date(at) : at;
-  return new Intl.DateTimeFormat(INTL_TAG[locale], {
-    weekday: 'short',
-    day: 'numeric',
-    month: 'short',
-    year: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-    timeZone: validZone(timeZone),
-  }).format(date);
+  const key = `${locale} ${timeZone ?? ''}`;
+  let f = showDateFormats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(INTL_TAG[locale], {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: 'numeric',
+      minute: '2-digit',
+      timeZone: validZone(timeZone),
+    });
+    // A zone string comes from partners' data: a bounded map, rebuilt when it fills.
+    if (showDateFormats.size >= 500) showDateFormats.clear();
+    showDateFormats.set(key, f);
+  }
+  return f.format(date);
 }
 
 /** A calendar day only (payout dates, listing windows). */

@@ -6,3 +6,4 @@
 export * from './locales';
 export * from './format';
 export { translator } from './translator';
+export { type PageT, pageTranslator } from './page-translator';

@@ -9,7 +9,7 @@ import { recordJobs } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
 import { syncTickets } from '@/server/testing/ticket-api';
 import { secureTicketPage, ticketsForSale } from '@/server/modules/tickets';
-import { buyerCheckout, buyerIntention, buyPage } from './buyer-pages';
+import { buyerCheckout, buyerIntention, buyPage, sharedBuyPage } from './buyer-pages';
 import { setMarketTerms } from './fees';
 import { createBuyIntention } from './intentions';
 import { createListing } from './listings';
@@ -198,6 +198,45 @@ describe('buy page read', () => {
     await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'fast@example.com' });
     expect((await buyPage(pk, undefined, recording))?.listings.map((l) => l.id)).not.toContain(m.mid.id);
     expect(listingReads()).toBe(3);
+  });
+
+  it('shares one answer per event and filters between fans, kept under the second; a listing write here forgets it', async () => {
+    const m = await market();
+    const pk = await eventPk(m.cheap.id);
+    const statements: string[] = [];
+    const recording = drizzle(getSql(), {
+      schema,
+      casing: 'snake_case',
+      logger: { logQuery: (query) => statements.push(query) },
+    });
+    const listingReads = () => statements.filter((q) => /from "listings"/.test(q) && /json_agg/.test(q)).length;
+    forgetBuyPageOffers();
+    // The clock stands still (a loaded machine must not age the entries), and moves when the test says.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
+    try {
+      const answers = await Promise.all(Array.from({ length: 20 }, () => sharedBuyPage(pk, {}, recording)));
+      expect(new Set(answers).size).toBe(1);
+      expect(answers[0]?.listings[0].id).toBe(m.cheap.id);
+      // Another filter set is another answer, made from the same offers.
+      const dear = await sharedBuyPage(pk, { sort: 'price_desc' }, recording);
+      expect(dear?.listings.at(-1)?.id).toBe(m.cheap.id);
+      expect(listingReads()).toBe(1);
+      expect(await sharedBuyPage(pk, {}, recording)).toBe(answers[0]);
+
+      // A change made elsewhere (another instance) shows once BUY_PAGE_OFFERS_MS has passed (both layers).
+      await getDb().execute(sql`update listings set price_minor = 2900 where id = ${m.mid.id}`);
+      vi.advanceTimersByTime(BUY_PAGE_OFFERS_MS / 2 - 1);
+      expect((await sharedBuyPage(pk, {}, recording))?.listings[0].id).toBe(m.cheap.id);
+      vi.advanceTimersByTime(BUY_PAGE_OFFERS_MS / 2 + 1);
+      expect((await sharedBuyPage(pk, {}, recording))?.listings[0].id).toBe(m.mid.id);
+      expect(listingReads()).toBe(2);
+
+      // A hold made in this process: the very next answer leaves the listing off.
+      await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'shared@example.com' });
+      expect((await sharedBuyPage(pk, {}, recording))?.listings.map((l) => l.id)).not.toContain(m.mid.id);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('leaves held listings off the market, and after paying shows the buyer their secure tickets', async () => {

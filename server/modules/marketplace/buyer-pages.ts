@@ -8,7 +8,8 @@ import { buyerFeeMinor, marketTerms } from './fees';
 import { listingStatusNow, isBuyableNow } from './holds';
 import { getBuyIntention } from './intentions';
 import { type MarketOffer, offersOf, quantitiesOf } from './offers';
-import { buyPageOffers } from './offers-cache';
+import { shortCache } from '@/server/lib/short-cache';
+import { BUY_PAGE_LAYER_MS, BUY_PAGES, buyPageOffers } from './offers-cache';
 
 /*
  * The buyer's pages (market, checkout, intention), each read in a fixed number of statements whatever
@@ -193,6 +194,28 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
     chosen.sort((a, b) => b.perTicketMinor - a.perTicketMinor || a.id.localeCompare(b.id));
   else chosen.sort((a, b) => a.perTicketMinor - b.perTicketMinor || a.id.localeCompare(b.id));
   return { event, show, listings: chosen, facets };
+}
+
+export type BuyPageView = NonNullable<Awaited<ReturnType<typeof buyPage>>>;
+
+const buyPages = shortCache<BuyPageView | null>(BUY_PAGES, BUY_PAGE_LAYER_MS);
+
+/**
+ * `buyPage` as the public buy page asks for it: one answer per event and filters shared by every fan in
+ * this process for a short while (offers-cache.ts says how long and why that is correct). The answer is
+ * shared: callers read it and never change it.
+ */
+export function sharedBuyPage(eventPk: string, filters: MarketFilters, db: Db): Promise<BuyPageView | null> {
+  const key = JSON.stringify([
+    eventPk,
+    filters.show,
+    filters.ticket,
+    filters.ticketOptionId,
+    filters.zone,
+    filters.quantity,
+    filters.sort,
+  ]);
+  return buyPages.get(key, () => buyPage(eventPk, filters, db));
 }
 
 /**

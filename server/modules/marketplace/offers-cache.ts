@@ -2,7 +2,7 @@ import { shortCache } from '@/server/lib/short-cache';
 import type { MarketOffer } from './offers';
 
 /**
- * The buy page's offers of a show (the listing read behind it, fees added), shared for BUY_PAGE_OFFERS_MS
+ * The buy page's offers of a show (the listing read behind it, fees added), shared for BUY_PAGE_LAYER_MS
  * by every fan loading that show in this process, with one read in flight at a time (issue 34: in an
  * on-sale rush a thousand fans on one show would otherwise each read the same thousands of listings).
  *
@@ -16,9 +16,24 @@ import type { MarketOffer } from './offers';
  */
 export const BUY_PAGE_OFFERS_MS = 1000;
 
-export const buyPageOffers = shortCache<MarketOffer[]>('buy-page-offers', BUY_PAGE_OFFERS_MS);
+/** Each of the two layers below (the offers, and the page answers made from them) keeps half the window. */
+export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 2;
+
+export const buyPageOffers = shortCache<MarketOffer[]>('buy-page-offers', BUY_PAGE_LAYER_MS);
+
+/**
+ * The buy page's whole answer (the event, its shows and the chosen show's offers filtered and sorted) by
+ * event and filters, shared the same way (`sharedBuyPage`), for BUY_PAGE_LAYER_MS: in a rush the fans of
+ * a show ask for a few filter sets, and each answer is made a few times a second instead of once a fan
+ * (the event and the show's protection are read, and 2,000 offers filtered and sorted, per answer). An
+ * answer is made from offers at most BUY_PAGE_LAYER_MS old and kept BUY_PAGE_LAYER_MS, so the window above
+ * holds. The event's own changes (a show cancelled, resale or protection turned off) show within the same
+ * window; the listing writes they cause in this process forget both layers at once.
+ */
+export const BUY_PAGES = 'buy-pages';
 
 /** Any write to listings (or to the fees shown with them) in this process: the next page reads afresh. */
 export function forgetBuyPageOffers(): void {
   buyPageOffers.forget();
+  shortCache(BUY_PAGES, BUY_PAGE_LAYER_MS).forget();
 }

@@ -1,4 +1,4 @@
-import type { getTranslations } from 'next-intl/server';
+import type { PageT } from '@/server/lib/i18n';
 import type { buyPage, MarketSort } from '@/server/modules/marketplace';
 import { param } from '../buy-format';
 import { hrefWith, type Query } from './market-parts';
@@ -9,7 +9,7 @@ import { hrefWith, type Query } from './market-parts';
  * form inside is a plain GET form, so filtering works without JavaScript too.
  */
 
-type T = Awaited<ReturnType<typeof getTranslations<'buy'>>>;
+type T = PageT<'buy'>;
 type Facets = NonNullable<Awaited<ReturnType<typeof buyPage>>>['facets'];
 
 /** The filters the fan has on (sort is not a filter): shown on the button and cleared by one link. */

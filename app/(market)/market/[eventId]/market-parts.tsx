@@ -1,5 +1,4 @@
-import type { getTranslations } from 'next-intl/server';
-import { formatShowDate, type Locale } from '@/server/lib/i18n';
+import { formatShowDate, type Locale, type PageT } from '@/server/lib/i18n';
 import type { buyPage } from '@/server/modules/marketplace';
 
 /*
@@ -7,7 +6,7 @@ import type { buyPage } from '@/server/modules/marketplace';
  * shows, and the pages of a long list (the filters: filter-sheet.tsx; one offer: offer-card.tsx).
  */
 
-type T = Awaited<ReturnType<typeof getTranslations<'buy'>>>;
+type T = PageT<'buy'>;
 type Page = NonNullable<Awaited<ReturnType<typeof buyPage>>>;
 export type Query = Record<string, string | string[] | undefined>;
 

@@ -1,6 +1,5 @@
-import type { getTranslations } from 'next-intl/server';
 import { withReturnTo } from '@/components/market/return-to';
-import type { Locale } from '@/server/lib/i18n';
+import type { Locale, PageT } from '@/server/lib/i18n';
 import { type MarketOffer, quantitiesOf } from '@/server/modules/marketplace';
 import { money, seatText } from '../buy-format';
 
@@ -10,8 +9,8 @@ import { money, seatText } from '../buy-format';
  * GET form to checkout whose options are that many of its listings, so it works without JavaScript).
  */
 
-type T = Awaited<ReturnType<typeof getTranslations<'buy'>>>;
-type TCommon = Awaited<ReturnType<typeof getTranslations<'common'>>>;
+type T = PageT<'buy'>;
+type TCommon = PageT<'common'>;
 
 export function OfferCard(props: {
   offer: MarketOffer;

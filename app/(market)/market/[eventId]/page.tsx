@@ -6,17 +6,19 @@ import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
-import type { Locale } from '@/server/lib/i18n';
-import { deliveryText } from '@/server/lib/promises';
+import { type Locale, pageTranslator } from '@/server/lib/i18n';
+import { type BuyerPromiseFacts, deliveryText } from '@/server/lib/promises';
+import { shortCache } from '@/server/lib/short-cache';
 import { showInventories, type ShowInventory } from '@/server/modules/market-data';
 import {
+  BUY_PAGE_OFFERS_MS,
   buyerPromiseFacts,
-  buyPage,
   type MarketSort,
   namedTicketOnSale,
+  sharedBuyPage,
   showOnSale,
 } from '@/server/modules/marketplace';
-import { getPartner } from '@/server/modules/partners';
+import { getPartner, type Partner } from '@/server/modules/partners';
 import { param } from '../buy-format';
 import { Description } from '../description';
 import { WishlistForm } from '../wishlist-form';
@@ -30,8 +32,30 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t('metaTitle') };
 }
 
-/** Listings per page: a rush show can have thousands; the fan sorts and filters, then pages. */
-const PAGE_SIZE = 50;
+/**
+ * The partner, the show's primary inventory and its delivery promise: the same for every fan of a show, so
+ * made once per BUY_PAGE_OFFERS_MS in this process (a partner's change to its name, logo, return origins or
+ * protection settings, or the primary inventory's sold-out flag, shows within that second).
+ */
+const showContexts = shortCache<[Partner, Map<string, ShowInventory>, BuyerPromiseFacts | null]>(
+  'buy-page-context',
+  BUY_PAGE_OFFERS_MS,
+);
+function showContext(partnerId: string, showPk: string | undefined) {
+  return showContexts.get(`${partnerId} ${showPk ?? ''}`, () =>
+    Promise.all([
+      getPartner(partnerId, getDb()),
+      showPk ? showInventories([showPk], getDb()) : new Map<string, ShowInventory>(),
+      showPk ? buyerPromiseFacts(showPk, getDb()) : null,
+    ]),
+  );
+}
+
+/**
+ * Listings per page: a rush show can have thousands; the fan sorts and filters, then pages. 25 fill a few
+ * phone screens, and a page of them is half the render (and half the bytes) of the 50 it used to be.
+ */
+const PAGE_SIZE = 25;
 type Props = { params: Promise<{ eventId: string }>; searchParams: Promise<Query> };
 
 /** The buying flow's first step: the event, its dates, and the show's tickets on sale with every fee shown. */
@@ -41,7 +65,8 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const quantity = Number(param(query, 'qty'));
   const wanted = Number.isInteger(quantity) && quantity > 0 ? quantity : undefined;
   const sort: MarketSort = param(query, 'sort') === 'price_desc' ? 'price_desc' : 'price_asc';
-  const page = await buyPage(
+  // Shared by the fans of this show for under a second (offers-cache.ts says how long and why that is correct).
+  const page = await sharedBuyPage(
     eventId,
     {
       show: param(query, 'show'),
@@ -54,15 +79,14 @@ export default async function MarketPage({ params, searchParams }: Props) {
     getDb(),
   );
   if (!page) notFound();
-  const [partner, t, tc, locale, fan, inventory, promises] = await Promise.all([
-    getPartner(page.event.partnerId, getDb()),
-    getTranslations('buy'),
-    getTranslations('common'),
+  const [[partner, inventory, promises], locale, fan] = await Promise.all([
+    showContext(page.event.partnerId, page.show?.showPk),
     getLocale() as Promise<Locale>,
     fanOf(page.event.partnerId),
-    page.show ? showInventories([page.show.showPk], getDb()) : new Map<string, ShowInventory>(),
-    page.show ? buyerPromiseFacts(page.show.showPk, getDb()) : null,
   ]);
+  // Messages compiled once per process, not per request (page-translator.ts): ~700 of them a render.
+  const t = pageTranslator(locale, 'buy');
+  const tc = pageTranslator(locale, 'common');
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
   // The public sale URL names a ticket: on sale, its own listing; else a note above the show's other offers.
   const ticketPk = param(query, 'ticket');
