@@ -48,7 +48,7 @@ for (const file of process.argv.slice(2)) {
 }
 
 if (fs.existsSync('test-results/phases.txt')) {
-  console.log('Phases (seconds; the share of the machine\'s CPU that was busy):');
+  console.log("Phases (seconds; the share of the machine's CPU that was busy):");
   for (const line of fs.readFileSync('test-results/phases.txt', 'utf8').trim().split('\n')) {
     const [name, seconds, busy] = line.split('\t');
     console.log(`  ${seconds.padStart(7)}  ${name}${busy ? ` (CPU ${busy} % busy)` : ''}`);
