@@ -38,3 +38,4 @@ export * from './seller-states';
 export * from './secure-view';
 export * from './promises';
 export * from './gauges';
+export * from './wipe';

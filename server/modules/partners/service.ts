@@ -5,6 +5,7 @@ import { env } from '@/server/env';
 import { badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { deferredTouch } from '@/server/lib/deferred-touch';
 import { parseReturnOrigin } from '@/server/lib/return-origins';
+import type { TestPartnerWipe } from '@/server/lib/wipe';
 import { forgetReturnOrigins } from './return-origins';
 import { newId, newSigningSecret, randomBase62, sha256Hex } from '@/server/lib/ids';
 import {
@@ -103,13 +104,6 @@ export async function modeOfPartner(partnerId: string, db: DbOrTx): Promise<Part
   if (modes.size >= 10_000) modes.clear();
   modes.set(partnerId, row.mode);
   return row.mode;
-}
-
-declare const testWipeBrand: unique symbol;
-/** Proof, inside a transaction, that the partner is a test twin and locked for a wipe: only `lockTestPartnerForWipe` makes one. */
-export interface TestPartnerWipe {
-  readonly partnerId: string;
-  readonly [testWipeBrand]: true;
 }
 
 /**
