@@ -14,7 +14,9 @@ export async function wipeTicketsTestData(wipe: TestPartnerWipe, tx: DbOrTx): Pr
       tx.delete(ticketPreviousLinks).where(inArray(ticketPreviousLinks.ticketPk, ticketsOf)),
     ),
     tickets: await deleted(tx.delete(tickets).where(eq(tickets.partnerId, id))),
-    ticket_batch_errors: await deleted(tx.delete(ticketBatchErrors).where(inArray(ticketBatchErrors.batchId, batchesOf))),
+    ticket_batch_errors: await deleted(
+      tx.delete(ticketBatchErrors).where(inArray(ticketBatchErrors.batchId, batchesOf)),
+    ),
     ticket_batches: await deleted(tx.delete(ticketBatches).where(eq(ticketBatches.partnerId, id))),
   };
 }

@@ -34,6 +34,7 @@ import { audited, staffActor } from '@/server/modules/audit';
 import { forgetTestIdempotencyKeys } from '@/server/http/idempotency';
 import { testPartnerOf } from '@/server/modules/partners';
 import { wipeTestData } from '@/server/modules/test-mode';
+import type { WipeCounts } from '@/server/lib/wipe';
 import { protectedProcedure, router } from '../init';
 
 const partnerIdInput = revokeApiKeyInput.pick({ partnerId: true });
@@ -115,12 +116,10 @@ const integrationRouter = router({
  */
 const testModeRouter = router({
   /** The live partner's test twin (null when it has none, or when the partner is itself a test partner). */
-  get: protectedProcedure
-    .input(partnerIdInput)
-    .query(async ({ input }) => {
-      const twin = await testPartnerOf(input.partnerId, getDb());
-      return twin && { id: twin.id, name: twin.name, createdAt: twin.createdAt };
-    }),
+  get: protectedProcedure.input(partnerIdInput).query(async ({ input }) => {
+    const twin = await testPartnerOf(input.partnerId, getDb());
+    return twin && { id: twin.id, name: twin.name, createdAt: twin.createdAt };
+  }),
   /**
    * Deletes every row of the test partner's data space in one transaction (a live partner is refused by
    * the first statement and nothing is deleted); recorded with how many rows each table lost.
@@ -128,8 +127,9 @@ const testModeRouter = router({
   wipe: protectedProcedure.input(z.object({ testPartnerId: z.string().min(1).max(100) })).mutation(({ input, ctx }) =>
     audited(
       async ({ tx }) => {
-        const counts = await wipeTestData(input.testPartnerId, tx);
-        return { ...counts, idempotency_keys: await forgetTestIdempotencyKeys(input.testPartnerId, tx) };
+        const counts: WipeCounts = await wipeTestData(input.testPartnerId, tx);
+        counts.idempotency_keys = await forgetTestIdempotencyKeys(input.testPartnerId, tx);
+        return counts;
       },
       {
         actor: staffActor(ctx.staff),
