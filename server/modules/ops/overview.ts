@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/db';
 import { notFound } from '@/server/lib/errors';
@@ -128,13 +128,20 @@ interface Scope {
   event: string | null;
 }
 
+/**
+ * One partner's rows when the filter names one (a test partner too: staff look at its test data on
+ * purpose), else every live partner's: test data (test mode, issue 33) never counts in the market's figures.
+ */
+const inPartnerScope = (column: SQL, partner: string | null) =>
+  partner === null ? sql`${column} in (select id from partners where mode = 'live')` : sql`${column} = ${partner}`;
+
 /** The range's sales: sold listings of the scope (each statement below starts from it). */
 const soldCte = ({ start, end, partner, event }: Scope) => sql`
     sold as (
       select l.id, l.currency, l.price_minor, l.ticket_count, l.created_at, l.sold_at, l.reserved_by
       from listings l
       where l.sold_at >= ${start}::timestamptz and l.sold_at < ${end}::timestamptz
-        and (${partner}::text is null or l.partner_id = ${partner})
+        and ${inPartnerScope(sql`l.partner_id`, partner)}
         and (${event}::text is null or l.event_pk = ${event})
     )`;
 
@@ -204,7 +211,7 @@ const marketStatement = ({ start, end, partner, event }: Scope) => sql`
       select r.currency, count(*)::int as count, sum(r.amount_minor)::bigint as minor
       from refunds r
       where r.status = 'succeeded' and r.created_at >= ${start}::timestamptz and r.created_at < ${end}::timestamptz
-        and (${partner}::text is null or r.partner_id = ${partner})
+        and ${inPartnerScope(sql`r.partner_id`, partner)}
         and (${event}::text is null or exists (
           select 1 from payments pay
           join buy_intentions bi on bi.id = pay.reference and bi.partner_id = pay.partner_id
@@ -216,13 +223,13 @@ const marketStatement = ({ start, end, partner, event }: Scope) => sql`
       select count(*)::int as listed, count(*) filter (where l.sold_at is not null)::int as sold
       from listings l
       where l.created_at >= ${start}::timestamptz and l.created_at < ${end}::timestamptz
-        and (${partner}::text is null or l.partner_id = ${partner})
+        and ${inPartnerScope(sql`l.partner_id`, partner)}
         and (${event}::text is null or l.event_pk = ${event})
     ), active as (
       select count(*)::int as listings, coalesce(sum(l.ticket_count), 0)::int as tickets
       from listings l
       where l.status in ('ACTIVE', 'RESERVED')
-        and (${partner}::text is null or l.partner_id = ${partner})
+        and ${inPartnerScope(sql`l.partner_id`, partner)}
         and (${event}::text is null or l.event_pk = ${event})
     ), awaited as (
       select count(*)::int as awaited,
@@ -231,7 +238,7 @@ const marketStatement = ({ start, end, partner, event }: Scope) => sql`
           as median_wait
       from tickets t
       where t.reissue_requested_at is not null and t.reissued_at is null
-        and (${partner}::text is null or t.partner_id = ${partner})
+        and ${inPartnerScope(sql`t.partner_id`, partner)}
         and (${event}::text is null or t.event_pk = ${event})
     ), reissued as (
       select count(*)::int as reissued,
@@ -239,7 +246,7 @@ const marketStatement = ({ start, end, partner, event }: Scope) => sql`
           as median_delay
       from tickets t
       where t.reissued_at >= ${start}::timestamptz and t.reissued_at < ${end}::timestamptz and t.reissue_requested_at is not null
-        and (${partner}::text is null or t.partner_id = ${partner})
+        and ${inPartnerScope(sql`t.partner_id`, partner)}
         and (${event}::text is null or t.event_pk = ${event})
     )
   select
@@ -351,7 +358,7 @@ export async function overviewFilterOptions(
   db: DbOrTx,
 ): Promise<{ partners: { id: string; name: string }[]; events: { id: string; title: string }[] }> {
   const partners = await db.execute<{ id: string; name: string }>(
-    sql`select id, name from partners order by lower(name), id`,
+    sql`select id, name from partners where mode = 'live' order by lower(name), id`,
   );
   const events = partnerId
     ? await db.execute<{ id: string; title: string }>(
