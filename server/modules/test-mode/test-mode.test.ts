@@ -25,6 +25,7 @@ import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
 import { sha256Hex } from '@/server/lib/ids';
 import { listLeads } from '@/server/modules/market-data';
+import { opsSearch, overviewFilterOptions } from '@/server/modules/ops';
 import { createListing } from '@/server/modules/marketplace';
 import {
   authenticateApiKey,
@@ -343,6 +344,25 @@ describe('isolation, both directions, per operation family', () => {
       enabled: false,
     });
     expect((await staff.webhooks.endpoint.get({ partnerId: live.partnerId }))?.url).toBe('http://127.0.0.1:9/hooks');
+  });
+
+  it("staff's cross-partner views: the overview's partners are live ones, search marks test data", async () => {
+    const { partners } = await overviewFilterOptions(undefined, getDb());
+    const ids = partners.map((p) => p.id);
+    expect(ids).toContain(live.partnerId);
+    expect(ids).not.toContain(test.partnerId);
+    // The same ticketId in both spaces: two hits, the test one named as such.
+    const found = await opsSearch({ q: 'T-shared' }, getDb());
+    if (found.kind === 'email') throw new Error('searched as an e-mail');
+    const names = Object.fromEntries(
+      found.tickets
+        .filter((t) => [live.partnerId, test.partnerId].includes(t.partnerId))
+        .map((t) => [t.partnerId, t.partnerName]),
+    );
+    expect(names).toEqual({
+      [live.partnerId]: keys.partner.name,
+      [test.partnerId]: `${keys.partner.name} (test mode)`,
+    });
   });
 
   it('the staff list shows live partners only; the twin is found from its live partner', async () => {
