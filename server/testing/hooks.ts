@@ -40,7 +40,14 @@ const hooks: Record<string, Hook> = {
   partner: hook(z.object({ name: z.string().min(1) }), async ({ name }) => {
     const { partner, apiKey, channelsApiKey, testPartner, testApiKey, testChannelsApiKey } =
       await createPartnerWithKeys(name, getDb());
-    return { partnerId: partner.id, apiKey, channelsApiKey, testPartnerId: testPartner.id, testApiKey, testChannelsApiKey };
+    return {
+      partnerId: partner.id,
+      apiKey,
+      channelsApiKey,
+      testPartnerId: testPartner.id,
+      testApiKey,
+      testChannelsApiKey,
+    };
   }),
   'market-terms': hook(
     z.object({ partnerId: z.string(), buyerFeePercent: z.number().default(0), buyerFeeFixed: z.number().default(0) }),

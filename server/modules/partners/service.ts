@@ -69,20 +69,6 @@ export async function createPartner(input: CreatePartnerInput, db: DbOrTx): Prom
   });
 }
 
-/**
- * The live partner's test twin, created now if it has none (partners made before test mode got theirs in
- * migration 0036; this is the lazy path). A test partner or an unknown id is a 404.
- */
-export async function ensureTestPartner(livePartnerId: string, db: DbOrTx): Promise<Partner> {
-  await db.execute(sql`
-    insert into partners (id, name, mode, live_partner_id)
-    select ${newId('ptr')}, name, 'test', id from partners where id = ${livePartnerId} and mode = 'live'
-    on conflict (live_partner_id) do nothing`);
-  const twin = await testPartnerOf(livePartnerId, db);
-  if (!twin) throw notFound('Live partner not found');
-  return twin;
-}
-
 /** The live partner's test twin, or null (none yet, or not a live partner). */
 export async function testPartnerOf(livePartnerId: string, db: DbOrTx): Promise<Partner | null> {
   const [row] = await db
@@ -118,9 +104,7 @@ export async function lockTestPartnerForWipe(partnerId: string, tx: DbOrTx): Pro
     .where(and(eq(partners.id, partnerId), eq(partners.mode, 'test')))
     .returning({ id: partners.id });
   if (!row)
-    throw badRequest('Only a test partner’s data can be wiped', [
-      { path: 'partnerId', message: 'not a test partner' },
-    ]);
+    throw badRequest('Only a test partner’s data can be wiped', [{ path: 'partnerId', message: 'not a test partner' }]);
   return { partnerId: row.id } as TestPartnerWipe;
 }
 

@@ -46,8 +46,10 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
   void queryClient.prefetchQuery(trpc.protection.partner.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.protection.reissues.queryOptions({ partnerId }));
   const livePartnerId = partner.livePartnerId ?? partner.id;
-  void queryClient.prefetchQuery(trpc.partners.testMode.get.queryOptions({ partnerId: livePartnerId }));
   const testMode = partner.mode === 'test';
+  // The test twin's keys are listed in the Test mode section: read here, so the section renders on the server.
+  const twin = await queryClient.fetchQuery(trpc.partners.testMode.get.queryOptions({ partnerId: livePartnerId }));
+  if (twin && !testMode) void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId: twin.id }));
 
   return (
     <>
