@@ -108,7 +108,7 @@ test('staff wipe a partner’s test data from its page, behind a confirmation; l
   await expect(page.getByTestId('keys-partner').filter({ hasText: 'Test API keys' })).toContainText('sk_test_');
 
   await section.getByRole('button', { name: 'Wipe test data' }).click();
-  const dialog = page.getByRole('dialog', { name: 'Wipe all test data?' });
+  const dialog = page.getByRole('alertdialog', { name: 'Wipe all test data?' });
   await expect(dialog).toBeVisible();
   // Cancelling wipes nothing.
   await dialog.getByRole('button', { name: 'Cancel' }).click();
@@ -120,7 +120,7 @@ test('staff wipe a partner’s test data from its page, behind a confirmation; l
 
   await section.getByRole('button', { name: 'Wipe test data' }).click();
   await dialog.getByRole('button', { name: 'Wipe test data' }).click();
-  await expect(page.getByTestId('wipe-result')).toContainText('1 events');
+  await expect(page.getByTestId('wipe-result')).toContainText('1 event, 0 tickets, 0 listings');
 
   // The test key still works, on an empty space; the live event is untouched.
   const gone = await call(request, p.testApiKey, 'PUT', '/v1/events', {

@@ -55,6 +55,8 @@ export function TestModeSection({ partnerId, testPartnerId }: { partnerId: strin
   );
 }
 
+const counted = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** "Wipe test data" behind a confirmation: every row of the test data space goes, keys and settings stay. */
 function WipeTestData({ testPartnerId }: { testPartnerId: string }) {
   const trpc = useTRPC();
@@ -74,8 +76,8 @@ function WipeTestData({ testPartnerId }: { testPartnerId: string }) {
       {removed !== null ? (
         <Alert tone="success" title="Test data wiped">
           <span data-testid="wipe-result">
-            {removed} {removed === 1 ? 'row' : 'rows'} deleted ({wipe.data?.events ?? 0} events,{' '}
-            {wipe.data?.tickets ?? 0} tickets, {wipe.data?.listings ?? 0} listings).
+            {counted(removed, 'row')} deleted ({counted(wipe.data?.events ?? 0, 'event')},{' '}
+            {counted(wipe.data?.tickets ?? 0, 'ticket')}, {counted(wipe.data?.listings ?? 0, 'listing')}).
           </span>
         </Alert>
       ) : null}
