@@ -105,7 +105,7 @@ test('staff wipe a partner’s test data from its page, behind a confirmation; l
   await hydrated(page, '[data-testid="test-mode"]');
   const section = page.getByTestId('test-mode');
   await expect(section).toContainText(p.testPartnerId);
-  await expect(page.getByTestId('keys-partner').filter({ hasText: 'Test API keys' })).toContainText('sk_test_');
+  await expect(page.getByTestId('keys-test')).toContainText('sk_test_');
 
   await section.getByRole('button', { name: 'Wipe test data' }).click();
   const dialog = page.getByRole('alertdialog', { name: 'Wipe all test data?' });

@@ -47,6 +47,7 @@ export function TestModeSection({ partnerId, testPartnerId }: { partnerId: strin
         <ApiKeysSection
           partnerId={testId}
           kind="partner"
+          testId="keys-test"
           title="Test API keys"
           description="sk_test_… keys: the Partner API on the test data. Channels test keys (sk_test_ch_…) are on the test data's Channels page."
         />
