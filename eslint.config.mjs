@@ -24,6 +24,7 @@ const OWNED_TABLES = {
   protection: ['protection'],
   'access-layer': ['access-layer'],
   audit: ['audit'],
+  'test-mode': [],
 };
 /**
  * Modules that own no table and only READ other modules' tables in SQL, never writing them (staff

@@ -51,11 +51,13 @@ describe('start-up of several instances at once', () => {
 
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     try {
-      const [partners] = await sql`select count(*)::int as n from partners`;
+      // The demo partner and its test twin (test mode), made once.
+      const [partners] = await sql`select count(*)::int as n from partners where mode = 'live'`;
+      const [twins] = await sql`select count(*)::int as n from partners where mode = 'test'`;
       const [admins] = await sql`select count(*)::int as n from staff_users where email = 'boot-admin@encore.test'`;
       const [secrets] = await sql`select count(*)::int as n from app_settings where key = 'nextauth_secret'`;
       const queues = await sql`select name from pgboss.queue`;
-      expect([partners.n, admins.n, secrets.n]).toEqual([1, 1, 1]);
+      expect([partners.n, twins.n, admins.n, secrets.n]).toEqual([1, 1, 1, 1]);
       expect(queues.map((q) => q.name).sort()).toEqual(expect.arrayContaining(allJobs().map((j) => j.id)));
     } finally {
       await sql.end();

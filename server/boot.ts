@@ -87,6 +87,7 @@ async function ensureDemoPartner(): Promise<void> {
         `    partnerId       ${created.partner.id}`,
         `    apiKey          ${created.apiKey}`,
         `    channelsApiKey  ${created.channelsApiKey}`,
+        `    testApiKey      ${created.testApiKey}   (test mode: a data space of its own, sandbox payments)`,
         `    try: curl -H "Authorization: ${created.apiKey}" ${publicBaseUrl()}/v1/me`,
         '',
       ].join('\n') + '\n',

@@ -50,6 +50,14 @@ export default function DocsPage() {
           <code>sk_ch_…</code>) on the partner API, or a partner key on the Channels API, answers 403. Check a key with{' '}
           <code>GET /v1/me</code>.
         </p>
+        <h2 id="test-mode">Test mode</h2>
+        <p>
+          Every partner has a test twin: a test key (<code>sk_test_…</code>, and <code>sk_test_ch_…</code> for channels)
+          opens the same API on a data space of its own (events, tickets, listings, leads, channels, webhooks) that live
+          keys never see, and the reverse. Its payments always use the sandbox (test cards, no money moves), and fan
+          pages reached through test data show a &ldquo;Test mode&rdquo; ribbon. <code>GET /v1/me</code> answers{' '}
+          <code>mode</code>: <code>live</code> or <code>test</code>. Staff can wipe the test data at any time.
+        </p>
         <h2 id="integration-order">Integration order</h2>
         <ol>
           {INTEGRATION_ORDER.map(([step, text]) => (

@@ -1,5 +1,7 @@
 import { getTranslations } from 'next-intl/server';
 import { Suspense } from 'react';
+import { getDb } from '@/db';
+import { modeOfPartner } from '@/server/modules/partners';
 import { LanguageSwitch } from './language-switch';
 import { fanOf } from './session';
 
@@ -26,12 +28,20 @@ export async function MarketShell({
   children: React.ReactNode;
 }) {
   const t = await getTranslations('common');
-  const fan = partner ? await fanOf(partner.id) : null;
+  const [fan, mode] = partner
+    ? await Promise.all([fanOf(partner.id), modeOfPartner(partner.id, getDb())])
+    : [null, 'live' as const];
   return (
     <div className="mk-page">
       <a className="mk-skip" href="#main">
         {t('skip')}
       </a>
+      {mode === 'test' ? (
+        // A page of a partner's test data (test mode): said on every page, before anything else.
+        <div className="mk-test-ribbon" role="note" aria-label={t('testMode')} data-testid="test-mode-ribbon">
+          <strong>{t('testMode')}</strong> <span>{t('testModeNote')}</span>
+        </div>
+      ) : null}
       <header className="mk-header">
         <div className="mk-header-inner">
           <div className="mk-partner" data-testid="partner-brand">

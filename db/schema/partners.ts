@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { type AnyPgColumn, check, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import type { StoredPrimarySalesFee } from './catalog';
 
 /** A primary ticketing platform integrated with Encore. Every partner-owned row points here. */
@@ -8,6 +8,16 @@ export const partners = pgTable(
   {
     id: text().primaryKey(), // ptr_…
     name: text().notNull(),
+    /**
+     * `live`, or `test`: a live partner's test twin (issue 33), a partner row of its own whose keys are
+     * `sk_test_…` / `sk_test_ch_…`, whose rows make a data space live keys never see, and whose payments
+     * always go through the sandbox. Never changes.
+     */
+    mode: text({ enum: ['live', 'test'] })
+      .notNull()
+      .default('live'),
+    /** A test twin's live partner (one twin per live partner); null for live partners. */
+    livePartnerId: text().references((): AnyPgColumn => partners.id, { onDelete: 'cascade' }),
     /** The primary sales fee when neither ticket, ticket option, show nor event sets one; set by staff. */
     primarySalesFee: jsonb().$type<StoredPrimarySalesFee>(),
     /** The partner's logo (an https image URL, set by staff), shown on every fan page beside its name. */
@@ -29,7 +39,15 @@ export const partners = pgTable(
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('partners_name_idx').on(t.name), index('partners_created_idx').on(t.createdAt)],
+  (t) => [
+    index('partners_name_idx').on(t.name),
+    index('partners_created_idx').on(t.createdAt),
+    uniqueIndex('partners_live_partner_idx').on(t.livePartnerId),
+    check(
+      'partners_mode_twin_check',
+      sql`(${t.mode} = 'live' and ${t.livePartnerId} is null) or (${t.mode} = 'test' and ${t.livePartnerId} is not null)`,
+    ),
+  ],
 );
 
 /**

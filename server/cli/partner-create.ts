@@ -1,6 +1,7 @@
 /**
  * `npm run partner:create -- --name "Acme"` → one JSON line on stdout:
- * {"partnerId": "...", "apiKey": "...", "channelsApiKey": "..."}
+ * {"partnerId": "...", "apiKey": "...", "channelsApiKey": "...", "testPartnerId": "...", "testApiKey": "...",
+ *  "testChannelsApiKey": "..."}   (the test keys open the partner's test twin: test mode, issue 33)
  *
  * Works with the server running or not: with DATABASE_URL it uses that server; otherwise it attaches
  * to the app's running embedded PostgreSQL, or starts it for the duration of the command.
@@ -33,8 +34,18 @@ const name = nameFromArgs();
 if (name === null) process.exit(2);
 else {
   runWithDatabase('partner:create', async () => {
-    const { partner, apiKey, channelsApiKey } = await createPartnerWithKeys(name, getDb());
-    process.stdout.write(JSON.stringify({ partnerId: partner.id, apiKey, channelsApiKey }) + '\n');
+    const { partner, apiKey, channelsApiKey, testPartner, testApiKey, testChannelsApiKey } =
+      await createPartnerWithKeys(name, getDb());
+    process.stdout.write(
+      JSON.stringify({
+        partnerId: partner.id,
+        apiKey,
+        channelsApiKey,
+        testPartnerId: testPartner.id,
+        testApiKey,
+        testChannelsApiKey,
+      }) + '\n',
+    );
     return 0;
   });
 }

@@ -24,8 +24,8 @@ export async function authenticate(req: Request, kind: Exclude<AuthKind, 'none'>
     throw new AppError(
       'FORBIDDEN',
       kind === 'partner'
-        ? 'A channels API key (sk_ch_…) cannot call the partner API; use the partner API key'
-        : 'The Channels API requires a channels API key (sk_ch_…)',
+        ? 'A channels API key (sk_ch_… or sk_test_ch_…) cannot call the partner API; use the partner API key'
+        : 'The Channels API requires a channels API key (sk_ch_… or sk_test_ch_…)',
     );
   }
   const found = await authenticateApiKey(key);

@@ -171,6 +171,17 @@ export async function sweepIdempotencyKeys(db: DbOrTx): Promise<number> {
   return rows.length;
 }
 
+/**
+ * Deletes a test partner's stored answers when staff wipe its test data (test mode): a replay must not
+ * answer for a call whose effect is gone. The statement itself refuses a live partner (deletes nothing).
+ */
+export async function forgetTestIdempotencyKeys(partnerId: string, db: DbOrTx): Promise<number> {
+  const rows = await db.execute(sql`delete from idempotency_keys
+    where partner_id = ${partnerId} and exists (select 1 from partners where id = ${partnerId} and mode = 'test')
+    returning key`);
+  return rows.length;
+}
+
 /** Hourly; idempotent. A key past 24 hours is free even before this runs (startIdempotentCall takes it over). */
 export const sweepIdempotencyKeysJob = defineJob({
   id: 'http.sweepIdempotencyKeys',

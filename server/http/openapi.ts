@@ -231,13 +231,14 @@ const SECURITY_SCHEMES = {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description: 'The partner API key, sent bare (`Authorization: sk_live_…`) or as `Bearer sk_live_…`.',
+    description:
+      'The partner API key, sent bare (`Authorization: sk_live_…`) or as `Bearer sk_live_…`. A test key (`sk_test_…`) opens the same API on the partner’s test data space (test mode), which live keys never see.',
   },
   ChannelsKey: {
     type: 'apiKey',
     in: 'header',
     name: 'Authorization',
-    description: 'A channels API key (`sk_ch_…`); it opens the Channels API only.',
+    description: 'A channels API key (`sk_ch_…`, or `sk_test_ch_…` in test mode); it opens the Channels API only.',
   },
 };
 

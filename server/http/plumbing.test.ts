@@ -68,6 +68,7 @@ describe('partner API key authentication', () => {
           name: a.partner.name,
           keyPrefix: a.apiKey.slice(0, 14),
           keyKind: 'partner',
+          mode: 'live',
           resaleEntryUrl: expect.stringMatching(new RegExp(`^https?://[^/]+/resale/${a.partner.id}$`)),
         },
         errors: null,

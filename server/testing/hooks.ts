@@ -38,8 +38,16 @@ const hooks: Record<string, Hook> = {
   // What the server has written to stderr so far (server/testing/error-output.ts).
   'error-output': hook(z.object({}), async () => errorOutput()),
   partner: hook(z.object({ name: z.string().min(1) }), async ({ name }) => {
-    const { partner, apiKey, channelsApiKey } = await createPartnerWithKeys(name, getDb());
-    return { partnerId: partner.id, apiKey, channelsApiKey };
+    const { partner, apiKey, channelsApiKey, testPartner, testApiKey, testChannelsApiKey } =
+      await createPartnerWithKeys(name, getDb());
+    return {
+      partnerId: partner.id,
+      apiKey,
+      channelsApiKey,
+      testPartnerId: testPartner.id,
+      testApiKey,
+      testChannelsApiKey,
+    };
   }),
   'market-terms': hook(
     z.object({ partnerId: z.string(), buyerFeePercent: z.number().default(0), buyerFeeFixed: z.number().default(0) }),

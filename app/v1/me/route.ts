@@ -7,5 +7,6 @@ export const GET = handle(meRoute, async ({ partner }) => ({
   name: partner.partnerName,
   keyPrefix: partner.keyPrefix,
   keyKind: partner.kind,
+  mode: partner.mode,
   resaleEntryUrl: resaleEntryUrl(partner.partnerId),
 }));

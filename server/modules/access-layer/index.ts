@@ -8,3 +8,4 @@ export * from './sell';
 export * from './buy';
 export * from './banners';
 export * from './contracts';
+export * from './wipe';

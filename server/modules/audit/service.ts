@@ -23,7 +23,7 @@ const SECRET_FIELD = /secret|password|hash|token|authorization|header_?value|cre
 /** …but a header's name, a masked hint ("…a1b2") or a "was set" flag tells nothing of the secret. */
 const NOT_SECRET_FIELD = /(name|hint|set)$/i;
 /** Values that are secrets whatever their field is called: whole keys (a 6-character prefix is not) and signing secrets. */
-const SECRET_VALUE = /^(sk_live_|sk_ch_)[A-Za-z0-9]{12,}|^whsec_/;
+const SECRET_VALUE = /^(sk_live_|sk_ch_|sk_test_ch_|sk_test_)[A-Za-z0-9]{12,}|^whsec_/;
 
 /** A copy of `value` with every secret replaced by "[redacted]" (a null stays null: "none set" is not a secret). */
 export function redactSecrets(value: unknown): unknown {

@@ -17,3 +17,4 @@ export * from './rules-schemas';
 export * from './schemas';
 export * from './service';
 export * from './rules-admin';
+export * from './wipe';

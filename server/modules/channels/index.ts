@@ -13,3 +13,4 @@ export * from './reactions/shows-cancelled';
 export * from './sales';
 export * from './schemas';
 export { getChannelSaleExample } from './examples';
+export * from './wipe';

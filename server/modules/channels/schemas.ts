@@ -233,6 +233,7 @@ export const channelsMeRoute = defineRoute({
       name: 'Andes Tickets',
       keyPrefix: 'sk_ch_Xy7zQw',
       keyKind: 'channels',
+      mode: 'live',
       channelId: 'chn_4kT9wQ2mZ8xY1vB3nR5s',
       channelName: 'Resale Hub',
     },

@@ -10,3 +10,4 @@ export * from './schemas';
 export * from './service';
 export * from './urls';
 export * from './sign-in-link';
+export * from './wipe';

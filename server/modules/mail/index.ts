@@ -7,3 +7,4 @@
 export * from './jobs';
 export * from './schemas';
 export * from './service';
+export * from './wipe';

@@ -11,3 +11,4 @@ export * from './contracts';
 export * from './inventory-schemas';
 export * from './inventory';
 export * from './leads-admin';
+export * from './wipe';

@@ -39,3 +39,4 @@ export * from './seller-states';
 export * from './secure-view';
 export * from './promises';
 export * from './gauges';
+export * from './wipe';

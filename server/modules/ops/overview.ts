@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/db';
 import { notFound } from '@/server/lib/errors';
@@ -113,10 +113,17 @@ interface Scope {
   event: string | null;
 }
 
+/**
+ * One partner's rows when the filter names one (a test partner too: staff look at its test data on
+ * purpose), else every live partner's: test data (test mode, issue 33) never counts in the market's figures.
+ */
+const inPartnerScope = (column: SQL, partner: string | null) =>
+  partner === null ? sql`${column} in (select id from partners where mode = 'live')` : sql`${column} = ${partner}`;
+
 /** The range's sales: listings sold in it (an index-only range scan of listings_sold_idx). */
 const soldIn = ({ start, end, partner, event }: Scope) => sql`
   l.sold_at >= ${start}::timestamptz and l.sold_at < ${end}::timestamptz
-    and (${partner}::text is null or l.partner_id = ${partner})
+    and ${inPartnerScope(sql`l.partner_id`, partner)}
     and (${event}::text is null or l.event_pk = ${event})`;
 
 /** Sales per UTC day and currency: the series, and the totals as their sums (hashed, no sort). */
@@ -155,7 +162,7 @@ const payoutsStatement = ({ start, end, partner, event }: Scope) => sql`
   left join (select distinct partner_id, seller_email from seller_accounts where status = 'active') a
     on a.partner_id = p.partner_id and a.seller_email = p.seller_email
   where p.created_at >= ${start}::timestamptz and p.created_at < ${end}::timestamptz
-    and (${partner}::text is null or p.partner_id = ${partner})
+    and ${inPartnerScope(sql`p.partner_id`, partner)}
     and (${event}::text is null or p.listing_id in (
       select l.id from listings l where l.event_pk = ${event}
         and l.sold_at >= ${start}::timestamptz and l.sold_at < ${end}::timestamptz))
@@ -177,7 +184,7 @@ const marketStatement = ({ start, end, partner, event }: Scope) => sql`
       select r.currency, count(*)::int as count, sum(r.amount_minor)::bigint as minor
       from refunds r
       where r.status = 'succeeded' and r.created_at >= ${start}::timestamptz and r.created_at < ${end}::timestamptz
-        and (${partner}::text is null or r.partner_id = ${partner})
+        and ${inPartnerScope(sql`r.partner_id`, partner)}
         and (${event}::text is null or exists (
           select 1 from payments pay
           join buy_intentions bi on bi.id = pay.reference and bi.partner_id = pay.partner_id
@@ -189,13 +196,13 @@ const marketStatement = ({ start, end, partner, event }: Scope) => sql`
       select count(*)::int as listed, count(*) filter (where l.sold_at is not null)::int as sold
       from listings l
       where l.created_at >= ${start}::timestamptz and l.created_at < ${end}::timestamptz
-        and (${partner}::text is null or l.partner_id = ${partner})
+        and ${inPartnerScope(sql`l.partner_id`, partner)}
         and (${event}::text is null or l.event_pk = ${event})
     ), active as (
       select count(*)::int as listings, coalesce(sum(l.ticket_count), 0)::int as tickets
       from listings l
       where l.status in ('ACTIVE', 'RESERVED')
-        and (${partner}::text is null or l.partner_id = ${partner})
+        and ${inPartnerScope(sql`l.partner_id`, partner)}
         and (${event}::text is null or l.event_pk = ${event})
     ), awaited as (
       select count(*)::int as awaited,
@@ -204,7 +211,7 @@ const marketStatement = ({ start, end, partner, event }: Scope) => sql`
           as median_wait
       from tickets t
       where t.reissue_requested_at is not null and t.reissued_at is null
-        and (${partner}::text is null or t.partner_id = ${partner})
+        and ${inPartnerScope(sql`t.partner_id`, partner)}
         and (${event}::text is null or t.event_pk = ${event})
     ), reissued as (
       select count(*)::int as reissued,
@@ -212,7 +219,7 @@ const marketStatement = ({ start, end, partner, event }: Scope) => sql`
           as median_delay
       from tickets t
       where t.reissued_at >= ${start}::timestamptz and t.reissued_at < ${end}::timestamptz and t.reissue_requested_at is not null
-        and (${partner}::text is null or t.partner_id = ${partner})
+        and ${inPartnerScope(sql`t.partner_id`, partner)}
         and (${event}::text is null or t.event_pk = ${event})
     )
   select
@@ -414,7 +421,7 @@ export async function overviewFilterOptions(
   db: DbOrTx,
 ): Promise<{ partners: { id: string; name: string }[]; events: { id: string; title: string }[] }> {
   const partners = await db.execute<{ id: string; name: string }>(
-    sql`select id, name from partners order by lower(name), id`,
+    sql`select id, name from partners where mode = 'live' order by lower(name), id`,
   );
   const events = partnerId
     ? await db.execute<{ id: string; title: string }>(

@@ -55,7 +55,8 @@ export function searchKindOf(q: string): SearchKind {
   return 'partnerRef';
 }
 
-const partnerName = partners.name;
+/** The partner's name, marked when the row is test data (a test twin's, test mode): staff never mistake it for live. */
+const partnerName = sql<string>`case when ${partners.mode} = 'test' then ${partners.name} || ' (test mode)' else ${partners.name} end`;
 
 const ticketColumns = {
   partnerId: tickets.partnerId,

@@ -120,6 +120,10 @@ export const listPartnersInput = z.object({
 export const apiKeyKind = z.enum(['partner', 'channels']);
 export type ApiKeyKind = z.infer<typeof apiKeyKind>;
 
+/** A partner's mode: `live`, or `test` for a live partner's test twin (keys `sk_test_…`, sandbox payments). */
+export const partnerMode = z.enum(['live', 'test']);
+export type PartnerMode = z.infer<typeof partnerMode>;
+
 export const createApiKeyInput = z.object({
   partnerId: z.string().min(1),
   kind: apiKeyKind.default('partner'),
@@ -163,6 +167,11 @@ const keyOwnerFields = {
   name: z.string(),
   keyPrefix: z.string().meta({ description: 'Visible start of the key used for this call', example: 'sk_live_Ab3dEf' }),
   keyKind: apiKeyKind,
+  mode: partnerMode.meta({
+    description:
+      "`live`, or `test` for a test key (`sk_test_…`, `sk_test_ch_…`): the partner's test twin, a data space of its own that live keys never see (and the reverse), whose payments always use the sandbox",
+    example: 'live',
+  }),
 };
 
 /** What `GET /v1/channels/me` answers: which partner and key a Channels API key is. */
@@ -216,6 +225,7 @@ export const meRoute = defineRoute({
       name: 'Andes Tickets',
       keyPrefix: 'sk_live_Ab3dEf',
       keyKind: 'partner',
+      mode: 'live',
       resaleEntryUrl: 'https://encore.example.com/resale/ptr_7Qm2kX9aB4cD5eF6gH7i',
     },
   },

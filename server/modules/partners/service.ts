@@ -1,14 +1,16 @@
-import { and, asc, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ilike, or, sql } from 'drizzle-orm';
 import { type DbOrTx, getSql } from '@/db';
 import { apiKeys, channels, partners } from '@/db/schema/partners';
 import { env } from '@/server/env';
 import { badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { deferredTouch } from '@/server/lib/deferred-touch';
 import { parseReturnOrigin } from '@/server/lib/return-origins';
+import type { TestPartnerWipe } from '@/server/lib/wipe';
 import { forgetReturnOrigins } from './return-origins';
 import { newId, newSigningSecret, randomBase62, sha256Hex } from '@/server/lib/ids';
 import {
   type ApiKeyKind,
+  type PartnerMode,
   type CreatePartnerInput,
   type ListPartnersInput,
   type RenamePartnerInput,
@@ -31,20 +33,79 @@ export type Partner = typeof partners.$inferSelect;
 export type Channel = typeof channels.$inferSelect;
 export type ApiKeyRecord = Omit<typeof apiKeys.$inferSelect, 'hash'>;
 
-const KEY_PREFIX: Record<ApiKeyKind, string> = { partner: 'sk_live_', channels: 'sk_ch_' };
+/** A key's prefix by the mode of its partner and its kind (a test twin's keys say so: `sk_test_…`). */
+const KEY_PREFIX: Record<PartnerMode, Record<ApiKeyKind, string>> = {
+  live: { partner: 'sk_live_', channels: 'sk_ch_' },
+  test: { partner: 'sk_test_', channels: 'sk_test_ch_' },
+};
 const VISIBLE_CHARS = 6;
 
+/** The kind of key its prefix says (`sk_ch_` or `sk_test_ch_`: channels; anything else: partner). */
 export function kindOfKey(rawKey: string): ApiKeyKind {
-  return rawKey.startsWith(KEY_PREFIX.channels) ? 'channels' : 'partner';
+  // `sk_test_ch_` starts with `sk_test_`: the channels prefixes are tested first.
+  return rawKey.startsWith(KEY_PREFIX.live.channels) || rawKey.startsWith(KEY_PREFIX.test.channels)
+    ? 'channels'
+    : 'partner';
 }
 
+/** The mode its prefix says: `sk_test_…` (and `sk_test_ch_…`) are test keys, every other key live. */
+export function modeOfKey(rawKey: string): PartnerMode {
+  return rawKey.startsWith(KEY_PREFIX.test.partner) ? 'test' : 'live';
+}
+
+/**
+ * Creates a live partner and, in the same transaction, its test twin (issue 33): a partner row of its own
+ * (`mode` test, `live_partner_id` the live one, same name) whose rows form the test data space.
+ */
 export async function createPartner(input: CreatePartnerInput, db: DbOrTx): Promise<Partner> {
   const { name } = createPartnerInput.parse(input);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(partners)
+      .values({ id: newId('ptr'), name })
+      .returning();
+    await tx.insert(partners).values({ id: newId('ptr'), name, mode: 'test', livePartnerId: row.id });
+    return row;
+  });
+}
+
+/** The live partner's test twin, or null (none yet, or not a live partner). */
+export async function testPartnerOf(livePartnerId: string, db: DbOrTx): Promise<Partner | null> {
   const [row] = await db
-    .insert(partners)
-    .values({ id: newId('ptr'), name })
-    .returning();
-  return row;
+    .select()
+    .from(partners)
+    .where(and(eq(partners.livePartnerId, livePartnerId), eq(partners.mode, 'test')));
+  return row ?? null;
+}
+
+// A partner's mode never changes, so it is remembered for the process (fan pages ask it on every render).
+const modes = new Map<string, PartnerMode>();
+
+/** The partner's mode (`live` for an unknown id: nothing of a test space is shown for it). */
+export async function modeOfPartner(partnerId: string, db: DbOrTx): Promise<PartnerMode> {
+  const known = modes.get(partnerId);
+  if (known) return known;
+  const [row] = await db.select({ mode: partners.mode }).from(partners).where(eq(partners.id, partnerId));
+  if (!row) return 'live';
+  if (modes.size >= 10_000) modes.clear();
+  modes.set(partnerId, row.mode);
+  return row.mode;
+}
+
+/**
+ * The first statement of a wipe of test data: locks the partner's row when, and only when, it is a test
+ * twin (the guard is this statement's WHERE, not a read before it). A live partner or an unknown id is a
+ * 400 and nothing is deleted. Each module's wipe takes the answer, so none runs without it.
+ */
+export async function lockTestPartnerForWipe(partnerId: string, tx: DbOrTx): Promise<TestPartnerWipe> {
+  const [row] = await tx
+    .update(partners)
+    .set({ updatedAt: sql`now()` })
+    .where(and(eq(partners.id, partnerId), eq(partners.mode, 'test')))
+    .returning({ id: partners.id });
+  if (!row)
+    throw badRequest('Only a test partner’s data can be wiped', [{ path: 'partnerId', message: 'not a test partner' }]);
+  return { partnerId: row.id } as TestPartnerWipe;
 }
 
 export async function getPartner(partnerId: string, db: DbOrTx): Promise<Partner> {
@@ -53,13 +114,15 @@ export async function getPartner(partnerId: string, db: DbOrTx): Promise<Partner
   return row;
 }
 
+/** Renames the partner; a live partner's test twin takes the new name too. */
 export async function renamePartner(input: RenamePartnerInput, db: DbOrTx): Promise<Partner> {
   const { partnerId, name } = renamePartnerInput.parse(input);
-  const [row] = await db
+  const rows = await db
     .update(partners)
     .set({ name, updatedAt: sql`now()` })
-    .where(eq(partners.id, partnerId))
+    .where(or(eq(partners.id, partnerId), eq(partners.livePartnerId, partnerId)))
     .returning();
+  const row = rows.find((r) => r.id === partnerId);
   if (!row) throw notFound('Partner not found');
   return row;
 }
@@ -149,7 +212,11 @@ export async function setPrimarySalesFee(input: SetPrimarySalesFeeInput, db: DbO
 
 export async function listPartners(input: ListPartnersInput, db: DbOrTx) {
   const { search, page, pageSize } = listPartnersInput.parse(input);
-  const where = search ? ilike(partners.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined;
+  // Live partners only: a test twin is reached from its live partner's page (its Test mode section).
+  const where = and(
+    eq(partners.mode, 'live'),
+    search ? ilike(partners.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
+  );
   // Table-qualified by hand: drizzle renders a lone column of the outer table without its table name.
   const activeKeys = sql<number>`(select count(*)::int from api_keys k where k.partner_id = "partners"."id" and k.revoked_at is null and k.kind = 'partner')`;
   const [items, [{ total }]] = await Promise.all([
@@ -222,7 +289,8 @@ export async function createApiKey(
   input: { partnerId: string; kind: ApiKeyKind; label?: string; channelId?: string },
   db: DbOrTx,
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
-  await getPartner(input.partnerId, db);
+  const partner = await getPartner(input.partnerId, db);
+  const prefixes = KEY_PREFIX[partner.mode];
   // A channels key opens the Channels API as one channel: the one named, else the partner's first
   // (created as "Default channel" when it has none).
   const channelId =
@@ -235,7 +303,7 @@ export async function createApiKey(
     throw badRequest('Only a channels key belongs to a channel', [
       { path: 'channelId', message: 'not for partner keys' },
     ]);
-  const secret = `${KEY_PREFIX[input.kind]}${randomBase62(32)}`;
+  const secret = `${prefixes[input.kind]}${randomBase62(32)}`;
   const [key] = await db
     .insert(apiKeys)
     .values({
@@ -244,7 +312,7 @@ export async function createApiKey(
       kind: input.kind,
       channelId,
       label: input.label ?? '',
-      prefix: secret.slice(0, KEY_PREFIX[input.kind].length + VISIBLE_CHARS),
+      prefix: secret.slice(0, prefixes[input.kind].length + VISIBLE_CHARS),
       hash: sha256Hex(secret),
     })
     .returning(publicKeyColumns);
@@ -262,16 +330,21 @@ export async function revokeApiKey(partnerId: string, keyId: string, db: DbOrTx)
   return key;
 }
 
-/** Partner plus one partner key and one channels key: what the CLI, the dashboard and the demo seed create. */
+/**
+ * Partner plus one partner key and one channels key, and the same two for its test twin
+ * (`sk_test_…`, `sk_test_ch_…`): what the CLI, the dashboard and the demo seed create.
+ */
 export async function createPartnerWithKeys(name: string, db: DbOrTx) {
   return db.transaction(async (tx) => {
     const partner = await createPartner({ name }, tx);
-    const { secret: apiKey } = await createApiKey({ partnerId: partner.id, kind: 'partner', label: 'initial' }, tx);
-    const { secret: channelsApiKey } = await createApiKey(
-      { partnerId: partner.id, kind: 'channels', label: 'initial' },
-      tx,
-    );
-    return { partner, apiKey, channelsApiKey };
+    const testPartner = (await testPartnerOf(partner.id, tx))!;
+    const key = (partnerId: string, kind: ApiKeyKind) =>
+      createApiKey({ partnerId, kind, label: 'initial' }, tx).then((k) => k.secret);
+    const apiKey = await key(partner.id, 'partner');
+    const channelsApiKey = await key(partner.id, 'channels');
+    const testApiKey = await key(testPartner.id, 'partner');
+    const testChannelsApiKey = await key(testPartner.id, 'channels');
+    return { partner, apiKey, channelsApiKey, testPartner, testApiKey, testChannelsApiKey };
   });
 }
 
@@ -281,6 +354,8 @@ export interface AuthenticatedKey {
   keyId: string;
   keyPrefix: string;
   kind: ApiKeyKind;
+  /** `test` for a test twin's key (`sk_test_…`): the twin's data space and the sandbox. */
+  mode: PartnerMode;
   /** The channel a channels key belongs to (null for partner keys). */
   channelId: string | null;
   channelName: string | null;
@@ -299,7 +374,9 @@ export async function authenticateApiKey(rawKey: string): Promise<AuthenticatedK
   const hash = sha256Hex(rawKey);
   const cached = keyCache().get(hash);
   if (cached && cached.until > Date.now()) return cached.key;
-  const found = await lookUpApiKey(hash);
+  const looked = await lookUpApiKey(hash);
+  // A key's prefix must say its partner's mode: a live key never opens a test space, nor the reverse.
+  const found = looked && looked.mode === modeOfKey(rawKey) ? looked : null;
   // Only genuine keys are remembered: a key created a moment ago is never refused from memory.
   if (found) rememberKey(hash, found);
   return found;
@@ -353,13 +430,15 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
       channel_disabled: boolean;
       stale: boolean;
       partner_disabled: boolean;
+      mode: PartnerMode;
     }[]
   >`
     select k.partner_id, p.name as partner_name, k.id as key_id, k.prefix as key_prefix, k.kind,
       k.channel_id, c.name as channel_name, coalesce(c.disabled_at is not null, false) as channel_disabled,
       (k.last_used_at is null or k.last_used_at < now() - interval '60 seconds') as stale,
-      p.disabled_at is not null as partner_disabled
+      (p.disabled_at is not null or lp.disabled_at is not null) as partner_disabled, p.mode
     from api_keys k join partners p on p.id = k.partner_id left join channels c on c.id = k.channel_id
+      left join partners lp on lp.id = p.live_partner_id
     where k.hash = ${hash} and k.revoked_at is null`;
   if (!row) return null;
   // A disabled partner's calls are refused, so they do not count as use either.
@@ -370,6 +449,7 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
     keyId: row.key_id,
     keyPrefix: row.key_prefix,
     kind: row.kind,
+    mode: row.mode,
     channelId: row.channel_id,
     channelName: row.channel_name,
     partnerDisabled: row.partner_disabled,

@@ -45,3 +45,4 @@ export {
 } from './service';
 export { handleStripeWebhook } from './stripe-webhook';
 export { paymentCountsByStatus } from './counts';
+export * from './wipe';

@@ -20,7 +20,7 @@ import {
   type PaymentRefusal,
   paymentAttemptRefusal,
 } from './events';
-import { currentProviderName, type PaymentLine, providerFor } from './provider';
+import { type PaymentLine, providerFor, providerNameFor } from './provider';
 import {
   payoutAccountInput,
   type PayoutAccountInput,
@@ -56,7 +56,7 @@ export async function startPayment(
   opts: { lines?: (tx: Tx) => Promise<PaymentLine[]> } = {},
 ): Promise<{ payment: Payment; url: string }> {
   const data = startPaymentInput.parse(input);
-  const provider = providerFor(currentProviderName());
+  const provider = providerFor(await providerNameFor(partnerId, getDb()));
   return transaction(async (work) => {
     const { tx } = work;
     const scope = and(
@@ -475,7 +475,7 @@ export async function getPayoutAccount(
     .where(
       and(
         eq(sellerAccounts.partnerId, partnerId),
-        eq(sellerAccounts.provider, currentProviderName()),
+        eq(sellerAccounts.provider, await providerNameFor(partnerId, db)),
         eq(sellerAccounts.sellerEmail, sellerEmail.trim().toLowerCase()),
       ),
     );
@@ -496,7 +496,7 @@ export async function setUpPayoutAccount(
 ): Promise<{ account: SellerAccount; onboardingUrl: string | null }> {
   const data = payoutAccountInput.parse(input);
   const email = data.sellerEmail.trim().toLowerCase();
-  const provider = providerFor(currentProviderName());
+  const provider = providerFor(await providerNameFor(partnerId, getDb()));
   let account = await getPayoutAccount(partnerId, email, getDb());
   if (!account) {
     const id = newId('sac');

@@ -8,3 +8,4 @@ export * from './events';
 export * from './schemas';
 export * from './settings';
 export * from './unlock';
+export * from './wipe';

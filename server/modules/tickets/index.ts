@@ -17,3 +17,4 @@ export * from './service';
 export * from './support';
 export * from './urls';
 export * from './sale';
+export * from './wipe';

@@ -37,6 +37,7 @@ const AUDITED: Record<string, string> = {
   'partners.setPrimarySalesFee': 'partner.fees.updated',
   'partners.keys.create': 'api_key.created',
   'partners.keys.revoke': 'api_key.revoked',
+  'partners.testMode.wipe': 'test_data.wiped',
   'partners.integration.update': 'integration.updated',
   'webhooks.endpoint.upsert': 'webhook_endpoint.updated',
   'webhooks.endpoint.rotateSecret': 'webhook_endpoint.secret_rotated',
@@ -311,6 +312,14 @@ describe('audit router', () => {
     );
     const resent = await check('mail.resend', partnerId, () => staff.mail.resend({ id: mailId }));
     expect(resent.entry).toMatchObject({ actorLabel: OPS.email, targetType: 'mail', targetId: mailId });
+
+    // Test mode: wiping the twin's data is recorded on the twin, with what each table lost.
+    const twin = await staff.partners.testMode.get(p);
+    expect(twin?.id).toMatch(/^ptr_/);
+    const wiped = await check('partners.testMode.wipe', twin!.id, () =>
+      staff.partners.testMode.wipe({ testPartnerId: twin!.id }),
+    );
+    expect(wiped.entry).toMatchObject({ targetType: 'partner', targetId: twin!.id, after: { events: 0 } });
 
     // Nothing secret is anywhere in the partner's log, nor in the staff entries.
     const all = JSON.stringify([

@@ -31,6 +31,10 @@ import {
   setPrimarySalesFee,
 } from '@/server/modules/partners';
 import { audited, staffActor } from '@/server/modules/audit';
+import { forgetTestIdempotencyKeys } from '@/server/http/idempotency';
+import { testPartnerOf } from '@/server/modules/partners';
+import { wipeTestData } from '@/server/modules/test-mode';
+import type { WipeCounts } from '@/server/lib/wipe';
 import { protectedProcedure, router } from '../init';
 
 const partnerIdInput = revokeApiKeyInput.pick({ partnerId: true });
@@ -106,6 +110,37 @@ const integrationRouter = router({
   pullFeedNow: protectedProcedure.input(partnerIdInput).mutation(({ input }) => pullFeed(input.partnerId, getDb())),
 });
 
+/**
+ * Test mode (issue 33): a live partner's test twin (its own partner row; its keys, pages and data work as
+ * any partner's) and the wipe of its data. Test keys are created and revoked with `keys` on the twin's id.
+ */
+const testModeRouter = router({
+  /** The live partner's test twin (null when it has none, or when the partner is itself a test partner). */
+  get: protectedProcedure.input(partnerIdInput).query(async ({ input }) => {
+    const twin = await testPartnerOf(input.partnerId, getDb());
+    return twin && { id: twin.id, name: twin.name, createdAt: twin.createdAt };
+  }),
+  /**
+   * Deletes every row of the test partner's data space in one transaction (a live partner is refused by
+   * the first statement and nothing is deleted); recorded with how many rows each table lost.
+   */
+  wipe: protectedProcedure.input(z.object({ testPartnerId: z.string().min(1).max(100) })).mutation(({ input, ctx }) =>
+    audited(
+      async ({ tx }) => {
+        const counts: WipeCounts = await wipeTestData(input.testPartnerId, tx);
+        counts.idempotency_keys = await forgetTestIdempotencyKeys(input.testPartnerId, tx);
+        return counts;
+      },
+      {
+        actor: staffActor(ctx.staff),
+        action: 'test_data.wiped',
+        partnerId: input.testPartnerId,
+        target: { type: 'partner', id: input.testPartnerId },
+      },
+    ),
+  ),
+});
+
 export const partnersRouter = router({
   list: protectedProcedure.input(listPartnersInput).query(({ input }) => listPartners(input, getDb())),
   get: protectedProcedure.input(partnerIdInput).query(({ input }) => getPartner(input.partnerId, getDb())),
@@ -177,4 +212,5 @@ export const partnersRouter = router({
     ),
   keys: keysRouter,
   integration: integrationRouter,
+  testMode: testModeRouter,
 });

@@ -18,6 +18,9 @@ import { PartnerSettingsSection } from '../_features/settings/partner-settings-s
 import { PartnerAuditSection } from '../_features/audit/partner-audit-section';
 import { ReturnOriginsWarning } from '../_features/settings/return-origins-form';
 import { WebhooksSection } from '../_features/webhooks/webhooks-section';
+import { TestModeSection } from '../_features/test-mode/test-mode-section';
+import { Alert } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
 import { loadPartnerPage, type PartnerPageProps } from '../_shared/partner-page';
 import {
   bannersPath,
@@ -42,12 +45,29 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
   void queryClient.prefetchQuery(trpc.market.terms.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.protection.partner.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.protection.reissues.queryOptions({ partnerId }));
+  const livePartnerId = partner.livePartnerId ?? partner.id;
+  const testMode = partner.mode === 'test';
+  // The test twin's keys are listed in the Test mode section: read here, so the section renders on the server.
+  const twin = await queryClient.fetchQuery(trpc.partners.testMode.get.queryOptions({ partnerId: livePartnerId }));
+  if (twin && !testMode) void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId: twin.id }));
 
   return (
     <>
       <PageHeader
-        title={partner.name}
-        back={{ href: '/dashboard/partners', label: 'Partners' }}
+        title={
+          testMode ? (
+            <>
+              {partner.name} <Badge tone="warning">Test mode</Badge>
+            </>
+          ) : (
+            partner.name
+          )
+        }
+        back={
+          testMode
+            ? { href: partnerPath(livePartnerId), label: `${partner.name} (live)` }
+            : { href: '/dashboard/partners', label: 'Partners' }
+        }
         actions={
           <>
             <ButtonLink href={eventsPath(partner.id)}>Events</ButtonLink>
@@ -64,6 +84,15 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
         }
       />
       <PartnerNav />
+      {testMode ? (
+        <Alert tone="warning" title="Test data">
+          This is the test twin of{' '}
+          <a href={partnerPath(livePartnerId)} data-testid="live-partner-link">
+            {partner.name}
+          </a>
+          : what its sk_test_ keys created. Live keys never see it; its payments use the sandbox.
+        </Alert>
+      ) : null}
       <ReturnOriginsWarning origins={partner.returnOrigins} />
       <PartnerSection id="details">
         <Card>
@@ -96,6 +125,9 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
             title="API keys"
             description="Authenticate the partner's server on the Partner API. Send one as the Authorization header."
           />
+        </PartnerSection>
+        <PartnerSection id="test-mode" loading={{ label: 'Loading test mode', rows: 2, columns: 4 }}>
+          <TestModeSection partnerId={livePartnerId} testPartnerId={testMode ? partner.id : undefined} />
         </PartnerSection>
         <PartnerSection id="channels" loading={{ label: 'Loading channels', rows: 2, columns: 5 }}>
           <ChannelsSection partnerId={partner.id} compact />

@@ -6,6 +6,7 @@ export const GET = handle(channelsMeRoute, async ({ partner }) => ({
   name: partner.partnerName,
   keyPrefix: partner.keyPrefix,
   keyKind: partner.kind,
+  mode: partner.mode,
   channelId: partner.channelId ?? '',
   channelName: partner.channelName ?? '',
 }));

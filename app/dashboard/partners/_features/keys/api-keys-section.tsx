@@ -22,6 +22,8 @@ interface Props {
   channelId?: string;
   title: string;
   description: string;
+  /** The section's test id when it is not `keys-<kind>` (the Test mode section's test keys). */
+  testId?: string;
 }
 
 interface KeyRef {
@@ -34,7 +36,7 @@ const KEY_COLUMNS = ['Key', 'Label', 'Created', 'Last used', 'Status', ACTIONS_C
 const KEY_WIDTHS = ['11rem', undefined, '21%', '21%', '7rem', '7.5rem'];
 
 /** One kind of key for a partner: table, create (secret shown once) and revoke behind a confirmation. */
-export function ApiKeysSection({ partnerId, kind, channelId, title, description }: Props) {
+export function ApiKeysSection({ partnerId, kind, channelId, title, description, testId }: Props) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { data: allKeys } = useSuspenseQuery(trpc.partners.keys.list.queryOptions({ partnerId, channelId }));
@@ -69,7 +71,7 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description 
 
   return (
     <SectionCard
-      data-testid={channelId ? `keys-channel-${channelId}` : `keys-${kind}`}
+      data-testid={testId ?? (channelId ? `keys-channel-${channelId}` : `keys-${kind}`)}
       title={title}
       description={description}
       actions={

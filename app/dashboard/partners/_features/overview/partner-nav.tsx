@@ -9,6 +9,7 @@ import styles from './partner-nav.module.css';
 export const PARTNER_SECTIONS = [
   { id: 'details', label: 'Details' },
   { id: 'keys', label: 'Keys' },
+  { id: 'test-mode', label: 'Test mode' },
   { id: 'channels', label: 'Channels' },
   { id: 'integration', label: 'Integration' },
   { id: 'fees', label: 'Fees' },
