@@ -83,7 +83,6 @@ export default defineConfig({
         '--disable-background-networking',
         '--disable-component-update',
         '--disable-sync',
-        ...(process.env.EXP_ARGS ? process.env.EXP_ARGS.split('|') : []),
       ],
     },
   },

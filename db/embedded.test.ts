@@ -116,13 +116,18 @@ describe('embedded PostgreSQL lifecycle', () => {
         partnerId: expect.stringMatching(/^ptr_/),
         apiKey: expect.stringMatching(/^sk_live_/),
         channelsApiKey: expect.stringMatching(/^sk_ch_/),
+        testPartnerId: expect.stringMatching(/^ptr_/),
+        testApiKey: expect.stringMatching(/^sk_test_/),
+        testChannelsApiKey: expect.stringMatching(/^sk_test_ch_/),
       });
-      // The app's server is still the one running, and holds the new partner.
+      // The app's server is still the one running, and holds the new partner and its test twin.
       expect(alive(pidOf(dir))).toBe(true);
       const sql = postgres(app.url, { max: 1 });
       const [row] = await sql`select name from partners where id = ${out.partnerId}`;
+      const [twin] = await sql`select name, mode, live_partner_id from partners where id = ${out.testPartnerId}`;
       await sql.end();
       expect(row.name).toBe('CLI Partner');
+      expect(twin).toEqual({ name: 'CLI Partner', mode: 'test', live_partner_id: out.partnerId });
     } finally {
       await app.stop();
     }

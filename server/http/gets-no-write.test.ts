@@ -34,7 +34,7 @@ import {
   sharedBuyPage,
   supportFacts,
 } from '@/server/modules/marketplace';
-import { createApiKey, createChannel, getPartner } from '@/server/modules/partners';
+import { createApiKey, createChannel, getPartner, modeOfPartner } from '@/server/modules/partners';
 import { sandboxCheckout, sandboxOnboarding } from '@/server/modules/payments';
 import { protectionOf } from '@/server/modules/protection';
 import { secureTicketPage } from '@/server/modules/tickets';
@@ -356,6 +356,7 @@ const fanPageReads: Record<string, (db: Db) => Promise<unknown>> = {
   secureTicketPage: (db) => secureTicketPage(f.secureToken, db),
   namedTicketOnSale: (db) => namedTicketOnSale(f.ticketPk, f.eventPk, db),
   getPartner: (db) => getPartner(f.partnerId, db),
+  modeOfPartner: (db) => modeOfPartner(f.partnerId, db),
   showInventories: (db) => showInventories([f.showPk], db),
   buyerPromiseFacts: (db) => buyerPromiseFacts(f.showPk, db),
   currentFanSession: (db) => currentFanSession(f.fanCookie, db),

@@ -40,9 +40,11 @@ export function stripeApiServer(
  */
 export class FakeStripe {
   private seq = 0;
+  // Ids unique across instances: files of one worker share its database, where Stripe's ids are unique.
+  private readonly run = Math.random().toString(36).slice(2, 8);
   private restoreEnv: (() => void) | null = null;
   private readonly server = stripeApiServer(({ path, form }) => {
-    const id = (prefix: string) => `${prefix}_race_${++this.seq}`;
+    const id = (prefix: string) => `${prefix}_race_${this.run}_${++this.seq}`;
     const answers: Record<string, object> = {
       '/v1/checkout/sessions': {
         id: id('cs'),
@@ -79,7 +81,7 @@ export class FakeStripe {
   /** A signed event of this type about `object`, as Stripe delivers it (the same body on every retry). */
   event(type: string, object: object): string {
     return JSON.stringify({
-      id: `evt_race_${++this.seq}`,
+      id: `evt_race_${this.run}_${++this.seq}`,
       object: 'event',
       api_version: '2025-01-01',
       created: Math.floor(Date.now() / 1000),
