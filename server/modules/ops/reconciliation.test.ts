@@ -5,7 +5,8 @@ import { listings, payments, payouts } from '@/db/schema';
 import { setMarketTerms } from '@/server/modules/marketplace';
 import { AppError } from '@/server/lib/errors';
 import { recordJobsInFile } from '@/server/testing/jobs';
-import { moneyMarket } from '@/server/testing/money';
+import { sellerMarket } from '@/server/testing/market';
+import { buy, moneyMarket, SELLER } from '@/server/testing/money';
 import { marketOverview } from './overview';
 import { periodOf, thisWeek } from './period';
 import { reconcile } from './reconciliation';
@@ -133,13 +134,35 @@ describe('money reconciliation', () => {
     const byId = new Map(rows.map((r) => [r.po.id, r]));
     const split = (id: string) => {
       const { po } = byId.get(id)!;
-      return [po.grossMinor, po.buyerFeeMinor, po.sellerFeeMinor, po.partnerFeeMinor, po.amountMinor];
+      return [po.grossMinor, po.buyerFeeMinor, po.sellerFeeMinor, po.partnerFeeMinor, po.amountMinor, po.faceMinor];
     };
-    expect(split(m.paidOut.payoutId)).toEqual([4000, 450, 300, 200, 3500]);
-    expect(split(m.refunded.payoutId)).toEqual([5000, 550, 350, 0, 4650]);
-    expect(split(m.due.payoutId)).toEqual([3333, 383, 267, 100, 2966]);
+    // The face value: each ticket's price as the partner sent it (40.00).
+    expect(split(m.paidOut.payoutId)).toEqual([4000, 450, 300, 200, 3500, 4000]);
+    expect(split(m.refunded.payoutId)).toEqual([5000, 550, 350, 0, 4650, 4000]);
+    expect(split(m.due.payoutId)).toEqual([3333, 383, 267, 100, 2966, 4000]);
     // The overview reads a payout's created_at as its sale's moment: the same transaction's now().
     for (const r of rows) expect(r.po.createdAt.getTime()).toBe(r.soldAt?.getTime());
+  });
+
+  it('stores a sale’s face value: each ticket’s own price, else its option’s, summed over the listing', async () => {
+    const m = await sellerMarket({
+      seller: SELLER,
+      name: 'Face values',
+      show: {
+        ticketOptions: [{ title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: '30.00' }],
+      },
+      tickets: [
+        { ticketId: 'OWN', orderId: 'O1', price: 45 },
+        { ticketId: 'OPT', orderId: 'O1', price: undefined },
+      ],
+    });
+    const sale = await buy(m.partnerId, SELLER, ['OWN', 'OPT'], 50);
+    const [po] = await getDb().select().from(payouts).where(eq(payouts.id, sale.payoutId));
+    // 45.00 sent with the ticket, plus the option's 30.00 for the ticket sent without a price.
+    expect(po.faceMinor).toBe(4500 + 3000);
+    expect(po.grossMinor).toBe(2 * 5000);
+    const o = await marketOverview({ from: todayOnly.from, to: todayOnly.to, partnerId: m.partnerId }, getDb());
+    expect(o.priceToFace).toBe(1.3333);
   });
 
   it('stays balanced when the partner’s fees change after the sale; the overview splits Encore’s and the partner’s fees', async () => {
