@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
@@ -163,6 +164,13 @@ describe('money reconciliation', () => {
     expect(po.grossMinor).toBe(2 * 5000);
     const o = await marketOverview({ from: todayOnly.from, to: todayOnly.to, partnerId: m.partnerId }, getDb());
     expect(o.priceToFace).toBe(1.3333);
+    // Migration 0037's backfill (here for this payout only) finds the same face value for a sale from before it.
+    await getDb().update(payouts).set({ faceMinor: null }).where(eq(payouts.id, sale.payoutId));
+    const backfill = readFileSync('db/migrations/0037_payout_face.sql', 'utf8').split('--> statement-breakpoint')[1];
+    expect(backfill).toMatch(/^\s*UPDATE "payouts" p SET "face_minor"/);
+    await getDb().execute(sql.raw(`${backfill.trim().replace(/;$/, '')} AND p."id" = '${sale.payoutId}'`));
+    const [again] = await getDb().select().from(payouts).where(eq(payouts.id, sale.payoutId));
+    expect(again.faceMinor).toBe(7500);
   });
 
   it('stays balanced when the partner’s fees change after the sale; the overview splits Encore’s and the partner’s fees', async () => {
