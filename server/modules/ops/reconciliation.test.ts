@@ -150,27 +150,44 @@ describe('money reconciliation', () => {
       seller: SELLER,
       name: 'Face values',
       show: {
-        ticketOptions: [{ title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: '30.00' }],
+        ticketOptions: [
+          { title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: '30.00' },
+          { title: 'Guest', ticketId: 'GUEST', description: 'no price', currency: 'EUR' },
+        ],
       },
       tickets: [
         { ticketId: 'OWN', orderId: 'O1', price: 45 },
         { ticketId: 'OPT', orderId: 'O1', price: undefined },
+        { ticketId: 'NONE', orderId: 'O2', ticketOptionId: 'GUEST', price: undefined },
       ],
     });
     const sale = await buy(m.partnerId, SELLER, ['OWN', 'OPT'], 50);
+    // No face value anywhere: none stored, and the figure leaves the ticket out.
+    const unknown = await buy(m.partnerId, SELLER, 'NONE', 60);
     const [po] = await getDb().select().from(payouts).where(eq(payouts.id, sale.payoutId));
     // 45.00 sent with the ticket, plus the option's 30.00 for the ticket sent without a price.
     expect(po.faceMinor).toBe(4500 + 3000);
     expect(po.grossMinor).toBe(2 * 5000);
+    const [none] = await getDb().select().from(payouts).where(eq(payouts.id, unknown.payoutId));
+    expect(none.faceMinor).toBeNull();
     const o = await marketOverview({ from: todayOnly.from, to: todayOnly.to, partnerId: m.partnerId }, getDb());
     expect(o.priceToFace).toBe(1.3333);
-    // Migration 0037's backfill (here for this payout only) finds the same face value for a sale from before it.
+    // Migration 0037's backfill (here for these payouts only) finds the same for sales from before it.
     await getDb().update(payouts).set({ faceMinor: null }).where(eq(payouts.id, sale.payoutId));
     const backfill = readFileSync('db/migrations/0037_payout_face.sql', 'utf8').split('--> statement-breakpoint')[1];
     expect(backfill).toMatch(/^\s*UPDATE "payouts" p SET "face_minor"/);
-    await getDb().execute(sql.raw(`${backfill.trim().replace(/;$/, '')} AND p."id" = '${sale.payoutId}'`));
-    const [again] = await getDb().select().from(payouts).where(eq(payouts.id, sale.payoutId));
-    expect(again.faceMinor).toBe(7500);
+    const only = `AND p."id" IN ('${sale.payoutId}', '${unknown.payoutId}')`;
+    await getDb().execute(sql.raw(`${backfill.trim().replace(/;$/, '')} ${only}`));
+    const after = await getDb()
+      .select({ id: payouts.id, faceMinor: payouts.faceMinor })
+      .from(payouts)
+      .where(inArray(payouts.id, [sale.payoutId, unknown.payoutId]));
+    expect(new Map(after.map((r) => [r.id, r.faceMinor]))).toEqual(
+      new Map([
+        [sale.payoutId, 7500],
+        [unknown.payoutId, null],
+      ]),
+    );
   });
 
   it('stays balanced when the partner’s fees change after the sale; the overview splits Encore’s and the partner’s fees', async () => {
