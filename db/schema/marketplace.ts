@@ -181,6 +181,13 @@ export const payouts = pgTable(
     buyerFeeMinor: bigint({ mode: 'number' }),
     sellerFeeMinor: bigint({ mode: 'number' }),
     partnerFeeMinor: bigint({ mode: 'number' }),
+    /*
+     * The face value of the sale's tickets (migration 0038): the sum of each ticket's price as the partner
+     * sent it, else its ticket option's, fixed at the sale. Null when not known for every ticket of the
+     * sale in the listing's currency (a price missing, another currency, a channel's tickets not yet handed
+     * over, sales before 0038 that could not be backfilled): the overview reads those sales' tickets instead.
+     */
+    faceMinor: bigint({ mode: 'number' }),
     dueAt: timestamp({ withTimezone: true }).notNull(),
     paidAt: timestamp({ withTimezone: true }),
     /** The sale's moment: inserted in the purchase's transaction, so equal to its listing's `soldAt`. */
@@ -190,5 +197,8 @@ export const payouts = pgTable(
     uniqueIndex('payouts_listing_idx').on(t.listingId),
     index('payouts_seller_idx').on(t.partnerId, t.sellerEmail, t.status),
     index('payouts_created_idx').on(t.createdAt),
+    index('payouts_face_unknown_idx')
+      .on(t.createdAt)
+      .where(sql`${t.faceMinor} is null`),
   ],
 );

@@ -14,7 +14,7 @@ const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
 /**
  * `n` completed purchases of one partner's event, in one statement (generate_series, not one by one):
  * tickets, their sold listings (sold over the last 60 days), listing items, completed intentions and
- * payouts (a third paid); 1 % refunded (payment + refund), one ticket in 500 awaiting a reissue; and
+ * payouts (a third paid, each with its split and face value); 1 % refunded (payment + refund), one ticket in 500 awaiting a reissue; and
  * n / 10 listings on sale.
  */
 export async function seedPurchases(sql: Sql, partnerId: string, n: number, currency: string) {
@@ -54,9 +54,10 @@ export async function seedPurchases(sql: Sql, partnerId: string, n: number, curr
       from g
     ), po as (
       insert into payouts (id, partner_id, seller_email, listing_id, intention_id, currency, amount_minor,
-        gross_minor, buyer_fee_minor, seller_fee_minor, partner_fee_minor, status, due_at, paid_at, created_at)
+        gross_minor, buyer_fee_minor, seller_fee_minor, partner_fee_minor, face_minor, status, due_at, paid_at,
+        created_at)
       select 'po_ob_' || ${p} || '_' || g, ${partnerId}, seller, lst, bi, ${currency}, price * 95 / 100,
-        price, price / 10, price - price * 95 / 100, 0,
+        price, price / 10, price - price * 95 / 100, 0, 4000,
         case when g % 100 = 0 then 'CANCELLED' when g % 3 = 0 then 'PAID' else 'SCHEDULED' end,
         sold_at + (g % 40 - 20) * interval '1 day', case when g % 3 = 0 then sold_at end, sold_at
       from g
@@ -112,7 +113,7 @@ function baselineQueries(sql: Sql, input: OverviewInput) {
       where ${soldIn} group by l.currency`,
     sql`select percentile_cont(0.5) within group (order by extract(epoch from l.sold_at - l.created_at))
       from listings l where ${soldIn}`,
-    sql`select avg(l.price_minor::numeric / coalesce(t.price_minor, o.price_minor)) from listings l
+    sql`select sum(l.price_minor)::numeric / sum(coalesce(t.price_minor, o.price_minor)) from listings l
       join listing_items li on li.listing_id = l.id join tickets t on t.id = li.ticket_pk
       left join ticket_options o on o.show_pk = t.show_pk and o.ticket_id = t.ticket_option_id
       where ${soldIn} and coalesce(t.price_minor, o.price_minor) > 0 and t.currency = l.currency`,

@@ -18,9 +18,10 @@ export const SELLER = 'seller@example.com';
 export const LATE_SELLER = 'late-seller@example.com';
 const BUYER = 'buyer@example.com';
 
-/** One purchase made through the real flow: listed, held, paid on the sandbox page. */
-async function buy(partnerId: string, sellerEmail: string, ticketId: string, price: number) {
-  const listing = await createListing({ partnerId, sellerEmail, ticketIds: [ticketId], price }, getDb());
+/** One purchase made through the real flow: listed (one ticket or several together), held, paid on the sandbox page. */
+export async function buy(partnerId: string, sellerEmail: string, ticketId: string | string[], price: number) {
+  const ticketIds = typeof ticketId === 'string' ? [ticketId] : ticketId;
+  const listing = await createListing({ partnerId, sellerEmail, ticketIds, price }, getDb());
   const intention = await createBuyIntention(partnerId, { items: [listing.id], user: BUYER });
   const paid = await payOnSandbox(intention.paymentUrl);
   expect(paid.status).toBe(303);

@@ -100,7 +100,7 @@ export function OverviewFigures({ o }: { o: MarketOverview }) {
           <Stat
             label="Resale price vs face value"
             testId="overview-price-to-face"
-            sub="Average price over face value, per ticket"
+            sub="Tickets’ resale prices over their face values"
           >
             {o.priceToFace === null ? '—' : `${o.priceToFace.toFixed(2)} ×`}
           </Stat>

@@ -97,6 +97,27 @@ export async function catalogueFor(db: DbOrTx, partnerId: string, refs: string[]
   };
 }
 
+/**
+ * The catalogue's price of ticket options (minor units; null when the partner sent none), keyed
+ * `showPk|ticketOptionId`: the face value of a ticket whose own price the partner did not send.
+ */
+export async function optionPrices(
+  keys: { showPk: string; ticketOptionId: string }[],
+  db: DbOrTx,
+): Promise<Map<string, number | null>> {
+  if (!keys.length) return new Map();
+  const rows = await db
+    .select({ showPk: ticketOptions.showPk, id: ticketOptions.ticketId, priceMinor: ticketOptions.priceMinor })
+    .from(ticketOptions)
+    .where(
+      and(
+        inArray(ticketOptions.showPk, [...new Set(keys.map((k) => k.showPk))]),
+        inArray(ticketOptions.ticketId, [...new Set(keys.map((k) => k.ticketOptionId))]),
+      ),
+    );
+  return new Map(rows.map((o) => [`${o.showPk}|${o.id}`, o.priceMinor]));
+}
+
 /** The show pks of each of these events (for counting what other modules keep per show). */
 export async function showPksOfEvents(eventPks: string[], db: DbOrTx): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>();

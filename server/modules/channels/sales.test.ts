@@ -220,6 +220,13 @@ describe('channel listings in the market', () => {
         .where(eq(mails.toAddress, channelSeller(s.channel.id))),
     ).toEqual([]);
 
+    // No face value on the channel's payout until its tickets are known.
+    const [unfulfilled] = await getDb()
+      .select()
+      .from(payouts)
+      .where(eq(payouts.sellerEmail, channelSeller(s.channel.id)));
+    expect(unfulfilled.faceMinor).toBeNull();
+
     // Fulfilment: exactly the tickets of the sale, named by the listing.
     const fulfil = (body: unknown, key = s.channelKey) =>
       call(fulfilPost, `/v1/channels/sales/${saleId}/fulfilment`, key, { method: 'POST', body, params: { saleId } });
@@ -269,6 +276,8 @@ describe('channel listings in the market', () => {
     expect(payout).toMatchObject({ status: 'SCHEDULED', amountMinor: 9000, currency: 'EUR' });
     // Its split as recorded at the sale and at the hand-over: price = payout + seller fee + partner fee.
     expect(payout.grossMinor).toBe(payout.amountMinor + payout.sellerFeeMinor! + payout.partnerFeeMinor!);
+    // And the face value of the tickets handed over: T1 and T2, 40.00 each.
+    expect(payout.faceMinor).toBe(2 * 4000);
 
     const page = await call(salesGet, '/v1/channels/sales?status=FULFILLED', s.channelKey);
     expect(page.body.data).toMatchObject({ total: 1, items: [{ saleId, listingId: 'PAIR', status: 'FULFILLED' }] });

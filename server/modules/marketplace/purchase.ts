@@ -14,7 +14,7 @@ import {
   transferOwnership,
 } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
-import { holdShows, showDirectory } from '@/server/modules/catalog';
+import { holdShows, optionPrices, showDirectory } from '@/server/modules/catalog';
 import { type ChannelListingSold, notifyChannelListingsSold } from './events';
 import { forgetBuyPageOffers } from './offers-cache';
 import { enqueueWebhook } from '@/server/modules/webhooks';
@@ -81,6 +81,30 @@ async function splitOf(
     sum.partnerFeeMinor += one.partnerFeeMinor;
   }
   return sum;
+}
+
+/**
+ * The face value of a sale's tickets: the sum of each ticket's price as the partner sent it, else its ticket
+ * option's in the catalogue (read only when a ticket has no price of its own). Null unless every one of the
+ * listing's tickets has a face value above 0 in the listing's currency (the overview then reads the
+ * tickets, as for sales before migration 0038).
+ */
+async function faceMinorOf(
+  tx: Tx,
+  listing: { currency: string; ticketCount: number },
+  tickets: SaleTicket[],
+): Promise<number | null> {
+  if (!tickets.length || tickets.length !== listing.ticketCount) return null;
+  if (tickets.some((t) => t.currency !== listing.currency)) return null;
+  const unpriced = tickets.filter((t) => t.priceMinor === null);
+  const options = await optionPrices(unpriced, tx);
+  let face = 0;
+  for (const t of tickets) {
+    const one = t.priceMinor ?? options.get(`${t.showPk}|${t.ticketOptionId}`) ?? null;
+    if (one === null || one <= 0) return null;
+    face += one;
+  }
+  return face;
 }
 
 /**
@@ -256,7 +280,8 @@ async function settleSale(work: Work, intention: Intention, payment: Payment, ro
     const showAt = list[0]?.startsAt ?? new Date();
     const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
     sales.push({ listingId: listing.id, payoutMinor: split.payoutMinor, dueAt });
-    await insertPayout(tx, intention, listing, split, buyerFees[i], dueAt);
+    const faceMinor = await faceMinorOf(tx, listing, list);
+    await insertPayout(tx, intention, listing, { ...split, buyerFeeMinor: buyerFees[i], faceMinor }, dueAt);
   }
   await notifyChannelListingsSold(work, channelSold);
   await mailPurchaseCompleted(
@@ -296,7 +321,8 @@ async function settleChannelListing(
   const dueAt = new Date(showAt.getTime() + terms.payoutDelayDays * DAY);
   const paid = (listing.priceMinor + buyerFeeMinor(terms, listing.priceMinor, listing.currency)) * listing.ticketCount;
   const paidMinor = Math.min(paid, intention.totalMinor - paidSoFar);
-  await insertPayout(tx, intention, listing, split, buyerFee, dueAt);
+  // Its face value once the channel hands the tickets over (deliverChannelSale).
+  await insertPayout(tx, intention, listing, { ...split, buyerFeeMinor: buyerFee, faceMinor: null }, dueAt);
   return {
     listingId: listing.id,
     channelListingId,
@@ -315,15 +341,14 @@ async function settleChannelListing(
 
 /**
  * The seller's payout for one listing of a completed purchase, due at `dueAt`, with the sale's split as
- * charged (gross = payout + seller fee + partner fee; the buyer fee on top): what reconciliation and the
- * overview read, whatever the terms become later.
+ * charged (gross = payout + seller fee + partner fee; the buyer fee on top) and its tickets' face value:
+ * what reconciliation and the overview read, whatever the terms or the catalogue become later.
  */
 async function insertPayout(
   tx: Tx,
   intention: Intention,
   listing: Listing,
-  split: SaleSplit,
-  buyerFeeMinor: number,
+  { buyerFeeMinor, faceMinor, ...split }: SaleSplit & { buyerFeeMinor: number; faceMinor: number | null },
   dueAt: Date,
 ) {
   await tx.insert(payouts).values({
@@ -338,6 +363,7 @@ async function insertPayout(
     buyerFeeMinor,
     sellerFeeMinor: split.sellerFeeMinor,
     partnerFeeMinor: split.partnerFeeMinor,
+    faceMinor,
     dueAt,
   });
 }
@@ -387,6 +413,7 @@ export async function deliverChannelSale(
       amountMinor: split.payoutMinor,
       sellerFeeMinor: split.sellerFeeMinor,
       partnerFeeMinor: split.partnerFeeMinor,
+      faceMinor: await faceMinorOf(tx, listing, tickets),
     })
     .where(and(eq(payouts.listingId, listing.id), eq(payouts.status, 'SCHEDULED')));
   await mailTicketsDelivered(work, listing.id, sale.buyerEmail, secureViewUrls);

@@ -49,6 +49,8 @@ interface Sale {
     seller?: string;
     /** The split as the sale recorded it; absent: a sale from before it was recorded (migration 0036). */
     split?: { sellerFeeMinor: number; partnerFeeMinor: number };
+    /** The face value as the sale stored it; absent: not stored (the overview reads the ticket's). */
+    faceMinor?: number;
   };
   refund?: { amountMinor: number; at: string };
 }
@@ -119,6 +121,7 @@ async function seed(s: Sale) {
       buyerFeeMinor: fee,
       sellerFeeMinor: s.payout.split?.sellerFeeMinor ?? null,
       partnerFeeMinor: s.payout.split?.partnerFeeMinor ?? null,
+      faceMinor: s.payout.faceMinor ?? null,
       status: s.payout.status,
       dueAt: at(s.payout.dueAt),
       // Inserted in the purchase's transaction: the sale's moment (the overview reads it as such).
@@ -209,6 +212,7 @@ beforeAll(async () => {
       status: 'PAID',
       dueAt: '2020-04-01T00:00:00',
       split: { sellerFeeMinor: 300, partnerFeeMinor: 200 },
+      faceMinor: 4000,
     },
   });
   await seed({
@@ -224,6 +228,7 @@ beforeAll(async () => {
       status: 'SCHEDULED',
       dueAt: '2020-04-01T00:00:00',
       split: { sellerFeeMinor: 400, partnerFeeMinor: 200 },
+      faceMinor: 4000,
     },
   });
   await seed({
@@ -239,6 +244,7 @@ beforeAll(async () => {
       status: 'CANCELLED',
       dueAt: '2020-04-01T00:00:00',
       split: { sellerFeeMinor: 250, partnerFeeMinor: 150 },
+      faceMinor: 4000,
     },
     refund: { amountMinor: 4400, at: '2020-03-06T12:00:00' },
   });
@@ -284,6 +290,7 @@ beforeAll(async () => {
       status: 'PAID',
       dueAt: '2020-04-01T00:00:00',
       split: { sellerFeeMinor: 600, partnerFeeMinor: 400 },
+      faceMinor: 4000,
     },
   });
   await getDb()
@@ -370,6 +377,35 @@ describe('market overview', () => {
     expect(b.currencies[0]).toMatchObject({ currency: 'USD', gmvMinor: 10000, sales: 1, refunds: { count: 0 } });
     expect(b.activeListings).toEqual({ listings: 0, tickets: 0 });
     expect(b.reissues).toMatchObject({ awaited: 0, reissued: 0, medianDelaySeconds: null });
+  });
+
+  it('reads the face value each sale stored, and the tickets’ own only where none was stored', async () => {
+    const p = A.partnerId;
+    const prices = await getDb()
+      .select({ id: tickets.id, priceMinor: tickets.priceMinor })
+      .from(tickets)
+      .where(sql`partner_id = ${p}`);
+    try {
+      // The catalogue changes after the sales: T1–T3 stored 40 at their sale, U1 (sold before 0038) did not.
+      await getDb()
+        .update(tickets)
+        .set({ priceMinor: 10000 })
+        .where(sql`partner_id = ${p} and ticket_id in ('T1', 'T2', 'T3')`);
+      await getDb()
+        .update(tickets)
+        .set({ priceMinor: 8000 })
+        .where(sql`partner_id = ${p} and ticket_id = 'U1'`);
+      // (50 + 60 + 40 + 80) over (40 + 40 + 40 + 80).
+      expect((await overview({ ...MARCH, partnerId: p })).priceToFace).toBe(1.15);
+    } finally {
+      for (const t of prices) {
+        await getDb()
+          .update(tickets)
+          .set({ priceMinor: t.priceMinor })
+          .where(sql`id = ${t.id}`);
+      }
+    }
+    expect((await overview({ ...MARCH, partnerId: p })).priceToFace).toBe(1.4375);
   });
 
   it('filters by event', async () => {

@@ -81,7 +81,10 @@ export interface MarketOverview {
   ticketsResold: number;
   /** Median time from a listing being created to its sale, in seconds (null: no sales). */
   medianSecondsToSell: number | null;
-  /** Average resale price over face value per ticket sold (1 = at face; null: no face value known). */
+  /**
+   * Resale price over face value of the tickets sold (1 = at face): their prices' sum over their face
+   * values' sum, for the tickets whose face value is known (null: none), whatever their currency.
+   */
   priceToFace: number | null;
   /** Listings on sale now (ACTIVE or held by a buyer) and their tickets. */
   activeListings: { listings: number; tickets: number };
@@ -143,7 +146,8 @@ const medianStatement = (scope: Scope) => sql`
 /**
  * The range's sales as their payouts record them: each sale's payout is inserted in the purchase's
  * transaction, so its `created_at` is its listing's `sold_at` (checked by the marketplace tests), and the
- * split (buyer fee, Encore's seller fee, the partner's fee) is stored on it. One range scan of payouts;
+ * split (buyer fee, Encore's seller fee, the partner's fee) and the face value (with the ticket prices it
+ * is the face value of) are stored on it. One range scan of payouts;
  * the event filter goes through the listings.
  */
 const payoutsStatement = ({ start, end, partner, event }: Scope) => sql`
@@ -157,7 +161,9 @@ const payoutsStatement = ({ start, end, partner, event }: Scope) => sql`
     coalesce(sum(p.seller_fee_minor) filter (where p.status <> 'CANCELLED'), 0)::bigint as seller_fees,
     coalesce(sum(p.partner_fee_minor) filter (where p.status <> 'CANCELLED'), 0)::bigint as partner_fees,
     coalesce(sum(p.gross_minor - p.amount_minor)
-      filter (where p.status <> 'CANCELLED' and p.seller_fee_minor is null), 0)::bigint as unsplit
+      filter (where p.status <> 'CANCELLED' and p.seller_fee_minor is null), 0)::bigint as unsplit,
+    coalesce(sum(p.gross_minor) filter (where p.face_minor is not null), 0)::bigint as face_gross,
+    coalesce(sum(p.face_minor), 0)::bigint as face
   from payouts p
   left join (select distinct partner_id, seller_email from seller_accounts where status = 'active') a
     on a.partner_id = p.partner_id and a.seller_email = p.seller_email
@@ -168,14 +174,25 @@ const payoutsStatement = ({ start, end, partner, event }: Scope) => sql`
         and l.sold_at >= ${start}::timestamptz and l.sold_at < ${end}::timestamptz))
   group by p.currency`;
 
-/** The resale price over face value of the range's sales, per ticket (face: the ticket's price, else its option's). */
-const faceStatement = (scope: Scope) => sql`
-  select round(avg(l.price_minor::numeric / coalesce(t.price_minor, o.price_minor)), 4) as ratio
-  from listings l
+/**
+ * The face value of the range's sales whose payout does not store it (face_minor null: sold before
+ * migration 0038 and not backfillable, a ticket without a face value or in another currency, a channel's
+ * tickets not yet handed over), from their tickets (the ticket's price, else its option's), counting the
+ * tickets with a face value above 0 in the listing's currency. A range scan of payouts_face_unknown_idx,
+ * which holds only those payouts.
+ */
+const faceStatement = ({ start, end, partner, event }: Scope) => sql`
+  select coalesce(sum(l.price_minor), 0)::bigint as gross,
+    coalesce(sum(coalesce(t.price_minor, o.price_minor)), 0)::bigint as face
+  from payouts p
+  join listings l on l.id = p.listing_id
   join listing_items li on li.listing_id = l.id
   join tickets t on t.id = li.ticket_pk
   left join ticket_options o on o.show_pk = t.show_pk and o.ticket_id = t.ticket_option_id
-  where ${soldIn(scope)} and coalesce(t.price_minor, o.price_minor) > 0 and t.currency = l.currency`;
+  where p.face_minor is null and p.created_at >= ${start}::timestamptz and p.created_at < ${end}::timestamptz
+    and (${partner}::text is null or p.partner_id = ${partner})
+    and (${event}::text is null or l.event_pk = ${event})
+    and coalesce(t.price_minor, o.price_minor) > 0 and t.currency = l.currency`;
 
 /** Refunds of the range, listings created in it and on sale now, reissues. */
 const marketStatement = ({ start, end, partner, event }: Scope) => sql`
@@ -248,6 +265,8 @@ interface PayoutsRow extends Record<string, unknown> {
   seller_fees: string;
   partner_fees: string;
   unsplit: string;
+  face_gross: string;
+  face: string;
 }
 
 interface MarketRow {
@@ -272,8 +291,8 @@ function parsedRow(rows: Record<string, unknown>[]): Record<string, unknown> {
 
 /**
  * The market's figures for `input` (already validated by overviewInput): five statements at once on the
- * pool, each one range scan on an index (listings_sold_idx, payouts_created_idx, listings_created_idx,
- * tickets_reissued_idx) rather than joins over whole tables, except the face value's join.
+ * pool, each one range scan on an index (listings_sold_idx, payouts_created_idx, payouts_face_unknown_idx,
+ * listings_created_idx, tickets_reissued_idx) rather than joins over whole tables.
  */
 export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<MarketOverview> {
   const bounds = overviewBounds(input);
@@ -287,16 +306,27 @@ export async function marketOverview(input: OverviewInput, db: DbOrTx): Promise<
     db.execute<SalesRow>(salesStatement(scope)),
     db.execute<{ median: number | null }>(medianStatement(scope)),
     db.execute<PayoutsRow>(payoutsStatement(scope)),
-    db.execute<{ ratio: string | null }>(faceStatement(scope)),
+    db.execute<{ gross: string; face: string }>(faceStatement(scope)),
     db.execute<Record<string, unknown>>(marketStatement(scope)),
   ]);
   return shape(input, {
     days: [...sales],
     median: median[0]?.median ?? null,
     payouts: [...payoutRows],
-    ratio: face[0]?.ratio ?? null,
+    ratio: priceToFace(payoutRows, face[0]),
     market: parsedRow(market) as unknown as MarketRow,
   });
+}
+
+/** Resale over face: the payouts' stored face values and those read from the tickets, to 4 decimals. */
+function priceToFace(payoutRows: PayoutsRow[], unstored: { gross: string; face: string } | undefined) {
+  let gross = Number(unstored?.gross ?? 0);
+  let face = Number(unstored?.face ?? 0);
+  for (const p of payoutRows) {
+    gross += Number(p.face_gross);
+    face += Number(p.face);
+  }
+  return face > 0 ? Math.round((gross / face) * 10_000) / 10_000 : null;
 }
 
 /** The statements' rows as the overview: currencies merged from sales, payouts and refunds. */
@@ -308,7 +338,7 @@ function shape(
     payouts: payoutRows,
     ratio,
     market: row,
-  }: { days: SalesRow[]; median: number | null; payouts: PayoutsRow[]; ratio: string | null; market: MarketRow },
+  }: { days: SalesRow[]; median: number | null; payouts: PayoutsRow[]; ratio: number | null; market: MarketRow },
 ): MarketOverview {
   const byCurrency = new Map<string, CurrencyFigures>();
   const figuresOf = (currency: string) => {
@@ -363,7 +393,7 @@ function shape(
     sales,
     ticketsResold: currencies.reduce((n, c) => n + c.ticketsResold, 0),
     medianSecondsToSell: secs(median),
-    priceToFace: ratio === null ? null : Number(ratio),
+    priceToFace: ratio,
     activeListings: row.active,
     sellThrough: {
       ...row.through,

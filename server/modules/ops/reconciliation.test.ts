@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
@@ -5,7 +6,8 @@ import { listings, payments, payouts } from '@/db/schema';
 import { setMarketTerms } from '@/server/modules/marketplace';
 import { AppError } from '@/server/lib/errors';
 import { recordJobsInFile } from '@/server/testing/jobs';
-import { moneyMarket } from '@/server/testing/money';
+import { sellerMarket } from '@/server/testing/market';
+import { buy, moneyMarket, SELLER } from '@/server/testing/money';
 import { marketOverview } from './overview';
 import { periodOf, thisWeek } from './period';
 import { reconcile } from './reconciliation';
@@ -133,13 +135,59 @@ describe('money reconciliation', () => {
     const byId = new Map(rows.map((r) => [r.po.id, r]));
     const split = (id: string) => {
       const { po } = byId.get(id)!;
-      return [po.grossMinor, po.buyerFeeMinor, po.sellerFeeMinor, po.partnerFeeMinor, po.amountMinor];
+      return [po.grossMinor, po.buyerFeeMinor, po.sellerFeeMinor, po.partnerFeeMinor, po.amountMinor, po.faceMinor];
     };
-    expect(split(m.paidOut.payoutId)).toEqual([4000, 450, 300, 200, 3500]);
-    expect(split(m.refunded.payoutId)).toEqual([5000, 550, 350, 0, 4650]);
-    expect(split(m.due.payoutId)).toEqual([3333, 383, 267, 100, 2966]);
+    // The face value: each ticket's price as the partner sent it (40.00).
+    expect(split(m.paidOut.payoutId)).toEqual([4000, 450, 300, 200, 3500, 4000]);
+    expect(split(m.refunded.payoutId)).toEqual([5000, 550, 350, 0, 4650, 4000]);
+    expect(split(m.due.payoutId)).toEqual([3333, 383, 267, 100, 2966, 4000]);
     // The overview reads a payout's created_at as its sale's moment: the same transaction's now().
     for (const r of rows) expect(r.po.createdAt.getTime()).toBe(r.soldAt?.getTime());
+  });
+
+  it('stores a sale’s face value: each ticket’s own price, else its option’s, summed over the listing', async () => {
+    const m = await sellerMarket({
+      seller: SELLER,
+      name: 'Face values',
+      show: {
+        ticketOptions: [
+          { title: 'GA', ticketId: 'GA', description: 'g', currency: 'EUR', price: '30.00' },
+          { title: 'Guest', ticketId: 'GUEST', description: 'no price', currency: 'EUR' },
+        ],
+      },
+      tickets: [
+        { ticketId: 'OWN', orderId: 'O1', price: 45 },
+        { ticketId: 'OPT', orderId: 'O1', price: undefined },
+        { ticketId: 'NONE', orderId: 'O2', ticketOptionId: 'GUEST', price: undefined },
+      ],
+    });
+    const sale = await buy(m.partnerId, SELLER, ['OWN', 'OPT'], 50);
+    // No face value anywhere: none stored, and the figure leaves the ticket out.
+    const unknown = await buy(m.partnerId, SELLER, 'NONE', 60);
+    const [po] = await getDb().select().from(payouts).where(eq(payouts.id, sale.payoutId));
+    // 45.00 sent with the ticket, plus the option's 30.00 for the ticket sent without a price.
+    expect(po.faceMinor).toBe(4500 + 3000);
+    expect(po.grossMinor).toBe(2 * 5000);
+    const [none] = await getDb().select().from(payouts).where(eq(payouts.id, unknown.payoutId));
+    expect(none.faceMinor).toBeNull();
+    const o = await marketOverview({ from: todayOnly.from, to: todayOnly.to, partnerId: m.partnerId }, getDb());
+    expect(o.priceToFace).toBe(1.3333);
+    // Migration 0038's backfill (here for these payouts only) finds the same for sales from before it.
+    await getDb().update(payouts).set({ faceMinor: null }).where(eq(payouts.id, sale.payoutId));
+    const backfill = readFileSync('db/migrations/0038_payout_face.sql', 'utf8').split('--> statement-breakpoint')[1];
+    expect(backfill).toMatch(/^\s*UPDATE "payouts" p SET "face_minor"/);
+    const only = `AND p."id" IN ('${sale.payoutId}', '${unknown.payoutId}')`;
+    await getDb().execute(sql.raw(`${backfill.trim().replace(/;$/, '')} ${only}`));
+    const after = await getDb()
+      .select({ id: payouts.id, faceMinor: payouts.faceMinor })
+      .from(payouts)
+      .where(inArray(payouts.id, [sale.payoutId, unknown.payoutId]));
+    expect(new Map(after.map((r) => [r.id, r.faceMinor]))).toEqual(
+      new Map([
+        [sale.payoutId, 7500],
+        [unknown.payoutId, null],
+      ]),
+    );
   });
 
   it('stays balanced when the partner’s fees change after the sale; the overview splits Encore’s and the partner’s fees', async () => {
