@@ -190,7 +190,7 @@ const faceStatement = ({ start, end, partner, event }: Scope) => sql`
   join tickets t on t.id = li.ticket_pk
   left join ticket_options o on o.show_pk = t.show_pk and o.ticket_id = t.ticket_option_id
   where p.face_minor is null and p.created_at >= ${start}::timestamptz and p.created_at < ${end}::timestamptz
-    and (${partner}::text is null or p.partner_id = ${partner})
+    and ${inPartnerScope(sql`p.partner_id`, partner)}
     and (${event}::text is null or l.event_pk = ${event})
     and coalesce(t.price_minor, o.price_minor) > 0 and t.currency = l.currency`;
 
