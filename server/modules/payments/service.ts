@@ -56,9 +56,12 @@ export async function startPayment(
   opts: { lines?: (tx: Tx) => Promise<PaymentLine[]> } = {},
 ): Promise<{ payment: Payment; url: string }> {
   const data = startPaymentInput.parse(input);
-  const provider = providerFor(await providerNameFor(partnerId, getDb()));
   return transaction(async (work) => {
     const { tx } = work;
+    // Asked on the transaction's own connection: called inside a buy intention's transaction, a read on
+    // another pool connection waited for a free one while every connection's transaction waited for it
+    // (a rush of buyers held all of them: issue 34's bench stood still).
+    const provider = providerFor(await providerNameFor(partnerId, tx));
     const scope = and(
       eq(payments.partnerId, partnerId),
       eq(payments.purpose, data.purpose),
