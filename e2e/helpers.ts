@@ -89,16 +89,18 @@ export async function setUp<T>(action: string, body: Record<string, unknown>): P
   return JSON.parse(text) as T;
 }
 
+/** A new partner's ids and keys, live and test (what `npm run partner:create` prints). */
+interface PartnerCredentials {
+  partnerId: string;
+  apiKey: string;
+  channelsApiKey: string;
+  testPartnerId: string;
+  testApiKey: string;
+  testChannelsApiKey: string;
+}
+
 /** A new partner with its partner and Channels API keys (what `npm run partner:create` prints). */
-export const createPartner = (name: string) =>
-  setUp<{
-    partnerId: string;
-    apiKey: string;
-    channelsApiKey: string;
-    testPartnerId: string;
-    testApiKey: string;
-    testChannelsApiKey: string;
-  }>('partner', { name });
+export const createPartner = (name: string) => setUp<PartnerCredentials>('partner', { name });
 
 /** Lists a ticket for resale as its owner would in the selling flow (the partner API has no such call). */
 export const listTicket = (listing: { partnerId: string; sellerEmail: string; ticketId: string; price: string }) =>
@@ -114,14 +116,7 @@ function cliEnv(): NodeJS.ProcessEnv {
 }
 
 /** `npm run partner:create -- --name <name>` as a user runs it (node with tsx, without npx's look-up); its JSON line. */
-export function partnerCreateCli(name: string): {
-  partnerId: string;
-  apiKey: string;
-  channelsApiKey: string;
-  testPartnerId: string;
-  testApiKey: string;
-  testChannelsApiKey: string;
-} {
+export function partnerCreateCli(name: string): PartnerCredentials {
   return JSON.parse(
     execFileSync(process.execPath, ['--import', 'tsx', 'server/cli/partner-create.ts', '--name', name], {
       env: cliEnv(),

@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { getDb } from '@/db';
 import { partnerName } from '@/server/modules/partners';
-import { createPartnerWithKeys } from '@/server/modules/partners';
+import { createPartnerCredentials } from '@/server/modules/partners';
 import { runWithDatabase } from './run';
 
 // stdout carries only the JSON line; diagnostics go to stderr.
@@ -34,18 +34,7 @@ const name = nameFromArgs();
 if (name === null) process.exit(2);
 else {
   runWithDatabase('partner:create', async () => {
-    const { partner, apiKey, channelsApiKey, testPartner, testApiKey, testChannelsApiKey } =
-      await createPartnerWithKeys(name, getDb());
-    process.stdout.write(
-      JSON.stringify({
-        partnerId: partner.id,
-        apiKey,
-        channelsApiKey,
-        testPartnerId: testPartner.id,
-        testApiKey,
-        testChannelsApiKey,
-      }) + '\n',
-    );
+    process.stdout.write(JSON.stringify(await createPartnerCredentials(name, getDb())) + '\n');
     return 0;
   });
 }

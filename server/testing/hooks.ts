@@ -7,7 +7,7 @@ import { requestIdOf } from '@/server/http/request-id';
 import { AppError, clientErrorFrom } from '@/server/lib/errors';
 import { toMinorUnits } from '@/server/lib/money';
 import { createListing, setMarketTerms } from '@/server/modules/marketplace';
-import { createPartnerWithKeys } from '@/server/modules/partners';
+import { createPartnerCredentials } from '@/server/modules/partners';
 import { startPayment } from '@/server/modules/payments';
 import { errorOutput } from './error-output';
 
@@ -37,18 +37,7 @@ function hook<S extends z.ZodType>(input: S, run: (body: z.output<S>) => Promise
 const hooks: Record<string, Hook> = {
   // What the server has written to stderr so far (server/testing/error-output.ts).
   'error-output': hook(z.object({}), async () => errorOutput()),
-  partner: hook(z.object({ name: z.string().min(1) }), async ({ name }) => {
-    const { partner, apiKey, channelsApiKey, testPartner, testApiKey, testChannelsApiKey } =
-      await createPartnerWithKeys(name, getDb());
-    return {
-      partnerId: partner.id,
-      apiKey,
-      channelsApiKey,
-      testPartnerId: testPartner.id,
-      testApiKey,
-      testChannelsApiKey,
-    };
-  }),
+  partner: hook(z.object({ name: z.string().min(1) }), async ({ name }) => createPartnerCredentials(name, getDb())),
   'market-terms': hook(
     z.object({ partnerId: z.string(), buyerFeePercent: z.number().default(0), buyerFeeFixed: z.number().default(0) }),
     async ({ partnerId, buyerFeePercent, buyerFeeFixed }) => {

@@ -348,6 +348,22 @@ export async function createPartnerWithKeys(name: string, db: DbOrTx) {
   });
 }
 
+/** What `npm run partner:create` prints (and the e2e set-up answers): a new partner's ids and keys. */
+export async function createPartnerCredentials(name: string, db: DbOrTx) {
+  const { partner, apiKey, channelsApiKey, testPartner, testApiKey, testChannelsApiKey } = await createPartnerWithKeys(
+    name,
+    db,
+  );
+  return {
+    partnerId: partner.id,
+    apiKey,
+    channelsApiKey,
+    testPartnerId: testPartner.id,
+    testApiKey,
+    testChannelsApiKey,
+  };
+}
+
 export interface AuthenticatedKey {
   partnerId: string;
   partnerName: string;
