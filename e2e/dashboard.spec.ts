@@ -38,6 +38,31 @@ test.describe('access control', () => {
   });
 });
 
+test('dashboard links prefetch their page when pointed at, not when they scroll into view', async ({ page }) => {
+  const prefetched: string[] = [];
+  page.on('request', (r) => {
+    if (r.headers()['next-router-prefetch']) prefetched.push(new URL(r.url()).pathname);
+  });
+  await page.goto('/dashboard/partners');
+  await signIn(page);
+  await expect(page.getByRole('heading', { name: 'Partners', level: 1 })).toBeVisible();
+  await hydrated(page, 'nav a[href="/dashboard/staff"]');
+  // The nav and the list are on screen, every link of them hydrated: none asked the server for its page.
+  await page.waitForLoadState('networkidle');
+  expect(prefetched).toEqual([]);
+
+  // Pointing at a link prefetches its page (that page alone); a click then opens it.
+  const staff = page.locator('nav a[href="/dashboard/staff"]');
+  const asked = page.waitForRequest(
+    (r) => !!r.headers()['next-router-prefetch'] && r.url().includes('/dashboard/staff'),
+  );
+  await staff.hover();
+  await asked;
+  expect(new Set(prefetched)).toEqual(new Set(['/dashboard/staff']));
+  await staff.click();
+  await expect(page).toHaveURL(/\/dashboard\/staff$/);
+});
+
 test('staff manage a partner and its API keys', async ({ page, context, request }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const partnerName = `E2E Partner ${RUN}`;

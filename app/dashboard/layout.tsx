@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { DashboardNav } from '@/components/dashboard/nav';
 import { SearchBox } from '@/components/dashboard/search-box';
 import { SignOutButton } from '@/components/dashboard/sign-out-button';

@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 
 /** The first cell of a list's row: the thing's id, in code type, linking to its page. */
 export function IdLink({ href, id }: { href: string; id: string }) {

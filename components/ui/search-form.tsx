@@ -1,5 +1,5 @@
 import Form from 'next/form';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { Button } from './button';
 import { Input } from './field';
 

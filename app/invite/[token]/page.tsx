@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { connection } from 'next/server';
 import { TRPCReactProvider } from '@/components/trpc/provider';
 import { StaffAuthCard } from '@/components/auth/auth-card';

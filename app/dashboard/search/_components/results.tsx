@@ -1,4 +1,4 @@
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { Badge } from '@/components/ui/badge';
 import { CardBody, SectionCard, Subsection } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';

@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from '@trpc/server';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { Badge } from '@/components/ui/badge';
 import { ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';

@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { Alert } from '@/components/ui/alert';
 import { pageInUrl, pageParam, param } from '@/components/ui/search-params';
 import { TableSuspense } from '@/components/ui/table';

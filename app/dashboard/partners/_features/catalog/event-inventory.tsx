@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from '@trpc/server';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table } from '@/components/ui/table';

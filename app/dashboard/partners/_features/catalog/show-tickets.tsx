@@ -1,7 +1,7 @@
 'use client';
 
 import { useSuspenseQuery } from '@tanstack/react-query';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { EmptyState, NoMatch } from '@/components/ui/empty-state';
 import { PageLink, PastTheEnd } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';

@@ -1,5 +1,5 @@
 import Form from 'next/form';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import type { ReactNode } from 'react';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { withParams } from '@/components/ui/url';

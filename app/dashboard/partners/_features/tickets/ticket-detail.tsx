@@ -1,5 +1,5 @@
 import type { inferRouterOutputs } from '@trpc/server';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { CardBody, SectionCard } from '@/components/ui/card';
 import { Detail, DetailList } from '@/components/ui/details';
 import { Table } from '@/components/ui/table';

@@ -2,7 +2,7 @@
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
-import Link from 'next/link';
+import Link from '@/components/ui/link';
 import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
