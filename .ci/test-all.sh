@@ -3,9 +3,9 @@
 # Playwright suite in real Chromium against it. Ends with one line "Tests: N passed, N failed".
 # Database: embedded PostgreSQL by default; the machine's server when DATABASE_URL is set.
 #
-# `npm test -- --suites-only` runs only the two suites that touch the database (Vitest, Playwright) on
-# the build a full run made: CI's second database mode (.ci/run), where the static checks and the build
-# would only repeat the first mode's work.
+# `npm test -- --suites-only` runs the database suites on the build a full run made: Vitest whole and the
+# browser suite's @database-flow tests. CI's second database mode (.ci/run), where the static checks, the
+# build and the page-only tests would repeat the first mode's work.
 # Each phase prints its seconds ("── <phase>: N s"), also kept in test-results/phases.txt.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -104,9 +104,10 @@ fi
 if [[ $build_ok == 1 ]]; then
   begin 'playwright'
   if [[ $suites_only == 1 ]]; then
-    # The second run (another database server, same build) leaves out what only looks at pages: tests
-    # tagged @presentation and screenshots (e2e/helpers.ts). Every test of database behaviour runs again.
-    E2E_SHOTS=0 npx playwright test --grep-invert @presentation || status=1
+    # The second run (another database server, same build): the Vitest suite above ran whole; of the browser
+    # suite, the flows tagged @database-flow (ownership and money end to end through the built server on this
+    # server's database). The other pages read what those modules wrote, tested on both servers by Vitest.
+    E2E_SHOTS=0 npx playwright test --grep @database-flow || status=1
   else
     npx playwright test || status=1
   fi

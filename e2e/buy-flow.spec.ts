@@ -117,7 +117,7 @@ const prices = (page: Page) => page.getByTestId('listing-price');
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-test('a fan finds tickets with every fee shown, filters and sorts, pays and opens the ticket', async ({
+test('a fan finds tickets with every fee shown, filters and sorts, pays and opens the ticket @database-flow', async ({
   page,
   request,
 }) => {

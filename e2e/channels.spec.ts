@@ -87,7 +87,7 @@ async function createChannel(page: Page, partnerId: string, webhookUrl: string) 
   return { signingSecret, key, channelId };
 }
 
-test('a channel pushes 1,000 listings; one is bought on the sandbox page, told signed, fulfilled; the buyer owns the tickets', async ({
+test('a channel pushes 1,000 listings; one is bought on the sandbox page, told signed, fulfilled; the buyer owns the tickets @database-flow', async ({
   page,
   browser,
   request,

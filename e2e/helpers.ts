@@ -12,8 +12,12 @@ export const ADMIN_PASSWORD = 'e2e-password-123';
 export const RUN = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
 
 /**
- * Tag of tests about presentation alone (layout, translation, axe at both widths, screenshots) whose data
- * comes the same from either database server: the suites' second run, on DATABASE_URL, leaves them out.
+ * Tag of tests about presentation alone (layout, translation, axe at both widths, screenshots):
+ * `npx playwright test --grep @presentation` runs just these, to look at the pages after a change of style.
+ *
+ * The other tag, `@database-flow`, is written in the titles of the end-to-end flows that change ownership
+ * or money (or keep a partner's write) through the built server: CI's second part runs those again on the
+ * machine's PostgreSQL (docs/testing.md, "The second database mode").
  */
 export const PRESENTATION = { tag: '@presentation' };
 

@@ -6,7 +6,9 @@ import { createPartner, listTicket, pushUsdEvent, RUN } from './helpers';
  * again with `Idempotent-Replayed: true`, while the same call without the key really runs (and is refused,
  * the listing being held already by the first).
  */
-test('a retried call with its Idempotency-Key replays the first answer and changes nothing', async ({ request }) => {
+test('a retried call with its Idempotency-Key replays the first answer and changes nothing @database-flow', async ({
+  request,
+}) => {
   const { partnerId, apiKey } = await createPartner(`E2E idempotency ${RUN}`);
   const ref = `idem-${RUN}`;
   await pushUsdEvent(request, apiKey, ref, 'Idempotent night');

@@ -31,7 +31,7 @@ const event = (ref: string) => ({
   ],
 });
 
-test('staff set market terms, filter listings and refund a paid purchase behind a reason', async ({
+test('staff set market terms, filter listings and refund a paid purchase behind a reason @database-flow', async ({
   page,
   request,
 }) => {

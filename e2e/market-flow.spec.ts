@@ -82,7 +82,7 @@ async function mailText(browser: Browser, to: string, subject: string): Promise<
   }
 }
 
-test('a ticket listed by its owner is bought on the sandbox page; the buyer gets the mail, the partner the webhook', async ({
+test('a ticket listed by its owner is bought on the sandbox page; the buyer gets the mail, the partner the webhook @database-flow', async ({
   page,
   browser,
   request,

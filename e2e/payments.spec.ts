@@ -47,7 +47,7 @@ async function fillCard(page: Page, number: string) {
 
 test.use({ viewport: { width: 390, height: 844 } });
 
-test('4242 4242 4242 4242 pays, by keyboard, and lands on the success URL; the paid checkout says so', async ({
+test('4242 4242 4242 4242 pays, by keyboard, and lands on the success URL; the paid checkout says so @database-flow', async ({
   page,
 }) => {
   const success = `${baseURL}/market/evt_demo`;

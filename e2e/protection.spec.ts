@@ -134,7 +134,7 @@ async function fits(page: import('@playwright/test').Page) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
 }
 
-test('a transferred ticket: the old link says so, the new one waits for the reissue; staff switch protection and the partner hears it', async ({
+test('a transferred ticket: the old link says so, the new one waits for the reissue; staff switch protection and the partner hears it @database-flow', async ({
   page,
   browser,
   request,

@@ -38,7 +38,7 @@ async function shots(page: Page, name: string) {
   }
 }
 
-test('a seller lists within the cap, manages a listing, sells an order and finds every ticket', async ({
+test('a seller lists within the cap, manages a listing, sells an order and finds every ticket @database-flow', async ({
   page,
   browser,
   request,

@@ -43,7 +43,10 @@ async function sharedMarket(request: Parameters<typeof pushUsdEvent>[0], name: s
   return partner;
 }
 
-test('an anonymous fan in Spanish on a phone opens a shared listing and buys it', async ({ browser, request }) => {
+test('an anonymous fan in Spanish on a phone opens a shared listing and buys it @database-flow', async ({
+  browser,
+  request,
+}) => {
   const ref = `SHARE-${RUN}`;
   const name = `Share Partner ${RUN}`;
   const { partnerId, apiKey } = await sharedMarket(request, name, ref);

@@ -27,7 +27,9 @@ async function ribbonShots(page: Page, name: string) {
   }
 }
 
-test("a test key's data is a 404 for the live key, and the reverse; /v1/me says the mode", async ({ request }) => {
+test("a test key's data is a 404 for the live key, and the reverse; /v1/me says the mode @database-flow", async ({
+  request,
+}) => {
   const p = await createPartner(`E2E test mode ${RUN}`);
   expect(p.testApiKey).toMatch(/^sk_test_/);
   expect(p.testChannelsApiKey).toMatch(/^sk_test_ch_/);

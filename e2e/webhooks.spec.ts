@@ -60,7 +60,9 @@ test.afterAll(async () => {
   await receiver?.stop();
 });
 
-test('staff configure a webhook endpoint, follow deliveries, retry a failed one and see the jobs', async ({ page }) => {
+test('staff configure a webhook endpoint, follow deliveries, retry a failed one and see the jobs @database-flow', async ({
+  page,
+}) => {
   const partnerName = `E2E Webhooks ${RUN}`;
   let partnerId = '';
   let signingSecret = '';
