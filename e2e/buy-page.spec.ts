@@ -9,6 +9,7 @@ import {
   shot,
   shotsEnEs,
   PRESENTATION,
+  baseURL,
 } from './helpers';
 
 /*
@@ -28,9 +29,12 @@ const DESCRIPTION = `<p>${'A long night of music in the old hall, with guests an
 test.use({ viewport: { width: 390, height: 844 } });
 
 let marketUrl = '';
+let partnerKey = '';
+let fanListing = '';
 
 test.beforeAll(async ({ request }) => {
   const { partnerId, apiKey, channelsApiKey } = await createPartner(NAME);
+  partnerKey = apiKey;
   await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Sala Norte Nights ${RUN}`, description: DESCRIPTION });
   const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
     {
@@ -45,7 +49,7 @@ test.beforeAll(async ({ request }) => {
     },
   ]);
   expect(synced.status, JSON.stringify(synced.body)).toBe(200);
-  await listTicket({ partnerId, sellerEmail: SELLER, ticketId: TICKET, price: '45' });
+  ({ listingId: fanListing } = await listTicket({ partnerId, sellerEmail: SELLER, ticketId: TICKET, price: '45' }));
   // A channel's listing of 3 standing tickets sold one by one: 3 market listings, one offer.
   const pushed = await call(request, channelsApiKey, 'POST', '/v1/channels/listings/bulk', {
     listings: [
@@ -161,3 +165,38 @@ test(
     await shotsEnEs(page, 'buy-page');
   },
 );
+
+test('fans without a session share the page of an address, each answer with its own nonce; a hold shows at once', async ({
+  request,
+}) => {
+  // Node's fetch keeps no cookies: every request is an anonymous fan's first (server/http/page-cache.ts).
+  const get = async () => {
+    const res = await fetch(`${baseURL}${marketUrl}`);
+    expect(res.status).toBe(200);
+    const nonce = /'nonce-([A-Za-z0-9+/=]+)'/.exec(res.headers.get('content-security-policy') ?? '')?.[1] ?? '';
+    expect(nonce).toHaveLength(24);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    const body = await res.text();
+    return { nonce, body, id: res.headers.get('x-request-id'), offers: body.split('data-testid="listing"').length - 1 };
+  };
+  const fans = await Promise.all([get(), get(), get()]);
+  expect(new Set(fans.map((f) => f.nonce)).size).toBe(3);
+  expect(new Set(fans.map((f) => f.id)).size).toBe(3);
+  for (const fan of fans) {
+    // The page's scripts carry this answer's nonce, and no other answer's.
+    expect(fan.body).toContain(`nonce="${fan.nonce}"`);
+    for (const other of fans) if (other !== fan) expect(fan.body).not.toContain(other.nonce);
+  }
+  expect(fans.map((f) => f.offers)).toEqual([2, 2, 2]);
+  expect(fans[0].body).toContain(fanListing);
+
+  // A buyer holds the fan's listing: the very next page leaves it off (the hold forgets the shared pages).
+  const held = await call(request, partnerKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
+    items: [fanListing],
+    user: `bpg-buyer-${RUN}@fans.test`,
+  });
+  expect(held.status, JSON.stringify(held.body)).toBe(200);
+  const after = await get();
+  expect(after.offers).toBe(1);
+  expect(after.body).not.toContain(fanListing);
+});

@@ -202,9 +202,12 @@ export async function runBuyPage(): Promise<BenchResult> {
   const pageUrl = `${base}/market/${place.event_pk}?show=${place.show_pk}&lang=en`;
   const apiUrl = `${base}/v1/marketplace/items/events/${encodeURIComponent(m.ref)}/listedTickets?showId=S1`;
   console.log(`# buy-page: one show with ${N} listings, median of ${RUNS} renders; ${machine()}`);
+  // Each run's address its own (`&run=`): a render every time, never the page shared by an address
+  // for a moment (server/http/page-cache.ts), which the onsale-peak case measures.
+  let run = 0;
   const page = async () => {
     const t0 = performance.now();
-    const res = await fetch(pageUrl);
+    const res = await fetch(`${pageUrl}&run=${run++}`);
     const html = await res.text();
     const ms = performance.now() - t0;
     const shown = new Set(html.match(/lst_bench_[0-9a-f]{6}_\d+/g) ?? []).size;

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import os from 'node:os';
+import { answerFromPageCache, pageCacheKey } from './page-cache';
 
 /**
  * Buy pages rendered at once by this process (issue 34). A page is ~35–60 ms of CPU (React's render and its
@@ -25,6 +26,8 @@ export function renderGate(): { running: number; waiting: number } {
  * Puts the gate in front of every HTTP server of this process (Next.js's own, which `next start` makes
  * before instrumentation runs): a GET of a gated path is handed to the server only when fewer than
  * `limit` are in progress, else queued; one is done when its response closes (sent, or the fan gone).
+ * Before the gate, an anonymous fan's buy page is answered from the page shared by its address when there
+ * is one (page-cache.ts); only renders queue here.
  */
 export function installRenderGate(limit = PAGES_AT_ONCE): void {
   if (g.__encoreRenderGate) return;
@@ -44,14 +47,27 @@ export function installRenderGate(limit = PAGES_AT_ONCE): void {
     if (event !== 'request') return emit.call(this, event, ...args);
     const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
     if (req.method !== 'GET' || !GATED.test(req.url ?? '')) return emit.call(this, event, ...args);
+    // An anonymous fan's buy page may be answered from the page shared by its address (page-cache.ts):
+    // only a render takes a place at the gate.
+    const key = pageCacheKey(req);
+    if (key) {
+      answerFromPageCache(key, req, res, () => gate(this, req, res));
+      return true;
+    }
+    gate(this, req, res);
+    return true;
+  } as typeof http.Server.prototype.emit;
+
+  /** Hands the request to the server now if fewer than `limit` pages are in progress, else in its turn. */
+  function gate(server: http.Server, req: http.IncomingMessage, res: http.ServerResponse): void {
     const start = () => {
       res.once('close', release);
-      emit.call(this, event, req, res);
+      emit.call(server, 'request', req, res);
     };
     if (state.running < limit) {
       state.running++;
       start();
-      return true;
+      return;
     }
     queue.push(start);
     state.waiting++;
@@ -63,6 +79,5 @@ export function installRenderGate(limit = PAGES_AT_ONCE): void {
         state.waiting--;
       }
     });
-    return true;
-  } as typeof http.Server.prototype.emit;
+  }
 }

@@ -5,6 +5,10 @@ const REQUEST_ID = /^[\w.:-]{1,128}$/;
  * (Web Crypto, so it runs in any runtime the proxy may be given).
  */
 export function requestIdOf(req: Request): string {
-  const given = req.headers.get('x-request-id');
-  return given && REQUEST_ID.test(given) ? given : `req_${crypto.randomUUID().replace(/-/g, '')}`;
+  return requestIdFrom(req.headers.get('x-request-id'));
+}
+
+/** The same from the header's value (a Node.js request's header may be a list: then a new id). */
+export function requestIdFrom(given: string | string[] | null | undefined): string {
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${crypto.randomUUID().replace(/-/g, '')}`;
 }

@@ -17,7 +17,8 @@ interface Entry<T> {
 const MAX_ENTRIES = 1000;
 const store = globalThis as typeof globalThis & { __encoreShortCaches?: Map<string, Map<string, Entry<unknown>>> };
 
-export function shortCache<T>(name: string, ttlMs: number): ShortCache<T> {
+/** `maxEntries`: past it the cache starts again empty (bounds the memory of many keys). */
+export function shortCache<T>(name: string, ttlMs: number, maxEntries = MAX_ENTRIES): ShortCache<T> {
   const entries = (): Map<string, Entry<T>> => {
     store.__encoreShortCaches ??= new Map();
     let map = store.__encoreShortCaches.get(name);
@@ -30,7 +31,7 @@ export function shortCache<T>(name: string, ttlMs: number): ShortCache<T> {
       const now = Date.now();
       const hit = map.get(key);
       if (hit && now - hit.at < ttlMs) return hit.value;
-      if (map.size >= MAX_ENTRIES) map.clear();
+      if (map.size >= maxEntries) map.clear();
       const entry: Entry<T> = { at: now, value: read() };
       map.set(key, entry);
       // A failed read is not kept: the next asker reads again.

@@ -34,7 +34,7 @@ export * from './buyer-pages';
 export * from './payment-order';
 export { seatText } from './payment-lines';
 export { type MarketOffer, quantitiesOf } from './offers';
-export { BUY_PAGE_OFFERS_MS } from './offers-cache';
+export { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS } from './offers-cache';
 export * from './seller-states';
 export * from './secure-view';
 export * from './promises';

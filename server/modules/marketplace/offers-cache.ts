@@ -16,8 +16,11 @@ import type { MarketOffer } from './offers';
  */
 export const BUY_PAGE_OFFERS_MS = 1000;
 
-/** Each of the two layers below (the offers, and the page answers made from them) keeps half the window. */
-export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 2;
+/**
+ * Each of the three layers (the offers; the page answers made from them; the pages as sent, made from the
+ * answers, server/http/page-cache.ts) keeps a third of the window, so the three together hold it.
+ */
+export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 3;
 
 export const buyPageOffers = shortCache<MarketOffer[]>('buy-page-offers', BUY_PAGE_LAYER_MS);
 
@@ -26,14 +29,18 @@ export const buyPageOffers = shortCache<MarketOffer[]>('buy-page-offers', BUY_PA
  * event and filters, shared the same way (`sharedBuyPage`), for BUY_PAGE_LAYER_MS: in a rush the fans of
  * a show ask for a few filter sets, and each answer is made a few times a second instead of once a fan
  * (the event and the show's protection are read, and 2,000 offers filtered and sorted, per answer). An
- * answer is made from offers at most BUY_PAGE_LAYER_MS old and kept BUY_PAGE_LAYER_MS, so the window above
- * holds. The event's own changes (a show cancelled, resale or protection turned off) show within the same
+ * answer is made from offers at most BUY_PAGE_LAYER_MS old and kept BUY_PAGE_LAYER_MS, and a page sent from
+ * it is kept BUY_PAGE_LAYER_MS more, so the window above holds. The event's own changes (a show cancelled, resale or protection turned off) show within the same
  * window; the listing writes they cause in this process forget both layers at once.
  */
 export const BUY_PAGES = 'buy-pages';
+
+/** The pages as sent to anonymous fans, by address (server/http/page-cache.ts). */
+export const BUY_PAGE_HTML = 'buy-page-html';
 
 /** Any write to listings (or to the fees shown with them) in this process: the next page reads afresh. */
 export function forgetBuyPageOffers(): void {
   buyPageOffers.forget();
   shortCache(BUY_PAGES, BUY_PAGE_LAYER_MS).forget();
+  shortCache(BUY_PAGE_HTML, BUY_PAGE_LAYER_MS).forget();
 }
