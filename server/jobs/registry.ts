@@ -9,7 +9,7 @@ import { expireChannelSaleJob, refundUnfulfilledSalesJob } from '@/server/module
 import { sweepIdempotencyKeysJob } from '@/server/http/idempotency';
 import { sweepFanAuthJob } from '@/server/modules/fans';
 import { sendMailJob, sweepMailJob } from '@/server/modules/mail';
-import { expirePaymentsJob } from '@/server/modules/payments';
+import { expirePaymentsJob, resendRefundsJob } from '@/server/modules/payments';
 import { importTicketBatchJob, resumeTicketBatchesJob } from '@/server/modules/tickets';
 import { webhookDispatchJob } from '@/server/modules/webhooks';
 import type { JobDefinition } from './types';
@@ -33,6 +33,7 @@ export function allJobs(): JobDefinition[] {
     sweepFanAuthJob,
     sweepIdempotencyKeysJob,
     expirePaymentsJob,
+    resendRefundsJob,
     sendMailJob,
     sweepMailJob,
   ] as unknown as JobDefinition[];

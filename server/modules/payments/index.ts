@@ -12,7 +12,7 @@ export {
   onPayoutAccountActivated,
   type PaymentRefusal,
 } from './events';
-export { expirePaymentsJob } from './jobs';
+export { expirePaymentsJob, resendRefundsJob } from './jobs';
 export {
   type CheckoutView,
   completeSandboxAuthentication,
@@ -39,6 +39,7 @@ export {
   payoutStatus,
   refundPayment,
   refundsOf,
+  resendUnansweredRefunds,
   setUpPayoutAccount,
   startPayment,
   transferPayout,

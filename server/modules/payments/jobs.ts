@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineJob } from '@/server/jobs/types';
-import { expireDuePayments } from './service';
+import { expireDuePayments, resendUnansweredRefunds } from './service';
 
 /** Every minute: sandbox checkouts whose time ran out become `expired` (their failed listeners run). */
 export const expirePaymentsJob = defineJob({
@@ -11,5 +11,17 @@ export const expirePaymentsJob = defineJob({
   retries: 1,
   async run() {
     return { expired: await expireDuePayments() };
+  },
+});
+
+/** Every five minutes: refunds reserved but never answered by the provider are sent again (service.ts). */
+export const resendRefundsJob = defineJob({
+  id: 'payments.resendRefunds',
+  description: 'Send again the refunds the provider never answered',
+  input: z.object({}).default({}),
+  cron: '*/5 * * * *',
+  retries: 1,
+  async run() {
+    return await resendUnansweredRefunds();
   },
 });

@@ -1,4 +1,4 @@
-import { and, eq, inArray, lt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
 import {
   type PaymentProviderName,
@@ -408,6 +408,72 @@ export async function refundPayment(partnerId: string, input: RefundInput): Prom
   const reserved = await transaction(({ tx }) => reserveRefund(tx, partnerId, input));
   if ('earlier' in reserved) return reserved.earlier;
   return sendRefund(reserved.refund, reserved.payment);
+}
+
+/** A refund reserved and never answered by the provider is sent again once it is this old… */
+const REFUND_RESEND_AFTER_MINUTES = 10;
+/**
+ * …and while it is younger than this: Stripe answers a repeated idempotency key with its first answer for
+ * 24 hours; past that a resend could refund twice, so an older one is left for staff (it stays `pending`).
+ */
+const REFUND_RESEND_WITHIN_HOURS = 23;
+
+/**
+ * Sends again the refunds that were reserved but never answered: the process stopped between the
+ * reservation and the provider's answer, and a rerun of the job with the same refundId finds the pending
+ * row and does not send it (reserveRefund). Each due refund is claimed by moving its `updated_at` in one
+ * conditional UPDATE (the condition checked again on the locked row), so sweeps running at once send each
+ * refund once; the provider call carries the refund's own idempotency key, as the first one did. A call
+ * that fails leaves the refund pending for the next sweep. Answers how many were sent and answered.
+ */
+export async function resendUnansweredRefunds(limit = 50): Promise<{ resent: number; unanswered: number }> {
+  const db = getDb();
+  const due = and(
+    eq(refunds.status, 'pending'),
+    isNull(refunds.providerRef),
+    lt(refunds.updatedAt, sql`now() - make_interval(mins => ${REFUND_RESEND_AFTER_MINUTES})`),
+    gt(refunds.createdAt, sql`now() - make_interval(hours => ${REFUND_RESEND_WITHIN_HOURS})`),
+  );
+  const claimed = await db
+    .update(refunds)
+    .set({ updatedAt: sql`now()` })
+    .where(
+      and(
+        inArray(
+          refunds.id,
+          db.select({ id: refunds.id }).from(refunds).where(due).orderBy(refunds.createdAt).limit(limit).for('update', {
+            skipLocked: true,
+          }),
+        ),
+        due,
+      ),
+    )
+    .returning();
+  let resent = 0;
+  let unanswered = 0;
+  for (const refund of claimed) {
+    const [payment] = await db.select().from(payments).where(eq(payments.id, refund.paymentId));
+    try {
+      const answer = await providerFor(payment.provider).refund({
+        refundId: refund.id,
+        paymentId: payment.id,
+        providerPaymentRef: payment.providerPaymentRef,
+        amountMinor: refund.amountMinor,
+        currency: refund.currency,
+        reason: refund.reason,
+      });
+      await settleRefund(refund.id, answer);
+      resent++;
+    } catch (err) {
+      unanswered++;
+      log.warn('an unanswered refund could not be sent again; the next sweep tries', {
+        refundId: refund.id,
+        ...errorFields(err),
+      });
+    }
+  }
+  if (claimed.length) log.info('unanswered refunds sent again', { resent, unanswered });
+  return { resent, unanswered };
 }
 
 /**

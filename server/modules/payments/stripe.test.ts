@@ -3,7 +3,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
 import { sessionOf, stripeApiServer } from '@/server/testing/fake-stripe';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { POST as webhook } from '@/app/api/payments/stripe/webhook/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { buyIntentions, payments } from '@/db/schema';
@@ -21,10 +21,15 @@ import {
   payoutStatus,
   refundPayment,
   refundsOf,
+  resendUnansweredRefunds,
+  reserveRefund,
   setUpPayoutAccount,
   startPayment,
   transferPayout,
 } from '@/server/modules/payments';
+import { refunds } from '@/db/schema';
+import { transaction } from '@/server/lib/transaction';
+import { race, statuses } from '@/server/testing/race';
 
 /*
  * The Stripe adapter over the wire: the SDK talks to a fake Stripe (a node:http server in this process,
@@ -410,6 +415,92 @@ describe('Stripe refunds', () => {
       failureReason: expect.stringContaining('Charge already refunded'),
     });
     expect((await refundPayment(partnerId, { paymentId: payment.id, reason: 'again' })).status).toBe('succeeded');
+  });
+});
+
+describe('refunds Stripe never answered', () => {
+  /** Sets a refund's clock back, as if it had been reserved (and last touched) `minutes` ago. */
+  async function age(refundId: string, minutes: number) {
+    const then = sql`now() - make_interval(mins => ${minutes})`;
+    await getDb().update(refunds).set({ createdAt: then, updatedAt: then }).where(eq(refunds.id, refundId));
+  }
+
+  /** A refund reserved as a refund job reserves it, whose process stopped before Stripe was asked. */
+  async function unanswered(amountMinor: number, minutes: number) {
+    const payment = await paid(amountMinor);
+    const reserved = await transaction(({ tx }) =>
+      reserveRefund(tx, partnerId, { paymentId: payment.id, reason: 'Show cancelled', refundId: `rfd_sweep_${++seq}` }),
+    );
+    if (!('refund' in reserved)) throw new Error('expected a new refund');
+    await age(reserved.refund.id, minutes);
+    return { payment, refund: reserved.refund };
+  }
+
+  const callsFor = (refundId: string, since: number) =>
+    received.slice(since).filter((r) => r.path === '/v1/refunds' && r.idempotencyKey === `encore-refund-${refundId}`);
+
+  it('20 sweeps at once send it once, under its own idempotency key; the payment is refunded once', async () => {
+    const { payment, refund } = await unanswered(3000, 11);
+    // A rerun of its job finds the pending refund and does not send it (why the sweep exists).
+    const rerun = await refundPayment(partnerId, {
+      paymentId: payment.id,
+      reason: 'Show cancelled',
+      refundId: refund.id,
+    });
+    expect(rerun).toMatchObject({ id: refund.id, status: 'pending', providerRef: null });
+    await age(refund.id, 11);
+
+    const since = received.length;
+    expect(statuses(await race(20, () => resendUnansweredRefunds()))).toEqual(Array(20).fill(200));
+    const calls = callsFor(refund.id, since);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].form).toMatchObject({ amount: '3000', 'metadata[encore_refund_id]': refund.id });
+    expect((await refundsOf(partnerId, payment.id, getDb()))[0]).toMatchObject({
+      status: 'succeeded',
+      providerRef: expect.stringMatching(/^re_test_/),
+    });
+    expect(await getPayment(partnerId, payment.id, getDb())).toMatchObject({ status: 'refunded', refundedMinor: 3000 });
+
+    // Answered now: later sweeps leave it alone.
+    await age(refund.id, 11);
+    await resendUnansweredRefunds();
+    expect(callsFor(refund.id, since)).toHaveLength(1);
+  });
+
+  it('not sent again: a young one, one Stripe answered as pending, one past the 24 h of its key; a failed call waits for the next sweep', async () => {
+    const young = await unanswered(1000, 5);
+    const tooOld = await unanswered(1000, 24 * 60);
+    const atStripe = await paid(1000);
+    next.set('/v1/refunds', [
+      { status: 200, body: { id: `re_pending_sweep_${seq}`, object: 'refund', status: 'pending' } },
+    ]);
+    const waiting = await refundPayment(partnerId, { paymentId: atStripe.id, reason: 'Settles later' });
+    expect(waiting.status).toBe('pending');
+    await age(waiting.id, 11);
+    const failing = await unanswered(1000, 11);
+
+    const since = received.length;
+    // Stripe down for the sweep (the SDK's retries included): the refund stays pending, unanswered.
+    const down = { status: 500, body: { error: { type: 'api_error', message: 'Stripe is down' } } };
+    next.set('/v1/refunds', [down, down, down]);
+    try {
+      await resendUnansweredRefunds();
+    } finally {
+      next.delete('/v1/refunds');
+    }
+    expect(callsFor(failing.refund.id, since).length).toBeGreaterThan(0);
+    for (const r of [young.refund, tooOld.refund, waiting]) expect(callsFor(r.id, since)).toHaveLength(0);
+    expect((await refundsOf(partnerId, failing.payment.id, getDb()))[0]).toMatchObject({
+      status: 'pending',
+      providerRef: null,
+    });
+
+    // The next sweep, ten minutes on, sends it.
+    await age(failing.refund.id, 11);
+    await resendUnansweredRefunds();
+    expect((await refundsOf(partnerId, failing.payment.id, getDb()))[0].status).toBe('succeeded');
+    expect((await refundsOf(partnerId, young.payment.id, getDb()))[0].status).toBe('pending');
+    expect((await refundsOf(partnerId, tooOld.payment.id, getDb()))[0].status).toBe('pending');
   });
 });
 
