@@ -2,6 +2,7 @@ import { onResaleTurnedOff, onShowsCancelled } from '@/server/modules/catalog';
 import { recordChannelSalesOfPurchase, refundChannelSalesOfShows } from '@/server/modules/channels';
 import {
   completePurchaseOfPayment,
+  endListingsOfTicketsThatChangedHands,
   onChannelListingsSold,
   refuseUnpayableIntention,
   terminateListingsOfShows,
@@ -13,7 +14,7 @@ import {
 import { onChannelDisabled } from '@/server/modules/partners';
 import { onPaymentAttempt, onPaymentSucceeded } from '@/server/modules/payments';
 import { onProtectionTurnedOff } from '@/server/modules/protection';
-import { invalidateTicketsOfShows, onTicketsInvalidated } from '@/server/modules/tickets';
+import { invalidateTicketsOfShows, onTicketsChangedHands, onTicketsInvalidated } from '@/server/modules/tickets';
 
 /*
  * The one place modules are wired to each other's domain events: a lower module publishes (its
@@ -31,6 +32,7 @@ onShowsCancelled('marketplace', terminateListingsOfShows);
 onShowsCancelled('channels', refundChannelSalesOfShows);
 onResaleTurnedOff('marketplace', unlistListingsOfShowsWithoutResale);
 onTicketsInvalidated('marketplace', terminateListingsOfTickets);
+onTicketsChangedHands('marketplace', endListingsOfTicketsThatChangedHands);
 onPaymentSucceeded('marketplace', completePurchaseOfPayment);
 onPaymentAttempt('marketplace', refuseUnpayableIntention);
 onProtectionTurnedOff('marketplace', unlistListingsOfUnprotectedShows);

@@ -16,6 +16,7 @@ export * from './reactions/payment-succeeded';
 export * from './reactions/protection-turned-off';
 export * from './reactions/resale-turned-off';
 export * from './reactions/shows-cancelled';
+export * from './reactions/tickets-changed-hands';
 export * from './reactions/tickets-invalidated';
 export * from './jobs';
 export * from './listings';

@@ -28,7 +28,8 @@ import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
 import { recordJobsInFile } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
-import { deleteTicket } from '@/server/testing/ticket-api';
+import { deleteTicket, putTicket } from '@/server/testing/ticket-api';
+import { mailsOf, race } from '@/server/testing/race';
 import { setMarketTerms } from './fees';
 import { claimListings, createBuyIntention, expireIntention, getBuyIntention, releaseExpired } from './intentions';
 import {
@@ -429,6 +430,65 @@ describe('cascades', () => {
       (await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 }, getDb()))
         .status,
     ).toBe('ACTIVE');
+  });
+});
+
+describe('a listed ticket the partner gives to someone else (PUT with another buyer)', () => {
+  const NEW_HOLDER = 'new-holder@example.com';
+
+  it('ends its listing and the hold on it and tells the seller; a PUT keeping the buyer leaves a listing be', async () => {
+    const m = await market();
+    const a = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    const b = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
+      getDb(),
+    );
+    const held = await createBuyIntention(m.partnerId, { items: [a.id], user: BUYER });
+    // Same buyer (written differently), another seat: nothing changes hands.
+    const same = await putTicket(m.key, 'T2', { buyer: 'Seller@Example.com', props: { seating: { seat: '9' } } });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect((await getListing(m.partnerId, b.id, getDb())).status).toBe('ACTIVE');
+
+    const given = await putTicket(m.key, 'T1', { buyer: NEW_HOLDER });
+    expect(given.status, JSON.stringify(given.body)).toBe(200);
+    expect((await getListing(m.partnerId, a.id, getDb())).status).toBe('CANCELLED');
+    expect((await getBuyIntention(m.partnerId, held.id, getDb())).status).toBe('CANCELLED');
+    expect((await mailsOf(m.partnerId, 'listingCancelled')).map((x) => x.toAddress)).toEqual([SELLER]);
+    expect((await getListing(m.partnerId, b.id, getDb())).status).toBe('ACTIVE');
+    // The new holder may list it.
+    const again = await createListing(
+      { partnerId: m.partnerId, sellerEmail: NEW_HOLDER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    expect(again.status).toBe('ACTIVE');
+  });
+
+  it('20 such PUTs and 20 buyers at once: the listing ends once, one mail, no hold left on it', async () => {
+    const m = await market();
+    const a = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
+      getDb(),
+    );
+    const outcomes = await race(
+      40,
+      async (i) =>
+        i % 2
+          ? (await putTicket(m.key, 'T1', { buyer: NEW_HOLDER })).status
+          : (await createBuyIntention(m.partnerId, { items: [a.id], user: `buyer${i}@example.com` }), 200),
+      (status) => status,
+    );
+    expect(outcomes.filter((_, i) => i % 2).map((o) => o.status)).toEqual(Array(20).fill(200));
+    expect(outcomes.every((o) => o.status === 200 || o.status === 409)).toBe(true);
+    expect((await getListing(m.partnerId, a.id, getDb())).status).toBe('CANCELLED');
+    const holds = await getDb()
+      .select({ id: buyIntentions.id })
+      .from(buyIntentions)
+      .where(and(eq(buyIntentions.partnerId, m.partnerId), eq(buyIntentions.status, 'PENDING')));
+    expect(holds).toEqual([]);
+    expect(await mailsOf(m.partnerId, 'listingCancelled')).toHaveLength(1);
   });
 });
 

@@ -22,3 +22,25 @@ export function onTicketsInvalidated(name: string, listener: TicketsInvalidatedL
 export function notifyTicketsInvalidated(tx: Tx, ticketPks: string[]): Promise<void> {
   return ticketsInvalidated.publish(tx, ticketPks);
 }
+
+/** A ticket given to another holder, and that holder's e-mail (null: the partner sent no buyer). */
+export interface TicketChangeOfHands {
+  ticketPk: string;
+  buyerEmail: string | null;
+}
+
+export type TicketsChangedHandsListener = (tx: Tx, changes: TicketChangeOfHands[]) => Promise<void>;
+
+/**
+ * Tickets changed hands: the partner gave a VALID ticket another buyer (PUT /v1/tickets/{ticketId}), inside
+ * that transaction, once per change (a PUT naming the same buyer again does not fire it).
+ */
+const ticketsChangedHands = domainEvent<[Tx, TicketChangeOfHands[]]>('Ticket change of hands', { required: true });
+
+export function onTicketsChangedHands(name: string, listener: TicketsChangedHandsListener): void {
+  ticketsChangedHands.subscribe(name, listener);
+}
+
+export function notifyTicketsChangedHands(tx: Tx, changes: TicketChangeOfHands[]): Promise<void> {
+  return ticketsChangedHands.publish(tx, changes);
+}

@@ -6,7 +6,7 @@ import { currencyExponent, fromMinorUnits } from '@/server/lib/money';
 import { showDirectory } from '@/server/modules/catalog';
 import type { TicketCreate, TicketUpdate } from './schemas';
 import { recordTicketEvents } from './history';
-import { notifyTicketsInvalidated } from './events';
+import { notifyTicketsChangedHands, notifyTicketsInvalidated } from './events';
 import { importTickets } from './service';
 
 async function loadTicket(partnerId: string, ticketId: string, db: DbOrTx, lock = false) {
@@ -47,7 +47,9 @@ const invalid = (showStatus: string) =>
 
 /**
  * PUT /v1/tickets/{ticketId}: the stored ticket with the fields sent replacing their values, validated
- * again against the catalogue like an import. A deleted (invalidated) ticket answers 409.
+ * again against the catalogue like an import. A deleted (invalidated) ticket answers 409. The ticket row is
+ * locked first, so PUTs of one ticket run one after another; one that changes the buyer tells the modules
+ * above (`onTicketsChangedHands`) in its transaction.
  */
 export async function updateTicket(partnerId: string, ticketId: string, patch: TicketUpdate, db: Db) {
   return db.transaction(async (tx) => {
@@ -77,7 +79,13 @@ export async function updateTicket(partnerId: string, ticketId: string, patch: T
         details,
       });
     }
-    return view(await loadTicket(partnerId, ticketId, tx));
+    const after = await loadTicket(partnerId, ticketId, tx);
+    // Given to someone else: the marketplace ends what the former holder listed of it (in this transaction).
+    const holder = (email: string | null) => email?.trim().toLowerCase() ?? null;
+    if (holder(after.t.buyerEmail) !== holder(row.t.buyerEmail)) {
+      await notifyTicketsChangedHands(tx, [{ ticketPk: after.t.id, buyerEmail: holder(after.t.buyerEmail) }]);
+    }
+    return view(after);
   });
 }
 
