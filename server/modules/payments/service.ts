@@ -376,6 +376,18 @@ export async function reserveRefund(
   return { refund, payment };
 }
 
+/** The refund asked of the payment's provider, under the refund's own id (its idempotency key at Stripe). */
+function askProviderToRefund(refund: Refund, payment: Payment) {
+  return providerFor(payment.provider).refund({
+    refundId: refund.id,
+    paymentId: payment.id,
+    providerPaymentRef: payment.providerPaymentRef,
+    amountMinor: refund.amountMinor,
+    currency: refund.currency,
+    reason: refund.reason,
+  });
+}
+
 /**
  * Asks the provider for a refund reserved by `reserveRefund` (after its commit, outside any
  * transaction) and records the answer. The provider dedupes on the refund's id, so sending a reserved
@@ -383,16 +395,9 @@ export async function reserveRefund(
  * free again) and throws.
  */
 export async function sendRefund(refund: Refund, payment: Payment): Promise<Refund> {
-  let answer: Awaited<ReturnType<ReturnType<typeof providerFor>['refund']>>;
+  let answer: Awaited<ReturnType<typeof askProviderToRefund>>;
   try {
-    answer = await providerFor(payment.provider).refund({
-      refundId: refund.id,
-      paymentId: payment.id,
-      providerPaymentRef: payment.providerPaymentRef,
-      amountMinor: refund.amountMinor,
-      currency: refund.currency,
-      reason: refund.reason,
-    });
+    answer = await askProviderToRefund(refund, payment);
   } catch (err) {
     await settleRefund(refund.id, { status: 'failed', failureReason: (err as Error).message });
     throw err;
@@ -454,15 +459,7 @@ export async function resendUnansweredRefunds(limit = 50): Promise<{ resent: num
   for (const refund of claimed) {
     const [payment] = await db.select().from(payments).where(eq(payments.id, refund.paymentId));
     try {
-      const answer = await providerFor(payment.provider).refund({
-        refundId: refund.id,
-        paymentId: payment.id,
-        providerPaymentRef: payment.providerPaymentRef,
-        amountMinor: refund.amountMinor,
-        currency: refund.currency,
-        reason: refund.reason,
-      });
-      await settleRefund(refund.id, answer);
+      await settleRefund(refund.id, await askProviderToRefund(refund, payment));
       resent++;
     } catch (err) {
       unanswered++;
