@@ -434,6 +434,15 @@ export async function expireIntention(intentionId: string, db: Db): Promise<bool
  */
 export async function endOpenListings(tx: Tx, listingIds: string[], status: 'CANCELLED' | 'UNLISTED'): Promise<void> {
   if (!listingIds.length) return;
+  // The listings locked first (in id order, as a claim takes them): a claim under way finishes before (its
+  // intention committed, so cancelled below) or finds them locked and then ended (a 409). Cancelling the
+  // holds before the lock let a claim committing in between keep a PENDING hold on an ended listing.
+  await tx
+    .select({ id: listings.id })
+    .from(listings)
+    .where(inArray(listings.id, listingIds))
+    .orderBy(listings.id)
+    .for('update');
   await cancelIntentionsHolding(tx, listingIds);
   await tx
     .update(listings)
