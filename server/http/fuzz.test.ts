@@ -1,7 +1,7 @@
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makePartner, pushEvent } from '@/server/testing/fixtures';
 import { syncTickets } from '@/server/testing/ticket-api';
+import { v1HandlerFile } from '@/server/testing/v1-routes';
 import { buildOpenApiDocument } from './openapi';
 import { allRoutes } from './registry';
 
@@ -289,15 +289,6 @@ function casesFor(
   return cases;
 }
 
-function handlerFile(pathTemplate: string): string {
-  const dir = pathTemplate
-    .replace(/^\/v1\/?/, '')
-    .split('/')
-    .filter(Boolean)
-    .map((seg) => seg.replace(/^\{(\w+)\}$/, '[$1]'));
-  return path.join(process.cwd(), 'app', 'v1', ...dir, 'route.ts');
-}
-
 describe('fuzzing every /v1 operation', () => {
   let keys: Record<Case['key'], string | null>;
   let valid: ReturnType<typeof validInput>;
@@ -328,7 +319,7 @@ describe('fuzzing every /v1 operation', () => {
   it.each(operations.map((o, i) => [`${o.method} ${o.path}`, o, i] as const))(
     '%s never answers 5xx and always answers the envelope',
     async (_name, { method, path: template, op }, index) => {
-      const mod = (await import(handlerFile(template))) as Record<string, Handler>;
+      const mod = (await import(v1HandlerFile(template))) as Record<string, Handler>;
       const handler = mod[method];
       expect(handler, `${method} ${template} has a handler`).toBeTypeOf('function');
       for (const c of casesFor(method, template, op, 1000 + index, valid)) {

@@ -42,6 +42,7 @@ import { flushTouches } from '@/server/lib/deferred-touch';
 import { callRoute } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
+import { v1HandlerFile } from '@/server/testing/v1-routes';
 import { buildOpenApiDocument } from './openapi';
 import { allRoutes } from './registry';
 
@@ -260,15 +261,6 @@ const gets = Object.entries(doc.paths)
   .filter(([, ops]) => 'get' in ops)
   .map(([p]) => p);
 
-function handlerFile(pathTemplate: string): string {
-  const dir = pathTemplate
-    .replace(/^\/v1\/?/, '')
-    .split('/')
-    .filter(Boolean)
-    .map((seg) => seg.replace(/^\{(\w+)\}$/, '[$1]'));
-  return path.join(process.cwd(), 'app', 'v1', ...dir, 'route.ts');
-}
-
 describe('no GET of /v1 writes (issue 34)', () => {
   it('the harness catches a write: a read-only session refuses it and the recorder sees it', async () => {
     const attempt = readOnlyRun((db) =>
@@ -291,7 +283,7 @@ describe('no GET of /v1 writes (issue 34)', () => {
 
   /** The GET's handler called with `call`'s path and `query` and the right key; answers the response. */
   async function send(template: string, call: ValidGet, query: string | undefined): Promise<Response> {
-    const mod = (await import(handlerFile(template))) as Record<string, Handler>;
+    const mod = (await import(v1HandlerFile(template))) as Record<string, Handler>;
     const pathPart = template.replace(/\{(\w+)\}/g, (_m, n: string) => encodeURIComponent(call.path![n]));
     const url = `http://encore.test${pathPart}${query ? `?${query}` : ''}`;
     return mod.GET(new Request(url, { headers: { authorization: call.channels ? f.channelKey : f.key } }), {

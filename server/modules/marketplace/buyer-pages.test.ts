@@ -88,6 +88,18 @@ async function eventPk(listingId: string) {
   return c.event.eventPk;
 }
 
+/** A database handle that records its statements, and how many of them were the offers' listing read. */
+function recordingDb() {
+  const statements: string[] = [];
+  const recording = drizzle(getSql(), {
+    schema,
+    casing: 'snake_case',
+    logger: { logQuery: (query) => statements.push(query) },
+  });
+  const listingReads = () => statements.filter((q) => /from "listings"/.test(q) && /json_agg/.test(q)).length;
+  return { recording, listingReads };
+}
+
 describe('buy page read', () => {
   it('shows the chosen show with names, seats and fees, sorted by the price paid, filtered', async () => {
     const m = await market();
@@ -169,13 +181,7 @@ describe('buy page read', () => {
   it("shares one read of a show's offers between fans for up to a second; a listing write here forgets it at once", async () => {
     const m = await market();
     const pk = await eventPk(m.cheap.id);
-    const statements: string[] = [];
-    const recording = drizzle(getSql(), {
-      schema,
-      casing: 'snake_case',
-      logger: { logQuery: (query) => statements.push(query) },
-    });
-    const listingReads = () => statements.filter((q) => /from "listings"/.test(q) && /json_agg/.test(q)).length;
+    const { recording, listingReads } = recordingDb();
     forgetBuyPageOffers();
     const pages = await Promise.all(Array.from({ length: 20 }, () => buyPage(pk, undefined, recording)));
     expect(pages.every((p) => p?.listings.length === 4)).toBe(true);
@@ -203,13 +209,7 @@ describe('buy page read', () => {
   it('shares one answer per event and filters between fans, kept under the second; a listing write here forgets it', async () => {
     const m = await market();
     const pk = await eventPk(m.cheap.id);
-    const statements: string[] = [];
-    const recording = drizzle(getSql(), {
-      schema,
-      casing: 'snake_case',
-      logger: { logQuery: (query) => statements.push(query) },
-    });
-    const listingReads = () => statements.filter((q) => /from "listings"/.test(q) && /json_agg/.test(q)).length;
+    const { recording, listingReads } = recordingDb();
     forgetBuyPageOffers();
     // The clock stands still (a loaded machine must not age the entries), and moves when the test says.
     vi.useFakeTimers({ toFake: ['Date'], now: Date.now() });
