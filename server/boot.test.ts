@@ -15,7 +15,10 @@ afterEach(async () => {
 });
 
 /** One app instance's start-up in a process of its own; answers what it printed once it is READY or failed. */
-function bootInstance(url: string, env: Record<string, string> = {}): Promise<string> & { child: ChildProcess } {
+function bootInstance(
+  url: string,
+  env: Record<string, string> = {},
+): Promise<string> & { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/testing/boot-child.ts', url], {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, NEXTAUTH_SECRET: '', ...env },
@@ -24,15 +27,15 @@ function bootInstance(url: string, env: Record<string, string> = {}): Promise<st
     child.stdin.end();
     await new Promise((resolve) => (child.exitCode === null ? child.once('exit', resolve) : resolve(null)));
   });
+  let out = '';
   const printed = new Promise<string>((resolve) => {
-    let out = '';
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       if (/^(READY|FAILED)/m.test(out)) resolve(out);
     });
     child.once('exit', () => resolve(out));
   });
-  return Object.assign(printed, { child });
+  return Object.assign(printed, { child, output: () => out });
 }
 
 describe('start-up of several instances at once', () => {
@@ -82,12 +85,14 @@ describe('graceful shutdown', () => {
       data: { ticketId: `SD-${Date.now()}` },
     });
 
-    const instance = bootInstance(process.env.DATABASE_URL!, { JOBS_SCHEDULES: '0' });
-    expect(await instance).toMatch(/^READY$/m);
+    const instance = bootInstance(process.env.DATABASE_URL!, { JOBS_SCHEDULES: '0', BOOT_CHILD_HEALTH: '1' });
+    expect(await instance).toMatch(/^HEALTH 200\nREADY$/m);
     await expect.poll(() => receiver.requests.length, { timeout: 15_000 }).toBe(1);
     const exited = new Promise<number | null>((resolve) => instance.child.once('exit', (code) => resolve(code)));
     instance.child.kill('SIGTERM');
     expect(await exited).toBe(143);
+    // From the signal on, /healthz says 503 (a load balancer stops sending new requests) while the job finishes.
+    expect(instance.output()).toMatch(/^READY\nHEALTH 503$/m);
 
     // The attempt was recorded before the exit (the old exit cut it off: pending, delivered again later).
     const { message, attempts } = await getMessage(partner.id, id, getDb());

@@ -6,6 +6,21 @@ import { flushTouches } from '@/server/lib/deferred-touch';
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
+ * Kept on the process, not in this module: Next.js bundles instrumentation (which installs the handler) and
+ * each route (which asks) separately, and a module-level flag could exist twice.
+ */
+const DRAINING = Symbol.for('encore.drainingSince');
+const state = globalThis as { [DRAINING]?: number };
+
+/**
+ * True from the first moment of a graceful stop: `/healthz` answers 503 from then on, so a load balancer
+ * stops sending this instance new requests while the ones in flight (and its running jobs) finish.
+ */
+export function isDraining(): boolean {
+  return state[DRAINING] !== undefined;
+}
+
+/**
  * A graceful stop on SIGTERM (and SIGINT). Next.js handles these signals itself (`next start`): it stops
  * taking connections, lets requests in flight finish, then calls process.exit. Beside it, this stops the
  * job workers taking new jobs and lets the running ones finish (pg-boss stop, 10 s deadline), so a job in
@@ -18,6 +33,7 @@ export function installGracefulShutdown(): void {
   let draining: Promise<void> | undefined;
   const drain = () =>
     (draining ??= (async () => {
+      state[DRAINING] ??= Date.now();
       log.info('stopping: finishing running jobs');
       await stopJobs().catch((err) => log.error('jobs did not stop cleanly', errorFields(err)));
     })());
