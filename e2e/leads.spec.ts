@@ -85,7 +85,8 @@ test('leads: wishlist mail with unsubscribe, the staff funnel and the CSV export
     expect(download.suggestedFilename()).toBe(`leads-${partnerId}-${REF}.csv`);
     const csv = await (await download.createReadStream()).toArray();
     const body = Buffer.concat(csv).toString('utf8');
-    expect(body.split('\r\n')[0]).toMatch(/^type,externalReferenceEventId,showId,buyerEmail/);
+    // UTF-8's byte-order mark first, so a spreadsheet program reads accents right; then the header.
+    expect(body.split('\r\n')[0]).toMatch(/^\uFEFFtype,externalReferenceEventId,showId,buyerEmail/);
     expect(body).toContain(`WISHLIST,${REF},1,${WISH}`);
     expect(body).toContain(`ABANDONED_CART,${REF},1,${CART}`);
   });

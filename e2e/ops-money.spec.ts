@@ -112,8 +112,9 @@ test('staff reconcile a partner’s week to the cent, see what is owed to seller
     ]);
     expect(download.suggestedFilename()).toMatch(new RegExp(`^purchases-${partnerId}-\\d{4}-\\d{2}-\\d{2}-`));
     const lines = (await readFile(await download.path(), 'utf8')).split('\r\n').filter(Boolean);
+    // UTF-8's byte-order mark first (a spreadsheet program reads accents right), then the header.
     expect(lines[0]).toBe(
-      'paymentId,intentionId,paidAt,buyerEmail,purchaseStatus,paymentStatus,listingIds,subtotal,buyerFee,total,captured,refunded,currency,refundReason',
+      '\uFEFFpaymentId,intentionId,paidAt,buyerEmail,purchaseStatus,paymentStatus,listingIds,subtotal,buyerFee,total,captured,refunded,currency,refundReason',
     );
     expect(lines).toHaveLength(3);
     for (const id of paymentIds) {

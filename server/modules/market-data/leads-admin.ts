@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, isNotNull, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/db';
 import { leads } from '@/db/schema/market-data';
@@ -104,16 +104,23 @@ const CSV_COLUMNS = [
   'updatedAt',
 ] as const;
 
-/** The leads as CSV, a header then a line per lead, read in pages of 1,000 (an async iterator of chunks). */
+/** The leads as CSV, a header then a line per lead in the order they came, read in pages of 1,000 (an async iterator of chunks). */
 export async function* leadsCsv(partnerId: string, eventRef: string | undefined, db: DbOrTx): AsyncGenerator<string> {
   yield `${CSV_COLUMNS.join(',')}\r\n`;
-  let after = '';
+  // In the order they came (then id), a page at a time after the last one's (time, id): keyset, never OFFSET.
+  let after: { at: string; id: string } | undefined;
   for (;;) {
+    const from = after;
     const rows = await db
-      .select()
+      .select({ ...getTableColumns(leads), sortAt: sql<string>`${leads.createdAt}::text` })
       .from(leads)
-      .where(and(where(partnerId, eventRef), sql`${leads.id} > ${after}`))
-      .orderBy(leads.id)
+      .where(
+        and(
+          where(partnerId, eventRef),
+          from ? sql`(${leads.createdAt}, ${leads.id}) > (${from.at}::timestamptz, ${from.id})` : undefined,
+        ),
+      )
+      .orderBy(leads.createdAt, leads.id)
       .limit(1000);
     if (!rows.length) return;
     yield rows
@@ -141,6 +148,7 @@ export async function* leadsCsv(partnerId: string, eventRef: string | undefined,
       )
       .map((line) => `${line}\r\n`)
       .join('');
-    after = rows[rows.length - 1].id;
+    const last = rows[rows.length - 1];
+    after = { at: last.sortAt, id: last.id };
   }
 }

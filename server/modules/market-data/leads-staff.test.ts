@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POST as bulkPost } from '@/app/v1/marketdata/ticket-leads/bulk/route';
 import { getDb } from '@/db';
 import { mails } from '@/db/schema/mail';
+import { leads } from '@/db/schema/market-data';
 import { createBuyIntention, createListing, relist, unlist } from '@/server/modules/marketplace';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
@@ -148,5 +149,26 @@ describe('staff leads view', () => {
     // A value a spreadsheet would run as a formula is defused and quoted.
     expect(lines.find((l) => l.includes('dee@example.com'))).toContain(`"'=HYPERLINK(""x"")"`);
     expect(lines.find((l) => l.includes('dee@example.com'))).toContain(',T9,40,EUR,');
+
+    // In the order the leads came, not their ids' order: with times set against the ids, the export follows time.
+    const ids = (await getDb().select({ id: leads.id }).from(leads).where(eq(leads.partnerId, m.partnerId)))
+      .map((r) => r.id)
+      .sort()
+      .reverse();
+    for (const [i, id] of ids.entries()) {
+      await getDb()
+        .update(leads)
+        .set({ createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)), buyerFullName: `Lead ${i} Núñez` })
+        .where(eq(leads.id, id));
+    }
+    csv = '';
+    for await (const chunk of leadsCsv(m.partnerId, m.ref, getDb())) csv += chunk;
+    expect(
+      csv
+        .trim()
+        .split('\r\n')
+        .slice(1)
+        .map((l) => /Lead (\d) Núñez/.exec(l)?.[1]),
+    ).toEqual(['0', '1', '2', '3']);
   });
 });

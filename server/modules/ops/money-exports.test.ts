@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
 import { getDb } from '@/db';
+import { csvResponse } from '@/server/lib/csv';
 import { recordJobsInFile } from '@/server/testing/jobs';
 import { LATE_SELLER, moneyMarket, SELLER } from '@/server/testing/money';
 import { type MoneyExportKind, moneyCsv } from './money-exports';
@@ -80,5 +82,32 @@ describe('money exports', () => {
     // The staff's reason began with "=": quoted, its quotes doubled, and prefixed with ' so it is not run.
     expect(lines[1]).toContain(`,succeeded,55.5,EUR,"'=HYPERLINK(""http://evil.example"") (by ops@encore.test)",`);
     expect(lines[1].endsWith(`,${m.refunded.paymentId},${m.refunded.intentionId}`)).toBe(true);
+  });
+
+  it('lists rows in time order, whatever their ids, across pages', async () => {
+    const m = await moneyMarket('Money export order');
+    // Times in the reverse of the ids' order, so id order and time order disagree.
+    const ids = [m.paidOut.payoutId, m.refunded.payoutId, m.due.payoutId].sort().reverse();
+    for (const [i, id] of ids.entries()) {
+      await getDb().execute(
+        sql`update payouts set created_at = ${period.start.toISOString()}::timestamptz + make_interval(mins => ${i + 1})
+            where id = ${id}`,
+      );
+    }
+    const { lines } = await csv('payouts', m.partnerId, 1);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(ids);
+  });
+
+  it('a Spanish name and a refund come out readable in a spreadsheet: BOM first, UTF-8 intact', async () => {
+    const m = await moneyMarket('Devoluciones Peña');
+    await getDb().execute(
+      sql`update refunds set reason = 'Devolución a Begoña Núñez' where payment_id = ${m.refunded.paymentId}`,
+    );
+    const res = csvResponse(moneyCsv('refunds', m.partnerId, period, getDb()), 'refunds.csv');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes);
+    expect(text.startsWith('\uFEFFrefundId,createdAt,')).toBe(true);
+    expect(text).toContain(',succeeded,55.5,EUR,Devolución a Begoña Núñez,');
   });
 });

@@ -6,8 +6,9 @@ import { BUY_INTENTION_PURPOSE } from '@/server/modules/marketplace';
 import type { Period } from './period';
 
 /*
- * A partner's market as CSV for a period, streamed: a header, then lines read a page at a time in id
- * order (keyset, never OFFSET), amounts in major units beside their currency, formula cells defused.
+ * A partner's market as CSV for a period, streamed: a header, then lines read a page at a time in time
+ * order (each kind's time, then id: keyset, never OFFSET), amounts in major units beside their currency,
+ * formula cells defused.
  */
 
 export const MONEY_EXPORT_KINDS = ['listings', 'purchases', 'payouts', 'refunds'] as const;
@@ -16,12 +17,16 @@ export type MoneyExportKind = (typeof MONEY_EXPORT_KINDS)[number];
 export const isMoneyExportKind = (kind: string): kind is MoneyExportKind =>
   (MONEY_EXPORT_KINDS as readonly string[]).includes(kind);
 
-type Row = Record<string, unknown> & { id: string };
+/** `sort_at`: the row's time as PostgreSQL's text (microseconds kept), the keyset's first half. */
+type Row = Record<string, unknown> & { id: string; sort_at: string };
 
 interface ExportSpec {
   columns: readonly string[];
-  /** One page of rows after `after` (by id), of this partner and period. */
-  page: (partnerId: string, period: Period, after: string, limit: number) => SQL;
+  /**
+   * One page of rows of this partner and period, in the order of its time column then id; `after` is
+   * the condition that starts it after the previous page's last row (`moneyCsv` builds it).
+   */
+  page: (partnerId: string, period: Period, after: (at: SQL, id: SQL) => SQL, limit: number) => SQL;
   line: (r: Row) => unknown[];
 }
 
@@ -49,14 +54,15 @@ const SPECS: Record<MoneyExportKind, ExportSpec> = {
       'soldAt',
     ],
     page: (partnerId, period, after, limit) => sql`
-      select l.id, l.created_at, l.status, l.type, e.external_reference_id as event_ref, s.show_id, l.seller_email,
+      select l.id, l.created_at::text as sort_at, l.created_at, l.status, l.type, e.external_reference_id as event_ref, s.show_id, l.seller_email,
         l.ticket_count, l.price_minor, l.currency, l.sold_at,
         array(select li.ticket_id from listing_items li where li.listing_id = l.id order by li.ticket_id) as ticket_ids
       from listings l
       join events e on e.id = l.event_pk
       join shows s on s.id = l.show_pk
-      where l.partner_id = ${partnerId} and ${inPeriod(sql`l.created_at`, period)} and l.id > ${after}
-      order by l.id limit ${limit}`,
+      where l.partner_id = ${partnerId} and ${inPeriod(sql`l.created_at`, period)}
+        and ${after(sql`l.created_at`, sql`l.id`)}
+      order by l.created_at, l.id limit ${limit}`,
     line: (r) => [
       r.id,
       iso(r.created_at),
@@ -91,14 +97,14 @@ const SPECS: Record<MoneyExportKind, ExportSpec> = {
       'refundReason',
     ],
     page: (partnerId, period, after, limit) => sql`
-      select p.id, i.id as intention_id, p.paid_at, p.buyer_email, i.status as intention_status, i.refunded_at,
+      select p.id, p.paid_at::text as sort_at, i.id as intention_id, p.paid_at, p.buyer_email, i.status as intention_status, i.refunded_at,
         p.status, i.listing_ids, i.subtotal_minor, i.buyer_fee_minor, i.total_minor, p.amount_minor,
         p.refunded_minor, p.currency, i.refund_reason
       from payments p
       left join buy_intentions i on i.id = p.reference and i.partner_id = p.partner_id
       where p.partner_id = ${partnerId} and p.purpose = ${BUY_INTENTION_PURPOSE}
-        and ${inPeriod(sql`p.paid_at`, period)} and p.id > ${after}
-      order by p.id limit ${limit}`,
+        and ${inPeriod(sql`p.paid_at`, period)} and ${after(sql`p.paid_at`, sql`p.id`)}
+      order by p.paid_at, p.id limit ${limit}`,
     line: (r) => [
       r.id,
       r.intention_id,
@@ -132,12 +138,13 @@ const SPECS: Record<MoneyExportKind, ExportSpec> = {
       'paymentId',
     ],
     page: (partnerId, period, after, limit) => sql`
-      select po.id, po.created_at, po.status, po.seller_email, po.amount_minor, po.currency, po.due_at, po.paid_at,
+      select po.id, po.created_at::text as sort_at, po.created_at, po.status, po.seller_email, po.amount_minor, po.currency, po.due_at, po.paid_at,
         po.listing_id, po.intention_id, i.payment_id
       from payouts po
       left join buy_intentions i on i.id = po.intention_id
-      where po.partner_id = ${partnerId} and ${inPeriod(sql`po.created_at`, period)} and po.id > ${after}
-      order by po.id limit ${limit}`,
+      where po.partner_id = ${partnerId} and ${inPeriod(sql`po.created_at`, period)}
+        and ${after(sql`po.created_at`, sql`po.id`)}
+      order by po.created_at, po.id limit ${limit}`,
     line: (r) => [
       r.id,
       iso(r.created_at),
@@ -156,11 +163,12 @@ const SPECS: Record<MoneyExportKind, ExportSpec> = {
   refunds: {
     columns: ['refundId', 'createdAt', 'status', 'amount', 'currency', 'reason', 'paymentId', 'intentionId'],
     page: (partnerId, period, after, limit) => sql`
-      select r.id, r.created_at, r.status, r.amount_minor, r.currency, r.reason, r.payment_id, p.reference
+      select r.id, r.created_at::text as sort_at, r.created_at, r.status, r.amount_minor, r.currency, r.reason, r.payment_id, p.reference
       from refunds r
       join payments p on p.id = r.payment_id
-      where r.partner_id = ${partnerId} and ${inPeriod(sql`r.created_at`, period)} and r.id > ${after}
-      order by r.id limit ${limit}`,
+      where r.partner_id = ${partnerId} and ${inPeriod(sql`r.created_at`, period)}
+        and ${after(sql`r.created_at`, sql`r.id`)}
+      order by r.created_at, r.id limit ${limit}`,
     line: (r) => [
       r.id,
       iso(r.created_at),
@@ -184,11 +192,14 @@ export async function* moneyCsv(
 ): AsyncGenerator<string> {
   const spec = SPECS[kind];
   yield csvLine(spec.columns);
-  let after = '';
+  let last: Row | undefined;
   for (;;) {
+    const from = last;
+    const after = (at: SQL, id: SQL) =>
+      from ? sql`(${at}, ${id}) > (${from.sort_at}::timestamptz, ${from.id})` : sql`true`;
     const rows = await db.execute<Row>(spec.page(partnerId, period, after, pageSize));
     if (!rows.length) return;
     yield rows.map((r) => csvLine(spec.line(r))).join('');
-    after = rows[rows.length - 1].id;
+    last = rows[rows.length - 1];
   }
 }
