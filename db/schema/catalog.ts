@@ -1,14 +1,9 @@
-import { bigint, boolean, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, integer, jsonb, pgTable, pgView, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { partners } from './partners';
+import type { StoredPrimarySalesFee } from './primary-sales-fee';
 
-/**
- * A primary sales fee as stored (events, shows, ticket options, partners; tickets keep theirs in
- * `data.primarySalesFee`): FIXED in major units of the currency, PERCENTAGE 0–100. Null: none set here.
- */
-export interface StoredPrimarySalesFee {
-  type: 'FIXED' | 'PERCENTAGE';
-  value: number;
-}
+export type { StoredPrimarySalesFee };
 
 /**
  * The partner's catalogue. Partner identifiers are scoped the way the spec sends them, never globally:
@@ -173,3 +168,24 @@ export const resaleRules = pgTable(
     ),
   ],
 );
+
+/*
+ * Views the catalog offers other modules' SQL (a table is read only through its owner): the primary sales
+ * fee each level of the catalogue sets, for the ticket's fee resolution (tickets/fees.ts) in one statement.
+ */
+
+/** Each show's own primary sales fee and its event's (JSON as stored; null where a level sets none). */
+export const showPrimarySalesFees = pgView('show_primary_sales_fees', {
+  showPk: text().notNull(),
+  showFee: jsonb().$type<StoredPrimarySalesFee>(),
+  eventFee: jsonb().$type<StoredPrimarySalesFee>(),
+}).as(
+  sql`select s.id as show_pk, s.primary_sales_fee as show_fee, e.primary_sales_fee as event_fee from ${shows} s join ${events} e on e.id = s.event_id`,
+);
+
+/** Each ticket option's primary sales fee, by its show and the option's `ticketId`. */
+export const ticketOptionPrimarySalesFees = pgView('ticket_option_primary_sales_fees', {
+  showPk: text().notNull(),
+  ticketId: text().notNull(),
+  fee: jsonb().$type<StoredPrimarySalesFee>(),
+}).as(sql`select show_pk, ticket_id, primary_sales_fee as fee from ${ticketOptions}`);

@@ -1,6 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { type AnyPgColumn, check, index, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
-import type { StoredPrimarySalesFee } from './catalog';
+import {
+  type AnyPgColumn,
+  check,
+  index,
+  jsonb,
+  pgTable,
+  pgView,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { StoredPrimarySalesFee } from './primary-sales-fee';
 
 /** A primary ticketing platform integrated with Encore. Every partner-owned row points here. */
 export const partners = pgTable(
@@ -98,4 +108,27 @@ export const channels = pgTable(
     updatedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('channels_partner_idx').on(t.partnerId, t.createdAt)],
+);
+
+/*
+ * Views the partners module offers other modules' SQL (a table is read only through its owner).
+ */
+
+/** The partner-wide default primary sales fee staff set (null: none). For the ticket's fee resolution. */
+export const partnerPrimarySalesFees = pgView('partner_primary_sales_fees', {
+  partnerId: text().notNull(),
+  fee: jsonb().$type<StoredPrimarySalesFee>(),
+}).as(sql`select id as partner_id, primary_sales_fee as fee from ${partners}`);
+
+/**
+ * The channels that take webhooks now: a URL set and not disabled, with the URL and the signing secret. The
+ * webhook dispatcher claims and delivers a channel's messages through it, in the claim's own statement.
+ */
+export const channelWebhookEndpoints = pgView('channel_webhook_endpoints', {
+  channelId: text().notNull(),
+  partnerId: text().notNull(),
+  url: text().notNull(),
+  signingSecret: text().notNull(),
+}).as(
+  sql`select id as channel_id, partner_id, webhook_url as url, signing_secret from ${channels} where webhook_url is not null and disabled_at is null`,
 );

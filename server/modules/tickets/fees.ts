@@ -23,23 +23,23 @@ export async function resolvePrimarySalesFee(
   ticketId: string,
   db: DbOrTx,
 ): Promise<ResolvedPrimarySalesFee | null> {
-  // The option is joined like the ticket import matches it: same show, option's ticketId = ticket's
-  // ticketOptionId. Only a JSON object counts as set: SQL null, JSON null or anything else falls through.
+  // The catalog's and the partner's fees through the views their owners define (db/schema/catalog.ts,
+  // partners.ts). The option is joined like the ticket import matches it: same show, option's ticketId =
+  // ticket's ticketOptionId. Only a JSON object counts as set: SQL null, JSON null or anything else falls through.
   const rows = await db.execute<{ fee: StoredPrimarySalesFee | null; source: PrimarySalesFeeSource | null }>(sql`
     select f.fee, f.source
     from tickets t
-    join shows s on s.id = t.show_pk
-    join events e on e.id = t.event_pk
-    join partners p on p.id = t.partner_id
-    left join ticket_options o on o.show_pk = t.show_pk and o.ticket_id = t.ticket_option_id
+    join show_primary_sales_fees s on s.show_pk = t.show_pk
+    join partner_primary_sales_fees p on p.partner_id = t.partner_id
+    left join ticket_option_primary_sales_fees o on o.show_pk = t.show_pk and o.ticket_id = t.ticket_option_id
     left join lateral (
       select v.fee, v.source
       from (values
         (1, t.data -> 'primarySalesFee', 'ticket'),
-        (2, o.primary_sales_fee, 'ticketOption'),
-        (3, s.primary_sales_fee, 'show'),
-        (4, e.primary_sales_fee, 'event'),
-        (5, p.primary_sales_fee, 'partner')
+        (2, o.fee, 'ticketOption'),
+        (3, s.show_fee, 'show'),
+        (4, s.event_fee, 'event'),
+        (5, p.fee, 'partner')
       ) as v(rank, fee, source)
       where jsonb_typeof(v.fee) = 'object'
       order by v.rank

@@ -19,11 +19,11 @@ export async function webhookBacklog(db: DbOrTx): Promise<WebhookBacklog> {
   const rows = await db.execute<{ due: number; held: number; age: number | null }>(sql`
     with due as (
       select d.due_at,
-        case when d.channel_id is null then coalesce(e.enabled, false)
-          else (c.webhook_url is not null and c.disabled_at is null) end as deliverable
+        case when d.channel_id is null then coalesce(e.enabled, false) else c.channel_id is not null end
+          as deliverable
       from webhook_due d
       left join webhook_endpoints e on d.channel_id is null and e.partner_id = d.partner_id
-      left join channels c on c.id = d.channel_id
+      left join channel_webhook_endpoints c on c.channel_id = d.channel_id
       where d.due_at <= now())
     select (count(*) filter (where deliverable))::int as due,
       (count(*) filter (where not deliverable))::int as held,

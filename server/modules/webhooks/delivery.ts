@@ -178,10 +178,10 @@ async function nextDueAt(sql: ReturnType<typeof getSql>): Promise<Date | null> {
           select min(greatest(d.due_at, d.leased_until)) as at from webhook_due d
           where d.partner_id = e.partner_id and d.channel_id is null) x
         where e.enabled),
-      (select min(x.at) from channels c
+      (select min(x.at) from channel_webhook_endpoints c
         cross join lateral (
-          select min(greatest(d.due_at, d.leased_until)) as at from webhook_due d where d.channel_id = c.id) x
-        where c.webhook_url is not null and c.disabled_at is null)) as at`;
+          select min(greatest(d.due_at, d.leased_until)) as at from webhook_due d where d.channel_id = c.channel_id) x
+      )) as at`;
   return next?.at ? new Date(next.at) : null;
 }
 
@@ -231,21 +231,20 @@ export function claim(sql: Sql, now: Date, limit: number): Promise<Claimed[]> {
           e.url, e.secret_header_name, e.secret_header_value, e.signing_secret
         from webhook_messages m join webhook_endpoints e on e.partner_id = m.partner_id
         where m.id = any(array(select message_id from leased))`,
-      // Messages to channels (their own small due index): the channel's URL and secret. The channels table
-      // belongs to the partners module; the claim reads it here as it reads the partner's endpoint, in the
-      // claim's own statement, since a statement per message would cost more than the delivery.
+      // Messages to channels (their own small due index): the channel's URL and secret, through the view the
+      // partners module (the channels table's owner) defines for this, in the claim's own statement, since a
+      // statement per message would cost more than the delivery.
       tx<Claimed[]>`
         with due as (
-          select r.ctid from channels c
+          select r.ctid from channel_webhook_endpoints c
           cross join lateral (
             select d.ctid, d.due_at from webhook_due d
-            where d.channel_id = c.id and d.due_at <= ${at}::text::timestamptz
+            where d.channel_id = c.channel_id and d.due_at <= ${at}::text::timestamptz
               and (d.leased_until is null or d.leased_until <= ${at}::text::timestamptz)
             order by d.due_at
             limit ${limit}
             for update of d skip locked
           ) r
-          where c.webhook_url is not null and c.disabled_at is null
           order by r.due_at
           limit ${limit}
         ),
@@ -255,9 +254,8 @@ export function claim(sql: Sql, now: Date, limit: number): Promise<Claimed[]> {
           returning d.message_id
         )
         select m.id, m.partner_id, m.family, m.action, m.data::text as data, m.attempts,
-          c.webhook_url as url, null::text as secret_header_name, null::text as secret_header_value,
-          c.signing_secret
-        from webhook_messages m join channels c on c.id = m.channel_id
+          c.url, null::text as secret_header_name, null::text as secret_header_value, c.signing_secret
+        from webhook_messages m join channel_webhook_endpoints c on c.channel_id = m.channel_id
         where m.id = any(array(select message_id from leased))`,
     ]);
     return channels.length ? [...partners, ...channels] : partners;
