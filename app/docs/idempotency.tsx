@@ -26,6 +26,11 @@ export function IdempotencySection({ baseUrl }: { baseUrl: string }) {
           seconds answer <strong>409</strong> with <code>Retry-After</code>.
         </li>
         <li>
+          If our server stops in the middle of a call, what the call did and its answer are stored together: the retry
+          gets that answer, and the call is not applied twice. Where we could not give the answer back, the retry
+          answers <strong>409</strong> saying the call was applied (read the result with a <code>GET</code>).
+        </li>
+        <li>
           Stored: any answer the call itself gave, a 200 or a 4xx (e.g. 404, 409). Not stored, so a retry runs the call
           again: answers refused before it ran (401, 403, 429, a 400 from the input checks) and failures on our side
           (5xx).

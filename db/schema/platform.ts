@@ -49,6 +49,12 @@ export const idempotencyKeys = pgTable(
     responseBody: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp({ withTimezone: true }),
+    /**
+     * When a transaction of the call holding the claim committed (set in that transaction): a claim left
+     * `in_progress` with this set ran its effect and lost its answer, so only a route that is safe to repeat
+     * runs again for it (server/http/idempotency.ts).
+     */
+    effectAt: timestamp({ withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.scope, t.key] }), index().on(t.createdAt), index().on(t.partnerId)],
 );

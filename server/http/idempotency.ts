@@ -12,9 +12,16 @@ import type { AuthenticatedKey } from '@/server/modules/partners';
 /**
  * `Idempotency-Key` on mutating `/v1` calls, with Stripe's semantics (docs/idempotency.md):
  * the first call with a key claims it (a row in `idempotency_keys`, unique per caller and key) before
- * the handler runs and stores its answer after; a later call with the same key and the same request
- * gets that answer again with `Idempotent-Replayed: true`, and with another request a 422. A call that
- * meets a claim still running waits for it (up to WAIT_MS) and replays its answer, else answers 409.
+ * the handler runs; a later call with the same key and the same request gets its answer again with
+ * `Idempotent-Replayed: true`, and with another request a 422. A call that meets a claim still running
+ * waits for it (up to WAIT_MS) and replays its answer, else answers 409.
+ *
+ * Never run twice (issue 43): every transaction the call commits checks, last, that the call still holds
+ * the claim and marks its row (`bindIdempotentEffect`: `effect_at`); a handler whose answer is its write
+ * transaction's result stores the answer in that same transaction (`storeIdempotentAnswer`, through
+ * `ctx.commit` in route.ts). So a process dying between its effect and its answer leaves either both or
+ * neither; and a claim whose effect committed without its answer (a handler that answers after further
+ * work) is run again only by a route declared safe to repeat, else refused with a 409.
  */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 const MAX_KEY_LENGTH = 255;
@@ -74,6 +81,12 @@ export interface IdempotentCall {
   method: HttpMethod;
   path: string;
   fingerprint: string;
+  /**
+   * The route is safe to run again after its effect committed and its answer was lost (a natural upsert,
+   * a repeat its own guard answers): a dead claim past its lease is taken over even then. Else such a
+   * claim is refused (409) until the key expires.
+   */
+  repeatable: boolean;
 }
 
 /** A claim this call holds: it runs the handler, then completes (or releases) the claim. */
@@ -94,7 +107,9 @@ function scopeOf(caller: AuthenticatedKey): string {
 /**
  * Claims the key for this call, or finds the answer to replay. One statement decides the claim: the
  * insert collides on the (scope, key) primary key, and takes the row over only when it is older than
- * KEPT_HOURS (not yet swept) or is a dead claim of this same request.
+ * KEPT_HOURS (not yet swept) or is a dead claim of this same request whose effect did not commit (or
+ * whose route is safe to repeat). A claim's own commit holds the row's lock (`bindIdempotentEffect`), so a
+ * takeover racing a late commit waits for it and then sees `effect_at`.
  */
 export async function startIdempotentCall(db: DbOrTx, call: IdempotentCall): Promise<IdempotencyStart> {
   const scope = scopeOf(call.caller);
@@ -107,10 +122,11 @@ export async function startIdempotentCall(db: DbOrTx, call: IdempotentCall): Pro
       on conflict (scope, key) do update set
         fingerprint = excluded.fingerprint, method = excluded.method, path = excluded.path, claim = excluded.claim,
         state = 'in_progress', claimed_at = now(), created_at = now(), completed_at = null,
-        response_status = null, response_body = null
+        response_status = null, response_body = null, effect_at = null
       where idempotency_keys.created_at < now() - make_interval(hours => ${KEPT_HOURS})
         or (idempotency_keys.state = 'in_progress' and idempotency_keys.fingerprint = excluded.fingerprint
-            and idempotency_keys.claimed_at < now() - make_interval(secs => ${LEASE_SECONDS}))
+            and idempotency_keys.claimed_at < now() - make_interval(secs => ${LEASE_SECONDS})
+            and (idempotency_keys.effect_at is null or ${call.repeatable}))
       returning scope`);
     if (claimed.length) return { kind: 'claimed', claim: { scope, key: call.key, token } };
 
@@ -121,8 +137,10 @@ export async function startIdempotentCall(db: DbOrTx, call: IdempotentCall): Pro
       state: string;
       response_status: number | null;
       response_body: string | null;
-    }>(sql`select fingerprint, method, path, state, response_status, response_body from idempotency_keys
-           where scope = ${scope} and key = ${call.key}`);
+      lost: boolean;
+    }>(sql`select fingerprint, method, path, state, response_status, response_body,
+             (effect_at is not null and claimed_at < now() - make_interval(secs => ${LEASE_SECONDS})) as lost
+           from idempotency_keys where scope = ${scope} and key = ${call.key}`);
     if (!row) continue; // released (the first call failed on our side) or swept in between: claim again
     if (row.fingerprint !== call.fingerprint) {
       throw new AppError(
@@ -132,6 +150,13 @@ export async function startIdempotentCall(db: DbOrTx, call: IdempotentCall): Pro
       );
     }
     if (row.state === 'done') return { kind: 'replay', status: row.response_status!, body: row.response_body! };
+    if (row.lost) {
+      // Not repeatable (else the insert above took it over): running it again could apply it twice.
+      throw new AppError(
+        'CONFLICT',
+        `The request with this ${IDEMPOTENCY_HEADER} was applied but its answer was lost (the server stopped before sending it); it is not run again: read the result with a GET`,
+      );
+    }
     if (Date.now() >= deadline) {
       throw new AppError(
         'CONFLICT',
@@ -142,6 +167,42 @@ export async function startIdempotentCall(db: DbOrTx, call: IdempotentCall): Pro
     await sleep(POLL_MS);
   }
 }
+
+/**
+ * In the call's own transaction, last: the call still holds its claim (else the transaction fails, 409, and
+ * rolls back: the claim was taken over after its lease, and the call that took it runs instead), and the
+ * row records that an effect committed. The row stays locked until the commit.
+ */
+export async function bindIdempotentEffect(tx: DbOrTx, claim: IdempotencyClaim): Promise<void> {
+  const rows = await tx.execute(sql`
+    update idempotency_keys set effect_at = coalesce(effect_at, now())
+    where scope = ${claim.scope} and key = ${claim.key} and claim = ${claim.token} returning key`);
+  if (!rows.length) throw claimLost();
+}
+
+/**
+ * The answer stored in the transaction that makes the call's effect (`ctx.commit`): both commit, or
+ * neither. Refuses (rolls the effect back) when the claim was taken over meanwhile.
+ */
+export async function storeIdempotentAnswer(
+  tx: DbOrTx,
+  claim: IdempotencyClaim,
+  status: number,
+  body: string,
+): Promise<void> {
+  const rows = await tx.execute(sql`
+    update idempotency_keys set state = 'done', response_status = ${status}, response_body = ${body},
+      completed_at = now(), effect_at = coalesce(effect_at, now())
+    where scope = ${claim.scope} and key = ${claim.key} and claim = ${claim.token} and state = 'in_progress'
+    returning key`);
+  if (!rows.length) throw claimLost();
+}
+
+const claimLost = () =>
+  new AppError(
+    'CONFLICT',
+    `This call outlived its ${IDEMPOTENCY_HEADER} claim and another call with the key took it over; nothing was applied by this one`,
+  );
 
 /** Stores the answer of the call that holds the claim: from now on the key replays it. */
 export async function completeIdempotentCall(
@@ -158,9 +219,17 @@ export async function completeIdempotentCall(
   if (!rows.length) log.warn('idempotency claim was taken over before the call completed', { scope: claim.scope });
 }
 
-/** Frees the key after a failure on our side (5xx): nothing is stored and a retry runs the call again. */
-export async function releaseIdempotentCall(db: DbOrTx, claim: IdempotencyClaim): Promise<void> {
-  await db.execute(sql`delete from idempotency_keys
+/**
+ * Frees the key after a failure on our side (5xx): nothing is stored and a retry runs the call again. When
+ * the call had already committed an effect and its route is not safe to repeat, the key is not freed: its
+ * lease is ended instead, so a retry is told at once that the call was applied (409) rather than run twice.
+ */
+export async function releaseIdempotentCall(db: DbOrTx, claim: IdempotencyClaim, repeatable: boolean): Promise<void> {
+  const freed = await db.execute(sql`delete from idempotency_keys
+    where scope = ${claim.scope} and key = ${claim.key} and claim = ${claim.token} and state = 'in_progress'
+      and (effect_at is null or ${repeatable}) returning key`);
+  if (freed.length) return;
+  await db.execute(sql`update idempotency_keys set claimed_at = now() - make_interval(secs => ${LEASE_SECONDS})
     where scope = ${claim.scope} and key = ${claim.key} and claim = ${claim.token} and state = 'in_progress'`);
 }
 

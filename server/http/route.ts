@@ -4,17 +4,20 @@ import { env } from '@/server/env';
 import { AppError, clientErrorFrom } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import { recordApiRequest } from '@/server/lib/metrics';
+import { transaction, withCommitGuard, type Work } from '@/server/lib/transaction';
 import type { AuthenticatedKey } from '@/server/modules/partners';
 import { authenticate } from './auth';
 import type { RouteContract } from '@/server/lib/contract';
 import { errorResponse, successBody, textResponse } from './envelope';
 import {
+  bindIdempotentEffect,
   completeIdempotentCall,
   type IdempotencyClaim,
   idempotencyKeyOf,
   releaseIdempotentCall,
   requestFingerprint,
   startIdempotentCall,
+  storeIdempotentAnswer,
 } from './idempotency';
 import { enforce } from '@/server/lib/rate-limit';
 import { requestIdOf } from './request-id';
@@ -22,7 +25,7 @@ import { assertStorable, parseInput, queryObject, readJsonBody } from './request
 // Modules subscribe to each other's domain events here (see the file); every entry point loads it.
 import '@/server/wiring';
 
-export interface HandlerContext<Q, B, P> {
+export interface HandlerContext<Q, B, P, D = unknown> {
   req: Request;
   requestId: string;
   /** The calling partner; present on every route whose contract has `auth` other than `none`. */
@@ -30,6 +33,22 @@ export interface HandlerContext<Q, B, P> {
   query: Q;
   body: B;
   params: P;
+  /**
+   * Runs the call's write transaction (`transaction()`) whose result is the answer's `data`: with an
+   * `Idempotency-Key`, the answer is stored in that same transaction, so the effect and the answer a retry
+   * replays commit together (issue 43). A handler whose repeat would make a second effect answers this way.
+   */
+  commit(fn: (work: Work) => Promise<D>): Promise<D>;
+}
+
+export interface RouteOptions {
+  /**
+   * Safe to run again when a call with an `Idempotency-Key` committed its effect but its answer was lost
+   * (the process died between them): a natural upsert or set, or a repeat its own guard answers without a
+   * second effect. Not set: such a call is never run again for the key (409). Routes that answer through
+   * `ctx.commit` never leave an effect without its answer.
+   */
+  repeatable?: boolean;
 }
 
 type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
@@ -43,8 +62,10 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
  */
 export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
   contract: RouteContract<Q, B, P, R>,
-  fn: (ctx: HandlerContext<z.output<Q>, z.output<B>, z.output<P>>) => Promise<z.output<R>>,
+  fn: (ctx: HandlerContext<z.output<Q>, z.output<B>, z.output<P>, z.output<R>>) => Promise<z.output<R>>,
+  options: RouteOptions = {},
 ) {
+  const [repeatable, serialise] = [options.repeatable === true, (data: z.output<R>) => answerText(contract, data)];
   return async (req: Request, routeCtx?: NextRouteContext): Promise<Response> => {
     const started = performance.now();
     const requestId = requestIdOf(req);
@@ -53,6 +74,8 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
     // Held from the claim until the answer is stored: a 5xx releases it, a 4xx or 200 completes it.
     let claim: IdempotencyClaim | undefined;
     let answered = false;
+    // `stored`: set when `ctx.commit` stored the answer with the effect (it is not stored again).
+    const answer: { stored?: string } = {};
     try {
       let partner = undefined as unknown as AuthenticatedKey;
       if (contract.auth !== 'none') {
@@ -65,14 +88,7 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       const headers: Record<string, string> = { 'x-request-id': requestId, ...rateHeaders };
 
       if (idempotencyKey) {
-        const url = new URL(req.url);
-        const start = await startIdempotentCall(getDb(), {
-          key: idempotencyKey,
-          caller: partner,
-          method: contract.method,
-          path: url.pathname,
-          fingerprint: requestFingerprint(contract.method, url, rawBody),
-        });
+        const start = await claimKey(req, contract.method, partner, idempotencyKey, rawBody, repeatable);
         if (start.kind === 'replay') {
           status = start.status;
           return textResponse(start.body, status, { ...headers, 'idempotent-replayed': 'true' });
@@ -80,25 +96,30 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
         claim = start.claim;
       }
 
-      const data = await fn({ req, requestId, partner, query, body, params } as HandlerContext<
-        z.output<Q>,
-        z.output<B>,
-        z.output<P>
-      >);
+      const data = await runCall(claim, serialise, answer, (commit) =>
+        fn({ req, requestId, partner, query, body, params, commit } as HandlerContext<
+          z.output<Q>,
+          z.output<B>,
+          z.output<P>,
+          z.output<R>
+        >),
+      );
       status = 200;
       answered = true;
-      const text = JSON.stringify(contract.raw ? data : successBody(data, status, contract.emptyErrorsArray));
+      const text = answer.stored ?? serialise(data);
       // Stored before it is answered: every 200 a caller sees is one a retry with the key replays.
-      if (claim) await completeIdempotentCall(getDb(), claim, status, text);
+      if (claim && answer.stored === undefined) await completeIdempotentCall(getDb(), claim, status, text);
       return textResponse(text, status, headers);
     } catch (err) {
+      // The answer committed with the effect is the call's result: a retry replays it, whatever failed after.
+      if (answer.stored !== undefined) claim = undefined;
       const appError = err instanceof AppError ? err : clientErrorFrom(err);
       if (appError) {
         status = appError.status;
         const response = errorResponse(appError, requestId);
         // A 4xx the call itself answered is its result (Stripe's rule); it is replayed like a 200. A 5xx
         // (a partner's server failing us) is not: the key is freed, so the retry asks again.
-        if (claim && status >= 500) await releaseIdempotentCall(getDb(), claim).catch(() => {});
+        if (claim && status >= 500) await releaseIdempotentCall(getDb(), claim, repeatable).catch(() => {});
         else if (claim) {
           await completeIdempotentCall(getDb(), claim, status, await response.clone().text()).catch((e) =>
             log.warn('could not store an idempotent 4xx answer', { requestId, ...errorFields(e) }),
@@ -109,7 +130,7 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       status = 500;
       // A failure on our side is not stored: the key is freed and a retry runs the call again. When the
       // call ran but storing its answer failed, the claim is kept (until its lease ends) rather than freed.
-      if (claim && !answered) await releaseIdempotentCall(getDb(), claim).catch(() => {});
+      if (claim && !answered) await releaseIdempotentCall(getDb(), claim, repeatable).catch(() => {});
       log.error('unhandled error in partner API', { requestId, partnerId, route: contract.path, ...errorFields(err) });
       return errorResponse(
         new AppError('INTERNAL', `Internal error; quote request id ${requestId} to support`),
@@ -128,6 +149,53 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       });
     }
   };
+}
+
+/** The 200's exact bytes: the data, in the envelope unless the contract is `raw`. */
+function answerText(contract: RouteContract<z.ZodType, z.ZodType, z.ZodType, z.ZodType>, data: unknown): string {
+  return JSON.stringify(contract.raw ? data : successBody(data, 200, contract.emptyErrorsArray));
+}
+
+/** Claims the call's `Idempotency-Key`, or finds the answer to replay (./idempotency.ts). */
+function claimKey(
+  req: Request,
+  method: RouteContract<z.ZodType, z.ZodType, z.ZodType, z.ZodType>['method'],
+  caller: AuthenticatedKey,
+  key: string,
+  rawBody: unknown,
+  repeatable: boolean,
+) {
+  const url = new URL(req.url);
+  const fingerprint = requestFingerprint(method, url, rawBody);
+  return startIdempotentCall(getDb(), { key, caller, method, path: url.pathname, fingerprint, repeatable });
+}
+
+/**
+ * Runs the handler. With a claim: every transaction it commits through `transaction()` first checks that the
+ * call still holds the claim and marks the key's row (`bindIdempotentEffect`), and `commit` stores the
+ * answer, serialised as the wrapper answers it, in the transaction of the effect (`answer.stored`).
+ */
+function runCall<D>(
+  claim: IdempotencyClaim | undefined,
+  serialise: (data: D) => string,
+  answer: { stored?: string },
+  run: (commit: (work: (w: Work) => Promise<D>) => Promise<D>) => Promise<D>,
+): Promise<D> {
+  const commit = (work: (w: Work) => Promise<D>) =>
+    transaction(async (w) => {
+      const data = await work(w);
+      if (claim) {
+        const text = serialise(data);
+        await storeIdempotentAnswer(w.tx, claim, 200, text);
+        answer.stored = text;
+      }
+      return data;
+    });
+  if (!claim) return run(commit);
+  return withCommitGuard(
+    (tx) => bindIdempotentEffect(tx, claim),
+    () => run(commit),
+  );
 }
 
 /** Path, query and body checked against the contract; `rawBody` is the JSON as sent (for the fingerprint). */

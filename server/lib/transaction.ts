@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Db, getDb, type Tx } from '@/db';
 import { sendJob, sendJobBatched, sendJobSoon } from '@/server/jobs/client';
 import type { SendOptions } from '@/server/jobs/types';
@@ -21,6 +22,20 @@ export interface After {
 export interface Work {
   tx: Tx;
   after: After;
+}
+
+/**
+ * A check every outermost `transaction()` run inside `withCommitGuard` makes last, in its own transaction
+ * (before the commit): the route wrapper's `Idempotency-Key` claim (server/http/route.ts) binds each of
+ * the call's commits to the claim it still holds, so no effect commits for a call whose claim was taken
+ * over, and the key's row records that the call's effect committed.
+ */
+type CommitGuard = (tx: Tx) => Promise<void>;
+const commitGuard = new AsyncLocalStorage<CommitGuard>();
+
+/** Runs `fn` with `guard` checked at the end of each outermost transaction it opens through `transaction()`. */
+export function withCommitGuard<T>(guard: CommitGuard, fn: () => Promise<T>): Promise<T> {
+  return commitGuard.run(guard, fn);
 }
 
 /**
@@ -51,7 +66,12 @@ export async function transaction<T>(fn: (work: Work) => Promise<T>, within?: Wo
       effects.push({ what: 'effect', run: effect });
     },
   };
-  const result = await (within ?? getDb()).transaction((tx) => fn({ tx, after }));
+  const guard = commitGuard.getStore();
+  const result = await (within ?? getDb()).transaction(async (tx) => {
+    const value = await fn({ tx, after });
+    if (guard) await guard(tx);
+    return value;
+  });
   const failed = (what: string) => (err: unknown) =>
     log.warn('an after-commit effect failed; its sweep catches up', { effect: what, ...errorFields(err) });
   for (const effect of effects) {

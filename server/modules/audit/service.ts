@@ -94,9 +94,10 @@ export interface AuditedChange<T> {
 /**
  * Runs a change and records it in one transaction: `run` gets the Work (pass it, or its `tx`, to the
  * owning module's function). An error rolls back the change and its record together. (`run` comes first
- * so TypeScript learns the result's type from it before reading `change`.)
+ * so TypeScript learns the result's type from it before reading `change`.) Given `within`, joins it (a
+ * route's `ctx.commit`, which stores the call's answer in the same transaction).
  */
-export async function audited<T>(run: (work: Work) => Promise<T>, change: AuditedChange<T>): Promise<T> {
+export async function audited<T>(run: (work: Work) => Promise<T>, change: AuditedChange<T>, within?: Work): Promise<T> {
   return transaction(async (work) => {
     let before = change.before ? await change.before(work.tx) : undefined;
     const result = await run(work);
@@ -112,7 +113,7 @@ export async function audited<T>(run: (work: Work) => Promise<T>, change: Audite
       requestId: change.requestId,
     });
     return result;
-  });
+  }, within);
 }
 
 /** One page of the log, newest first; `cursor` is the last id of the previous page (keyset). */

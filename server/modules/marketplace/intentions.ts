@@ -219,6 +219,8 @@ export async function createBuyIntention(
      */
     locale?: Locale;
   },
+  /** The route's transaction (`ctx.commit`): the intention commits with the call's stored answer. */
+  within?: Work,
 ) {
   const items = [...new Set(input.items)].sort();
   if (items.length > MAX_ITEMS_PER_INTENTION) {
@@ -260,7 +262,7 @@ export async function createBuyIntention(
         { runAt: intention.expiresAt, singletonKey: id, background: true },
       );
       return intentionOut(intention, url);
-    });
+    }, within);
   } finally {
     settle(null);
   }

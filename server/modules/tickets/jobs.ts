@@ -4,7 +4,7 @@ import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { errorFields, log } from '@/server/lib/log';
 import { isTransient } from '@/server/lib/errors';
-import { transaction } from '@/server/lib/transaction';
+import { transaction, type Work } from '@/server/lib/transaction';
 import { abandonBatch, acceptTickets, processBatch, unfinishedBatchIds } from './service';
 
 const IMPORT_RETRIES = 5;
@@ -56,11 +56,11 @@ export const resumeTicketBatchesJob = defineJob({
 });
 
 /** Stores the batch and, once that commits, queues its import; the answer carries the batch id and every service id. */
-export function acceptTicketBatch(partnerId: string, list: Parameters<typeof acceptTickets>[1]) {
+export function acceptTicketBatch(partnerId: string, list: Parameters<typeof acceptTickets>[1], within?: Work) {
   // The batch is durable before the send; if the send fails, the minute sweep queues it.
   return transaction(async ({ tx, after }) => {
     const accepted = await acceptTickets(partnerId, list, tx);
     after.job(importTicketBatchJob.id, { batchId: accepted.batchId });
     return accepted;
-  });
+  }, within);
 }

@@ -116,7 +116,7 @@ export async function invalidateTicket(partnerId: string, ticketId: string, db: 
 }
 
 /** POST /v1/tickets/{ticketId}/eventAdmission: marks the ticket used. A second admission is a 409. */
-export async function admitTicket(partnerId: string, ticketId: string, db: Db): Promise<true> {
+export async function admitTicket(partnerId: string, ticketId: string, db: DbOrTx): Promise<true> {
   return db.transaction(async (tx) => {
     const row = await loadTicket(partnerId, ticketId, tx, true);
     if (row.t.status === 'INVALIDATED' || row.showStatus === 'CANCELLED') throw invalid(row.showStatus);
@@ -137,7 +137,7 @@ export async function admitTicket(partnerId: string, ticketId: string, db: Db): 
 export async function admitTickets(
   partnerId: string,
   items: { ticketId: string; entryDate: string }[],
-  db: Db,
+  db: DbOrTx,
 ): Promise<true> {
   return db.transaction(async (tx) => {
     const ids = items.map((i) => i.ticketId);

@@ -2,4 +2,7 @@ import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
 import { saveLead, saveLeadRoute } from '@/server/modules/market-data';
 
-export const POST = handle(saveLeadRoute, ({ partner, body }) => saveLead(partner.partnerId, body, getDb()));
+// Upserts each lead on (event, show, buyer): repeatable after a lost answer (Idempotency-Key).
+export const POST = handle(saveLeadRoute, ({ partner, body }) => saveLead(partner.partnerId, body, getDb()), {
+  repeatable: true,
+});

@@ -2,4 +2,7 @@ import { handle } from '@/server/http/route';
 import { syncTicketsRoute } from '@/server/modules/tickets';
 import { syncTickets } from '@/server/modules/tickets';
 
-export const POST = handle(syncTicketsRoute, ({ partner, body }) => syncTickets(partner.partnerId, body));
+// Imports by the partner's ticket ids (an upsert): repeatable after a lost answer (Idempotency-Key).
+export const POST = handle(syncTicketsRoute, ({ partner, body }) => syncTickets(partner.partnerId, body), {
+  repeatable: true,
+});

@@ -20,6 +20,9 @@ export const GET = handle(buyAccessLayerRoute, ({ partner, query }) =>
   ),
 );
 
-export const POST = handle(sellAccessLayerRoute, ({ partner, query, body }) =>
-  sellAccessLayer(partner.partnerId, body, query.lang, getDb()),
+// Reads (at most new one-time sign-in tokens in its links): repeatable after a lost answer (Idempotency-Key).
+export const POST = handle(
+  sellAccessLayerRoute,
+  ({ partner, query, body }) => sellAccessLayer(partner.partnerId, body, query.lang, getDb()),
+  { repeatable: true },
 );

@@ -1,4 +1,7 @@
 import { handle } from '@/server/http/route';
 import { buyIntentionRoute, createBuyIntention } from '@/server/modules/marketplace';
 
-export const POST = handle(buyIntentionRoute, ({ partner, body }) => createBuyIntention(partner.partnerId, body));
+// A repeat would hold the listings again: the intention commits with the Idempotency-Key's stored answer.
+export const POST = handle(buyIntentionRoute, ({ partner, body, commit }) =>
+  commit((work) => createBuyIntention(partner.partnerId, body, work)),
+);

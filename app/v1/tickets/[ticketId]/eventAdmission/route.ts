@@ -1,8 +1,8 @@
-import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
 import { admitTicketRoute } from '@/server/modules/tickets';
 import { admitTicket } from '@/server/modules/tickets';
 
-export const POST = handle(admitTicketRoute, ({ partner, params }) =>
-  admitTicket(partner.partnerId, params.ticketId, getDb()),
+// A repeat would answer 409 (already admitted): the admission commits with the Idempotency-Key's stored answer.
+export const POST = handle(admitTicketRoute, ({ partner, params, commit }) =>
+  commit(({ tx }) => admitTicket(partner.partnerId, params.ticketId, tx)),
 );
