@@ -141,6 +141,12 @@ export const transfers = pgTable(
       .notNull()
       .default('pending'),
     providerRef: text(),
+    /*
+     * What the provider sent, in our minor units, once paid (migration 0039): the amount rounded down to
+     * what the provider pays out (Stripe: TWD and HUF in whole units, KWD in tens of fils). The rest,
+     * amount − sent, stayed with Encore and shows in the reconciliation as payout rounding.
+     */
+    sentMinor: integer(),
     failureReason: text(),
     ...timestamps(),
   },

@@ -158,7 +158,7 @@ export function PayoutsByState({ money }: { money: Money }) {
   return (
     <SectionCard
       title="Payouts by state"
-      description="What we owe sellers (due, waiting for payout info, scheduled later), what was paid out and cancelled in the period."
+      description="What we owe sellers (due, waiting for payout info, scheduled later), what was paid out and cancelled in the period. Rounded off: what the provider could not pay out (Stripe pays TWD and HUF in whole units, KWD in tens of fils), kept by Encore."
     >
       {money.payoutsByState.length === 0 ? (
         <EmptyState title="No payouts owed, paid or cancelled in this period" />
@@ -171,6 +171,7 @@ export function PayoutsByState({ money }: { money: Money }) {
                 <th scope="col">State</th>
                 <th scope="col">Payouts</th>
                 <th scope="col">Amount</th>
+                <th scope="col">Rounded off</th>
               </tr>
             </thead>
             <tbody>
@@ -183,6 +184,9 @@ export function PayoutsByState({ money }: { money: Money }) {
                   </td>
                   <td>{p.payouts}</td>
                   <td className="nowrap">{amount(p.amountMinor, p.currency)}</td>
+                  <td className="nowrap" data-testid="payout-rounded-off">
+                    {p.state === 'PAID' ? amount(p.roundedOffMinor, p.currency) : '—'}
+                  </td>
                 </tr>
               ))}
             </tbody>

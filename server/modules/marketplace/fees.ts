@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { marketSettings } from '@/db/schema/marketplace';
 import { toMinorUnits } from '@/server/lib/money';
+import { chargeStepMinor, payoutStepMinor } from '@/server/modules/payments';
 import { forgetBuyPageOffers } from './offers-cache';
 
 /** A partner's market terms as numbers (percentages 0–100; fixed amounts in major units, per ticket). */
@@ -76,9 +77,21 @@ export function primaryFeeMinorOf(
   return fixedMinor(fee.value, currency);
 }
 
-/** What the buyer pays per ticket on top of the price (shown up front, before checkout). */
+/**
+ * What the buyer pays per ticket on top of the price (shown up front, before checkout): the terms' fee,
+ * rounded so the ticket's price with it is an amount the payments provider charges (Stripe takes KWD,
+ * BHD, JOD, OMR and TND in multiples of 10 fils): the total rounded half up to that step, never below
+ * the price. The page, the mail and the charge all read this one figure (docs/decisions.md, "Money in
+ * the provider's units").
+ */
 export function buyerFeeMinor(terms: MarketTerms, priceMinor: number, currency: string): number {
-  return feeOn(priceMinor, terms.buyerFeePercent, terms.buyerFeeFixed, currency);
+  const fee = feeOn(priceMinor, terms.buyerFeePercent, terms.buyerFeeFixed, currency);
+  const step = chargeStepMinor(currency);
+  if (step === 1) return fee;
+  // A price read by a plain statement is a bigint's string: added, it would be joined.
+  const price = Number(priceMinor);
+  const total = Math.round((price + fee) / step) * step;
+  return total >= price ? total - price : total + step - price;
 }
 
 /** One sold ticket's price split: the seller's payout, Encore's seller fee and the partner's primary fee. */
@@ -91,7 +104,10 @@ export interface SaleSplit {
 /**
  * How one ticket's price splits (price = payout + seller fee + partner fee, always): Encore's seller fee
  * first (never more than the price), then the partner's primary fee out of what is left (the payout never
- * below zero: the partner gets what the floor leaves). sellerPayoutMinor is its payout.
+ * below zero: the partner gets what the floor leaves). The payout is rounded down to an amount the payments
+ * provider pays out (Stripe pays TWD and HUF in whole units, KWD in multiples of 10 fils) and the part
+ * rounded off is Encore's seller fee, so the payout a page promises is the one transferred.
+ * sellerPayoutMinor is its payout.
  */
 export function saleSplitOf(
   terms: MarketTerms,
@@ -99,8 +115,13 @@ export function saleSplitOf(
   currency: string,
   primarySalesFeeMinor = 0,
 ): SaleSplit {
-  const net = Math.max(0, priceMinor - feeOn(priceMinor, terms.sellerFeePercent, terms.sellerFeeFixed, currency));
-  const payout = Math.max(0, net - primarySalesFeeMinor);
+  const fee = feeOn(priceMinor, terms.sellerFeePercent, terms.sellerFeeFixed, currency);
+  const step = payoutStepMinor(currency);
+  const afterFee = Math.max(0, priceMinor - fee);
+  const unrounded = Math.max(0, afterFee - primarySalesFeeMinor);
+  const payout = Math.floor(unrounded / step) * step;
+  // What the rounding takes off the payout is Encore's seller fee, not the partner's.
+  const net = afterFee - (unrounded - payout);
   return { payoutMinor: payout, sellerFeeMinor: priceMinor - net, partnerFeeMinor: net - payout };
 }
 

@@ -91,7 +91,7 @@ export async function checkoutLines(
       .join(' · ');
     const feeMinor = buyerFeeMinor(terms, c.price_minor, c.currency);
     return [
-      { name, unitAmountMinor: c.price_minor, quantity: c.ticket_count },
+      { name, unitAmountMinor: Number(c.price_minor), quantity: c.ticket_count },
       ...(feeMinor > 0 ? [{ name: fee, unitAmountMinor: feeMinor, quantity: c.ticket_count }] : []),
     ];
   });

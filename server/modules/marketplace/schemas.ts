@@ -188,6 +188,8 @@ export interface PayoutModel {
   sellerFeeFixedMinor: number;
   /** The partner's share of a resale: a percentage of the price, or a fixed amount per ticket. */
   primarySalesFee: { type: 'PERCENTAGE'; value: number } | { type: 'FIXED'; minor: number } | null;
+  /** The payout is rounded down to a multiple of this (what the provider pays out: TWD 100); absent: 1. */
+  payoutStepMinor?: number;
 }
 
 /** Payout per ticket for an asking price, as fees.ts `sellerPayoutMinor` computes it at sale time. */
@@ -198,7 +200,8 @@ export function payoutPreviewMinor(model: PayoutModel, priceMinor: number): numb
     : model.primarySalesFee.type === 'PERCENTAGE'
       ? Math.round((priceMinor * model.primarySalesFee.value) / 100)
       : model.primarySalesFee.minor;
-  return Math.max(0, priceMinor - sellerFee - primary);
+  const step = model.payoutStepMinor ?? 1;
+  return Math.floor(Math.max(0, priceMinor - sellerFee - primary) / step) * step;
 }
 
 /** The fan's e-mail field of a peer-to-peer transfer. */

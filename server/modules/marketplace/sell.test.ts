@@ -10,7 +10,7 @@ import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 import { recordJobsInFile } from '@/server/testing/jobs';
 import { admit, deleteTicket } from '@/server/testing/ticket-api';
-import { type MarketTerms, sellerPayoutMinor, setMarketTerms } from './fees';
+import { type MarketTerms, NO_FEES, sellerPayoutMinor, setMarketTerms } from './fees';
 import { createBuyIntention } from './intentions';
 import { createListing, getListing } from './listings';
 import { payoutPreviewMinor } from './schemas';
@@ -405,6 +405,30 @@ describe('payout preview', () => {
         ),
       ).toBe(sellerPayoutMinor(terms, price, 'EUR', 200));
     }
+  });
+
+  it('matches it where the payout is rounded to what the provider pays out (TWD whole, KWD tens of fils)', () => {
+    const terms: MarketTerms = { ...NO_FEES, sellerFeePercent: 7, sellerFeeFixed: 0 };
+    for (const [currency, step] of [
+      ['TWD', 100],
+      ['KWD', 10],
+    ] as const) {
+      for (const price of [99, 4000, 4555, 123400, 123457]) {
+        expect(
+          payoutPreviewMinor(
+            { sellerFeePercent: 7, sellerFeeFixedMinor: 0, primarySalesFee: null, payoutStepMinor: step },
+            price,
+          ),
+        ).toBe(sellerPayoutMinor(terms, price, currency));
+      }
+    }
+    // 1,234.00 TWD less 7 %: the page says 1,147.00, what Stripe pays out, not 1,147.62.
+    expect(
+      payoutPreviewMinor(
+        { sellerFeePercent: 7, sellerFeeFixedMinor: 0, primarySalesFee: null, payoutStepMinor: 100 },
+        123400,
+      ),
+    ).toBe(114700);
   });
 });
 

@@ -7,7 +7,7 @@ import type { Locale } from '@/server/lib/i18n';
 import { toMinorUnits } from '@/server/lib/money';
 import { type SellShowLabel, sellShowLabels } from '@/server/modules/catalog';
 import { PartnerCallError } from '@/server/modules/partners';
-import { payoutStatus, type PayoutStatus, setUpPayoutAccount } from '@/server/modules/payments';
+import { payoutStatus, type PayoutStatus, payoutStepMinor, setUpPayoutAccount } from '@/server/modules/payments';
 import {
   resolvePrimarySalesFee,
   type SaleTicket,
@@ -146,10 +146,12 @@ async function payoutModelOf(partnerId: string, t: SaleTicket, db: Db): Promise<
     const m = toMinorUnits(primary.fee.value, t.currency);
     primarySalesFee = { type: 'FIXED', minor: 'minor' in m ? m.minor : 0 };
   }
+  const step = payoutStepMinor(t.currency);
   return {
     sellerFeePercent: terms.sellerFeePercent,
     sellerFeeFixedMinor: 'minor' in fixed ? fixed.minor : 0,
     primarySalesFee,
+    ...(step > 1 ? { payoutStepMinor: step } : {}),
   };
 }
 

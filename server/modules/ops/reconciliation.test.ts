@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
-import { listings, payments, payouts } from '@/db/schema';
+import { listings, payments, payouts, transfers } from '@/db/schema';
 import { setMarketTerms } from '@/server/modules/marketplace';
 import { AppError } from '@/server/lib/errors';
 import { recordJobsInFile } from '@/server/testing/jobs';
@@ -227,6 +227,40 @@ describe('money reconciliation', () => {
     expect(legacy.mismatches[0].notes).toEqual([`Payout ${m.paidOut.payoutId} is 3500; the terms give 3120`]);
     const unsplit = await marketOverview({ from: today, to: today, partnerId: m.partnerId }, getDb());
     expect(unsplit.currencies[0]).toMatchObject({ sellerFeesMinor: 267, partnerFeesMinor: 100, unsplitFeesMinor: 500 });
+  });
+
+  it('shows what a provider’s rounding kept back from a paid payout, beside the payouts; the payment still balances', async () => {
+    const m = await moneyMarket('Rounded payout');
+    const paidState = async () =>
+      (await reconcile({ partnerId: m.partnerId, ...todayOnly }, getDb())).payoutsByState.find(
+        (p) => p.state === 'PAID',
+      );
+    // The sandbox sends what is owed: nothing rounded off.
+    expect(await paidState()).toMatchObject({ payouts: 1, amountMinor: 3500, roundedOffMinor: 0 });
+    // As Stripe rounds a TWD payout down to whole dollars: 35.00 owed, 34.50 sent (a payout recorded
+    // before fees rounded the payouts themselves).
+    const [sent] = await getDb()
+      .update(transfers)
+      .set({ sentMinor: 3450 })
+      .where(and(eq(transfers.partnerId, m.partnerId), eq(transfers.idempotencyKey, m.paidOut.payoutId)))
+      .returning();
+    expect(sent.amountMinor).toBe(3500);
+    const r = await reconcile({ partnerId: m.partnerId, ...todayOnly }, getDb());
+    expect(r.payoutsByState.find((p) => p.state === 'PAID')).toMatchObject({
+      payouts: 1,
+      amountMinor: 3500,
+      roundedOffMinor: 50,
+    });
+    expect(r.payoutsByState.filter((p) => p.state !== 'PAID').map((p) => p.roundedOffMinor)).toEqual([0, 0]);
+    // Owed is what the payout counts at: the identity holds, and the 0.50 is shown, not a difference.
+    expect(r.mismatches).toEqual([]);
+    expect(r.totals[0]).toMatchObject({ payoutsMinor: 3500 + 2966, differenceMinor: 0 });
+    // A payment that does not balance for another reason shows its rounding too.
+    await getDb().update(payouts).set({ amountMinor: 3501 }).where(eq(payouts.id, m.paidOut.payoutId));
+    const off = await reconcile({ partnerId: m.partnerId, ...todayOnly }, getDb());
+    expect(off.mismatches).toEqual([
+      expect.objectContaining({ paymentId: m.paidOut.paymentId, differenceMinor: -1, payoutRoundingMinor: 51 }),
+    ]);
   });
 
   it('answers a bad period with a 400 naming the field', async () => {

@@ -23,6 +23,11 @@ import { type Period, periodOf, type PeriodInput } from './period';
  * recomputed from the partner's market terms and each ticket's resolved primary sales fee with the same
  * functions the sale used. Reads other modules' tables in SQL (the ops module's documented exception)
  * and never writes.
+ *
+ * A payout is counted at what the seller was owed. What the provider sent can be less: Stripe pays TWD
+ * and HUF out in whole units and KWD in tens of fils, so a payout is rounded down before it is sent
+ * (transfers.sent_minor). That part stayed with Encore; it is shown beside the payouts ("rounded off"),
+ * per payment and per partner, currency and state, never hidden in a difference.
  */
 
 /**
@@ -59,6 +64,8 @@ export interface PaymentBalance {
   pendingRefundsMinor: number;
   /** captured − (payouts + Encore fees + partner fees + refunds); 0 when it balances. */
   differenceMinor: number;
+  /** Of the payouts paid, what the provider's rounding kept back (owed − sent): it stayed with Encore. */
+  payoutRoundingMinor: number;
   payoutIds: string[];
   refundIds: string[];
   /** What does not add up, in words. */
@@ -89,6 +96,8 @@ export interface PayoutStateTotal {
   state: PayoutState;
   payouts: number;
   amountMinor: number;
+  /** Of a PAID total, what the provider's rounding kept back (owed − sent); 0 in every other state. */
+  roundedOffMinor: number;
 }
 
 export interface Reconciliation {
@@ -137,6 +146,8 @@ interface PayoutRow extends Record<string, unknown> {
   buyer_fee_minor: string | null;
   seller_fee_minor: string | null;
   partner_fee_minor: string | null;
+  /** What its transfer sent (transfers.sent_minor), when paid through one. */
+  sent_minor: number | null;
 }
 
 interface RefundRow extends Record<string, unknown> {
@@ -214,6 +225,12 @@ function storedSplitOf(payout: PayoutRow, listing: ListingRow, notes: string[]):
     expectedPayoutMinor: gross - seller - partner,
   };
 }
+
+/** Of the paid payouts, what their transfers did not send (owed − sent): the provider's rounding. */
+const roundedOff = (payoutsOf: PayoutRow[]) =>
+  payoutsOf
+    .filter((po) => po.status === 'PAID' && po.sent_minor !== null)
+    .reduce((n, po) => n + Number(po.amount_minor) - Number(po.sent_minor), 0);
 
 /** The balance of one captured payment (see the identity above and in docs/operations.md). */
 async function balanceOf(
@@ -295,6 +312,7 @@ async function balanceOf(
     refundsMinor: refunded,
     pendingRefundsMinor: pending,
     differenceMinor: difference,
+    payoutRoundingMinor: roundedOff(payoutsOf),
     payoutIds: payoutsOf.map((po) => po.id),
     refundIds: refundsOf.map((r) => r.id),
     notes,
@@ -336,9 +354,9 @@ async function* balances(period: Period, partnerId: string | undefined, db: DbOr
         : [],
       intentionIds.length
         ? db.execute<PayoutRow>(sql`
-            select id, listing_id, intention_id, amount_minor, currency, status,
-              gross_minor, buyer_fee_minor, seller_fee_minor, partner_fee_minor
-            from payouts where intention_id in ${intentionIds} order by id`)
+            select po.id, po.listing_id, po.intention_id, po.amount_minor, po.currency, po.status,
+              po.gross_minor, po.buyer_fee_minor, po.seller_fee_minor, po.partner_fee_minor, ${sentOf} as sent_minor
+            from payouts po where po.intention_id in ${intentionIds} order by po.id`)
         : [],
       db.execute<RefundRow>(sql`
         select id, payment_id, amount_minor, status from refunds
@@ -376,6 +394,10 @@ async function* balances(period: Period, partnerId: string | undefined, db: DbOr
   }
 }
 
+/** What a payout's transfer sent (its key is the payout's id: marketplace/payouts.ts), when paid. */
+const sentOf = sql`(select t.sent_minor from transfers t
+  where t.partner_id = po.partner_id and t.idempotency_key = po.id and t.status = 'paid')`;
+
 /** The payouts of the period by state: what is owed (due, waiting for payout info, later), paid and cancelled. */
 async function payoutsByState(period: Period, partnerId: string | undefined, db: DbOrTx) {
   const start = period.start.toISOString();
@@ -387,8 +409,10 @@ async function payoutsByState(period: Period, partnerId: string | undefined, db:
     state: PayoutState;
     n: number;
     amount: string;
+    rounded: string;
   }>(sql`
-    select po.partner_id, pa.name, po.currency, s.state, count(*)::int as n, sum(po.amount_minor)::text as amount
+    select po.partner_id, pa.name, po.currency, s.state, count(*)::int as n, sum(po.amount_minor)::text as amount,
+      coalesce(sum(po.amount_minor - ${sentOf}) filter (where po.status = 'PAID'), 0)::text as rounded
     from payouts po
     join partners pa on pa.id = po.partner_id
     cross join lateral (select case
@@ -412,6 +436,7 @@ async function payoutsByState(period: Period, partnerId: string | undefined, db:
       state: r.state,
       payouts: r.n,
       amountMinor: Number(r.amount),
+      roundedOffMinor: Number(r.rounded),
     }))
     .sort(
       (a, b) =>

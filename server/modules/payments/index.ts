@@ -45,5 +45,6 @@ export {
   transferPayout,
 } from './service';
 export { handleStripeWebhook } from './stripe-webhook';
+export { chargeStepMinor, payoutStepMinor } from './stripe-units';
 export { paymentCountsByStatus } from './counts';
 export * from './wipe';

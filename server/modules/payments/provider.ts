@@ -69,7 +69,11 @@ export interface PaymentProvider {
     returnUrl: string;
     refreshUrl: string;
   }): Promise<string>;
-  /** Pays an amount out to a seller's account; the provider dedupes on `idempotencyKey`. */
+  /**
+   * Pays an amount out to a seller's account; the provider dedupes on `idempotencyKey`. `sentMinor`: what
+   * it sent, in Encore's minor units (Stripe rounds a payout down to what it pays out: TWD in whole
+   * dollars); no reference when that is nothing.
+   */
   transfer(p: {
     transferId: string;
     accountRef: string;
@@ -77,7 +81,7 @@ export interface PaymentProvider {
     currency: string;
     idempotencyKey: string;
     transferGroup: string | null;
-  }): Promise<{ providerRef: string }>;
+  }): Promise<{ providerRef: string | null; sentMinor: number }>;
 }
 
 /**

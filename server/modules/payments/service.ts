@@ -646,7 +646,8 @@ export async function setSellerAccountActive(
  * Pays a seller out, idempotently by the caller's key: the same key answers the same transfer (a paid
  * one at once; a pending or failed one is tried again, the provider deduping on our transfer id), the
  * same key with another amount, currency or seller is a conflict. A seller without an active payout
- * account is "pending payout info": nothing is recorded and a conflict is thrown.
+ * account is "pending payout info": nothing is recorded and a conflict is thrown. The provider may send
+ * less than the amount (Stripe rounds down to what it pays out): what it sent is recorded as `sentMinor`.
  */
 export async function transferPayout(partnerId: string, input: TransferInput): Promise<Transfer> {
   const data = transferInput.parse(input);
@@ -680,16 +681,16 @@ export async function transferPayout(partnerId: string, input: TransferInput): P
     throw conflict('This idempotency key was used for another transfer (seller, amount or currency differ)');
   }
   if (transfer.status === 'paid') return transfer;
-  let providerRef: string;
+  let sent: { providerRef: string | null; sentMinor: number };
   try {
-    ({ providerRef } = await providerFor(account.provider).transfer({
+    sent = await providerFor(account.provider).transfer({
       transferId: transfer.id,
       accountRef: account.accountRef,
       amountMinor: transfer.amountMinor,
       currency: transfer.currency,
       idempotencyKey: `encore-transfer-${transfer.id}`,
       transferGroup: transfer.paymentId,
-    }));
+    });
   } catch (err) {
     log.warn('a payout transfer failed', { transferId: transfer.id, ...errorFields(err) });
     await db
@@ -700,7 +701,13 @@ export async function transferPayout(partnerId: string, input: TransferInput): P
   }
   const [paid] = await db
     .update(transfers)
-    .set({ status: 'paid', providerRef, failureReason: null, updatedAt: sql`now()` })
+    .set({
+      status: 'paid',
+      providerRef: sent.providerRef,
+      sentMinor: sent.sentMinor,
+      failureReason: null,
+      updatedAt: sql`now()`,
+    })
     .where(and(eq(transfers.id, transfer.id), ne(transfers.status, 'paid')))
     .returning();
   if (paid) return paid;

@@ -11,6 +11,7 @@ import {
   settleRefund,
 } from './service';
 import { accountIsActive, refundOutcome, stripeClient } from './stripe';
+import { fromStripeAmount } from './stripe-units';
 
 /**
  * The Stripe webhook (app/api/payments/stripe/webhook): the only way a Stripe payment becomes paid.
@@ -48,7 +49,9 @@ async function applyEvent(event: Stripe.Event): Promise<string | undefined> {
       if (session.payment_status === 'unpaid') return 'not paid yet';
       const payment = await sessionPayment(session);
       if (!payment) return 'unknown payment';
-      if (session.amount_total !== payment.amountMinor || session.currency?.toUpperCase() !== payment.currency) {
+      // Stripe's amount in our units (ISK 1100000 at Stripe is our 11000): compared as a number of ours.
+      const paidMinor = session.amount_total === null ? null : fromStripeAmount(session.amount_total, payment.currency);
+      if (paidMinor !== payment.amountMinor || session.currency?.toUpperCase() !== payment.currency) {
         log.error('a Stripe Checkout Session was paid with another amount than its payment; not marked paid', {
           paymentId: payment.id,
           sessionId: session.id,

@@ -7,7 +7,14 @@ import { eq, sql } from 'drizzle-orm';
 import { POST as webhook } from '@/app/api/payments/stripe/webhook/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { buyIntentions, payments } from '@/db/schema';
-import { createBuyIntention, createListing, refundPurchase, refundPurchaseJob } from '@/server/modules/marketplace';
+import {
+  createBuyIntention,
+  createListing,
+  NO_FEES,
+  refundPurchase,
+  refundPurchaseJob,
+  setMarketTerms,
+} from '@/server/modules/marketplace';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
@@ -167,13 +174,13 @@ async function deliver(
   return { status: res.status, body: (await res.json()) as { received: boolean; ignored?: string; error?: string } };
 }
 
-async function open(amountMinor = 4550) {
+async function open(amountMinor = 4550, currency = 'EUR') {
   return startPayment(partnerId, {
     purpose: PURPOSE,
     reference: `bi-${++seq}`,
     description: 'General admission · Night show',
     amountMinor,
-    currency: 'EUR',
+    currency,
     buyerEmail: 'fan@fans.test',
     successUrl: 'https://partner.test/done',
     cancelUrl: 'https://partner.test/back',
@@ -367,9 +374,14 @@ describe('the Stripe webhook route', () => {
   });
 });
 
-async function paid(amountMinor = 5000) {
-  const { payment } = await open(amountMinor);
-  await deliver('checkout.session.completed', sessionOf(payment));
+/** A paid payment; `atStripe`: the session's amount_total as Stripe sends it (in its units), when not EUR. */
+async function paid(amountMinor = 5000, currency = 'EUR', atStripe = amountMinor) {
+  const { payment } = await open(amountMinor, currency);
+  const status = await deliver(
+    'checkout.session.completed',
+    sessionOf(payment, { amount_total: atStripe, currency: currency.toLowerCase() }),
+  );
+  expect(status.body).toEqual({ received: true });
   return getPayment(partnerId, payment.id, getDb());
 }
 
@@ -651,5 +663,173 @@ describe('a show cancellation and a staff refund with Stripe', () => {
         staffEmail: 'ops@encore.test',
       }),
     ).rejects.toMatchObject({ status: 409 });
+  });
+});
+
+describe('amounts in Stripe’s own units (issue 43)', () => {
+  const SELLER = 'units-seller@example.com';
+  const BUYER = 'units-buyer@example.com';
+
+  /**
+   * A ticket at `price` (major units) in `currency`, listed and held by BUYER under a buyer fee of
+   * `feePercent`: the Checkout Session's lines as sent to Stripe, and the payment in Encore's units.
+   */
+  async function checkoutIn(currency: string, price: string, feePercent: number) {
+    const m = await sellerMarket({
+      seller: SELLER,
+      name: `Units ${currency} ${feePercent}`,
+      show: { ticketOptions: [{ title: 'GA', ticketId: 'GA', description: 'g', currency, price }] },
+      tickets: [{ ticketId: 'T1', currency, price }],
+    });
+    await setMarketTerms(m.partnerId, { ...NO_FEES, buyerFeePercent: feePercent }, getDb());
+    const listing = await createListing(
+      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price },
+      getDb(),
+    );
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
+    const [payment] = await getDb().select().from(payments).where(eq(payments.reference, intention.id));
+    const sent = received.filter(
+      (r) => r.path === '/v1/checkout/sessions' && r.form.client_reference_id === payment.id,
+    );
+    expect(sent).toHaveLength(1);
+    const form = sent[0].form;
+    const lines: number[] = [];
+    for (let i = 0; form[`line_items[${i}][quantity]`]; i++) {
+      expect(form[`line_items[${i}][quantity]`]).toBe('1');
+      expect(form[`line_items[${i}][price_data][currency]`]).toBe(currency.toLowerCase());
+      lines.push(Number(form[`line_items[${i}][price_data][unit_amount]`]));
+    }
+    return { payment, lines, intention, partnerId: m.partnerId };
+  }
+
+  it('charges every currency in Stripe’s units, with and without a buyer fee (the fee rounded to what Stripe takes)', async () => {
+    // currency, price, buyer fee %, the payment in Encore's minor units, the lines at Stripe (price, fee)
+    const cases: [string, string, number, number, number[]][] = [
+      ['EUR', '40.00', 0, 4000, [4000]],
+      ['EUR', '40.00', 10, 4400, [4000, 400]],
+      ['JPY', '5000', 0, 5000, [5000]],
+      ['JPY', '5000', 10, 5500, [5000, 500]],
+      // 10,000 ISK + 10 %: 11,000 ISK is 1100000 at Stripe (it was sent as 11000: 110 ISK).
+      ['ISK', '10000', 0, 10000, [1000000]],
+      ['ISK', '10000', 10, 11000, [1000000, 100000]],
+      // 12,000 HUF + 10 %: 13,200 HUF is 1320000 at Stripe.
+      ['HUF', '12000', 0, 12000, [1200000]],
+      ['HUF', '12000', 10, 13200, [1200000, 120000]],
+      ['TWD', '1000.00', 0, 100000, [100000]],
+      ['TWD', '1000.00', 10, 110000, [100000, 10000]],
+      // 12.500 KWD + 7 % is 13.375, which Stripe refuses: the fee is rounded so the total is 13.380.
+      ['KWD', '12.500', 0, 12500, [12500]],
+      ['KWD', '12.500', 7, 13380, [12500, 880]],
+    ];
+    for (const [currency, price, fee, amountMinor, lines] of cases) {
+      const got = await checkoutIn(currency, price, fee);
+      expect({ currency, fee, amountMinor: got.payment.amountMinor, lines: got.lines }).toEqual({
+        currency,
+        fee,
+        amountMinor,
+        lines,
+      });
+    }
+  });
+
+  it('a KWD price Stripe would refuse on its own line is charged as one line, the fee rounding the total', async () => {
+    // 12.505 KWD + 7 % (0.875 rounded half up): 13.380 in all, one line (12.505 alone is no Stripe amount).
+    const got = await checkoutIn('KWD', '12.505', 7);
+    expect(got.payment.amountMinor).toBe(13380);
+    expect(got.lines).toEqual([13380]);
+  });
+
+  it('the webhook reads the paid session’s amount in Stripe’s units: 1100000 is our 11000 ISK', async () => {
+    const { payment } = await open(11000, 'ISK');
+    expect(last('/v1/checkout/sessions').form['line_items[0][price_data][unit_amount]']).toBe('1100000');
+    // Stripe's amount read as ours would be a hundred times too much: not paid.
+    const asOurs = await deliver(
+      'checkout.session.completed',
+      sessionOf(payment, { amount_total: 11000, currency: 'isk' }),
+    );
+    expect(asOurs.body.ignored).toBe('amount mismatch');
+    const ok = await deliver(
+      'checkout.session.completed',
+      sessionOf(payment, { amount_total: 1100000, currency: 'isk' }),
+    );
+    expect(ok.body).toEqual({ received: true });
+    expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('paid');
+  });
+
+  it('refunds in Stripe’s units, and a refund Stripe would refuse is not sent', async () => {
+    const isk = await paid(11000, 'ISK', 1100000);
+    const part = await refundPayment(partnerId, { paymentId: isk.id, amountMinor: 1000, reason: 'The fee' });
+    expect(last('/v1/refunds').form).toMatchObject({ amount: '100000', 'metadata[encore_refund_id]': part.id });
+    expect(part).toMatchObject({ status: 'succeeded', amountMinor: 1000 });
+    await refundPayment(partnerId, { paymentId: isk.id, reason: 'The rest' });
+    expect(last('/v1/refunds').form.amount).toBe('1000000');
+    expect(await getPayment(partnerId, isk.id, getDb())).toMatchObject({ status: 'refunded', refundedMinor: 11000 });
+
+    const huf = await paid(13200, 'HUF', 1320000);
+    await refundPayment(partnerId, { paymentId: huf.id, reason: 'Show cancelled' });
+    expect(last('/v1/refunds').form.amount).toBe('1320000');
+
+    const kwd = await paid(13380, 'KWD', 13380);
+    const before = received.length;
+    await expect(
+      refundPayment(partnerId, { paymentId: kwd.id, amountMinor: 5, reason: 'Five fils' }),
+    ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('multiples of 10') });
+    expect(received.slice(before).filter((r) => r.path === '/v1/refunds')).toEqual([]);
+    expect((await refundsOf(partnerId, kwd.id, getDb()))[0]).toMatchObject({ status: 'failed', amountMinor: 5 });
+    await refundPayment(partnerId, { paymentId: kwd.id, reason: 'Show cancelled' });
+    expect(last('/v1/refunds').form.amount).toBe('13380');
+  });
+
+  it('pays out in Stripe’s units, rounded down to what Stripe pays out, and records what was sent', async () => {
+    const email = `units-payee-${Date.now()}@fans.test`;
+    const setUp = await setUpPayoutAccount(partnerId, {
+      sellerEmail: email,
+      returnUrl: 'https://partner.test/payouts',
+    });
+    await deliver('account.updated', {
+      id: setUp.account.accountRef,
+      object: 'account',
+      payouts_enabled: true,
+      capabilities: { transfers: 'active' },
+    });
+    const pay = async (amountMinor: number, currency: string) => {
+      const transfer = await transferPayout(partnerId, {
+        sellerEmail: email,
+        amountMinor,
+        currency,
+        idempotencyKey: `units-${currency}-${++seq}`,
+      });
+      const sent = received.filter(
+        (r) => r.path === '/v1/transfers' && r.form['metadata[encore_transfer_id]'] === transfer.id,
+      );
+      return { transfer, sent: sent.map((r) => r.form.amount) };
+    };
+    // currency, owed (ours), sent (ours), sent at Stripe
+    const cases: [string, number, number, string][] = [
+      ['EUR', 5400, 5400, '5400'],
+      ['JPY', 4500, 4500, '4500'],
+      ['ISK', 9000, 9000, '900000'],
+      ['HUF', 10800, 10800, '1080000'],
+      // TWD payouts in whole dollars: 1,147.62 owed, 1,147.00 sent; the 0.62 stays with Encore.
+      ['TWD', 114762, 114700, '114700'],
+      ['KWD', 11625, 11620, '11620'],
+    ];
+    for (const [currency, owed, sentMinor, atStripe] of cases) {
+      const { transfer, sent } = await pay(owed, currency);
+      expect({
+        currency,
+        sent,
+        transfer: { amountMinor: transfer.amountMinor, sentMinor: transfer.sentMinor },
+      }).toEqual({
+        currency,
+        sent: [atStripe],
+        transfer: { amountMinor: owed, sentMinor },
+      });
+      expect(transfer.status).toBe('paid');
+    }
+    // Less than Stripe pays out (0.62 TWD): nothing is sent, and the transfer records nothing sent.
+    const { transfer, sent } = await pay(62, 'TWD');
+    expect(sent).toEqual([]);
+    expect(transfer).toMatchObject({ status: 'paid', amountMinor: 62, sentMinor: 0, providerRef: null });
   });
 });

@@ -2,13 +2,15 @@ import Stripe from 'stripe';
 import { env } from '@/server/env';
 import { AppError } from '@/server/lib/errors';
 import type { PaymentProvider } from './provider';
+import { stripeAccepts, type StripeAmountUse, stripePayoutMinor, toStripeAmount } from './stripe-units';
 
 /*
  * Stripe through the official SDK: Checkout Sessions for buyers, Connect Express accounts for sellers
  * ("separate charges and transfers": the charge carries our payment id as its transfer group, payouts
  * are transfers to the seller's account later), refunds against the PaymentIntent. Every create sends
  * an idempotency key derived from our row id, so a retry never charges, refunds or pays twice.
- * STRIPE_API_BASE points the SDK at another host (tests run a local fake Stripe).
+ * STRIPE_API_BASE points the SDK at another host (tests run a local fake Stripe). Every amount crosses in
+ * Stripe's own units (stripe-units.ts: ISK 11000 is 1100000 at Stripe), never in Encore's as they are.
  */
 
 let cached: { key: string; base: string; client: Stripe } | undefined;
@@ -56,13 +58,35 @@ const MAX_SESSION_MS = 23.5 * 3600_000;
 // Stripe's limit on a product's name.
 const MAX_NAME = 250;
 
-/** The session's line items: the caller's lines (they add up to the amount), else one line, the description. */
+/**
+ * An amount in Stripe's units, or a conflict naming why Stripe would refuse it (asked before Stripe is:
+ * nothing is sent that Stripe must turn down). Fees round to Stripe's steps, so Encore's own amounts pass.
+ */
+function stripeAmount(amountMinor: number, currency: string, use: StripeAmountUse): number {
+  try {
+    return toStripeAmount(amountMinor, currency, use);
+  } catch (err) {
+    throw new AppError('CONFLICT', `Stripe would refuse this amount: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * The session's line items in Stripe's units: the caller's lines (they add up to the amount), else one
+ * line, the description. A line Stripe would refuse on its own (a KWD price not ending in 0, its fee
+ * rounding the total) turns the session into the one line, which Stripe accepts.
+ */
 function lineItems(p: Parameters<PaymentProvider['startCheckout']>[0]): Stripe.Checkout.SessionCreateParams.LineItem[] {
   const currency = p.currency.toLowerCase();
-  const lines = p.lines?.length ? p.lines : [{ name: p.description, unitAmountMinor: p.amountMinor, quantity: 1 }];
+  const whole = [{ name: p.description, unitAmountMinor: p.amountMinor, quantity: 1 }];
+  const given = p.lines?.length ? p.lines : whole;
+  const lines = given.every((l) => stripeAccepts(l.unitAmountMinor, p.currency, 'charge')) ? given : whole;
   return lines.map((l) => ({
     quantity: l.quantity,
-    price_data: { currency, unit_amount: l.unitAmountMinor, product_data: { name: l.name.slice(0, MAX_NAME) } },
+    price_data: {
+      currency,
+      unit_amount: stripeAmount(l.unitAmountMinor, p.currency, 'charge'),
+      product_data: { name: l.name.slice(0, MAX_NAME) },
+    },
   }));
 }
 
@@ -109,7 +133,7 @@ export function stripeProvider(): PaymentProvider {
         stripe.refunds.create(
           {
             payment_intent: p.providerPaymentRef!,
-            amount: p.amountMinor,
+            amount: stripeAmount(p.amountMinor, p.currency, 'refund'),
             reason: 'requested_by_customer',
             metadata: { encore_refund_id: p.refundId, encore_payment_id: p.paymentId, reason: p.reason.slice(0, 500) },
           },
@@ -144,10 +168,13 @@ export function stripeProvider(): PaymentProvider {
       return link.url;
     },
     async transfer(p) {
+      // Rounded down to what Stripe pays out (TWD in whole dollars): never more than is owed.
+      const sentMinor = stripePayoutMinor(p.amountMinor, p.currency);
+      if (sentMinor === 0) return { providerRef: null, sentMinor };
       const transfer = await call('transfer the payout', () =>
         stripe.transfers.create(
           {
-            amount: p.amountMinor,
+            amount: stripeAmount(sentMinor, p.currency, 'payout'),
             currency: p.currency.toLowerCase(),
             destination: p.accountRef,
             ...(p.transferGroup ? { transfer_group: p.transferGroup } : {}),
@@ -156,7 +183,7 @@ export function stripeProvider(): PaymentProvider {
           { idempotencyKey: p.idempotencyKey },
         ),
       );
-      return { providerRef: transfer.id };
+      return { providerRef: transfer.id, sentMinor };
     },
   };
 }
