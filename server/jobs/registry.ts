@@ -6,7 +6,7 @@ import {
   refundPurchaseJob,
 } from '@/server/modules/marketplace';
 import { expireChannelSaleJob, refundUnfulfilledSalesJob } from '@/server/modules/channels';
-import { sweepIdempotencyKeysJob } from '@/server/http/idempotency';
+import { sweepIdempotencyKeysJob } from '@/server/http/jobs';
 import { sweepFanAuthJob } from '@/server/modules/fans';
 import { sendMailJob, sweepMailJob } from '@/server/modules/mail';
 import { expirePaymentsJob, resendRefundsJob } from '@/server/modules/payments';
