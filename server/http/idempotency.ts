@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
-import { type DbOrTx, getDb } from '@/db';
-import { defineJob } from '@/server/jobs/types';
+import type { DbOrTx } from '@/db';
 import type { HttpMethod } from '@/server/lib/contract';
 import { AppError } from '@/server/lib/errors';
 import { log } from '@/server/lib/log';
@@ -250,14 +248,3 @@ export async function forgetTestIdempotencyKeys(partnerId: string, db: DbOrTx): 
     returning key`);
   return rows.length;
 }
-
-/** Hourly; idempotent. A key past 24 hours is free even before this runs (startIdempotentCall takes it over). */
-export const sweepIdempotencyKeysJob = defineJob({
-  id: 'http.sweepIdempotencyKeys',
-  description: 'Delete Idempotency-Key answers older than 24 hours',
-  input: z.object({}).default({}),
-  cron: '41 * * * *',
-  retries: 2,
-  concurrency: 1,
-  run: () => sweepIdempotencyKeys(getDb()),
-});

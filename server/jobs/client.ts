@@ -3,7 +3,7 @@ import { env } from '@/server/env';
 import { errorFields, log } from '@/server/lib/log';
 import { getInngest, InngestJobProvider } from './inngest';
 import { LocalJobProvider } from './local';
-import type { JobDefinition, JobProvider, QueuedJob, SendOptions } from './types';
+import type { JobDefinition, JobInputs, JobName, JobProvider, QueuedJob, SendOptions } from './types';
 
 /**
  * The job client: sends jobs by name and knows no job. The definitions (server/jobs/registry.ts) are
@@ -58,14 +58,15 @@ export async function stopJobs(): Promise<void> {
 
 /**
  * Queues a job: by its definition within the module that defines it (the input is checked now, against
- * the definition's schema), or by name (its id) from anywhere else (checked when it runs).
+ * the definition's schema), or by name (its id) from anywhere else: a registered name with its job's input
+ * (typed from the registry's definitions; the schema checks it again when it runs).
  */
 export function sendJob<I extends z.ZodType>(
-  job: JobDefinition<I>,
+  job: JobDefinition<I, string>,
   input: z.input<I>,
   opts?: SendOptions,
 ): Promise<void>;
-export function sendJob(job: string, input?: object, opts?: SendOptions): Promise<void>;
+export function sendJob<N extends JobName>(job: N, input: JobInputs[N], opts?: SendOptions): Promise<void>;
 export function sendJob(job: string | JobDefinition, input: unknown = {}, opts?: SendOptions): Promise<void> {
   if (typeof job === 'string') return jobProvider().send(job, input as object, opts);
   return jobProvider().send(job.id, job.input.parse(input) as object, opts);
@@ -79,14 +80,15 @@ const MERGE_MS = 25;
  * burst of state changes costs one queue write. A send that fails is logged: jobs sent this way have a
  * sweep (a cron of their own) that catches up.
  */
+export function sendJobSoon<N extends JobName>(name: N, input: JobInputs[N]): void;
 export function sendJobSoon(name: string, input: object = {}): void {
   const key = `${name}\u0000${JSON.stringify(input)}`;
   if (merging.has(key)) return;
   const timer = setTimeout(() => {
     merging.delete(key);
-    sendJob(name, input).catch((err) =>
-      log.warn('could not queue a job; its sweep will catch up', { job: name, ...errorFields(err) }),
-    );
+    jobProvider()
+      .send(name, input)
+      .catch((err) => log.warn('could not queue a job; its sweep will catch up', { job: name, ...errorFields(err) }));
   }, MERGE_MS);
   timer.unref?.();
   merging.set(key, timer);
@@ -101,6 +103,7 @@ const BATCH_MS = 10;
  * writes instead of one each. Resolves (or rejects) when its batch is written; for jobs that have a
  * sweep catching up, sent where the caller does not wait for the queue (`after.job(…, { background })`).
  */
+export function sendJobBatched<N extends JobName>(name: N, input: JobInputs[N], opts?: SendOptions): Promise<void>;
 export function sendJobBatched(name: string, input: object = {}, opts?: SendOptions): Promise<void> {
   if (!batch) {
     const jobs: QueuedJob[] = [];

@@ -55,6 +55,7 @@ describe('batched sends', () => {
       stop: () => Promise.resolve(),
     });
     try {
+      // @ts-expect-error -- a test job, in no registry: only registered names are typed
       const sends = [sendJobBatched('local-test.records', { n: 4 }), sendJobBatched('local-test.records', { n: 5 })];
       for (const sent of sends) await expect(sent).rejects.toThrow('no queue here');
     } finally {

@@ -13,9 +13,9 @@ export interface JobContext {
  * Inngest. The truth (what was delivered, imported, expired) lives in domain tables, so running a
  * job twice or losing a queued one loses nothing: sweeps re-enqueue what is due.
  */
-export interface JobDefinition<I extends z.ZodType = z.ZodType> {
+export interface JobDefinition<I extends z.ZodType = z.ZodType, Id extends string = string> {
   /** Stable id, also the queue name and the Inngest function id, e.g. `webhooks.deliver`. */
-  id: string;
+  id: Id;
   description: string;
   input: I;
   /** Runs on a schedule (5-field cron, minute precision) instead of, or besides, being sent. */
@@ -27,9 +27,22 @@ export interface JobDefinition<I extends z.ZodType = z.ZodType> {
   run(input: z.output<I>, ctx: JobContext): Promise<unknown>;
 }
 
-export function defineJob<I extends z.ZodType>(def: JobDefinition<I>): JobDefinition<I> {
+/** A definition keeps its id's literal type, so the registry can name its jobs' inputs by id. */
+export function defineJob<I extends z.ZodType, Id extends string>(def: JobDefinition<I, Id>): JobDefinition<I, Id> {
   return def;
 }
+
+/**
+ * The input of every registered job where it is queued (z.input of its schema), by job id. Empty here and
+ * filled in by server/jobs/registry.ts (declaration merging) from its list of definitions, so the names
+ * and inputs are the definitions' own, and this file, the job client and server/lib/transaction.ts import
+ * no module. A name missing from the registry, or an input its schema would refuse, is a type error.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augmented by server/jobs/registry.ts
+export interface JobInputs {}
+
+/** The id of a registered job. */
+export type JobName = keyof JobInputs & string;
 
 export interface SendOptions {
   /** Run no earlier than this time. */

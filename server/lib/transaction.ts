@@ -1,19 +1,24 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { type Db, getDb, type Tx } from '@/db';
 import { sendJob, sendJobBatched, sendJobSoon } from '@/server/jobs/client';
-import type { SendOptions } from '@/server/jobs/types';
+import type { JobInputs, JobName, SendOptions } from '@/server/jobs/types';
 import { errorFields, log } from './log';
 
 /** Effects that must happen only once the transaction's writes are committed. */
 export interface After {
   /**
-   * Queues the job `name` (a job definition's id) after the commit. `merge`: jobs that sweep a table
+   * Queues the job `name` (a registered job's id, with that job's input: a type error otherwise) after the
+   * commit. `merge`: jobs that sweep a table
    * (the webhook dispatcher) are asked for once however many transactions ask within 25 ms. `background`:
    * the send is started but not waited for (a job whose sweep covers a lost send, on a path where the
    * caller's answer should not wait for the queue write: a buy intention's expiry), and goes with the
    * others asked for within 10 ms in one queue write (`sendJobBatched`).
    */
-  job(name: string, input?: object, opts?: SendOptions & { merge?: boolean; background?: boolean }): void;
+  job<N extends JobName>(
+    name: N,
+    input: JobInputs[N],
+    opts?: SendOptions & { merge?: boolean; background?: boolean },
+  ): void;
   /** Any other effect after the commit (a mail, a cache refresh). */
   run(effect: () => Promise<void> | void): void;
 }
@@ -49,7 +54,7 @@ export async function transaction<T>(fn: (work: Work) => Promise<T>, within?: Wo
   if (within && 'after' in within) return fn(within);
   const effects: { what: string; run: () => Promise<void> | void; background?: boolean }[] = [];
   const after: After = {
-    job(name, input = {}, opts = {}) {
+    job(name, input, opts = {}) {
       const { merge, background, ...send } = opts;
       effects.push({
         what: name,

@@ -12,7 +12,7 @@ import { recordJobs } from '@/server/testing/jobs';
 import { createCallerFactory } from '@/server/trpc/init';
 import { partnersRouter } from '@/server/trpc/routers/partners';
 import { describeRefusals, pullFeed } from './feed';
-import { pullDueFeedsJob, pullFeedJob } from './feed-jobs';
+import { pullDueFeedsJob, pullFeedJob } from './jobs';
 import { getEvent } from './service';
 
 // The sweep queues pulls through the job client; here its provider records them and pulls are run directly.

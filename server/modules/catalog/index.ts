@@ -9,7 +9,7 @@ export * from './contracts';
 export * from './events';
 export * from './examples';
 export * from './feed';
-export * from './feed-jobs';
+export * from './jobs';
 export * from './feed-schemas';
 export * from './lookups';
 export * from './rules';

@@ -7,6 +7,7 @@
  * show cancellations and to its listings sold in the market.
  */
 export * from './contracts';
+export { expireChannelSaleJob, refundUnfulfilledSalesJob } from './jobs';
 export * from './listings';
 export * from './reactions/channel-listings-sold';
 export * from './reactions/shows-cancelled';

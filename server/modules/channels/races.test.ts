@@ -18,7 +18,8 @@ import { callRoute } from '@/server/testing/fixtures';
 import { postRules, sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
 import { mailsOf, race, relistUnderTicketLock, routeStatus, statuses, webhooksOf } from '@/server/testing/race';
-import { expireChannelSaleJob, refundUnfulfilledSales } from './sales';
+import { expireChannelSaleJob } from './jobs';
+import { refundUnfulfilledSales } from './sales';
 
 /*
  * Race tests of channel sales (docs/trust.md): their creation in the paying transaction, the deadline

@@ -1,8 +1,6 @@
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
 import { channelListings, type ChannelSeat, channelSales, channelSaleTickets } from '@/db/schema/channels';
-import { defineJob } from '@/server/jobs/types';
 import { env, publicBaseUrl } from '@/server/env';
 import { AppError, badRequest, conflict, formatPath, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -23,7 +21,7 @@ import { enqueueChannelWebhook } from '@/server/modules/webhooks';
 import type { ChannelCaller } from './listings';
 import { channelSalesQuery, type ChannelSaleView, fulfilmentBody } from './schemas';
 
-const EXPIRE_CHANNEL_SALE_JOB = 'channels.expireSale';
+export const EXPIRE_CHANNEL_SALE_JOB = 'channels.expireSale';
 const HOUR = 3600_000;
 /** Even a sale just before the show gives the channel this long to hand the tickets over. */
 const MIN_FULFILMENT_MS = 30 * 60_000;
@@ -399,29 +397,6 @@ export async function refundUnfulfilledSales(scope: { saleId?: string } = {}, db
   }
   return refunded;
 }
-
-/** A sale's deadline (sent delayed when it is made): refunds it if still unfulfilled (an early run does nothing). */
-export const expireChannelSaleJob = defineJob({
-  id: EXPIRE_CHANNEL_SALE_JOB,
-  description: "Refund a channel's sale not fulfilled by its deadline",
-  input: z.object({ saleId: z.string().min(1) }),
-  retries: 3,
-  async run({ saleId }) {
-    return { saleId, refunded: (await refundUnfulfilledSales({ saleId }, getDb())) > 0 };
-  },
-});
-
-/** Every minute: refunds every unfulfilled sale past its deadline (a lost deadline job loses nothing). */
-export const refundUnfulfilledSalesJob = defineJob({
-  id: 'channels.refundUnfulfilled',
-  description: "Refund channels' sales not fulfilled in time",
-  input: z.object({}).default({}),
-  cron: '* * * * *',
-  retries: 1,
-  async run() {
-    return { refunded: await refundUnfulfilledSales(undefined, getDb()) };
-  },
-});
 
 /** Staff: one channel's sales, newest first (the dashboard's table). */
 export async function staffChannelSales(partnerId: string, channelId: string, query: unknown, db: DbOrTx) {

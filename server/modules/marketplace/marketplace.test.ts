@@ -21,7 +21,7 @@ import { completeSandboxOnboarding, getPayment, setUpPayoutAccount } from '@/ser
 import { dispatchDue, listMessages, upsertEndpoint } from '@/server/modules/webhooks';
 import { Receiver } from '@/server/testing/receiver';
 import { payDuePayouts } from './payouts';
-import { refundPurchaseJob } from './purchase';
+import { refundPurchaseJob } from './jobs';
 import { transferTickets } from './transfer';
 import { setEnvInFile } from '@/server/testing/env';
 import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';

@@ -1,8 +1,6 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { getDb } from '@/db';
 import { buyIntentions, payouts } from '@/db/schema/marketplace';
-import { defineJob } from '@/server/jobs/types';
 import { errorFields, log } from '@/server/lib/log';
 import { transaction } from '@/server/lib/transaction';
 import { payoutStatus, transferPayout } from '@/server/modules/payments';
@@ -73,15 +71,3 @@ export async function payDuePayouts(limit = 100) {
   }
   return result;
 }
-
-/** Every 10 minutes: pays the payouts that are due (the ledger is the truth; a missed run only delays). */
-export const payDuePayoutsJob = defineJob({
-  id: 'marketplace.payDuePayouts',
-  description: 'Pay sellers their due payouts',
-  input: z.object({}).default({}),
-  cron: '*/10 * * * *',
-  retries: 1,
-  async run() {
-    return payDuePayouts();
-  },
-});

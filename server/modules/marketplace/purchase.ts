@@ -1,11 +1,9 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { z } from 'zod';
 import { buyIntentions, listingItems, listings, payouts } from '@/db/schema/marketplace';
-import { defineJob } from '@/server/jobs/types';
 import { newId } from '@/server/lib/ids';
 import type { Tx } from '@/db';
 import type { Work } from '@/server/lib/transaction';
-import { type Payment, type PaymentRefusal, refundPayment } from '@/server/modules/payments';
+import type { Payment, PaymentRefusal } from '@/server/modules/payments';
 import {
   resolvePrimarySalesFee,
   type SaleTicket,
@@ -472,31 +470,6 @@ async function refuse(work: Work, intentionId: string, payment: Payment, reason:
     refundId: `rfd_${intentionId}_refused`,
   });
 }
-
-/** Refunds a refused purchase's payment, after the refusal committed (the provider is called outside it). */
-export const refundPurchaseJob = defineJob({
-  id: REFUND_PURCHASE_JOB,
-  description: 'Refund a purchase that could not be completed',
-  input: z.object({
-    partnerId: z.string().min(1),
-    paymentId: z.string().min(1),
-    reason: z.string().min(1),
-    /** A part of the payment (a channel's unfulfilled sale); the whole of what is left otherwise. */
-    amountMinor: z.number().int().positive().optional(),
-    /** The refund's own id (refunding again under it answers the first refund). */
-    refundId: z.string().min(1).optional(),
-  }),
-  retries: 10,
-  async run({ partnerId, paymentId, reason, amountMinor, refundId }) {
-    const refund = await refundPayment(partnerId, {
-      paymentId,
-      reason,
-      ...(amountMinor ? { amountMinor } : {}),
-      ...(refundId ? { refundId } : {}),
-    });
-    return { paymentId, refundId: refund.id, status: refund.status };
-  },
-});
 
 /**
  * Before a buy intention's payment is taken on our own checkout (payments' `takePayment`, in its

@@ -15,7 +15,7 @@ import { mailsOf, race, relistUnderTicketLock, routeStatus, statuses, webhooksOf
 import { deleteTicket } from '@/server/testing/ticket-api';
 import { createBuyIntention, expireIntention, getBuyIntention, releaseExpired } from './intentions';
 import { createListing, getListing, unlist, updateListingPrice } from './listings';
-import { refundPurchaseJob } from './purchase';
+import { refundPurchaseJob } from './jobs';
 import { transferTickets } from './transfer';
 
 /*

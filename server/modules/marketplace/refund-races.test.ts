@@ -16,7 +16,7 @@ import { buyerIntention } from './buyer-pages';
 import { createBuyIntention } from './intentions';
 import { createListing } from './listings';
 import { payDuePayouts } from './payouts';
-import { refundPurchaseJob } from './purchase';
+import { refundPurchaseJob } from './jobs';
 import { sellerListingPage } from './sell';
 
 /*

@@ -31,5 +31,5 @@ async function scheduleDispatchAt(at: Date | string): Promise<void> {
 
 /** Asks for a dispatch soon, outside any transaction: at boot, for what the last run left pending. */
 export function requestDispatch(): void {
-  sendJobSoon(WEBHOOK_DISPATCH_JOB);
+  sendJobSoon(WEBHOOK_DISPATCH_JOB, {});
 }
