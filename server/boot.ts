@@ -6,6 +6,7 @@ import { env, publicBaseUrl, resetEnvCache } from '@/server/env';
 import { installClientAddressHeader } from '@/server/http/client-address';
 import { appSecret } from '@/server/lib/app-secret';
 import { log } from '@/server/lib/log';
+import { oneTimeTokenKey } from '@/server/modules/fans';
 import { createPartnerWithKeys } from '@/server/modules/partners';
 import { createStaff } from '@/server/modules/staff';
 import { startJobs } from '@/server/jobs/client';
@@ -100,6 +101,8 @@ export function bootApp(): Promise<void> {
     const db = await prepareDatabase('own');
     process.env.NEXTAUTH_URL ??= publicBaseUrl();
     await ensureSessionSecret();
+    // Read before the first request: redeeming and issuing one-time tokens need it (server/lib/app-secret.ts).
+    await oneTimeTokenKey();
     await ensureAdminFromEnv();
     await ensureDemoPartner();
     const jobs = await startJobs(allJobs());
