@@ -7,6 +7,7 @@ import {
 } from '@/server/modules/marketplace';
 import { expireChannelSaleJob, refundUnfulfilledSalesJob } from '@/server/modules/channels';
 import { sweepIdempotencyKeysJob } from '@/server/http/idempotency';
+import { sweepRateLimitWindowsJob } from '@/server/lib/rate-limit';
 import { sweepFanAuthJob } from '@/server/modules/fans';
 import { sendMailJob, sweepMailJob } from '@/server/modules/mail';
 import { expirePaymentsJob, resendRefundsJob } from '@/server/modules/payments';
@@ -32,6 +33,7 @@ export function allJobs(): JobDefinition[] {
     refundUnfulfilledSalesJob,
     sweepFanAuthJob,
     sweepIdempotencyKeysJob,
+    sweepRateLimitWindowsJob,
     expirePaymentsJob,
     resendRefundsJob,
     sendMailJob,
