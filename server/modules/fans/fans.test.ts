@@ -9,6 +9,7 @@ import { GET as oneTimeTokenRoute } from '@/app/v1/auth/oneTimeToken/route';
 import { getDb, getSql } from '@/db';
 import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
 import { CLIENT_ADDRESS_HEADER } from '@/server/http/client-address';
+import { REFERRER_POLICY } from '@/server/http/security-headers';
 import { flushTouches } from '@/server/lib/deferred-touch';
 import { sha256Hex } from '@/server/lib/ids';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
@@ -29,6 +30,7 @@ import {
   EXPIRED_PATH,
   FAN_SESSION_COOKIE,
   getsFanLocale,
+  ONE_TIME_TOKEN_PARAM,
   redeemRedirectFor,
   safeNextPath,
   TOO_MANY_PATH,
@@ -338,6 +340,9 @@ describe('redeeming too often from one client', () => {
     expect(location.searchParams.get('next')).toBe('/me');
     expect(refused[0].headers.get('cache-control')).toBe('no-store');
     expect(refused[0].headers.get('referrer-policy')).toBe('no-referrer');
+    // next.config.ts's headers win over a route's own: there too, no referrer where the address has a token.
+    expect(REFERRER_POLICY.tokenParam).toBe(ONE_TIME_TOKEN_PARAM);
+    expect(REFERRER_POLICY.tokenInAddress.value).toBe('no-referrer');
     expect(refused[0].headers.get('set-cookie')).toBeNull();
     expect(await refused[0].text()).toBe('');
 
