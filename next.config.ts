@@ -1,6 +1,11 @@
 import type { NextConfig } from 'next';
 import createNextIntlPlugin from 'next-intl/plugin';
-import { COMMON_SECURITY_HEADERS, FRAME_OPTIONS_DENY, NOT_EMBEDDABLE_SOURCE } from './server/http/security-headers';
+import {
+  COMMON_SECURITY_HEADERS,
+  FRAME_OPTIONS_DENY,
+  NOT_EMBEDDABLE_SOURCE,
+  REFERRER_POLICY,
+} from './server/http/security-headers';
 
 // Fan pages and mails are translated with next-intl; its request config picks the locale the proxy chose.
 const withNextIntl = createNextIntlPlugin('./server/lib/i18n/request.ts');
@@ -26,6 +31,16 @@ const nextConfig: NextConfig = {
   // X-Frame-Options everywhere but under the pages a partner may embed, where the proxy decides.
   headers: async () => [
     { source: '/:path*', headers: COMMON_SECURITY_HEADERS },
+    {
+      source: '/:path*',
+      missing: [{ type: 'query', key: REFERRER_POLICY.tokenParam }],
+      headers: [REFERRER_POLICY.usual],
+    },
+    {
+      source: '/:path*',
+      has: [{ type: 'query', key: REFERRER_POLICY.tokenParam }],
+      headers: [REFERRER_POLICY.tokenInAddress],
+    },
     { source: NOT_EMBEDDABLE_SOURCE, headers: [FRAME_OPTIONS_DENY] },
   ],
 };

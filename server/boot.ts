@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { count, eq, sql } from 'drizzle-orm';
 import { getDb, runMigrations } from '@/db';
 import { startEmbeddedPostgres } from '@/db/embedded';
-import { appSettings, partners, staffUsers } from '@/db/schema';
+import { partners, staffUsers } from '@/db/schema';
 import { env, publicBaseUrl, resetEnvCache } from '@/server/env';
 import { installClientAddressHeader } from '@/server/http/client-address';
+import { appSecret } from '@/server/lib/app-secret';
 import { log } from '@/server/lib/log';
+import { oneTimeTokenKey } from '@/server/modules/fans';
 import { createPartnerWithKeys } from '@/server/modules/partners';
 import { createStaff } from '@/server/modules/staff';
 import { startJobs } from '@/server/jobs/client';
@@ -47,13 +48,7 @@ export async function prepareDatabase(mode: 'own' | 'attach'): Promise<DatabaseH
 /** The session-signing secret: NEXTAUTH_SECRET, or one generated once and shared through the database. */
 async function ensureSessionSecret(): Promise<void> {
   if (process.env.NEXTAUTH_SECRET) return;
-  const db = getDb();
-  await db
-    .insert(appSettings)
-    .values({ key: 'nextauth_secret', value: randomBytes(32).toString('base64url') })
-    .onConflictDoNothing();
-  const [row] = await db.select().from(appSettings).where(eq(appSettings.key, 'nextauth_secret'));
-  process.env.NEXTAUTH_SECRET = row.value;
+  process.env.NEXTAUTH_SECRET = await appSecret('nextauth_secret');
 }
 
 async function ensureAdminFromEnv(): Promise<void> {
@@ -106,6 +101,8 @@ export function bootApp(): Promise<void> {
     const db = await prepareDatabase('own');
     process.env.NEXTAUTH_URL ??= publicBaseUrl();
     await ensureSessionSecret();
+    // Read before the first request: redeeming and issuing one-time tokens need it (server/lib/app-secret.ts).
+    await oneTimeTokenKey();
     await ensureAdminFromEnv();
     await ensureDemoPartner();
     const jobs = await startJobs(allJobs());

@@ -11,3 +11,12 @@ export async function brandOfRequest(): Promise<BrandPartner | null> {
   const [h, c] = await Promise.all([headers(), cookies()]);
   return fanBrandOf(h.get(FAN_ADDRESS_HEADER), c.get(LAST_PARTNER_COOKIE)?.value, getDb());
 }
+
+/**
+ * The brand of the fan page at `path` (where a link was going), else of the partner the fan last signed
+ * in with, else none.
+ */
+export async function brandOfPath(path: string): Promise<BrandPartner | null> {
+  const c = await cookies();
+  return fanBrandOf(path, c.get(LAST_PARTNER_COOKIE)?.value, getDb());
+}

@@ -10,8 +10,10 @@ export const appSettings = pgTable('app_settings', {
 });
 
 /**
- * Sliding-window request logs shared by every app instance (server/http/rate-limit.ts): per key, the
- * epoch-millisecond times (database clock) of the calls accepted in the current window.
+ * Sliding-window request logs shared by every app instance (server/lib/rate-limit.ts): per key (a limit's
+ * name and its subject: a fan's or staff member's e-mail, a client address, a partner), the
+ * epoch-millisecond times (database clock) of the calls accepted in the current window. `expires_at`: when
+ * the newest of them leaves its window, after which the row holds nothing; `rate-limit.sweepExpired` deletes it.
  */
 export const rateLimitWindows = pgTable('rate_limit_windows', {
   key: text().primaryKey(),
@@ -19,6 +21,7 @@ export const rateLimitWindows = pgTable('rate_limit_windows', {
     .array()
     .notNull()
     .default(sql`'{}'`),
+  expiresAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
 });
 
 /**

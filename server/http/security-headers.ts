@@ -45,9 +45,18 @@ export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 
 /** Headers on every answer, pages and API alike (next.config.ts sets them, static files included). */
 export const COMMON_SECURITY_HEADERS: { key: string; value: string }[] = [
   { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=(), usb=()' },
 ];
+
+/**
+ * The referrer policy, by whether the address carries a one-time token (`?token=`): then none at all, so no
+ * Referer carries the token on. Set in next.config.ts, whose headers win over a route handler's own.
+ */
+export const REFERRER_POLICY = {
+  usual: { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
+  tokenInAddress: { key: 'Referrer-Policy', value: 'no-referrer' },
+  tokenParam: 'token',
+};
 
 /** Refuses framing in browsers without `frame-ancestors`; on every answer but the embeddable pages'. */
 export const FRAME_OPTIONS_DENY = { key: 'X-Frame-Options', value: 'DENY' };

@@ -7,6 +7,7 @@ import {
 } from '@/server/modules/marketplace';
 import { expireChannelSaleJob, refundUnfulfilledSalesJob } from '@/server/modules/channels';
 import { sweepIdempotencyKeysJob } from '@/server/http/jobs';
+import { sweepRateLimitWindowsJob } from '@/server/lib/jobs';
 import { sweepFanAuthJob } from '@/server/modules/fans';
 import { sendMailJob, sweepMailJob } from '@/server/modules/mail';
 import { expirePaymentsJob, resendRefundsJob } from '@/server/modules/payments';
@@ -35,6 +36,7 @@ const jobs = [
   refundUnfulfilledSalesJob,
   sweepFanAuthJob,
   sweepIdempotencyKeysJob,
+  sweepRateLimitWindowsJob,
   expirePaymentsJob,
   resendRefundsJob,
   sendMailJob,

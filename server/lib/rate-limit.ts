@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { type Db, getDb } from '@/db';
+import { type Db, type DbOrTx, getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
 
 export interface RateLimit {
@@ -19,15 +19,19 @@ export interface RateDecision {
 /**
  * Sliding-window limiter kept in PostgreSQL, so every app instance shares it. Exact: a call is
  * refused when `limit` calls were already accepted within the last `windowSeconds`, by the
- * database clock. One row per key, locked for the decision; refused calls are not counted.
+ * database clock. One row per key, locked for the decision; refused calls are not counted. The row
+ * keeps when its newest hit leaves the window (`expires_at`), after which `sweepRateLimitWindows`
+ * deletes it: keys hold e-mails and client addresses, kept no longer than they limit anything.
  */
 export async function consume(limit: RateLimit, subject: string, db: Db): Promise<RateDecision> {
   const key = `${limit.name}:${subject}`;
   const windowMs = limit.windowSeconds * 1000;
   return db.transaction(async (tx) => {
-    await tx.execute(sql`insert into rate_limit_windows (key) values (${key}) on conflict do nothing`);
+    // The row, made if missing, under its lock in one statement: a sweep deleting it at the same moment
+    // cannot leave nothing to read (an insert and then a read could).
     const rows = await tx.execute<{ hits: string[] | number[]; now: string }>(
-      sql`select hits, (extract(epoch from clock_timestamp()) * 1000)::bigint as now from rate_limit_windows where key = ${key} for update`,
+      sql`insert into rate_limit_windows (key) values (${key}) on conflict (key) do update set key = excluded.key
+        returning hits, (extract(epoch from clock_timestamp()) * 1000)::bigint as now`,
     );
     const now = Number(rows[0].now);
     const kept = rows[0].hits.map(Number).filter((t) => t > now - windowMs);
@@ -36,13 +40,14 @@ export async function consume(limit: RateLimit, subject: string, db: Db): Promis
       return { allowed: false, remaining: 0, retryAfter };
     }
     kept.push(now);
-    await tx.execute(sql`update rate_limit_windows set hits = ${`{${kept.join(',')}}`}::bigint[] where key = ${key}`);
+    await tx.execute(sql`update rate_limit_windows set hits = ${`{${kept.join(',')}}`}::bigint[],
+      expires_at = greatest(expires_at, to_timestamp(${now + windowMs}::bigint / 1000.0)) where key = ${key}`);
     return { allowed: true, remaining: limit.limit - kept.length, retryAfter: 0 };
   });
 }
 
 /**
- * Gives back one call `consume` accepted (its newest hit), for limits that count only some outcomes: a
+ * Gives back one call `consume` accepted (its newest hit; `expires_at` stays, a bound the older hits keep), for limits that count only some outcomes: a
  * sign-in consumes before the password is checked, so however many attempts arrive at once no more than
  * `limit` are checked, and gives the hit back when the password was right.
  */
@@ -65,4 +70,10 @@ export async function enforce(limit: RateLimit, subject: string): Promise<Record
     );
   }
   return headers;
+}
+
+/** Deletes the windows whose every hit has left its window (they limit nothing any more); returns how many. */
+export async function sweepRateLimitWindows(db: DbOrTx): Promise<number> {
+  const rows = await db.execute(sql`delete from rate_limit_windows where expires_at < now() returning key`);
+  return rows.length;
 }

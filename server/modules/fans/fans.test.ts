@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { NextRequest } from 'next/server';
 import fc from 'fast-check';
@@ -5,9 +6,10 @@ import { describe, expect, it } from 'vitest';
 import { HEAD, GET as redeemRoute } from '@/app/auth/redeem/route';
 import { POST as signOutRoute } from '@/app/auth/signout/route';
 import { GET as oneTimeTokenRoute } from '@/app/v1/auth/oneTimeToken/route';
-import { getDb } from '@/db';
+import { getDb, getSql } from '@/db';
 import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
 import { CLIENT_ADDRESS_HEADER } from '@/server/http/client-address';
+import { REFERRER_POLICY } from '@/server/http/security-headers';
 import { flushTouches } from '@/server/lib/deferred-touch';
 import { sha256Hex } from '@/server/lib/ids';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
@@ -17,13 +19,22 @@ import {
   endFanSessionsOf,
   fanSessionFrom,
   issueOneTimeToken,
+  oneTimeTokenKind,
   redeemOneTimeToken,
   startFanSession,
   sweepExpiredFanAuth,
   withOneTimeToken,
 } from './service';
 import { REDEEM_FAILURES_PER_CLIENT } from './sign-in-link';
-import { FAN_SESSION_COOKIE, getsFanLocale, redeemRedirectFor, safeNextPath } from './urls';
+import {
+  EXPIRED_PATH,
+  FAN_SESSION_COOKIE,
+  getsFanLocale,
+  ONE_TIME_TOKEN_PARAM,
+  redeemRedirectFor,
+  safeNextPath,
+  TOO_MANY_PATH,
+} from './urls';
 
 const db = () => getDb();
 
@@ -39,8 +50,16 @@ describe('one-time tokens', () => {
   it('are URL-safe, stored only as a SHA-256 hash, bound to the partner and the lower-cased e-mail', async () => {
     const partner = await makePartner('OTT issue');
     const token = await issueOneTimeToken(partner.partner.id, '  Ana.Garcia@Example.COM ', undefined, getDb());
-    expect(token).toMatch(/^ott_[A-Za-z0-9_-]{43}$/);
+    expect(token).toMatch(/^ott_[A-Za-z0-9_-]{65}$/);
     expect(encodeURIComponent(token)).toBe(token);
+    // Its tag tells it from a guess without the database; change one character and it is a guess.
+    expect(await oneTimeTokenKind(token)).toBe('issued');
+    const flipped = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`;
+    expect(await oneTimeTokenKind(flipped)).toBe('guess');
+    expect(await oneTimeTokenKind(`${token.slice(0, 10)}${token[10] === 'A' ? 'B' : 'A'}${token.slice(11)}`)).toBe(
+      'guess',
+    );
+    expect(await oneTimeTokenKind(token.slice(0, 47))).toBe('untagged');
     const row = await tokenRow(token);
     expect(row).toMatchObject({ partnerId: partner.partner.id, email: 'ana.garcia@example.com', method: 'email' });
     expect(row.usedAt).toBeNull();
@@ -277,31 +296,123 @@ describe('redeeming too often from one client', () => {
         headers: { [CLIENT_ADDRESS_HEADER]: address, 'accept-language': lang },
       }),
     );
+  const freshAddress = (label: string) =>
+    `203.0.113.${Math.floor(Math.random() * 250)}-${label}-${process.pid}-${Date.now()}`;
+  const untaggedShape = () => `ott_${randomBytes(32).toString('base64url')}`;
+  /** The shape of an issued token with a tag Encore never made. */
+  const forged = () => `ott_${randomBytes(32).toString('base64url')}${randomBytes(16).toString('base64url')}`;
 
-  it('answers 429 in the fan language once a client tried 30 bad links in 15 minutes, leaving the token unspent', async () => {
+  /** Every statement the driver sends while `work` runs: whatever path a token takes, its hash is a parameter there. */
+  async function statementsDuring<T>(work: () => Promise<T>): Promise<{ result: T; sent: string[] }> {
+    const sent: string[] = [];
+    const options = getSql().options;
+    const before = options.debug;
+    options.debug = (_connection, query, parameters) => sent.push(`${query} ${JSON.stringify(parameters)}`);
+    try {
+      return { result: await work(), sent };
+    } finally {
+      options.debug = before;
+    }
+  }
+  const lookedUp = (sent: string[], tokens: string[]) =>
+    tokens.filter((t) => sent.some((q) => q.includes('one_time_tokens') && q.includes(sha256Hex(t))));
+
+  it('opens a good token whatever others tried from the same address; bad ones past 30 go to the too-many page', async () => {
     const partner = await makePartner('Redeem limit');
-    const address = `203.0.113.${Math.floor(Math.random() * 250)}-${process.pid}-${Date.now()}`;
+    const address = freshAddress('seq');
     // Good links do not count: a fan opening many of theirs is never limited.
     for (let i = 0; i < REDEEM_FAILURES_PER_CLIENT.limit + 5; i += 1) {
       const good = await issueOneTimeToken(partner.partner.id, `good${i}@example.com`, undefined, getDb());
       expect((await from(address, `?token=${good}`)).status).toBe(303);
     }
-    // Bad ones do, even sent at once.
-    const bad = await Promise.all(
-      Array.from({ length: REDEEM_FAILURES_PER_CLIENT.limit + 10 }, (_, i) => from(address, `?token=ott_guess${i}`)),
+    // Strangers at the same address follow 300 bad links of every shape.
+    const bad = Array.from({ length: 300 }, (_, i) => [untaggedShape(), forged(), `ott_guess${i}`][i % 3]);
+    const answers = [];
+    for (const token of bad) answers.push(await from(address, `?token=${token}&next=%2Fme`, 'es'));
+    expect(answers.filter((r) => r.headers.get('location')!.startsWith('/auth/expired?'))).toHaveLength(30);
+    const refused = answers.slice(REDEEM_FAILURES_PER_CLIENT.limit);
+    expect(refused.every((r) => r.status === 303 && r.headers.get('location')!.startsWith(`${TOO_MANY_PATH}?`))).toBe(
+      true,
     );
-    expect(bad.filter((r) => r.status === 303)).toHaveLength(REDEEM_FAILURES_PER_CLIENT.limit);
-    expect(bad.filter((r) => r.status === 429)).toHaveLength(10);
+    const location = new URL(refused[0].headers.get('location')!, 'http://encore.test');
+    expect(location.pathname).toBe(TOO_MANY_PATH);
+    expect(Number(location.searchParams.get('minutes'))).toBeGreaterThanOrEqual(14);
+    expect(location.searchParams.get('next')).toBe('/me');
+    expect(refused[0].headers.get('cache-control')).toBe('no-store');
+    expect(refused[0].headers.get('referrer-policy')).toBe('no-referrer');
+    // next.config.ts's headers win over a route's own: there too, no referrer where the address has a token.
+    expect(REFERRER_POLICY.tokenParam).toBe(ONE_TIME_TOKEN_PARAM);
+    expect(REFERRER_POLICY.tokenInAddress.value).toBe('no-referrer');
+    expect(refused[0].headers.get('set-cookie')).toBeNull();
+    expect(await refused[0].text()).toBe('');
+
+    // A fan's own link from the same address still opens.
     const token = await issueOneTimeToken(partner.partner.id, 'limited@example.com', undefined, getDb());
-    const refused = await from(address, `?token=${token}&next=%2Fme`, 'es');
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(refused.headers.get('set-cookie')).toBeNull();
-    expect(await refused.text()).toContain('Se abrieron demasiados enlaces de acceso caducados');
-    // The token was not spent, and another client is not limited by this one.
-    const other = await from(`${address}-other`, `?token=${token}&next=%2Fme`);
-    expect(other.status).toBe(303);
-    expect(other.headers.get('location')).toBe('/me');
+    const opened = await from(address, `?token=${token}&next=%2Fme`, 'es');
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toBe('/me');
+    expect(opened.cookies.get(FAN_SESSION_COOKIE)?.value).toMatch(/^fs_/);
+    // Used again, it is a genuine link: the expired page naming its partner, even over the limit.
+    const again = await from(address, `?token=${token}&next=%2Fme`);
+    expect(again.headers.get('location')).toBe(`/auth/expired?next=%2Fme&partner=${partner.partner.id}`);
+  });
+
+  it('40 bad tokens and one good one at once from one address: the good one opens, at most 30 bad ones are looked up', async () => {
+    const partner = await makePartner('Redeem burst');
+    const token = await issueOneTimeToken(partner.partner.id, 'burst@example.com', undefined, getDb());
+    // The worst case: guesses of the untagged shape (tokens issued before tags), which only the table can tell.
+    const bad = Array.from({ length: 40 }, untaggedShape);
+    const address = freshAddress('burst');
+    const { result, sent } = await statementsDuring(() =>
+      Promise.all([token, ...bad].map((t) => from(address, `?token=${t}&next=%2Fme`))),
+    );
+    const [good, ...rest] = result;
+    expect(good.headers.get('location')).toBe('/me');
+    expect(good.cookies.get(FAN_SESSION_COOKIE)?.value).toMatch(/^fs_/);
+    expect(lookedUp(sent, [token])).toEqual([token]);
+    // At most the limit; exactly the limit here, which also shows the recording sees every look-up.
+    expect(lookedUp(sent, bad).length).toBeLessThanOrEqual(REDEEM_FAILURES_PER_CLIENT.limit);
+    expect(lookedUp(sent, bad)).toHaveLength(REDEEM_FAILURES_PER_CLIENT.limit);
+    const pages = rest.map((r) => new URL(r.headers.get('location')!, 'http://encore.test').pathname);
+    expect(pages.filter((p) => p === EXPIRED_PATH)).toHaveLength(REDEEM_FAILURES_PER_CLIENT.limit);
+    expect(pages.filter((p) => p === TOO_MANY_PATH)).toHaveLength(40 - REDEEM_FAILURES_PER_CLIENT.limit);
+
+    // Forged tags and other guesses are never looked up at all, and the good one still opens.
+    const token2 = await issueOneTimeToken(partner.partner.id, 'burst2@example.com', undefined, getDb());
+    const guesses = Array.from({ length: 40 }, (_, i) => (i % 2 ? forged() : `ott_guess${i}`));
+    const second = await statementsDuring(() =>
+      Promise.all([token2, ...guesses].map((t) => from(freshAddress('forged'), `?token=${t}`))),
+    );
+    expect(second.result[0].headers.get('location')).toBe('/me');
+    expect(lookedUp(second.sent, guesses)).toEqual([]);
+  });
+
+  it('keeps the old rule for untagged tokens issued before tags: counted first, given back when good', async () => {
+    const partner = await makePartner('Redeem untagged');
+    const untagged = async (email: string) => {
+      const token = untaggedShape();
+      await db()
+        .insert(oneTimeTokens)
+        .values({
+          tokenHash: sha256Hex(token),
+          partnerId: partner.partner.id,
+          email,
+          method: 'email',
+          expiresAt: sql`now() + interval '15 minutes'`,
+        });
+      return token;
+    };
+    const address = freshAddress('untagged');
+    for (let i = 0; i < REDEEM_FAILURES_PER_CLIENT.limit + 5; i += 1)
+      expect((await from(address, `?token=${await untagged(`u${i}@example.com`)}`)).headers.get('location')).toBe(
+        '/me',
+      );
+    for (let i = 0; i < REDEEM_FAILURES_PER_CLIENT.limit; i += 1) await from(address, `?token=${untaggedShape()}`);
+    const late = await untagged('late@example.com');
+    const refused = await from(address, `?token=${late}`);
+    expect(new URL(refused.headers.get('location')!, 'http://encore.test').pathname).toBe(TOO_MANY_PATH);
+    // Left unspent: from another address it opens.
+    expect((await from(`${address}-other`, `?token=${late}`)).headers.get('location')).toBe('/me');
   });
 });
 
@@ -469,6 +580,7 @@ describe('fan URL rules', () => {
 
   it('give the expired-link page a language without making /auth a place where tokens are redeemed', () => {
     expect(getsFanLocale('/auth/expired')).toBe(true);
+    expect(getsFanLocale('/auth/too-many')).toBe(true);
     expect(getsFanLocale('/pay/pay_1')).toBe(true);
     for (const path of ['/auth/redeem', '/auth/signout', '/auth', '/v1/me', '/dashboard'])
       expect(getsFanLocale(path), path).toBe(false);

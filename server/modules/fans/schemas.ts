@@ -17,8 +17,12 @@ export const oneTimeTokenMethod = z.enum(ONE_TIME_TOKEN_METHODS, {
   error: 'must be email (the only sign-in method Encore offers)',
 });
 
-/** `ott_` and 43 base64url characters: 256 random bits. */
-export const ONE_TIME_TOKEN_PATTERN = /^ott_[A-Za-z0-9_-]{43}$/;
+/**
+ * A one-time token as Encore issues it: `ott_`, 43 base64url characters (256 random bits) and a 22-character
+ * tag (128 bits of an HMAC of them under a key of the deployment), so a guess is told from a token Encore
+ * issued without reading the database. Opaque to partners.
+ */
+export const ONE_TIME_TOKEN_PATTERN = /^ott_[A-Za-z0-9_-]{65}$/;
 
 export const oneTimeTokenQuery = z.object({
   user: fanEmail.meta({ description: "The fan's e-mail address (at most 254 characters); matched in any case." }),
@@ -30,4 +34,4 @@ export const oneTimeTokenQuery = z.object({
 export const oneTimeTokenResponse = z
   .string()
   .regex(ONE_TIME_TOKEN_PATTERN)
-  .meta({ description: 'The one-time token: `ott_` and 43 URL-safe characters.' });
+  .meta({ description: 'The one-time token, opaque: `ott_` and 65 URL-safe characters.' });

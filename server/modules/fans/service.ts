@@ -1,8 +1,9 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import { type DbOrTx, getSql } from '@/db';
 import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
 import { env } from '@/server/env';
+import { appSecret } from '@/server/lib/app-secret';
 import { badRequest } from '@/server/lib/errors';
 import { deferredTouch } from '@/server/lib/deferred-touch';
 import type { Locale } from '@/server/lib/i18n';
@@ -24,6 +25,40 @@ const SESSION_PATTERN = /^fs_[A-Za-z0-9_-]{43}$/;
 /** 32 random bytes (256 bits), base64url: safe in a URL and a cookie as is. */
 function secret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString('base64url')}`;
+}
+
+/** Tokens issued before they carried a tag (issue 43): redeemed the old way until they expire (a day at most). */
+const UNTAGGED_TOKEN_PATTERN = /^ott_[A-Za-z0-9_-]{43}$/;
+const TOKEN_RANDOM_END = 'ott_'.length + 43;
+
+/** The key of one-time token tags: generated once per deployment, kept in app_settings. */
+export function oneTimeTokenKey(): Promise<string> {
+  return appSecret('one_time_token_key');
+}
+
+/** 128 bits of HMAC-SHA256 of the token's random part, base64url (22 characters). */
+function tagOf(random: string, key: string): string {
+  return createHmac('sha256', key).update(random).digest().subarray(0, 16).toString('base64url');
+}
+
+function taggedToken(key: string): string {
+  const random = randomBytes(32).toString('base64url');
+  return `ott_${random}${tagOf(random, key)}`;
+}
+
+/**
+ * What a token on a URL is, told without reading the token table: `issued` (its tag verifies, so Encore
+ * made it: only the table says whether it is still good), `untagged` (the shape of tokens issued before
+ * tags: only the table can tell it from a guess) or `guess` (anything else, a forged tag included).
+ */
+export type OneTimeTokenKind = 'issued' | 'untagged' | 'guess';
+
+export async function oneTimeTokenKind(token: unknown): Promise<OneTimeTokenKind> {
+  if (typeof token !== 'string') return 'guess';
+  if (UNTAGGED_TOKEN_PATTERN.test(token)) return 'untagged';
+  if (!ONE_TIME_TOKEN_PATTERN.test(token)) return 'guess';
+  const expected = Buffer.from(tagOf(token.slice(4, TOKEN_RANDOM_END), await oneTimeTokenKey()));
+  return timingSafeEqual(Buffer.from(token.slice(TOKEN_RANDOM_END)), expected) ? 'issued' : 'guess';
 }
 
 function normalisedEmail(email: string): string {
@@ -51,7 +86,7 @@ export async function issueOneTimeToken(
   if (!parsedMethod.success) {
     throw badRequest('method is not supported', [{ path: 'method', message: parsedMethod.error.issues[0].message }]);
   }
-  const token = secret('ott_');
+  const token = taggedToken(await oneTimeTokenKey());
   await db.insert(oneTimeTokens).values({
     tokenHash: sha256Hex(token),
     partnerId,
@@ -73,7 +108,8 @@ export async function issueOneTimeTokens(
   db: DbOrTx,
 ): Promise<string[]> {
   if (count <= 0) return [];
-  const tokens = Array.from({ length: count }, () => secret('ott_'));
+  const key = await oneTimeTokenKey();
+  const tokens = Array.from({ length: count }, () => taggedToken(key));
   const owner = normalisedEmail(email);
   await db.insert(oneTimeTokens).values(
     tokens.map((token) => ({
@@ -89,13 +125,14 @@ export async function issueOneTimeTokens(
 
 /**
  * Spends a token: one atomic UPDATE marks it used only if it is unused and unexpired, so of any number
- * of simultaneous redemptions exactly one gets the fan back. Null for an unknown, used or expired token.
+ * of simultaneous redemptions exactly one gets the fan back. Null for an unknown, used or expired token;
+ * a guess (see `oneTimeTokenKind`) is not looked up.
  */
 export async function redeemOneTimeToken(
   token: string,
   db: DbOrTx,
 ): Promise<{ partnerId: string; email: string } | null> {
-  if (typeof token !== 'string' || !ONE_TIME_TOKEN_PATTERN.test(token)) return null;
+  if ((await oneTimeTokenKind(token)) === 'guess') return null;
   const [row] = await db
     .update(oneTimeTokens)
     .set({ usedAt: sql`now()` })
@@ -264,10 +301,11 @@ export function fanSessionMaxAge(): number {
 
 /**
  * The partner a token was issued for, used or expired alike, without spending it: lets the page for a
- * spent link name the partner to go back to. Null for a token Encore never issued (or already swept).
+ * spent link name the partner to go back to. Null for a token Encore never issued (or already swept); a
+ * guess is not looked up.
  */
 export async function partnerOfOneTimeToken(token: string, db: DbOrTx): Promise<string | null> {
-  if (typeof token !== 'string' || !ONE_TIME_TOKEN_PATTERN.test(token)) return null;
+  if ((await oneTimeTokenKind(token)) === 'guess') return null;
   const [row] = await db
     .select({ partnerId: oneTimeTokens.partnerId })
     .from(oneTimeTokens)

@@ -6,31 +6,62 @@ import { transaction } from '@/server/lib/transaction';
 import { queueMail } from '@/server/modules/mail';
 import { getPartner } from '@/server/modules/partners';
 import { fanEmail } from './schemas';
-import { issueOneTimeToken } from './service';
+import { issueOneTimeToken, oneTimeTokenKind, partnerOfOneTimeToken, redeemOneTimeToken } from './service';
 import { ONE_TIME_TOKEN_PARAM, REDEEM_PATH, safeNextPath } from './urls';
 
 /** Sign-in links asked for one e-mail (any partner) and from one address, per 15 minutes. */
 const SIGN_IN_LINK_PER_EMAIL: RateLimit = { name: 'fan-sign-in-email', limit: 5, windowSeconds: 900 };
 const SIGN_IN_LINK_PER_IP: RateLimit = { name: 'fan-sign-in-ip', limit: 30, windowSeconds: 900 };
 /**
- * Failed one-time-token redemptions (unknown, used or expired tokens) per client address per 15 minutes.
- * Tokens are unguessable (~190 bits), so this is defence in depth: a client trying tokens wholesale is
- * stopped after a few dozen. Each attempt is counted before the token is looked at (so a burst cannot
- * slip past the count) and given back when the token was good: a fan following their links is never
- * limited.
+ * Failed one-time-token redemptions per client address per 15 minutes: what stops a client trying tokens
+ * wholesale. Many fans share an address (venue Wi-Fi, carrier NAT), so only bad tokens count and only bad
+ * tokens are refused: a token Encore issued (its tag verifies, `oneTimeTokenKind`) is always redeemed,
+ * whatever others did from the same address, and counts only when it turns out used or expired (after the
+ * look-up; such tokens are bounded by what Encore issued). A guess counts and, over the limit, is refused;
+ * either way it is never looked up in the database. Untagged tokens (issued before tags, gone within a
+ * day) keep the old rule: counted before the look-up, so a burst cannot slip past the count, and given
+ * back when good.
  */
 export const REDEEM_FAILURES_PER_CLIENT: RateLimit = { name: 'ott-redeem', limit: 30, windowSeconds: 900 };
 
-/** Counts a redemption attempt: seconds before this client may try again, or 0 (an unknown client is not counted). */
-export async function countRedeemAttempt(clientAddress: string | null): Promise<number> {
+/** What following a one-time link from a client comes to. */
+export type RedeemOutcome =
+  | { outcome: 'signedIn'; partnerId: string; email: string }
+  /** Used, expired or unknown: the expired-link page, naming the partner when the token is one we issued. */
+  | { outcome: 'expired'; partnerId: string | null }
+  /** This client tried too many bad links lately; the token is left unspent. */
+  | { outcome: 'tooMany'; retryAfterSeconds: number };
+
+/** Counts a failed attempt: seconds before this client may try again, or 0 (an unknown client is not counted). */
+async function countFailure(clientAddress: string | null): Promise<number> {
   if (!clientAddress) return 0;
   const decision = await consume(REDEEM_FAILURES_PER_CLIENT, clientAddress, getDb());
   return decision.allowed ? 0 : decision.retryAfter;
 }
 
-/** The attempt redeemed a good token: it does not count against the client. */
-export async function giveBackRedeemAttempt(clientAddress: string | null): Promise<void> {
-  if (clientAddress) await release(REDEEM_FAILURES_PER_CLIENT, clientAddress, getDb());
+/**
+ * Redeems a one-time token from a link a client followed, under the per-address limit of bad links
+ * (REDEEM_FAILURES_PER_CLIENT): a token Encore issued is always redeemed; a guess costs no database
+ * look-up of tokens, only its count.
+ */
+export async function redeemFromClient(token: string, clientAddress: string | null): Promise<RedeemOutcome> {
+  const kind = await oneTimeTokenKind(token);
+  if (kind === 'guess') {
+    const retryAfterSeconds = await countFailure(clientAddress);
+    return retryAfterSeconds ? { outcome: 'tooMany', retryAfterSeconds } : { outcome: 'expired', partnerId: null };
+  }
+  if (kind === 'untagged') {
+    const retryAfterSeconds = await countFailure(clientAddress);
+    if (retryAfterSeconds) return { outcome: 'tooMany', retryAfterSeconds };
+  }
+  const fan = await redeemOneTimeToken(token, getDb());
+  if (fan) {
+    if (kind === 'untagged' && clientAddress) await release(REDEEM_FAILURES_PER_CLIENT, clientAddress, getDb());
+    return { outcome: 'signedIn', ...fan };
+  }
+  // An issued token that is used or expired counts now; an untagged one was counted before its look-up.
+  if (kind === 'issued') await countFailure(clientAddress);
+  return { outcome: 'expired', partnerId: await partnerOfOneTimeToken(token, getDb()) };
 }
 
 export type SignInLinkResult =

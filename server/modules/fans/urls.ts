@@ -24,6 +24,9 @@ export const REDEEM_PATH = '/auth/redeem';
 /** The friendly page a used, expired or unknown token lands on. */
 export const EXPIRED_PATH = '/auth/expired';
 
+/** The page a client that tried too many bad links lately lands on: `?minutes=…&next=…`. */
+export const TOO_MANY_PATH = '/auth/too-many';
+
 /** Where a fan lands after signing in when the link named no page. */
 export const DEFAULT_FAN_PATH = '/me';
 
@@ -48,11 +51,11 @@ function isFanPage(pathname: string): boolean {
 }
 
 /**
- * Whether a page is shown in the fan's language: every fan page, plus the expired-link page, which
- * sits under /auth (so a token there is never redeemed) but is read by fans.
+ * Whether a page is shown in the fan's language: every fan page, plus the expired-link and too-many-links
+ * pages, which sit under /auth (so a token there is never redeemed) but are read by fans.
  */
 export function getsFanLocale(pathname: string): boolean {
-  return isFanPage(pathname) || pathname === EXPIRED_PATH;
+  return isFanPage(pathname) || pathname === EXPIRED_PATH || pathname === TOO_MANY_PATH;
 }
 
 /**
