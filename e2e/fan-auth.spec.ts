@@ -76,8 +76,10 @@ test('a client trying bad sign-in links lands on a branded page in its language;
   expect(refused.headers()['referrer-policy']).toBe('no-referrer');
   expect((await tryLink(`ott_guess_${RUN}_other`, '203.0.113.77')).headers()['location']).toMatch(/^\/auth\/expired\?/);
 
-  // What the fan sees: the page in Spanish, in the brand of the page the link was going to, with the wait.
+  // What the fan sees: the page in their language (Spanish, chosen on an earlier page and remembered), in the
+  // brand of the page the link was going to, with the wait.
   await page.setExtraHTTPHeaders(headers(client));
+  await page.goto(`/resale/${created.partnerId}?lang=es`);
   await page.goto(`/resale/${created.partnerId}?token=ott_guess_${RUN}_page`);
   await expect(page).toHaveURL(/\/auth\/too-many\?minutes=1[45]&/);
   await expect(page.getByRole('heading', { name: 'Demasiados enlaces de acceso desde esta conexión' })).toBeVisible();

@@ -149,7 +149,7 @@ test('staff reconcile a partner’s week to the cent, see what is owed to seller
     const empty = await staff.get(exportUrl('payouts'));
     expect([empty.status(), await empty.text()]).toEqual([
       200,
-      'payoutId,createdAt,status,sellerEmail,amount,currency,dueAt,paidAt,listingId,intentionId,paymentId\r\n',
+      '\uFEFFpayoutId,createdAt,status,sellerEmail,amount,currency,dueAt,paidAt,listingId,intentionId,paymentId\r\n',
     ]);
   });
 

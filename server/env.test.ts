@@ -79,6 +79,8 @@ describe('the configuration tables (docs/configuration.md)', () => {
       'WORKER_IMPORT_BATCH',
       'WORKER_LOG_LEVEL',
       'BOOT_CHILD_SEED',
+      'BOOT_CHILD_HEALTH',
+      'IDEM_CALL',
       'BARE_CONFIG',
       'BARE_PORT',
       'RECEIVER_PORT',

@@ -9,7 +9,7 @@ import { PUT as channelListingPut } from '@/app/v1/channels/listings/[listingId]
 import { type Db, getDb } from '@/db';
 import * as schema from '@/db/schema';
 import { eventPageInfo, getEventTitle } from '@/server/modules/catalog';
-import { currentFanSession, startFanSession } from '@/server/modules/fans';
+import { currentFanSession, oneTimeTokenKey, startFanSession } from '@/server/modules/fans';
 import { notificationLead, showInventories } from '@/server/modules/market-data';
 import {
   buyerCheckout,
@@ -84,7 +84,9 @@ let readOnly: Handle;
 const statements: string[] = [];
 let jobs: ReturnType<typeof recordJobs>;
 
-beforeAll(() => {
+beforeAll(async () => {
+  // What boot reads before serving (server/boot.ts): the one-time tokens' key, generated once per deployment.
+  await oneTimeTokenKey();
   jobs = recordJobs();
   const url = process.env.DATABASE_URL!;
   const sql = postgres(url, {

@@ -26,9 +26,12 @@ export function appSecret(name: string): Promise<string> {
 
 async function readOrCreate(name: string): Promise<string> {
   const db = getDb();
+  const read = () => db.execute<{ value: string }>(sql`select value from app_settings where key = ${name}`);
+  // Read first: only the first instance of a deployment writes it.
+  const [found] = await read();
+  if (found) return found.value;
   await db.execute(
     sql`insert into app_settings (key, value) values (${name}, ${randomBytes(32).toString('base64url')}) on conflict do nothing`,
   );
-  const rows = await db.execute<{ value: string }>(sql`select value from app_settings where key = ${name}`);
-  return rows[0].value;
+  return (await read())[0].value;
 }
