@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { axe, createPartner, RUN, shot } from './helpers';
+import { axe, createPartner, RUN, shot, shotsEnEs } from './helpers';
 
 /**
  * A partner asks the real API for a one-time token and appends it to an Encore fan URL: the fan lands
@@ -86,7 +86,7 @@ test('a client trying bad sign-in links lands on a branded page in its language;
   await expect(page.getByTestId('too-many-wait')).toHaveText(/dentro de 1[45] minutos\.$/);
   await expect(page.getByTestId('partner-brand')).toContainText(name);
   await axe(page, 'too many links');
-  await shot(page, 'fan-too-many-links');
+  await shotsEnEs(page, 'fan-too-many-links');
 
   // A fan's own link from the same address still opens.
   const res = await request.get(`/v1/auth/oneTimeToken?user=${encodeURIComponent(`flood.${RUN}@example.com`)}`, {
