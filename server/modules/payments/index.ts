@@ -27,23 +27,16 @@ export * from './schemas';
 export {
   expireDuePayments,
   getPayment,
-  getPayoutAccount,
   // A provider's confirmation that the money was taken (the Stripe webhook, the sandbox page); exported for
   // tests that confirm as a provider would. Modules above react through onPaymentSucceeded, never call it.
   markPaymentPaid,
-  reserveRefund,
-  sendRefund,
   stopCheckout,
   type Payment,
-  type PayoutStatus,
-  payoutStatus,
-  refundPayment,
-  refundsOf,
-  resendUnansweredRefunds,
-  setUpPayoutAccount,
   startPayment,
-  transferPayout,
-} from './service';
+} from './payments';
+export { getPayoutAccount, type PayoutStatus, payoutStatus, setUpPayoutAccount } from './payout-accounts';
+export { reserveRefund, sendRefund, refundPayment, refundsOf, resendUnansweredRefunds } from './refunds';
+export { transferPayout } from './transfers';
 export { handleStripeWebhook } from './stripe-webhook';
 export { paymentCountsByStatus } from './counts';
 export * from './wipe';
