@@ -16,12 +16,10 @@ import {
   endFanSession,
   endFanSessionsOf,
   fanSessionFrom,
-  issueOneTimeToken,
-  redeemOneTimeToken,
   startFanSession,
   sweepExpiredFanAuth,
-  withOneTimeToken,
-} from './service';
+} from './fan-sessions';
+import { issueOneTimeToken, redeemOneTimeToken, withOneTimeToken } from './one-time-tokens';
 import { REDEEM_FAILURES_PER_CLIENT } from './sign-in-link';
 import { FAN_SESSION_COOKIE, getsFanLocale, redeemRedirectFor, safeNextPath } from './urls';
 
