@@ -6,5 +6,6 @@
  */
 export * from './jobs';
 export * from './schemas';
-export * from './service';
+export * from './delivery';
+export * from './mailbox';
 export * from './wipe';
