@@ -5,6 +5,8 @@
 export { dispatchDue, webhookRequest } from './delivery';
 export * from './jobs';
 export * from './schemas';
-export * from './service';
+export * from './delivery-log';
+export * from './endpoints';
+export * from './outbox';
 export { webhookBacklog } from './backlog';
 export { wipeWebhooksTestData } from './wipe';
