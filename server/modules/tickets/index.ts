@@ -13,7 +13,7 @@ export * from './jobs';
 export * from './lifecycle';
 export * from './reactions/shows-cancelled';
 export * from './schemas';
-export * from './service';
+export * from './ticket-import';
 export * from './support';
 export * from './urls';
 export * from './sale';
