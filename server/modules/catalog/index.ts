@@ -15,6 +15,6 @@ export * from './lookups';
 export * from './rules';
 export * from './rules-schemas';
 export * from './schemas';
-export * from './service';
+export * from './event-api';
 export * from './rules-admin';
 export * from './wipe';
