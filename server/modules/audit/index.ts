@@ -4,4 +4,4 @@
  * the table of db/schema/audit.ts.
  */
 export * from './schemas';
-export * from './service';
+export * from './audit-log';
