@@ -6,11 +6,38 @@
  * channels themselves and their keys belong to the partners module). Reacts (reactions/<event>.ts) to
  * show cancellations and to its listings sold in the market.
  */
-export * from './contracts';
-export * from './listings';
-export * from './reactions/channel-listings-sold';
-export * from './reactions/shows-cancelled';
-export * from './sales';
-export * from './schemas';
+export {
+  channelsRoutes,
+  deleteChannelListingRoute,
+  fulfilChannelSaleRoute,
+  getChannelListingRoute,
+  getChannelSaleRoute,
+  listChannelListingsRoute,
+  listChannelSalesRoute,
+  upsertChannelListingRoute,
+  upsertChannelListingsRoute,
+} from './contracts';
+export {
+  channelListingCounts,
+  channelOf,
+  deleteChannelListing,
+  getChannelListing,
+  listChannelListings,
+  staffChannelListings,
+  upsertChannelListing,
+  upsertChannelListings,
+} from './listings';
+export { recordChannelSalesOfPurchase } from './reactions/channel-listings-sold';
+export { refundChannelSalesOfShows } from './reactions/shows-cancelled';
+export {
+  channelPayoutSetup,
+  expireChannelSaleJob,
+  fulfilChannelSale,
+  getChannelSale,
+  listChannelSales,
+  refundUnfulfilledSalesJob,
+  staffChannelSales,
+} from './sales';
+export { channelListingStatus, channelSaleResponse, channelSaleStatus, channelsMeRoute } from './schemas';
 export { getChannelSaleExample } from './examples';
-export * from './wipe';
+export { wipeChannelsTestData } from './wipe';

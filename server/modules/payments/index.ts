@@ -5,13 +5,7 @@
  * Owns the tables of db/schema/payments.ts. Modules above subscribe to its events (events.ts:
  * `onPaymentSucceeded`, `onPaymentFailed`, `onPayoutAccountActivated`, `onPaymentAttempt`) in server/wiring.ts.
  */
-export {
-  onPaymentAttempt,
-  onPaymentFailed,
-  onPaymentSucceeded,
-  onPayoutAccountActivated,
-  type PaymentRefusal,
-} from './events';
+export { onPaymentAttempt, onPaymentSucceeded, type PaymentRefusal } from './events';
 export { expirePaymentsJob, resendRefundsJob } from './jobs';
 export {
   type CheckoutView,
@@ -23,20 +17,19 @@ export {
   type SandboxResult,
 } from './sandbox-checkout';
 export type { PaymentLine } from './provider';
-export * from './schemas';
+export { SANDBOX_CARD_ERRORS, SANDBOX_TEST_CARDS, type SandboxCardError } from './schemas';
 export {
-  expireDuePayments,
   getPayment,
   // A provider's confirmation that the money was taken (the Stripe webhook, the sandbox page); exported for
   // tests that confirm as a provider would. Modules above react through onPaymentSucceeded, never call it.
   markPaymentPaid,
-  stopCheckout,
   type Payment,
   startPayment,
+  stopCheckout,
 } from './payments';
 export { getPayoutAccount, type PayoutStatus, payoutStatus, setUpPayoutAccount } from './payout-accounts';
-export { reserveRefund, sendRefund, refundPayment, refundsOf, resendUnansweredRefunds } from './refunds';
+export { refundPayment, reserveRefund, sendRefund } from './refunds';
 export { transferPayout } from './transfers';
 export { handleStripeWebhook } from './stripe-webhook';
 export { paymentCountsByStatus } from './counts';
-export * from './wipe';
+export { wipePaymentsTestData } from './wipe';
