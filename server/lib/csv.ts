@@ -18,7 +18,7 @@ export function csvLine(values: readonly unknown[]): string {
 }
 
 /** UTF-8's byte-order mark: without it a spreadsheet program reads the file as Latin-1 ("Ã±" for "ñ"). */
-export const CSV_BOM = '\uFEFF';
+const CSV_BOM = '\uFEFF';
 
 /**
  * A CSV download streamed a chunk at a time from `chunks` (each export's pages), never cached; it starts
