@@ -15,7 +15,7 @@ const LONG_FILES = [
   'db/migrations.test.ts',
   'server/lib/log.test.ts',
   'server/modules/webhooks/webhooks.test.ts',
-  'server/modules/staff/service.test.ts',
+  'server/modules/staff/staff.test.ts',
 ];
 
 export class LongFilesFirst extends BaseSequencer {

@@ -3,9 +3,9 @@
  * the sell access layer's statuses and calls to action per ticket or order. Reads the marketplace,
  * catalogue, payments and fans modules through their public faces; owns the staff-configured banners (db/schema/access-layer.ts).
  */
-export * from './schemas';
-export * from './sell';
-export * from './buy';
-export * from './banners';
-export * from './contracts';
-export * from './wipe';
+export { bannerInput, updateBannerInput } from './schemas';
+export { sellAccessLayer } from './sell';
+export { bulkAccessLayer, buyAccessLayer } from './buy';
+export { createBanner, deleteBanner, listBanners, updateBanner } from './banners';
+export { accessLayerRoutes, bulkAccessLayerRoute, buyAccessLayerRoute, sellAccessLayerRoute } from './contracts';
+export { wipeAccessLayerTestData } from './wipe';

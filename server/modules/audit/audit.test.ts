@@ -2,16 +2,8 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
 import { newId } from '@/server/lib/ids';
-import {
-  type AuditActor,
-  audited,
-  changedFields,
-  keyActor,
-  listAuditEntries,
-  recordAudit,
-  redactSecrets,
-  staffActor,
-} from './index';
+import { type AuditActor, audited, changedFields, keyActor, listAuditEntries, recordAudit, staffActor } from './index';
+import { redactSecrets } from './audit-log';
 
 const actor: AuditActor = staffActor({ id: 'stf_audit', email: 'auditor@encore.test' });
 

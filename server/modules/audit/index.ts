@@ -3,5 +3,13 @@
  * (who, when, what, before → after, secrets redacted), written in the transaction of the change. Owns
  * the table of db/schema/audit.ts.
  */
-export * from './schemas';
-export * from './service';
+export { type AuditActor, auditQuery } from './schemas';
+export {
+  audited,
+  type AuditEntry,
+  changedFields,
+  keyActor,
+  listAuditEntries,
+  recordAudit,
+  staffActor,
+} from './audit-log';

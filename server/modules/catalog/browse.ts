@@ -6,7 +6,7 @@ import { notFound } from '@/server/lib/errors';
 import { sanitizeDescription } from '@/server/lib/html';
 import { fromMinorUnits } from '@/server/lib/money';
 import { likeEscape, pageCountOf } from '@/server/lib/paging';
-import { getEvent } from './service';
+import { getEvent } from './event-api';
 
 /**
  * The staff dashboard's read-only view of one partner's catalogue (its tickets and batches: the tickets

@@ -13,7 +13,7 @@ import { createCallerFactory } from '@/server/trpc/init';
 import { partnersRouter } from '@/server/trpc/routers/partners';
 import { describeRefusals, pullFeed } from './feed';
 import { pullDueFeedsJob, pullFeedJob } from './jobs';
-import { getEvent } from './service';
+import { getEvent } from './event-api';
 
 // The sweep queues pulls through the job client; here its provider records them and pulls are run directly.
 let jobs: ReturnType<typeof recordJobs>;

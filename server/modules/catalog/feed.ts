@@ -14,7 +14,7 @@ import {
   eventCreateSchema,
   eventUpdateSchema,
 } from './schemas';
-import { createEvent, getEvent, updateEvent } from './service';
+import { createEvent, getEvent, updateEvent } from './event-api';
 
 /*
  * PULL (spec, "Partner-side interfaces → Event feed"): the partner's feed applied to its catalogue.

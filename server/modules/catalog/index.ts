@@ -4,17 +4,49 @@
  * read them only through lookups.ts (`catalogueFor`, `showDirectory`, `showPksOfEvents`) and learn of
  * cancellations and resale turned off through events.ts (`onShowsCancelled`, `onResaleTurnedOff`).
  */
-export * from './browse';
-export * from './contracts';
-export * from './events';
-export * from './examples';
-export * from './feed';
-export * from './jobs';
-export * from './feed-schemas';
-export * from './lookups';
-export * from './rules';
-export * from './rules-schemas';
-export * from './schemas';
-export * from './service';
-export * from './rules-admin';
-export * from './wipe';
+export {
+  eventRef,
+  getEventDetail,
+  getShowSummary,
+  listEvents,
+  listEventsInput,
+  type ListEventsInput,
+  showRef,
+} from './browse';
+export { applyRulesRoute, cancelEventRoute, createEventRoute, updateEventRoute } from './contracts';
+export { onResaleTurnedOff, onShowsCancelled } from './events';
+export { EXAMPLE_EVENT_ID, EXAMPLE_SHOW_ID } from './examples';
+export { pullFeed } from './feed';
+export { pullDueFeedsJob, pullFeedJob } from './jobs';
+export { feedEvent, fetchEventFeed, fetchFeedNow } from './feed-schemas';
+export {
+  type Catalogue,
+  catalogueFor,
+  eventPageInfo,
+  type EventPageInfo,
+  getEventTitle,
+  holdShows,
+  optionPrices,
+  partnerOfEvent,
+  priceTypesOfShows,
+  type SellShowLabel,
+  sellShowLabels,
+  showConfigurations,
+  showDirectory,
+  showOptionCurrencies,
+  showPksOfEvents,
+  type ShowRef,
+  type StoredPrimarySalesFee,
+} from './lookups';
+export {
+  applyRules,
+  effectiveResaleRules,
+  type EffectiveResaleRules,
+  pickResaleRules,
+  resaleRulesOfEvents,
+} from './rules';
+export { rulesRequestSchema } from './rules-schemas';
+export { type EventCreateBody, eventCreateSchema } from './schemas';
+export { cancelEvent, createEvent, getEvent, updateEvent } from './event-api';
+export { deleteStaffRule, eventRules, explainRules, saveStaffRule, staffRuleInput } from './rules-admin';
+export { wipeCatalogTestData } from './wipe';

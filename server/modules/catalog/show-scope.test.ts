@@ -19,7 +19,7 @@ import { admit, json, putTicket, queueTickets, syncTickets } from '@/server/test
 import { getEventDetailWithTickets, getShowSummaryWithTickets, listShowTickets } from '@/server/modules/tickets';
 import { pullFeed } from './feed';
 import { effectiveResaleRules } from './rules';
-import { getEvent } from './service';
+import { getEvent } from './event-api';
 
 /*
  * A showId is unique within its event, not within the partner: a partner that numbers each event's

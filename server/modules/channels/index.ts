@@ -6,12 +6,31 @@
  * channels themselves and their keys belong to the partners module). Reacts (reactions/<event>.ts) to
  * show cancellations and to its listings sold in the market.
  */
-export * from './contracts';
+export {
+  channelsRoutes,
+  deleteChannelListingRoute,
+  fulfilChannelSaleRoute,
+  getChannelListingRoute,
+  getChannelSaleRoute,
+  listChannelListingsRoute,
+  listChannelSalesRoute,
+  upsertChannelListingRoute,
+  upsertChannelListingsRoute,
+} from './contracts';
+export {
+  channelListingCounts,
+  channelOf,
+  deleteChannelListing,
+  getChannelListing,
+  listChannelListings,
+  staffChannelListings,
+  upsertChannelListing,
+  upsertChannelListings,
+} from './listings';
+export { recordChannelSalesOfPurchase } from './reactions/channel-listings-sold';
+export { refundChannelSalesOfShows } from './reactions/shows-cancelled';
 export { expireChannelSaleJob, refundUnfulfilledSalesJob } from './jobs';
-export * from './listings';
-export * from './reactions/channel-listings-sold';
-export * from './reactions/shows-cancelled';
-export * from './sales';
-export * from './schemas';
+export { channelPayoutSetup, fulfilChannelSale, getChannelSale, listChannelSales, staffChannelSales } from './sales';
+export { channelListingStatus, channelSaleResponse, channelSaleStatus, channelsMeRoute } from './schemas';
 export { getChannelSaleExample } from './examples';
-export * from './wipe';
+export { wipeChannelsTestData } from './wipe';

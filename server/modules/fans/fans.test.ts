@@ -18,13 +18,10 @@ import {
   endFanSession,
   endFanSessionsOf,
   fanSessionFrom,
-  issueOneTimeToken,
-  oneTimeTokenKind,
-  redeemOneTimeToken,
   startFanSession,
   sweepExpiredFanAuth,
-  withOneTimeToken,
-} from './service';
+} from './fan-sessions';
+import { issueOneTimeToken, oneTimeTokenKind, redeemOneTimeToken, withOneTimeToken } from './one-time-tokens';
 import { REDEEM_FAILURES_PER_CLIENT } from './sign-in-link';
 import {
   EXPIRED_PATH,

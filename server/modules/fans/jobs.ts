@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDb } from '@/db';
 import { defineJob } from '@/server/jobs/types';
-import { sweepExpiredFanAuth } from './service';
+import { sweepExpiredFanAuth } from './fan-sessions';
 
 /** Deletes expired one-time tokens and expired or ended fan sessions, hourly. Idempotent. */
 export const sweepFanAuthJob = defineJob({

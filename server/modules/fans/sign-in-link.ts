@@ -6,7 +6,7 @@ import { transaction } from '@/server/lib/transaction';
 import { queueMail } from '@/server/modules/mail';
 import { getPartner } from '@/server/modules/partners';
 import { fanEmail } from './schemas';
-import { issueOneTimeToken, oneTimeTokenKind, partnerOfOneTimeToken, redeemOneTimeToken } from './service';
+import { issueOneTimeToken, oneTimeTokenKind, partnerOfOneTimeToken, redeemOneTimeToken } from './one-time-tokens';
 import { ONE_TIME_TOKEN_PARAM, REDEEM_PATH, safeNextPath } from './urls';
 
 /** Sign-in links asked for one e-mail (any partner) and from one address, per 15 minutes. */

@@ -4,7 +4,8 @@
  * the commit through nodemailer and SMTP_URL, or stored for the staff mailbox without one. Owns
  * db/schema/mail.ts (mails); imports no other module (the marketplace and the sign-in page call it).
  */
-export * from './jobs';
-export * from './schemas';
-export * from './service';
-export * from './wipe';
+export { sendMailJob, sweepMailJob } from './jobs';
+export { listMailsInput, mailIdInput } from './schemas';
+export { queueMail } from './delivery';
+export { getMail, listMails, resendMail } from './mailbox';
+export { wipeMailTestData } from './wipe';

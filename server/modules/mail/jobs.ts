@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { getDb } from '@/db';
 import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
-import { deliverMail, SEND_MAIL_JOB, unsentMails } from './service';
+import { deliverMail, SEND_MAIL_JOB, unsentMails } from './delivery';
 
 const SEND_RETRIES = 8;
 

@@ -18,7 +18,8 @@ import { recordJobs } from '@/server/testing/jobs';
 import { payOnSandbox } from '@/server/testing/payments';
 import { deleteTicket } from '@/server/testing/ticket-api';
 import { sendMailJob, sweepMailJob } from './jobs';
-import { listMails, queueMail, resendMail } from './service';
+import { queueMail } from './delivery';
+import { listMails, resendMail } from './mailbox';
 
 /* ---------- a real SMTP server in the test process ---------- */
 

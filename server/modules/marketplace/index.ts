@@ -4,40 +4,133 @@
  * listings sold); reacts (reactions/<event>.ts, wired in server/wiring.ts) to show cancellations, ticket
  * invalidations, payments, protection or resale turned off and disabled channels.
  */
-export * from './fees';
-export * from './fan-brand';
-export * from './framing';
-export * from './intentions';
-export * from './channel-listings';
-export * from './events';
-export * from './reactions/channel-disabled';
-export * from './reactions/payment-attempt';
-export * from './reactions/payment-succeeded';
-export * from './reactions/protection-turned-off';
-export * from './reactions/resale-turned-off';
-export * from './reactions/shows-cancelled';
-export * from './reactions/tickets-changed-hands';
-export * from './reactions/tickets-invalidated';
-export * from './jobs';
-export * from './listings';
-export * from './contracts';
-export * from './examples';
-export * from './schemas';
-export * from './urls';
-export * from './pages';
-export * from './sell';
-export * from './purchase';
-export * from './transfer';
-export * from './admin';
-export * from './ticket-history';
-export * from './payouts';
-export * from './buyer-pages';
-export * from './payment-order';
+export {
+  buyerFeeMinor,
+  marketTerms,
+  type MarketTerms,
+  NO_FEES,
+  primaryFeeMinorOf,
+  sellerPayoutMinor,
+  setMarketTerms,
+} from './fees';
+export { type BrandPartner, fanBrandOf } from './fan-brand';
+export { framingOriginsOf } from './framing';
+export { BUY_INTENTION_PURPOSE, createBuyIntention } from './intentions';
+export {
+  channelListingSoldCount,
+  channelListingState,
+  type ChannelMarketSpec,
+  channelSeller,
+  lockChannelMarketListings,
+  putChannelListingsOnSale,
+  takeChannelListingsOffSale,
+  ticketsInOpenListings,
+} from './channel-listings';
+export { type ChannelListingSold, onChannelListingsSold } from './events';
+export { unlistListingsOfChannel } from './reactions/channel-disabled';
+export { refuseUnpayableIntention } from './reactions/payment-attempt';
+export { completePurchaseOfPayment } from './reactions/payment-succeeded';
+export { unlistListingsOfUnprotectedShows } from './reactions/protection-turned-off';
+export { unlistListingsOfShowsWithoutResale } from './reactions/resale-turned-off';
+export { terminateListingsOfShows } from './reactions/shows-cancelled';
+export { endListingsOfTicketsThatChangedHands } from './reactions/tickets-changed-hands';
+export { terminateListingsOfTickets } from './reactions/tickets-invalidated';
+export { expireIntentionJob, expireIntentionsSweepJob, payDuePayoutsJob, refundPurchaseJob } from './jobs';
+export {
+  createListing,
+  listedTickets,
+  listingChecks,
+  listingOfTicket,
+  type ListingProblem,
+  listingSizeAndPriceProblems,
+  type PriceRange,
+  priceRangeFor,
+  relist,
+  showRuleProblems,
+  ticketStateProblems,
+  unlist,
+  unlistTicket,
+} from './listings';
+export {
+  buyingFlowUrlRoute,
+  buyIntentionRoute,
+  checkoutUrlRoute,
+  listedTicketsRoute,
+  listingByTicketRoute,
+  listingDetailsUrlRoute,
+  marketplaceRoutes,
+  orderSellingFlowUrlRoute,
+  removeListingRoute,
+  sellingFlowUrlRoute,
+} from './contracts';
+export { EXAMPLE_SELLER } from './examples';
+export { marketTermsInput, transferEmail } from './schemas';
+export {
+  buyingFlowUrl,
+  checkoutUrl,
+  DEFAULT_LANG,
+  listingDetailsUrl,
+  orderSellingFlowUrl,
+  resaleEntryUrl,
+  salePublicUrl,
+  sellingFlowUrl,
+} from './urls';
+export { listingPage, namedTicketOnSale } from './pages';
+export {
+  listForSeller,
+  type ListForSellerResult,
+  payoutSetupUrl,
+  relistAsSeller,
+  repriceAsSeller,
+  resaleEntryPage,
+  sellerListing,
+  sellerListingPage,
+  sellFlow,
+  sellPage,
+  type SellReason,
+  syncForSale,
+  type SyncOutcome,
+  type SyncTarget,
+  type TicketSellStatus,
+  transferAsSeller,
+  unlistAsSeller,
+} from './sell';
+export { deliverChannelSale, refundChannelSale } from './purchase';
+export { transferTickets } from './transfer';
+export {
+  LISTING_STATUS_VALUES,
+  listListings,
+  listListingsInput,
+  listPayouts,
+  listPayoutsInput,
+  listPurchases,
+  listPurchasesInput,
+  PAYOUT_STATUSES,
+  refundPurchase,
+  refundPurchaseInput,
+} from './admin';
+export { ticketDetailWithMarket } from './ticket-history';
+export { payDuePayouts } from './payouts';
+export { buyerCheckout, buyerIntention, buyPage, type MarketSort, sharedBuyPage, showOnSale } from './buyer-pages';
+export { paymentOrder, type PaymentOrder } from './payment-order';
 export { seatText } from './payment-lines';
 export { type MarketOffer, quantitiesOf } from './offers';
 export { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS } from './offers-cache';
-export * from './seller-states';
-export * from './secure-view';
-export * from './promises';
-export * from './gauges';
-export * from './wipe';
+export {
+  cheapestListings,
+  explainTicket,
+  orderListingStates,
+  resaleBuyersAmong,
+  type SellerItem,
+  type SellerItemState,
+  sellerItemStates,
+  sellerItemStatesWith,
+  type ShowMarketState,
+  showMarketStates,
+  type SoldTicket,
+  soldTicketsOf,
+} from './seller-states';
+export { secureView, type SecureViewState, secureViewWithoutCode } from './secure-view';
+export { buyerPromiseFacts, intentionPromiseFacts, sellerPayoutFacts, sourcesOf, supportFacts } from './promises';
+export { activeHolds, duePayoutTotals } from './gauges';
+export { wipeMarketplaceTestData } from './wipe';

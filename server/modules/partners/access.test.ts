@@ -6,7 +6,8 @@ import { getDb } from '@/db';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
-import { createPartner, listApiKeys, listPartners, renamePartner, setPartnerDisabled } from './service';
+import { listApiKeys } from './api-keys';
+import { createPartner, listPartners, renamePartner, setPartnerDisabled } from './partners';
 
 const staff = createCallerFactory(appRouter)({
   staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' },

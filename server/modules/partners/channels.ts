@@ -2,7 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@/db';
 import { transaction } from '@/server/lib/transaction';
 import { apiKeys, channels } from '@/db/schema/partners';
-import { badRequest } from '@/server/lib/errors';
+import { badRequest, notFound } from '@/server/lib/errors';
 import { newId, newSigningSecret } from '@/server/lib/ids';
 import { partnerUrlProblem } from '@/server/lib/outbound';
 import { notifyChannelDisabled } from './events';
@@ -14,9 +14,10 @@ import {
   type UpdateChannelInput,
   updateChannelInput,
 } from './schemas';
-import { type Channel, forgetCheckedKeys, getChannel, getPartner } from './service';
+import { forgetCheckedKeys } from './key-authentication';
+import { getPartner } from './partners';
 
-export type { Channel } from './service';
+export type Channel = typeof channels.$inferSelect;
 /** A channel as staff see it: never its signing secret after creation. */
 export type ChannelRecord = Omit<Channel, 'signingSecret'> & { activeKeys: number };
 
@@ -37,6 +38,32 @@ async function checkedWebhookUrl(url: string | null | undefined): Promise<string
   const problem = await partnerUrlProblem(url, 'webhookUrl');
   if (problem) throw badRequest(problem.message, [problem]);
   return url;
+}
+
+/** One of the partner's channels (404 for another partner's: nothing is learnt of it). */
+export async function getChannel(partnerId: string, channelId: string, db: DbOrTx): Promise<Channel> {
+  const [row] = await db
+    .select()
+    .from(channels)
+    .where(and(eq(channels.id, channelId), eq(channels.partnerId, partnerId)));
+  if (!row) throw notFound('Channel not found');
+  return row;
+}
+
+/** The partner's first channel, created as "Default channel" when it has none (for keys made without one). */
+export async function defaultChannel(partnerId: string, db: DbOrTx): Promise<Channel> {
+  const [first] = await db
+    .select()
+    .from(channels)
+    .where(eq(channels.partnerId, partnerId))
+    .orderBy(asc(channels.createdAt), asc(channels.id))
+    .limit(1);
+  if (first) return first;
+  const [created] = await db
+    .insert(channels)
+    .values({ id: newId('chn'), partnerId, name: 'Default channel', signingSecret: newSigningSecret() })
+    .returning();
+  return created;
 }
 
 /** Creates a channel; its signing secret is answered once here (staff hand it to the channel). */

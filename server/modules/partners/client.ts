@@ -5,7 +5,7 @@ import { isCurrencyCode, toMinorUnits } from '@/server/lib/money';
 import { OutboundError, partnerRequest } from '@/server/lib/outbound';
 import { type IntegrationRow, loadIntegration } from './integration';
 import { testVerificationInput } from './schemas';
-import { getPartner } from './service';
+import { getPartner } from './partners';
 
 /**
  * Encore's calls to a partner's own servers (spec, "Partner-side interfaces"): ticket verification

@@ -5,10 +5,64 @@
  * db/schema/partners.ts and db/schema/integrations.ts. The lowest module: it imports no other. Publishes
  * events.ts (`onChannelDisabled`).
  */
-export * from './channels';
-export * from './client';
-export * from './events';
-export * from './integration';
-export * from './return-origins';
-export * from './schemas';
-export * from './service';
+export {
+  channelNames,
+  createChannel,
+  getChannel,
+  listChannels,
+  rotateChannelSecret,
+  setChannelDisabled,
+  updateChannel,
+} from './channels';
+export {
+  amountField,
+  callOutcome,
+  type CallOutcome,
+  currencyCodeField,
+  fetchFeedAnswer,
+  invalidAnswer,
+  PartnerCallError,
+  partnerIdField,
+  testVerification,
+  verificationAnswer,
+  type VerifiedTicket,
+  verifyTickets,
+} from './client';
+export { onChannelDisabled } from './events';
+export { claimDueFeeds, getIntegration, recordFeedRun, releaseFeedClaim, updateIntegration } from './integration';
+export { returnOriginsOf } from './return-origins';
+export {
+  createApiKeyInput,
+  createChannelInput,
+  createPartnerInput,
+  listPartnersInput,
+  meRoute,
+  partnerName,
+  renamePartnerInput,
+  revokeApiKeyInput,
+  setChannelDisabledInput,
+  setPartnerDisabledInput,
+  setPartnerLogoInput,
+  setPartnerReturnOriginsInput,
+  setPartnerSupportInput,
+  setPrimarySalesFeeInput,
+  testVerificationInput,
+  updateChannelInput,
+  updateIntegrationInput,
+} from './schemas';
+export { createApiKey, createPartnerCredentials, createPartnerWithKeys, listApiKeys, revokeApiKey } from './api-keys';
+export { authenticateApiKey, type AuthenticatedKey, forgetCheckedKeys } from './key-authentication';
+export { kindOfKey, modeOfKey } from './key-prefixes';
+export {
+  createPartner,
+  getPartner,
+  listPartners,
+  type Partner,
+  renamePartner,
+  setPartnerDisabled,
+  setPartnerLogo,
+  setPartnerReturnOrigins,
+  setPartnerSupport,
+  setPrimarySalesFee,
+} from './partners';
+export { lockTestPartnerForWipe, modeOfPartner, testPartnerOf } from './test-twins';

@@ -4,7 +4,7 @@ import { partnerIntegrations } from '@/db/schema/integrations';
 import { badRequest, type ErrorDetail } from '@/server/lib/errors';
 import { partnerUrlProblem } from '@/server/lib/outbound';
 import { FEED_INTERVAL_MINUTES, type UpdateIntegrationInput, updateIntegrationInput } from './schemas';
-import { getPartner } from './service';
+import { getPartner } from './partners';
 
 /**
  * A partner's integration settings: where Encore verifies ticket ownership, where it reads the event

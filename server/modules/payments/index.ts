@@ -5,13 +5,7 @@
  * Owns the tables of db/schema/payments.ts. Modules above subscribe to its events (events.ts:
  * `onPaymentSucceeded`, `onPaymentFailed`, `onPayoutAccountActivated`, `onPaymentAttempt`) in server/wiring.ts.
  */
-export {
-  onPaymentAttempt,
-  onPaymentFailed,
-  onPaymentSucceeded,
-  onPayoutAccountActivated,
-  type PaymentRefusal,
-} from './events';
+export { onPaymentAttempt, onPaymentSucceeded, type PaymentRefusal } from './events';
 export { expirePaymentsJob, resendRefundsJob } from './jobs';
 export {
   type CheckoutView,
@@ -23,28 +17,20 @@ export {
   type SandboxResult,
 } from './sandbox-checkout';
 export type { PaymentLine } from './provider';
-export * from './schemas';
+export { SANDBOX_CARD_ERRORS, SANDBOX_TEST_CARDS, type SandboxCardError } from './schemas';
 export {
-  expireDuePayments,
   getPayment,
-  getPayoutAccount,
   // A provider's confirmation that the money was taken (the Stripe webhook, the sandbox page); exported for
   // tests that confirm as a provider would. Modules above react through onPaymentSucceeded, never call it.
   markPaymentPaid,
-  reserveRefund,
-  sendRefund,
-  stopCheckout,
   type Payment,
-  type PayoutStatus,
-  payoutStatus,
-  refundPayment,
-  refundsOf,
-  resendUnansweredRefunds,
-  setUpPayoutAccount,
   startPayment,
-  transferPayout,
-} from './service';
+  stopCheckout,
+} from './payments';
+export { getPayoutAccount, type PayoutStatus, payoutStatus, setUpPayoutAccount } from './payout-accounts';
+export { refundPayment, reserveRefund, sendRefund } from './refunds';
+export { transferPayout } from './transfers';
 export { handleStripeWebhook } from './stripe-webhook';
 export { chargeStepMinor, payoutStepMinor } from './stripe-units';
 export { paymentCountsByStatus } from './counts';
-export * from './wipe';
+export { wipePaymentsTestData } from './wipe';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineJob } from '@/server/jobs/types';
-import { expireDuePayments, resendUnansweredRefunds } from './service';
+import { expireDuePayments } from './payments';
+import { resendUnansweredRefunds } from './refunds';
 
 /** Every minute: sandbox checkouts whose time ran out become `expired` (their failed listeners run). */
 export const expirePaymentsJob = defineJob({
@@ -14,7 +15,7 @@ export const expirePaymentsJob = defineJob({
   },
 });
 
-/** Every five minutes: refunds reserved but never answered by the provider are sent again (service.ts). */
+/** Every five minutes: refunds reserved but never answered by the provider are sent again (refunds.ts). */
 export const resendRefundsJob = defineJob({
   id: 'payments.resendRefunds',
   description: 'Send again the refunds the provider never answered',

@@ -9,19 +9,18 @@ import {
   expirePaymentsJob,
   getPayment,
   getPayoutAccount,
-  onPaymentFailed,
   onPaymentSucceeded,
-  onPayoutAccountActivated,
   type Payment,
   payoutStatus,
   payWithSandboxCard,
   refundPayment,
-  refundsOf,
   sandboxCheckout,
   setUpPayoutAccount,
   startPayment,
   transferPayout,
 } from '@/server/modules/payments';
+import { onPaymentFailed, onPayoutAccountActivated } from './events';
+import { refundsOf } from './refunds';
 
 const PURPOSE = 'payments_test';
 const succeeded: { id: string; statusInTx: string }[] = [];

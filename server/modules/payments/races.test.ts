@@ -9,7 +9,9 @@ import { recordJobs } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
 import { mailsOf, race, statuses, webhooksOf } from '@/server/testing/race';
-import { expireDuePayments, getPayment, onPaymentFailed, onPaymentSucceeded, startPayment } from './index';
+import { getPayment, onPaymentSucceeded, startPayment } from './index';
+import { onPaymentFailed } from './events';
+import { expireDuePayments } from './payments';
 
 /*
  * Race tests of a payment's confirmation and closing (docs/trust.md): the conditional UPDATE … WHERE

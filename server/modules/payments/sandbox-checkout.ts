@@ -3,15 +3,8 @@ import { getDb } from '@/db';
 import { payments } from '@/db/schema/payments';
 import { getPartner } from '@/server/modules/partners';
 import { SANDBOX_TEST_CARDS, type SandboxCardError, sandboxCardForm, type SandboxCardForm } from './schemas';
-import {
-  closePayment,
-  type Payment,
-  paymentForCheckout,
-  type SellerAccount,
-  sellerAccountForOnboarding,
-  setSellerAccountActive,
-  takePayment,
-} from './service';
+import { closePayment, type Payment, paymentForCheckout, takePayment } from './payments';
+import { type SellerAccount, sellerAccountForOnboarding, setSellerAccountActive } from './payout-accounts';
 
 /*
  * The sandbox's hosted checkout (app/(market)/pay/[paymentId], posting to

@@ -2,14 +2,9 @@ import type Stripe from 'stripe';
 import { getDb } from '@/db';
 import { env } from '@/server/env';
 import { errorFields, log } from '@/server/lib/log';
-import {
-  closePayment,
-  markPaymentPaid,
-  paymentForCheckout,
-  refundByProviderRef,
-  setSellerAccountActive,
-  settleRefund,
-} from './service';
+import { closePayment, markPaymentPaid, paymentForCheckout } from './payments';
+import { setSellerAccountActive } from './payout-accounts';
+import { refundByProviderRef, settleRefund } from './refunds';
 import { accountIsActive, refundOutcome, stripeClient } from './stripe';
 import { fromStripeAmount } from './stripe-units';
 

@@ -23,17 +23,16 @@ import { resetEnvCache } from '@/server/env';
 import { createPartner } from '@/server/modules/partners';
 import {
   getPayment,
-  onPaymentFailed,
   onPaymentSucceeded,
   payoutStatus,
   refundPayment,
-  refundsOf,
-  resendUnansweredRefunds,
   reserveRefund,
   setUpPayoutAccount,
   startPayment,
   transferPayout,
 } from '@/server/modules/payments';
+import { onPaymentFailed } from './events';
+import { refundsOf, resendUnansweredRefunds } from './refunds';
 import { refunds } from '@/db/schema';
 import { transaction } from '@/server/lib/transaction';
 import { race, statuses } from '@/server/testing/race';

@@ -4,8 +4,8 @@
  * with `ticketShield.updated` in the outbox (settings.ts). Owns `protection_settings`. Publishes
  * events.ts (`onProtectionTurnedOff`).
  */
-export * from './events';
-export * from './schemas';
-export * from './settings';
-export * from './unlock';
-export * from './wipe';
+export { onProtectionTurnedOff } from './events';
+export { eventProtectionRef, partnerProtectionInput, partnerRef, scopeProtectionInput } from './schemas';
+export { eventProtection, partnerProtection, protectionOf, setPartnerProtection, setScopeProtection } from './settings';
+export { DEFAULT_UNLOCK_HOURS, MOVING_CODE_SECONDS, movingCodeKey, unlockState } from './unlock';
+export { wipeProtectionTestData } from './wipe';

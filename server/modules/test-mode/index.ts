@@ -3,4 +3,4 @@
  * data space is isolated by the partner scoping every module already has. This module owns no table: it
  * wipes a test partner's data by calling each owner's wipe, in one transaction, in a foreign-key-safe order.
  */
-export * from './wipe';
+export { wipeTestData } from './wipe';

@@ -14,7 +14,7 @@ import {
   showPksOfEvents,
   showRef,
 } from '@/server/modules/catalog';
-import type { TicketError } from './service';
+import type { TicketError } from './ticket-import';
 
 /** A ticket's ids and where it stands, the first columns of every staff list of tickets. */
 export const ticketStateColumns = {

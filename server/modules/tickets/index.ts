@@ -4,17 +4,70 @@
  * ticket_events); depends on the catalogue, which it validates tickets against. Publishes events.ts;
  * reacts (reactions/) to show cancellations.
  */
-export * from './browse';
-export * from './contracts';
-export * from './events';
-export * from './examples';
-export * from './fees';
-export * from './jobs';
-export * from './lifecycle';
-export * from './reactions/shows-cancelled';
-export * from './schemas';
-export * from './service';
-export * from './support';
-export * from './urls';
-export * from './sale';
-export * from './wipe';
+export {
+  batchRef,
+  getBatchDetail,
+  getEventDetailWithTickets,
+  getShowSummaryWithTickets,
+  listBatches,
+  listBatchesInput,
+  listEventsWithTickets,
+  listShowTickets,
+  listShowTicketsInput,
+} from './browse';
+export {
+  admitTicketRoute,
+  admitTicketsRoute,
+  createTicketsRoute,
+  deleteTicketRoute,
+  getBatchRoute,
+  salePublicUrlRoute,
+  secureUrlRoute,
+  syncTicketsRoute,
+  updateTicketRoute,
+} from './contracts';
+export { onTicketsChangedHands, onTicketsInvalidated, type TicketChangeOfHands } from './events';
+export { resolvePrimarySalesFee } from './fees';
+export { acceptTicketBatch, importTicketBatchJob, resumeTicketBatchesJob } from './jobs';
+export { admitTicket, admitTickets, invalidateTicket, updateTicket } from './lifecycle';
+export { invalidateTicketsOfShows } from './reactions/shows-cancelled';
+export { type TicketCreate, ticketsRequestSchema } from './schemas';
+export {
+  acceptTickets,
+  getBatch,
+  importTickets,
+  processBatch,
+  storeVouchedTickets,
+  syncTickets,
+} from './ticket-import';
+export {
+  getTicketDetail,
+  searchPartnerTickets,
+  searchTicketsInput,
+  type TicketHistoryEntry,
+  ticketRef,
+} from './support';
+export {
+  reissueDelayStats,
+  secureTicketPage,
+  secureTokensOf,
+  secureViewByToken,
+  secureViewUrl,
+  ticketsAwaitingReissue,
+} from './urls';
+export {
+  codeRevealedError,
+  lockTickets,
+  markCodeShown,
+  partnerOfTicket,
+  type SaleTicket,
+  saleTicketByPk,
+  sellerTicketRows,
+  ticketsByPk,
+  ticketsForSale,
+  ticketsOfBuyer,
+  ticketsOfOrder,
+  ticketsOfOrders,
+  transferOwnership,
+} from './sale';
+export { wipeTicketsTestData } from './wipe';

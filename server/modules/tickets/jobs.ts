@@ -5,7 +5,7 @@ import { defineJob } from '@/server/jobs/types';
 import { errorFields, log } from '@/server/lib/log';
 import { isTransient } from '@/server/lib/errors';
 import { transaction, type Work } from '@/server/lib/transaction';
-import { abandonBatch, acceptTickets, processBatch, unfinishedBatchIds } from './service';
+import { abandonBatch, acceptTickets, processBatch, unfinishedBatchIds } from './ticket-import';
 
 const IMPORT_RETRIES = 5;
 

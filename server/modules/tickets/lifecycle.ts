@@ -7,7 +7,7 @@ import { showDirectory } from '@/server/modules/catalog';
 import type { TicketCreate, TicketUpdate } from './schemas';
 import { recordTicketEvents } from './history';
 import { notifyTicketsChangedHands, notifyTicketsInvalidated } from './events';
-import { importTickets } from './service';
+import { importTickets } from './ticket-import';
 
 async function loadTicket(partnerId: string, ticketId: string, db: DbOrTx, lock = false) {
   const show = showDirectory(db);

@@ -9,7 +9,7 @@ import { tickets } from '@/db/schema';
 import { findUnstorable, MAX_JSON_DEPTH } from '@/server/lib/storable';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { admit, deleteTicket, json, putTicket, queueTickets, syncTickets } from '@/server/testing/ticket-api';
-import { acceptTickets, getBatch, processBatch, syncTickets as syncService } from './service';
+import { acceptTickets, getBatch, processBatch, syncTickets as syncService } from './ticket-import';
 import { importTicketBatchJob } from './jobs';
 import type { TicketCreate } from './schemas';
 

@@ -5,7 +5,7 @@ import { getDb, getSql } from '@/db';
 import { shows, ticketBatches, tickets } from '@/db/schema';
 import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 import type { TicketCreate } from './schemas';
-import { acceptTickets } from './service';
+import { acceptTickets } from './ticket-import';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {

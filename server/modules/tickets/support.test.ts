@@ -3,7 +3,7 @@ import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellati
 import { getDb } from '@/db';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { admit, admitMany, deleteTicket, putTicket, queueTickets, syncTickets } from '@/server/testing/ticket-api';
-import { processBatch } from './service';
+import { processBatch } from './ticket-import';
 import { getTicketDetail, searchPartnerTickets } from './support';
 
 let seq = 0;

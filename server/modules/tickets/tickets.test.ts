@@ -9,7 +9,7 @@ import { getDb } from '@/db';
 import { tickets } from '@/db/schema';
 import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
 import { syncTickets } from '@/server/testing/ticket-api';
-import { processBatch, unfinishedBatchIds } from './service';
+import { processBatch, unfinishedBatchIds } from './ticket-import';
 
 let seq = 0;
 

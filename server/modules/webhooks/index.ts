@@ -3,8 +3,24 @@
  * dispatcher and the delivery log. Owns the tables of db/schema/webhooks.ts.
  */
 export { dispatchDue, webhookRequest } from './delivery';
-export * from './jobs';
-export * from './schemas';
-export * from './service';
+export { requestDispatch, webhookDispatchJob } from './jobs';
+export {
+  listMessagesInput,
+  messageRef,
+  partnerRef,
+  upsertEndpointInput,
+  webhookBody,
+  type WebhookBody,
+} from './schemas';
+export {
+  getMessage,
+  listMessages,
+  retryNow,
+  sendChannelTestMessage,
+  sendTestMessage,
+  webhookDeliveryStats,
+} from './delivery-log';
+export { getEndpoint, rotateSigningSecret, upsertEndpoint } from './endpoints';
+export { enqueueChannelWebhook, enqueueWebhook } from './outbox';
 export { webhookBacklog } from './backlog';
 export { wipeWebhooksTestData } from './wipe';

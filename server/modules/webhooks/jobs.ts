@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { sendJob, sendJobSoon } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { dispatchDue } from './delivery';
-import { WEBHOOK_DISPATCH_JOB } from './service';
+import { WEBHOOK_DISPATCH_JOB } from './outbox';
 
 /**
  * Delivers every due webhook message. Triggered after messages are enqueued (the outbox asks after its commit),

@@ -14,15 +14,9 @@ import { makePartner } from '@/server/testing/fixtures';
 import { type AttemptResult, claim, dispatchDue, LEASE_MS, record } from './delivery';
 import { FAST_RETRIES, retryDelayMs } from './schedule';
 import { createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
-import {
-  enqueueWebhook,
-  getMessage,
-  listMessages,
-  retryNow,
-  sendChannelTestMessage,
-  sendTestMessage,
-  upsertEndpoint,
-} from './service';
+import { getMessage, listMessages, retryNow, sendChannelTestMessage, sendTestMessage } from './delivery-log';
+import { upsertEndpoint } from './endpoints';
+import { enqueueWebhook } from './outbox';
 
 const cleanups: (() => Promise<unknown>)[] = [];
 beforeAll(() => {

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { makePartner } from '@/server/testing/fixtures';
 import { getDb, getSql } from '@/db';
-import {
-  authenticateApiKey,
-  createApiKey,
-  forgetCheckedKeys,
-  listApiKeys,
-  listPartners,
-  revokeApiKey,
-  setPartnerDisabled,
-} from './service';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys';
+import { authenticateApiKey, forgetCheckedKeys } from './key-authentication';
+import { listPartners, setPartnerDisabled } from './partners';
 
 describe('partners service', () => {
   it('lists partners newest first with their active partner-key count, searchable and paginated', async () => {

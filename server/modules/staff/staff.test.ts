@@ -4,19 +4,10 @@ import { getDb } from '@/db';
 import { consume } from '@/server/lib/rate-limit';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
-import {
-  acceptInvitation,
-  findInvitation,
-  countStaff,
-  activeStaff,
-  createStaff,
-  endStaffSession,
-  openStaffSession,
-  removeStaff,
-  SIGN_IN_LIMITS,
-  SignInLimitedError,
-  verifyStaffCredentials,
-} from './service';
+import { acceptInvitation, findInvitation } from './invitations';
+import { countStaff, createStaff, removeStaff } from './members';
+import { activeStaff, endStaffSession, openStaffSession } from './sessions';
+import { SIGN_IN_LIMITS, SignInLimitedError, verifyStaffCredentials } from './sign-in';
 
 const createCaller = createCallerFactory(appRouter);
 let seq = 0;

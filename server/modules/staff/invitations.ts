@@ -1,0 +1,113 @@
+import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '@/db';
+import { staffInvitations, staffUsers } from '@/db/schema/staff';
+import { conflict, notFound } from '@/server/lib/errors';
+import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
+import {
+  type AcceptInvitationInput,
+  acceptInvitationInput,
+  INVITATION_TTL_DAYS,
+  type InviteStaffInput,
+  inviteStaffInput,
+} from './schemas';
+import { createStaff } from './members';
+import type { StaffSession } from './sessions';
+
+/**
+ * Invites someone by e-mail. There is no mail yet, so the returned token goes into a link shown once
+ * to the inviting member, who passes it on. Only its hash is stored. Inviting the same address again
+ * replaces the pending invitation (the old link stops working).
+ */
+export async function inviteStaff(
+  actorId: string,
+  input: InviteStaffInput,
+  db: DbOrTx,
+): Promise<{ invitation: { id: string; email: string; role: 'admin' | 'staff'; expiresAt: Date }; token: string }> {
+  const { email, role } = inviteStaffInput.parse(input);
+  return db.transaction(async (tx) => {
+    const [existing] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, email));
+    if (existing) throw conflict('A staff member with this e-mail already exists');
+    await tx
+      .delete(staffInvitations)
+      .where(and(eq(staffInvitations.email, email), isNull(staffInvitations.acceptedAt)));
+    const token = randomBase62(32);
+    const [row] = await tx
+      .insert(staffInvitations)
+      .values({
+        id: newId('inv'),
+        email,
+        role,
+        tokenHash: sha256Hex(token),
+        invitedBy: actorId,
+        expiresAt: sql`now() + make_interval(days => ${INVITATION_TTL_DAYS})`,
+      })
+      .returning();
+    return { invitation: { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt }, token };
+  });
+}
+
+/** Pending (not yet accepted, not expired) invitations, newest first. */
+export async function listInvitations(db: DbOrTx) {
+  return db
+    .select({
+      id: staffInvitations.id,
+      email: staffInvitations.email,
+      role: staffInvitations.role,
+      createdAt: staffInvitations.createdAt,
+      expiresAt: staffInvitations.expiresAt,
+    })
+    .from(staffInvitations)
+    .where(and(isNull(staffInvitations.acceptedAt), gt(staffInvitations.expiresAt, sql`now()`)))
+    .orderBy(desc(staffInvitations.createdAt));
+}
+
+export async function revokeInvitation(invitationId: string, db: DbOrTx): Promise<void> {
+  const deleted = await db
+    .delete(staffInvitations)
+    .where(and(eq(staffInvitations.id, invitationId), isNull(staffInvitations.acceptedAt)))
+    .returning({ id: staffInvitations.id });
+  if (!deleted.length) throw notFound('Invitation not found');
+}
+
+/** The pending invitation a link's token belongs to, or null for unknown, used or expired links. */
+export async function findInvitation(token: string, db: DbOrTx) {
+  if (token.length < 10 || token.length > 200) return null;
+  const [row] = await db
+    .select({ id: staffInvitations.id, email: staffInvitations.email, expiresAt: staffInvitations.expiresAt })
+    .from(staffInvitations)
+    .where(
+      and(
+        eq(staffInvitations.tokenHash, sha256Hex(token)),
+        isNull(staffInvitations.acceptedAt),
+        gt(staffInvitations.expiresAt, sql`now()`),
+      ),
+    );
+  return row ?? null;
+}
+
+/**
+ * Accepts an invitation: creates the staff member with the chosen password and uses up the link. The
+ * row lock makes a link work once even when submitted twice at the same time.
+ */
+export async function acceptInvitation(input: AcceptInvitationInput, db: DbOrTx): Promise<StaffSession> {
+  const { token, name, password } = acceptInvitationInput.parse(input);
+  return db.transaction(async (tx) => {
+    const [inv] = await tx
+      .select()
+      .from(staffInvitations)
+      .where(
+        and(
+          eq(staffInvitations.tokenHash, sha256Hex(token)),
+          isNull(staffInvitations.acceptedAt),
+          gt(staffInvitations.expiresAt, sql`now()`),
+        ),
+      )
+      .for('update');
+    if (!inv) throw notFound('This invitation link is invalid, used or expired. Ask for a new one.');
+    await tx
+      .update(staffInvitations)
+      .set({ acceptedAt: sql`now()` })
+      .where(eq(staffInvitations.id, inv.id));
+    return createStaff({ email: inv.email, name, password, role: inv.role }, tx);
+  });
+}

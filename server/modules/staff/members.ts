@@ -1,0 +1,90 @@
+import bcrypt from 'bcryptjs';
+import { asc, count, eq, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '@/db';
+import { staffUsers } from '@/db/schema/staff';
+import { AppError, conflict, notFound } from '@/server/lib/errors';
+import { newId } from '@/server/lib/ids';
+import { type CreateStaffInput, createStaffInput, changePasswordInput } from './schemas';
+import { endAllStaffSessions, type StaffSession } from './sessions';
+
+export const BCRYPT_COST = 11;
+
+export async function countStaff(db: DbOrTx): Promise<number> {
+  const [{ n }] = await db.select({ n: count() }).from(staffUsers);
+  return n;
+}
+
+export async function createStaff(input: CreateStaffInput, db: DbOrTx): Promise<StaffSession> {
+  const data = createStaffInput.parse(input);
+  const passwordHash = await bcrypt.hash(data.password, BCRYPT_COST);
+  const [row] = await db
+    .insert(staffUsers)
+    .values({ id: newId('stf'), email: data.email, name: data.name, role: data.role, passwordHash })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw conflict('A staff member with this e-mail already exists');
+  return { id: row.id, email: row.email, name: row.name, role: row.role };
+}
+
+/**
+ * First-run setup: creates the first admin only while no staff exists. The advisory lock makes two
+ * simultaneous submissions of the setup page create one admin, not two.
+ */
+export async function createFirstAdmin(input: CreateStaffInput, db: Db): Promise<StaffSession | null> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
+    if ((await countStaff(tx)) > 0) return null;
+    return createStaff({ ...input, role: 'admin' }, tx);
+  });
+}
+
+/**
+ * A member changes their own password: the current one must be right (named as the bad field when not),
+ * and every session of theirs ends, this one too, so a stolen session dies with the old password.
+ */
+export async function changeStaffPassword(staffId: string, input: unknown, db: DbOrTx): Promise<void> {
+  const { currentPassword, newPassword } = changePasswordInput.parse(input);
+  const [row] = await db.select().from(staffUsers).where(eq(staffUsers.id, staffId));
+  if (!row) throw notFound('Staff member not found');
+  if (!(await bcrypt.compare(currentPassword, row.passwordHash))) {
+    throw new AppError('BAD_REQUEST', 'That is not your current password', {
+      details: [{ path: 'currentPassword', message: 'That is not your current password' }],
+    });
+  }
+  const passwordHash = await bcrypt.hash(newPassword, BCRYPT_COST);
+  await db.transaction(async (tx) => {
+    await tx.update(staffUsers).set({ passwordHash }).where(eq(staffUsers.id, staffId));
+    await endAllStaffSessions(staffId, tx);
+  });
+}
+
+export async function listStaff(db: DbOrTx) {
+  return db
+    .select({
+      id: staffUsers.id,
+      email: staffUsers.email,
+      name: staffUsers.name,
+      role: staffUsers.role,
+      createdAt: staffUsers.createdAt,
+      lastSignInAt: staffUsers.lastSignInAt,
+    })
+    .from(staffUsers)
+    .orderBy(asc(staffUsers.createdAt), asc(staffUsers.id));
+}
+
+/**
+ * Removes a staff member; their sessions end with the row. Nobody removes themselves (they would lock
+ * themselves out mid-action) and the last member stays, so the dashboard always has someone who can
+ * sign in. The advisory lock (the one first-run setup takes) serialises removals so two members cannot
+ * remove each other at the same time and leave nobody.
+ */
+export async function removeStaff(actorId: string, staffId: string, db: DbOrTx): Promise<void> {
+  if (actorId === staffId) throw new AppError('BAD_REQUEST', 'You cannot remove yourself');
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
+    const [target] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.id, staffId));
+    if (!target) throw notFound('Staff member not found');
+    if ((await countStaff(tx)) <= 1) throw conflict('The last staff member cannot be removed');
+    await tx.delete(staffUsers).where(eq(staffUsers.id, staffId));
+  });
+}
