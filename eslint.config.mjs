@@ -31,7 +31,7 @@ const OWNED_TABLES = {
  * reporting over joins no owner's function could make row by row: docs/operations.md). They may import
  * any db/schema file; every other boundary holds as for the modules above.
  */
-const READ_ONLY_MODULES = ['ops'];
+const READ_ONLY_MODULES = ['ops', 'fan-pages'];
 const deepImports = {
   group: ['@/server/modules/*/*', '!@/server/modules/*/schemas'],
   message: 'Import a module through its index.ts (or its schemas.ts for wire shapes); its other files are its own.',
@@ -101,7 +101,14 @@ function boundaries() {
   const schemaFiles = readdirSync(new URL('./db/schema', import.meta.url)).map((f) => f.replace(/\.ts$/, ''));
   for (const name of READ_ONLY_MODULES) {
     moduleConfigs.push(
-      moduleConfig(name, schemaFiles, [`server/modules/${name}/**/*.{ts,tsx}`], ['**/*.test.ts'], '../*'),
+      moduleConfig(
+        name,
+        schemaFiles,
+        [`server/modules/${name}/**/*.{ts,tsx}`],
+        ['**/*.test.ts', '**/reactions/**'],
+        '../*',
+      ),
+      moduleConfig(name, schemaFiles, [`server/modules/${name}/reactions/**/*.{ts,tsx}`], ['**/*.test.ts'], '../../*'),
     );
   }
   return [

@@ -26,7 +26,7 @@ import {
 import { frameAncestors } from '@/server/lib/return-origins';
 import { LOCALE_COOKIE, LOCALE_HEADER, resolveLocale, supportedLocale } from '@/server/lib/i18n/locales';
 import { FAN_ADDRESS_HEADER, getsFanLocale, redeemRedirectFor } from '@/server/modules/fans';
-import { framingOriginsOf } from '@/server/modules/marketplace';
+import { framingOriginsOf } from '@/server/modules/fan-pages';
 
 const templates = compileTemplates(allRoutes);
 
@@ -47,7 +47,7 @@ export async function proxy(req: NextRequest) {
   const api = pathname.startsWith('/v1/');
   const nonce = api ? null : newNonce();
   // The pages a partner may embed are framed only by its allowed origins (looked up here, since a page
-  // cannot set its own headers; cached, see server/modules/marketplace/framing.ts); all else by nobody.
+  // cannot set its own headers; cached, see server/modules/fan-pages/framing.ts); all else by nobody.
   const embeddable = !api && underEmbeddablePrefix(pathname);
   const framers =
     embeddable && (req.method === 'GET' || req.method === 'HEAD')

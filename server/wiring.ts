@@ -1,9 +1,11 @@
 import { onResaleTurnedOff, onShowsCancelled } from '@/server/modules/catalog';
 import { recordChannelSalesOfPurchase, refundChannelSalesOfShows } from '@/server/modules/channels';
+import { forgetOffersOfChangedListings } from '@/server/modules/fan-pages';
 import {
   completePurchaseOfPayment,
   endListingsOfTicketsThatChangedHands,
   onChannelListingsSold,
+  onListingsChanged,
   refuseUnpayableIntention,
   terminateListingsOfShows,
   terminateListingsOfTickets,
@@ -38,3 +40,4 @@ onPaymentAttempt('marketplace', refuseUnpayableIntention);
 onProtectionTurnedOff('marketplace', unlistListingsOfUnprotectedShows);
 onChannelDisabled('marketplace', unlistListingsOfChannel);
 onChannelListingsSold('channels', recordChannelSalesOfPurchase);
+onListingsChanged('fan-pages', forgetOffersOfChangedListings);

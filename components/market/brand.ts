@@ -1,7 +1,7 @@
 import { cookies, headers } from 'next/headers';
 import { getDb } from '@/db';
 import { FAN_ADDRESS_HEADER, LAST_PARTNER_COOKIE } from '@/server/modules/fans';
-import { type BrandPartner, fanBrandOf } from '@/server/modules/marketplace';
+import { type BrandPartner, fanBrandOf } from '@/server/modules/fan-pages';
 
 /**
  * The brand of a fan page that has no partner of its own (a not-found page, /me signed out): the partner

@@ -12,17 +12,10 @@ import { eventPageInfo, getEventTitle } from '@/server/modules/catalog';
 import { currentFanSession, oneTimeTokenKey, startFanSession } from '@/server/modules/fans';
 import { notificationLead, showInventories } from '@/server/modules/market-data';
 import {
-  buyerCheckout,
-  buyerIntention,
   buyerPromiseFacts,
-  buyPage,
   createBuyIntention,
   createListing,
-  fanBrandOf,
   intentionPromiseFacts,
-  listingPage,
-  namedTicketOnSale,
-  paymentOrder,
   resaleEntryPage,
   secureView,
   secureViewWithoutCode,
@@ -31,9 +24,18 @@ import {
   sellerPayoutFacts,
   sellFlow,
   sellPage,
-  sharedBuyPage,
   supportFacts,
 } from '@/server/modules/marketplace';
+import {
+  buyerCheckout,
+  buyerIntention,
+  buyPage,
+  fanBrandOf,
+  listingPage,
+  namedTicketOnSale,
+  paymentOrder,
+  sharedBuyPage,
+} from '@/server/modules/fan-pages';
 import { createApiKey, createChannel, getPartner, modeOfPartner } from '@/server/modules/partners';
 import { sandboxCheckout, sandboxOnboarding } from '@/server/modules/payments';
 import { protectionOf } from '@/server/modules/protection';

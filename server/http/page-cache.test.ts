@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUY_PAGE_LAYER_MS } from '@/server/modules/marketplace';
+import { BUY_PAGE_LAYER_MS } from '@/server/modules/fan-pages';
 import { forgetPages } from './page-cache';
 import { installRenderGate } from './render-gate';
 

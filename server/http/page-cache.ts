@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { shortCache } from '@/server/lib/short-cache';
 import { LOCALE_COOKIE } from '@/server/lib/i18n/locales';
-import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS } from '@/server/modules/marketplace';
+import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS } from '@/server/modules/fan-pages';
 import { requestIdFrom } from './request-id';
 import { newNonce } from './security-headers';
 

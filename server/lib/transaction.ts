@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Db, getDb, type Tx } from '@/db';
+import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
 import { sendJob, sendJobBatched, sendJobSoon } from '@/server/jobs/client';
 import type { JobInputs, JobName, SendOptions } from '@/server/jobs/types';
 import { errorFields, log } from './log';
@@ -43,6 +43,21 @@ export function withCommitGuard<T>(guard: CommitGuard, fn: () => Promise<T>): Pr
   return commitGuard.run(guard, fn);
 }
 
+/** The Work of each transaction `transaction()` opened, by its tx: how `afterCommit` finds its effects. */
+const workOf = new WeakMap<object, Work>();
+
+/**
+ * Runs `effect` once what `executor` wrote is committed: queued with the effects of the transaction it
+ * belongs to when `transaction()` opened it (or when it is that Work), else at once (the pool: each
+ * statement has committed when it returns). For code handed a bare executor that must act after the
+ * commit, such as a cache that must not be refilled from rows a rollback would undo.
+ */
+export function afterCommit(executor: DbOrTx | Work, effect: () => void): void {
+  const work = 'after' in executor ? executor : workOf.get(executor);
+  if (work) work.after.run(effect);
+  else effect();
+}
+
 /**
  * The one way to act after a commit: runs `fn` in a transaction and, only when it commits, the effects it
  * asked for, in order; a rollback (an error) drops them. Given a `Work` already under way, `fn` joins it
@@ -73,7 +88,9 @@ export async function transaction<T>(fn: (work: Work) => Promise<T>, within?: Wo
   };
   const guard = commitGuard.getStore();
   const result = await (within ?? getDb()).transaction(async (tx) => {
-    const value = await fn({ tx, after });
+    const work = { tx, after };
+    workOf.set(tx, work);
+    const value = await fn(work);
     if (guard) await guard(tx);
     return value;
   });

@@ -8,7 +8,8 @@ import { safeReturnTo } from '@/components/market/return-to';
 import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { joinWishlist } from '@/server/modules/market-data';
-import { buyerCheckout, createBuyIntention } from '@/server/modules/marketplace';
+import { createBuyIntention } from '@/server/modules/marketplace';
+import { buyerCheckout } from '@/server/modules/fan-pages';
 import { getPartner } from '@/server/modules/partners';
 import { assertForm } from '@/server/http/form-argument';
 

@@ -1,5 +1,5 @@
 import { handle } from '@/server/http/route';
-import { resaleEntryUrl } from '@/server/modules/marketplace';
+import { resaleEntryUrl } from '@/server/modules/fan-pages';
 import { meRoute } from '@/server/modules/partners';
 
 export const GET = handle(meRoute, async ({ partner }) => ({

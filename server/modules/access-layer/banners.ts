@@ -6,7 +6,7 @@ import { AppError, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { showDirectory } from '@/server/modules/catalog';
 import { showInventories } from '@/server/modules/market-data';
-import { resaleEntryUrl } from '@/server/modules/marketplace';
+import { resaleEntryUrl } from '@/server/modules/fan-pages';
 import { type BannerInput, bannerVisible, type SellBannerComponent, toSellBannerComponent } from './schemas';
 
 /*

@@ -7,7 +7,7 @@ import { fromMinorUnits } from '@/server/lib/money';
 import { showDirectory } from '@/server/modules/catalog';
 import { showInventories } from '@/server/modules/market-data';
 import { protectionOf } from '@/server/modules/protection';
-import { cheapestListings, DEFAULT_LANG, type ShowMarketState, showMarketStates } from '@/server/modules/marketplace';
+import { cheapestListings, DEFAULT_LANG, type ShowMarketState, showMarketStates } from '@/server/modules/fan-pages';
 import { buyBannerComponents } from './banners';
 import type { BuyAccessLayerResponse } from './schemas';
 

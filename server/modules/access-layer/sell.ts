@@ -11,7 +11,7 @@ import {
   sellerItemStatesWith,
   type SoldTicket,
   soldTicketsOf,
-} from '@/server/modules/marketplace';
+} from '@/server/modules/fan-pages';
 import { payoutStatus } from '@/server/modules/payments';
 import { bannerComponents, sellBannerComponentsOf, sellBannersFor } from './banners';
 import type { CallToAction, CtaKey, SellAccessLayerRequest, SellAccessLayerResponse } from './schemas';

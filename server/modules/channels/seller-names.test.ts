@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PUT as onePut } from '@/app/v1/channels/listings/[listingId]/route';
 import { getDb } from '@/db';
-import { listListings } from '@/server/modules/marketplace';
+import { listListings } from '@/server/modules/ops';
 import { createApiKey, createChannel, updateChannel } from '@/server/modules/partners';
 import { callRoute, makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 

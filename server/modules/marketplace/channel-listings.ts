@@ -3,9 +3,9 @@ import type { Tx } from '@/db';
 import { listingItems, listings } from '@/db/schema/marketplace';
 import { newId } from '@/server/lib/ids';
 import { channelSeller } from './channel-seller';
-import { forgetBuyPageOffers } from './offers-cache';
 import { endOpenListings, releaseExpired } from './intentions';
 import { holdIsOver, statusNowIs } from './holds';
+import { listingsChangedAfterCommit } from './events';
 
 /*
  * Channels' listings in the market. A channel's listing (server/modules/channels) is mirrored here as
@@ -144,7 +144,7 @@ export async function putChannelListingsOnSale(tx: Tx, specs: ChannelMarketSpec[
     update ${listings} l set status = 'CANCELLED', updated_at = now()
     from json_to_recordset(${JSON.stringify(slots)}::json) as x(id text, slots int)
     where l.channel_listing_id = x.id and l.channel_slot >= x.slots and l.status in ('ACTIVE', 'UNLISTED')`);
-  forgetBuyPageOffers();
+  listingsChangedAfterCommit(tx);
 }
 
 /**

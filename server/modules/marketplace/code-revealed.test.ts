@@ -13,7 +13,6 @@ import { putTicket } from '@/server/testing/ticket-api';
 import {
   createBuyIntention,
   createListing,
-  explainTicket,
   listForSeller,
   relist,
   resaleEntryPage,
@@ -22,6 +21,7 @@ import {
   transferTickets,
   unlist,
 } from './index';
+import { explainTicket } from '@/server/modules/fan-pages';
 
 const SELLER = 'seller@example.com';
 const BUYER = 'buyer@example.com';

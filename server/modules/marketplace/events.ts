@@ -1,5 +1,7 @@
+import type { DbOrTx } from '@/db';
 import { domainEvent } from '@/server/lib/domain-event';
-import type { Work } from '@/server/lib/transaction';
+import { errorFields, log } from '@/server/lib/log';
+import { afterCommit, type Work } from '@/server/lib/transaction';
 
 /*
  * The marketplace's domain events. The modules above it (channels) subscribe by name in
@@ -41,4 +43,25 @@ export function onChannelListingsSold(
 
 export function notifyChannelListingsSold(work: Work, sold: ChannelListingSold[]): Promise<void> {
   return sold.length ? channelListingsSold.publish(work, sold) : Promise.resolve();
+}
+
+/**
+ * Listings changed: put on sale, held, a hold released, sold, repriced, ended, or the fees shown with them.
+ * Published after the commit of the write (`afterCommit`), never inside its transaction, so a reader that
+ * caches listings (the fan pages' offers) forgets them once the change is visible, and a rollback tells
+ * nobody. Optional: with no subscriber there is nothing to forget.
+ */
+const listingsChanged = domainEvent<[]>('Listings changed', { required: false });
+
+export function onListingsChanged(name: string, listener: () => Promise<void>) {
+  listingsChanged.subscribe(name, listener);
+}
+
+/** Announces a listing change once what `executor` wrote is committed (at once outside a transaction). */
+export function listingsChangedAfterCommit(executor: DbOrTx | Work): void {
+  afterCommit(executor, () => {
+    void listingsChanged
+      .publish()
+      .catch((err: unknown) => log.warn('a listings-changed listener failed', errorFields(err)));
+  });
 }

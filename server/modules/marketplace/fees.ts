@@ -3,7 +3,7 @@ import type { DbOrTx } from '@/db';
 import { marketSettings } from '@/db/schema/marketplace';
 import { toMinorUnits } from '@/server/lib/money';
 import { chargeStepMinor, payoutStepMinor } from '@/server/modules/payments';
-import { forgetBuyPageOffers } from './offers-cache';
+import { listingsChangedAfterCommit } from './events';
 
 /** A partner's market terms as numbers (percentages 0–100; fixed amounts in major units, per ticket). */
 export interface MarketTerms {
@@ -50,7 +50,7 @@ export async function setMarketTerms(partnerId: string, terms: MarketTerms, db: 
     .insert(marketSettings)
     .values({ partnerId, ...values })
     .onConflictDoUpdate({ target: marketSettings.partnerId, set: { ...values, updatedAt: new Date() } });
-  forgetBuyPageOffers();
+  listingsChangedAfterCommit(db);
 }
 
 function fixedMinor(amount: number, currency: string): number {

@@ -13,8 +13,6 @@ export {
   sellerPayoutMinor,
   setMarketTerms,
 } from './fees';
-export { type BrandPartner, fanBrandOf } from './fan-brand';
-export { framingOriginsOf } from './framing';
 export { BUY_INTENTION_PURPOSE, createBuyIntention } from './intentions';
 export {
   channelListingSoldCount,
@@ -26,7 +24,7 @@ export {
   takeChannelListingsOffSale,
   ticketsInOpenListings,
 } from './channel-listings';
-export { type ChannelListingSold, onChannelListingsSold } from './events';
+export { type ChannelListingSold, onChannelListingsSold, onListingsChanged } from './events';
 export { unlistListingsOfChannel } from './reactions/channel-disabled';
 export { refuseUnpayableIntention } from './reactions/payment-attempt';
 export { completePurchaseOfPayment } from './reactions/payment-succeeded';
@@ -66,17 +64,6 @@ export {
 export { EXAMPLE_SELLER } from './examples';
 export { marketTermsInput, transferEmail } from './schemas';
 export {
-  buyingFlowUrl,
-  checkoutUrl,
-  DEFAULT_LANG,
-  listingDetailsUrl,
-  orderSellingFlowUrl,
-  resaleEntryUrl,
-  salePublicUrl,
-  sellingFlowUrl,
-} from './urls';
-export { listingPage, namedTicketOnSale } from './pages';
-export {
   listForSeller,
   type ListForSellerResult,
   payoutSetupUrl,
@@ -97,40 +84,13 @@ export {
 } from './sell';
 export { deliverChannelSale, refundChannelSale } from './purchase';
 export { transferTickets } from './transfer';
-export {
-  LISTING_STATUS_VALUES,
-  listListings,
-  listListingsInput,
-  listPayouts,
-  listPayoutsInput,
-  listPurchases,
-  listPurchasesInput,
-  PAYOUT_STATUSES,
-  refundPurchase,
-  refundPurchaseInput,
-} from './admin';
-export { ticketDetailWithMarket } from './ticket-history';
+export { refundPurchase, refundPurchaseInput } from './admin';
+export { channelNamesOfSellers } from './channel-seller';
 export { payDuePayouts } from './payouts';
-export { buyerCheckout, buyerIntention, buyPage, type MarketSort, sharedBuyPage, showOnSale } from './buyer-pages';
-export { paymentOrder, type PaymentOrder } from './payment-order';
 export { seatText } from './payment-lines';
-export { type MarketOffer, quantitiesOf } from './offers';
-export { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS } from './offers-cache';
-export {
-  cheapestListings,
-  explainTicket,
-  orderListingStates,
-  resaleBuyersAmong,
-  type SellerItem,
-  type SellerItemState,
-  sellerItemStates,
-  sellerItemStatesWith,
-  type ShowMarketState,
-  showMarketStates,
-  type SoldTicket,
-  soldTicketsOf,
-} from './seller-states';
 export { secureView, type SecureViewState, secureViewWithoutCode } from './secure-view';
 export { buyerPromiseFacts, intentionPromiseFacts, sellerPayoutFacts, sourcesOf, supportFacts } from './promises';
 export { activeHolds, duePayoutTotals } from './gauges';
 export { wipeMarketplaceTestData } from './wipe';
+export { isBuyableNow, listingStatusNow, statusNowIs } from './holds';
+export { assertPurchasable, getBuyIntention } from './intentions';

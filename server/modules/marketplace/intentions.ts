@@ -9,10 +9,10 @@ import { fromMinorUnits } from '@/server/lib/money';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { getPayment, startPayment } from '@/server/modules/payments';
 import { buyerFeeMinor, marketTerms } from './fees';
-import { forgetBuyPageOffers } from './offers-cache';
 import { mailListingsCancelled } from './mails';
 import { intentionStatusNow } from './holds';
 import { checkoutLines } from './payment-lines';
+import { listingsChangedAfterCommit } from './events';
 
 export const EXPIRE_INTENTION_JOB = 'marketplace.expireIntention';
 export const REFUND_PURCHASE_JOB = 'marketplace.refundPurchase';
@@ -50,7 +50,7 @@ export async function releaseExpired(
       where ${listings.status} = 'RESERVED' and ${listings.reservedBy} in (select id from expired)
     )
     select id from expired`);
-  if (rows.length) forgetBuyPageOffers();
+  if (rows.length) listingsChangedAfterCommit(db);
   return rows.map((r) => r.id);
 }
 
@@ -247,7 +247,7 @@ export async function createBuyIntention(
         rows = await claimListings(tx, partnerId, items, buyer, id);
       }
       if (rows.length < items.length || !rows.every((r) => r.claimed)) throw refusal(items, rows, buyer);
-      after.run(forgetBuyPageOffers);
+      listingsChangedAfterCommit(work);
       const { intention, url } = await openIntention(
         work,
         partnerId,
@@ -450,7 +450,7 @@ export async function endOpenListings(tx: Tx, listingIds: string[], status: 'CAN
     .update(listings)
     .set({ status, reservedBy: null, updatedAt: sql`now()` })
     .where(inArray(listings.id, listingIds));
-  forgetBuyPageOffers();
+  listingsChangedAfterCommit(tx);
   await tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, listingIds));
 }
 

@@ -6,11 +6,11 @@ import type { Locale } from '@/server/lib/i18n';
 import { newId } from '@/server/lib/ids';
 import { fromMinorUnits, toMinorUnits } from '@/server/lib/money';
 import { transaction } from '@/server/lib/transaction';
+import { listingsChangedAfterCommit } from './events';
 import { effectiveResaleRules, type EffectiveResaleRules, holdShows, showDirectory } from '@/server/modules/catalog';
 import { codeRevealedError, lockTickets, type SaleTicket, ticketsByPk, ticketsForSale } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { buyerFeeMinor, marketTerms, sellerPayoutMinor } from './fees';
-import { forgetBuyPageOffers } from './offers-cache';
 import { listingStatusNow, isBuyableNow } from './holds';
 import { endOpenListings, releaseExpired } from './intentions';
 import { mailListingCreated, mailWishlist } from './mails';
@@ -376,7 +376,7 @@ export async function createListing(input: CreateListingInput, db: Db, now = new
         orderId: list.length > 1 ? first.orderId : null,
         locale: input.locale ?? null,
       });
-      forgetBuyPageOffers();
+      listingsChangedAfterCommit(work);
       await tx.insert(listingItems).values(
         list.map((t) => ({
           listingId: id,
@@ -466,7 +466,7 @@ export type ListingView = ReturnType<typeof listingOut>;
 
 /** Changes the asking price of an ACTIVE listing, checked against the rules again. */
 export async function updateListingPrice(partnerId: string, id: string, price: number | string, db: Db) {
-  await db.transaction(async (tx) => {
+  await transaction(async ({ tx }) => {
     // A hold whose time is up ends here, in this write's transaction (reads never end it).
     await releaseExpired(tx, { partnerId, listingIds: [id] });
     const row = await listingRow(partnerId, id, tx, true);
@@ -489,8 +489,8 @@ export async function updateListingPrice(partnerId: string, id: string, price: n
       .update(listings)
       .set({ priceMinor, updatedAt: sql`now()` })
       .where(eq(listings.id, id));
-    forgetBuyPageOffers();
-  });
+    listingsChangedAfterCommit(tx);
+  }, db);
   return getListing(partnerId, id, db);
 }
 
@@ -499,7 +499,7 @@ export async function updateListingPrice(partnerId: string, id: string, price: n
  * someone's cart) cannot be removed: 409, try again when the hold ends.
  */
 export async function unlist(partnerId: string, id: string, db: Db) {
-  await db.transaction(async (tx) => {
+  await transaction(async ({ tx }) => {
     await releaseExpired(tx, { partnerId, listingIds: [id] });
     const row = await listingRow(partnerId, id, tx, true);
     if (row.status === 'RESERVED') {
@@ -510,7 +510,7 @@ export async function unlist(partnerId: string, id: string, db: Db) {
     }
     if (row.status !== 'ACTIVE') throw conflict(`The listing is not on sale (it is ${row.status})`, 'NOT_ON_SALE');
     await endOpenListings(tx, [id], 'UNLISTED');
-  });
+  }, db);
   return getListing(partnerId, id, db);
 }
 
@@ -537,17 +537,17 @@ export async function relist(partnerId: string, id: string, db: Db) {
   const notOwned = await notOwnedBy(partnerId, row.sellerEmail, list, db);
   if (notOwned.length) throw notOwnedError(notOwned);
   try {
-    await db.transaction(async (tx) => {
+    await transaction(async ({ tx }) => {
       const [moved] = await tx
         .update(listings)
         .set({ status: 'ACTIVE', updatedAt: sql`now()` })
         .where(and(eq(listings.id, id), eq(listings.status, 'UNLISTED')))
         .returning({ id: listings.id });
       if (!moved) throw conflict('The listing changed meanwhile; reload it', 'CHANGED');
-      forgetBuyPageOffers();
+      listingsChangedAfterCommit(tx);
       await recheckListable(tx, partnerId, list, 'CANNOT_RELIST', 'A ticket of this listing is listed again elsewhere');
       await tx.update(listingItems).set({ open: true }).where(eq(listingItems.listingId, id));
-    });
+    }, db);
   } catch (err) {
     if (pgErrorOf(err)?.constraint_name === 'listing_items_open_ticket_idx') {
       throw conflict('A ticket of this listing is listed again elsewhere', 'LISTED_ELSEWHERE');

@@ -13,8 +13,7 @@ import {
 } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
 import { holdShows, optionPrices, showDirectory } from '@/server/modules/catalog';
-import { type ChannelListingSold, notifyChannelListingsSold } from './events';
-import { forgetBuyPageOffers } from './offers-cache';
+import { type ChannelListingSold, listingsChangedAfterCommit, notifyChannelListingsSold } from './events';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import { buyerFeeMinor, marketTerms, primaryFeeMinorOf, type SaleSplit, saleSplitOf } from './fees';
 import { BUY_INTENTION_PURPOSE, cancelListings, REFUND_PURCHASE_JOB } from './intentions';
@@ -227,7 +226,7 @@ async function markSold(tx: Tx, intention: Intention, payment: Payment) {
     .update(listings)
     .set({ status: 'SOLD', reservedBy: intention.id, soldAt: sql`now()`, updatedAt: sql`now()` })
     .where(inArray(listings.id, intention.listingIds));
-  forgetBuyPageOffers();
+  listingsChangedAfterCommit(tx);
   await tx.update(listingItems).set({ open: false }).where(inArray(listingItems.listingId, intention.listingIds));
   await tx
     .update(buyIntentions)
@@ -431,7 +430,7 @@ export async function refundChannelSale(
     .update(listings)
     .set({ status: 'CANCELLED', updatedAt: sql`now()` })
     .where(and(eq(listings.id, sale.listingId), eq(listings.status, 'SOLD')));
-  forgetBuyPageOffers();
+  listingsChangedAfterCommit(work);
   await tx
     .update(payouts)
     .set({ status: 'CANCELLED' })
@@ -455,7 +454,7 @@ async function refuse(work: Work, intentionId: string, payment: Payment, reason:
     .update(listings)
     .set({ status: 'ACTIVE', reservedBy: null, updatedAt: sql`now()` })
     .where(and(eq(listings.reservedBy, intentionId), eq(listings.status, 'RESERVED')));
-  forgetBuyPageOffers();
+  listingsChangedAfterCommit(work);
   await tx
     .update(buyIntentions)
     .set({ status: 'CANCELLED', paymentId: payment.id, endedAt: sql`now()`, endReason: reason })

@@ -9,11 +9,10 @@ import { buyIntentions } from '@/db/schema';
 import { callRoute } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
-import { listListings } from './admin';
-import { buyerCheckout, buyerIntention, buyPage } from './buyer-pages';
+import { listListings } from '@/server/modules/ops';
 import { createBuyIntention, getBuyIntention } from './intentions';
 import { createListing, getListing, listedTickets } from './listings';
-import { cheapestListings, showMarketStates } from './seller-states';
+import { buyerCheckout, buyerIntention, buyPage, cheapestListings, showMarketStates } from '@/server/modules/fan-pages';
 
 /*
  * Issue 34, "reads never write": a read that shows listings counts a hold whose time is up as free in its

@@ -11,13 +11,14 @@ import { recordJobsInFile } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
 import { deleteTicket } from '@/server/testing/ticket-api';
-import { listPurchases, refundPurchase } from './admin';
-import { buyerIntention } from './buyer-pages';
+import { refundPurchase } from './admin';
+import { listPurchases } from '@/server/modules/ops';
 import { createBuyIntention } from './intentions';
 import { createListing } from './listings';
 import { payDuePayouts } from './payouts';
 import { refundPurchaseJob } from './jobs';
 import { sellerListingPage } from './sell';
+import { buyerIntention } from '@/server/modules/fan-pages';
 
 /*
  * A completed purchase refunded afterwards, by staff or by its show's cancellation: recorded once, the

@@ -10,7 +10,7 @@ import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/ser
 import { json, syncTickets } from '@/server/testing/ticket-api';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
-import { framingOriginsOf, sellingFlowUrl } from '@/server/modules/marketplace';
+import { framingOriginsOf, sellingFlowUrl } from '@/server/modules/fan-pages';
 
 const staff = createCallerFactory(appRouter)({
   staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' },

@@ -27,7 +27,7 @@ import {
   unlistAsSeller,
 } from './sell';
 import { ticketsForSale } from '@/server/modules/tickets';
-import { resaleEntryUrl } from './urls';
+import { resaleEntryUrl } from '@/server/modules/fan-pages';
 
 let fake: FakePartner;
 beforeAll(async () => {

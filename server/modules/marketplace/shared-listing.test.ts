@@ -8,8 +8,8 @@ import { json } from '@/server/testing/ticket-api';
 import { setMarketTerms } from './fees';
 import { createBuyIntention } from './intentions';
 import { createListing, unlist } from './listings';
-import { listingPage, namedTicketOnSale } from './pages';
 import { sellerListingPage } from './sell';
+import { listingPage, namedTicketOnSale } from '@/server/modules/fan-pages';
 
 /*
  * The shared listing (issue 31, build 4): the public sale URL leads to the ticket's own listing while it is

@@ -1,5 +1,6 @@
 /**
- * Ops: read-only staff reporting (support search, overview, money reconciliation, exports). A documented
+ * Ops: read-only staff reporting (support search, overview, money reconciliation, exports, the market's
+ * listings, purchases and payouts, a ticket's history with its market). A documented
  * exception to "a table is read only by its owner": it READS other modules' tables in SQL (joins no
  * owner's function could make one row at a time) and never writes; every action goes through the owner.
  */
@@ -23,3 +24,14 @@ export {
 export { periodInput, periodOf, thisWeek } from './period';
 export { type PayoutState, reconcile } from './reconciliation';
 export { isMoneyExportKind, MONEY_EXPORT_KINDS, moneyCsv } from './money-exports';
+export {
+  LISTING_STATUS_VALUES,
+  listListings,
+  listListingsInput,
+  listPayouts,
+  listPayoutsInput,
+  listPurchases,
+  listPurchasesInput,
+  PAYOUT_STATUSES,
+} from './market-lists';
+export { ticketDetailWithMarket } from './ticket-history';

@@ -1,6 +1,6 @@
 import { getDb } from '@/db';
 import { eventRef, listEventsInput, showRef } from '@/server/modules/catalog';
-import { ticketDetailWithMarket } from '@/server/modules/marketplace';
+import { ticketDetailWithMarket } from '@/server/modules/ops';
 import { staffEventInventory, staffEventInventoryInput } from '@/server/modules/market-data';
 import {
   batchRef,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDb } from '@/db';
 import { leadCounts, leadEmails, listLeads, listLeadsInput } from '@/server/modules/market-data';
-import { resaleBuyersAmong } from '@/server/modules/marketplace';
+import { resaleBuyersAmong } from '@/server/modules/fan-pages';
 import { getPartner } from '@/server/modules/partners';
 import { protectedProcedure, router } from '../init';
 

@@ -1,18 +1,20 @@
 import { z } from 'zod';
 import { getDb } from '@/db';
 import {
-  listListings,
-  listListingsInput,
-  listPayouts,
-  listPayoutsInput,
-  listPurchases,
-  listPurchasesInput,
   marketTerms,
   marketTermsInput,
   refundPurchase,
   refundPurchaseInput,
   setMarketTerms,
 } from '@/server/modules/marketplace';
+import {
+  listListings,
+  listListingsInput,
+  listPayouts,
+  listPayoutsInput,
+  listPurchases,
+  listPurchasesInput,
+} from '@/server/modules/ops';
 import { getPartner } from '@/server/modules/partners';
 import { audited, staffActor } from '@/server/modules/audit';
 import { protectedProcedure, router } from '../init';

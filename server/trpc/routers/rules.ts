@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { getDb } from '@/db';
 import { deleteStaffRule, eventRules, saveStaffRule, staffRuleInput } from '@/server/modules/catalog';
-import { explainTicket } from '@/server/modules/marketplace';
+import { explainTicket } from '@/server/modules/fan-pages';
 import { getPartner } from '@/server/modules/partners';
 import { audited, staffActor } from '@/server/modules/audit';
 import { protectedProcedure, router } from '../init';

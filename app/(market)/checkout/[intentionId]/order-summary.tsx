@@ -1,6 +1,6 @@
 import type { getTranslations } from 'next-intl/server';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
-import type { buyerIntention } from '@/server/modules/marketplace';
+import { type buyerIntention } from '@/server/modules/fan-pages';
 import { money, seatText } from '../../market/buy-format';
 
 type Found = NonNullable<Awaited<ReturnType<typeof buyerIntention>>>;

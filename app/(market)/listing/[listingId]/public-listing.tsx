@@ -2,7 +2,7 @@ import { getLocale, getTranslations } from 'next-intl/server';
 import { withReturnTo } from '@/components/market/return-to';
 import { env } from '@/server/env';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
-import { type listingPage, showOnSale } from '@/server/modules/marketplace';
+import { type listingPage, showOnSale } from '@/server/modules/fan-pages';
 import { money, seatText } from '../../market/buy-format';
 import '../../market/buy.css';
 import './listing.css';

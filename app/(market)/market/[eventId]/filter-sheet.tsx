@@ -1,5 +1,5 @@
 import type { PageT } from '@/server/lib/i18n';
-import type { buyPage, MarketSort } from '@/server/modules/marketplace';
+import { type buyPage, type MarketSort } from '@/server/modules/fan-pages';
 import { param } from '../buy-format';
 import { hrefWith, type Query } from './market-parts';
 

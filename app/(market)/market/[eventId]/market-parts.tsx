@@ -1,5 +1,5 @@
 import { formatShowDate, type Locale, type PageT } from '@/server/lib/i18n';
-import type { buyPage } from '@/server/modules/marketplace';
+import { type buyPage } from '@/server/modules/fan-pages';
 
 /*
  * The market page's parts (page.tsx puts them together): the event's header, the links to its other

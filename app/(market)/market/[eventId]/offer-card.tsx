@@ -1,6 +1,6 @@
 import { withReturnTo } from '@/components/market/return-to';
 import type { Locale, PageT } from '@/server/lib/i18n';
-import { type MarketOffer, quantitiesOf } from '@/server/modules/marketplace';
+import { type MarketOffer, quantitiesOf } from '@/server/modules/fan-pages';
 import { money, seatText } from '../buy-format';
 
 /*

@@ -10,14 +10,14 @@ import { type Locale, pageTranslator } from '@/server/lib/i18n';
 import { type BuyerPromiseFacts, deliveryText } from '@/server/lib/promises';
 import { shortCache } from '@/server/lib/short-cache';
 import { showInventories, type ShowInventory } from '@/server/modules/market-data';
+import { buyerPromiseFacts } from '@/server/modules/marketplace';
 import {
   BUY_PAGE_OFFERS_MS,
-  buyerPromiseFacts,
   type MarketSort,
   namedTicketOnSale,
   sharedBuyPage,
   showOnSale,
-} from '@/server/modules/marketplace';
+} from '@/server/modules/fan-pages';
 import { getPartner, type Partner } from '@/server/modules/partners';
 import { param } from '../buy-format';
 import { Description } from '../description';

@@ -1,6 +1,7 @@
 import type { getTranslations } from 'next-intl/server';
 import { formatShowDate, type Locale } from '@/server/lib/i18n';
-import { type PaymentOrder, seatText } from '@/server/modules/marketplace';
+import { seatText } from '@/server/modules/marketplace';
+import { type PaymentOrder } from '@/server/modules/fan-pages';
 import { money } from '../../market/buy-format';
 import { HoldCountdown } from '../../market/countdown';
 

@@ -6,7 +6,8 @@ import { CheckIcon } from '@/components/market/icons';
 import { getDb } from '@/db';
 import { formatDay, formatMoney, type Locale } from '@/server/lib/i18n';
 import { fromMinorUnits } from '@/server/lib/money';
-import { BUY_INTENTION_PURPOSE, intentionPromiseFacts, paymentOrder } from '@/server/modules/marketplace';
+import { BUY_INTENTION_PURPOSE, intentionPromiseFacts } from '@/server/modules/marketplace';
+import { paymentOrder } from '@/server/modules/fan-pages';
 import {
   type CheckoutView,
   SANDBOX_CARD_ERRORS,

@@ -5,7 +5,7 @@ import { Detail, DetailList } from '@/components/ui/details';
 import { PageHeader } from '@/components/ui/page-header';
 import { SearchForm } from '@/components/ui/search-form';
 import { Time } from '@/components/ui/time';
-import { resaleEntryUrl } from '@/server/modules/marketplace';
+import { resaleEntryUrl } from '@/server/modules/fan-pages';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { ChannelsSection } from '../_features/channels/channels-section';
 import { IntegrationSection } from '../_features/integration/integration-section';

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { Field, SelectField } from '@/components/ui/field';
 import { pageInUrl, pageParam, param } from '@/components/ui/search-params';
 import { TableSuspense } from '@/components/ui/table';
-import { LISTING_STATUS_VALUES, PAYOUT_STATUSES } from '@/server/modules/marketplace';
+import { LISTING_STATUS_VALUES, PAYOUT_STATUSES } from '@/server/modules/ops';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { ListingList, PayoutList, PurchaseList } from '../../_features/market/market-lists';
 import { MarketFilters, type MarketView, MARKET_VIEWS, MarketViews } from '../../_features/market/market-views';

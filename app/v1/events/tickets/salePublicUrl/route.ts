@@ -1,6 +1,6 @@
 import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
-import { salePublicUrl } from '@/server/modules/marketplace';
+import { salePublicUrl } from '@/server/modules/fan-pages';
 import { salePublicUrlRoute } from '@/server/modules/tickets';
 
 export const GET = handle(salePublicUrlRoute, ({ partner, query }) =>

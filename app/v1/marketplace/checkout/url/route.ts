@@ -1,6 +1,7 @@
 import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
-import { checkoutUrl, checkoutUrlRoute } from '@/server/modules/marketplace';
+import { checkoutUrlRoute } from '@/server/modules/marketplace';
+import { checkoutUrl } from '@/server/modules/fan-pages';
 
 // Holds nothing (at most a new one-time sign-in token in the URL): repeatable after a lost answer (Idempotency-Key).
 export const POST = handle(

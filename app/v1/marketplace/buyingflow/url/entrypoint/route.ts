@@ -1,5 +1,6 @@
 import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
-import { buyingFlowUrl, buyingFlowUrlRoute } from '@/server/modules/marketplace';
+import { buyingFlowUrlRoute } from '@/server/modules/marketplace';
+import { buyingFlowUrl } from '@/server/modules/fan-pages';
 
 export const GET = handle(buyingFlowUrlRoute, ({ partner, query }) => buyingFlowUrl(partner.partnerId, query, getDb()));

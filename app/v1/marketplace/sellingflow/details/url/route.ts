@@ -1,6 +1,7 @@
 import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
-import { listingDetailsUrl, listingDetailsUrlRoute } from '@/server/modules/marketplace';
+import { listingDetailsUrlRoute } from '@/server/modules/marketplace';
+import { listingDetailsUrl } from '@/server/modules/fan-pages';
 
 export const GET = handle(listingDetailsUrlRoute, ({ partner, query }) =>
   listingDetailsUrl(partner.partnerId, query.ticketId, query.sellerEmail, getDb()),

@@ -1,6 +1,7 @@
 import { getDb } from '@/db';
 import { handle } from '@/server/http/route';
-import { orderSellingFlowUrl, orderSellingFlowUrlRoute } from '@/server/modules/marketplace';
+import { orderSellingFlowUrlRoute } from '@/server/modules/marketplace';
+import { orderSellingFlowUrl } from '@/server/modules/fan-pages';
 
 export const GET = handle(orderSellingFlowUrlRoute, ({ partner, query }) =>
   orderSellingFlowUrl(partner.partnerId, query, getDb()),

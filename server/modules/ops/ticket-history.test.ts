@@ -6,8 +6,14 @@ import { createChannel } from '@/server/modules/partners';
 import { makePartner } from '@/server/testing/fixtures';
 import { postRules, sellerMarket } from '@/server/testing/market';
 import { payOnSandbox } from '@/server/testing/payments';
-import { channelNamesOfSellers, channelSeller } from './channel-seller';
-import { createBuyIntention, createListing, transferTickets, unlist } from './index';
+import {
+  channelNamesOfSellers,
+  channelSeller,
+  createBuyIntention,
+  createListing,
+  transferTickets,
+  unlist,
+} from '@/server/modules/marketplace';
 import { ticketDetailWithMarket } from './ticket-history';
 
 /*

@@ -10,10 +10,8 @@ import { payOnSandbox } from '@/server/testing/payments';
 import { syncTickets } from '@/server/testing/ticket-api';
 import { secureTicketPage, ticketsForSale } from '@/server/modules/tickets';
 import { buyerCheckout, buyerIntention, buyPage, sharedBuyPage } from './buyer-pages';
-import { setMarketTerms } from './fees';
-import { createBuyIntention } from './intentions';
-import { createListing } from './listings';
 import { BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS, forgetBuyPageOffers } from './offers-cache';
+import { createBuyIntention, createListing, setMarketTerms } from '@/server/modules/marketplace';
 
 let jobs: ReturnType<typeof recordJobs>;
 beforeAll(() => {

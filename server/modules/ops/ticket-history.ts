@@ -4,7 +4,7 @@ import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import { fromMinorUnits } from '@/server/lib/money';
 import { getTicketDetail, type TicketHistoryEntry, type ticketRef } from '@/server/modules/tickets';
 import type { z } from 'zod';
-import { channelNamesOfSellers } from './channel-seller';
+import { channelNamesOfSellers } from '@/server/modules/marketplace';
 
 /**
  * A ticket's history as support reads it. `ticket_events` records only what happened and when ("changed

@@ -6,9 +6,15 @@ import { fromMinorUnits } from '@/server/lib/money';
 import { explainRules, pickResaleRules, resaleRulesOfEvents, showDirectory } from '@/server/modules/catalog';
 import { sellerTicketRows, ticketsByPk, ticketsForSale, ticketsOfOrders } from '@/server/modules/tickets';
 import { protectionOf } from '@/server/modules/protection';
-import { buyerFeeMinor, marketTerms } from './fees';
-import { type ListingProblem, showRuleProblems, ticketStateProblems } from './listings';
-import { isBuyableNow, listingStatusNow } from './holds';
+import {
+  buyerFeeMinor,
+  isBuyableNow,
+  type ListingProblem,
+  listingStatusNow,
+  marketTerms,
+  showRuleProblems,
+  ticketStateProblems,
+} from '@/server/modules/marketplace';
 
 /** Buyable now: ACTIVE, or held by a hold whose time is up (holds.ts); the status index still serves it. */
 const buyableNow = and(inArray(listings.status, ['ACTIVE', 'RESERVED']), isBuyableNow());

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
 import { payments } from '@/db/schema';
 import { seatedMarket } from '@/server/testing/seated-market';
-import { createBuyIntention, paymentOrder } from '.';
+import { createBuyIntention } from '@/server/modules/marketplace';
+import { paymentOrder } from '.';
 
 /*
  * What the payment page shows of a resale payment, read from the intention behind it: titles (never ids),

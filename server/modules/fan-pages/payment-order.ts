@@ -1,5 +1,6 @@
 import type { Db } from '@/db';
-import { type BuyerListing, buyerIntention, type SeatView } from './buyer-pages';
+import type { BuyerListing, SeatView } from './buyer-listings';
+import { buyerIntention } from './buyer-pages';
 
 /*
  * What a buyer pays for, as the payment page and the provider's checkout show it: the event, the show's

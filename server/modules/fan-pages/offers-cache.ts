@@ -9,7 +9,8 @@ import type { MarketOffer } from './offers';
  * Why it is correct, and for how long: an offer that was held, sold, repriced or taken off sale is shown
  * as buyable for at most BUY_PAGE_OFFERS_MS (plus the read's own time) after the change, on another app
  * instance; in this process every write to listings (a hold, a sale, a listing, a reprice, an unlisting,
- * an expired hold released, a channel's listings, the fees) forgets the cache at once. Nothing is ever
+ * an expired hold released, a channel's listings, the fees) forgets the cache once it is committed (the
+ * marketplace's listings-changed event, reactions/listings-changed.ts). Nothing is ever
  * sold from it: Buy leads to the checkout, which reads the listings live, and the hold is the guarded
  * claim (a 409 for a taken listing), so the worst a fan meets is "no longer available" for an offer that
  * was taken less than a second before the page was made — as if the page had been loaded a second earlier.

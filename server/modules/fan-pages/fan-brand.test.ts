@@ -5,7 +5,7 @@ import { makePartner } from '@/server/testing/fixtures';
 import { sellerMarket } from '@/server/testing/market';
 import { ticketsForSale } from '@/server/modules/tickets';
 import { fanBrandOf, partnerIdNamedBy } from './fan-brand';
-import { createListing } from './listings';
+import { createListing } from '@/server/modules/marketplace';
 
 const SELLER = 'brand-seller@example.com';
 

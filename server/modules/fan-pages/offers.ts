@@ -1,4 +1,4 @@
-import type { BuyerListing } from './buyer-pages';
+import type { BuyerListing } from './buyer-listings';
 
 /*
  * The buy page's rows. A channel's listing split ticket by ticket is mirrored as one market listing per

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BuyerListing } from './buyer-pages';
+import type { BuyerListing } from './buyer-listings';
 import { offersOf, quantitiesOf } from './offers';
 
 /** A buyer listing as the buy page reads it; a channel's split slot when `channel` is given. */

@@ -2,7 +2,7 @@ import type { Db } from '@/db';
 import { partnerOfEvent } from '@/server/modules/catalog';
 import { getPartner } from '@/server/modules/partners';
 import { partnerOfTicket } from '@/server/modules/tickets';
-import { sellerListing } from './sell';
+import { sellerListing } from '@/server/modules/marketplace';
 
 /*
  * Whose brand a page that could not be found wears (issue 31, finding 7). A not-found page is handed only

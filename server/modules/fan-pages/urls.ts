@@ -8,10 +8,8 @@ import { showDirectory } from '@/server/modules/catalog';
 import { withOneTimeToken } from '@/server/modules/fans';
 import { getIntegration, getPartner } from '@/server/modules/partners';
 import { ticketsForSale, ticketsOfOrder } from '@/server/modules/tickets';
-import { assertPurchasable } from './intentions';
-import { listingOfTicket } from './listings';
 import { openListingOfTicket } from './pages';
-import { listingStatusNow } from './holds';
+import { assertPurchasable, listingOfTicket, listingStatusNow } from '@/server/modules/marketplace';
 
 /*
  * The URLs Encore hands partners to send fans into its pages. All absolute, built on PUBLIC_BASE_URL,

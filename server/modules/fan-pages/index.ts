@@ -1,0 +1,41 @@
+/**
+ * Fan pages: the read models of the fans' pages and the access layer's seller states, apart from the
+ * marketplace's write model (issue 44). The buy page and its offers (shared for a third of a second,
+ * `offers-cache.ts`, forgotten when listings change: `reactions/listings-changed.ts`), checkout and the
+ * payment order, the shared listing page, the seller's ticket states for the sell access layer, each
+ * partner's brand and framing origins, and the URLs handed to partners. Read-only (READ_ONLY_MODULES in
+ * eslint.config.mjs): it owns no table, reads the marketplace's in SQL and writes none; the marketplace
+ * never imports it.
+ */
+export { buyerCheckout, buyerIntention, buyPage, type MarketSort, sharedBuyPage, showOnSale } from './buyer-pages';
+export { type MarketOffer, quantitiesOf } from './offers';
+export { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS } from './offers-cache';
+export { listingPage, namedTicketOnSale } from './pages';
+export { paymentOrder, type PaymentOrder } from './payment-order';
+export {
+  cheapestListings,
+  explainTicket,
+  orderListingStates,
+  resaleBuyersAmong,
+  type SellerItem,
+  type SellerItemState,
+  sellerItemStates,
+  sellerItemStatesWith,
+  type ShowMarketState,
+  showMarketStates,
+  type SoldTicket,
+  soldTicketsOf,
+} from './seller-states';
+export { type BrandPartner, fanBrandOf } from './fan-brand';
+export { framingOriginsOf } from './framing';
+export {
+  buyingFlowUrl,
+  checkoutUrl,
+  DEFAULT_LANG,
+  listingDetailsUrl,
+  orderSellingFlowUrl,
+  resaleEntryUrl,
+  salePublicUrl,
+  sellingFlowUrl,
+} from './urls';
+export { forgetOffersOfChangedListings } from './reactions/listings-changed';
