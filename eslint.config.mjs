@@ -49,7 +49,25 @@ const noFallbackExecutor = {
     'No optional executor falling back to getDb(): take `db`/`tx` as a required parameter, so a call inside a transaction cannot silently run outside it.',
 };
 
-function moduleConfig(name, tables, files, ignores, otherModule) {
+/**
+ * The process-wide handle is for entry points (routes, pages, server actions, routers, job handlers, the
+ * CLI, boot): a module function is handed its executor, so whoever calls it decides which transaction it
+ * runs in. In a module only `jobs.ts` (the handlers' `run`) reaches for it.
+ */
+const noGlobalHandle = {
+  name: '@/db',
+  importNames: ['getDb', 'getSql'],
+  message:
+    "A module function takes its executor (`db: Db`, `tx: Tx`, `work: Work`) from its caller; only entry points (routes, pages, actions, routers, CLI, boot) and a module's jobs.ts call getDb()/getSql().",
+};
+/**
+ * Files still reaching for the handle, each for a reason of its own: the proxy's framing look-up
+ * (marketplace/framing.ts, moving with the fan read models) and the partner's return origins it reads
+ * through a process-wide cache (partners/return-origins.ts). To be handed their executor by the proxy.
+ */
+const GLOBAL_HANDLE_PENDING = [];
+
+function moduleConfig(name, tables, files, ignores, otherModule, entryPoint = false) {
   return {
     files,
     ignores,
@@ -59,6 +77,7 @@ function moduleConfig(name, tables, files, ignores, otherModule) {
         {
           paths: [
             { name: '@/db/schema', message: `Module ${name} imports only its own table files (db/schema/<file>).` },
+            ...(entryPoint ? [] : [noGlobalHandle]),
           ],
           patterns: [
             deepImports,
@@ -94,8 +113,21 @@ function moduleConfig(name, tables, files, ignores, otherModule) {
 function boundaries() {
   // A module's reactions/<event>.ts reach their own module's files one level up (`../sales`); another
   // module is two levels up, and entered through its index.ts like from anywhere else.
+  // A module's jobs.ts (its job handlers) is an entry point: it may call getDb()/getSql(); reactions are
+  // not (they are handed the publisher's Work).
+  const entryPoints = (name) => [
+    `server/modules/${name}/jobs.ts`,
+    ...GLOBAL_HANDLE_PENDING.filter((f) => f.startsWith(`server/modules/${name}/`)),
+  ];
   const moduleConfigs = Object.entries(OWNED_TABLES).flatMap(([name, tables]) => [
-    moduleConfig(name, tables, [`server/modules/${name}/**/*.{ts,tsx}`], ['**/*.test.ts', '**/reactions/**'], '../*'),
+    moduleConfig(
+      name,
+      tables,
+      [`server/modules/${name}/**/*.{ts,tsx}`],
+      ['**/*.test.ts', '**/reactions/**', ...entryPoints(name)],
+      '../*',
+    ),
+    moduleConfig(name, tables, entryPoints(name), [], '../*', true),
     moduleConfig(name, tables, [`server/modules/${name}/reactions/**/*.{ts,tsx}`], ['**/*.test.ts'], '../../*'),
   ]);
   const schemaFiles = readdirSync(new URL('./db/schema', import.meta.url)).map((f) => f.replace(/\.ts$/, ''));
@@ -190,11 +222,6 @@ export default defineConfig([
     files: ['server/**/*.{ts,tsx}', 'db/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-syntax': ['error', noDefaultExecutor, noFallbackExecutor] },
-  },
-  {
-    // The transaction helper opens a transaction of its own when it is not given one: that is its job.
-    files: ['server/lib/transaction.ts'],
-    rules: { 'no-restricted-syntax': ['error', noDefaultExecutor] },
   },
   {
     // Plain .ts outside app/ and components/ holds no component and no hook (JSX needs .tsx; hooks live

@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from 'next/server';
+import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { errorResponse } from '@/server/http/envelope';
 import { allowedMethodsFor, compileTemplates } from '@/server/http/methods';
@@ -52,7 +53,7 @@ export async function proxy(req: NextRequest) {
   const framers =
     embeddable && (req.method === 'GET' || req.method === 'HEAD')
       ? // A failed look-up refuses framing rather than failing the page.
-        await framingOriginsOf(pathname).catch(() => [])
+        await framingOriginsOf(pathname, getDb()).catch(() => [])
       : [];
   const csp = nonce
     ? pageContentSecurityPolicy(nonce, process.env.NODE_ENV === 'development', frameAncestors(framers))

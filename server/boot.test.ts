@@ -77,7 +77,7 @@ describe('graceful shutdown', () => {
     // The partner's receiver holds the delivery for 1.5 s: SIGTERM arrives in the middle of the job.
     receiver.reply({ status: 200, delayMs: 1500 });
     const { partner } = await makePartner('Shutdown');
-    await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: true });
+    await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: true }, getDb());
     cleanups.push(() => getSql()`update webhook_endpoints set enabled = false where partner_id = ${partner.id}`);
     const id = await enqueueWebhook(getDb(), partner.id, {
       family: 'ticket',

@@ -102,7 +102,7 @@ describe('GET /metrics', () => {
   it('shows a due webhook delivery in the backlog, and its age', async () => {
     withToken();
     const { partner } = await makePartner('Metrics webhooks');
-    await upsertEndpoint({ partnerId: partner.id, url: 'http://127.0.0.1:9/hook', enabled: true });
+    await upsertEndpoint({ partnerId: partner.id, url: 'http://127.0.0.1:9/hook', enabled: true }, getDb());
     const before = await value('encore_webhook_backlog');
     await enqueueWebhook(getDb(), partner.id, { family: 'test', action: 'test.ping', data: { n: 1 } });
     await getDb().execute(
@@ -110,7 +110,7 @@ describe('GET /metrics', () => {
     );
     expect(await value('encore_webhook_backlog')).toBe(before + 1);
     expect(await value('encore_webhook_oldest_due_age_seconds')).toBeGreaterThanOrEqual(90);
-    await upsertEndpoint({ partnerId: partner.id, url: 'http://127.0.0.1:9/hook', enabled: false });
+    await upsertEndpoint({ partnerId: partner.id, url: 'http://127.0.0.1:9/hook', enabled: false }, getDb());
     // Disabled, its message waits by design: held, not backlog.
     expect(await value('encore_webhook_backlog')).toBe(before);
   });

@@ -116,7 +116,7 @@ export async function run(): Promise<BenchResult> {
   const project = async (label: string, messages: WebhookBody[]): Promise<number> => {
     // Enqueued before the clock starts, as the state changes that make them would have.
     const { partner } = await createPartnerWithKeys(`Bench webhooks ${label}`, getDb());
-    await upsertEndpoint({ partnerId: partner.id, url });
+    await upsertEndpoint({ partnerId: partner.id, url }, getDb());
     await getDb().transaction(async (tx) => {
       for (const m of messages) await enqueueWebhook(tx, partner.id, m);
     });

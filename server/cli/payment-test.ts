@@ -6,6 +6,7 @@
  * can be tried by hand or by the end-to-end tests. Attaches to the database like `partner:create`.
  */
 import { parseArgs } from 'node:util';
+import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { toMinorUnits } from '@/server/lib/money';
 import { startPayment } from '@/server/modules/payments';
@@ -35,15 +36,19 @@ if (!values.partner) {
     async () => {
       const minor = toMinorUnits(values.amount, values.currency);
       if ('error' in minor) throw new AppError('BAD_REQUEST', `--amount ${minor.error}`);
-      const { payment, url } = await startPayment(partnerId, {
-        purpose: 'test',
-        reference: `cli-${Date.now()}-${Math.floor(Math.random() * 1e6)}`,
-        description: values.description,
-        amountMinor: minor.minor,
-        currency: values.currency,
-        buyerEmail: values.email,
-        successUrl: values['success-url'],
-      });
+      const { payment, url } = await startPayment(
+        partnerId,
+        {
+          purpose: 'test',
+          reference: `cli-${Date.now()}-${Math.floor(Math.random() * 1e6)}`,
+          description: values.description,
+          amountMinor: minor.minor,
+          currency: values.currency,
+          buyerEmail: values.email,
+          successUrl: values['success-url'],
+        },
+        getDb(),
+      );
       process.stdout.write(JSON.stringify({ paymentId: payment.id, url }) + '\n');
       return 0;
     },

@@ -1,3 +1,4 @@
+import { getSql } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { type AuthenticatedKey, authenticateApiKey, kindOfKey } from '@/server/modules/partners';
 import type { AuthKind } from '@/server/lib/contract';
@@ -28,7 +29,7 @@ export async function authenticate(req: Request, kind: Exclude<AuthKind, 'none'>
         : 'The Channels API requires a channels API key (sk_ch_… or sk_test_ch_…)',
     );
   }
-  const found = await authenticateApiKey(key);
+  const found = await authenticateApiKey(key, getSql());
   if (!found) {
     throw new AppError('UNAUTHORIZED', 'Invalid or revoked API key', { headers: { 'www-authenticate': 'Bearer' } });
   }

@@ -117,7 +117,11 @@ async function buyFromChannel(partnerId: string, externalId: string): Promise<st
     .where(and(eq(channelListings.externalId, externalId), eq(listings.status, 'ACTIVE')))
     .orderBy(listings.channelSlot)
     .limit(1);
-  const intention = await createBuyIntention(partnerId, { items: [mirror.id], user: 'lucia.fernandez@example.com' });
+  const intention = await createBuyIntention(
+    partnerId,
+    { items: [mirror.id], user: 'lucia.fernandez@example.com' },
+    getDb(),
+  );
   expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
   const [sale] = await getDb()
     .select({ id: channelSales.id })

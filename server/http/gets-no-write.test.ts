@@ -157,7 +157,7 @@ beforeAll(async () => {
     createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [ticketId], price: 40 }, db);
   const listing = await list('T1');
   const held = await list('T2');
-  const intention = await createBuyIntention(m.partnerId, { items: [held.id], user: BUYER });
+  const intention = await createBuyIntention(m.partnerId, { items: [held.id], user: BUYER }, getDb());
   const channel = await createChannel({ partnerId: m.partnerId, name: 'Gets hub' }, db);
   const { secret: channelKey } = await createApiKey(
     { partnerId: m.partnerId, kind: 'channels', channelId: channel.id },
@@ -375,8 +375,8 @@ const fanPageReads: Record<string, (db: Db) => Promise<unknown>> = {
   sellFlow: async (db) => sellFlow((await sellPage(f.ticketPk, db))!, SELLER, false, db),
   resaleEntryPage: (db) => resaleEntryPage(f.partnerId, SELLER, { sync: false }, db),
   notificationLead: (db) => notificationLead(`lnt_${'0'.repeat(32)}`, db),
-  sandboxCheckout: () => sandboxCheckout('pay_missing'),
-  sandboxOnboarding: () => sandboxOnboarding('acc_missing'),
+  sandboxCheckout: () => sandboxCheckout('pay_missing', getDb()),
+  sandboxOnboarding: () => sandboxOnboarding('acc_missing', getDb()),
 };
 
 /** Functions the fan pages call that compute from what they are given (no database, no promise). */

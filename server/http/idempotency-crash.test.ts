@@ -93,7 +93,7 @@ describe('Idempotency-Key: a process dying between the effect and the answer (is
         runs.n += 1;
         await transaction(async ({ tx }) => {
           await tx.execute(sql`select 1`);
-        });
+        }, getDb());
         if (runs.n === 1) throw new Error('the process went away after the commit');
         return { runs: runs.n };
       },

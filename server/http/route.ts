@@ -190,7 +190,7 @@ function runCall<D>(
         answer.stored = text;
       }
       return data;
-    });
+    }, getDb());
   if (!claim) return run(commit);
   return withCommitGuard(
     (tx) => bindIdempotentEffect(tx, claim),

@@ -37,7 +37,7 @@ describe('Inngest wiring', () => {
   it('runs the real webhook dispatch definition when its event arrives', async () => {
     const receiver = await new Receiver().start();
     const { partner } = await makePartner('Inngest run');
-    await upsertEndpoint({ partnerId: partner.id, url: receiver.url });
+    await upsertEndpoint({ partnerId: partner.id, url: receiver.url }, getDb());
     try {
       const id = await enqueueWebhook(getDb(), partner.id, {
         family: 'ticket',

@@ -1,3 +1,5 @@
+import { getSql } from '@/db';
+import type { Sql } from 'postgres';
 import { errorFields, log } from './log';
 
 /**
@@ -5,7 +7,9 @@ import { errorFields, log } from './log';
  * calls must not queue behind one row's lock). A request notes the id in memory; a timer writes every noted
  * id in one statement within `flushMs`; the graceful stop writes what is left (`flushTouches`). A crash
  * loses at most those seconds of a stamp, never a request. Kept on globalThis by name: Next.js bundles
- * route handlers and pages separately, and one process should write one statement per tick.
+ * route handlers and pages separately, and one process should write one statement per tick. The write
+ * runs after its request is answered, on no caller's executor: it is handed the process-wide handle here
+ * (infrastructure owning process-wide state), so the modules that define stamps never reach for it.
  */
 export interface DeferredTouch {
   note(id: string): void;
@@ -15,7 +19,7 @@ export interface DeferredTouch {
 interface State {
   pending: Set<string>;
   timer?: NodeJS.Timeout;
-  write: (ids: string[]) => Promise<unknown>;
+  write: (sql: Sql, ids: string[]) => Promise<unknown>;
 }
 
 const store = globalThis as typeof globalThis & { __encoreTouches?: Map<string, State> };
@@ -24,7 +28,7 @@ const touches = () => (store.__encoreTouches ??= new Map());
 export function deferredTouch(
   name: string,
   flushMs: number,
-  write: (ids: string[]) => Promise<unknown>,
+  write: (sql: Sql, ids: string[]) => Promise<unknown>,
 ): DeferredTouch {
   const state = (): State => {
     let s = touches().get(name);
@@ -49,7 +53,7 @@ export function deferredTouch(
 async function drain(s: State): Promise<void> {
   const ids = [...s.pending];
   s.pending.clear();
-  if (ids.length) await s.write(ids);
+  if (ids.length) await s.write(getSql(), ids);
 }
 
 /** Writes every noted stamp now (the graceful stop). */

@@ -35,7 +35,7 @@ describe('transaction: effects after commit', () => {
       });
       expect(jobs.sent).toEqual([]); // nothing leaves before the commit
       return 'done';
-    });
+    }, getDb());
     expect(result).toBe('done');
     expect(seen).toEqual(['visible:1']);
     expect(jobs.sent).toEqual([
@@ -58,7 +58,7 @@ describe('transaction: effects after commit', () => {
           ran = true;
         });
         throw new Error('refused');
-      }),
+      }, getDb()),
     ).rejects.toThrow('refused');
     await new Promise((r) => setTimeout(r, 60)); // longer than the dispatch merge window
     expect(ran).toBe(false);
@@ -75,14 +75,14 @@ describe('transaction: effects after commit', () => {
       }, outer);
       expect(order).toEqual([]); // the inner call returned, the outer has not committed
       outer.after.run(() => void order.push('outer'));
-    });
+    }, getDb());
     expect(order).toEqual(['inner', 'outer']);
 
     await expect(
       transaction(async (outer) => {
         await transaction(async ({ after }) => after.job('feeds.pull', { partnerId: 'prt_x' }), outer);
         throw new Error('outer fails');
-      }),
+      }, getDb()),
     ).rejects.toThrow('outer fails');
     expect(jobs.sent).toEqual([]);
   });
@@ -98,7 +98,7 @@ describe('transaction: effects after commit', () => {
       });
       work.after.run(() => void after.push('still runs'));
       return 42;
-    });
+    }, getDb());
     expect(result).toBe(42);
     expect(after).toEqual(['still runs']);
   });
@@ -128,7 +128,7 @@ describe('transaction: effects after commit', () => {
       for (const intentionId of ['bi_x', 'bi_y'])
         after.job('marketplace.expireIntention', { intentionId }, { background: true });
       return 'answered';
-    });
+    }, getDb());
     expect(answer).toBe('answered');
     expect(queued).toEqual([]);
     await expect.poll(() => queued.length).toBe(1);
@@ -140,7 +140,7 @@ describe('transaction: effects after commit', () => {
     expect(queued).toEqual([`asked ${both}`, `written ${both}`]);
 
     // @ts-expect-error -- no job has this name: the send is meant to fail
-    await transaction(async ({ after }) => after.job('broken.job', {}, { background: true }));
+    await transaction(async ({ after }) => after.job('broken.job', {}, { background: true }), getDb());
     await expect.poll(() => queued).toContain('asked broken.job({})');
     release();
     await new Promise((r) => setTimeout(r, 10));

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
+import type { Db, DbOrTx, Tx } from '@/db';
 import { sendJob, sendJobBatched, sendJobSoon } from '@/server/jobs/client';
 import type { JobInputs, JobName, SendOptions } from '@/server/jobs/types';
 import { errorFields, log } from './log';
@@ -65,8 +65,8 @@ export function afterCommit(executor: DbOrTx | Work, effect: () => void): void {
  * thrown: the state is committed, and every effect queued here has a sweep that catches up (the
  * dispatcher's minute cron, the batch resume job), so the caller's answer stays true.
  */
-export async function transaction<T>(fn: (work: Work) => Promise<T>, within?: Work | Db): Promise<T> {
-  if (within && 'after' in within) return fn(within);
+export async function transaction<T>(fn: (work: Work) => Promise<T>, within: Work | Db): Promise<T> {
+  if ('after' in within) return fn(within);
   const effects: { what: string; run: () => Promise<void> | void; background?: boolean }[] = [];
   const after: After = {
     job(name, input, opts = {}) {
@@ -87,7 +87,7 @@ export async function transaction<T>(fn: (work: Work) => Promise<T>, within?: Wo
     },
   };
   const guard = commitGuard.getStore();
-  const result = await (within ?? getDb()).transaction(async (tx) => {
+  const result = await within.transaction(async (tx) => {
     const work = { tx, after };
     workOf.set(tx, work);
     const value = await fn(work);

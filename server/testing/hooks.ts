@@ -74,15 +74,19 @@ const hooks: Record<string, Hook> = {
     async (i) => {
       const minor = toMinorUnits(i.amount, i.currency);
       if ('error' in minor) throw new AppError('BAD_REQUEST', `amount ${minor.error}`);
-      const { payment, url } = await startPayment(i.partnerId, {
-        purpose: 'test',
-        reference: `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}`,
-        description: i.description,
-        amountMinor: minor.minor,
-        currency: i.currency,
-        buyerEmail: i.email,
-        successUrl: i.successUrl,
-      });
+      const { payment, url } = await startPayment(
+        i.partnerId,
+        {
+          purpose: 'test',
+          reference: `e2e-${Date.now()}-${Math.floor(Math.random() * 1e6)}`,
+          description: i.description,
+          amountMinor: minor.minor,
+          currency: i.currency,
+          buyerEmail: i.email,
+          successUrl: i.successUrl,
+        },
+        getDb(),
+      );
       return { paymentId: payment.id, url };
     },
   ),

@@ -22,7 +22,7 @@ const BUYER = 'buyer@example.com';
 export async function buy(partnerId: string, sellerEmail: string, ticketId: string | string[], price: number) {
   const ticketIds = typeof ticketId === 'string' ? [ticketId] : ticketId;
   const listing = await createListing({ partnerId, sellerEmail, ticketIds, price }, getDb());
-  const intention = await createBuyIntention(partnerId, { items: [listing.id], user: BUYER });
+  const intention = await createBuyIntention(partnerId, { items: [listing.id], user: BUYER }, getDb());
   const paid = await payOnSandbox(intention.paymentUrl);
   expect(paid.status).toBe(303);
   const [payout] = await getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
@@ -52,18 +52,25 @@ export async function moneyMarket(name: string) {
   const paidOut = await buy(m.partnerId, SELLER, 'T1', 40);
   const refunded = await buy(m.partnerId, SELLER, 'T2', 50);
   const due = await buy(m.partnerId, LATE_SELLER, 'T3', 33.33);
-  await refundPurchase({
-    partnerId: m.partnerId,
-    intentionId: refunded.intentionId,
-    reason: '=HYPERLINK("http://evil.example")',
-    staffEmail: 'ops@encore.test',
-  });
-  const { account } = await setUpPayoutAccount(m.partnerId, { sellerEmail: SELLER, returnUrl: 'https://p.example/b' });
-  await completeSandboxOnboarding(account.id);
+  await refundPurchase(
+    {
+      partnerId: m.partnerId,
+      intentionId: refunded.intentionId,
+      reason: '=HYPERLINK("http://evil.example")',
+      staffEmail: 'ops@encore.test',
+    },
+    getDb(),
+  );
+  const { account } = await setUpPayoutAccount(
+    m.partnerId,
+    { sellerEmail: SELLER, returnUrl: 'https://p.example/b' },
+    getDb(),
+  );
+  await completeSandboxOnboarding(account.id, getDb());
   await getDb()
     .update(payouts)
     .set({ dueAt: sql`now() - interval '1 minute'` as unknown as Date })
     .where(eq(payouts.partnerId, m.partnerId));
-  await payDuePayouts();
+  await payDuePayouts(getDb());
   return { ...m, paidOut, refunded, due };
 }

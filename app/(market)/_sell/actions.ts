@@ -80,7 +80,7 @@ export async function setUpPayoutsAction(data: FormData): Promise<void> {
   const fan = await fanOf(partnerId);
   const back = returnPath.startsWith('/') && !returnPath.startsWith('//') ? returnPath : '/me';
   if (!fan) redirect(back);
-  const url = await payoutSetupUrl(partnerId, fan.email, back);
+  const url = await payoutSetupUrl(partnerId, fan.email, back, getDb());
   redirect(url ?? back);
 }
 

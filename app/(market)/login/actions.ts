@@ -2,6 +2,7 @@
 
 import { cookies, headers } from 'next/headers';
 import { getLocale } from 'next-intl/server';
+import { getDb } from '@/db';
 import { clientAddressOf } from '@/server/http/client-address';
 import { LAST_PARTNER_COOKIE, requestSignInLink } from '@/server/modules/fans';
 import { assertForm } from '@/server/http/form-argument';
@@ -17,13 +18,16 @@ export async function sendSignInLink(_prev: SignInLinkState, form: FormData): Pr
   assertForm(form);
   const email = String(form.get('email') ?? '').slice(0, 300);
   const partnerId = String(form.get('partner') ?? '');
-  const result = await requestSignInLink({
-    partnerId,
-    email,
-    next: String(form.get('next') ?? ''),
-    locale: await getLocale(),
-    ip: clientAddressOf(await headers()),
-  });
+  const result = await requestSignInLink(
+    {
+      partnerId,
+      email,
+      next: String(form.get('next') ?? ''),
+      locale: await getLocale(),
+      ip: clientAddressOf(await headers()),
+    },
+    getDb(),
+  );
   if (result.ok) {
     // The fan chose this partner: pages with none of their own (/me, not-found) offer its sign-in from now on.
     (await cookies()).set(LAST_PARTNER_COOKIE, partnerId, {

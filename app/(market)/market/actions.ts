@@ -60,13 +60,17 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
   const returnTo = safeReturnTo(String(form.get('returnTo') ?? ''), returnOrigins);
   let paymentUrl: string;
   try {
-    const intention = await createBuyIntention(checkout.event.partnerId, {
-      items: checkout.listings.map((l) => l.id),
-      user: buyer,
-      pageQuery: returnTo ? new URLSearchParams({ returnTo }).toString() : undefined,
-      // The fan's language: their mails and Stripe Checkout's lines are written in it.
-      locale: await pageLocale(),
-    });
+    const intention = await createBuyIntention(
+      checkout.event.partnerId,
+      {
+        items: checkout.listings.map((l) => l.id),
+        user: buyer,
+        pageQuery: returnTo ? new URLSearchParams({ returnTo }).toString() : undefined,
+        // The fan's language: their mails and Stripe Checkout's lines are written in it.
+        locale: await pageLocale(),
+      },
+      getDb(),
+    );
     paymentUrl = intention.paymentUrl;
   } catch (err) {
     if (err instanceof AppError && err.code === 'CONFLICT') {

@@ -51,7 +51,7 @@ function isHttps(req: NextRequest): boolean {
 export async function GET(req: NextRequest): Promise<NextResponse> {
   const token = req.nextUrl.searchParams.get(ONE_TIME_TOKEN_PARAM) ?? '';
   const next = safeNextPath(req.nextUrl.searchParams.get('next'));
-  const redeemed = await redeemFromClient(token, clientAddressOf(req.headers));
+  const redeemed = await redeemFromClient(token, clientAddressOf(req.headers), getDb());
   if (redeemed.outcome === 'tooMany') {
     const minutes = String(Math.ceil(redeemed.retryAfterSeconds / 60));
     return redirectTo(`${TOO_MANY_PATH}?${new URLSearchParams({ minutes, next })}`);

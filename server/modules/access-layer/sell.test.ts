@@ -40,7 +40,7 @@ const item = (ref: string, ticketId: string, extra: Record<string, unknown> = {}
 
 async function sell(partnerId: string, ticketIds: string[]) {
   const listing = await createListing({ partnerId, sellerEmail: SELLER, ticketIds, price: 40 }, getDb());
-  const intention = await createBuyIntention(partnerId, { items: [listing.id], user: 'buyer@example.com' });
+  const intention = await createBuyIntention(partnerId, { items: [listing.id], user: 'buyer@example.com' }, getDb());
   const paid = await payOnSandbox(intention.paymentUrl);
   expect(paid.status).toBe(303);
   return listing;
@@ -109,11 +109,15 @@ describe('sell access layer: tickets mode', () => {
     const m = await market('Access layer payout');
     await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb());
     await postRules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
-    const { account } = await setUpPayoutAccount(m.partnerId, {
-      sellerEmail: SELLER,
-      returnUrl: 'http://encore.test/x',
-    });
-    expect(await completeSandboxOnboarding(account.id)).toMatchObject({ status: 'active' });
+    const { account } = await setUpPayoutAccount(
+      m.partnerId,
+      {
+        sellerEmail: SELLER,
+        returnUrl: 'http://encore.test/x',
+      },
+      getDb(),
+    );
+    expect(await completeSandboxOnboarding(account.id, getDb())).toMatchObject({ status: 'active' });
     const res = await call(m.key, { user: SELLER, tickets: [item(m.ref, 'T1')] });
     expect(keys(res.body.data.tickets[0].callToActions)).toEqual(['EDIT', 'P2P']);
     expect(res.body.data.tickets[0].callToActions[1].enabled).toBe(true);

@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, ilike, lt, lte, or, sql, type SQL } from 'drizzle-orm';
-import type { DbOrTx, Tx } from '@/db';
+import type { Db, DbOrTx, Tx } from '@/db';
 import { auditLog } from '@/db/schema/audit';
 import { likeEscape } from '@/server/lib/paging';
 import { transaction, type Work } from '@/server/lib/transaction';
@@ -97,7 +97,11 @@ export interface AuditedChange<T> {
  * so TypeScript learns the result's type from it before reading `change`.) Given `within`, joins it (a
  * route's `ctx.commit`, which stores the call's answer in the same transaction).
  */
-export async function audited<T>(run: (work: Work) => Promise<T>, change: AuditedChange<T>, within?: Work): Promise<T> {
+export async function audited<T>(
+  run: (work: Work) => Promise<T>,
+  change: AuditedChange<T>,
+  within: Work | Db,
+): Promise<T> {
   return transaction(async (work) => {
     let before = change.before ? await change.before(work.tx) : undefined;
     const result = await run(work);

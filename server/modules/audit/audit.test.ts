@@ -55,18 +55,23 @@ describe('recordAudit', () => {
           throw new Error('the change failed');
         },
         { actor, partnerId, action: 'partner.renamed', target: { type: 'partner', id: partnerId } },
+        getDb(),
       ),
     ).rejects.toThrow('the change failed');
     expect((await listAuditEntries({ partnerId }, getDb())).items).toEqual([]);
 
     // The same change that commits is recorded once, with what it answered as "after".
-    await audited(async () => ({ name: 'New name' }), {
-      actor,
-      partnerId,
-      action: 'partner.renamed',
-      target: { type: 'partner', id: partnerId },
-      before: async () => ({ name: 'Old name' }),
-    });
+    await audited(
+      async () => ({ name: 'New name' }),
+      {
+        actor,
+        partnerId,
+        action: 'partner.renamed',
+        target: { type: 'partner', id: partnerId },
+        before: async () => ({ name: 'Old name' }),
+      },
+      getDb(),
+    );
     const { items } = await listAuditEntries({ partnerId }, getDb());
     expect(items.map((i) => [i.action, i.before, i.after])).toEqual([
       ['partner.renamed', { name: 'Old name' }, { name: 'New name' }],

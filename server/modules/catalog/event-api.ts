@@ -163,7 +163,7 @@ export async function createEvent(partnerId: string, input: EventCreateInput, db
  * price types are matched by their partner ids; ones not sent stay (never deleted by an update). A
  * changed show date marks the show rescheduled; a show sent as CANCELLED is cancelled.
  */
-export async function updateEvent(partnerId: string, input: EventUpdateInput, within?: Work | Db) {
+export async function updateEvent(partnerId: string, input: EventUpdateInput, within: Work | Db) {
   try {
     return await transaction(async (work) => {
       const { tx } = work;
@@ -346,7 +346,12 @@ async function cancelShows(work: Work, showPks: string[]): Promise<void> {
 }
 
 /** POST /v1/events/{externalReferenceId}/cancellation, optionally for one show. */
-export async function cancelEvent(partnerId: string, externalReferenceId: string, showId?: string, within?: Work | Db) {
+export async function cancelEvent(
+  partnerId: string,
+  externalReferenceId: string,
+  showId: string | undefined,
+  within: Work | Db,
+) {
   return transaction(async (work) => {
     const { tx } = work;
     const [event] = await tx

@@ -132,16 +132,20 @@ describe('pullFeed', () => {
     const partnerId = await feedPartner();
     fake.feed = { externalReferenceId: 'evt-1', title: 'Tour', shows: [feedShow('S1'), feedShow('S2')] };
     await pulled(partnerId);
-    const sync = await syncTickets(partnerId, [
-      {
-        externalReferenceEventId: 'evt-1',
-        showId: 'S2',
-        buyer: 'fan@example.com',
-        ticketId: 'T-1',
-        ticketAccess: { type: 'URL', locator: 'https://qr.example/T-1.png' },
-        ticketOptionId: 'S2-GA',
-      },
-    ]);
+    const sync = await syncTickets(
+      partnerId,
+      [
+        {
+          externalReferenceEventId: 'evt-1',
+          showId: 'S2',
+          buyer: 'fan@example.com',
+          ticketId: 'T-1',
+          ticketAccess: { type: 'URL', locator: 'https://qr.example/T-1.png' },
+          ticketOptionId: 'S2-GA',
+        },
+      ],
+      getDb(),
+    );
     expect(sync).toMatchObject({ imported: 1, failed: 0 });
 
     fake.feed = {

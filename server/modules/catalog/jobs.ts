@@ -62,7 +62,7 @@ export const pullDueFeedsJob = defineJob({
         }
       });
       return claimed;
-    });
+    }, getDb());
     return { claimed: partnerIds.length, queued };
   },
 });

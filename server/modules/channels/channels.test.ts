@@ -189,6 +189,7 @@ describe('listings in', () => {
     await setScopeProtection(
       { partnerId: s.partnerId, eventPk: show1.eventPk, showPk: show1.pk, active: false, unlockHours: null },
       STAFF,
+      getDb(),
     );
     const unprotected = await put(s.key, 'P', listing(s.ref));
     expect(unprotected.status).toBe(409);
@@ -221,7 +222,7 @@ describe('listings in', () => {
       ['SINGLE', 'ACTIVE', 1, 4200],
       ['SINGLE', 'ACTIVE', 1, 4200],
     ]);
-    const hold = await createBuyIntention(s.partnerId, { items: [mirrors[0].id], user: 'buyer@example.com' });
+    const hold = await createBuyIntention(s.partnerId, { items: [mirrors[0].id], user: 'buyer@example.com' }, getDb());
     const held = await put(s.key, 'D', listing(s.ref, { price: 41 }));
     expect(held.status).toBe(409);
     expect(held.body.errors.message).toContain('held by a buyer who is paying for it');

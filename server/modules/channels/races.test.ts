@@ -60,7 +60,7 @@ async function channelMarket() {
 /** The channel's listing bought by BUYER: its sale, waiting for the tickets. */
 async function sold() {
   const s = await channelMarket();
-  const intention = await createBuyIntention(s.partnerId, { items: [s.marketListingId], user: BUYER });
+  const intention = await createBuyIntention(s.partnerId, { items: [s.marketListingId], user: BUYER }, getDb());
   expect((await payOnSandbox(intention.paymentUrl!)).status).toBe(303);
   const [sale] = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
   return { ...s, intention, sale };
@@ -87,7 +87,7 @@ async function holderOf(partnerId: string, ticketId: string) {
 describe('channel sales at once', () => {
   it('channel sale creation: the buyer’s card posted 20 times at once makes one sale, one channelListing.sold, one payout', async () => {
     const s = await channelMarket();
-    const intention = await createBuyIntention(s.partnerId, { items: [s.marketListingId], user: BUYER });
+    const intention = await createBuyIntention(s.partnerId, { items: [s.marketListingId], user: BUYER }, getDb());
     const outcomes = await race(20, () => payOnSandbox(intention.paymentUrl!));
     expect(statuses(outcomes)).toEqual(Array(20).fill(200));
     const sales = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { getDb } from '@/db';
+import { getDb, getSql } from '@/db';
 import { channelHubForFile } from '@/server/testing/channel-hub';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { GET as accessLayerGet } from '@/app/v1/wrapper/accesslayer/route';
@@ -91,7 +91,11 @@ describe('channel listings in the market', () => {
       params: { eventId: s.ref },
     });
     const [row] = market.body.data as { listingId: string }[];
-    const intention = await createBuyIntention(s.partnerId, { items: [row.listingId], user: BUYER, locale: 'es' });
+    const intention = await createBuyIntention(
+      s.partnerId,
+      { items: [row.listingId], user: BUYER, locale: 'es' },
+      getDb(),
+    );
     expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
     const [sale] = await getDb().select().from(channelSales).where(eq(channelSales.channelId, s.channel.id));
     const done = await call(fulfilPost, `/v1/channels/sales/${sale.id}/fulfilment`, s.channelKey, {
@@ -176,7 +180,7 @@ describe('channel listings in the market', () => {
     expect((await channelListingCounts(s.partnerId, getDb())).get(s.channel.id)).toEqual({ SOLD: 1, ACTIVE: 1 });
 
     // The channel hears of it, signed with its own secret.
-    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
     const req = harness.hub.requests.find((r) => r.body.includes('channelListing.sold') && r.body.includes(s.ref))!;
     expect(req).toBeDefined();
     const headers = Object.fromEntries(

@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, lte, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
+import { type Db, type DbOrTx, type Tx } from '@/db';
 import { channelListings, type ChannelSeat, channelSales, channelSaleTickets } from '@/db/schema/channels';
 import { env, publicBaseUrl } from '@/server/env';
 import { AppError, badRequest, conflict, formatPath, notFound } from '@/server/lib/errors';
@@ -408,16 +408,26 @@ export async function staffChannelSales(partnerId: string, channelId: string, qu
  * its seller identity (marketplace channelSeller); `setUp` creates that account if needed and answers
  * the provider's onboarding link for the channel to complete (none once it is active).
  */
-export async function channelPayoutSetup(partnerId: string, channelId: string, setUp = false) {
+export async function channelPayoutSetup(
+  partnerId: string,
+  channelId: string,
+  // The handle, not a transaction: setting up asks the provider between statements that commit on their own.
+  db: Db,
+  setUp = false,
+) {
   const identity = channelSeller(channelId);
   if (setUp) {
-    const { account, onboardingUrl } = await setUpPayoutAccount(partnerId, {
-      sellerEmail: identity,
-      returnUrl: `${publicBaseUrl()}/dashboard/partners/${partnerId}/channels/${channelId}`,
-    });
+    const { account, onboardingUrl } = await setUpPayoutAccount(
+      partnerId,
+      {
+        sellerEmail: identity,
+        returnUrl: `${publicBaseUrl()}/dashboard/partners/${partnerId}/channels/${channelId}`,
+      },
+      db,
+    );
     return { status: account.status, onboardingUrl };
   }
-  return { status: await payoutStatus(partnerId, identity, getDb()), onboardingUrl: null };
+  return { status: await payoutStatus(partnerId, identity, db), onboardingUrl: null };
 }
 
 /**

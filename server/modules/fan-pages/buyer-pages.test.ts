@@ -199,7 +199,7 @@ describe('buy page read', () => {
     }
 
     // A hold made in this process: the very next page leaves the listing off.
-    await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'fast@example.com' });
+    await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'fast@example.com' }, getDb());
     expect((await buyPage(pk, undefined, recording))?.listings.map((l) => l.id)).not.toContain(m.mid.id);
     expect(listingReads()).toBe(3);
   });
@@ -231,7 +231,7 @@ describe('buy page read', () => {
       expect(listingReads()).toBe(2);
 
       // A hold made in this process: the very next answer leaves the listing off.
-      await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'shared@example.com' });
+      await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'shared@example.com' }, getDb());
       expect((await sharedBuyPage(pk, {}, recording))?.listings.map((l) => l.id)).not.toContain(m.mid.id);
     } finally {
       vi.useRealTimers();
@@ -241,7 +241,7 @@ describe('buy page read', () => {
   it('leaves held listings off the market, and after paying shows the buyer their secure tickets', async () => {
     const m = await market();
     const pk = await eventPk(m.cheap.id);
-    const intention = await createBuyIntention(m.partnerId, { items: [m.pair.id], user: 'Buyer@Example.com' });
+    const intention = await createBuyIntention(m.partnerId, { items: [m.pair.id], user: 'Buyer@Example.com' }, getDb());
     expect((await buyPage(pk, undefined, getDb()))?.listings.map((l) => l.id)).not.toContain(m.pair.id);
     expect((await buyerCheckout([m.pair.id], getDb()))?.available).toBe(false);
     const pending = await buyerIntention(intention.id, getDb());
@@ -257,7 +257,7 @@ describe('buy page read', () => {
   it('shows an expired hold as expired, its listing back on the market and its payment URL no more', async () => {
     const m = await market();
     const pk = await eventPk(m.cheap.id);
-    const intention = await createBuyIntention(m.partnerId, { items: [m.vip.id], user: 'late@example.com' });
+    const intention = await createBuyIntention(m.partnerId, { items: [m.vip.id], user: 'late@example.com' }, getDb());
     await getDb()
       .update(buyIntentions)
       .set({ expiresAt: sql`now() - interval '1 second'` as unknown as Date })

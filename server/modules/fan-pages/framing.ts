@@ -1,4 +1,4 @@
-import { getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { partnerOfEvent } from '@/server/modules/catalog';
 import { returnOriginsOf } from '@/server/modules/partners';
 import { partnerOfTicket } from '@/server/modules/tickets';
@@ -25,12 +25,12 @@ function partnerCache(): Map<string, string> {
   return store.__encoreFramedPartner;
 }
 
-async function partnerOfPage(kind: string, id: string): Promise<string | null> {
+async function partnerOfPage(kind: string, id: string, db: DbOrTx): Promise<string | null> {
   if (kind === 'resale') return id;
   const key = `${kind} ${id}`;
   const known = partnerCache().get(key);
   if (known) return known;
-  const partnerId = kind === 'market' ? await partnerOfEvent(id, getDb()) : await partnerOfTicket(id, getDb());
+  const partnerId = kind === 'market' ? await partnerOfEvent(id, db) : await partnerOfTicket(id, db);
   // Unknown ids are not remembered: the page answers 404 anyway, and the id may exist a moment later.
   if (partnerId) {
     if (partnerCache().size >= PARTNER_CACHE_MAX) partnerCache().clear();
@@ -43,9 +43,9 @@ async function partnerOfPage(kind: string, id: string): Promise<string | null> {
  * The origins that may frame this page: the partner's allowed return origins for an embeddable page,
  * else none (an empty list: `frame-ancestors 'none'`).
  */
-export async function framingOriginsOf(pathname: string): Promise<string[]> {
+export async function framingOriginsOf(pathname: string, db: DbOrTx): Promise<string[]> {
   const match = EMBEDDABLE.exec(pathname);
   if (!match) return [];
-  const partnerId = await partnerOfPage(match[1], match[2]);
-  return (partnerId && (await returnOriginsOf(partnerId))) || [];
+  const partnerId = await partnerOfPage(match[1], match[2], db);
+  return (partnerId && (await returnOriginsOf(partnerId, db))) || [];
 }

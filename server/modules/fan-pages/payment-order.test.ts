@@ -17,7 +17,7 @@ describe('paymentOrder', () => {
     const m = await seatedMarket('Payment order');
     const listing = m.listing;
     const before = Date.now();
-    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: 'buyer@fans.test' });
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: 'buyer@fans.test' }, getDb());
     const order = await paymentOrder(intention.id, getDb());
     const [payment] = await getDb().select().from(payments).where(eq(payments.reference, intention.id));
     expect(order).toMatchObject({

@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
-import { type DbOrTx, getSql } from '@/db';
+import type { DbOrTx } from '@/db';
 import { fanSessions, oneTimeTokens } from '@/db/schema/fans';
 import { env } from '@/server/env';
 import { deferredTouch } from '@/server/lib/deferred-touch';
@@ -64,7 +64,7 @@ export async function lastFanLocale(partnerId: string, email: string, db: DbOrTx
 const sessionSeen = deferredTouch(
   'fan session last seen',
   2_000,
-  (ids) => getSql()`
+  (sql, ids) => sql`
   update fan_sessions set last_seen_at = now()
   where id = any(${ids}) and last_seen_at < now() - interval '60 seconds'`,
 );

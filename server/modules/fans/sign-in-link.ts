@@ -1,4 +1,4 @@
-import { getDb } from '@/db';
+import type { Db } from '@/db';
 import { publicBaseUrl, env } from '@/server/env';
 import { type Locale } from '@/server/lib/i18n';
 import { consume, type RateLimit, release } from '@/server/lib/rate-limit';
@@ -33,9 +33,9 @@ export type RedeemOutcome =
   | { outcome: 'tooMany'; retryAfterSeconds: number };
 
 /** Counts a failed attempt: seconds before this client may try again, or 0 (an unknown client is not counted). */
-async function countFailure(clientAddress: string | null): Promise<number> {
+async function countFailure(clientAddress: string | null, db: Db): Promise<number> {
   if (!clientAddress) return 0;
-  const decision = await consume(REDEEM_FAILURES_PER_CLIENT, clientAddress, getDb());
+  const decision = await consume(REDEEM_FAILURES_PER_CLIENT, clientAddress, db);
   return decision.allowed ? 0 : decision.retryAfter;
 }
 
@@ -44,24 +44,29 @@ async function countFailure(clientAddress: string | null): Promise<number> {
  * (REDEEM_FAILURES_PER_CLIENT): a token Encore issued is always redeemed; a guess costs no database
  * look-up of tokens, only its count.
  */
-export async function redeemFromClient(token: string, clientAddress: string | null): Promise<RedeemOutcome> {
+export async function redeemFromClient(
+  token: string,
+  clientAddress: string | null,
+  // The handle, not a transaction: the count stays when the redemption fails (consume commits on its own).
+  db: Db,
+): Promise<RedeemOutcome> {
   const kind = await oneTimeTokenKind(token);
   if (kind === 'guess') {
-    const retryAfterSeconds = await countFailure(clientAddress);
+    const retryAfterSeconds = await countFailure(clientAddress, db);
     return retryAfterSeconds ? { outcome: 'tooMany', retryAfterSeconds } : { outcome: 'expired', partnerId: null };
   }
   if (kind === 'untagged') {
-    const retryAfterSeconds = await countFailure(clientAddress);
+    const retryAfterSeconds = await countFailure(clientAddress, db);
     if (retryAfterSeconds) return { outcome: 'tooMany', retryAfterSeconds };
   }
-  const fan = await redeemOneTimeToken(token, getDb());
+  const fan = await redeemOneTimeToken(token, db);
   if (fan) {
-    if (kind === 'untagged' && clientAddress) await release(REDEEM_FAILURES_PER_CLIENT, clientAddress, getDb());
+    if (kind === 'untagged' && clientAddress) await release(REDEEM_FAILURES_PER_CLIENT, clientAddress, db);
     return { outcome: 'signedIn', ...fan };
   }
   // An issued token that is used or expired counts now; an untagged one was counted before its look-up.
-  if (kind === 'issued') await countFailure(clientAddress);
-  return { outcome: 'expired', partnerId: await partnerOfOneTimeToken(token, getDb()) };
+  if (kind === 'issued') await countFailure(clientAddress, db);
+  return { outcome: 'expired', partnerId: await partnerOfOneTimeToken(token, db) };
 }
 
 export type SignInLinkResult =
@@ -88,25 +93,28 @@ function signInLinkUrl(token: string, next: string): string {
  * the same whether or not the e-mail holds tickets there. Limited per e-mail and per client address; a
  * disabled or unknown partner gives no link.
  */
-export async function requestSignInLink(input: {
-  partnerId: string;
-  email: string;
-  next?: string | null;
-  locale: Locale;
-  /** The client's address, for the per-address limit (null when unknown). */
-  ip: string | null;
-}): Promise<SignInLinkResult> {
+export async function requestSignInLink(
+  input: {
+    partnerId: string;
+    email: string;
+    next?: string | null;
+    locale: Locale;
+    /** The client's address, for the per-address limit (null when unknown). */
+    ip: string | null;
+  },
+  db: Db,
+): Promise<SignInLinkResult> {
   const parsed = fanEmail.safeParse(input.email.trim());
   if (!parsed.success) return { ok: false, error: 'invalidEmail' };
   const email = parsed.data.toLowerCase();
-  const partner = await getPartner(input.partnerId, getDb()).catch(() => null);
+  const partner = await getPartner(input.partnerId, db).catch(() => null);
   if (!partner || partner.disabledAt) return { ok: false, error: 'unavailable' };
   for (const [limit, subject] of [
     [SIGN_IN_LINK_PER_IP, input.ip],
     [SIGN_IN_LINK_PER_EMAIL, email],
   ] as const) {
     if (!subject) continue;
-    const decision = await consume(limit, subject, getDb());
+    const decision = await consume(limit, subject, db);
     if (!decision.allowed) return { ok: false, error: 'tooMany', retryAfterSeconds: decision.retryAfter };
   }
   const minutes = signInLinkMinutes();
@@ -119,6 +127,6 @@ export async function requestSignInLink(input: {
       locale: input.locale,
       data: { partnerName: partner.name, url: signInLinkUrl(token, input.next ?? ''), minutes },
     });
-  });
+  }, db);
   return { ok: true, email, minutes };
 }

@@ -1,6 +1,6 @@
 import { and, eq, lt, sql } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
-import { type DbOrTx, getDb, type Tx } from '@/db';
+import type { Db, DbOrTx, Tx } from '@/db';
 import { mails, type MailStatus } from '@/db/schema/mail';
 import { env } from '@/server/env';
 import { defaultLocale, type Locale } from '@/server/lib/i18n';
@@ -76,9 +76,14 @@ export type DeliveryOutcome = { id: string; status: MailStatus | 'busy' | 'missi
  * unset the mail is marked `stored` (read in the dashboard mailbox) and logged. A failed send records
  * its error and throws, so the job retries; on the job's last attempt the mail is marked `failed`.
  */
-export async function deliverMail(id: string, opts: { lastAttempt?: boolean } = {}): Promise<DeliveryOutcome> {
+export async function deliverMail(
+  id: string,
+  // The handle, not a transaction: the mail's row lock and its record commit in a transaction of their own.
+  db: Db,
+  opts: { lastAttempt?: boolean } = {},
+): Promise<DeliveryOutcome> {
   let failure: unknown = null;
-  const outcome = await getDb().transaction(async (tx): Promise<DeliveryOutcome> => {
+  const outcome = await db.transaction(async (tx): Promise<DeliveryOutcome> => {
     const [row] = await tx.select().from(mails).where(eq(mails.id, id)).for('update', { skipLocked: true });
     if (!row) {
       const [exists] = await tx.select({ id: mails.id }).from(mails).where(eq(mails.id, id));

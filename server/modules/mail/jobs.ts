@@ -13,7 +13,7 @@ export const sendMailJob = defineJob({
   input: z.object({ id: z.string().min(1) }),
   retries: SEND_RETRIES,
   concurrency: 2,
-  run: ({ id }, ctx) => deliverMail(id, { lastAttempt: ctx.attempt > SEND_RETRIES }),
+  run: ({ id }, ctx) => deliverMail(id, getDb(), { lastAttempt: ctx.attempt > SEND_RETRIES }),
 });
 
 /** Every minute: queues the send of mails whose job never ran (a lost after-commit send loses no mail). */

@@ -121,30 +121,33 @@ describe('queueMail and the send job', () => {
     const { partner } = await makePartner('Teatro');
     const en = unique('en');
     const es = unique('es');
-    const [idEn, idEs] = await transaction(async (work) => [
-      await queueMail(work, {
-        partnerId: partner.id,
-        to: en.toUpperCase(),
-        kind: 'signInLink',
-        locale: 'en',
-        data: { partnerName: partner.name, url: 'http://encore.test/auth/redeem?token=x&next=%2Fme', minutes: 15 },
-      }),
-      await queueMail(work, {
-        partnerId: partner.id,
-        to: es,
-        kind: 'listingCreated',
-        locale: 'es',
-        data: {
-          partnerName: partner.name,
-          eventTitle: 'Ópera <Carmen> & "amigos"',
-          showDate: 'sáb, 14 mar 2026, 21:00',
-          price: '50,00 €',
-          payout: '47,50 €',
-          listingUrl: 'http://encore.test/listing/lst_1',
-          payoutDue: { dueAt: new Date('2026-03-16T12:00:00Z'), delayDays: 2, timeZone: 'Europe/Madrid' },
-        },
-      }),
-    ]);
+    const [idEn, idEs] = await transaction(
+      async (work) => [
+        await queueMail(work, {
+          partnerId: partner.id,
+          to: en.toUpperCase(),
+          kind: 'signInLink',
+          locale: 'en',
+          data: { partnerName: partner.name, url: 'http://encore.test/auth/redeem?token=x&next=%2Fme', minutes: 15 },
+        }),
+        await queueMail(work, {
+          partnerId: partner.id,
+          to: es,
+          kind: 'listingCreated',
+          locale: 'es',
+          data: {
+            partnerName: partner.name,
+            eventTitle: 'Ópera <Carmen> & "amigos"',
+            showDate: 'sáb, 14 mar 2026, 21:00',
+            price: '50,00 €',
+            payout: '47,50 €',
+            listingUrl: 'http://encore.test/listing/lst_1',
+            payoutDue: { dueAt: new Date('2026-03-16T12:00:00Z'), delayDays: 2, timeZone: 'Europe/Madrid' },
+          },
+        }),
+      ],
+      getDb(),
+    );
     // Queued in the transaction, sent by the job the commit queued.
     expect(sentJobs()).toEqual([idEn, idEs]);
     expect((await mailRow(idEn)).status).toBe('queued');
@@ -180,13 +183,15 @@ describe('queueMail and the send job', () => {
   it('without SMTP_URL the mail is stored for the mailbox, not sent', async () => {
     setEnv({ SMTP_URL: undefined });
     const to = unique('stored');
-    const id = await transaction((work) =>
-      queueMail(work, {
-        partnerId: null,
-        to,
-        kind: 'purchaseRefunded',
-        data: { partnerName: 'P', eventTitle: 'E', amount: '€10.00', reason: 'staff' },
-      }),
+    const id = await transaction(
+      (work) =>
+        queueMail(work, {
+          partnerId: null,
+          to,
+          kind: 'purchaseRefunded',
+          data: { partnerName: 'P', eventTitle: 'E', amount: '€10.00', reason: 'staff' },
+        }),
+      getDb(),
     );
     expect(await send(id)).toEqual({ id, status: 'stored' });
     expect(await mailRow(id)).toMatchObject({ status: 'stored', attempts: 1, locale: 'en' });
@@ -209,7 +214,7 @@ describe('queueMail and the send job', () => {
           data: { partnerName: 'P', url: 'http://encore.test/x', minutes: 15 },
         });
         throw new Error('the purchase failed');
-      }),
+      }, getDb()),
     ).rejects.toThrow('the purchase failed');
     expect(await getDb().select().from(mails).where(eq(mails.toAddress, to))).toEqual([]);
     expect(sentJobs()).toEqual([]);
@@ -221,13 +226,15 @@ describe('queueMail and the send job', () => {
     const port = (closed.server.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     setEnv({ SMTP_URL: `smtp://127.0.0.1:${port}` });
-    const id = await transaction((work) =>
-      queueMail(work, {
-        partnerId: null,
-        to: unique('retry'),
-        kind: 'signInLink',
-        data: { partnerName: 'P', url: 'http://encore.test/x', minutes: 15 },
-      }),
+    const id = await transaction(
+      (work) =>
+        queueMail(work, {
+          partnerId: null,
+          to: unique('retry'),
+          kind: 'signInLink',
+          data: { partnerName: 'P', url: 'http://encore.test/x', minutes: 15 },
+        }),
+      getDb(),
     );
     await expect(send(id, 1)).rejects.toThrow();
     expect(await mailRow(id)).toMatchObject({ status: 'queued', attempts: 1, lastError: expect.any(String) });
@@ -267,20 +274,22 @@ describe('resendMail (staff)', () => {
   it('queues the stored mail again as a new mail the send job delivers over SMTP; the original stays as it was', async () => {
     const { partner } = await makePartner('Resend');
     const to = unique('resend');
-    const original = await transaction((work) =>
-      queueMail(work, {
-        partnerId: partner.id,
-        to,
-        kind: 'purchaseRefunded',
-        locale: 'es',
-        data: { partnerName: partner.name, eventTitle: 'Carmen', amount: '10,00 €', reason: 'staff' },
-      }),
+    const original = await transaction(
+      (work) =>
+        queueMail(work, {
+          partnerId: partner.id,
+          to,
+          kind: 'purchaseRefunded',
+          locale: 'es',
+          data: { partnerName: partner.name, eventTitle: 'Carmen', amount: '10,00 €', reason: 'staff' },
+        }),
+      getDb(),
     );
     await send(original);
     expect(inboxOf(to)).toHaveLength(1);
     const before = await mailRow(original);
 
-    const resent = await resendMail(original);
+    const resent = await resendMail(original, getDb());
     expect(resent.resentFrom).toBe(original);
     expect(resent.id).not.toBe(original);
     // Durable: the copy is a queued row, and its send job was asked for after the commit.
@@ -304,7 +313,7 @@ describe('resendMail (staff)', () => {
   });
 
   it('an unknown mail is a 404, and nothing is queued', async () => {
-    await expect(resendMail('mail_nope')).rejects.toMatchObject({ status: 404 });
+    await expect(resendMail('mail_nope', getDb())).rejects.toMatchObject({ status: 404 });
     expect(sentJobs()).toEqual([]);
   });
 });
@@ -313,13 +322,16 @@ describe('sign-in link by e-mail', () => {
   it('mails a link (in the fan’s language) that signs the fan in for that partner exactly once', async () => {
     const { partner } = await makePartner('Signin');
     const email = unique('Fan');
-    const result = await requestSignInLink({
-      partnerId: partner.id,
-      email: ` ${email.toUpperCase()} `,
-      next: '/market/evt_1?show=2',
-      locale: 'es',
-      ip: '203.0.113.7',
-    });
+    const result = await requestSignInLink(
+      {
+        partnerId: partner.id,
+        email: ` ${email.toUpperCase()} `,
+        next: '/market/evt_1?show=2',
+        locale: 'es',
+        ip: '203.0.113.7',
+      },
+      getDb(),
+    );
     expect(result).toEqual({ ok: true, email: email.toLowerCase(), minutes: 15 });
     const [id] = sentJobs();
     await send(id);
@@ -336,19 +348,22 @@ describe('sign-in link by e-mail', () => {
   it('refuses a bad e-mail and a disabled partner, and limits links per e-mail', async () => {
     const { partner } = await makePartner('Limits');
     const base = { partnerId: partner.id, locale: 'en' as const, ip: null };
-    expect(await requestSignInLink({ ...base, email: 'not-an-email' })).toEqual({ ok: false, error: 'invalidEmail' });
-    expect(await requestSignInLink({ ...base, partnerId: 'ptr_unknown', email: unique('x') })).toEqual({
+    expect(await requestSignInLink({ ...base, email: 'not-an-email' }, getDb())).toEqual({
+      ok: false,
+      error: 'invalidEmail',
+    });
+    expect(await requestSignInLink({ ...base, partnerId: 'ptr_unknown', email: unique('x') }, getDb())).toEqual({
       ok: false,
       error: 'unavailable',
     });
     const email = unique('many');
-    for (let i = 0; i < 5; i++) expect((await requestSignInLink({ ...base, email })).ok).toBe(true);
-    expect(await requestSignInLink({ ...base, email })).toMatchObject({ ok: false, error: 'tooMany' });
+    for (let i = 0; i < 5; i++) expect((await requestSignInLink({ ...base, email }, getDb())).ok).toBe(true);
+    expect(await requestSignInLink({ ...base, email }, getDb())).toMatchObject({ ok: false, error: 'tooMany' });
     expect((await listMails({ to: email }, getDb())).total).toBe(5);
 
     await setPartnerDisabled({ partnerId: partner.id, disabled: true }, getDb());
     const other = unique('disabled');
-    expect(await requestSignInLink({ ...base, email: other })).toEqual({ ok: false, error: 'unavailable' });
+    expect(await requestSignInLink({ ...base, email: other }, getDb())).toEqual({ ok: false, error: 'unavailable' });
     expect((await listMails({ to: other }, getDb())).total).toBe(0);
   });
 });
@@ -473,12 +488,15 @@ describe('marketplace mails', () => {
       getDb(),
     );
     const { intentionId } = await buy(m.key, sold.id, buyer);
-    await refundPurchase({
-      partnerId: m.partner.id,
-      intentionId,
-      reason: 'Duplicate order',
-      staffEmail: 'staff@encore.test',
-    });
+    await refundPurchase(
+      {
+        partnerId: m.partner.id,
+        intentionId,
+        reason: 'Duplicate order',
+        staffEmail: 'staff@encore.test',
+      },
+      getDb(),
+    );
     const refunded = (await mailsOf(m.partner.id)).find((x) => x.kind === 'purchaseRefunded')!;
     expect(refunded.to).toBe(buyer);
     await send(refunded.id);

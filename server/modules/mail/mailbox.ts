@@ -1,5 +1,5 @@
 import { and, count, desc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { mails } from '@/db/schema/mail';
 import { notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -57,7 +57,7 @@ export async function getMail(id: string, db: DbOrTx) {
  */
 export async function resendMail(
   id: string,
-  within?: Work,
+  within: Work | Db,
 ): Promise<{ id: string; resentFrom: string; partnerId: string | null; to: string }> {
   return transaction(async (work) => {
     const [original] = await work.tx.select().from(mails).where(eq(mails.id, id));

@@ -125,7 +125,7 @@ describe('staff leads view', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 40 },
       getDb(),
     );
-    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: 'cy@example.com' });
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: 'cy@example.com' }, getDb());
     expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
 
     expect(await staff.leads.counts({ partnerId: m.partnerId })).toEqual([

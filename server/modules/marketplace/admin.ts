@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import type { Tx } from '@/db';
+import type { Db, Tx } from '@/db';
 import { buyIntentions } from '@/db/schema/marketplace';
 import { conflict, notFound } from '@/server/lib/errors';
 import { fromMinorUnits } from '@/server/lib/money';
@@ -67,7 +67,12 @@ async function recordStaffRefund(
  * many refunds at once, one gets through and the others are a 409. The listings stay SOLD and the tickets
  * the buyer's: what happens to the tickets is the partner's call on that webhook.
  */
-export async function refundPurchase(input: RefundPurchaseInput, actor?: AuditActor) {
+export async function refundPurchase(
+  input: RefundPurchaseInput,
+  // The handle, not a transaction: the refund commits first, the provider is asked after it.
+  db: Db,
+  actor?: AuditActor,
+) {
   const q = refundPurchaseInput.parse(input);
   const reason = `${q.reason} (by ${q.staffEmail})`;
   const decided = await transaction(async (work) => {
@@ -100,12 +105,12 @@ export async function refundPurchase(input: RefundPurchaseInput, actor?: AuditAc
     if (!recorded) throw conflict('This purchase has already been refunded');
     if (actor) await recordStaffRefund(tx, actor, q, reserved.refund);
     return { intention, recorded, ...reserved };
-  });
+  }, db);
 
   let refund = decided.refund;
   let retrying = false;
   try {
-    refund = await sendRefund(decided.refund, decided.payment);
+    refund = await sendRefund(decided.refund, decided.payment, db);
   } catch (err) {
     // The purchase is refunded in our books and everyone told: the money is retried by a job under the
     // same refund id (a failed refund is tried again under it), never a second refund.
@@ -121,7 +126,7 @@ export async function refundPurchase(input: RefundPurchaseInput, actor?: AuditAc
         reason,
         refundId: decided.refund.id,
       });
-    });
+    }, db);
     retrying = true;
   }
   return {

@@ -130,7 +130,7 @@ describe('recording when the holder is shown the code', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
       getDb(),
     );
-    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER }, getDb());
     expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
     const sold = await ticketRow(m.partnerId, 'T1');
     expect(sold.buyerEmail).toBe(BUYER);

@@ -220,7 +220,7 @@ export async function createBuyIntention(
     locale?: Locale;
   },
   /** The route's transaction (`ctx.commit`): the intention commits with the call's stored answer. */
-  within?: Work,
+  within: Work | Db,
 ) {
   const items = [...new Set(input.items)].sort();
   if (items.length > MAX_ITEMS_PER_INTENTION) {

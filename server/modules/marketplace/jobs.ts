@@ -44,12 +44,16 @@ export const refundPurchaseJob = defineJob({
   }),
   retries: 10,
   async run({ partnerId, paymentId, reason, amountMinor, refundId }) {
-    const refund = await refundPayment(partnerId, {
-      paymentId,
-      reason,
-      ...(amountMinor ? { amountMinor } : {}),
-      ...(refundId ? { refundId } : {}),
-    });
+    const refund = await refundPayment(
+      partnerId,
+      {
+        paymentId,
+        reason,
+        ...(amountMinor ? { amountMinor } : {}),
+        ...(refundId ? { refundId } : {}),
+      },
+      getDb(),
+    );
     return { paymentId, refundId: refund.id, status: refund.status };
   },
 });
@@ -62,6 +66,6 @@ export const payDuePayoutsJob = defineJob({
   cron: '*/10 * * * *',
   retries: 1,
   async run() {
-    return payDuePayouts();
+    return payDuePayouts(getDb());
   },
 });

@@ -67,7 +67,7 @@ function expectSpanish(mail: { locale: string; subject: string; textBody: string
 
 /** Holds a listing for `buyer` (with the language of the page, if any) and pays on the sandbox. */
 async function buy(partnerId: string, listingId: string, buyer: string, locale?: 'en' | 'es') {
-  const intention = await createBuyIntention(partnerId, { items: [listingId], user: buyer, locale });
+  const intention = await createBuyIntention(partnerId, { items: [listingId], user: buyer, locale }, getDb());
   expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
   return intention.id;
 }
@@ -191,7 +191,10 @@ describe('mails in the fan’s language', () => {
       getDb(),
     );
     const intentionId = await buy(m.partnerId, listing.id, buyer, 'es');
-    await refundPurchase({ partnerId: m.partnerId, intentionId, reason: 'Duplicate', staffEmail: 'staff@encore.test' });
+    await refundPurchase(
+      { partnerId: m.partnerId, intentionId, reason: 'Duplicate', staffEmail: 'staff@encore.test' },
+      getDb(),
+    );
     const refunded = await mailOf(m.partnerId, buyer, 'purchaseRefunded');
     expect(refunded.textBody).toContain('Nuestro equipo de soporte reembolsó la compra.');
     expectSpanish(refunded);

@@ -192,7 +192,7 @@ describe('listings', () => {
     expect(await listedTickets(m.partnerId, m.ref, undefined, getDb())).toEqual([]);
     expect((await relist(m.partnerId, l.id, getDb())).status).toBe('ACTIVE');
 
-    await createBuyIntention(m.partnerId, { items: [l.id], user: BUYER });
+    await createBuyIntention(m.partnerId, { items: [l.id], user: BUYER }, getDb());
     await expect(unlistTicket(m.partnerId, 'T1', getDb())).rejects.toSatisfy(
       (e) => code(e).startsWith('409') && code(e).includes('held by a buyer'),
     );
@@ -225,7 +225,11 @@ describe('buy intentions', () => {
       getDb(),
     );
     const sentBefore = jobs.sent.length;
-    const intention = await createBuyIntention(m.partnerId, { items: [a.id, b.id], user: 'Buyer@Example.com' });
+    const intention = await createBuyIntention(
+      m.partnerId,
+      { items: [a.id, b.id], user: 'Buyer@Example.com' },
+      getDb(),
+    );
     expect(intention).toMatchObject({
       id: expect.stringMatching(/^bi_/),
       status: 'PENDING',
@@ -259,7 +263,7 @@ describe('buy intentions', () => {
     );
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) =>
-        createBuyIntention(m.partnerId, { items: [l.id], user: `b${i}@example.com` }),
+        createBuyIntention(m.partnerId, { items: [l.id], user: `b${i}@example.com` }, getDb()),
       ),
     );
     const won = results.filter((r) => r.status === 'fulfilled');
@@ -299,7 +303,11 @@ describe('buy intentions', () => {
     );
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) =>
-        createBuyIntention(m.partnerId, { items: i % 2 ? [a.id, b.id] : [b.id, a.id], user: `b${i}@example.com` }),
+        createBuyIntention(
+          m.partnerId,
+          { items: i % 2 ? [a.id, b.id] : [b.id, a.id], user: `b${i}@example.com` },
+          getDb(),
+        ),
       ),
     );
     const won = results.filter((r) => r.status === 'fulfilled');
@@ -318,9 +326,9 @@ describe('buy intentions', () => {
       getDb(),
     );
     const results = await Promise.allSettled([
-      createBuyIntention(m.partnerId, { items: [l.id], user: SELLER }),
+      createBuyIntention(m.partnerId, { items: [l.id], user: SELLER }, getDb()),
       ...Array.from({ length: 10 }, (_, i) =>
-        createBuyIntention(m.partnerId, { items: [l.id], user: `b${i}@example.com` }),
+        createBuyIntention(m.partnerId, { items: [l.id], user: `b${i}@example.com` }, getDb()),
       ),
     ]);
     // The seller is refused (their own listing, or already held by the buyer who got it); one buyer holds it.
@@ -346,10 +354,10 @@ describe('buy intentions', () => {
       },
       getDb(),
     );
-    await expect(createBuyIntention(m.partnerId, { items: [mine.id, theirs.id], user: BUYER })).rejects.toSatisfy(
-      (e) => code(e) === `404 Listing not found: ${theirs.id}`,
-    );
-    await expect(createBuyIntention(m.partnerId, { items: [mine.id], user: SELLER })).rejects.toSatisfy(
+    await expect(
+      createBuyIntention(m.partnerId, { items: [mine.id, theirs.id], user: BUYER }, getDb()),
+    ).rejects.toSatisfy((e) => code(e) === `404 Listing not found: ${theirs.id}`);
+    await expect(createBuyIntention(m.partnerId, { items: [mine.id], user: SELLER }, getDb())).rejects.toSatisfy(
       (e) => code(e) === '409 A seller cannot buy their own listing',
     );
     expect((await getListing(m.partnerId, mine.id, getDb())).status).toBe('ACTIVE');
@@ -365,7 +373,7 @@ describe('buy intentions', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
       getDb(),
     );
-    const first = await createBuyIntention(m.partnerId, { items: [a.id], user: BUYER });
+    const first = await createBuyIntention(m.partnerId, { items: [a.id], user: BUYER }, getDb());
     expect(await expireIntention(first.id, getDb())).toBe(false); // too early: nothing happens
     const past = sql`now() - interval '1 second'`;
     await getDb()
@@ -376,7 +384,7 @@ describe('buy intentions', () => {
     expect((await getListing(m.partnerId, a.id, getDb())).status).toBe('ACTIVE');
     expect((await getBuyIntention(m.partnerId, first.id, getDb())).status).toBe('EXPIRED');
 
-    const second = await createBuyIntention(m.partnerId, { items: [b.id], user: BUYER });
+    const second = await createBuyIntention(m.partnerId, { items: [b.id], user: BUYER }, getDb());
     await getDb()
       .update(buyIntentions)
       .set({ expiresAt: past as unknown as Date })
@@ -387,7 +395,9 @@ describe('buy intentions', () => {
     );
     expect((await getBuyIntention(m.partnerId, second.id, getDb())).status).toBe('EXPIRED');
     // And someone else can now hold it: the claim ends the old hold in its own transaction.
-    expect((await createBuyIntention(m.partnerId, { items: [b.id], user: 'late@example.com' })).status).toBe('PENDING');
+    expect((await createBuyIntention(m.partnerId, { items: [b.id], user: 'late@example.com' }, getDb())).status).toBe(
+      'PENDING',
+    );
     await getDb().transaction((tx) => releaseExpired(tx, { partnerId: m.partnerId }));
   });
 });
@@ -403,7 +413,7 @@ describe('cascades', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
       getDb(),
     );
-    const held = await createBuyIntention(m.partnerId, { items: [b.id], user: BUYER });
+    const held = await createBuyIntention(m.partnerId, { items: [b.id], user: BUYER }, getDb());
     const res = await cancelPost(
       apiRequest(`/v1/events/${m.ref}/cancellation`, { key: m.key, method: 'POST' }),
       routeParams({ externalReferenceId: m.ref }),
@@ -446,7 +456,7 @@ describe('a listed ticket the partner gives to someone else (PUT with another bu
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
       getDb(),
     );
-    const held = await createBuyIntention(m.partnerId, { items: [a.id], user: BUYER });
+    const held = await createBuyIntention(m.partnerId, { items: [a.id], user: BUYER }, getDb());
     // Same buyer (written differently), another seat: nothing changes hands.
     const same = await putTicket(m.key, 'T2', { buyer: 'Seller@Example.com', props: { seating: { seat: '9' } } });
     expect(same.status, JSON.stringify(same.body)).toBe(200);
@@ -477,7 +487,7 @@ describe('a listed ticket the partner gives to someone else (PUT with another bu
       async (i) =>
         i % 2
           ? (await putTicket(m.key, 'T1', { buyer: NEW_HOLDER })).status
-          : (await createBuyIntention(m.partnerId, { items: [a.id], user: `buyer${i}@example.com` }), 200),
+          : (await createBuyIntention(m.partnerId, { items: [a.id], user: `buyer${i}@example.com` }, getDb()), 200),
       (status) => status,
     );
     expect(outcomes.filter((_, i) => i % 2).map((o) => o.status)).toEqual(Array(20).fill(200));
@@ -522,7 +532,7 @@ describe('completing a purchase', () => {
     const receiver = await new Receiver().start();
     const m = await market({ tickets: [{ ticketId: 'T1', primarySalesFee: { type: 'FIXED', value: 2 } }] });
     try {
-      await upsertEndpoint({ partnerId: m.partnerId, url: receiver.url, enabled: true });
+      await upsertEndpoint({ partnerId: m.partnerId, url: receiver.url, enabled: true }, getDb());
       await setMarketTerms(
         m.partnerId,
         {
@@ -569,7 +579,7 @@ describe('completing a purchase', () => {
       expect(payout).toMatchObject({ status: 'SCHEDULED', sellerEmail: SELLER, amountMinor: 9300, currency: 'EUR' });
       expect(payout.dueAt.getTime() - (await showStart(m.partnerId))).toBe(2 * 24 * 3600_000);
 
-      await dispatchDue();
+      await dispatchDue(getSql());
       const bodies = receiver.requests.map((r) => JSON.parse(r.body));
       expect(bodies).toContainEqual({
         family: 'ticket',
@@ -594,26 +604,30 @@ describe('completing a purchase', () => {
     const intention = await intend(m.key, [listing.id]);
     await payOnSandbox(intention.body.data.paymentUrl);
     const mine = () => getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
-    expect((await payDuePayouts()).paid).toBe(0); // not due: the show is in a year
+    expect((await payDuePayouts(getDb())).paid).toBe(0); // not due: the show is in a year
     await getDb()
       .update(payouts)
       .set({ dueAt: sql`now() - interval '1 minute'` as unknown as Date })
       .where(eq(payouts.listingId, listing.id));
-    await payDuePayouts();
+    await payDuePayouts(getDb());
     expect((await mine())[0].status).toBe('SCHEDULED'); // no payout account yet
-    const { account } = await setUpPayoutAccount(m.partnerId, {
-      sellerEmail: SELLER,
-      returnUrl: 'https://p.example/back',
-    });
-    await completeSandboxOnboarding(account.id);
-    await payDuePayouts();
+    const { account } = await setUpPayoutAccount(
+      m.partnerId,
+      {
+        sellerEmail: SELLER,
+        returnUrl: 'https://p.example/back',
+      },
+      getDb(),
+    );
+    await completeSandboxOnboarding(account.id, getDb());
+    await payDuePayouts(getDb());
     const [paid] = await mine();
     expect(paid).toMatchObject({ status: 'PAID', amountMinor: 4000 });
     const transfers = await getDb().select().from(transfersTable).where(eq(transfersTable.partnerId, m.partnerId));
     expect(transfers).toEqual([
       expect.objectContaining({ amountMinor: 4000, idempotencyKey: paid.id, status: 'paid' }),
     ]);
-    await payDuePayouts(); // nothing twice
+    await payDuePayouts(getDb()); // nothing twice
     expect(await getDb().select().from(transfersTable).where(eq(transfersTable.partnerId, m.partnerId))).toHaveLength(
       1,
     );
@@ -621,11 +635,15 @@ describe('completing a purchase', () => {
 
   it('pays a due payout once when 20 runs pay at once, and never one cancelled while a run was starting', async () => {
     const m = await market();
-    const { account } = await setUpPayoutAccount(m.partnerId, {
-      sellerEmail: SELLER,
-      returnUrl: 'https://p.example/back',
-    });
-    await completeSandboxOnboarding(account.id);
+    const { account } = await setUpPayoutAccount(
+      m.partnerId,
+      {
+        sellerEmail: SELLER,
+        returnUrl: 'https://p.example/back',
+      },
+      getDb(),
+    );
+    await completeSandboxOnboarding(account.id, getDb());
     const sold = async (ticketId: string) => {
       const listing = await createListing(
         {
@@ -649,7 +667,7 @@ describe('completing a purchase', () => {
 
     // 20 runs at once: one transfer, the payout PAID once.
     const first = await sold('T1');
-    const runs = await Promise.all(Array.from({ length: 20 }, () => payDuePayouts()));
+    const runs = await Promise.all(Array.from({ length: 20 }, () => payDuePayouts(getDb())));
     expect(runs.reduce((n, r) => n + r.paid, 0)).toBe(1);
     expect(runs.reduce((n, r) => n + r.failed, 0)).toBe(0);
     expect(await transfersOf(first)).toHaveLength(1);
@@ -666,7 +684,7 @@ describe('completing a purchase', () => {
     });
     await expect.poll(() => typeof cancel).toBe('function');
     let finished = false;
-    const run = payDuePayouts().finally(() => (finished = true));
+    const run = payDuePayouts(getDb()).finally(() => (finished = true));
     // Until the run is over, or (what the guard prevents) a transfer for the payout is recorded.
     await expect.poll(async () => finished || (await transfersOf(second)).length > 0, { timeout: 10_000 }).toBe(true);
     cancel();

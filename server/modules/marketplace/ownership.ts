@@ -1,4 +1,4 @@
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { AppError } from '@/server/lib/errors';
 import { getIntegration, PartnerCallError, type VerifiedTicket, verifyTickets } from '@/server/modules/partners';
 import {
@@ -68,15 +68,17 @@ function syncedTicket(t: VerifiedTicket, owner: string): TicketCreate {
 export async function ownedTickets(
   partnerId: string,
   email: string,
+  // The handle, not a transaction: the partner is asked live, and synced tickets commit on their own.
+  db: Db,
   opts: { sync?: boolean } = {},
 ): Promise<SaleTicket[]> {
   const owner = email.trim().toLowerCase();
-  const integration = await getIntegration(partnerId, getDb());
-  if (!integration.verificationUrl) return ticketsOfBuyer(partnerId, owner, getDb());
-  const verified = await verifyTickets(partnerId, owner, getDb());
+  const integration = await getIntegration(partnerId, db);
+  if (!integration.verificationUrl) return ticketsOfBuyer(partnerId, owner, db);
+  const verified = await verifyTickets(partnerId, owner, db);
   const owned = new Set(verified.tickets.map((t) => `${t.externalReferenceEventId}|${t.ticketId}`));
   const ids = verified.tickets.map((t) => t.ticketId);
-  let known = await ticketsForSale(partnerId, ids, getDb());
+  let known = await ticketsForSale(partnerId, ids, db);
   if (opts.sync) {
     const stored = new Set(known.map((t) => `${t.eventRef}|${t.ticketId}`));
     const missing = verified.tickets.filter((t) => !stored.has(`${t.externalReferenceEventId}|${t.ticketId}`));
@@ -84,9 +86,9 @@ export async function ownedTickets(
       await storeVouchedTickets(
         partnerId,
         missing.map((t) => syncedTicket(t, owner)),
-        getDb(),
+        db,
       );
-      known = await ticketsForSale(partnerId, ids, getDb());
+      known = await ticketsForSale(partnerId, ids, db);
     }
   }
   return known.filter((t) => owned.has(`${t.eventRef}|${t.ticketId}`));

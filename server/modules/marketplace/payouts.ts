@@ -1,5 +1,5 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
-import { getDb } from '@/db';
+import type { Db } from '@/db';
 import { buyIntentions, payouts } from '@/db/schema/marketplace';
 import { errorFields, log } from '@/server/lib/log';
 import { transaction } from '@/server/lib/transaction';
@@ -11,8 +11,11 @@ import { payoutStatus, transferPayout } from '@/server/modules/payments';
  * and marking the payout PAID repeats the same transfer, never a second one. A seller without an active
  * payout account stays SCHEDULED ("pending payout info") and is paid by a later run once set up.
  */
-export async function payDuePayouts(limit = 100) {
-  const db = getDb();
+export async function payDuePayouts(
+  // The handle, not a transaction: each payout is paid in its own transaction (and its transfer outside it).
+  db: Db,
+  limit = 100,
+) {
   const due = await db
     .select({
       id: payouts.id,
@@ -48,13 +51,17 @@ export async function payDuePayouts(limit = 100) {
         if (p.amountMinor > 0) {
           // Recorded outside this transaction under the payout's id as its key: a run that dies before
           // its commit leaves the payout SCHEDULED, and the next run finds this transfer, not a new one.
-          const transfer = await transferPayout(p.partnerId, {
-            sellerEmail: p.sellerEmail,
-            amountMinor: p.amountMinor,
-            currency: p.currency,
-            idempotencyKey: p.id,
-            ...(p.paymentId ? { paymentId: p.paymentId } : {}),
-          });
+          const transfer = await transferPayout(
+            p.partnerId,
+            {
+              sellerEmail: p.sellerEmail,
+              amountMinor: p.amountMinor,
+              currency: p.currency,
+              idempotencyKey: p.id,
+              ...(p.paymentId ? { paymentId: p.paymentId } : {}),
+            },
+            db,
+          );
           if (transfer.status === 'failed') throw new Error(`transfer ${transfer.id} failed`);
         }
         await tx

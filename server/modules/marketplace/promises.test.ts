@@ -74,12 +74,14 @@ describe('buyerPromiseFacts follows the partner’s settings', () => {
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk: m.eventPk, showPk: m.showPk, active: null, unlockHours: 1 },
       'ops@encore.test',
+      getDb(),
     );
     expect((await buyerPromiseFacts(m.showPk, getDb()))!.codeFrom?.getTime()).toBe(m.startsAt.getTime() - HOUR);
 
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk: m.eventPk, showPk: m.showPk, active: false, unlockHours: null },
       'ops@encore.test',
+      getDb(),
     );
     expect((await buyerPromiseFacts(m.showPk, getDb()))!.codeFrom).toBeNull();
     expect(await buyerPromiseFacts('shw_unknown', getDb())).toBeNull();

@@ -54,7 +54,7 @@ async function listed() {
 /** A listing held by BUYER: also the intention and its payment's id. */
 async function held() {
   const m = await listed();
-  const intention = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: BUYER });
+  const intention = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: BUYER }, getDb());
   const paymentId = new URL(intention.paymentUrl!).pathname.split('/').pop()!;
   return { ...m, intention, paymentId };
 }
@@ -101,7 +101,7 @@ describe('listing changes at once', () => {
     const m = await listed();
     const outcomes = await race<unknown>(21, (i) =>
       i === 10
-        ? createBuyIntention(m.partnerId, { items: [m.listing.id], user: BUYER })
+        ? createBuyIntention(m.partnerId, { items: [m.listing.id], user: BUYER }, getDb())
         : updateListingPrice(m.partnerId, m.listing.id, 41 + i, getDb()),
     );
     expect(outcomes.every((o) => o.status === 200 || o.status === 409)).toBe(true);
@@ -144,7 +144,7 @@ describe('listing changes at once', () => {
     const outcomes = await race<unknown>(21, (i) =>
       i === 0
         ? unlist(m.partnerId, m.listing.id, getDb())
-        : createBuyIntention(m.partnerId, { items: [m.listing.id], user: `b${i}@example.com` }),
+        : createBuyIntention(m.partnerId, { items: [m.listing.id], user: `b${i}@example.com` }, getDb()),
     );
     expect(outcomes.every((o) => o.status === 200 || o.status === 409)).toBe(true);
     const winners = outcomes.filter((o) => o.status === 200);
@@ -188,7 +188,7 @@ describe('a hold that just ran out (issue 34: only the sweep and the claim end i
     const m = await held();
     await expireNow(m.intention.id);
     const outcomes = await race(20, (i) =>
-      createBuyIntention(m.partnerId, { items: [m.listing.id], user: `late${i}@example.com` }),
+      createBuyIntention(m.partnerId, { items: [m.listing.id], user: `late${i}@example.com` }, getDb()),
     );
     expect(statuses(outcomes)).toEqual([200, ...Array(19).fill(409)]);
     const winner = outcomes.find((o) => o.status === 200)!.value as { id: string; status: string };
@@ -227,11 +227,11 @@ describe('purchase completion', () => {
     const m = await held();
     await expireNow(m.intention.id);
     expect(await expireIntention(m.intention.id, getDb())).toBe(true);
-    const other = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: 'other@example.com' });
+    const other = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: 'other@example.com' }, getDb());
     const sent = jobs.sent.length;
     // The sandbox page now refuses such a payment before charging (refund-races.test.ts); a provider whose
     // page took the money anyway (a Stripe session completing as the hold ended) confirms it like this.
-    expect(await markPaymentPaid(m.paymentId, { provider: 'sandbox' })).toMatchObject({ status: 'paid' });
+    expect(await markPaymentPaid(m.paymentId, { provider: 'sandbox' }, getDb())).toMatchObject({ status: 'paid' });
     expect(await getBuyIntention(m.partnerId, m.intention.id, getDb())).toMatchObject({
       status: 'CANCELLED',
       reason: 'The tickets were no longer available when the payment arrived',

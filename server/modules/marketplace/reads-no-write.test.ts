@@ -51,7 +51,7 @@ async function expiredHold() {
     createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: [ticketId], price: 40 }, getDb());
   const held = await list('T1');
   const free = await list('T2');
-  const intention = await createBuyIntention(m.partnerId, { items: [held.id], user: BUYER });
+  const intention = await createBuyIntention(m.partnerId, { items: [held.id], user: BUYER }, getDb());
   await getDb()
     .update(buyIntentions)
     .set({ expiresAt: sql`now() - interval '1 second'` as unknown as Date })

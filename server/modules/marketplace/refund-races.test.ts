@@ -42,7 +42,7 @@ async function sold(name: string) {
     { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
     getDb(),
   );
-  const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
+  const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER }, getDb());
   const paid = await payOnSandbox(intention.paymentUrl);
   expect(paid.status).toBe(303);
   const [payout] = await getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
@@ -60,7 +60,7 @@ const payoutRow = async (id: string) => (await getDb().select().from(payouts).wh
 const refundedMessages = async (partnerId: string) =>
   (await listMessages({ partnerId, action: 'ticket.refunded' }, getDb())).items;
 const staffRefund = (partnerId: string, intentionId: string, reason = 'Duplicate order') =>
-  refundPurchase({ partnerId, intentionId, reason, staffEmail: STAFF });
+  refundPurchase({ partnerId, intentionId, reason, staffEmail: STAFF }, getDb());
 const cancelShow = (m: { key: string; ref: string }) =>
   cancelPost(
     apiRequest(`/v1/events/${m.ref}/cancellation`, { key: m.key, method: 'POST' }),
@@ -171,18 +171,22 @@ describe('staff refund', () => {
     // Real race: 10 refunds and 10 payout runs at once. Either the payout was paid (and the refund
     // flags it) or it was cancelled (and no money moved to the seller); never a 5xx.
     const r = await sold('Refund vs payout race');
-    const { account } = await setUpPayoutAccount(r.partnerId, {
-      sellerEmail: SELLER,
-      returnUrl: 'https://p.example/b',
-    });
-    await completeSandboxOnboarding(account.id);
+    const { account } = await setUpPayoutAccount(
+      r.partnerId,
+      {
+        sellerEmail: SELLER,
+        returnUrl: 'https://p.example/b',
+      },
+      getDb(),
+    );
+    await completeSandboxOnboarding(account.id, getDb());
     await getDb()
       .update(payouts)
       .set({ dueAt: sql`now() - interval '1 minute'` as unknown as Date })
       .where(eq(payouts.id, r.payoutId));
     const all = await Promise.allSettled([
       ...Array.from({ length: 10 }, () => staffRefund(r.partnerId, r.intentionId)),
-      ...Array.from({ length: 10 }, () => payDuePayouts()),
+      ...Array.from({ length: 10 }, () => payDuePayouts(getDb())),
     ]);
     expect(all.map(statusOf).filter((s) => s !== 200 && s !== 409)).toEqual([]);
     expect(all.slice(0, 10).filter((x) => x.status === 'fulfilled')).toHaveLength(1);
@@ -277,7 +281,7 @@ describe('a payment for a hold that ended', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
       getDb(),
     );
-    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER }, getDb());
     return { ...m, listing, intention };
   };
   const paymentRow = async (id: string) => (await getDb().select().from(payments).where(eq(payments.id, id)))[0];
@@ -337,7 +341,7 @@ describe('a payment for a hold that ended', () => {
       .set({ expiresAt: sql`now() - interval '1 minute'` as unknown as Date })
       .where(eq(buyIntentions.id, m.intention.id));
     // Another buyer's hold ends the first one (its time was up) and takes the listing.
-    const other = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: 'other@example.com' });
+    const other = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: 'other@example.com' }, getDb());
     expect((await intentionRow(m.intention.id)).status).toBe('EXPIRED');
     const paid = await payOnSandbox(m.intention.paymentUrl);
     expect(paid.location).toBe(`http://encore.test/pay/${paid.paymentId}?error=hold_ended`);

@@ -195,20 +195,22 @@ describe("a partner's allowed return origins (issue 29)", () => {
     expect((await buyingFlowUrl(b.apiKey, 'returnTo', 'https://tickets.a.example/')).status).toBe(400);
     expect((await buyingFlowUrl(a.apiKey, 'returnTo', 'https://tickets.b.example/')).status).toBe(400);
     expect((await buyingFlowUrl(b.apiKey, 'returnTo', 'https://tickets.b.example/')).status).toBe(200);
-    for (const page of a.pages) expect(await framingOriginsOf(page), page).toEqual(['https://tickets.a.example']);
-    for (const page of b.pages) expect(await framingOriginsOf(page), page).toEqual(['https://tickets.b.example']);
+    for (const page of a.pages)
+      expect(await framingOriginsOf(page, getDb()), page).toEqual(['https://tickets.a.example']);
+    for (const page of b.pages)
+      expect(await framingOriginsOf(page, getDb()), page).toEqual(['https://tickets.b.example']);
   });
 
   it('frame only the embeddable pages, by the current origins (a change is seen at once)', async () => {
     const a = await partnerWithPages('Framing');
-    for (const page of a.pages) expect(await framingOriginsOf(page)).toEqual([]);
+    for (const page of a.pages) expect(await framingOriginsOf(page, getDb())).toEqual([]);
     await staff.partners.setReturnOrigins({ partnerId: a.partnerId, returnOrigins: ['https://tickets.a.example'] });
-    for (const page of a.pages) expect(await framingOriginsOf(page)).toEqual(['https://tickets.a.example']);
+    for (const page of a.pages) expect(await framingOriginsOf(page, getDb())).toEqual(['https://tickets.a.example']);
     await staff.partners.setReturnOrigins({
       partnerId: a.partnerId,
       returnOrigins: ['https://tickets.a.example', 'https://m.a.example'],
     });
-    expect(await framingOriginsOf(a.pages[0])).toEqual(['https://tickets.a.example', 'https://m.a.example']);
+    expect(await framingOriginsOf(a.pages[0], getDb())).toEqual(['https://tickets.a.example', 'https://m.a.example']);
     const market = a.pages[0];
     for (const never of [
       `/checkout?listings=x`,
@@ -222,7 +224,7 @@ describe("a partner's allowed return origins (issue 29)", () => {
       '/resale/%00',
       `/resale/${'x'.repeat(5000)}`,
     ]) {
-      expect(await framingOriginsOf(never), never).toEqual([]);
+      expect(await framingOriginsOf(never, getDb()), never).toEqual([]);
     }
   });
 });

@@ -258,7 +258,7 @@ describe("the seller's listing page", () => {
     expect((await unlistAsSeller(m.partnerId, l.id, SELLER, getDb())).status).toBe('UNLISTED');
     expect((await relistAsSeller(m.partnerId, l.id, SELLER, getDb())).status).toBe('ACTIVE');
 
-    await createBuyIntention(m.partnerId, { items: [l.id], user: 'buyer@example.com' });
+    await createBuyIntention(m.partnerId, { items: [l.id], user: 'buyer@example.com' }, getDb());
     expect((await getListing(m.partnerId, l.id, getDb())).status).toBe('RESERVED');
     const err = await unlistAsSeller(m.partnerId, l.id, SELLER, getDb()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);

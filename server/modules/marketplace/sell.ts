@@ -412,7 +412,7 @@ export async function resaleEntryPage(partnerId: string, fanEmail: string, opts:
   const email = fanEmail.trim().toLowerCase();
   let owned: SaleTicket[];
   try {
-    owned = await ownedTickets(partnerId, email, opts);
+    owned = await ownedTickets(partnerId, email, db, opts);
   } catch (err) {
     if (err instanceof PartnerCallError) return { unavailable: true as const, groups: [] };
     throw err;
@@ -445,8 +445,8 @@ export async function resaleEntryPage(partnerId: string, fanEmail: string, opts:
  * onboarding (the sandbox's form page, or Stripe's Connect onboarding link), returning to `returnPath`.
  * Null when payouts are already set up.
  */
-export async function payoutSetupUrl(partnerId: string, sellerEmail: string, returnPath: string) {
+export async function payoutSetupUrl(partnerId: string, sellerEmail: string, returnPath: string, db: Db) {
   const returnUrl = `${publicBaseUrl()}${returnPath.startsWith('/') ? returnPath : '/'}`;
-  const { onboardingUrl } = await setUpPayoutAccount(partnerId, { sellerEmail, returnUrl });
+  const { onboardingUrl } = await setUpPayoutAccount(partnerId, { sellerEmail, returnUrl }, db);
   return onboardingUrl;
 }

@@ -70,7 +70,7 @@ describe('GET /v1/events/tickets/salePublicUrl: filtered to the ticket', () => {
     expect(new URL((await saleUrl(m.key, 'T2')).body.data).pathname).toBe(`/market/${eventPk}`);
 
     // Held by a buyer who is paying: still its listing's page (which says so).
-    const held = await createBuyIntention(m.partnerId, { items: [listing.id], user: 'buyer@example.com' });
+    const held = await createBuyIntention(m.partnerId, { items: [listing.id], user: 'buyer@example.com' }, getDb());
     expect(held.id).toBeTruthy();
     expect(new URL((await saleUrl(m.key, 'T1')).body.data).pathname).toBe(`/listing/${listing.id}`);
   });

@@ -179,12 +179,15 @@ describe('opsSearch', () => {
   });
 
   it('after a staff refund the purchase shows refunded with the refund and its reason', async () => {
-    await refundPurchase({
-      partnerId: a.partnerId,
-      intentionId: sold.intentionId,
-      reason: 'Fan could not attend',
-      staffEmail: 'staff@encore.test',
-    });
+    await refundPurchase(
+      {
+        partnerId: a.partnerId,
+        intentionId: sold.intentionId,
+        reason: 'Fan could not attend',
+        staffEmail: 'staff@encore.test',
+      },
+      getDb(),
+    );
     const [purchase] = byId(await search(sold.paymentId)).purchases;
     expect(purchase).toMatchObject({ paymentStatus: 'refunded', refundReason: 'STAFF_REFUND' });
     expect(purchase.refundedMinor).toBe(purchase.paymentAmountMinor);

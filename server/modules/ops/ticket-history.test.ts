@@ -45,7 +45,7 @@ describe('ticket history with the market', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: '45.50' },
       getDb(),
     );
-    const intention = await createBuyIntention(m.partnerId, { items: [second.id], user: BUYER });
+    const intention = await createBuyIntention(m.partnerId, { items: [second.id], user: BUYER }, getDb());
     expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
     await postRules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
     await transferTickets(m.partnerId, { ticketIds: ['T1'], fromEmail: BUYER, toEmail: FRIEND }, getDb());

@@ -1,4 +1,4 @@
-import { getSql } from '@/db';
+import type { Sql } from 'postgres';
 import { deferredTouch } from '@/server/lib/deferred-touch';
 import { sha256Hex } from '@/server/lib/ids';
 import type { ApiKeyKind, PartnerMode } from './schemas';
@@ -25,12 +25,16 @@ export interface AuthenticatedKey {
  * Resolves a presented key to its partner, or null for unknown and revoked keys. One indexed lookup and
  * no write: the key's last use is noted in memory and written by a timer (`keyUse` below).
  */
-export async function authenticateApiKey(rawKey: string): Promise<AuthenticatedKey | null> {
+export async function authenticateApiKey(
+  rawKey: string,
+  /** The handle's postgres.js client (`getSql()` at the entry point): one statement, no drizzle. */
+  sql: Sql,
+): Promise<AuthenticatedKey | null> {
   if (rawKey.length < 10 || rawKey.length > 200) return null;
   const hash = sha256Hex(rawKey);
   const cached = keyCache().get(hash);
   if (cached && cached.until > Date.now()) return cached.key;
-  const looked = await lookUpApiKey(hash);
+  const looked = await lookUpApiKey(hash, sql);
   // A key's prefix must say its partner's mode: a live key never opens a test space, nor the reverse.
   const found = looked && looked.mode === modeOfKey(rawKey) ? looked : null;
   // Only genuine keys are remembered: a key created a moment ago is never refused from memory.
@@ -70,10 +74,9 @@ export function forgetCheckedKeys(): void {
   keyCache().clear();
 }
 
-async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
+async function lookUpApiKey(hash: string, sql: Sql): Promise<AuthenticatedKey | null> {
   // Every partner call comes through here: one statement through postgres.js directly (drizzle's query
   // building cost about 0.5 ms of CPU a call, three times the query's own time).
-  const sql = getSql();
   const [row] = await sql<
     {
       partner_id: string;
@@ -120,7 +123,7 @@ async function lookUpApiKey(hash: string): Promise<AuthenticatedKey | null> {
 const keyUse = deferredTouch(
   'api key last use',
   2_000,
-  (ids) => getSql()`
+  (sql, ids) => sql`
   update api_keys set last_used_at = now()
   where id = any(${ids}) and (last_used_at is null or last_used_at < now() - interval '60 seconds')`,
 );

@@ -43,23 +43,23 @@ describe('partners service', () => {
   it('remembers a checked key briefly, and forgets it at once when it is revoked or its partner disabled', async () => {
     const a = await makePartner('Remembered key');
     const { key, secret } = await createApiKey({ partnerId: a.partner.id, kind: 'partner', label: 'cached' }, getDb());
-    expect((await authenticateApiKey(secret))?.keyId).toBe(key.id);
+    expect((await authenticateApiKey(secret, getSql()))?.keyId).toBe(key.id);
 
     // Revoked behind this instance's back (another instance): still accepted from memory here…
     await getSql()`update api_keys set revoked_at = now() where id = ${key.id}`;
-    expect((await authenticateApiKey(secret))?.keyId).toBe(key.id);
+    expect((await authenticateApiKey(secret, getSql()))?.keyId).toBe(key.id);
     // …until the memory is dropped (time, or a revocation made on this instance).
     forgetCheckedKeys();
-    expect(await authenticateApiKey(secret)).toBeNull();
+    expect(await authenticateApiKey(secret, getSql())).toBeNull();
 
     const { key: other, secret: otherSecret } = await createApiKey(
       { partnerId: a.partner.id, kind: 'partner' },
       getDb(),
     );
-    expect((await authenticateApiKey(otherSecret))?.partnerDisabled).toBe(false);
+    expect((await authenticateApiKey(otherSecret, getSql()))?.partnerDisabled).toBe(false);
     await setPartnerDisabled({ partnerId: a.partner.id, disabled: true }, getDb());
-    expect((await authenticateApiKey(otherSecret))?.partnerDisabled).toBe(true);
+    expect((await authenticateApiKey(otherSecret, getSql()))?.partnerDisabled).toBe(true);
     await revokeApiKey(a.partner.id, other.id, getDb());
-    expect(await authenticateApiKey(otherSecret)).toBeNull();
+    expect(await authenticateApiKey(otherSecret, getSql())).toBeNull();
   });
 });

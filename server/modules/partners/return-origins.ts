@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { getDb } from '@/db';
+import type { DbOrTx } from '@/db';
 import { partners } from '@/db/schema/partners';
 
 /**
@@ -25,13 +25,10 @@ function cache(): Map<string, Cached> {
 }
 
 /** The partner's allowed return origins (empty: none set), or null for an unknown partner. */
-export async function returnOriginsOf(partnerId: string): Promise<string[] | null> {
+export async function returnOriginsOf(partnerId: string, db: DbOrTx): Promise<string[] | null> {
   const hit = cache().get(partnerId);
   if (hit && hit.until > Date.now()) return hit.origins;
-  const [row] = await getDb()
-    .select({ origins: partners.returnOrigins })
-    .from(partners)
-    .where(eq(partners.id, partnerId));
+  const [row] = await db.select({ origins: partners.returnOrigins }).from(partners).where(eq(partners.id, partnerId));
   const origins = row ? row.origins : null;
   if (cache().size >= CACHE_MAX) cache().clear();
   cache().set(partnerId, { origins, until: Date.now() + RETURN_ORIGINS_CACHE_MS });

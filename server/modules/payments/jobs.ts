@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getDb } from '@/db';
 import { defineJob } from '@/server/jobs/types';
 import { expireDuePayments } from './payments';
 import { resendUnansweredRefunds } from './refunds';
@@ -11,7 +12,7 @@ export const expirePaymentsJob = defineJob({
   cron: '* * * * *',
   retries: 1,
   async run() {
-    return { expired: await expireDuePayments() };
+    return { expired: await expireDuePayments(getDb()) };
   },
 });
 
@@ -23,6 +24,6 @@ export const resendRefundsJob = defineJob({
   cron: '*/5 * * * *',
   retries: 1,
   async run() {
-    return await resendUnansweredRefunds();
+    return await resendUnansweredRefunds(getDb());
   },
 });

@@ -53,17 +53,21 @@ beforeAll(async () => {
 });
 
 async function open(extra: Partial<Parameters<typeof startPayment>[1]> = {}) {
-  return startPayment(partnerId, {
-    purpose: PURPOSE,
-    reference: ref(),
-    description: '2 × General admission · Night show',
-    amountMinor: 4550,
-    currency: 'EUR',
-    buyerEmail: 'fan@fans.test',
-    successUrl: 'https://partner.test/done',
-    cancelUrl: 'https://partner.test/back',
-    ...extra,
-  });
+  return startPayment(
+    partnerId,
+    {
+      purpose: PURPOSE,
+      reference: ref(),
+      description: '2 × General admission · Night show',
+      amountMinor: 4550,
+      currency: 'EUR',
+      buyerEmail: 'fan@fans.test',
+      successUrl: 'https://partner.test/done',
+      cancelUrl: 'https://partner.test/back',
+      ...extra,
+    },
+    getDb(),
+  );
 }
 
 const CARD = { cardNumber: '4242 4242 4242 4242', expiry: '12 / 34', cvc: '123', name: 'Ada Fan' };
@@ -86,24 +90,32 @@ describe('starting a payment (sandbox)', () => {
     expect(payment).toMatchObject({ status: 'pending', provider: 'sandbox', amountMinor: 4550, currency: 'EUR' });
     expect(payment.id).toMatch(/^pay_/);
     expect(url).toBe(`http://encore.test/pay/${payment.id}`);
-    const again = await startPayment(partnerId, {
-      purpose: PURPOSE,
-      reference: payment.reference,
-      description: 'x',
-      amountMinor: 4550,
-      currency: 'EUR',
-      buyerEmail: 'fan@fans.test',
-    });
-    expect(again.payment.id).toBe(payment.id);
-    await expect(
-      startPayment(partnerId, {
+    const again = await startPayment(
+      partnerId,
+      {
         purpose: PURPOSE,
         reference: payment.reference,
         description: 'x',
-        amountMinor: 9999,
+        amountMinor: 4550,
         currency: 'EUR',
         buyerEmail: 'fan@fans.test',
-      }),
+      },
+      getDb(),
+    );
+    expect(again.payment.id).toBe(payment.id);
+    await expect(
+      startPayment(
+        partnerId,
+        {
+          purpose: PURPOSE,
+          reference: payment.reference,
+          description: 'x',
+          amountMinor: 9999,
+          currency: 'EUR',
+          buyerEmail: 'fan@fans.test',
+        },
+        getDb(),
+      ),
     ).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 
@@ -126,7 +138,7 @@ describe('starting a payment (sandbox)', () => {
 describe('the sandbox checkout form (route handler)', () => {
   it('4242 4242 4242 4242 pays: 303 to the success URL, listeners run once inside the paying transaction', async () => {
     const { payment } = await open();
-    expect((await sandboxCheckout(payment.id))?.state).toBe('payable');
+    expect((await sandboxCheckout(payment.id, getDb()))?.state).toBe('payable');
     expect(await post(payment.id, { action: 'pay', ...CARD })).toEqual({
       status: 303,
       location: 'https://partner.test/done',
@@ -135,7 +147,10 @@ describe('the sandbox checkout form (route handler)', () => {
     expect(paid.status).toBe('paid');
     expect(paid.paidAt).toBeInstanceOf(Date);
     expect(succeeded.filter((s) => s.id === payment.id)).toEqual([{ id: payment.id, statusInTx: 'paid' }]);
-    expect(await sandboxCheckout(payment.id)).toMatchObject({ state: 'paid', partnerName: 'Payments partner' });
+    expect(await sandboxCheckout(payment.id, getDb())).toMatchObject({
+      state: 'paid',
+      partnerName: 'Payments partner',
+    });
     // Paying again leads to the success URL and changes nothing.
     expect((await post(payment.id, { action: 'pay', ...CARD })).location).toBe('https://partner.test/done');
     expect(succeeded.filter((s) => s.id === payment.id)).toHaveLength(1);
@@ -157,7 +172,7 @@ describe('the sandbox checkout form (route handler)', () => {
     const card = { action: 'pay', ...CARD, cardNumber: '4000 0027 6000 3184' };
     expect(await post(payment.id, card)).toEqual({ status: 303, location: `http://encore.test/pay/${payment.id}` });
     expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('requires_action');
-    expect((await sandboxCheckout(payment.id))?.state).toBe('requires_action');
+    expect((await sandboxCheckout(payment.id, getDb()))?.state).toBe('requires_action');
 
     expect((await post(payment.id, { action: 'fail_authentication' })).location).toBe(
       `http://encore.test/pay/${payment.id}?error=authentication_failed`,
@@ -197,7 +212,7 @@ describe('the sandbox checkout form (route handler)', () => {
 
   it('a listener that fails rolls the payment back: it stays payable', async () => {
     const { payment } = await open({ reference: ref('boom') });
-    await expect(payWithSandboxCard(payment.id, CARD)).rejects.toThrow('listener refused');
+    await expect(payWithSandboxCard(payment.id, CARD, getDb())).rejects.toThrow('listener refused');
     expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('pending');
   });
 
@@ -208,7 +223,7 @@ describe('the sandbox checkout form (route handler)', () => {
       .update(payments)
       .set({ expiresAt: sql`now() - interval '1 minute'` })
       .where(sql`${payments.id} in (${payment.id}, ${late.payment.id})`);
-    expect((await sandboxCheckout(payment.id))?.state).toBe('expired');
+    expect((await sandboxCheckout(payment.id, getDb()))?.state).toBe('expired');
     expect((await post(payment.id, { action: 'pay', ...CARD })).location).toBe(
       `http://encore.test/pay/${payment.id}?error=not_payable`,
     );
@@ -220,26 +235,30 @@ describe('the sandbox checkout form (route handler)', () => {
     expect((await getPayment(partnerId, late.payment.id, getDb())).status).toBe('expired');
     expect(failed).toContain(late.payment.id);
     // A new payment for the same reference may be opened once the old one expired.
-    const reopened = await startPayment(partnerId, {
-      purpose: PURPOSE,
-      reference: late.payment.reference,
-      description: 'again',
-      amountMinor: 100,
-      currency: 'EUR',
-      buyerEmail: 'fan@fans.test',
-    });
+    const reopened = await startPayment(
+      partnerId,
+      {
+        purpose: PURPOSE,
+        reference: late.payment.reference,
+        description: 'again',
+        amountMinor: 100,
+        currency: 'EUR',
+        buyerEmail: 'fan@fans.test',
+      },
+      getDb(),
+    );
     expect(reopened.payment.id).not.toBe(late.payment.id);
   });
 
   it('an unknown payment answers 404', async () => {
     expect((await post('pay_doesnotexist', { action: 'pay', ...CARD })).status).toBe(404);
-    expect(await sandboxCheckout('pay_doesnotexist')).toBeNull();
+    expect(await sandboxCheckout('pay_doesnotexist', getDb())).toBeNull();
   });
 });
 
 async function paidPayment(amountMinor = 4550): Promise<Payment> {
   const { payment } = await open({ amountMinor });
-  const result = await payWithSandboxCard(payment.id, CARD);
+  const result = await payWithSandboxCard(payment.id, CARD, getDb());
   expect(result.outcome).toBe('paid');
   return getPayment(partnerId, payment.id, getDb());
 }
@@ -247,7 +266,11 @@ async function paidPayment(amountMinor = 4550): Promise<Payment> {
 describe('refunds', () => {
   it('refunds part, then the rest, recording the provider answer; never more than was paid', async () => {
     const payment = await paidPayment(5000);
-    const part = await refundPayment(partnerId, { paymentId: payment.id, amountMinor: 2000, reason: 'One ticket' });
+    const part = await refundPayment(
+      partnerId,
+      { paymentId: payment.id, amountMinor: 2000, reason: 'One ticket' },
+      getDb(),
+    );
     expect(part).toMatchObject({ status: 'succeeded', amountMinor: 2000, currency: 'EUR', reason: 'One ticket' });
     expect(part.providerRef).toMatch(/^sbx_re_/);
     expect(await getPayment(partnerId, payment.id, getDb())).toMatchObject({
@@ -255,29 +278,29 @@ describe('refunds', () => {
       refundedMinor: 2000,
     });
     await expect(
-      refundPayment(partnerId, { paymentId: payment.id, amountMinor: 3001, reason: 'Too much' }),
+      refundPayment(partnerId, { paymentId: payment.id, amountMinor: 3001, reason: 'Too much' }, getDb()),
     ).rejects.toMatchObject({ code: 'CONFLICT' });
-    const rest = await refundPayment(partnerId, { paymentId: payment.id, reason: 'Show cancelled' });
+    const rest = await refundPayment(partnerId, { paymentId: payment.id, reason: 'Show cancelled' }, getDb());
     expect(rest.amountMinor).toBe(3000);
     expect(await getPayment(partnerId, payment.id, getDb())).toMatchObject({ status: 'refunded', refundedMinor: 5000 });
     expect((await refundsOf(partnerId, payment.id, getDb())).map((r) => r.amountMinor)).toEqual([2000, 3000]);
-    await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'Again' })).rejects.toMatchObject({
+    await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'Again' }, getDb())).rejects.toMatchObject({
       code: 'CONFLICT',
     });
   });
 
   it('refuses unpaid payments and other partners; two whole refunds at once refund once', async () => {
     const { payment: unpaid } = await open();
-    await expect(refundPayment(partnerId, { paymentId: unpaid.id, reason: 'x' })).rejects.toMatchObject({
+    await expect(refundPayment(partnerId, { paymentId: unpaid.id, reason: 'x' }, getDb())).rejects.toMatchObject({
       code: 'CONFLICT',
     });
     const payment = await paidPayment();
-    await expect(refundPayment(otherPartnerId, { paymentId: payment.id, reason: 'x' })).rejects.toMatchObject({
+    await expect(refundPayment(otherPartnerId, { paymentId: payment.id, reason: 'x' }, getDb())).rejects.toMatchObject({
       code: 'NOT_FOUND',
     });
     const results = await Promise.allSettled([
-      refundPayment(partnerId, { paymentId: payment.id, reason: 'a' }),
-      refundPayment(partnerId, { paymentId: payment.id, reason: 'b' }),
+      refundPayment(partnerId, { paymentId: payment.id, reason: 'a' }, getDb()),
+      refundPayment(partnerId, { paymentId: payment.id, reason: 'b' }, getDb()),
     ]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     expect(await getPayment(partnerId, payment.id, getDb())).toMatchObject({ status: 'refunded', refundedMinor: 4550 });
@@ -289,22 +312,34 @@ describe('seller payout accounts and transfers (sandbox)', () => {
     const email = `Seller-${process.pid}-${Date.now()}@fans.test`;
     expect(await payoutStatus(partnerId, email, getDb())).toBe('none');
     await expect(
-      transferPayout(partnerId, { sellerEmail: email, amountMinor: 4000, currency: 'EUR', idempotencyKey: 'k0' }),
+      transferPayout(
+        partnerId,
+        { sellerEmail: email, amountMinor: 4000, currency: 'EUR', idempotencyKey: 'k0' },
+        getDb(),
+      ),
     ).rejects.toThrow(/pending payout info/);
 
-    const setUp = await setUpPayoutAccount(partnerId, {
-      sellerEmail: email,
-      returnUrl: 'https://partner.test/payouts',
-    });
+    const setUp = await setUpPayoutAccount(
+      partnerId,
+      {
+        sellerEmail: email,
+        returnUrl: 'https://partner.test/payouts',
+      },
+      getDb(),
+    );
     expect(setUp.account).toMatchObject({ status: 'pending', provider: 'sandbox', sellerEmail: email.toLowerCase() });
     expect(setUp.onboardingUrl).toBe(`http://encore.test/pay/payouts/${setUp.account.id}`);
     expect(await payoutStatus(partnerId, email, getDb())).toBe('pending');
     expect(
-      (await setUpPayoutAccount(partnerId, { sellerEmail: email, returnUrl: 'https://partner.test/payouts' })).account
-        .id,
+      (await setUpPayoutAccount(partnerId, { sellerEmail: email, returnUrl: 'https://partner.test/payouts' }, getDb()))
+        .account.id,
     ).toBe(setUp.account.id);
     await expect(
-      transferPayout(partnerId, { sellerEmail: email, amountMinor: 4000, currency: 'EUR', idempotencyKey: 'k0' }),
+      transferPayout(
+        partnerId,
+        { sellerEmail: email, amountMinor: 4000, currency: 'EUR', idempotencyKey: 'k0' },
+        getDb(),
+      ),
     ).rejects.toMatchObject({ code: 'CONFLICT' });
 
     const res = await payouts(new Request('http://encore.test/x', { method: 'POST' }), {
@@ -315,7 +350,7 @@ describe('seller payout accounts and transfers (sandbox)', () => {
     expect(await payoutStatus(partnerId, email, getDb())).toBe('active');
     expect(activated).toEqual([setUp.account.id]);
     expect(
-      await setUpPayoutAccount(partnerId, { sellerEmail: email, returnUrl: 'https://partner.test/payouts' }),
+      await setUpPayoutAccount(partnerId, { sellerEmail: email, returnUrl: 'https://partner.test/payouts' }, getDb()),
     ).toMatchObject({
       onboardingUrl: null,
     });
@@ -330,17 +365,20 @@ describe('seller payout accounts and transfers (sandbox)', () => {
       idempotencyKey: key,
       paymentId: payment.id,
     };
-    const [a, b] = await Promise.all([transferPayout(partnerId, input), transferPayout(partnerId, input)]);
+    const [a, b] = await Promise.all([
+      transferPayout(partnerId, input, getDb()),
+      transferPayout(partnerId, input, getDb()),
+    ]);
     expect(a.id).toBe(b.id);
     expect(a).toMatchObject({ status: 'paid', amountMinor: 4000, currency: 'EUR', paymentId: payment.id });
     expect(a.providerRef).toMatch(/^sbx_tr_/);
-    expect((await transferPayout(partnerId, input)).id).toBe(a.id);
-    await expect(transferPayout(partnerId, { ...input, amountMinor: 4001 })).rejects.toMatchObject({
+    expect((await transferPayout(partnerId, input, getDb())).id).toBe(a.id);
+    await expect(transferPayout(partnerId, { ...input, amountMinor: 4001 }, getDb())).rejects.toMatchObject({
       code: 'CONFLICT',
     });
     const rows = await getDb().select().from(transfers).where(eq(transfers.idempotencyKey, key));
     expect(rows).toHaveLength(1);
     // The same key is another partner's own.
-    await expect(transferPayout(otherPartnerId, input)).rejects.toThrow(/pending payout info/);
+    await expect(transferPayout(otherPartnerId, input, getDb())).rejects.toThrow(/pending payout info/);
   });
 });

@@ -1,5 +1,5 @@
 import { and, eq, inArray, lt, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb, type Tx } from '@/db';
+import { type Db, type DbOrTx, type Tx } from '@/db';
 import { type PaymentProviderName, type PaymentStatus, payments } from '@/db/schema/payments';
 import { publicBaseUrl } from '@/server/env';
 import { conflict, notFound } from '@/server/lib/errors';
@@ -24,7 +24,7 @@ const OPEN_STATUSES: PaymentStatus[] = ['pending', 'requires_action'];
 export async function startPayment(
   partnerId: string,
   input: StartPaymentInput,
-  within?: Work | Db,
+  within: Work | Db,
   opts: { lines?: (tx: Tx) => Promise<PaymentLine[]> } = {},
 ): Promise<{ payment: Payment; url: string }> {
   const data = startPaymentInput.parse(input);
@@ -148,7 +148,7 @@ export async function paymentForCheckout(paymentId: string, db: DbOrTx): Promise
 export async function markPaymentPaid(
   paymentId: string,
   confirm: { provider: PaymentProviderName; providerPaymentRef?: string | null },
-  within?: Work | Db,
+  within: Work | Db,
 ): Promise<Payment | null> {
   return transaction(async (work) => {
     const [row] = await work.tx
@@ -185,6 +185,7 @@ export async function markPaymentPaid(
 export async function takePayment(
   paymentId: string,
   confirm: { provider: PaymentProviderName; providerPaymentRef?: string | null },
+  within: Work | Db,
 ): Promise<{ paid: Payment } | { refused: PaymentRefusal } | { busy: true } | null> {
   return transaction(async (work) => {
     // SKIP LOCKED: a second submit of the same payment does not wait on the row holding a connection
@@ -209,7 +210,7 @@ export async function takePayment(
     }
     const paid = await markPaymentPaid(open.id, confirm, work);
     return paid ? { paid } : null;
-  });
+  }, within);
 }
 
 /**
@@ -251,7 +252,7 @@ export async function closePayment(
   paymentId: string,
   status: 'failed' | 'expired',
   reason: string,
-  within?: Work | Db,
+  within: Work | Db,
 ): Promise<Payment | null> {
   return transaction(async (work) => {
     const [row] = await work.tx
@@ -269,8 +270,8 @@ export async function closePayment(
  * Expires the sandbox's open payments whose checkout time ran out (Stripe tells us about its own
  * with `checkout.session.expired`). The minute job calls it; each payment closes in its own transaction.
  */
-export async function expireDuePayments(limit = 200): Promise<number> {
-  const due = await getDb()
+export async function expireDuePayments(db: Db, limit = 200): Promise<number> {
+  const due = await db
     .select({ id: payments.id })
     .from(payments)
     .where(
@@ -283,7 +284,7 @@ export async function expireDuePayments(limit = 200): Promise<number> {
     .limit(limit);
   let expired = 0;
   for (const { id } of due) {
-    if (await closePayment(id, 'expired', 'The checkout expired before it was paid')) expired++;
+    if (await closePayment(id, 'expired', 'The checkout expired before it was paid', db)) expired++;
   }
   return expired;
 }

@@ -1,8 +1,8 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { type PaymentProviderName, sellerAccounts } from '@/db/schema/payments';
 import { newId, sha256Hex } from '@/server/lib/ids';
-import { transaction } from '@/server/lib/transaction';
+import { transaction, type Work } from '@/server/lib/transaction';
 import { notifyPayoutAccountActivated } from './events';
 import { providerFor, providerNameFor } from './provider';
 import { payoutAccountInput, type PayoutAccountInput } from './schemas';
@@ -42,11 +42,13 @@ export async function payoutStatus(partnerId: string, sellerEmail: string, db: D
 export async function setUpPayoutAccount(
   partnerId: string,
   input: PayoutAccountInput,
+  // The handle, not a transaction: each statement commits on its own around the provider's calls.
+  db: Db,
 ): Promise<{ account: SellerAccount; onboardingUrl: string | null }> {
   const data = payoutAccountInput.parse(input);
   const email = data.sellerEmail.trim().toLowerCase();
-  const provider = providerFor(await providerNameFor(partnerId, getDb()));
-  let account = await getPayoutAccount(partnerId, email, getDb());
+  const provider = providerFor(await providerNameFor(partnerId, db));
+  let account = await getPayoutAccount(partnerId, email, db);
   if (!account) {
     const id = newId('sac');
     // A stable key: two set-ups at once (or a retry) get the same provider account back.
@@ -57,11 +59,11 @@ export async function setUpPayoutAccount(
       sellerEmail: email,
       idempotencyKey,
     });
-    await getDb()
+    await db
       .insert(sellerAccounts)
       .values({ id, partnerId, sellerEmail: email, provider: provider.name, accountRef })
       .onConflictDoNothing();
-    account = (await getPayoutAccount(partnerId, email, getDb()))!;
+    account = (await getPayoutAccount(partnerId, email, db))!;
   }
   if (account.status === 'active') return { account, onboardingUrl: null };
   const onboardingUrl = await provider.onboardingUrl({
@@ -70,7 +72,7 @@ export async function setUpPayoutAccount(
     returnUrl: data.returnUrl,
     refreshUrl: data.refreshUrl ?? data.returnUrl,
   });
-  [account] = await getDb()
+  [account] = await db
     .update(sellerAccounts)
     .set({ returnUrl: data.returnUrl, updatedAt: sql`now()` })
     .where(eq(sellerAccounts.id, account.id))
@@ -93,6 +95,7 @@ export async function setSellerAccountActive(
   provider: PaymentProviderName,
   accountRef: string,
   active: boolean,
+  within: Work | Db,
 ): Promise<SellerAccount | null> {
   return transaction(async (work) => {
     const [changed] = await work.tx
@@ -119,5 +122,5 @@ export async function setSellerAccountActive(
       .from(sellerAccounts)
       .where(and(eq(sellerAccounts.provider, provider), eq(sellerAccounts.accountRef, accountRef)));
     return row ?? null;
-  });
+  }, within);
 }

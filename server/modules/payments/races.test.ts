@@ -38,16 +38,20 @@ beforeAll(async () => {
 afterAll(() => jobs.restore());
 
 const open = () =>
-  startPayment(partnerId, {
-    purpose: PURPOSE,
-    reference: `race-${process.pid}-${++seq}`,
-    description: 'General admission',
-    amountMinor: 4000,
-    currency: 'EUR',
-    buyerEmail: 'fan@fans.test',
-    successUrl: 'https://partner.test/done',
-    cancelUrl: 'https://partner.test/back',
-  });
+  startPayment(
+    partnerId,
+    {
+      purpose: PURPOSE,
+      reference: `race-${process.pid}-${++seq}`,
+      description: 'General admission',
+      amountMinor: 4000,
+      currency: 'EUR',
+      buyerEmail: 'fan@fans.test',
+      successUrl: 'https://partner.test/done',
+      cancelUrl: 'https://partner.test/back',
+    },
+    getDb(),
+  );
 
 const count = (list: string[], id: string) => list.filter((x) => x === id).length;
 
@@ -67,7 +71,7 @@ describe('sandbox', () => {
       .update(payments)
       .set({ expiresAt: sql`now() - interval '1 minute'` })
       .where(eq(payments.id, payment.id));
-    const outcomes = await race<unknown>(20, (i) => (i % 2 ? expireDuePayments() : payOnSandbox(url)));
+    const outcomes = await race<unknown>(20, (i) => (i % 2 ? expireDuePayments(getDb()) : payOnSandbox(url)));
     expect(statuses(outcomes)).toEqual(Array(20).fill(200));
     for (const o of outcomes.filter((_, i) => i % 2 === 0))
       expect((o.value as { location: string }).location).toBe(`http://encore.test/pay/${payment.id}?error=not_payable`);
@@ -92,7 +96,7 @@ describe('Stripe webhook', () => {
       { partnerId: m.partnerId, sellerEmail: seller, ticketIds: ['T1'], price: 40 },
       getDb(),
     );
-    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: buyer });
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: buyer }, getDb());
     const [payment] = await getDb()
       .select()
       .from(payments)

@@ -1,10 +1,10 @@
 import { and, eq, gt, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
-import { type DbOrTx, getDb, type Tx } from '@/db';
+import type { Db, DbOrTx, Tx } from '@/db';
 import { payments, refunds } from '@/db/schema/payments';
 import { conflict, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { errorFields, log } from '@/server/lib/log';
-import { transaction } from '@/server/lib/transaction';
+import { transaction, type Work } from '@/server/lib/transaction';
 import { providerFor } from './provider';
 import { refundInput, type RefundInput } from './schemas';
 import type { Payment } from './payments';
@@ -86,25 +86,30 @@ function askProviderToRefund(refund: Refund, payment: Payment) {
  * refund again never refunds twice. A provider failure records the refund as failed (its amount is
  * free again) and throws.
  */
-export async function sendRefund(refund: Refund, payment: Payment): Promise<Refund> {
+export async function sendRefund(
+  refund: Refund,
+  payment: Payment,
+  // The handle, not a transaction: the provider is asked after the reservation's commit.
+  db: Db,
+): Promise<Refund> {
   let answer: Awaited<ReturnType<typeof askProviderToRefund>>;
   try {
     answer = await askProviderToRefund(refund, payment);
   } catch (err) {
-    await settleRefund(refund.id, { status: 'failed', failureReason: (err as Error).message });
+    await settleRefund(refund.id, { status: 'failed', failureReason: (err as Error).message }, db);
     throw err;
   }
-  return (await settleRefund(refund.id, answer)) ?? refund;
+  return (await settleRefund(refund.id, answer, db)) ?? refund;
 }
 
 /**
  * Refunds a paid payment (see `reserveRefund`): the refund is reserved under the payment's row lock in
  * its own transaction, then sent to the provider. A provider failure throws a bad gateway.
  */
-export async function refundPayment(partnerId: string, input: RefundInput): Promise<Refund> {
-  const reserved = await transaction(({ tx }) => reserveRefund(tx, partnerId, input));
+export async function refundPayment(partnerId: string, input: RefundInput, db: Db): Promise<Refund> {
+  const reserved = await transaction(({ tx }) => reserveRefund(tx, partnerId, input), db);
   if ('earlier' in reserved) return reserved.earlier;
-  return sendRefund(reserved.refund, reserved.payment);
+  return sendRefund(reserved.refund, reserved.payment, db);
 }
 
 /** A refund reserved and never answered by the provider is sent again once it is this old… */
@@ -123,8 +128,11 @@ const REFUND_RESEND_WITHIN_HOURS = 23;
  * refund once; the provider call carries the refund's own idempotency key, as the first one did. A call
  * that fails leaves the refund pending for the next sweep. Answers how many were sent and answered.
  */
-export async function resendUnansweredRefunds(limit = 50): Promise<{ resent: number; unanswered: number }> {
-  const db = getDb();
+export async function resendUnansweredRefunds(
+  // The handle, not a transaction: the claim commits before the provider is asked.
+  db: Db,
+  limit = 50,
+): Promise<{ resent: number; unanswered: number }> {
   const due = and(
     eq(refunds.status, 'pending'),
     isNull(refunds.providerRef),
@@ -151,7 +159,7 @@ export async function resendUnansweredRefunds(limit = 50): Promise<{ resent: num
   for (const refund of claimed) {
     const [payment] = await db.select().from(payments).where(eq(payments.id, refund.paymentId));
     try {
-      await settleRefund(refund.id, await askProviderToRefund(refund, payment));
+      await settleRefund(refund.id, await askProviderToRefund(refund, payment), db);
       resent++;
     } catch (err) {
       unanswered++;
@@ -173,6 +181,7 @@ export async function resendUnansweredRefunds(limit = 50): Promise<{ resent: num
 export async function settleRefund(
   refundId: string,
   outcome: { status: 'succeeded' | 'pending' | 'failed'; providerRef?: string; failureReason?: string },
+  within: Work | Db,
 ): Promise<Refund | null> {
   return transaction(async ({ tx }) => {
     const [refund] = await tx
@@ -197,7 +206,7 @@ export async function settleRefund(
         .where(eq(payments.id, refund.paymentId));
     }
     return refund;
-  });
+  }, within);
 }
 
 /** A refund by the provider's reference (webhooks name refunds that way). */

@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { getDb } from '@/db';
+import type { Db } from '@/db';
 import { payments } from '@/db/schema/payments';
 import { getPartner } from '@/server/modules/partners';
 import { SANDBOX_TEST_CARDS, type SandboxCardError, sandboxCardForm, type SandboxCardForm } from './schemas';
@@ -41,10 +41,10 @@ function stateOf(p: Payment, now = Date.now()): CheckoutState {
 }
 
 /** The checkout page's view of a sandbox payment, or null (unknown, or another provider's). */
-export async function sandboxCheckout(paymentId: string): Promise<CheckoutView | null> {
-  const payment = await paymentForCheckout(paymentId, getDb());
+export async function sandboxCheckout(paymentId: string, db: Db): Promise<CheckoutView | null> {
+  const payment = await paymentForCheckout(paymentId, db);
   if (!payment || payment.provider !== 'sandbox') return null;
-  const partner = await getPartner(payment.partnerId, getDb());
+  const partner = await getPartner(payment.partnerId, db);
   return { payment, partnerName: partner.name, state: stateOf(payment) };
 }
 
@@ -80,12 +80,12 @@ function checkCard(form: SandboxCardForm, now = new Date()): { number: string } 
 }
 
 /** A payment the sandbox may still take money for: open and in time (late ones are expired here). */
-async function payable(paymentId: string): Promise<Payment | null> {
-  const payment = await paymentForCheckout(paymentId, getDb());
+async function payable(paymentId: string, db: Db): Promise<Payment | null> {
+  const payment = await paymentForCheckout(paymentId, db);
   if (!payment || payment.provider !== 'sandbox') return null;
   const state = stateOf(payment);
   if (state === 'expired' && (payment.status === 'pending' || payment.status === 'requires_action')) {
-    await closePayment(payment.id, 'expired', 'The checkout expired before it was paid');
+    await closePayment(payment.id, 'expired', 'The checkout expired before it was paid', db);
   }
   return state === 'payable' || state === 'requires_action' ? payment : null;
 }
@@ -94,8 +94,8 @@ async function payable(paymentId: string): Promise<Payment | null> {
  * The answer for a payment that cannot be paid (any more): one paid meanwhile (a double submit, a second
  * tab) leads where a paid payment leads; anything else is not payable.
  */
-async function settled(paymentId: string): Promise<SandboxResult> {
-  const now = await paymentForCheckout(paymentId, getDb());
+async function settled(paymentId: string, db: Db): Promise<SandboxResult> {
+  const now = await paymentForCheckout(paymentId, db);
   if (now?.provider !== 'sandbox') return { outcome: 'error', error: 'not_payable', payment: null };
   return now.status === 'paid'
     ? { outcome: 'paid', payment: now }
@@ -106,42 +106,42 @@ async function settled(paymentId: string): Promise<SandboxResult> {
  * A double submit: another request is taking this payment. Its outcome is waited for without holding a
  * connection (a few seconds at most), then answered as that request's is.
  */
-async function settledAfter(paymentId: string, deadline = Date.now() + 15_000): Promise<SandboxResult> {
+async function settledAfter(paymentId: string, db: Db, deadline = Date.now() + 15_000): Promise<SandboxResult> {
   for (;;) {
-    const now = await paymentForCheckout(paymentId, getDb());
+    const now = await paymentForCheckout(paymentId, db);
     const open = now?.status === 'pending' || now?.status === 'requires_action';
     if (!open || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return settled(paymentId);
+  return settled(paymentId, db);
 }
 
 /**
  * "Charges the card": the payment is taken only if the modules above still want it (takePayment asks
  * them in its transaction); a refusal (the show was cancelled, the hold ended) closes it unpaid.
  */
-async function charge(paymentId: string, providerPaymentRef: string): Promise<SandboxResult> {
-  const taken = await takePayment(paymentId, { provider: 'sandbox', providerPaymentRef });
-  if (taken && 'busy' in taken) return settledAfter(paymentId);
+async function charge(paymentId: string, providerPaymentRef: string, db: Db): Promise<SandboxResult> {
+  const taken = await takePayment(paymentId, { provider: 'sandbox', providerPaymentRef }, db);
+  if (taken && 'busy' in taken) return settledAfter(paymentId, db);
   if (taken && 'refused' in taken) {
-    return { outcome: 'error', error: taken.refused.code, payment: await paymentForCheckout(paymentId, getDb()) };
+    return { outcome: 'error', error: taken.refused.code, payment: await paymentForCheckout(paymentId, db) };
   }
-  return taken ? { outcome: 'paid', payment: taken.paid } : settled(paymentId);
+  return taken ? { outcome: 'paid', payment: taken.paid } : settled(paymentId, db);
 }
 
 /** Pays a sandbox payment with a test card. */
-export async function payWithSandboxCard(paymentId: string, form: SandboxCardForm): Promise<SandboxResult> {
-  const payment = await payable(paymentId);
-  if (!payment) return settled(paymentId);
+export async function payWithSandboxCard(paymentId: string, form: SandboxCardForm, db: Db): Promise<SandboxResult> {
+  const payment = await payable(paymentId, db);
+  if (!payment) return settled(paymentId, db);
   const card = checkCard(form);
   if ('error' in card) return { outcome: 'error', error: card.error, payment };
   switch (card.number) {
     case SANDBOX_TEST_CARDS.succeeds:
-      return charge(payment.id, 'sbx_card_4242');
+      return charge(payment.id, 'sbx_card_4242', db);
     case SANDBOX_TEST_CARDS.declined:
       return { outcome: 'error', error: 'declined', payment };
     case SANDBOX_TEST_CARDS.authenticate: {
-      const [row] = await getDb()
+      const [row] = await db
         .update(payments)
         .set({ status: 'requires_action', updatedAt: sql`now()` })
         .where(and(eq(payments.id, payment.id), eq(payments.status, 'pending')))
@@ -154,11 +154,15 @@ export async function payWithSandboxCard(paymentId: string, form: SandboxCardFor
 }
 
 /** The second step of the 3-D Secure test card: the buyer authenticates (paid) or fails (payable again). */
-export async function completeSandboxAuthentication(paymentId: string, authenticated: boolean): Promise<SandboxResult> {
-  const payment = await payable(paymentId);
-  if (!payment || payment.status !== 'requires_action') return settled(paymentId);
-  if (authenticated) return charge(payment.id, 'sbx_card_3184');
-  const [row] = await getDb()
+export async function completeSandboxAuthentication(
+  paymentId: string,
+  authenticated: boolean,
+  db: Db,
+): Promise<SandboxResult> {
+  const payment = await payable(paymentId, db);
+  if (!payment || payment.status !== 'requires_action') return settled(paymentId, db);
+  if (authenticated) return charge(payment.id, 'sbx_card_3184', db);
+  const [row] = await db
     .update(payments)
     .set({ status: 'pending', updatedAt: sql`now()` })
     .where(and(eq(payments.id, payment.id), eq(payments.status, 'requires_action')))
@@ -169,15 +173,16 @@ export async function completeSandboxAuthentication(paymentId: string, authentic
 /** The sandbox onboarding page's view of a seller account (sandbox accounts only). */
 export async function sandboxOnboarding(
   accountId: string,
+  db: Db,
 ): Promise<{ account: SellerAccount; partnerName: string } | null> {
-  const account = await sellerAccountForOnboarding(accountId, getDb());
+  const account = await sellerAccountForOnboarding(accountId, db);
   if (!account || account.provider !== 'sandbox') return null;
-  return { account, partnerName: (await getPartner(account.partnerId, getDb())).name };
+  return { account, partnerName: (await getPartner(account.partnerId, db)).name };
 }
 
 /** The seller finishes the sandbox onboarding: the account becomes active. Answers where they return to. */
-export async function completeSandboxOnboarding(accountId: string): Promise<SellerAccount | null> {
-  const found = await sandboxOnboarding(accountId);
+export async function completeSandboxOnboarding(accountId: string, db: Db): Promise<SellerAccount | null> {
+  const found = await sandboxOnboarding(accountId, db);
   if (!found) return null;
-  return setSellerAccountActive('sandbox', found.account.accountRef, true);
+  return setSellerAccountActive('sandbox', found.account.accountRef, true, db);
 }

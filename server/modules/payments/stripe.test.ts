@@ -174,16 +174,20 @@ async function deliver(
 }
 
 async function open(amountMinor = 4550, currency = 'EUR') {
-  return startPayment(partnerId, {
-    purpose: PURPOSE,
-    reference: `bi-${++seq}`,
-    description: 'General admission · Night show',
-    amountMinor,
-    currency,
-    buyerEmail: 'fan@fans.test',
-    successUrl: 'https://partner.test/done',
-    cancelUrl: 'https://partner.test/back',
-  });
+  return startPayment(
+    partnerId,
+    {
+      purpose: PURPOSE,
+      reference: `bi-${++seq}`,
+      description: 'General admission · Night show',
+      amountMinor,
+      currency,
+      buyerEmail: 'fan@fans.test',
+      successUrl: 'https://partner.test/done',
+      cancelUrl: 'https://partner.test/back',
+    },
+    getDb(),
+  );
 }
 
 const last = (path: string) => received.filter((r) => r.path === path).at(-1)!;
@@ -248,11 +252,15 @@ describe('Stripe Checkout line items of a resale purchase', () => {
 
   it('one line per listing (event · option (price type) · seats) at the resale price, then its service fee, in the fan’s language, adding up to the amount', async () => {
     const m = await seatedMarket('Stripe lines es');
-    const intention = await createBuyIntention(m.partnerId, {
-      items: [m.listing.id],
-      user: 'buyer@fans.test',
-      locale: 'es',
-    });
+    const intention = await createBuyIntention(
+      m.partnerId,
+      {
+        items: [m.listing.id],
+        user: 'buyer@fans.test',
+        locale: 'es',
+      },
+      getDb(),
+    );
     const { payment, form } = await sessionFor(intention.id);
     expect(form).toMatchObject({
       'line_items[0][quantity]': '2',
@@ -271,7 +279,11 @@ describe('Stripe Checkout line items of a resale purchase', () => {
 
   it('in the default language when the fan’s is not known', async () => {
     const m = await seatedMarket('Stripe lines en');
-    const intention = await createBuyIntention(m.partnerId, { items: [m.listing.id], user: 'buyer@fans.test' });
+    const intention = await createBuyIntention(
+      m.partnerId,
+      { items: [m.listing.id], user: 'buyer@fans.test' },
+      getDb(),
+    );
     const { payment, form } = await sessionFor(intention.id);
     expect(form['line_items[0][price_data][product_data][name]']).toBe(
       `${m.ref} · Pista general (Adulto) · Section A · Row 3 · Seats 7, 8`,
@@ -291,7 +303,7 @@ describe('Stripe Checkout line items of a resale purchase', () => {
         currency: 'EUR',
         buyerEmail: 'fan@fans.test',
       },
-      undefined,
+      getDb(),
       { lines: async () => [{ name: 'Wrong', unitAmountMinor: 4000, quantity: 1 }] },
     );
     const { form } = last('/v1/checkout/sessions');
@@ -387,7 +399,11 @@ async function paid(amountMinor = 5000, currency = 'EUR', atStripe = amountMinor
 describe('Stripe refunds', () => {
   it('refunds against the PaymentIntent and records Stripe’s answer; a pending refund settles by webhook', async () => {
     const payment = await paid(5000);
-    const part = await refundPayment(partnerId, { paymentId: payment.id, amountMinor: 1500, reason: 'One ticket' });
+    const part = await refundPayment(
+      partnerId,
+      { paymentId: payment.id, amountMinor: 1500, reason: 'One ticket' },
+      getDb(),
+    );
     const req = last('/v1/refunds');
     expect(req.form).toMatchObject({
       payment_intent: `pi_for_${payment.id}`,
@@ -401,11 +417,11 @@ describe('Stripe refunds', () => {
     expect((await getPayment(partnerId, payment.id, getDb())).status).toBe('partially_refunded');
 
     next.set('/v1/refunds', [{ status: 200, body: { id: 're_pending_1', object: 'refund', status: 'pending' } }]);
-    const rest = await refundPayment(partnerId, { paymentId: payment.id, reason: 'Show cancelled' });
+    const rest = await refundPayment(partnerId, { paymentId: payment.id, reason: 'Show cancelled' }, getDb());
     expect(rest).toMatchObject({ status: 'pending', amountMinor: 3500, providerRef: 're_pending_1' });
     expect(last('/v1/refunds').form.amount).toBe('3500');
     // Reserved while pending: nothing more can be refunded.
-    await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'x' })).rejects.toMatchObject({
+    await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'x' }, getDb())).rejects.toMatchObject({
       code: 'CONFLICT',
     });
     await deliver('refund.updated', { id: 're_pending_1', object: 'refund', status: 'succeeded' });
@@ -418,14 +434,16 @@ describe('Stripe refunds', () => {
     next.set('/v1/refunds', [
       { status: 400, body: { error: { type: 'invalid_request_error', message: 'Charge already refunded' } } },
     ]);
-    await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'x' })).rejects.toMatchObject({
+    await expect(refundPayment(partnerId, { paymentId: payment.id, reason: 'x' }, getDb())).rejects.toMatchObject({
       code: 'BAD_GATEWAY',
     });
     expect((await refundsOf(partnerId, payment.id, getDb()))[0]).toMatchObject({
       status: 'failed',
       failureReason: expect.stringContaining('Charge already refunded'),
     });
-    expect((await refundPayment(partnerId, { paymentId: payment.id, reason: 'again' })).status).toBe('succeeded');
+    expect((await refundPayment(partnerId, { paymentId: payment.id, reason: 'again' }, getDb())).status).toBe(
+      'succeeded',
+    );
   });
 });
 
@@ -439,8 +457,14 @@ describe('refunds Stripe never answered', () => {
   /** A refund reserved as a refund job reserves it, whose process stopped before Stripe was asked. */
   async function unanswered(amountMinor: number, minutes: number) {
     const payment = await paid(amountMinor);
-    const reserved = await transaction(({ tx }) =>
-      reserveRefund(tx, partnerId, { paymentId: payment.id, reason: 'Show cancelled', refundId: `rfd_sweep_${++seq}` }),
+    const reserved = await transaction(
+      ({ tx }) =>
+        reserveRefund(tx, partnerId, {
+          paymentId: payment.id,
+          reason: 'Show cancelled',
+          refundId: `rfd_sweep_${++seq}`,
+        }),
+      getDb(),
     );
     if (!('refund' in reserved)) throw new Error('expected a new refund');
     await age(reserved.refund.id, minutes);
@@ -453,16 +477,20 @@ describe('refunds Stripe never answered', () => {
   it('20 sweeps at once send it once, under its own idempotency key; the payment is refunded once', async () => {
     const { payment, refund } = await unanswered(3000, 11);
     // A rerun of its job finds the pending refund and does not send it (why the sweep exists).
-    const rerun = await refundPayment(partnerId, {
-      paymentId: payment.id,
-      reason: 'Show cancelled',
-      refundId: refund.id,
-    });
+    const rerun = await refundPayment(
+      partnerId,
+      {
+        paymentId: payment.id,
+        reason: 'Show cancelled',
+        refundId: refund.id,
+      },
+      getDb(),
+    );
     expect(rerun).toMatchObject({ id: refund.id, status: 'pending', providerRef: null });
     await age(refund.id, 11);
 
     const since = received.length;
-    expect(statuses(await race(20, () => resendUnansweredRefunds()))).toEqual(Array(20).fill(200));
+    expect(statuses(await race(20, () => resendUnansweredRefunds(getDb())))).toEqual(Array(20).fill(200));
     const calls = callsFor(refund.id, since);
     expect(calls).toHaveLength(1);
     expect(calls[0].form).toMatchObject({ amount: '3000', 'metadata[encore_refund_id]': refund.id });
@@ -474,7 +502,7 @@ describe('refunds Stripe never answered', () => {
 
     // Answered now: later sweeps leave it alone.
     await age(refund.id, 11);
-    await resendUnansweredRefunds();
+    await resendUnansweredRefunds(getDb());
     expect(callsFor(refund.id, since)).toHaveLength(1);
   });
 
@@ -485,7 +513,7 @@ describe('refunds Stripe never answered', () => {
     next.set('/v1/refunds', [
       { status: 200, body: { id: `re_pending_sweep_${seq}`, object: 'refund', status: 'pending' } },
     ]);
-    const waiting = await refundPayment(partnerId, { paymentId: atStripe.id, reason: 'Settles later' });
+    const waiting = await refundPayment(partnerId, { paymentId: atStripe.id, reason: 'Settles later' }, getDb());
     expect(waiting.status).toBe('pending');
     await age(waiting.id, 11);
     const failing = await unanswered(1000, 11);
@@ -495,7 +523,7 @@ describe('refunds Stripe never answered', () => {
     const down = { status: 500, body: { error: { type: 'api_error', message: 'Stripe is down' } } };
     next.set('/v1/refunds', [down, down, down]);
     try {
-      await resendUnansweredRefunds();
+      await resendUnansweredRefunds(getDb());
     } finally {
       next.delete('/v1/refunds');
     }
@@ -508,7 +536,7 @@ describe('refunds Stripe never answered', () => {
 
     // The next sweep, ten minutes on, sends it.
     await age(failing.refund.id, 11);
-    await resendUnansweredRefunds();
+    await resendUnansweredRefunds(getDb());
     expect((await refundsOf(partnerId, failing.payment.id, getDb()))[0].status).toBe('succeeded');
     expect((await refundsOf(partnerId, young.payment.id, getDb()))[0].status).toBe('pending');
     expect((await refundsOf(partnerId, tooOld.payment.id, getDb()))[0].status).toBe('pending');
@@ -518,10 +546,14 @@ describe('refunds Stripe never answered', () => {
 describe('Stripe Connect payouts', () => {
   it('onboards an Express account (pending payout info until account.updated), then transfers once per key', async () => {
     const email = `seller-${seq}-${Date.now()}@fans.test`;
-    const setUp = await setUpPayoutAccount(partnerId, {
-      sellerEmail: email,
-      returnUrl: 'https://partner.test/payouts',
-    });
+    const setUp = await setUpPayoutAccount(
+      partnerId,
+      {
+        sellerEmail: email,
+        returnUrl: 'https://partner.test/payouts',
+      },
+      getDb(),
+    );
     const created = last('/v1/accounts');
     expect(created.form).toMatchObject({
       type: 'express',
@@ -547,7 +579,7 @@ describe('Stripe Connect payouts', () => {
       idempotencyKey: `po-${payment.id}`,
       paymentId: payment.id,
     };
-    await expect(transferPayout(partnerId, input)).rejects.toThrow(/pending payout info/);
+    await expect(transferPayout(partnerId, input, getDb())).rejects.toThrow(/pending payout info/);
 
     // Onboarding half done: details submitted, transfers not active yet.
     await deliver('account.updated', { id: setUp.account.accountRef, object: 'account', payouts_enabled: false });
@@ -564,8 +596,8 @@ describe('Stripe Connect payouts', () => {
     next.set('/v1/transfers', [
       { status: 400, body: { error: { type: 'invalid_request_error', message: 'Insufficient available funds' } } },
     ]);
-    await expect(transferPayout(partnerId, input)).rejects.toMatchObject({ code: 'BAD_GATEWAY' });
-    const transfer = await transferPayout(partnerId, input);
+    await expect(transferPayout(partnerId, input, getDb())).rejects.toMatchObject({ code: 'BAD_GATEWAY' });
+    const transfer = await transferPayout(partnerId, input, getDb());
     const tries = received.filter(
       (r) => r.path === '/v1/transfers' && r.form['metadata[encore_transfer_id]'] === transfer.id,
     );
@@ -579,7 +611,7 @@ describe('Stripe Connect payouts', () => {
     });
     expect(transfer).toMatchObject({ status: 'paid', providerRef: expect.stringMatching(/^tr_test_/) });
     // Asking again answers the same transfer without calling Stripe.
-    expect((await transferPayout(partnerId, input)).id).toBe(transfer.id);
+    expect((await transferPayout(partnerId, input, getDb())).id).toBe(transfer.id);
     expect(
       received.filter((r) => r.path === '/v1/transfers' && r.form['metadata[encore_transfer_id]'] === transfer.id),
     ).toHaveLength(2);
@@ -602,7 +634,7 @@ describe('a show cancellation and a staff refund with Stripe', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
       getDb(),
     );
-    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER }, getDb());
     const [payment] = await getDb().select().from(payments).where(eq(payments.reference, intention.id));
     return { ...m, listing, intention, payment };
   }
@@ -636,12 +668,15 @@ describe('a show cancellation and a staff refund with Stripe', () => {
       { status: 400, body: { error: { type: 'invalid_request_error', message: 'Charge is disputed' } } },
     ]);
     const sent = jobs.sent.length;
-    const result = await refundPurchase({
-      partnerId: m.partnerId,
-      intentionId: m.intention.id,
-      reason: 'Duplicate order',
-      staffEmail: 'ops@encore.test',
-    });
+    const result = await refundPurchase(
+      {
+        partnerId: m.partnerId,
+        intentionId: m.intention.id,
+        reason: 'Duplicate order',
+        staffEmail: 'ops@encore.test',
+      },
+      getDb(),
+    );
     expect(result).toMatchObject({ retrying: true, refundStatus: 'failed', refundId: `rfd_${m.intention.id}_staff` });
     const [row] = await getDb().select().from(buyIntentions).where(eq(buyIntentions.id, m.intention.id));
     expect(row.refundReason).toBe('STAFF_REFUND');
@@ -655,12 +690,15 @@ describe('a show cancellation and a staff refund with Stripe', () => {
     expect((await getPayment(m.partnerId, m.payment.id, getDb())).status).toBe('refunded');
     // A second staff refund is a 409, not a second refund.
     await expect(
-      refundPurchase({
-        partnerId: m.partnerId,
-        intentionId: m.intention.id,
-        reason: 'x',
-        staffEmail: 'ops@encore.test',
-      }),
+      refundPurchase(
+        {
+          partnerId: m.partnerId,
+          intentionId: m.intention.id,
+          reason: 'x',
+          staffEmail: 'ops@encore.test',
+        },
+        getDb(),
+      ),
     ).rejects.toMatchObject({ status: 409 });
   });
 });
@@ -685,7 +723,7 @@ describe('amounts in Stripe’s own units (issue 43)', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price },
       getDb(),
     );
-    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER }, getDb());
     const [payment] = await getDb().select().from(payments).where(eq(payments.reference, intention.id));
     const sent = received.filter(
       (r) => r.path === '/v1/checkout/sessions' && r.form.client_reference_id === payment.id,
@@ -757,34 +795,38 @@ describe('amounts in Stripe’s own units (issue 43)', () => {
 
   it('refunds in Stripe’s units, and a refund Stripe would refuse is not sent', async () => {
     const isk = await paid(11000, 'ISK', 1100000);
-    const part = await refundPayment(partnerId, { paymentId: isk.id, amountMinor: 1000, reason: 'The fee' });
+    const part = await refundPayment(partnerId, { paymentId: isk.id, amountMinor: 1000, reason: 'The fee' }, getDb());
     expect(last('/v1/refunds').form).toMatchObject({ amount: '100000', 'metadata[encore_refund_id]': part.id });
     expect(part).toMatchObject({ status: 'succeeded', amountMinor: 1000 });
-    await refundPayment(partnerId, { paymentId: isk.id, reason: 'The rest' });
+    await refundPayment(partnerId, { paymentId: isk.id, reason: 'The rest' }, getDb());
     expect(last('/v1/refunds').form.amount).toBe('1000000');
     expect(await getPayment(partnerId, isk.id, getDb())).toMatchObject({ status: 'refunded', refundedMinor: 11000 });
 
     const huf = await paid(13200, 'HUF', 1320000);
-    await refundPayment(partnerId, { paymentId: huf.id, reason: 'Show cancelled' });
+    await refundPayment(partnerId, { paymentId: huf.id, reason: 'Show cancelled' }, getDb());
     expect(last('/v1/refunds').form.amount).toBe('1320000');
 
     const kwd = await paid(13380, 'KWD', 13380);
     const before = received.length;
     await expect(
-      refundPayment(partnerId, { paymentId: kwd.id, amountMinor: 5, reason: 'Five fils' }),
+      refundPayment(partnerId, { paymentId: kwd.id, amountMinor: 5, reason: 'Five fils' }, getDb()),
     ).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('multiples of 10') });
     expect(received.slice(before).filter((r) => r.path === '/v1/refunds')).toEqual([]);
     expect((await refundsOf(partnerId, kwd.id, getDb()))[0]).toMatchObject({ status: 'failed', amountMinor: 5 });
-    await refundPayment(partnerId, { paymentId: kwd.id, reason: 'Show cancelled' });
+    await refundPayment(partnerId, { paymentId: kwd.id, reason: 'Show cancelled' }, getDb());
     expect(last('/v1/refunds').form.amount).toBe('13380');
   });
 
   it('pays out in Stripe’s units, rounded down to what Stripe pays out, and records what was sent', async () => {
     const email = `units-payee-${Date.now()}@fans.test`;
-    const setUp = await setUpPayoutAccount(partnerId, {
-      sellerEmail: email,
-      returnUrl: 'https://partner.test/payouts',
-    });
+    const setUp = await setUpPayoutAccount(
+      partnerId,
+      {
+        sellerEmail: email,
+        returnUrl: 'https://partner.test/payouts',
+      },
+      getDb(),
+    );
     await deliver('account.updated', {
       id: setUp.account.accountRef,
       object: 'account',
@@ -792,12 +834,16 @@ describe('amounts in Stripe’s own units (issue 43)', () => {
       capabilities: { transfers: 'active' },
     });
     const pay = async (amountMinor: number, currency: string) => {
-      const transfer = await transferPayout(partnerId, {
-        sellerEmail: email,
-        amountMinor,
-        currency,
-        idempotencyKey: `units-${currency}-${++seq}`,
-      });
+      const transfer = await transferPayout(
+        partnerId,
+        {
+          sellerEmail: email,
+          amountMinor,
+          currency,
+          idempotencyKey: `units-${currency}-${++seq}`,
+        },
+        getDb(),
+      );
       const sent = received.filter(
         (r) => r.path === '/v1/transfers' && r.form['metadata[encore_transfer_id]'] === transfer.id,
       );

@@ -1,5 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { getDb } from '@/db';
+import type { Db } from '@/db';
 import { transfers } from '@/db/schema/payments';
 import { AppError, conflict } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
@@ -18,14 +18,18 @@ export type Transfer = typeof transfers.$inferSelect;
  * account is "pending payout info": nothing is recorded and a conflict is thrown. The provider may send
  * less than the amount (Stripe rounds down to what it pays out): what it sent is recorded as `sentMinor`.
  */
-export async function transferPayout(partnerId: string, input: TransferInput): Promise<Transfer> {
+export async function transferPayout(
+  partnerId: string,
+  input: TransferInput,
+  // The handle, not a transaction: the record commits before the provider is called, its outcome after.
+  db: Db,
+): Promise<Transfer> {
   const data = transferInput.parse(input);
-  const account = await getPayoutAccount(partnerId, data.sellerEmail, getDb());
+  const account = await getPayoutAccount(partnerId, data.sellerEmail, db);
   if (!account || account.status !== 'active') {
     throw new AppError('CONFLICT', 'The seller is pending payout info: their payout account is not set up yet');
   }
-  if (data.paymentId) await getPayment(partnerId, data.paymentId, getDb());
-  const db = getDb();
+  if (data.paymentId) await getPayment(partnerId, data.paymentId, db);
   await db
     .insert(transfers)
     .values({

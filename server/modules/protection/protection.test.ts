@@ -54,7 +54,7 @@ describe('protection switches', () => {
     await pushEvent(apiKey, 'EV-S', [testShow('A', { date: future }), testShow('B', { date: future })]);
     const { eventPk, show } = await pks(partner.id, 'EV-S');
     const set = (showPk: string | null, active: boolean | null, unlockHours: number | null = null) =>
-      setScopeProtection({ partnerId: partner.id, eventPk, showPk, active, unlockHours }, STAFF);
+      setScopeProtection({ partnerId: partner.id, eventPk, showPk, active, unlockHours }, STAFF, getDb());
 
     // The event off: both shows change.
     expect((await set(null, false)).notified).toEqual([
@@ -91,6 +91,7 @@ describe('protection switches', () => {
       setScopeProtection(
         { partnerId: other.partner.id, eventPk, showPk: null, active: false, unlockHours: null },
         STAFF,
+        getDb(),
       ),
     ).rejects.toThrow(AppError);
     await expect(eventProtection(other.partner.id, eventPk, getDb())).rejects.toThrow('Event not found');
@@ -112,10 +113,11 @@ describe('protection switches', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 40 },
       getDb(),
     );
-    const intention = await createBuyIntention(m.partnerId, { items: [held.id], user: BUYER });
+    const intention = await createBuyIntention(m.partnerId, { items: [held.id], user: BUYER }, getDb());
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk, showPk: show['1'], active: false, unlockHours: null },
       STAFF,
+      getDb(),
     );
     const db = getDb();
     const statusOf = async (id: string) =>
@@ -135,6 +137,7 @@ describe('protection switches', () => {
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk, showPk: show['1'], active: false, unlockHours: 2 },
       STAFF,
+      getDb(),
     );
     expect(
       await db
@@ -170,6 +173,7 @@ describe('protection switches', () => {
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk, showPk: show['1'], active: null, unlockHours: null },
       STAFF,
+      getDb(),
     );
     expect((await listingChecks(m.partnerId, list, 4000, undefined, db)).problems).toEqual([]);
     // The unlisted listing can go on sale again.
@@ -233,13 +237,18 @@ describe('the secure view', () => {
     expect(view.unlocksAt.getTime()).toBe(starts - 3600_000); // ticketDelivery: 1 h before
     expect(view.ticketAccess).toBeNull();
 
-    await setScopeProtection({ partnerId: m.partnerId, eventPk, showPk: null, active: null, unlockHours: 6 }, STAFF);
+    await setScopeProtection(
+      { partnerId: m.partnerId, eventPk, showPk: null, active: null, unlockHours: 6 },
+      STAFF,
+      getDb(),
+    );
     view = (await secureView(token, undefined, getDb()))!;
     expect(view.unlocksAt.getTime()).toBe(starts - 6 * 3600_000); // the event's override wins
     expect(view.ticketAccess).toEqual({ type: 'OTHER', locator: 'CODE-1' });
     await setScopeProtection(
       { partnerId: m.partnerId, eventPk, showPk: show['1'], active: null, unlockHours: 2 },
       STAFF,
+      getDb(),
     );
     expect((await secureView(token, undefined, getDb()))!.unlocksAt.getTime()).toBe(starts - 2 * 3600_000); // the show's wins over the event's
 
@@ -261,6 +270,7 @@ describe('the secure view', () => {
     await setScopeProtection(
       { partnerId: far.partnerId, eventPk: farPks.eventPk, showPk: null, active: false, unlockHours: null },
       STAFF,
+      getDb(),
     );
     const unprotected = (await secureView(farToken, undefined, getDb()))!;
     expect(unprotected.protectionActive).toBe(false);
@@ -323,7 +333,7 @@ describe('the secure view', () => {
       { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
       getDb(),
     );
-    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER });
+    const intention = await createBuyIntention(m.partnerId, { items: [listing.id], user: BUYER }, getDb());
     expect((await payOnSandbox(intention.paymentUrl)).status).toBe(303);
 
     const old = (await secureView(sellerToken, undefined, getDb()))!;

@@ -133,7 +133,7 @@ export async function eventProtection(partnerId: string, eventPk: string, db: Db
 export async function setScopeProtection(
   input: ScopeProtectionInput,
   staffEmail: string,
-  within?: Work | Db,
+  within: Work | Db,
 ): Promise<{ notified: { eventId: string; showId: string; status: boolean }[] }> {
   return transaction(async (work) => {
     const { tx } = work;

@@ -20,7 +20,7 @@ import { GET as sellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/entr
 import { PUT as putInventory } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/route';
 import { POST as saveLead } from '@/app/v1/marketdata/ticket-leads/route';
 import { GET as secureUrl } from '@/app/v1/tickets/[ticketId]/url/route';
-import { getDb } from '@/db';
+import { getDb, getSql } from '@/db';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
 import { sha256Hex } from '@/server/lib/ids';
@@ -180,7 +180,7 @@ describe('test keys', () => {
       await getDb().execute(sql`insert into api_keys (id, partner_id, kind, prefix, hash)
         values (${`key_mismatch_${partnerId}`}, ${partnerId}, 'partner', ${secret.slice(0, 14)}, ${sha256Hex(secret)})`);
       forgetCheckedKeys();
-      expect(await authenticateApiKey(secret)).toBeNull();
+      expect(await authenticateApiKey(secret, getSql())).toBeNull();
       expect((await callRoute(me as Handler, '/v1/me', secret)).status).toBe(401);
     }
   });
@@ -383,14 +383,18 @@ describe('payments in test mode', () => {
 
   it('always use the sandbox, even with PAYMENTS_PROVIDER=stripe', async () => {
     const pay = (partnerId: string) =>
-      startPayment(partnerId, {
-        purpose: 'test',
-        reference: `ref-${Date.now()}-${Math.random()}`,
-        description: 'Test',
-        amountMinor: 1000,
-        currency: 'EUR',
-        buyerEmail: 'fan@example.com',
-      });
+      startPayment(
+        partnerId,
+        {
+          purpose: 'test',
+          reference: `ref-${Date.now()}-${Math.random()}`,
+          description: 'Test',
+          amountMinor: 1000,
+          currency: 'EUR',
+          buyerEmail: 'fan@example.com',
+        },
+        getDb(),
+      );
     const testPayment = await pay(test.partnerId);
     expect(testPayment.payment.provider).toBe('sandbox');
     expect(testPayment.url).toMatch(/\/pay\//);
@@ -398,10 +402,14 @@ describe('payments in test mode', () => {
     expect(livePayment.payment.provider).toBe('stripe');
     expect(livePayment.url).toMatch(/^https:\/\/checkout\.stripe\.test\//);
     // The test space's sellers' payout accounts are the sandbox's too, and found with the sandbox.
-    const { account } = await setUpPayoutAccount(test.partnerId, {
-      sellerEmail: SELLER,
-      returnUrl: 'https://example.com',
-    });
+    const { account } = await setUpPayoutAccount(
+      test.partnerId,
+      {
+        sellerEmail: SELLER,
+        returnUrl: 'https://example.com',
+      },
+      getDb(),
+    );
     expect(account.provider).toBe('sandbox');
     expect((await getPayoutAccount(test.partnerId, SELLER, getDb()))?.id).toBe(account.id);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getDb } from '@/db';
+import { type Db, getDb } from '@/db';
 import { sendJob } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { errorFields, log } from '@/server/lib/log';
@@ -56,7 +56,7 @@ export const resumeTicketBatchesJob = defineJob({
 });
 
 /** Stores the batch and, once that commits, queues its import; the answer carries the batch id and every service id. */
-export function acceptTicketBatch(partnerId: string, list: Parameters<typeof acceptTickets>[1], within?: Work) {
+export function acceptTicketBatch(partnerId: string, list: Parameters<typeof acceptTickets>[1], within: Work | Db) {
   // The batch is durable before the send; if the send fails, the minute sweep queues it.
   return transaction(async ({ tx, after }) => {
     const accepted = await acceptTickets(partnerId, list, tx);

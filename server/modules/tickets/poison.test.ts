@@ -210,11 +210,11 @@ describe('an import the database still refuses', () => {
 
   it('the synchronous import reports the refused ticket and imports the others', async () => {
     const s = await setup();
-    const res = await syncService(s.partner.id, [
-      ticket(s.ref, 'S1'),
-      ticket(s.ref, 'S2', { props: { x: `${NUL}` } }),
-      ticket(s.ref, 'S3'),
-    ] as TicketCreate[]);
+    const res = await syncService(
+      s.partner.id,
+      [ticket(s.ref, 'S1'), ticket(s.ref, 'S2', { props: { x: `${NUL}` } }), ticket(s.ref, 'S3')] as TicketCreate[],
+      getDb(),
+    );
     expect(res.imported).toBe(2);
     expect(res.tickets.map((t) => t.status)).toEqual(['imported', 'failed', 'imported']);
     expect(res.tickets[1].errors?.[0].message).toMatch(/^could not be stored: /);

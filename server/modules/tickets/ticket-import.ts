@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { type Db, type DbOrTx, getDb } from '@/db';
+import type { Db, DbOrTx } from '@/db';
 import { ticketBatchErrors, ticketBatches } from '@/db/schema/tickets';
 import { isTransient, notFound, pgErrorOf } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
@@ -407,8 +407,8 @@ export async function unfinishedBatchIds(db: DbOrTx): Promise<string[]> {
 }
 
 /** POST /v1/sync/tickets: the import, done now, with a result per ticket. */
-export async function syncTickets(partnerId: string, list: TicketCreate[]) {
-  const results = await getDb().transaction((tx) =>
+export async function syncTickets(partnerId: string, list: TicketCreate[], db: Db) {
+  const results = await db.transaction((tx) =>
     importTickets(
       partnerId,
       list.map((ticket) => ({ ticket })),

@@ -86,7 +86,7 @@ export async function getMessage(partnerId: string, messageId: string, db: DbOrT
  * "Retry now": a pending message becomes due at once; a delivered one is sent again (manual replay,
  * same message id, so receivers that dedupe ignore it).
  */
-export async function retryNow(partnerId: string, messageId: string, within?: Work | Db) {
+export async function retryNow(partnerId: string, messageId: string, within: Work | Db) {
   return transaction(async ({ tx, after }) => {
     // A replay first moves the delivered attempt kept on the message to an attempt row; the message is
     // pending again and due now (a message already in the queue, even leased, is due now).
@@ -136,7 +136,7 @@ export async function retryNow(partnerId: string, messageId: string, within?: Wo
 }
 
 /** Queues a harmless `test.ping` message so staff and partner can check the receiver end to end. */
-export async function sendTestMessage(partnerId: string, within?: Work | Db): Promise<string> {
+export async function sendTestMessage(partnerId: string, within: Work | Db): Promise<string> {
   return transaction(async (work) => {
     await getPartner(partnerId, work.tx);
     return enqueueWebhook(work, partnerId, {
@@ -148,7 +148,7 @@ export async function sendTestMessage(partnerId: string, within?: Work | Db): Pr
 }
 
 /** A `test.ping` to one of the partner's channels, to check its receiver and signature end to end. */
-export async function sendChannelTestMessage(partnerId: string, channelId: string, within?: Work | Db) {
+export async function sendChannelTestMessage(partnerId: string, channelId: string, within: Work | Db) {
   return transaction(async (work) => {
     await getChannel(partnerId, channelId, work.tx);
     return enqueueChannelWebhook(work, partnerId, channelId, {

@@ -1,6 +1,5 @@
 import { createHmac } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { getSql } from '@/db';
 import { OutboundError, partnerRequest } from '@/server/lib/outbound';
 import { errorFields, log } from '@/server/lib/log';
 import type { DeliveredAttempt } from '@/db/schema/webhooks';
@@ -83,8 +82,7 @@ interface Leased {
  * while delivery goes on. A message is marked delivered only by the statement that writes its
  * attempt. At the budget the claimer stops; what was claimed is delivered and written before returning.
  */
-export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchResult> {
-  const sql = getSql();
+export async function dispatchDue(sql: Sql, opts: DispatchOptions = {}): Promise<DispatchResult> {
   const batchSize = opts.batchSize ?? 500;
   const concurrency = opts.concurrency ?? 32;
   const deadline = Date.now() + (opts.budgetMs ?? 50_000);
@@ -169,7 +167,7 @@ export async function dispatchDue(opts: DispatchOptions = {}): Promise<DispatchR
 }
 
 /** The earliest time a pending message of an enabled endpoint (a partner's or a channel's) becomes due. */
-async function nextDueAt(sql: ReturnType<typeof getSql>): Promise<Date | null> {
+async function nextDueAt(sql: Sql): Promise<Date | null> {
   // drizzle makes postgres.js hand timestamps over as strings (and take them only as strings).
   const [next] = await sql<{ at: string | null }[]>`
     select least(

@@ -33,7 +33,7 @@ export async function getEndpoint(partnerId: string, db: DbOrTx) {
  * Creates or updates the partner's receiver. A new endpoint gets a signing secret, returned once.
  * Enabling an endpoint releases the messages held while it was disabled (they are already due).
  */
-export async function upsertEndpoint(input: UpsertEndpointInput, within?: Work | Db) {
+export async function upsertEndpoint(input: UpsertEndpointInput, within: Work | Db) {
   const data = upsertEndpointInput.parse(input);
   const problem = await partnerUrlProblem(data.url, 'url');
   if (problem) throw badRequest(problem.message, [problem]);

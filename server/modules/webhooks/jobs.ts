@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getSql } from '@/db';
 import { sendJob, sendJobSoon } from '@/server/jobs/client';
 import { defineJob } from '@/server/jobs/types';
 import { dispatchDue } from './delivery';
@@ -17,7 +18,7 @@ export const webhookDispatchJob = defineJob({
   retries: 2,
   concurrency: 2,
   async run() {
-    const result = await dispatchDue();
+    const result = await dispatchDue(getSql());
     if (result.nextDueAt) await scheduleDispatchAt(result.nextDueAt);
     return { delivered: result.delivered, failed: result.failed, nextDueAt: result.nextDueAt?.toISOString() ?? null };
   },

@@ -35,13 +35,16 @@ afterAll(() => {
 async function setup(opts: { secretHeader?: [string, string] } = {}) {
   const receiver = await new Receiver().start();
   const { partner } = await makePartner('Webhooks');
-  const { signingSecret } = await upsertEndpoint({
-    partnerId: partner.id,
-    url: receiver.url,
-    enabled: true,
-    secretHeaderName: opts.secretHeader?.[0],
-    secretHeaderValue: opts.secretHeader?.[1],
-  });
+  const { signingSecret } = await upsertEndpoint(
+    {
+      partnerId: partner.id,
+      url: receiver.url,
+      enabled: true,
+      secretHeaderName: opts.secretHeader?.[0],
+      secretHeaderValue: opts.secretHeader?.[1],
+    },
+    getDb(),
+  );
   cleanups.push(
     () => receiver.stop(),
     () => getSql()`update webhook_endpoints set enabled = false where partner_id = ${partner.id}`,
@@ -82,10 +85,10 @@ describe('webhook delivery', () => {
     for (let attempt = 1; attempt <= 4; attempt++) {
       // Nothing is sent a millisecond before the message is due.
       if (attempt > 1) {
-        const early = await dispatchDue({ now: new Date(now.getTime() - 1) });
+        const early = await dispatchDue(getSql(), { now: new Date(now.getTime() - 1) });
         expect(early.delivered + early.failed).toBe(0);
       }
-      const r = await dispatchDue({ now });
+      const r = await dispatchDue(getSql(), { now });
       expect(r.delivered + r.failed).toBe(1);
       const { message } = await getMessage(partner.id, id, getDb());
       if (attempt < 4) {
@@ -110,7 +113,7 @@ describe('webhook delivery', () => {
     ]);
     expect(attempts[2].responseBody).toBe('maintenance');
     // Once delivered, nothing more is sent.
-    await dispatchDue({ now: new Date(now.getTime() + 86_400_000) });
+    await dispatchDue(getSql(), { now: new Date(now.getTime() + 86_400_000) });
     expect(receiver.requests).toHaveLength(4);
   });
 
@@ -122,7 +125,7 @@ describe('webhook delivery', () => {
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-2'));
     let now = new Date(Date.now() + 1000);
     for (let i = 0; i < 3; i++) {
-      await dispatchDue({ now });
+      await dispatchDue(getSql(), { now });
       now = (await getMessage(partner.id, id, getDb())).message.nextAttemptAt;
     }
     const { message, attempts } = await getMessage(partner.id, id, getDb());
@@ -135,7 +138,7 @@ describe('webhook delivery', () => {
     for (const status of [201, 202]) {
       receiver.reply(status);
       const other = await enqueueWebhook(getDb(), partner.id, ticketUpdated(`T-${status}`));
-      await dispatchDue({ now });
+      await dispatchDue(getSql(), { now });
       expect((await getMessage(partner.id, other, getDb())).message.status).toBe('delivered');
     }
   });
@@ -143,7 +146,7 @@ describe('webhook delivery', () => {
   it('sends the spec body with Standard Webhooks signature headers and the partner secret header', async () => {
     const { partner, receiver, signingSecret } = await setup({ secretHeader: ['X-Partner-Secret', 's3cr3t-value'] });
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-3'));
-    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
     const [req] = receiver.requests;
     expect(req.method).toBe('POST');
     expect(req.headers['content-type']).toBe('application/json');
@@ -171,20 +174,20 @@ describe('webhook delivery', () => {
 
   it('holds messages while the endpoint is disabled (or missing) and delivers them once enabled', async () => {
     const { partner, receiver } = await setup();
-    await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: false });
+    await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: false }, getDb());
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-5'));
     const far = new Date(Date.now() + 7 * 86_400_000);
-    await dispatchDue({ now: far });
+    await dispatchDue(getSql(), { now: far });
     expect(receiver.requests).toHaveLength(0);
     expect((await getMessage(partner.id, id, getDb())).message).toMatchObject({ status: 'pending', attempts: 0 });
 
     const { partner: noEndpoint } = await makePartner('No endpoint yet');
     const waiting = await enqueueWebhook(getDb(), noEndpoint.id, ticketUpdated('T-6'));
-    await dispatchDue({ now: far });
+    await dispatchDue(getSql(), { now: far });
     expect((await getMessage(noEndpoint.id, waiting, getDb())).message.status).toBe('pending');
 
-    await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: true });
-    await dispatchDue({ now: far });
+    await upsertEndpoint({ partnerId: partner.id, url: receiver.url, enabled: true }, getDb());
+    await dispatchDue(getSql(), { now: far });
     expect((await getMessage(partner.id, id, getDb())).message.status).toBe('delivered');
     expect(receiver.requests).toHaveLength(1);
   });
@@ -209,12 +212,12 @@ describe('webhook delivery', () => {
       for (let i = 0; i < 1000; i++) ids.add(await enqueueWebhook(tx, partner.id, ticketUpdated(`T-bulk-${i}`)));
     });
     const now = new Date(Date.now() + 1000);
-    const down = await dispatchDue({ now });
+    const down = await dispatchDue(getSql(), { now });
     expect(down).toMatchObject({ delivered: 0, failed: 1000 });
 
     const back = await new Receiver().start(port);
     cleanups.push(() => back.stop());
-    const up = await dispatchDue({ now: new Date(now.getTime() + 5_000) });
+    const up = await dispatchDue(getSql(), { now: new Date(now.getTime() + 5_000) });
     expect(up).toMatchObject({ delivered: 1000, failed: 0 });
     const received = new Set(back.requests.map((r) => String(r.headers['webhook-id'])));
     expect(received).toEqual(ids);
@@ -229,7 +232,7 @@ describe('webhook delivery', () => {
       for (let i = 0; i < 600; i++) ids.add(await enqueueWebhook(tx, partner.id, ticketUpdated(`T-pair-${i}`)));
     });
     const opts = { now: new Date(Date.now() + 1000), batchSize: 40, concurrency: 8, writeBatchSize: 25 };
-    const [a, b] = await Promise.all([dispatchDue(opts), dispatchDue(opts)]);
+    const [a, b] = await Promise.all([dispatchDue(getSql(), opts), dispatchDue(getSql(), opts)]);
     expect(a.delivered + b.delivered).toBe(600);
     expect(a.failed + b.failed).toBe(0);
     const sent = receiver.requests.map((r) => String(r.headers['webhook-id']));
@@ -249,11 +252,15 @@ describe('webhook delivery', () => {
     const { partner, receiver } = await setup();
     for (let i = 0; i < 25; i++) await enqueueWebhook(getDb(), partner.id, ticketUpdated(`T-budget-${i}`));
     const now = new Date(Date.now() + 1000);
-    const first = await dispatchDue({ now, batchSize: 10, budgetMs: 0 });
+    const first = await dispatchDue(getSql(), { now, batchSize: 10, budgetMs: 0 });
     expect(first).toMatchObject({ delivered: 10, failed: 0 });
     expect(first.nextDueAt!.getTime()).toBeLessThanOrEqual(now.getTime());
     expect(receiver.requests).toHaveLength(10);
-    expect(await dispatchDue({ now, batchSize: 10 })).toMatchObject({ delivered: 15, failed: 0, nextDueAt: null });
+    expect(await dispatchDue(getSql(), { now, batchSize: 10 })).toMatchObject({
+      delivered: 15,
+      failed: 0,
+      nextDueAt: null,
+    });
     expect(receiver.requests).toHaveLength(25);
   });
 
@@ -264,13 +271,13 @@ describe('webhook delivery', () => {
     // A dispatcher claims the message and dies before its attempt is recorded.
     expect((await claim(getSql(), now, 10)).map((m) => m.id)).toEqual([id]);
 
-    const during = await dispatchDue({ now: new Date(now.getTime() + LEASE_MS - 1) });
+    const during = await dispatchDue(getSql(), { now: new Date(now.getTime() + LEASE_MS - 1) });
     expect(during).toMatchObject({ delivered: 0, failed: 0 });
     expect(during.nextDueAt?.getTime()).toBe(now.getTime() + LEASE_MS);
     expect(receiver.requests).toHaveLength(0);
     expect((await getMessage(partner.id, id, getDb())).message).toMatchObject({ status: 'pending', attempts: 0 });
 
-    const after = await dispatchDue({ now: new Date(now.getTime() + LEASE_MS) });
+    const after = await dispatchDue(getSql(), { now: new Date(now.getTime() + LEASE_MS) });
     expect(after).toMatchObject({ delivered: 1, failed: 0, nextDueAt: null });
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([id]);
     const { message, attempts } = await getMessage(partner.id, id, getDb());
@@ -329,7 +336,9 @@ describe('webhook delivery', () => {
     // Walking the backlog in due order would read its 2,000 entries first.
     expect(read).toBeGreaterThan(0); // the plan was seen
     expect(read).toBeLessThan(500);
-    expect(await dispatchDue({ now: new Date(Date.now() + LEASE_MS + 1000) })).toMatchObject({ delivered: 1 });
+    expect(await dispatchDue(getSql(), { now: new Date(Date.now() + LEASE_MS + 1000) })).toMatchObject({
+      delivered: 1,
+    });
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([id]);
   });
 
@@ -340,7 +349,7 @@ describe('webhook delivery', () => {
     // Dispatcher A claims and stalls past its lease; B claims again and delivers.
     const [claimedByA] = await claim(getSql(), now, 10);
     expect(claimedByA.id).toBe(id);
-    expect(await dispatchDue({ now: new Date(now.getTime() + LEASE_MS) })).toMatchObject({ delivered: 1 });
+    expect(await dispatchDue(getSql(), { now: new Date(now.getTime() + LEASE_MS) })).toMatchObject({ delivered: 1 });
     // A's attempt finally times out and is recorded.
     const late: AttemptResult = {
       id,
@@ -367,7 +376,9 @@ describe('webhook delivery', () => {
     const [{ due }] = await getSql()<{ due: number }[]>`
       select count(*)::int as due from webhook_due where message_id = ${id}`;
     expect(due).toBe(0);
-    expect(await dispatchDue({ now: new Date(now.getTime() + 2 * LEASE_MS) })).toMatchObject({ delivered: 0 });
+    expect(await dispatchDue(getSql(), { now: new Date(now.getTime() + 2 * LEASE_MS) })).toMatchObject({
+      delivered: 0,
+    });
     expect(receiver.requests).toHaveLength(1);
   });
 
@@ -376,9 +387,9 @@ describe('webhook delivery', () => {
     receiver.reply({ status: 200, body: 'a\u0000b' }, { status: 500, body: `${'x'.repeat(1023)}😀` });
     const now = new Date(Date.now() + 1000);
     const nul = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-nul'));
-    expect(await dispatchDue({ now })).toMatchObject({ delivered: 1, failed: 0 });
+    expect(await dispatchDue(getSql(), { now })).toMatchObject({ delivered: 1, failed: 0 });
     const cut = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-cut'));
-    expect(await dispatchDue({ now })).toMatchObject({ delivered: 0, failed: 1 });
+    expect(await dispatchDue(getSql(), { now })).toMatchObject({ delivered: 0, failed: 1 });
 
     expect((await getMessage(partner.id, nul, getDb())).attempts[0].responseBody).toBe('ab');
     const { message, attempts } = await getMessage(partner.id, cut, getDb());
@@ -389,7 +400,7 @@ describe('webhook delivery', () => {
   it('reads and replays a delivered attempt kept in the earlier form (the whole header map)', async () => {
     const { partner } = await setup();
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-earlier'));
-    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
     const earlier = {
       url: 'https://partner.example/hooks',
       durationMs: 7,
@@ -406,7 +417,7 @@ describe('webhook delivery', () => {
     };
     expect((await getMessage(partner.id, id, getDb())).attempts).toMatchObject([shown]);
     // A replay moves it to a row unchanged.
-    await retryNow(partner.id, id);
+    await retryNow(partner.id, id, getDb());
     const { attempts } = await getMessage(partner.id, id, getDb());
     expect(attempts).toHaveLength(1);
     expect(attempts[0]).toMatchObject(shown);
@@ -417,14 +428,14 @@ describe('webhook delivery', () => {
     const { partner, receiver } = await setup();
     receiver.reply(500);
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-8'));
-    await dispatchDue({ now: new Date(Date.now() + 1000) });
-    await retryNow(partner.id, id);
-    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
+    await retryNow(partner.id, id, getDb());
+    await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
     expect((await getMessage(partner.id, id, getDb())).message.status).toBe('delivered');
-    await retryNow(partner.id, id);
+    await retryNow(partner.id, id, getDb());
     // A replay is pending again (and due) until its attempt is recorded.
     expect((await getMessage(partner.id, id, getDb())).message).toMatchObject({ status: 'pending', deliveredAt: null });
-    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
     expect(receiver.requests.map((r) => r.headers['webhook-id'])).toEqual([id, id, id]);
     // Every attempt shows, with the signature it was sent with: the first delivery moved to a row at the
     // replay, the replay's own kept on the message.
@@ -439,8 +450,8 @@ describe('webhook delivery', () => {
       receiver.requests.map((r) => r.headers['webhook-signature']),
     );
 
-    const testId = await sendTestMessage(partner.id);
-    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    const testId = await sendTestMessage(partner.id, getDb());
+    await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
     expect(receiver.bodies().at(-1)).toMatchObject({
       family: 'test',
       action: 'test.ping',
@@ -454,7 +465,7 @@ describe('webhook delivery', () => {
     const { partner: other } = await makePartner('Other');
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-9'));
     await expect(getMessage(other.id, id, getDb())).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    await expect(retryNow(other.id, id)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(retryNow(other.id, id, getDb())).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect((await listMessages({ partnerId: other.id }, getDb())).total).toBe(0);
   });
 
@@ -474,7 +485,9 @@ describe('webhook delivery', () => {
       const own = await dns.promises.lookup(os.hostname(), { all: true }).catch(() => []);
       if (own.length > 0 && own.every((a) => isPrivateAddress(a.address))) urls.push(`https://${os.hostname()}/x`);
       for (const url of urls) {
-        await expect(upsertEndpoint({ partnerId: partner.id, url })).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+        await expect(upsertEndpoint({ partnerId: partner.id, url }, getDb())).rejects.toMatchObject({
+          code: 'BAD_REQUEST',
+        });
       }
     } finally {
       process.env.ALLOW_PRIVATE_PARTNER_URLS = '1';
@@ -547,21 +560,21 @@ describe('channel webhooks', () => {
     const hub = await new Receiver().start();
     cleanups.push(() => hub.stop());
     const channel = await createChannel({ partnerId: partner.id, name: 'Hub' }, getDb());
-    const id = await sendChannelTestMessage(partner.id, channel.id);
+    const id = await sendChannelTestMessage(partner.id, channel.id, getDb());
     await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-9'));
 
     // No URL yet: the partner's message goes, the channel's waits.
-    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
     expect(receiver.requests.map((r) => JSON.parse(r.body).action)).toEqual(['ticket.updated']);
     expect((await getMessage(partner.id, id, getDb())).message).toMatchObject({ status: 'pending', attempts: 0 });
 
     await updateChannel({ partnerId: partner.id, channelId: channel.id, name: 'Hub', webhookUrl: hub.url }, getDb());
     await setChannelDisabled({ partnerId: partner.id, channelId: channel.id, disabled: true }, getDb());
-    await dispatchDue({ now: new Date(Date.now() + 1000) });
+    await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
     expect(hub.requests).toHaveLength(0);
 
     await setChannelDisabled({ partnerId: partner.id, channelId: channel.id, disabled: false }, getDb());
-    const r = await dispatchDue({ now: new Date(Date.now() + 1000) });
+    const r = await dispatchDue(getSql(), { now: new Date(Date.now() + 1000) });
     expect(r.delivered).toBe(1);
     expect(hub.requests).toHaveLength(1);
     expect(receiver.requests).toHaveLength(1);
@@ -586,6 +599,6 @@ describe('channel webhooks', () => {
     expect((await getMessage(partner.id, id, getDb())).attempts).toMatchObject([{ url: hub.url, success: true }]);
     // Another partner cannot send to this channel.
     const other = await makePartner('Other');
-    await expect(sendChannelTestMessage(other.partner.id, channel.id)).rejects.toThrow('Channel not found');
+    await expect(sendChannelTestMessage(other.partner.id, channel.id, getDb())).rejects.toThrow('Channel not found');
   });
 });

@@ -301,14 +301,16 @@ describe('audit router', () => {
       staff.opsSearch.endSessions({ partnerId, email: 'Fan@Example.com' }),
     );
     expect(ended.entry).toMatchObject({ actorLabel: OPS.email, targetType: 'fan', targetId: 'fan@example.com' });
-    const mailId = await transaction((work) =>
-      queueMail(work, {
-        partnerId,
-        to: 'fan@example.com',
-        kind: 'signInLink',
-        locale: 'en',
-        data: { partnerName: partner.name, url: 'http://encore.test/auth/redeem?token=x&next=%2Fme', minutes: 15 },
-      }),
+    const mailId = await transaction(
+      (work) =>
+        queueMail(work, {
+          partnerId,
+          to: 'fan@example.com',
+          kind: 'signInLink',
+          locale: 'en',
+          data: { partnerName: partner.name, url: 'http://encore.test/auth/redeem?token=x&next=%2Fme', minutes: 15 },
+        }),
+      getDb(),
     );
     const resent = await check('mail.resend', partnerId, () => staff.mail.resend({ id: mailId }));
     expect(resent.entry).toMatchObject({ actorLabel: OPS.email, targetType: 'mail', targetId: mailId });

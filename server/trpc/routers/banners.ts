@@ -32,27 +32,36 @@ export const bannersRouter = router({
         partnerId: input.partnerId,
         target: (b) => ({ type: 'banner', id: b.id }),
       },
+      getDb(),
     ),
   ),
   update: protectedProcedure.input(updateBannerInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => updateBanner(input, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'banner.updated',
-      partnerId: input.partnerId,
-      target: { type: 'banner', id: input.bannerId },
-      before: async (tx) => {
-        await getPartner(input.partnerId, tx);
-        return (await listBanners(input.partnerId, tx)).items.find((b) => b.id === input.bannerId) ?? null;
+    audited(
+      ({ tx }) => updateBanner(input, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'banner.updated',
+        partnerId: input.partnerId,
+        target: { type: 'banner', id: input.bannerId },
+        before: async (tx) => {
+          await getPartner(input.partnerId, tx);
+          return (await listBanners(input.partnerId, tx)).items.find((b) => b.id === input.bannerId) ?? null;
+        },
       },
-    }),
+      getDb(),
+    ),
   ),
   delete: protectedProcedure.input(partnerRef.extend({ bannerId: z.string().min(1) })).mutation(({ input, ctx }) =>
-    audited(({ tx }) => deleteBanner(input.partnerId, input.bannerId, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'banner.deleted',
-      partnerId: input.partnerId,
-      target: { type: 'banner', id: input.bannerId },
-      removes: true,
-    }),
+    audited(
+      ({ tx }) => deleteBanner(input.partnerId, input.bannerId, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'banner.deleted',
+        partnerId: input.partnerId,
+        target: { type: 'banner', id: input.bannerId },
+        removes: true,
+      },
+      getDb(),
+    ),
   ),
 });

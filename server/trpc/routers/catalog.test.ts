@@ -110,9 +110,9 @@ beforeAll(async () => {
     ticket(REF, 'A-S1', id, id === 'T-005' ? { buyer: 'Mixed.Case@Fans.TEST' } : {}),
   );
   list[1] = { ...list[1], priceTypeId: 'CHILD' } as (typeof list)[number];
-  const sync = await syncTickets(a.partnerId, ticketsRequestSchema.parse(list));
+  const sync = await syncTickets(a.partnerId, ticketsRequestSchema.parse(list), getDb());
   expect(sync).toMatchObject({ imported: 7, failed: 0 });
-  await syncTickets(a.partnerId, ticketsRequestSchema.parse([ticket(REF, 'A-S2', 'S2-001')]));
+  await syncTickets(a.partnerId, ticketsRequestSchema.parse([ticket(REF, 'A-S2', 'S2-001')]), getDb());
   await invalidateTicket(a.partnerId, 'T-003', getDb());
   await admitTicket(a.partnerId, 'T-004', getDb());
 

@@ -55,52 +55,72 @@ export const channelsRouter = router({
   }),
   /** Answers the channel with its signing secret: shown once, for staff to hand to the channel. */
   create: protectedProcedure.input(createChannelInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => createChannel(input, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'channel.created',
-      partnerId: input.partnerId,
-      target: (c) => ({ type: 'channel', id: c.id }),
-    }),
+    audited(
+      ({ tx }) => createChannel(input, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'channel.created',
+        partnerId: input.partnerId,
+        target: (c) => ({ type: 'channel', id: c.id }),
+      },
+      getDb(),
+    ),
   ),
   update: protectedProcedure.input(updateChannelInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => updateChannel(input, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'channel.updated',
-      partnerId: input.partnerId,
-      target: { type: 'channel', id: input.channelId },
-      before: (tx) => getChannel(input.partnerId, input.channelId, tx),
-    }),
+    audited(
+      ({ tx }) => updateChannel(input, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'channel.updated',
+        partnerId: input.partnerId,
+        target: { type: 'channel', id: input.channelId },
+        before: (tx) => getChannel(input.partnerId, input.channelId, tx),
+      },
+      getDb(),
+    ),
   ),
   setDisabled: protectedProcedure.input(setChannelDisabledInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => setChannelDisabled(input, tx), {
-      actor: staffActor(ctx.staff),
-      action: input.disabled ? 'channel.disabled' : 'channel.enabled',
-      partnerId: input.partnerId,
-      target: { type: 'channel', id: input.channelId },
-      before: async (tx) => ({ disabledAt: (await getChannel(input.partnerId, input.channelId, tx)).disabledAt }),
-      after: (c) => ({ disabledAt: c.disabledAt }),
-    }),
+    audited(
+      ({ tx }) => setChannelDisabled(input, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: input.disabled ? 'channel.disabled' : 'channel.enabled',
+        partnerId: input.partnerId,
+        target: { type: 'channel', id: input.channelId },
+        before: async (tx) => ({ disabledAt: (await getChannel(input.partnerId, input.channelId, tx)).disabledAt }),
+        after: (c) => ({ disabledAt: c.disabledAt }),
+      },
+      getDb(),
+    ),
   ),
   rotateSecret: protectedProcedure.input(channelRef).mutation(async ({ input, ctx }) => ({
-    signingSecret: await audited(({ tx }) => rotateChannelSecret(input.partnerId, input.channelId, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'channel.secret_rotated',
-      partnerId: input.partnerId,
-      target: { type: 'channel', id: input.channelId },
-      // That it changed, never the secret.
-      before: async () => ({ signingSecretRotated: false }),
-      after: () => ({ signingSecretRotated: true }),
-    }),
+    signingSecret: await audited(
+      ({ tx }) => rotateChannelSecret(input.partnerId, input.channelId, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'channel.secret_rotated',
+        partnerId: input.partnerId,
+        target: { type: 'channel', id: input.channelId },
+        // That it changed, never the secret.
+        before: async () => ({ signingSecretRotated: false }),
+        after: () => ({ signingSecretRotated: true }),
+      },
+      getDb(),
+    ),
   })),
   /** A `test.ping` to the channel's webhook URL (held until it has one), shown in its delivery log. */
   sendTest: protectedProcedure.input(channelRef).mutation(async ({ input, ctx }) => ({
-    messageId: await audited((work) => sendChannelTestMessage(input.partnerId, input.channelId, work), {
-      actor: staffActor(ctx.staff),
-      action: 'channel.test_sent',
-      partnerId: input.partnerId,
-      target: { type: 'channel', id: input.channelId },
-      after: (messageId) => ({ messageId }),
-    }),
+    messageId: await audited(
+      (work) => sendChannelTestMessage(input.partnerId, input.channelId, work),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'channel.test_sent',
+        partnerId: input.partnerId,
+        target: { type: 'channel', id: input.channelId },
+        after: (messageId) => ({ messageId }),
+      },
+      getDb(),
+    ),
   })),
   listings: protectedProcedure
     .input(pageOfChannel(channelListingStatus))
@@ -117,11 +137,11 @@ export const channelsRouter = router({
   /** The status of the payout account the channel's sales are paid to (`none` before it is set up). */
   payoutSetup: protectedProcedure.input(channelRef).query(async ({ input }) => {
     await getChannel(input.partnerId, input.channelId, getDb());
-    return channelPayoutSetup(input.partnerId, input.channelId);
+    return channelPayoutSetup(input.partnerId, input.channelId, getDb());
   }),
   /** Creates the channel's payout account if needed; answers the onboarding link for the channel (none once active). */
   startPayoutSetup: protectedProcedure.input(channelRef).mutation(async ({ input }) => {
     await getChannel(input.partnerId, input.channelId, getDb());
-    return channelPayoutSetup(input.partnerId, input.channelId, true);
+    return channelPayoutSetup(input.partnerId, input.channelId, getDb(), true);
   }),
 });

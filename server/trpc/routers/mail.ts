@@ -9,11 +9,15 @@ export const mailRouter = router({
   get: protectedProcedure.input(mailIdInput).query(({ input }) => getMail(input.id, getDb())),
   /** Queues the stored mail again as a new mail (support: "I never got it"); recorded in the audit log. */
   resend: protectedProcedure.input(mailIdInput).mutation(({ input, ctx }) =>
-    audited((work) => resendMail(input.id, work), {
-      actor: staffActor(ctx.staff),
-      action: 'mail.resent',
-      partnerId: (r) => r.partnerId,
-      target: { type: 'mail', id: input.id },
-    }),
+    audited(
+      (work) => resendMail(input.id, work),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'mail.resent',
+        partnerId: (r) => r.partnerId,
+        target: { type: 'mail', id: input.id },
+      },
+      getDb(),
+    ),
   ),
 });

@@ -59,9 +59,9 @@ async function soldMarket() {
   const active = await list('T2', 50);
   const held = await list('T3', 60);
   const other = await list('U1', 70);
-  const intention = await createBuyIntention(m.partnerId, { items: [sold.id], user: BUYER });
+  const intention = await createBuyIntention(m.partnerId, { items: [sold.id], user: BUYER }, getDb());
   const paymentId = await paySandbox(intention.paymentUrl!);
-  await createBuyIntention(m.partnerId, { items: [held.id], user: 'later@example.com' });
+  await createBuyIntention(m.partnerId, { items: [held.id], user: 'later@example.com' }, getDb());
   return { ...m, sold, active, held, other, intentionId: intention.id, paymentId };
 }
 
@@ -187,7 +187,7 @@ describe('market router', () => {
 
   it('refuses a purchase that is not completed, an empty reason, and another partner’s purchase', async () => {
     const m = await soldMarket();
-    const pending = await createBuyIntention(m.partnerId, { items: [m.active.id], user: BUYER });
+    const pending = await createBuyIntention(m.partnerId, { items: [m.active.id], user: BUYER }, getDb());
     await expect(
       staff.market.refund({ partnerId: m.partnerId, intentionId: pending.id, reason: 'No' }),
     ).rejects.toMatchObject({

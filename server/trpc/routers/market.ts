@@ -43,6 +43,7 @@ const termsRouter = router({
           return marketTerms(partnerId, tx);
         },
       },
+      getDb(),
     ),
   ),
 });
@@ -56,5 +57,7 @@ export const marketRouter = router({
   /** Refunds a completed purchase whole; the signed-in member is recorded with the reason. */
   refund: protectedProcedure
     .input(refundPurchaseInput.omit({ staffEmail: true }))
-    .mutation(({ input, ctx }) => refundPurchase({ ...input, staffEmail: ctx.staff.email }, staffActor(ctx.staff))),
+    .mutation(({ input, ctx }) =>
+      refundPurchase({ ...input, staffEmail: ctx.staff.email }, getDb(), staffActor(ctx.staff)),
+    ),
 });

@@ -17,11 +17,15 @@ export const opsSearchRouter = router({
     .input(z.object({ partnerId: z.string().trim().min(1).max(100), email: fanEmail }))
     .mutation(async ({ input, ctx }) => {
       await getPartner(input.partnerId, getDb());
-      return audited(async ({ tx }) => ({ ended: await endFanSessionsOf(input.partnerId, input.email, tx) }), {
-        actor: staffActor(ctx.staff),
-        action: 'fan.sessions_ended',
-        partnerId: input.partnerId,
-        target: { type: 'fan', id: input.email.trim().toLowerCase() },
-      });
+      return audited(
+        async ({ tx }) => ({ ended: await endFanSessionsOf(input.partnerId, input.email, tx) }),
+        {
+          actor: staffActor(ctx.staff),
+          action: 'fan.sessions_ended',
+          partnerId: input.partnerId,
+          target: { type: 'fan', id: input.email.trim().toLowerCase() },
+        },
+        getDb(),
+      );
     }),
 });

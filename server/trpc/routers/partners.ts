@@ -66,23 +66,31 @@ const keysRouter = router({
     .query(({ input }) => listApiKeys(input.partnerId, getDb(), input.channelId)),
   /** The secret is in this response only; it is stored hashed and cannot be shown again. */
   create: protectedProcedure.input(createApiKeyInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => createApiKey(input, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'api_key.created',
-      partnerId: input.partnerId,
-      target: (r) => ({ type: 'api_key', id: r.key.id }),
-      // The key record (prefix, label, kind); the secret is never recorded.
-      after: (r) => r.key,
-    }),
+    audited(
+      ({ tx }) => createApiKey(input, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'api_key.created',
+        partnerId: input.partnerId,
+        target: (r) => ({ type: 'api_key', id: r.key.id }),
+        // The key record (prefix, label, kind); the secret is never recorded.
+        after: (r) => r.key,
+      },
+      getDb(),
+    ),
   ),
   revoke: protectedProcedure.input(revokeApiKeyInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => revokeApiKey(input.partnerId, input.keyId, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'api_key.revoked',
-      partnerId: input.partnerId,
-      target: { type: 'api_key', id: input.keyId },
-      before: async (tx) => (await listApiKeys(input.partnerId, tx)).find((k) => k.id === input.keyId) ?? null,
-    }),
+    audited(
+      ({ tx }) => revokeApiKey(input.partnerId, input.keyId, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'api_key.revoked',
+        partnerId: input.partnerId,
+        target: { type: 'api_key', id: input.keyId },
+        before: async (tx) => (await listApiKeys(input.partnerId, tx)).find((k) => k.id === input.keyId) ?? null,
+      },
+      getDb(),
+    ),
   ),
 });
 
@@ -91,13 +99,17 @@ const integrationRouter = router({
   get: protectedProcedure.input(partnerIdInput).query(({ input }) => getIntegration(input.partnerId, getDb())),
   /** Recorded with the settings as staff see them: the auth header value only as "set" and its hint. */
   update: protectedProcedure.input(updateIntegrationInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => updateIntegration(input, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'integration.updated',
-      partnerId: input.partnerId,
-      target: { type: 'integration', id: input.partnerId },
-      before: (tx) => getIntegration(input.partnerId, tx),
-    }),
+    audited(
+      ({ tx }) => updateIntegration(input, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'integration.updated',
+        partnerId: input.partnerId,
+        target: { type: 'integration', id: input.partnerId },
+        before: (tx) => getIntegration(input.partnerId, tx),
+      },
+      getDb(),
+    ),
   ),
   /** A partner failure is a result here (`ok: false`), not an error: it is what staff want to see. */
   testVerification: protectedProcedure
@@ -137,6 +149,7 @@ const testModeRouter = router({
         partnerId: input.testPartnerId,
         target: { type: 'partner', id: input.testPartnerId },
       },
+      getDb(),
     ),
   ),
 });
@@ -146,14 +159,18 @@ export const partnersRouter = router({
   get: protectedProcedure.input(partnerIdInput).query(({ input }) => getPartner(input.partnerId, getDb())),
   /** Returns the partner and its two initial keys; the keys are shown once. */
   create: protectedProcedure.input(createPartnerInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => createPartnerWithKeys(input.name, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'partner.created',
-      partnerId: (r) => r.partner.id,
-      target: (r) => ({ type: 'partner', id: r.partner.id }),
-      // The partner only: the two initial keys are in the answer, never in the record.
-      after: (r) => ({ name: r.partner.name }),
-    }),
+    audited(
+      ({ tx }) => createPartnerWithKeys(input.name, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'partner.created',
+        partnerId: (r) => r.partner.id,
+        target: (r) => ({ type: 'partner', id: r.partner.id }),
+        // The partner only: the two initial keys are in the answer, never in the record.
+        after: (r) => ({ name: r.partner.name }),
+      },
+      getDb(),
+    ),
   ),
   rename: protectedProcedure
     .input(renamePartnerInput)
@@ -161,6 +178,7 @@ export const partnersRouter = router({
       audited(
         ({ tx }) => renamePartner(input, tx),
         partnerChange(ctx.staff, input.partnerId, 'partner.renamed', ['name']),
+        getDb(),
       ),
     ),
   /** The logo on every fan page of the partner (https only); an empty value removes it. */
@@ -170,6 +188,7 @@ export const partnersRouter = router({
       audited(
         ({ tx }) => setPartnerLogo(input, tx),
         partnerChange(ctx.staff, input.partnerId, 'partner.logo.updated', ['logoUrl']),
+        getDb(),
       ),
     ),
   /** The partner's support contact for fans (https page, e-mail); empty values fall back to Encore's. */
@@ -179,6 +198,7 @@ export const partnersRouter = router({
       audited(
         ({ tx }) => setPartnerSupport(input, tx),
         partnerChange(ctx.staff, input.partnerId, 'partner.support.updated', ['supportUrl', 'supportEmail']),
+        getDb(),
       ),
     ),
   /** Where fans may be sent back to (returnTo) and who may frame the embeddable fan pages; [] removes all. */
@@ -188,6 +208,7 @@ export const partnersRouter = router({
       audited(
         ({ tx }) => setPartnerReturnOrigins(input, tx),
         partnerChange(ctx.staff, input.partnerId, 'partner.return_origins.updated', ['returnOrigins']),
+        getDb(),
       ),
     ),
   /** A disabled partner's keys answer 403; nothing is deleted and enabling again restores access. */
@@ -199,6 +220,7 @@ export const partnersRouter = router({
         partnerChange(ctx.staff, input.partnerId, input.disabled ? 'partner.disabled' : 'partner.enabled', [
           'disabledAt',
         ]),
+        getDb(),
       ),
     ),
   /** The partner's default primary sales fee (used when ticket, option, show and event set none); null removes it. */
@@ -208,6 +230,7 @@ export const partnersRouter = router({
       audited(
         ({ tx }) => setPrimarySalesFee(input, tx),
         partnerChange(ctx.staff, input.partnerId, 'partner.fees.updated', ['primarySalesFee']),
+        getDb(),
       ),
     ),
   keys: keysRouter,

@@ -25,16 +25,20 @@ export const protectionRouter = router({
     return partnerProtection(input.partnerId, getDb());
   }),
   setPartner: protectedProcedure.input(partnerProtectionInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => setPartnerProtection(input, ctx.staff.email, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'protection.partner.updated',
-      partnerId: input.partnerId,
-      target: { type: 'partner_protection', id: input.partnerId },
-      before: async (tx) => {
-        await getPartner(input.partnerId, tx);
-        return partnerProtection(input.partnerId, tx);
+    audited(
+      ({ tx }) => setPartnerProtection(input, ctx.staff.email, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'protection.partner.updated',
+        partnerId: input.partnerId,
+        target: { type: 'partner_protection', id: input.partnerId },
+        before: async (tx) => {
+          await getPartner(input.partnerId, tx);
+          return partnerProtection(input.partnerId, tx);
+        },
       },
-    }),
+      getDb(),
+    ),
   ),
   event: protectedProcedure.input(eventProtectionRef).query(async ({ input }) => {
     await getPartner(input.partnerId, getDb());
@@ -47,17 +51,21 @@ export const protectionRouter = router({
       const p = await eventProtection(partnerId, eventPk, tx);
       return { event: p.event, shows: Object.fromEntries(p.shows.map((s) => [s.showId, s.effective])) };
     };
-    return audited((work) => setScopeProtection(input, ctx.staff.email, work), {
-      actor: staffActor(ctx.staff),
-      action: 'protection.event.updated',
-      partnerId,
-      target: { type: 'event', id: eventPk },
-      before: async (tx) => {
-        await getPartner(partnerId, tx);
-        return settingsOf(tx);
+    return audited(
+      (work) => setScopeProtection(input, ctx.staff.email, work),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'protection.event.updated',
+        partnerId,
+        target: { type: 'event', id: eventPk },
+        before: async (tx) => {
+          await getPartner(partnerId, tx);
+          return settingsOf(tx);
+        },
+        after: async (result, tx) => ({ ...(await settingsOf(tx)), notified: result.notified.length }),
       },
-      after: async (result, tx) => ({ ...(await settingsOf(tx)), notified: result.notified.length }),
-    });
+      getDb(),
+    );
   }),
   reissues: protectedProcedure.input(partnerRef).query(async ({ input }) => {
     await getPartner(input.partnerId, getDb());

@@ -17,41 +17,49 @@ export const rulesRouter = router({
       return eventRules(input.partnerId, input.eventRef, getDb());
     }),
   save: protectedProcedure.input(staffRuleInput).mutation(({ input, ctx }) =>
-    audited(({ tx }) => saveStaffRule(input, ctx.staff.email, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'rule.saved',
-      partnerId: input.partnerId,
-      target: (rule) => ({ type: 'rule', id: rule.id }),
-      // The staff rule of this scope and type it replaces, if any.
-      before: async (tx) => {
-        await getPartner(input.partnerId, tx);
-        const { rules } = await eventRules(input.partnerId, input.eventRef, tx);
-        const same = rules.find(
-          (r) =>
-            r.source === 'STAFF' &&
-            r.ruleType === input.ruleType &&
-            r.showId === (input.showId || null) &&
-            r.ticketOptionId === (input.ticketOptionId || null) &&
-            r.priceTypeId === (input.priceTypeId || null),
-        );
-        return same ? { rules: same.rules, description: same.description } : null;
+    audited(
+      ({ tx }) => saveStaffRule(input, ctx.staff.email, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'rule.saved',
+        partnerId: input.partnerId,
+        target: (rule) => ({ type: 'rule', id: rule.id }),
+        // The staff rule of this scope and type it replaces, if any.
+        before: async (tx) => {
+          await getPartner(input.partnerId, tx);
+          const { rules } = await eventRules(input.partnerId, input.eventRef, tx);
+          const same = rules.find(
+            (r) =>
+              r.source === 'STAFF' &&
+              r.ruleType === input.ruleType &&
+              r.showId === (input.showId || null) &&
+              r.ticketOptionId === (input.ticketOptionId || null) &&
+              r.priceTypeId === (input.priceTypeId || null),
+          );
+          return same ? { rules: same.rules, description: same.description } : null;
+        },
+        after: (rule) => ({
+          eventRef: input.eventRef,
+          ruleType: rule.ruleType,
+          rules: rule.rules,
+          description: rule.description,
+        }),
       },
-      after: (rule) => ({
-        eventRef: input.eventRef,
-        ruleType: rule.ruleType,
-        rules: rule.rules,
-        description: rule.description,
-      }),
-    }),
+      getDb(),
+    ),
   ),
   delete: protectedProcedure.input(partnerRef.extend({ ruleId: z.string().min(1) })).mutation(({ input, ctx }) =>
-    audited(({ tx }) => deleteStaffRule(input.partnerId, input.ruleId, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'rule.deleted',
-      partnerId: input.partnerId,
-      target: { type: 'rule', id: input.ruleId },
-      removes: true,
-    }),
+    audited(
+      ({ tx }) => deleteStaffRule(input.partnerId, input.ruleId, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'rule.deleted',
+        partnerId: input.partnerId,
+        target: { type: 'rule', id: input.ruleId },
+        removes: true,
+      },
+      getDb(),
+    ),
   ),
   explain: protectedProcedure
     .input(partnerRef.extend({ ticketId: z.string().trim().min(1, 'Enter a ticketId').max(200) }))

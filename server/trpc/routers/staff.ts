@@ -28,69 +28,93 @@ export const staffRouter = router({
   })),
   /** The token is in this response only (stored hashed); the dashboard turns it into the link. */
   invite: protectedProcedure.input(inviteStaffInput).mutation(({ ctx, input }) =>
-    audited(({ tx }) => inviteStaff(ctx.staff.id, input, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'staff.invited',
-      partnerId: null,
-      target: (r) => ({ type: 'staff_invitation', id: r.invitation.id }),
-      // The invitation, never its token.
-      after: (r) => r.invitation,
-    }),
+    audited(
+      ({ tx }) => inviteStaff(ctx.staff.id, input, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'staff.invited',
+        partnerId: null,
+        target: (r) => ({ type: 'staff_invitation', id: r.invitation.id }),
+        // The invitation, never its token.
+        after: (r) => r.invitation,
+      },
+      getDb(),
+    ),
   ),
   revokeInvitation: protectedProcedure.input(z.object({ invitationId: z.string().min(1) })).mutation(({ ctx, input }) =>
-    audited(({ tx }) => revokeInvitation(input.invitationId, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'staff.invitation_revoked',
-      partnerId: null,
-      target: { type: 'staff_invitation', id: input.invitationId },
-      before: async (tx) => (await listInvitations(tx)).find((i) => i.id === input.invitationId) ?? null,
-      after: () => null,
-    }),
+    audited(
+      ({ tx }) => revokeInvitation(input.invitationId, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'staff.invitation_revoked',
+        partnerId: null,
+        target: { type: 'staff_invitation', id: input.invitationId },
+        before: async (tx) => (await listInvitations(tx)).find((i) => i.id === input.invitationId) ?? null,
+        after: () => null,
+      },
+      getDb(),
+    ),
   ),
   remove: protectedProcedure.input(z.object({ staffId: z.string().min(1) })).mutation(({ ctx, input }) =>
-    audited(({ tx }) => removeStaff(ctx.staff.id, input.staffId, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'staff.removed',
-      partnerId: null,
-      target: { type: 'staff', id: input.staffId },
-      before: async (tx) => (await listStaff(tx)).find((s) => s.id === input.staffId) ?? null,
-      after: () => null,
-    }),
+    audited(
+      ({ tx }) => removeStaff(ctx.staff.id, input.staffId, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'staff.removed',
+        partnerId: null,
+        target: { type: 'staff', id: input.staffId },
+        before: async (tx) => (await listStaff(tx)).find((s) => s.id === input.staffId) ?? null,
+        after: () => null,
+      },
+      getDb(),
+    ),
   ),
   /** "Sign out everywhere": a member ends all their own sessions; an admin, anyone's. */
   endSessions: protectedProcedure.input(z.object({ staffId: z.string().min(1) })).mutation(async ({ ctx, input }) => {
     if (input.staffId !== ctx.staff.id && ctx.staff.role !== 'admin') {
       throw new TRPCError({ code: 'FORBIDDEN', message: "Only an admin can end another member's sessions" });
     }
-    const ended = await audited(({ tx }) => endAllStaffSessions(input.staffId, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'staff.sessions_ended',
-      partnerId: null,
-      target: { type: 'staff', id: input.staffId },
-      after: (count) => ({ sessionsEnded: count }),
-    });
+    const ended = await audited(
+      ({ tx }) => endAllStaffSessions(input.staffId, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'staff.sessions_ended',
+        partnerId: null,
+        target: { type: 'staff', id: input.staffId },
+        after: (count) => ({ sessionsEnded: count }),
+      },
+      getDb(),
+    );
     return { ended };
   }),
   /** Recorded as "the password changed", never a value or hash. */
   changePassword: protectedProcedure.input(changePasswordInput).mutation(({ ctx, input }) =>
-    audited(({ tx }) => changeStaffPassword(ctx.staff.id, input, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'staff.password_changed',
-      partnerId: null,
-      target: { type: 'staff', id: ctx.staff.id },
-      before: async () => ({ passwordChanged: false }),
-      after: () => ({ passwordChanged: true }),
-    }),
+    audited(
+      ({ tx }) => changeStaffPassword(ctx.staff.id, input, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'staff.password_changed',
+        partnerId: null,
+        target: { type: 'staff', id: ctx.staff.id },
+        before: async () => ({ passwordChanged: false }),
+        after: () => ({ passwordChanged: true }),
+      },
+      getDb(),
+    ),
   ),
   /** Nobody is signed in yet: the invitation link is the actor, the new member the target. */
   acceptInvitation: publicProcedure.input(acceptInvitationInput).mutation(async ({ input }) => {
-    const staff = await audited(({ tx }) => acceptInvitation(input, tx), {
-      actor: { kind: 'system', id: 'staff_invitation', label: 'invitation link' },
-      action: 'staff.joined',
-      partnerId: null,
-      target: (s) => ({ type: 'staff', id: s.id }),
-      after: (s) => ({ email: s.email, name: s.name, role: s.role }),
-    });
+    const staff = await audited(
+      ({ tx }) => acceptInvitation(input, tx),
+      {
+        actor: { kind: 'system', id: 'staff_invitation', label: 'invitation link' },
+        action: 'staff.joined',
+        partnerId: null,
+        target: (s) => ({ type: 'staff', id: s.id }),
+        after: (s) => ({ email: s.email, name: s.name, role: s.role }),
+      },
+      getDb(),
+    );
     return { email: staff.email };
   }),
 });

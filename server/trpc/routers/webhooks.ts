@@ -20,25 +20,33 @@ const endpointRouter = router({
   get: protectedProcedure.input(partnerRef).query(({ input }) => getEndpoint(input.partnerId, getDb())),
   /** `signingSecret` is set only when this call created the endpoint. */
   upsert: protectedProcedure.input(upsertEndpointInput).mutation(({ input, ctx }) =>
-    audited((work) => upsertEndpoint(input, work), {
-      actor: staffActor(ctx.staff),
-      action: 'webhook_endpoint.updated',
-      partnerId: input.partnerId,
-      target: { type: 'webhook_endpoint', id: input.partnerId },
-      before: (tx) => getEndpoint(input.partnerId, tx),
-      // A new endpoint's signing secret is in the answer; the record redacts it.
-      after: (r) => ({ ...r.endpoint, signingSecret: r.signingSecret }),
-    }),
+    audited(
+      (work) => upsertEndpoint(input, work),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'webhook_endpoint.updated',
+        partnerId: input.partnerId,
+        target: { type: 'webhook_endpoint', id: input.partnerId },
+        before: (tx) => getEndpoint(input.partnerId, tx),
+        // A new endpoint's signing secret is in the answer; the record redacts it.
+        after: (r) => ({ ...r.endpoint, signingSecret: r.signingSecret }),
+      },
+      getDb(),
+    ),
   ),
   rotateSecret: protectedProcedure.input(partnerRef).mutation(async ({ input, ctx }) => ({
-    signingSecret: await audited(({ tx }) => rotateSigningSecret(input.partnerId, tx), {
-      actor: staffActor(ctx.staff),
-      action: 'webhook_endpoint.secret_rotated',
-      partnerId: input.partnerId,
-      target: { type: 'webhook_endpoint', id: input.partnerId },
-      before: async () => ({ signingSecretRotated: false }),
-      after: () => ({ signingSecretRotated: true }),
-    }),
+    signingSecret: await audited(
+      ({ tx }) => rotateSigningSecret(input.partnerId, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'webhook_endpoint.secret_rotated',
+        partnerId: input.partnerId,
+        target: { type: 'webhook_endpoint', id: input.partnerId },
+        before: async () => ({ signingSecretRotated: false }),
+        after: () => ({ signingSecretRotated: true }),
+      },
+      getDb(),
+    ),
   })),
 });
 
@@ -48,23 +56,31 @@ const messagesRouter = router({
   get: protectedProcedure.input(messageRef).query(({ input }) => getMessage(input.partnerId, input.messageId, getDb())),
   /** Pending: due now. Delivered: sent again with the same id (a replay). */
   retryNow: protectedProcedure.input(messageRef).mutation(async ({ input, ctx }) => ({
-    messageId: await audited((work) => retryNow(input.partnerId, input.messageId, work), {
-      actor: staffActor(ctx.staff),
-      action: 'webhook_message.replayed',
-      partnerId: input.partnerId,
-      target: { type: 'webhook_message', id: input.messageId },
-      before: async (tx) => ({ status: (await getMessage(input.partnerId, input.messageId, tx)).message.status }),
-      after: async (_id, tx) => ({ status: (await getMessage(input.partnerId, input.messageId, tx)).message.status }),
-    }),
+    messageId: await audited(
+      (work) => retryNow(input.partnerId, input.messageId, work),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'webhook_message.replayed',
+        partnerId: input.partnerId,
+        target: { type: 'webhook_message', id: input.messageId },
+        before: async (tx) => ({ status: (await getMessage(input.partnerId, input.messageId, tx)).message.status }),
+        after: async (_id, tx) => ({ status: (await getMessage(input.partnerId, input.messageId, tx)).message.status }),
+      },
+      getDb(),
+    ),
   })),
   sendTest: protectedProcedure.input(partnerRef).mutation(async ({ input, ctx }) => ({
-    messageId: await audited((work) => sendTestMessage(input.partnerId, work), {
-      actor: staffActor(ctx.staff),
-      action: 'webhook_message.test_sent',
-      partnerId: input.partnerId,
-      target: { type: 'webhook_endpoint', id: input.partnerId },
-      after: (messageId) => ({ messageId }),
-    }),
+    messageId: await audited(
+      (work) => sendTestMessage(input.partnerId, work),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'webhook_message.test_sent',
+        partnerId: input.partnerId,
+        target: { type: 'webhook_endpoint', id: input.partnerId },
+        after: (messageId) => ({ messageId }),
+      },
+      getDb(),
+    ),
   })),
 });
 

@@ -59,7 +59,7 @@ export default async function CheckoutPage({
   params: Promise<{ paymentId: string }>;
   searchParams: Promise<{ error?: string | string[] }>;
 }) {
-  const view = await sandboxCheckout((await params).paymentId);
+  const view = await sandboxCheckout((await params).paymentId, getDb());
   if (!view) notFound();
   // A resale purchase: the buyer reads what they buy (event, seats, fee split, the hold) and what Encore
   // guarantees where they pay.

@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
@@ -18,7 +19,7 @@ export async function generateMetadata(): Promise<Metadata> {
  * language: the seller "enters" payout details and the account becomes active. Nothing typed here is stored.
  */
 export default async function PayoutOnboardingPage({ params }: { params: Promise<{ accountId: string }> }) {
-  const found = await sandboxOnboarding((await params).accountId);
+  const found = await sandboxOnboarding((await params).accountId, getDb());
   if (!found) notFound();
   const t = await getTranslations('pay');
   const { account, partnerName } = found;

@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import { publicBaseUrl } from '@/server/env';
 import { completeSandboxAuthentication, payWithSandboxCard, type SandboxResult } from '@/server/modules/payments';
 // Paying runs the modules' payment listeners (server/wiring.ts): load the subscriptions.
@@ -29,14 +30,18 @@ export async function POST(req: Request, { params }: { params: Promise<{ payment
   const action = field('action') || 'pay';
   let result: SandboxResult;
   if (action === 'authenticate' || action === 'fail_authentication') {
-    result = await completeSandboxAuthentication(paymentId, action === 'authenticate');
+    result = await completeSandboxAuthentication(paymentId, action === 'authenticate', getDb());
   } else {
-    result = await payWithSandboxCard(paymentId, {
-      cardNumber: field('cardNumber'),
-      expiry: field('expiry'),
-      cvc: field('cvc'),
-      name: field('name'),
-    });
+    result = await payWithSandboxCard(
+      paymentId,
+      {
+        cardNumber: field('cardNumber'),
+        expiry: field('expiry'),
+        cvc: field('cvc'),
+        name: field('name'),
+      },
+      getDb(),
+    );
   }
   if (!result.payment) return new Response('Not found', { status: 404 });
   if (result.outcome === 'paid') return see(result.payment.successUrl);

@@ -1,3 +1,4 @@
+import { getDb } from '@/db';
 import { handleStripeWebhook } from '@/server/modules/payments';
 // Marking a payment paid runs the modules' payment listeners (server/wiring.ts): load the subscriptions.
 import '@/server/wiring';
@@ -11,6 +12,6 @@ export const dynamic = 'force-dynamic';
  */
 export async function POST(req: Request) {
   const raw = Buffer.from(await req.arrayBuffer());
-  const { status, body } = await handleStripeWebhook(raw, req.headers.get('stripe-signature'));
+  const { status, body } = await handleStripeWebhook(raw, req.headers.get('stripe-signature'), getDb());
   return Response.json(body, { status });
 }
