@@ -7,7 +7,8 @@ import { newId } from '@/server/lib/ids';
 import { errorFields, log } from '@/server/lib/log';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { notifyPaymentFailed, notifyPaymentSucceeded, type PaymentRefusal, paymentAttemptRefusal } from './events';
-import { type PaymentLine, providerFor, providerNameFor } from './provider';
+import type { PaymentLine } from './provider';
+import { providerFor, providerNameFor } from './providers';
 import { startPaymentInput, type StartPaymentInput } from './schemas';
 
 export type Payment = typeof payments.$inferSelect;

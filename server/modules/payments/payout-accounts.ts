@@ -4,7 +4,7 @@ import { type PaymentProviderName, sellerAccounts } from '@/db/schema/payments';
 import { newId, sha256Hex } from '@/server/lib/ids';
 import { transaction, type Work } from '@/server/lib/transaction';
 import { notifyPayoutAccountActivated } from './events';
-import { providerFor, providerNameFor } from './provider';
+import { providerFor, providerNameFor } from './providers';
 import { payoutAccountInput, type PayoutAccountInput } from './schemas';
 
 export type SellerAccount = typeof sellerAccounts.$inferSelect;

@@ -1,9 +1,4 @@
 import type { PaymentProviderName } from '@/db/schema/payments';
-import type { DbOrTx } from '@/db';
-import { env } from '@/server/env';
-import { modeOfPartner } from '@/server/modules/partners';
-import { sandboxProvider } from './sandbox';
-import { stripeProvider } from './stripe';
 
 /**
  * A line of a hosted checkout (Stripe Checkout's line items): what the buyer reads the amount is made of.
@@ -82,17 +77,4 @@ export interface PaymentProvider {
     idempotencyKey: string;
     transferGroup: string | null;
   }): Promise<{ providerRef: string | null; sentMinor: number }>;
-}
-
-/**
- * The provider a partner's new payments and payout accounts use: PAYMENTS_PROVIDER, except for a test
- * partner (a live partner's test twin, issue 33), whose money always stays in the sandbox.
- */
-export async function providerNameFor(partnerId: string, db: DbOrTx): Promise<PaymentProviderName> {
-  return (await modeOfPartner(partnerId, db)) === 'test' ? 'sandbox' : env().PAYMENTS_PROVIDER;
-}
-
-/** The provider a row was made with: a payment made in the sandbox is refunded in the sandbox. */
-export function providerFor(name: PaymentProviderName): PaymentProvider {
-  return name === 'stripe' ? stripeProvider() : sandboxProvider;
 }

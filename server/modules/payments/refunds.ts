@@ -5,7 +5,7 @@ import { conflict, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { errorFields, log } from '@/server/lib/log';
 import { transaction, type Work } from '@/server/lib/transaction';
-import { providerFor } from './provider';
+import { providerFor } from './providers';
 import { refundInput, type RefundInput } from './schemas';
 import type { Payment } from './payments';
 

@@ -4,7 +4,7 @@ import { transfers } from '@/db/schema/payments';
 import { AppError, conflict } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
 import { errorFields, log } from '@/server/lib/log';
-import { providerFor } from './provider';
+import { providerFor } from './providers';
 import { transferInput, type TransferInput } from './schemas';
 import { getPayment } from './payments';
 import { getPayoutAccount } from './payout-accounts';
