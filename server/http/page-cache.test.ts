@@ -122,7 +122,7 @@ describe('buy pages shared by address', () => {
     await nonceOf(await fetch(`${base}${path}`));
     await nonceOf(await fetch(`${base}${path}`));
     expect(rendersOf(path)).toBe(1);
-    // What every listing write in the process does (forgetBuyPageOffers; the e2e buy-page test holds one).
+    // What every committed listing write in the process does (the listingsChanged reaction; the e2e buy-page test holds one).
     forgetPages();
     await nonceOf(await fetch(`${base}${path}`));
     expect(rendersOf(path)).toBe(2);

@@ -89,7 +89,7 @@ export function answerFromPageCache(
   );
 }
 
-/** Forgets every stored page: what a listing write does through forgetBuyPageOffers (same cache, by name). */
+/** Forgets every stored page: what a committed listing write does (fan-pages reacts to listingsChanged; same cache, by name). */
 export function forgetPages(): void {
   pages().forget();
 }
