@@ -1,5 +1,16 @@
 import { type Browser, expect, test } from './fixtures';
-import { call, createPartner, hydrated, listTicket, pushCappedEurEvent, RUN, shot, signIn } from './helpers';
+import {
+  call,
+  createPartner,
+  hydrated,
+  listTicket,
+  pushCappedEurEvent,
+  RUN,
+  shot,
+  signIn,
+  syncedTicket,
+  syncTickets,
+} from './helpers';
 
 /*
  * A fan's mails are in the language of the pages they used (issue 31): a seller lists on a Spanish page,
@@ -62,22 +73,11 @@ test('a fan who sells, buys or asks to be told on Spanish pages gets Spanish mai
         `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent('https://tickets.partner.example/')}&lang=es`,
       )
     ).body.data as string;
-  const synced = await call(
+  await syncTickets(
     request,
     apiKey,
-    'POST',
-    '/v1/sync/tickets',
-    ['A', 'B'].map((n) => ({
-      externalReferenceEventId: REF,
-      showId: '1',
-      ticketId: `${n}-${RUN}`,
-      buyer: { email: SELLER },
-      ticketAccess: { type: 'OTHER', locator: `CODE-${n}-${RUN}` },
-      ticketOptionId: 'GA',
-      price: 40,
-    })),
+    ['A', 'B'].map((n) => syncedTicket(REF, `${n}-${RUN}`, SELLER, { price: 40 })),
   );
-  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
 
   await test.step('the seller lists a ticket on the Spanish selling page', async () => {
     const sellUrl = (
