@@ -3,7 +3,8 @@ import Link from '@/components/ui/link';
 import { connection } from 'next/server';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { brandOfRequest } from '@/components/market/brand';
-import { DEFAULT_FAN_PATH, safeNextPath } from '@/server/modules/fans';
+import { FanLinkCard } from '@/components/auth/fan-link-card';
+import { safeNextPath } from '@/server/modules/fans';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('expired');
@@ -24,28 +25,23 @@ export default async function LinkExpiredPage({ searchParams }: { searchParams: 
   const [known, t, locale] = await Promise.all([brandOfRequest(), getTranslations('expired'), getLocale()]);
   const login = known ? `/login?${new URLSearchParams({ partner: known.id, next })}` : null;
   return (
-    <main className="auth-page" lang={locale}>
-      <div className="auth-card">
-        <p className="brand auth-brand" data-testid="partner-brand">
-          {known ? `${known.name} · Encore` : 'Encore'}
+    <FanLinkCard
+      locale={locale}
+      known={known}
+      title={t('title')}
+      lead={t('lead')}
+      next={next}
+      continueLabel={t('continue')}
+    >
+      <p>{known ? t('againPartner', { partner: known.name }) : t('againUnknown')}</p>
+      {login ? (
+        <p>
+          {t('byEmail')}{' '}
+          <Link href={login} className="btn btn-primary" data-testid="expired-login">
+            {t('sendLink')}
+          </Link>
         </p>
-        <h1 className="auth-title">{t('title')}</h1>
-        <p className="auth-lead">{t('lead')}</p>
-        <p>{known ? t('againPartner', { partner: known.name }) : t('againUnknown')}</p>
-        {login ? (
-          <p>
-            {t('byEmail')}{' '}
-            <Link href={login} className="btn btn-primary" data-testid="expired-login">
-              {t('sendLink')}
-            </Link>
-          </p>
-        ) : null}
-        {next !== DEFAULT_FAN_PATH ? (
-          <p>
-            <Link href={next}>{t('continue')}</Link>
-          </p>
-        ) : null}
-      </div>
-    </main>
+      ) : null}
+    </FanLinkCard>
   );
 }
