@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import Link from '@/components/ui/link';
 import { connection } from 'next/server';
-import { getLocale, getTranslations } from 'next-intl/server';
+import { getTranslations } from 'next-intl/server';
 import { brandOfRequest } from '@/components/market/brand';
 import { FanLinkCard } from '@/components/auth/fan-link-card';
 import { safeNextPath } from '@/server/modules/fans';
@@ -22,17 +22,10 @@ export default async function LinkExpiredPage({ searchParams }: { searchParams: 
   await connection();
   const query = await searchParams;
   const next = safeNextPath(typeof query.next === 'string' ? query.next : null);
-  const [known, t, locale] = await Promise.all([brandOfRequest(), getTranslations('expired'), getLocale()]);
+  const [known, t] = await Promise.all([brandOfRequest(), getTranslations('expired')]);
   const login = known ? `/login?${new URLSearchParams({ partner: known.id, next })}` : null;
   return (
-    <FanLinkCard
-      locale={locale}
-      known={known}
-      title={t('title')}
-      lead={t('lead')}
-      next={next}
-      continueLabel={t('continue')}
-    >
+    <FanLinkCard messages="expired" known={known} next={next}>
       <p>{known ? t('againPartner', { partner: known.name }) : t('againUnknown')}</p>
       {login ? (
         <p>

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { connection } from 'next/server';
-import { getLocale, getTranslations } from 'next-intl/server';
+import { getTranslations } from 'next-intl/server';
 import { brandOfPath } from '@/components/market/brand';
 import { FanLinkCard } from '@/components/auth/fan-link-card';
 import { REDEEM_FAILURES_PER_CLIENT, safeNextPath } from '@/server/modules/fans';
@@ -29,16 +29,9 @@ export default async function TooManyLinksPage({ searchParams }: { searchParams:
   await connection();
   const query = await searchParams;
   const next = safeNextPath(typeof query.next === 'string' ? query.next : null);
-  const [known, t, locale] = await Promise.all([brandOfPath(next), getTranslations('tooManyLinks'), getLocale()]);
+  const [known, t] = await Promise.all([brandOfPath(next), getTranslations('tooManyLinks')]);
   return (
-    <FanLinkCard
-      locale={locale}
-      known={known}
-      title={t('title')}
-      lead={t('lead')}
-      next={next}
-      continueLabel={t('continue')}
-    >
+    <FanLinkCard messages="tooManyLinks" known={known} next={next}>
       <p role="alert" data-testid="too-many-wait">
         {t('wait', { minutes: waitMinutes(query.minutes) })}
       </p>
