@@ -85,3 +85,26 @@ export async function pushEvent(key: string, externalReferenceId: string, shows:
   );
   if (res.status !== 200) throw new Error(`event ${externalReferenceId} refused: ${await res.text()}`);
 }
+
+/** A banner as staff create it: a partner-wide SELL banner, active, with a call to action; `extra` overrides. */
+export const testBanner = (partnerId: string, extra: Record<string, unknown> = {}) => ({
+  partnerId,
+  eventRef: null,
+  showId: null,
+  placement: 'SELL' as const,
+  title: 'Sell your tickets safely',
+  description: 'Official resale',
+  imageUrl: 'https://cdn.example.com/b.png',
+  backgroundColor: '#112233',
+  textColor: '#ffffff',
+  ctaText: 'Sell now',
+  ctaUrl: null,
+  ctaEnabled: true,
+  ctaBackgroundColor: null,
+  ctaTextColor: null,
+  onlyWhenPrimarySoldOut: false,
+  hoursBeforeShow: null,
+  onlyForSellersWithSellable: false,
+  active: true,
+  ...extra,
+});
