@@ -1,6 +1,6 @@
 import { postRules, sellerMarket } from '@/server/testing/market';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { getDb, getSql } from '@/db';
@@ -24,7 +24,7 @@ import { payDuePayouts } from './payouts';
 import { refundPurchaseJob } from './jobs';
 import { transferTickets } from './transfer';
 import { setEnvInFile } from '@/server/testing/env';
-import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
+import { fakePartnerInFile, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
 import { recordJobsInFile } from '@/server/testing/jobs';
 import { activePayoutAccount, payOnSandbox } from '@/server/testing/payments';
@@ -43,12 +43,7 @@ import {
   updateListingPrice,
 } from './listings';
 
-let fake: FakePartner;
-beforeAll(async () => {
-  fake = await FakePartner.start();
-});
-afterEach(() => fake.reset());
-afterAll(() => fake.close());
+const fake = fakePartnerInFile();
 setEnvInFile({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
 const jobs = recordJobsInFile();
 
