@@ -320,6 +320,27 @@ export async function pointVerification(browser: Browser, partnerId: string, url
   await staff.close();
 }
 
+/**
+ * Staff, in their own browser context, open the newest mail to `to` with `subject` in the mailbox: its page
+ * (the caller closes its context) and its text.
+ */
+export async function openMail(browser: Browser, to: string, subject: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`/dashboard/mailbox?q=${encodeURIComponent(to)}`);
+    await signIn(page);
+    const row = page.getByRole('row').filter({ hasText: subject }).first();
+    await expect(row, `a mail to ${to}: ${subject}`).toBeVisible();
+    await row.getByRole('link', { name: subject }).click();
+    await expect(page.getByTestId('mail-to')).toHaveText(to);
+    return { page, context, text: (await page.getByTestId('mail-text').textContent()) ?? '' };
+  } catch (err) {
+    await context.close();
+    throw err;
+  }
+}
+
 /** A ticket the fake verification endpoint reports: where it is, and its tags (`section:B`, `order:<id>`). */
 export interface VouchedTicket {
   ticketId: string;

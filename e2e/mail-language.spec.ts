@@ -7,9 +7,9 @@ import {
   pushCappedEurEvent,
   RUN,
   shot,
-  signIn,
   syncedTicket,
   syncTickets,
+  openMail,
 } from './helpers';
 
 /*
@@ -26,28 +26,10 @@ const BUYER = `idioma-compra-${RUN}@fans.test`;
 const WISH = `idioma-aviso-${RUN}@fans.test`;
 const PHONE = { viewport: { width: 390, height: 844 }, locale: 'es-ES' };
 
-/** Staff, in their own browser context, open the newest mail to `to` with `subject`: its language and text. */
-async function mailTo(browser: Browser, to: string, subject: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    await page.goto(`/dashboard/mailbox?q=${encodeURIComponent(to)}`);
-    await signIn(page);
-    const row = page.getByRole('row').filter({ hasText: subject }).first();
-    await expect(row, `a mail to ${to}: ${subject}`).toBeVisible();
-    await row.getByRole('link', { name: subject }).click();
-    await expect(page.getByTestId('mail-to')).toHaveText(to);
-    await expect(page.getByTestId('mail-subject')).toHaveText(subject);
-    return { page, context, text: (await page.getByTestId('mail-text').textContent()) ?? '' };
-  } catch (err) {
-    await context.close();
-    throw err;
-  }
-}
-
 async function expectSpanishMail(browser: Browser, to: string, subject: string, says: string, name?: string) {
-  const mail = await mailTo(browser, to, subject);
+  const mail = await openMail(browser, to, subject);
   try {
+    await expect(mail.page.getByTestId('mail-subject')).toHaveText(subject);
     await expect(mail.page.getByText(/^\w+ \(es\)$/)).toBeVisible(); // the detail's kind and language
     expect(mail.text).toContain(says);
     if (name) {

@@ -11,7 +11,6 @@ import {
   pointWebhooks,
   Receiver,
   RUN,
-  signIn,
   pushCappedEurEvent,
   payWithTestCard,
   EUR_STANDING,
@@ -19,6 +18,7 @@ import {
   pushEvent,
   syncedTicket,
   syncTickets,
+  openMail,
 } from './helpers';
 
 /*
@@ -72,19 +72,9 @@ async function expectDeclaredLanguage(
 
 /** Staff, in their own browser context, open the newest mail to `to` with `subject`; answers its text. */
 async function mailText(browser: Browser, to: string, subject: string): Promise<string> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    await page.goto(`/dashboard/mailbox?q=${encodeURIComponent(to)}`);
-    await signIn(page);
-    const row = page.getByRole('row').filter({ hasText: subject }).first();
-    await expect(row).toBeVisible();
-    await row.getByRole('link', { name: subject }).click();
-    await expect(page.getByTestId('mail-to')).toHaveText(to);
-    return (await page.getByTestId('mail-text').textContent()) ?? '';
-  } finally {
-    await context.close();
-  }
+  const mail = await openMail(browser, to, subject);
+  await mail.context.close();
+  return mail.text;
 }
 
 test('a ticket listed by its owner is bought on the sandbox page; the buyer gets the mail, the partner the webhook @database-flow', async ({
