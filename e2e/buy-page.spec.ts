@@ -10,6 +10,8 @@ import {
   shotsEnEs,
   PRESENTATION,
   baseURL,
+  syncedTicket,
+  syncTickets,
 } from './helpers';
 
 /*
@@ -36,19 +38,9 @@ test.beforeAll(async ({ request }) => {
   const { partnerId, apiKey, channelsApiKey } = await createPartner(NAME);
   partnerKey = apiKey;
   await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Sala Norte Nights ${RUN}`, description: DESCRIPTION });
-  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
-    {
-      externalReferenceEventId: REF,
-      showId: '1',
-      ticketId: TICKET,
-      buyer: { email: SELLER },
-      ticketAccess: { type: 'OTHER', locator: `CODE-${TICKET}` },
-      ticketOptionId: 'GA',
-      price: 40,
-      props: { seating: { section: 'Pista', row: '2', seat: '14' } },
-    },
+  await syncTickets(request, apiKey, [
+    syncedTicket(REF, TICKET, SELLER, { price: 40, props: { seating: { section: 'Pista', row: '2', seat: '14' } } }),
   ]);
-  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
   ({ listingId: fanListing } = await listTicket({ partnerId, sellerEmail: SELLER, ticketId: TICKET, price: '45' }));
   // A channel's listing of 3 standing tickets sold one by one: 3 market listings, one offer.
   const pushed = await call(request, channelsApiKey, 'POST', '/v1/channels/listings/bulk', {

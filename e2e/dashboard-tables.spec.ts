@@ -12,6 +12,7 @@ import {
   shot,
   signIn,
   PRESENTATION,
+  syncedTicket,
 } from './helpers';
 import { expectTablesFit, LAPTOP, tableFitProblems } from './table-fit';
 
@@ -48,15 +49,7 @@ test('dashboard tables fit at 1366 px and name channels, sales and pushed invent
     await test.step('the partner pushes an event, tickets, leads, inventory; a fan sells, another buys; a channel lists', async () => {
       await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Tables Fest ${RUN}`, description: 'd' });
       await pushCappedEurEvent(request, apiKey, { ref: QUIET, title: `Quiet Fest ${RUN}`, description: 'd' });
-      const ticket = (ticketId: string) => ({
-        externalReferenceEventId: REF,
-        showId: '1',
-        ticketId,
-        buyer: { email: SELLER },
-        ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-        ticketOptionId: 'GA',
-        price: 40,
-      });
+      const ticket = (ticketId: string) => syncedTicket(REF, ticketId, SELLER, { price: 40 });
       expect((await call(request, apiKey, 'POST', '/v1/sync/tickets', [ticket(T1), ticket(T2)])).status).toBe(200);
       // A batch with one failure, so its page has the table of failed tickets.
       const batch = await call(request, apiKey, 'POST', '/v1/tickets', [

@@ -154,16 +154,29 @@ export async function svgIconsOnly(area: Locator) {
   expect(await area.innerText()).not.toMatch(/[\p{Extended_Pictographic}\u2713\u2714\u23f3]/u);
 }
 
-/** A show of the specs' events: one standing option at 50 USD. */
-export function usdShow(showId: string, date: string, title = 'Night') {
-  return {
-    title,
-    showId,
-    date,
-    images: [],
+/** The specs' usual ticket option: standing, 50 USD. */
+const USD_STANDING = { title: 'General', ticketId: 'GA', description: 'Standing', currency: 'USD', price: 50 };
+
+/** A show of the specs' events with one ticket option (standing at 50 USD unless `option` says otherwise). */
+export function eventShow(showId: string, date: string, title = 'Night', option: object = USD_STANDING) {
+  return { title, showId, date, images: [], configuration: {}, ticketOptions: [option] };
+}
+
+/** Pushes an event through `POST /v1/events` (no configuration); it must be stored. */
+export async function pushEvent(
+  request: APIRequestContext,
+  key: string,
+  event: { ref: string; title: string; description: string; location: Record<string, unknown>; shows: unknown[] },
+) {
+  const res = await call(request, key, 'POST', '/v1/events', {
+    title: event.title,
+    description: event.description,
+    externalReferenceId: event.ref,
+    location: event.location,
     configuration: {},
-    ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'USD', price: 50 }],
-  };
+    shows: event.shows,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
 /** Pushes an event through `POST /v1/events` (one show `1` in 2027 unless `shows` says otherwise); it must be stored. */
@@ -172,19 +185,22 @@ export async function pushUsdEvent(
   key: string,
   ref: string,
   title: string,
-  shows: unknown[] = [usdShow('1', '2027-09-10T21:00:00-03:00')],
+  shows: unknown[] = [eventShow('1', '2027-09-10T21:00:00-03:00')],
   location: Record<string, unknown> = {},
 ) {
-  const res = await call(request, key, 'POST', '/v1/events', {
-    title,
-    description: 'd',
-    externalReferenceId: ref,
-    location,
-    configuration: {},
-    shows,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  await pushEvent(request, key, { ref, title, description: 'd', location, shows });
 }
+
+/** Caps the event's resale prices at 50–120 % of face value; the rule must be stored. */
+export async function capResalePrices(request: APIRequestContext, key: string, ref: string) {
+  const rules = await call(request, key, 'POST', '/v1/events/rules', [
+    { externalReferenceEventId: ref, ruleType: 'PRICE_LIMITS', rules: { minPercentOfFace: 50, maxPercentOfFace: 120 } },
+  ]);
+  expect(rules.status, JSON.stringify(rules.body)).toBe(200);
+}
+
+/** The market specs' ticket option: standing, 40 EUR. */
+export const EUR_STANDING = { title: 'General', ticketId: 'GA', description: 'Standing', currency: 'EUR', price: 40 };
 
 /**
  * Pushes the market specs' event (one show `1` in Madrid, 2027, one standing option at 40 EUR) and caps
@@ -195,32 +211,34 @@ export async function pushCappedEurEvent(
   key: string,
   event: { ref: string; title: string; description: string },
 ) {
-  const pushed = await call(request, key, 'POST', '/v1/events', {
-    title: event.title,
-    description: event.description,
-    externalReferenceId: event.ref,
+  await pushEvent(request, key, {
+    ...event,
     location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
-    configuration: {},
-    shows: [
-      {
-        title: 'Night one',
-        showId: '1',
-        date: '2027-06-12T21:30:00+02:00',
-        images: [],
-        configuration: {},
-        ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'EUR', price: 40 }],
-      },
-    ],
+    shows: [eventShow('1', '2027-06-12T21:30:00+02:00', 'Night one', EUR_STANDING)],
   });
-  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-  const rules = await call(request, key, 'POST', '/v1/events/rules', [
-    {
-      externalReferenceEventId: event.ref,
-      ruleType: 'PRICE_LIMITS',
-      rules: { minPercentOfFace: 50, maxPercentOfFace: 120 },
-    },
-  ]);
-  expect(rules.status, JSON.stringify(rules.body)).toBe(200);
+  await capResalePrices(request, key, event.ref);
+}
+
+/**
+ * A ticket as the partner pushes it (`POST /v1/sync/tickets`): show `1`, option GA, bought by `owner`,
+ * its access code `CODE-<ticketId>`; `extra` adds or overrides fields.
+ */
+export function syncedTicket(ref: string, ticketId: string, owner: string, extra: Record<string, unknown> = {}) {
+  return {
+    externalReferenceEventId: ref,
+    showId: '1',
+    ticketId,
+    buyer: { email: owner },
+    ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
+    ticketOptionId: 'GA',
+    ...extra,
+  };
+}
+
+/** Pushes tickets through `POST /v1/sync/tickets`; the call must succeed. */
+export async function syncTickets(request: APIRequestContext, key: string, tickets: unknown[]) {
+  const synced = await call(request, key, 'POST', '/v1/sync/tickets', tickets);
+  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
 }
 
 /**
@@ -286,6 +304,41 @@ export async function pointWebhooks(browser: Browser, partnerId: string, url: st
   await section.getByRole('button', { name: 'Create endpoint' }).click();
   await expect(section.getByTestId('secret-value')).toBeVisible();
   await staff.close();
+}
+
+/** Staff, in their own page, point the partner's ticket verification at `url` on its partner page. */
+export async function pointVerification(browser: Browser, partnerId: string, url: string) {
+  const staff = await browser.newPage();
+  await staff.goto(`/dashboard/partners/${partnerId}`);
+  await signIn(staff);
+  await expect(staff).toHaveURL(new RegExp(`/dashboard/partners/${partnerId}$`));
+  const integration = staff.getByTestId('integration');
+  await hydrated(staff, '[data-testid="integration"] form');
+  await integration.getByLabel('Verification URL').fill(url);
+  await integration.getByRole('button', { name: 'Save integration' }).click();
+  await expect(integration.getByText('Saved.')).toBeVisible();
+  await staff.close();
+}
+
+/**
+ * Staff, in their own browser context, open the newest mail to `to` with `subject` in the mailbox: its page
+ * (the caller closes its context) and its text.
+ */
+export async function openMail(browser: Browser, to: string, subject: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  try {
+    await page.goto(`/dashboard/mailbox?q=${encodeURIComponent(to)}`);
+    await signIn(page);
+    const row = page.getByRole('row').filter({ hasText: subject }).first();
+    await expect(row, `a mail to ${to}: ${subject}`).toBeVisible();
+    await row.getByRole('link', { name: subject }).click();
+    await expect(page.getByTestId('mail-to')).toHaveText(to);
+    return { page, context, text: (await page.getByTestId('mail-text').textContent()) ?? '' };
+  } catch (err) {
+    await context.close();
+    throw err;
+  }
 }
 
 /** A ticket the fake verification endpoint reports: where it is, and its tags (`section:B`, `order:<id>`). */

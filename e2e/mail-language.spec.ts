@@ -1,5 +1,16 @@
 import { type Browser, expect, test } from './fixtures';
-import { call, createPartner, hydrated, listTicket, pushCappedEurEvent, RUN, shot, signIn } from './helpers';
+import {
+  call,
+  createPartner,
+  hydrated,
+  listTicket,
+  pushCappedEurEvent,
+  RUN,
+  shot,
+  syncedTicket,
+  syncTickets,
+  openMail,
+} from './helpers';
 
 /*
  * A fan's mails are in the language of the pages they used (issue 31): a seller lists on a Spanish page,
@@ -15,28 +26,10 @@ const BUYER = `idioma-compra-${RUN}@fans.test`;
 const WISH = `idioma-aviso-${RUN}@fans.test`;
 const PHONE = { viewport: { width: 390, height: 844 }, locale: 'es-ES' };
 
-/** Staff, in their own browser context, open the newest mail to `to` with `subject`: its language and text. */
-async function mailTo(browser: Browser, to: string, subject: string) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    await page.goto(`/dashboard/mailbox?q=${encodeURIComponent(to)}`);
-    await signIn(page);
-    const row = page.getByRole('row').filter({ hasText: subject }).first();
-    await expect(row, `a mail to ${to}: ${subject}`).toBeVisible();
-    await row.getByRole('link', { name: subject }).click();
-    await expect(page.getByTestId('mail-to')).toHaveText(to);
-    await expect(page.getByTestId('mail-subject')).toHaveText(subject);
-    return { page, context, text: (await page.getByTestId('mail-text').textContent()) ?? '' };
-  } catch (err) {
-    await context.close();
-    throw err;
-  }
-}
-
 async function expectSpanishMail(browser: Browser, to: string, subject: string, says: string, name?: string) {
-  const mail = await mailTo(browser, to, subject);
+  const mail = await openMail(browser, to, subject);
   try {
+    await expect(mail.page.getByTestId('mail-subject')).toHaveText(subject);
     await expect(mail.page.getByText(/^\w+ \(es\)$/)).toBeVisible(); // the detail's kind and language
     expect(mail.text).toContain(says);
     if (name) {
@@ -62,22 +55,11 @@ test('a fan who sells, buys or asks to be told on Spanish pages gets Spanish mai
         `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent('https://tickets.partner.example/')}&lang=es`,
       )
     ).body.data as string;
-  const synced = await call(
+  await syncTickets(
     request,
     apiKey,
-    'POST',
-    '/v1/sync/tickets',
-    ['A', 'B'].map((n) => ({
-      externalReferenceEventId: REF,
-      showId: '1',
-      ticketId: `${n}-${RUN}`,
-      buyer: { email: SELLER },
-      ticketAccess: { type: 'OTHER', locator: `CODE-${n}-${RUN}` },
-      ticketOptionId: 'GA',
-      price: 40,
-    })),
+    ['A', 'B'].map((n) => syncedTicket(REF, `${n}-${RUN}`, SELLER, { price: 40 })),
   );
-  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
 
   await test.step('the seller lists a ticket on the Spanish selling page', async () => {
     const sellUrl = (

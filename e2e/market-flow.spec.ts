@@ -11,9 +11,14 @@ import {
   pointWebhooks,
   Receiver,
   RUN,
-  signIn,
   pushCappedEurEvent,
   payWithTestCard,
+  EUR_STANDING,
+  eventShow,
+  pushEvent,
+  syncedTicket,
+  syncTickets,
+  openMail,
 } from './helpers';
 
 /*
@@ -67,19 +72,9 @@ async function expectDeclaredLanguage(
 
 /** Staff, in their own browser context, open the newest mail to `to` with `subject`; answers its text. */
 async function mailText(browser: Browser, to: string, subject: string): Promise<string> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  try {
-    await page.goto(`/dashboard/mailbox?q=${encodeURIComponent(to)}`);
-    await signIn(page);
-    const row = page.getByRole('row').filter({ hasText: subject }).first();
-    await expect(row).toBeVisible();
-    await row.getByRole('link', { name: subject }).click();
-    await expect(page.getByTestId('mail-to')).toHaveText(to);
-    return (await page.getByTestId('mail-text').textContent()) ?? '';
-  } finally {
-    await context.close();
-  }
+  const mail = await openMail(browser, to, subject);
+  await mail.context.close();
+  return mail.text;
 }
 
 test('a ticket listed by its owner is bought on the sandbox page; the buyer gets the mail, the partner the webhook @database-flow', async ({
@@ -106,19 +101,12 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
         title: `Flow Festival ${RUN}`,
         description: '<p>Two nights of <strong>music</strong>.</p>',
       });
-      const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
-        {
-          externalReferenceEventId: REF,
-          showId: '1',
-          ticketId: TICKET,
-          buyer: { email: SELLER },
-          ticketAccess: { type: 'OTHER', locator: `CODE-${TICKET}` },
-          ticketOptionId: 'GA',
+      await syncTickets(request, apiKey, [
+        syncedTicket(REF, TICKET, SELLER, {
           price: 40,
           props: { seating: { section: 'Pista', row: '2', seat: '14' } },
-        },
+        }),
       ]);
-      expect(synced.status, JSON.stringify(synced.body)).toBe(200);
       const url = await call(request, apiKey, 'GET', `/v1/tickets/${TICKET}/url`);
       sellerLink = url.body.data as string;
     });
@@ -265,44 +253,36 @@ test(
     const ref = `PAGES-${RUN}`;
     const seller = `pages-seller-${RUN}@fans.test`;
     const { partnerId, apiKey } = await createPartner(name);
-    const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+    await pushEvent(request, apiKey, {
+      ref,
       title: `Pages Festival ${RUN}`,
       description: '<p>A long night of <em>music</em>, with a <a href="https://example.com">lineup</a>.</p>',
-      externalReferenceId: ref,
       location: { city: 'Sevilla', venueName: 'Auditorio del Río', timeZone: 'Europe/Madrid' },
-      configuration: {},
       shows: [
-        {
-          title: 'Night one',
-          showId: '1',
-          date: '2027-07-03T22:00:00+02:00',
-          images: [],
-          configuration: {},
-          ticketOptions: [{ title: 'Grada', ticketId: 'GR', description: 'Seated', currency: 'EUR', price: 30 }],
-        },
+        eventShow('1', '2027-07-03T22:00:00+02:00', 'Night one', {
+          title: 'Grada',
+          ticketId: 'GR',
+          description: 'Seated',
+          currency: 'EUR',
+          price: 30,
+        }),
       ],
     });
-    expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-    const ticket = (ticketId: string, extra: Record<string, unknown> = {}) => ({
-      externalReferenceEventId: ref,
-      showId: '1',
-      ticketId,
-      buyer: { email: seller },
-      ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-      ticketOptionId: 'GR',
-      price: 30,
-      props: { seating: { section: 'Norte', row: '7', seat: ticketId.slice(-1) } },
-      ...extra,
-    });
+    const ticket = (ticketId: string, extra: Record<string, unknown> = {}) =>
+      syncedTicket(ref, ticketId, seller, {
+        ticketOptionId: 'GR',
+        price: 30,
+        props: { seating: { section: 'Norte', row: '7', seat: ticketId.slice(-1) } },
+        ...extra,
+      });
     const ids = { single: `P1-${RUN}`, listed: `P2-${RUN}`, held: `P3-${RUN}`, o1: `PO1-${RUN}`, o2: `PO2-${RUN}` };
-    const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
+    await syncTickets(request, apiKey, [
       ticket(ids.single),
       ticket(ids.listed),
       ticket(ids.held),
       ticket(ids.o1, { orderId: `PORD-${RUN}` }),
       ticket(ids.o2, { orderId: `PORD-${RUN}` }),
     ]);
-    expect(synced.status, JSON.stringify(synced.body)).toBe(200);
     const list = async (t: string) =>
       (await listTicket({ partnerId, sellerEmail: seller, ticketId: t, price: '32' })).listingId;
     const listed = await list(ids.listed);
@@ -417,36 +397,14 @@ test('a buyer whose hold the show cancellation ended is refused on the payment p
   const seller = `hold-seller-${RUN}@fans.test`;
   const ticketId = `H1-${RUN}`;
   const { partnerId, apiKey } = await createPartner(`Hold Partner ${RUN}`);
-  const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+  await pushEvent(request, apiKey, {
+    ref,
     title: `Hold Festival ${RUN}`,
     description: '<p>One night.</p>',
-    externalReferenceId: ref,
     location: { city: 'Madrid', venueName: 'Sala Sur', timeZone: 'Europe/Madrid' },
-    configuration: {},
-    shows: [
-      {
-        title: 'Night one',
-        showId: '1',
-        date: '2027-08-07T21:00:00+02:00',
-        images: [],
-        configuration: {},
-        ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'EUR', price: 40 }],
-      },
-    ],
+    shows: [eventShow('1', '2027-08-07T21:00:00+02:00', 'Night one', EUR_STANDING)],
   });
-  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
-    {
-      externalReferenceEventId: ref,
-      showId: '1',
-      ticketId,
-      buyer: { email: seller },
-      ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-      ticketOptionId: 'GA',
-      price: 40,
-    },
-  ]);
-  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+  await syncTickets(request, apiKey, [syncedTicket(ref, ticketId, seller, { price: 40 })]);
   const { listingId } = await listTicket({ partnerId, sellerEmail: seller, ticketId, price: '40' });
   const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
     items: [listingId],

@@ -10,6 +10,7 @@ import {
   RUN,
   shot,
   signIn,
+  syncedTicket,
 } from './helpers';
 
 /*
@@ -31,14 +32,7 @@ test('staff read the market’s figures, filtered by partner and event', async (
   await pushCappedEurEvent(request, b.apiKey, { ref, title: `Other night ${RUN}`, description: 'Another.' });
   const ticketId = `OVW-T1-${RUN}`;
   const synced = await call(request, a.apiKey, 'POST', '/v1/sync/tickets', [
-    {
-      externalReferenceEventId: ref,
-      showId: '1',
-      ticketId,
-      buyer: { email: SELLER },
-      ticketAccess: { type: 'OTHER', locator: 'CODE-1' },
-      ticketOptionId: 'GA',
-    },
+    syncedTicket(ref, ticketId, SELLER, { ticketAccess: { type: 'OTHER', locator: 'CODE-1' } }),
   ]);
   expect(synced.body?.data?.imported, JSON.stringify(synced.body)).toBe(1);
   await listTicket({ partnerId: a.partnerId, sellerEmail: SELLER, ticketId, price: '45' });

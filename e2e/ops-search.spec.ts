@@ -11,6 +11,8 @@ import {
   RUN,
   shot,
   signIn,
+  syncedTicket,
+  syncTickets,
 } from './helpers';
 
 /*
@@ -47,17 +49,7 @@ test('staff find a fan by e-mail, refund, resend a mail, end their sessions, and
 }) => {
   const { partnerId, apiKey } = await createPartner(`Search ${RUN}`);
   await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Search night ${RUN}`, description: 'Support' });
-  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
-    {
-      externalReferenceEventId: REF,
-      showId: '1',
-      ticketId: TICKET,
-      buyer: { email: SELLER },
-      ticketAccess: { type: 'OTHER', locator: `CODE-${TICKET}` },
-      ticketOptionId: 'GA',
-    },
-  ]);
-  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+  await syncTickets(request, apiKey, [syncedTicket(REF, TICKET, SELLER)]);
   const { listingId } = await listTicket({ partnerId, sellerEmail: SELLER, ticketId: TICKET, price: '44' });
   const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
     items: [listingId],

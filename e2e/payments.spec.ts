@@ -12,7 +12,7 @@ import {
   shot,
   shotsEnEs,
   svgIconsOnly,
-  usdShow,
+  eventShow,
   PRESENTATION,
 } from './helpers';
 
@@ -209,7 +209,7 @@ async function resalePayment(request: APIRequestContext, name: string) {
     apiKey,
     ref,
     `Noche de tango ${RUN}`,
-    [{ ...usdShow('1', '2027-09-10T21:00:00-05:00', 'Primera noche'), ticketOptions: [option] }],
+    [{ ...eventShow('1', '2027-09-10T21:00:00-05:00', 'Primera noche'), ticketOptions: [option] }],
     { venueName: 'Teatro Colón', city: 'Lima', timeZone: 'America/Lima' },
   );
   const seller = `seller-${RUN}@fans.test`;

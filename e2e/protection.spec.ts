@@ -13,7 +13,7 @@ import {
   shotsEnEs,
   signIn,
   svgIconsOnly,
-  usdShow,
+  eventShow,
 } from './helpers';
 
 /*
@@ -54,7 +54,7 @@ test('the secure view keeps the code locked until unlock, then shows the QR and 
     apiKey,
     REF,
     `Protected night ${RUN}`,
-    [usdShow('later', '2027-09-10T21:00:00-05:00', 'Show later'), usdShow('soon', inOneHour, 'Show soon')],
+    [eventShow('later', '2027-09-10T21:00:00-05:00', 'Show later'), eventShow('soon', inOneHour, 'Show soon')],
     { timeZone: 'America/Lima' },
   );
   const ticket = (ticketId: string, showId: string, access: Record<string, string>) => ({
@@ -155,7 +155,7 @@ test('a transferred ticket: the old link says so, the new one waits for the reis
     const { partnerId, apiKey } = await createPartner(`Reissue ${RUN}`);
     await pointWebhooks(browser, partnerId, receiver.url);
     const inOneHour = new Date(Date.now() + 3600_000).toISOString();
-    await pushUsdEvent(request, apiKey, ref, title, [usdShow('soon', inOneHour, 'Show soon')]);
+    await pushUsdEvent(request, apiKey, ref, title, [eventShow('soon', inOneHour, 'Show soon')]);
     const rules = await call(request, apiKey, 'POST', '/v1/events/rules', [
       { externalReferenceEventId: ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } },
     ]);
@@ -309,7 +309,7 @@ test('once the secure view showed the code, the sell page says why the ticket ca
   const name = `Revealed ${RUN}`;
   const { apiKey } = await createPartner(name);
   const inOneHour = new Date(Date.now() + 3600_000).toISOString();
-  await pushUsdEvent(request, apiKey, ref, `Revealed night ${RUN}`, [usdShow('soon', inOneHour, 'Show soon')]);
+  await pushUsdEvent(request, apiKey, ref, `Revealed night ${RUN}`, [eventShow('soon', inOneHour, 'Show soon')]);
   const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
     {
       externalReferenceEventId: ref,

@@ -9,9 +9,14 @@ import {
   pageShot,
   RUN,
   shotsEnEs,
-  signIn,
   svgIconsOnly,
   VerificationServer,
+  capResalePrices,
+  eventShow,
+  pointVerification,
+  pushEvent,
+  syncedTicket,
+  syncTickets,
 } from './helpers';
 
 /*
@@ -46,48 +51,28 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   // A long flow (several pages, a webhook delivered by the worker): more than the default minute under load.
   test.setTimeout(150_000);
   const { partnerId, apiKey } = await createPartner(NAME);
-  const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+  await pushEvent(request, apiKey, {
+    ref: REF,
     title: `Gran Concierto ${RUN}`,
     description: 'Resale night',
-    externalReferenceId: REF,
     location: { city: 'Lima', venueName: 'Estadio Nacional', timeZone: 'America/Lima' },
-    configuration: {},
-    shows: [
-      {
-        title: 'Night one',
-        showId: '1',
-        date: '2027-09-10T21:00:00-05:00',
-        images: [],
-        configuration: {},
-        ticketOptions: [{ title: 'General', ticketId: 'GA', description: 'Standing', currency: 'USD', price: 50 }],
-      },
-    ],
+    shows: [eventShow('1', '2027-09-10T21:00:00-05:00', 'Night one')],
   });
-  expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-  const rules = await call(request, apiKey, 'POST', '/v1/events/rules', [
-    { externalReferenceEventId: REF, ruleType: 'PRICE_LIMITS', rules: { minPercentOfFace: 50, maxPercentOfFace: 120 } },
-  ]);
-  expect(rules.status, JSON.stringify(rules.body)).toBe(200);
-  const ticket = (ticketId: string, extra: Record<string, unknown> = {}) => ({
-    externalReferenceEventId: REF,
-    showId: '1',
-    ticketId,
-    buyer: { email: SELLER },
-    ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-    ticketOptionId: 'GA',
-    price: 50,
-    props: { seating: { section: 'A', row: '3', seat: ticketId.slice(1, 2) } },
-    ...extra,
-  });
+  await capResalePrices(request, apiKey, REF);
+  const ticket = (ticketId: string, extra: Record<string, unknown> = {}) =>
+    syncedTicket(REF, ticketId, SELLER, {
+      price: 50,
+      props: { seating: { section: 'A', row: '3', seat: ticketId.slice(1, 2) } },
+      ...extra,
+    });
   const ORDER = `ORD-${RUN}`;
-  const synced = await call(request, apiKey, 'POST', '/v1/sync/tickets', [
+  await syncTickets(request, apiKey, [
     ticket(`S1-${RUN}`),
     ticket(`S2-${RUN}`),
     ticket(`S3-${RUN}`),
     ticket(`O1-${RUN}`, { orderId: ORDER }),
     ticket(`O2-${RUN}`, { orderId: ORDER }),
   ]);
-  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
 
   // Not signed in: the selling flow explains and links to the e-mail sign-in for this partner.
   const sellUrl = (await call(request, apiKey, 'GET', `/v1/marketplace/sellingflow/url/entrypoint?ticketId=S1-${RUN}`))
@@ -247,24 +232,21 @@ test("the entry page lists the tickets the partner's verification endpoint repor
     const ref = `PULL-${RUN}`;
     const fan = `pull-${RUN}@fans.test`;
     const { partnerId, apiKey } = await createPartner(`Pull Partner ${RUN}`);
-    const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+    await pushEvent(request, apiKey, {
+      ref,
       title: `Pull Fest ${RUN}`,
       description: 'd',
-      externalReferenceId: ref,
       location: { timeZone: 'Europe/Madrid' },
-      configuration: {},
       shows: [
-        {
-          title: 'Day one',
-          showId: '1',
-          date: '2027-07-01T20:00:00+02:00',
-          images: [],
-          configuration: {},
-          ticketOptions: [{ title: 'Pit', ticketId: 'GA', description: 'd', currency: 'USD', price: 50 }],
-        },
+        eventShow('1', '2027-07-01T20:00:00+02:00', 'Day one', {
+          title: 'Pit',
+          ticketId: 'GA',
+          description: 'd',
+          currency: 'USD',
+          price: 50,
+        }),
       ],
     });
-    expect(pushed.status).toBe(200);
     const ids = [`PA-${RUN}`, `PB-${RUN}`, `PC-${RUN}`];
     const synced = await call(
       request,
@@ -289,16 +271,7 @@ test("the entry page lists the tickets the partner's verification endpoint repor
     ]);
 
     // Staff point the partner at its verification endpoint.
-    const staff = await browser.newPage();
-    await staff.goto(`/dashboard/partners/${partnerId}`);
-    await signIn(staff);
-    await expect(staff).toHaveURL(new RegExp(`/dashboard/partners/${partnerId}$`));
-    const integration = staff.getByTestId('integration');
-    await hydrated(staff, '[data-testid="integration"] form');
-    await integration.getByLabel('Verification URL').fill(verification.url);
-    await integration.getByRole('button', { name: 'Save integration' }).click();
-    await expect(integration.getByText('Saved.')).toBeVisible();
-    await staff.close();
+    await pointVerification(browser, partnerId, verification.url);
 
     const token = (await call(request, apiKey, 'GET', `/v1/auth/oneTimeToken?user=${encodeURIComponent(fan)}`)).body
       .data as string;

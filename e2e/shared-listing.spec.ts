@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures';
-import { axe, call, createPartner, hydrated, listTicket, pushUsdEvent, RUN, setUp, shot, usdShow } from './helpers';
+import { axe, call, createPartner, hydrated, listTicket, pushUsdEvent, RUN, setUp, shot, eventShow } from './helpers';
 
 /*
  * Issue 31, builds 4 and 5. A shared listing leads somewhere: an anonymous fan in Spanish on a phone opens
@@ -21,7 +21,7 @@ async function sharedMarket(request: Parameters<typeof pushUsdEvent>[0], name: s
     partner.apiKey,
     ref,
     `Gran Concierto ${RUN}`,
-    [usdShow('1', '2027-09-10T21:00:00-03:00')],
+    [eventShow('1', '2027-09-10T21:00:00-03:00')],
     {
       venueName: 'Estadio Luna',
       address: 'Av. Corrientes 1000',

@@ -1,5 +1,16 @@
 import { expect, type Page, test } from './fixtures';
-import { axe, baseURL, call, createPartner, hydrated, RUN, shot, signIn, VerificationServer } from './helpers';
+import {
+  axe,
+  baseURL,
+  call,
+  createPartner,
+  eventShow,
+  pointVerification,
+  pushEvent,
+  RUN,
+  shot,
+  VerificationServer,
+} from './helpers';
 
 /*
  * Sync on demand (issue 31, Build 6): a partner that pushes no tickets sends a fan to sell. The selling
@@ -40,24 +51,21 @@ test('a fan reaches the sell form, in Spanish on a phone, for a ticket the partn
   const verification = await new VerificationServer().start();
   try {
     const { partnerId, apiKey } = await createPartner(NAME);
-    const pushed = await call(request, apiKey, 'POST', '/v1/events', {
+    await pushEvent(request, apiKey, {
+      ref: REF,
       title: `Noche de Rock ${RUN}`,
       description: 'Reventa',
-      externalReferenceId: REF,
       location: { city: 'Madrid', venueName: 'WiZink Center', timeZone: 'Europe/Madrid' },
-      configuration: {},
       shows: [
-        {
-          title: 'Noche uno',
-          showId: '1',
-          date: '2027-10-02T21:00:00+02:00',
-          images: [],
-          configuration: {},
-          ticketOptions: [{ title: 'Pista', ticketId: 'GA', description: 'De pie', currency: 'USD', price: 50 }],
-        },
+        eventShow('1', '2027-10-02T21:00:00+02:00', 'Noche uno', {
+          title: 'Pista',
+          ticketId: 'GA',
+          description: 'De pie',
+          currency: 'USD',
+          price: 50,
+        }),
       ],
     });
-    expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
     const entrypoint = (ticketId: string) =>
       call(request, apiKey, 'GET', `/v1/marketplace/sellingflow/url/entrypoint?ticketId=${ticketId}&lang=es`);
 
@@ -66,18 +74,8 @@ test('a fan reaches the sell form, in Spanish on a phone, for a ticket the partn
       expect([res.status, res.body.errors.message]).toEqual([404, 'Ticket not found']);
     });
 
-    await test.step('staff point the partner at its verification endpoint', async () => {
-      const staff = await browser.newPage();
-      await staff.goto(`/dashboard/partners/${partnerId}`);
-      await signIn(staff);
-      await expect(staff).toHaveURL(new RegExp(`/dashboard/partners/${partnerId}$`));
-      const integration = staff.getByTestId('integration');
-      await hydrated(staff, '[data-testid="integration"] form');
-      await integration.getByLabel('Verification URL').fill(verification.url);
-      await integration.getByRole('button', { name: 'Save integration' }).click();
-      await expect(integration.getByText('Saved.')).toBeVisible();
-      await staff.close();
-    });
+    await test.step('staff point the partner at its verification endpoint', () =>
+      pointVerification(browser, partnerId, verification.url));
     verification.owned.set(FAN, [vouched(NEVER_SENT)]);
     verification.owned.set(`other-${RUN}@fans.test`, [vouched(SOMEONE_ELSES)]);
 

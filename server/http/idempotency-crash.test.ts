@@ -6,7 +6,8 @@ import { POST as ticketsPost } from '@/app/v1/tickets/route';
 import { getDb } from '@/db';
 import { defineRoute } from '@/server/lib/contract';
 import { transaction } from '@/server/lib/transaction';
-import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { makePartner } from '@/server/testing/fixtures';
+import { idempotentCall, partnerWithTicketBatch, rows } from '@/server/testing/idempotency';
 import { handle } from './route';
 
 const cleanups: (() => void)[] = [];
@@ -14,17 +15,8 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-const rows = async <T>(query: ReturnType<typeof sql>) => (await getDb().execute(query)) as unknown as T[];
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-async function call(handler: Handler, path: string, key: string, idem: string, body: unknown) {
-  const res = await handler(
-    apiRequest(path, { method: 'POST', key, body, headers: { 'idempotency-key': idem } }),
-    routeParams({}),
-  );
-  const text = await res.text();
-  return { status: res.status, text, body: JSON.parse(text), replayed: res.headers.get('idempotent-replayed') };
-}
+const call = (handler: Parameters<typeof idempotentCall>[0], path: string, key: string, idem: string, body: unknown) =>
+  idempotentCall(handler, path, key, { idem, body });
 
 /** Runs the call in a child process that is killed (SIGKILL) right after the call's transaction committed. */
 function callAndDie(apiKey: string, idem: string, body: unknown) {
@@ -46,19 +38,7 @@ function callAndDie(apiKey: string, idem: string, body: unknown) {
 
 describe('Idempotency-Key: a process dying between the effect and the answer (issue 43)', () => {
   it('POST /v1/tickets killed after its batch committed: the retry replays that batch, and none is added', async () => {
-    const p = await makePartner('Idem crash');
-    const ref = `evt-${p.partner.id}`;
-    await pushEvent(p.apiKey, ref, [testShow('1')]);
-    const tickets = [
-      {
-        externalReferenceEventId: ref,
-        showId: '1',
-        ticketOptionId: 'GA',
-        ticketId: 'T1',
-        buyer: 'a@example.com',
-        ticketAccess: { type: 'OTHER', locator: 'x' },
-      },
-    ];
+    const { p, tickets } = await partnerWithTicketBatch('Idem crash');
     const died = await callAndDie(p.apiKey, 'crash-1', tickets);
     expect([died.signal, died.out]).toEqual(['SIGKILL', '']);
     const batches = () => rows<{ id: string }>(sql`select id from ticket_batches where partner_id = ${p.partner.id}`);

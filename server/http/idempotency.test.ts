@@ -12,33 +12,10 @@ import { getDb } from '@/db';
 import { defineRoute } from '@/server/lib/contract';
 import { AppError } from '@/server/lib/errors';
 import { createApiKey, createChannel } from '@/server/modules/partners';
-import { apiRequest, makePartner, pushEvent, routeParams, testShow } from '@/server/testing/fixtures';
+import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
+import { idempotentCall as call, partnerWithTicketBatch, rows } from '@/server/testing/idempotency';
 import { sweepIdempotencyKeys } from './idempotency';
 import { handle } from './route';
-
-type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
-
-/** One call as a partner sends it, with `Idempotency-Key: idem` when given. */
-async function call(
-  handler: Handler,
-  path: string,
-  key: string,
-  opts: { method?: string; body?: unknown; idem?: string; params?: Record<string, string> } = {},
-) {
-  const headers: Record<string, string> = opts.idem === undefined ? {} : { 'idempotency-key': opts.idem };
-  const res = await handler(
-    apiRequest(path, { method: opts.method ?? 'POST', key, body: opts.body, headers }),
-    routeParams(opts.params ?? {}),
-  );
-  const text = await res.text();
-  return {
-    status: res.status,
-    text,
-    body: JSON.parse(text),
-    replayed: res.headers.get('idempotent-replayed'),
-    requestId: res.headers.get('x-request-id'),
-  };
-}
 
 const eventBody = (ref: string, title = 'First title') => ({
   title,
@@ -49,7 +26,6 @@ const eventBody = (ref: string, title = 'First title') => ({
   shows: [testShow('1')],
 });
 
-const rows = async <T>(query: ReturnType<typeof sql>) => (await getDb().execute(query)) as unknown as T[];
 const eventTitles = (partnerId: string) =>
   rows<{ title: string }>(sql`select title from events where partner_id = ${partnerId}`).then((r) =>
     r.map((e) => e.title),
@@ -85,19 +61,7 @@ describe('Idempotency-Key on mutating calls', () => {
   });
 
   it('POST /v1/tickets replayed queues one batch, and answers the same batch', async () => {
-    const p = await makePartner('Idem tickets');
-    const ref = `evt-${p.partner.id}`;
-    await pushEvent(p.apiKey, ref, [testShow('1')]);
-    const tickets = [
-      {
-        externalReferenceEventId: ref,
-        showId: '1',
-        ticketOptionId: 'GA',
-        ticketId: 'T1',
-        buyer: 'a@example.com',
-        ticketAccess: { type: 'OTHER', locator: 'x' },
-      },
-    ];
+    const { p, tickets } = await partnerWithTicketBatch('Idem tickets');
     const first = await call(ticketsPost, '/v1/tickets', p.apiKey, { body: tickets, idem: 'batch-1' });
     const second = await call(ticketsPost, '/v1/tickets', p.apiKey, { body: tickets, idem: 'batch-1' });
     expect(first.status).toBe(200);

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
 
 /**
  * A partner's servers for tests, over real HTTP on 127.0.0.1 (a random port): the ticket verification
@@ -200,4 +201,28 @@ export function fakeFeedEvent(opts: { externalReferenceId?: string; priceDetail?
     ];
   }
   return { externalReferenceId: opts.externalReferenceId ?? 'evt-1', title: 'Concert', shows: [show] };
+}
+
+/**
+ * A FakePartner for a whole test file: started in its beforeAll, reset after each test, closed in its
+ * afterAll. What it returns stands for the server started then (it forwards every read and write to it).
+ */
+export function fakePartnerInFile(): FakePartner {
+  let server: FakePartner | null = null;
+  beforeAll(async () => {
+    server = await FakePartner.start();
+  });
+  afterEach(() => server?.reset());
+  afterAll(() => server?.close());
+  const started = () => {
+    if (!server) throw new Error('the fake partner starts in beforeAll');
+    return server;
+  };
+  return new Proxy({} as FakePartner, {
+    get(_, key) {
+      const value: unknown = Reflect.get(started(), key);
+      return typeof value === 'function' ? value.bind(started()) : value;
+    },
+    set: (_, key, value) => Reflect.set(started(), key, value),
+  });
 }

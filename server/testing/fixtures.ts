@@ -68,20 +68,55 @@ export function testShow(showId: string, extra: Record<string, unknown> = {}) {
   };
 }
 
+/**
+ * A partner's `POST /v1/events` request for the event `externalReferenceId` with `shows` (titled by its
+ * reference, no location); `extra` adds or overrides fields.
+ */
+export function eventRequest(
+  key: string,
+  externalReferenceId: string,
+  shows: unknown[],
+  extra: Record<string, unknown> = {},
+) {
+  return apiRequest('/v1/events', {
+    key,
+    body: {
+      title: externalReferenceId,
+      description: 'd',
+      externalReferenceId,
+      location: {},
+      configuration: {},
+      shows,
+      ...extra,
+    },
+  });
+}
+
 /** Pushes an event through the `POST /v1/events` route, as a partner does; throws unless it is stored. */
 export async function pushEvent(key: string, externalReferenceId: string, shows: unknown[]) {
-  const res = await createEvent(
-    apiRequest('/v1/events', {
-      key,
-      body: {
-        title: externalReferenceId,
-        description: 'd',
-        externalReferenceId,
-        location: {},
-        configuration: {},
-        shows,
-      },
-    }),
-  );
+  const res = await createEvent(eventRequest(key, externalReferenceId, shows));
   if (res.status !== 200) throw new Error(`event ${externalReferenceId} refused: ${await res.text()}`);
 }
+
+/** A banner as staff create it: a partner-wide SELL banner, active, with a call to action; `extra` overrides. */
+export const testBanner = (partnerId: string, extra: Record<string, unknown> = {}) => ({
+  partnerId,
+  eventRef: null,
+  showId: null,
+  placement: 'SELL' as const,
+  title: 'Sell your tickets safely',
+  description: 'Official resale',
+  imageUrl: 'https://cdn.example.com/b.png',
+  backgroundColor: '#112233',
+  textColor: '#ffffff',
+  ctaText: 'Sell now',
+  ctaUrl: null,
+  ctaEnabled: true,
+  ctaBackgroundColor: null,
+  ctaTextColor: null,
+  onlyWhenPrimarySoldOut: false,
+  hoursBeforeShow: null,
+  onlyForSellersWithSellable: false,
+  active: true,
+  ...extra,
+});

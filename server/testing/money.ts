@@ -9,9 +9,8 @@ import {
   refundPurchase,
   setMarketTerms,
 } from '@/server/modules/marketplace';
-import { completeSandboxOnboarding, setUpPayoutAccount } from '@/server/modules/payments';
 import { sellerMarket } from './market';
-import { payOnSandbox } from './payments';
+import { activePayoutAccount, payOnSandbox } from './payments';
 
 export const SELLER = 'seller@example.com';
 /** A seller who never gives their payout details. */
@@ -61,12 +60,7 @@ export async function moneyMarket(name: string) {
     },
     getDb(),
   );
-  const { account } = await setUpPayoutAccount(
-    m.partnerId,
-    { sellerEmail: SELLER, returnUrl: 'https://p.example/b' },
-    getDb(),
-  );
-  await completeSandboxOnboarding(account.id, getDb());
+  await activePayoutAccount(m.partnerId, SELLER);
   await getDb()
     .update(payouts)
     .set({ dueAt: sql`now() - interval '1 minute'` as unknown as Date })

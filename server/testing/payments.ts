@@ -1,3 +1,5 @@
+import { getDb } from '@/db';
+import { completeSandboxOnboarding, setUpPayoutAccount } from '@/server/modules/payments';
 import { POST as sandboxPay } from '@/app/api/payments/sandbox/[paymentId]/route';
 
 /** The sandbox's card that pays. */
@@ -14,4 +16,11 @@ export async function payOnSandbox(paymentUrl: string, card: Record<string, stri
     { params: Promise.resolve({ paymentId }) },
   );
   return { paymentId, status: res.status, location: res.headers.get('location') };
+}
+
+/** Gives the seller a payout account and completes its sandbox onboarding, so their due payouts are paid. */
+export async function activePayoutAccount(partnerId: string, sellerEmail: string) {
+  const { account } = await setUpPayoutAccount(partnerId, { sellerEmail, returnUrl: 'https://p.example/b' }, getDb());
+  await completeSandboxOnboarding(account.id, getDb());
+  return account;
 }

@@ -1,9 +1,10 @@
 import type { Metadata } from 'next';
 import Link from '@/components/ui/link';
 import { connection } from 'next/server';
-import { getLocale, getTranslations } from 'next-intl/server';
+import { getTranslations } from 'next-intl/server';
 import { brandOfRequest } from '@/components/market/brand';
-import { DEFAULT_FAN_PATH, safeNextPath } from '@/server/modules/fans';
+import { FanLinkCard } from '@/components/auth/fan-link-card';
+import { safeNextPath } from '@/server/modules/fans';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('expired');
@@ -21,31 +22,19 @@ export default async function LinkExpiredPage({ searchParams }: { searchParams: 
   await connection();
   const query = await searchParams;
   const next = safeNextPath(typeof query.next === 'string' ? query.next : null);
-  const [known, t, locale] = await Promise.all([brandOfRequest(), getTranslations('expired'), getLocale()]);
+  const [known, t] = await Promise.all([brandOfRequest(), getTranslations('expired')]);
   const login = known ? `/login?${new URLSearchParams({ partner: known.id, next })}` : null;
   return (
-    <main className="auth-page" lang={locale}>
-      <div className="auth-card">
-        <p className="brand auth-brand" data-testid="partner-brand">
-          {known ? `${known.name} · Encore` : 'Encore'}
+    <FanLinkCard messages="expired" known={known} next={next}>
+      <p>{known ? t('againPartner', { partner: known.name }) : t('againUnknown')}</p>
+      {login ? (
+        <p>
+          {t('byEmail')}{' '}
+          <Link href={login} className="btn btn-primary" data-testid="expired-login">
+            {t('sendLink')}
+          </Link>
         </p>
-        <h1 className="auth-title">{t('title')}</h1>
-        <p className="auth-lead">{t('lead')}</p>
-        <p>{known ? t('againPartner', { partner: known.name }) : t('againUnknown')}</p>
-        {login ? (
-          <p>
-            {t('byEmail')}{' '}
-            <Link href={login} className="btn btn-primary" data-testid="expired-login">
-              {t('sendLink')}
-            </Link>
-          </p>
-        ) : null}
-        {next !== DEFAULT_FAN_PATH ? (
-          <p>
-            <Link href={next}>{t('continue')}</Link>
-          </p>
-        ) : null}
-      </div>
-    </main>
+      ) : null}
+    </FanLinkCard>
   );
 }

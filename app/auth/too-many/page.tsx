@@ -1,9 +1,9 @@
 import type { Metadata } from 'next';
-import Link from '@/components/ui/link';
 import { connection } from 'next/server';
-import { getLocale, getTranslations } from 'next-intl/server';
+import { getTranslations } from 'next-intl/server';
 import { brandOfPath } from '@/components/market/brand';
-import { DEFAULT_FAN_PATH, REDEEM_FAILURES_PER_CLIENT, safeNextPath } from '@/server/modules/fans';
+import { FanLinkCard } from '@/components/auth/fan-link-card';
+import { REDEEM_FAILURES_PER_CLIENT, safeNextPath } from '@/server/modules/fans';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('tooManyLinks');
@@ -29,25 +29,13 @@ export default async function TooManyLinksPage({ searchParams }: { searchParams:
   await connection();
   const query = await searchParams;
   const next = safeNextPath(typeof query.next === 'string' ? query.next : null);
-  const [known, t, locale] = await Promise.all([brandOfPath(next), getTranslations('tooManyLinks'), getLocale()]);
+  const [known, t] = await Promise.all([brandOfPath(next), getTranslations('tooManyLinks')]);
   return (
-    <main className="auth-page" lang={locale}>
-      <div className="auth-card">
-        <p className="brand auth-brand" data-testid="partner-brand">
-          {known ? `${known.name} · Encore` : 'Encore'}
-        </p>
-        <h1 className="auth-title">{t('title')}</h1>
-        <p className="auth-lead">{t('lead')}</p>
-        <p role="alert" data-testid="too-many-wait">
-          {t('wait', { minutes: waitMinutes(query.minutes) })}
-        </p>
-        <p>{known ? t('own', { partner: known.name }) : t('ownUnknown')}</p>
-        {next !== DEFAULT_FAN_PATH ? (
-          <p>
-            <Link href={next}>{t('continue')}</Link>
-          </p>
-        ) : null}
-      </div>
-    </main>
+    <FanLinkCard messages="tooManyLinks" known={known} next={next}>
+      <p role="alert" data-testid="too-many-wait">
+        {t('wait', { minutes: waitMinutes(query.minutes) })}
+      </p>
+      <p>{known ? t('own', { partner: known.name }) : t('ownUnknown')}</p>
+    </FanLinkCard>
   );
 }

@@ -6,6 +6,7 @@ import { ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Pagination } from '@/components/ui/pagination';
+import { Table } from '@/components/ui/table';
 import { withParams } from '@/components/ui/url';
 import { fromMinorUnits } from '@/server/lib/money';
 import { MONEY_EXPORT_KINDS, type PayoutState } from '@/server/modules/ops';
@@ -41,45 +42,41 @@ export function ReconciliationTable({ money, keep, description }: { money: Money
       {money.totals.length === 0 ? (
         <EmptyState title="No captured payments in this period" description="Nothing to reconcile." />
       ) : (
-        <div className="table-wrap">
-          <table className="table" aria-label="Reconciliation per partner and currency">
-            <thead>
-              <tr>
-                <th scope="col">Partner</th>
-                <th scope="col">Payments</th>
-                <th scope="col">Captured</th>
-                <th scope="col">Payouts</th>
-                <th scope="col">Encore fees</th>
-                <th scope="col">Partner fees</th>
-                <th scope="col">Refunds</th>
-                <th scope="col">Difference</th>
-              </tr>
-            </thead>
-            <tbody>
-              {money.totals.map((t) => (
-                <tr key={`${t.partnerId} ${t.currency}`} data-testid="money-total">
-                  <td>
-                    <Link href={withParams(BASE, { ...keep, partner: t.partnerId })}>{t.partnerName}</Link>
-                  </td>
-                  <td>{t.payments}</td>
-                  <td className="nowrap">{amount(t.capturedMinor, t.currency)}</td>
-                  <td className="nowrap">{amount(t.payoutsMinor, t.currency)}</td>
-                  <td className="nowrap">{amount(t.encoreFeesMinor, t.currency)}</td>
-                  <td className="nowrap">{amount(t.partnerFeesMinor, t.currency)}</td>
-                  <td className="nowrap">{amount(t.refundsMinor, t.currency)}</td>
-                  <td data-testid="money-difference">
-                    {amount(t.differenceMinor, t.currency)}{' '}
-                    {t.mismatches ? (
-                      <Badge tone="danger">{t.mismatches} mismatched</Badge>
-                    ) : (
-                      <Badge tone="success">Balanced</Badge>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          label="Reconciliation per partner and currency"
+          columns={[
+            'Partner',
+            'Payments',
+            'Captured',
+            'Payouts',
+            'Encore fees',
+            'Partner fees',
+            'Refunds',
+            'Difference',
+          ]}
+        >
+          {money.totals.map((t) => (
+            <tr key={`${t.partnerId} ${t.currency}`} data-testid="money-total">
+              <td>
+                <Link href={withParams(BASE, { ...keep, partner: t.partnerId })}>{t.partnerName}</Link>
+              </td>
+              <td>{t.payments}</td>
+              <td className="nowrap">{amount(t.capturedMinor, t.currency)}</td>
+              <td className="nowrap">{amount(t.payoutsMinor, t.currency)}</td>
+              <td className="nowrap">{amount(t.encoreFeesMinor, t.currency)}</td>
+              <td className="nowrap">{amount(t.partnerFeesMinor, t.currency)}</td>
+              <td className="nowrap">{amount(t.refundsMinor, t.currency)}</td>
+              <td data-testid="money-difference">
+                {amount(t.differenceMinor, t.currency)}{' '}
+                {t.mismatches ? (
+                  <Badge tone="danger">{t.mismatches} mismatched</Badge>
+                ) : (
+                  <Badge tone="success">Balanced</Badge>
+                )}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </SectionCard>
   );
@@ -104,40 +101,30 @@ export function Mismatches({ money, keep, page }: { money: Money; keep: Keep; pa
         </div>
       ) : (
         <>
-          <div className="table-wrap">
-            <table className="table" aria-label="Mismatched payments">
-              <thead>
-                <tr>
-                  <th scope="col">Payment · purchase</th>
-                  <th scope="col">Payouts · refunds</th>
-                  <th scope="col">Captured</th>
-                  <th scope="col">Difference</th>
-                  <th scope="col">Why</th>
-                </tr>
-              </thead>
-              <tbody>
-                {mismatches.map((x) => (
-                  <tr key={x.paymentId} data-testid="money-mismatch">
-                    <td>
-                      <code>{x.paymentId}</code>
-                      <br />
-                      <code>{x.intentionId ?? '—'}</code>
-                    </td>
-                    <td>
-                      {[...x.payoutIds, ...x.refundIds].map((id) => (
-                        <code key={id} style={{ display: 'block' }}>
-                          {id}
-                        </code>
-                      ))}
-                    </td>
-                    <td>{amount(x.capturedMinor, x.currency)}</td>
-                    <td>{amount(x.differenceMinor, x.currency)}</td>
-                    <td>{x.notes.length ? x.notes.join('. ') : 'The parts do not add up to what was captured.'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table
+            label="Mismatched payments"
+            columns={['Payment · purchase', 'Payouts · refunds', 'Captured', 'Difference', 'Why']}
+          >
+            {mismatches.map((x) => (
+              <tr key={x.paymentId} data-testid="money-mismatch">
+                <td>
+                  <code>{x.paymentId}</code>
+                  <br />
+                  <code>{x.intentionId ?? '—'}</code>
+                </td>
+                <td>
+                  {[...x.payoutIds, ...x.refundIds].map((id) => (
+                    <code key={id} style={{ display: 'block' }}>
+                      {id}
+                    </code>
+                  ))}
+                </td>
+                <td>{amount(x.capturedMinor, x.currency)}</td>
+                <td>{amount(x.differenceMinor, x.currency)}</td>
+                <td>{x.notes.length ? x.notes.join('. ') : 'The parts do not add up to what was captured.'}</td>
+              </tr>
+            ))}
+          </Table>
           <Pagination
             page={page}
             pageCount={Math.max(1, Math.ceil(money.mismatches.length / PAGE_SIZE))}
@@ -163,35 +150,22 @@ export function PayoutsByState({ money }: { money: Money }) {
       {money.payoutsByState.length === 0 ? (
         <EmptyState title="No payouts owed, paid or cancelled in this period" />
       ) : (
-        <div className="table-wrap">
-          <table className="table" aria-label="Payouts by state">
-            <thead>
-              <tr>
-                <th scope="col">Partner</th>
-                <th scope="col">State</th>
-                <th scope="col">Payouts</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Rounded off</th>
-              </tr>
-            </thead>
-            <tbody>
-              {money.payoutsByState.map((p) => (
-                <tr key={`${p.partnerId} ${p.currency} ${p.state}`} data-testid="payout-state">
-                  <td>{p.partnerName}</td>
-                  <td>
-                    <Badge tone={STATE_LABEL[p.state].tone}>{STATE_LABEL[p.state].label}</Badge>
-                    <span className="field-hint"> {STATE_LABEL[p.state].hint}</span>
-                  </td>
-                  <td>{p.payouts}</td>
-                  <td className="nowrap">{amount(p.amountMinor, p.currency)}</td>
-                  <td className="nowrap" data-testid="payout-rounded-off">
-                    {p.state === 'PAID' ? amount(p.roundedOffMinor, p.currency) : '—'}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table label="Payouts by state" columns={['Partner', 'State', 'Payouts', 'Amount', 'Rounded off']}>
+          {money.payoutsByState.map((p) => (
+            <tr key={`${p.partnerId} ${p.currency} ${p.state}`} data-testid="payout-state">
+              <td>{p.partnerName}</td>
+              <td>
+                <Badge tone={STATE_LABEL[p.state].tone}>{STATE_LABEL[p.state].label}</Badge>
+                <span className="field-hint"> {STATE_LABEL[p.state].hint}</span>
+              </td>
+              <td>{p.payouts}</td>
+              <td className="nowrap">{amount(p.amountMinor, p.currency)}</td>
+              <td className="nowrap" data-testid="payout-rounded-off">
+                {p.state === 'PAID' ? amount(p.roundedOffMinor, p.currency) : '—'}
+              </td>
+            </tr>
+          ))}
+        </Table>
       )}
     </SectionCard>
   );

@@ -5,7 +5,7 @@ import { getDb } from '@/db';
 import { createListing } from '@/server/modules/marketplace';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
-import { apiRequest, routeParams } from '@/server/testing/fixtures';
+import { apiRequest, routeParams, testBanner as banner } from '@/server/testing/fixtures';
 import { sellerMarket } from '@/server/testing/market';
 import { bannerVisible } from './schemas';
 
@@ -13,28 +13,6 @@ const createCaller = createCallerFactory(appRouter);
 const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
 const anonymous = createCaller({ staff: null });
 const SELLER = 'seller@example.com';
-
-const banner = (partnerId: string, extra: Record<string, unknown> = {}) => ({
-  partnerId,
-  eventRef: null,
-  showId: null,
-  placement: 'SELL' as const,
-  title: 'Sell your tickets safely',
-  description: 'Official resale',
-  imageUrl: 'https://cdn.example.com/b.png',
-  backgroundColor: '#112233',
-  textColor: '#ffffff',
-  ctaText: 'Sell now',
-  ctaUrl: null,
-  ctaEnabled: true,
-  ctaBackgroundColor: null,
-  ctaTextColor: null,
-  onlyWhenPrimarySoldOut: false,
-  hoursBeforeShow: null,
-  onlyForSellersWithSellable: false,
-  active: true,
-  ...extra,
-});
 
 async function sellLayer(key: string, ref: string, tickets = ['T1']) {
   const res = await accessLayerPost(

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { POST as createEvent } from '@/app/v1/events/route';
 import { getDb } from '@/db';
-import { apiRequest, makePartner, testShow } from '@/server/testing/fixtures';
+import { eventRequest, makePartner, testShow } from '@/server/testing/fixtures';
 
 /* The views the catalog defines for other modules' SQL (db/schema/catalog.ts, migration 0039). */
 
@@ -11,33 +11,27 @@ describe("the catalogue's primary sales fee views", () => {
     const { partner, apiKey } = await makePartner('Catalog fee views');
     const ref = `CFV-${partner.id}`;
     const res = await createEvent(
-      apiRequest('/v1/events', {
-        key: apiKey,
-        body: {
-          title: 'E',
-          description: 'd',
-          externalReferenceId: ref,
-          location: {},
-          configuration: {},
-          primarySalesFee: { type: 'PERCENTAGE', value: 8 },
-          shows: [
-            testShow('S1', {
-              primarySalesFee: { type: 'PERCENTAGE', value: 6.5 },
-              ticketOptions: [
-                {
-                  title: 'GA',
-                  ticketId: 'GA',
-                  description: 'g',
-                  currency: 'EUR',
-                  price: '40.00',
-                  primarySalesFee: { type: 'FIXED', value: 2 },
-                },
-              ],
-            }),
-            testShow('S2'),
-          ],
-        },
-      }),
+      eventRequest(
+        apiKey,
+        ref,
+        [
+          testShow('S1', {
+            primarySalesFee: { type: 'PERCENTAGE', value: 6.5 },
+            ticketOptions: [
+              {
+                title: 'GA',
+                ticketId: 'GA',
+                description: 'g',
+                currency: 'EUR',
+                price: '40.00',
+                primarySalesFee: { type: 'FIXED', value: 2 },
+              },
+            ],
+          }),
+          testShow('S2'),
+        ],
+        { title: 'E', primarySalesFee: { type: 'PERCENTAGE', value: 8 } },
+      ),
     );
     expect(res.status).toBe(200);
 

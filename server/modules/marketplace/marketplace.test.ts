@@ -1,6 +1,6 @@
 import { postRules, sellerMarket } from '@/server/testing/market';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { getDb, getSql } from '@/db';
@@ -17,17 +17,17 @@ import {
 } from '@/db/schema';
 import { AppError } from '@/server/lib/errors';
 import { updateIntegration } from '@/server/modules/partners';
-import { completeSandboxOnboarding, getPayment, setUpPayoutAccount } from '@/server/modules/payments';
+import { getPayment } from '@/server/modules/payments';
 import { dispatchDue, listMessages, upsertEndpoint } from '@/server/modules/webhooks';
 import { Receiver } from '@/server/testing/receiver';
 import { payDuePayouts } from './payouts';
 import { refundPurchaseJob } from './jobs';
 import { transferTickets } from './transfer';
 import { setEnvInFile } from '@/server/testing/env';
-import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
+import { fakePartnerInFile, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
 import { recordJobsInFile } from '@/server/testing/jobs';
-import { payOnSandbox } from '@/server/testing/payments';
+import { activePayoutAccount, payOnSandbox } from '@/server/testing/payments';
 import { deleteTicket, putTicket } from '@/server/testing/ticket-api';
 import { mailsOf, race } from '@/server/testing/race';
 import { setMarketTerms } from './fees';
@@ -43,12 +43,7 @@ import {
   updateListingPrice,
 } from './listings';
 
-let fake: FakePartner;
-beforeAll(async () => {
-  fake = await FakePartner.start();
-});
-afterEach(() => fake.reset());
-afterAll(() => fake.close());
+const fake = fakePartnerInFile();
 setEnvInFile({ ALLOW_PRIVATE_PARTNER_URLS: '1' });
 const jobs = recordJobsInFile();
 
@@ -61,6 +56,10 @@ const market = async (opts: { tickets?: Record<string, unknown>[]; show?: Record
   return { partnerId, key, ref };
 };
 const rules = postRules;
+
+/** Lists one of m's tickets on its own, as SELLER at 40.00 unless told otherwise. */
+const listTicket = (m: { partnerId: string }, ticketId: string, { price = 40, seller = SELLER } = {}) =>
+  createListing({ partnerId: m.partnerId, sellerEmail: seller, ticketIds: [ticketId], price }, getDb());
 
 const code = (e: unknown) => (e instanceof AppError ? `${e.status} ${e.message}` : String(e));
 
@@ -122,7 +121,7 @@ describe('listings', () => {
     await expect(
       createListing({ partnerId: m.partnerId, sellerEmail: 'someone@else.com', ticketIds: ['T1'], price: 40 }, getDb()),
     ).rejects.toSatisfy((e) => code(e).startsWith('403'));
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb());
+    await listTicket(m, 'T1');
     await expect(
       createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 41 }, getDb()),
     ).rejects.toSatisfy((e) => code(e) === '409 A ticket of this listing is already listed');
@@ -143,10 +142,7 @@ describe('listings', () => {
     await expect(
       createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 }, getDb()),
     ).rejects.toSatisfy((e) => code(e).startsWith('403') && code(e).includes('T1'));
-    const ok = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
-      getDb(),
-    );
+    const ok = await listTicket(m, 'T2');
     expect(ok.status).toBe('ACTIVE');
     expect(fake.requestsTo('/api/tickets')).toHaveLength(2);
   });
@@ -183,10 +179,7 @@ describe('listings', () => {
 
   it('reprices, unlists and lists again; a held listing cannot be removed', async () => {
     const m = await market();
-    const l = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
+    const l = await listTicket(m, 'T1');
     expect((await updateListingPrice(m.partnerId, l.id, 44, getDb())).price).toBe(44);
     expect((await unlist(m.partnerId, l.id, getDb())).status).toBe('UNLISTED');
     expect(await listedTickets(m.partnerId, m.ref, undefined, getDb())).toEqual([]);
@@ -216,14 +209,8 @@ describe('buy intentions', () => {
       },
       getDb(),
     );
-    const a = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
-    const b = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 30 },
-      getDb(),
-    );
+    const a = await listTicket(m, 'T1');
+    const b = await listTicket(m, 'T2', { price: 30 });
     const sentBefore = jobs.sent.length;
     const intention = await createBuyIntention(
       m.partnerId,
@@ -257,10 +244,7 @@ describe('buy intentions', () => {
 
   it('100 buyers at once on one listing: exactly one holds it, the 99 others get a clear 409', async () => {
     const m = await market({ tickets: [{ ticketId: 'R1' }] });
-    const l = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 },
-      getDb(),
-    );
+    const l = await listTicket(m, 'R1');
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) =>
         createBuyIntention(m.partnerId, { items: [l.id], user: `b${i}@example.com` }, getDb()),
@@ -277,10 +261,7 @@ describe('buy intentions', () => {
 
   it('the claim itself, sent by 100 buyers at once past the in-process coalescing: the database lets exactly one take it', async () => {
     const m = await market({ tickets: [{ ticketId: 'R1' }] });
-    const l = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['R1'], price: 40 },
-      getDb(),
-    );
+    const l = await listTicket(m, 'R1');
     const claims = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         claimListings(getDb(), m.partnerId, [l.id], `b${i}@example.com`, `bi_race${i}`),
@@ -293,14 +274,8 @@ describe('buy intentions', () => {
 
   it('100 buyers at once on the same two listings: one takes both, none takes one of them', async () => {
     const m = await market({ tickets: [{ ticketId: 'P1' }, { ticketId: 'P2' }] });
-    const a = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['P1'], price: 40 },
-      getDb(),
-    );
-    const b = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['P2'], price: 40 },
-      getDb(),
-    );
+    const a = await listTicket(m, 'P1');
+    const b = await listTicket(m, 'P2');
     const results = await Promise.allSettled(
       Array.from({ length: 100 }, (_, i) =>
         createBuyIntention(
@@ -321,10 +296,7 @@ describe('buy intentions', () => {
 
   it('a seller trying their own listing at the same moment as buyers does not make the buyers lose', async () => {
     const m = await market({ tickets: [{ ticketId: 'S1' }] });
-    const l = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['S1'], price: 40 },
-      getDb(),
-    );
+    const l = await listTicket(m, 'S1');
     const results = await Promise.allSettled([
       createBuyIntention(m.partnerId, { items: [l.id], user: SELLER }, getDb()),
       ...Array.from({ length: 10 }, (_, i) =>
@@ -341,19 +313,8 @@ describe('buy intentions', () => {
   it('refuse listings of several shows or options, unknown or foreign listings, and a seller buying their own', async () => {
     const m = await market();
     const other = await market();
-    const mine = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
-    const theirs = await createListing(
-      {
-        partnerId: other.partnerId,
-        sellerEmail: SELLER,
-        ticketIds: ['T1'],
-        price: 40,
-      },
-      getDb(),
-    );
+    const mine = await listTicket(m, 'T1');
+    const theirs = await listTicket(other, 'T1');
     await expect(
       createBuyIntention(m.partnerId, { items: [mine.id, theirs.id], user: BUYER }, getDb()),
     ).rejects.toSatisfy((e) => code(e) === `404 Listing not found: ${theirs.id}`);
@@ -365,14 +326,8 @@ describe('buy intentions', () => {
 
   it('expire: the job releases the hold at its time, and a late read releases it even without the job', async () => {
     const m = await market();
-    const a = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
-    const b = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
-      getDb(),
-    );
+    const a = await listTicket(m, 'T1');
+    const b = await listTicket(m, 'T2');
     const first = await createBuyIntention(m.partnerId, { items: [a.id], user: BUYER }, getDb());
     expect(await expireIntention(first.id, getDb())).toBe(false); // too early: nothing happens
     const past = sql`now() - interval '1 second'`;
@@ -405,14 +360,8 @@ describe('buy intentions', () => {
 describe('cascades', () => {
   it('cancelling the show ends its listings and the intentions holding them', async () => {
     const m = await market();
-    const a = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
-    const b = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
-      getDb(),
-    );
+    const a = await listTicket(m, 'T1');
+    const b = await listTicket(m, 'T2');
     const held = await createBuyIntention(m.partnerId, { items: [b.id], user: BUYER }, getDb());
     const res = await cancelPost(
       apiRequest(`/v1/events/${m.ref}/cancellation`, { key: m.key, method: 'POST' }),
@@ -427,10 +376,7 @@ describe('cascades', () => {
 
   it('deleting a ticket ends its listing; its other tickets can still be listed', async () => {
     const m = await market();
-    const a = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
+    const a = await listTicket(m, 'T1');
     expect((await deleteTicket(m.key, 'T1')).status).toBe(200);
     expect((await getListing(m.partnerId, a.id, getDb())).status).toBe('CANCELLED');
     await expect(
@@ -448,14 +394,8 @@ describe('a listed ticket the partner gives to someone else (PUT with another bu
 
   it('ends its listing and the hold on it and tells the seller; a PUT keeping the buyer leaves a listing be', async () => {
     const m = await market();
-    const a = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
-    const b = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 },
-      getDb(),
-    );
+    const a = await listTicket(m, 'T1');
+    const b = await listTicket(m, 'T2');
     const held = await createBuyIntention(m.partnerId, { items: [a.id], user: BUYER }, getDb());
     // Same buyer (written differently), another seat: nothing changes hands.
     const same = await putTicket(m.key, 'T2', { buyer: 'Seller@Example.com', props: { seating: { seat: '9' } } });
@@ -469,19 +409,13 @@ describe('a listed ticket the partner gives to someone else (PUT with another bu
     expect((await mailsOf(m.partnerId, 'listingCancelled')).map((x) => x.toAddress)).toEqual([SELLER]);
     expect((await getListing(m.partnerId, b.id, getDb())).status).toBe('ACTIVE');
     // The new holder may list it.
-    const again = await createListing(
-      { partnerId: m.partnerId, sellerEmail: NEW_HOLDER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
+    const again = await listTicket(m, 'T1', { seller: NEW_HOLDER });
     expect(again.status).toBe('ACTIVE');
   });
 
   it('20 such PUTs and 20 buyers at once: the listing ends once, one mail, no hold left on it', async () => {
     const m = await market();
-    const a = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
+    const a = await listTicket(m, 'T1');
     const outcomes = await race(
       40,
       async (i) =>
@@ -597,10 +531,7 @@ describe('completing a purchase', () => {
 
   it('pays a due payout once the seller has a payout account; until then it waits as pending payout info', async () => {
     const m = await market();
-    const listing = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
+    const listing = await listTicket(m, 'T1');
     const intention = await intend(m.key, [listing.id]);
     await payOnSandbox(intention.body.data.paymentUrl);
     const mine = () => getDb().select().from(payouts).where(eq(payouts.listingId, listing.id));
@@ -611,15 +542,7 @@ describe('completing a purchase', () => {
       .where(eq(payouts.listingId, listing.id));
     await payDuePayouts(getDb());
     expect((await mine())[0].status).toBe('SCHEDULED'); // no payout account yet
-    const { account } = await setUpPayoutAccount(
-      m.partnerId,
-      {
-        sellerEmail: SELLER,
-        returnUrl: 'https://p.example/back',
-      },
-      getDb(),
-    );
-    await completeSandboxOnboarding(account.id, getDb());
+    await activePayoutAccount(m.partnerId, SELLER);
     await payDuePayouts(getDb());
     const [paid] = await mine();
     expect(paid).toMatchObject({ status: 'PAID', amountMinor: 4000 });
@@ -635,15 +558,7 @@ describe('completing a purchase', () => {
 
   it('pays a due payout once when 20 runs pay at once, and never one cancelled while a run was starting', async () => {
     const m = await market();
-    const { account } = await setUpPayoutAccount(
-      m.partnerId,
-      {
-        sellerEmail: SELLER,
-        returnUrl: 'https://p.example/back',
-      },
-      getDb(),
-    );
-    await completeSandboxOnboarding(account.id, getDb());
+    await activePayoutAccount(m.partnerId, SELLER);
     const sold = async (ticketId: string) => {
       const listing = await createListing(
         {
@@ -696,10 +611,7 @@ describe('completing a purchase', () => {
 
   it('a cancelled show refunds its sold tickets and cancels their payouts (after the commit, by job)', async () => {
     const m = await market();
-    const listing = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
+    const listing = await listTicket(m, 'T1');
     const intention = await intend(m.key, [listing.id]);
     const paid = await payOnSandbox(intention.body.data.paymentUrl);
     expect((await getListing(m.partnerId, listing.id, getDb())).status).toBe('SOLD');
@@ -724,10 +636,7 @@ describe('completing a purchase', () => {
 
   it('a show cancelled 20 times at once, then again, refunds its buyer once and mails them once; a rerun refund job finds its refund', async () => {
     const m = await market();
-    const listing = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
+    const listing = await listTicket(m, 'T1');
     const intention = await intend(m.key, [listing.id]);
     const paid = await payOnSandbox(intention.body.data.paymentUrl);
     const sent = jobs.sent.length;
@@ -757,10 +666,7 @@ describe('completing a purchase', () => {
 
   it('refuses the purchase when the partner says the seller no longer owns the ticket: listing cancelled, payment refunded', async () => {
     const m = await market();
-    const listing = await createListing(
-      { partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T1'], price: 40 },
-      getDb(),
-    );
+    const listing = await listTicket(m, 'T1');
     const intention = await intend(m.key, [listing.id]);
     // Meanwhile the seller transferred the ticket in the partner's system.
     await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` }, getDb());
@@ -799,7 +705,7 @@ describe('peer-to-peer transfer', () => {
       );
     expect(await transfer(['T1'])).toBe('403 Transfers are not allowed for ticket T1');
     await rules(m.key, [{ externalReferenceEventId: m.ref, ruleType: 'P2P_TRANSFER', rules: { allowed: true } }]);
-    await createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds: ['T2'], price: 40 }, getDb());
+    await listTicket(m, 'T2');
     expect(await transfer(['T2'])).toBe('409 A listed ticket cannot be transferred; take it off sale first');
     expect(await transfer(['T1'])).toEqual({ ticketIds: ['T1'], newOwnerEmail: 'friend@example.com' });
     const [t1] = await getDb()

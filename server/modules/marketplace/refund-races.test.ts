@@ -4,12 +4,12 @@ import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancel
 import { getDb, getSql } from '@/db';
 import { buyIntentions, mails, payments, payouts, refunds, transfers } from '@/db/schema';
 import { AppError } from '@/server/lib/errors';
-import { completeSandboxOnboarding, getPayment, setUpPayoutAccount } from '@/server/modules/payments';
+import { getPayment } from '@/server/modules/payments';
 import { listMessages } from '@/server/modules/webhooks';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
 import { recordJobsInFile } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
-import { payOnSandbox } from '@/server/testing/payments';
+import { activePayoutAccount, payOnSandbox } from '@/server/testing/payments';
 import { deleteTicket } from '@/server/testing/ticket-api';
 import { refundPurchase } from './admin';
 import { listPurchases } from '@/server/modules/ops';
@@ -171,15 +171,7 @@ describe('staff refund', () => {
     // Real race: 10 refunds and 10 payout runs at once. Either the payout was paid (and the refund
     // flags it) or it was cancelled (and no money moved to the seller); never a 5xx.
     const r = await sold('Refund vs payout race');
-    const { account } = await setUpPayoutAccount(
-      r.partnerId,
-      {
-        sellerEmail: SELLER,
-        returnUrl: 'https://p.example/b',
-      },
-      getDb(),
-    );
-    await completeSandboxOnboarding(account.id, getDb());
+    await activePayoutAccount(r.partnerId, SELLER);
     await getDb()
       .update(payouts)
       .set({ dueAt: sql`now() - interval '1 minute'` as unknown as Date })

@@ -1,12 +1,12 @@
 import { getDb } from '@/db';
 import { postRules, sellerMarket } from '@/server/testing/market';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { GET as meGet } from '@/app/v1/me/route';
 import { AppError } from '@/server/lib/errors';
 import { getPartner, setPartnerLogo, updateIntegration } from '@/server/modules/partners';
 import { setEnvInFile } from '@/server/testing/env';
-import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
+import { fakePartnerInFile, fakeTicket } from '@/server/testing/fake-partner';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
 import { recordJobsInFile } from '@/server/testing/jobs';
 import { admit, deleteTicket } from '@/server/testing/ticket-api';
@@ -29,12 +29,7 @@ import {
 import { ticketsForSale } from '@/server/modules/tickets';
 import { resaleEntryUrl } from '@/server/modules/fan-pages';
 
-let fake: FakePartner;
-beforeAll(async () => {
-  fake = await FakePartner.start();
-});
-afterEach(() => fake.reset());
-afterAll(() => fake.close());
+const fake = fakePartnerInFile();
 setEnvInFile({ ALLOW_PRIVATE_PARTNER_URLS: '1', PUBLIC_BASE_URL: 'https://encore.test' });
 recordJobsInFile();
 

@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { GET as orderGet } from '@/app/v1/marketplace/sellingflow/url/order/entrypoint/route';
 import { GET as sellGet } from '@/app/v1/marketplace/sellingflow/url/entrypoint/route';
 import { getDb } from '@/db';
@@ -7,7 +7,7 @@ import { tickets } from '@/db/schema';
 import { updateIntegration } from '@/server/modules/partners';
 import { storeVouchedTickets, type TicketCreate, ticketsForSale } from '@/server/modules/tickets';
 import { setEnvInFile } from '@/server/testing/env';
-import { FakePartner, fakeTicket } from '@/server/testing/fake-partner';
+import { fakePartnerInFile, fakeTicket } from '@/server/testing/fake-partner';
 import { callRoute } from '@/server/testing/fixtures';
 import { recordJobsInFile } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
@@ -21,12 +21,7 @@ import { syncForSale, ticketSellStatuses } from './sell';
  * stores what it vouches for this fan, and goes on to sell, or says why not.
  */
 
-let fake: FakePartner;
-beforeAll(async () => {
-  fake = await FakePartner.start();
-});
-afterEach(() => fake.reset());
-afterAll(() => fake.close());
+const fake = fakePartnerInFile();
 setEnvInFile({ ALLOW_PRIVATE_PARTNER_URLS: '1', PUBLIC_BASE_URL: 'https://encore.test' });
 recordJobsInFile();
 

@@ -69,19 +69,21 @@ export async function revokeInvitation(invitationId: string, db: DbOrTx): Promis
   if (!deleted.length) throw notFound('Invitation not found');
 }
 
+/** The invitation whose link carries `token`, while it is neither accepted nor expired. */
+const pendingWithToken = (token: string) =>
+  and(
+    eq(staffInvitations.tokenHash, sha256Hex(token)),
+    isNull(staffInvitations.acceptedAt),
+    gt(staffInvitations.expiresAt, sql`now()`),
+  );
+
 /** The pending invitation a link's token belongs to, or null for unknown, used or expired links. */
 export async function findInvitation(token: string, db: DbOrTx) {
   if (token.length < 10 || token.length > 200) return null;
   const [row] = await db
     .select({ id: staffInvitations.id, email: staffInvitations.email, expiresAt: staffInvitations.expiresAt })
     .from(staffInvitations)
-    .where(
-      and(
-        eq(staffInvitations.tokenHash, sha256Hex(token)),
-        isNull(staffInvitations.acceptedAt),
-        gt(staffInvitations.expiresAt, sql`now()`),
-      ),
-    );
+    .where(pendingWithToken(token));
   return row ?? null;
 }
 
@@ -92,17 +94,7 @@ export async function findInvitation(token: string, db: DbOrTx) {
 export async function acceptInvitation(input: AcceptInvitationInput, db: DbOrTx): Promise<StaffSession> {
   const { token, name, password } = acceptInvitationInput.parse(input);
   return db.transaction(async (tx) => {
-    const [inv] = await tx
-      .select()
-      .from(staffInvitations)
-      .where(
-        and(
-          eq(staffInvitations.tokenHash, sha256Hex(token)),
-          isNull(staffInvitations.acceptedAt),
-          gt(staffInvitations.expiresAt, sql`now()`),
-        ),
-      )
-      .for('update');
+    const [inv] = await tx.select().from(staffInvitations).where(pendingWithToken(token)).for('update');
     if (!inv) throw notFound('This invitation link is invalid, used or expired. Ask for a new one.');
     await tx
       .update(staffInvitations)

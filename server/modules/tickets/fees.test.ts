@@ -3,7 +3,7 @@ import { POST as createEvent, PUT as updateEvent } from '@/app/v1/events/route';
 import { POST as syncPost } from '@/app/v1/sync/tickets/route';
 import { getDb } from '@/db';
 import { setPrimarySalesFee } from '@/server/modules/partners';
-import { apiRequest, makePartner } from '@/server/testing/fixtures';
+import { apiRequest, eventRequest, makePartner } from '@/server/testing/fixtures';
 import { resolvePrimarySalesFee } from './fees';
 
 let seq = 0;
@@ -33,36 +33,30 @@ async function setup() {
   await setPrimarySalesFee({ partnerId: partner.partner.id, primarySalesFee: PARTNER_FEE }, getDb());
   const ref = `FC-${Date.now()}-${++seq}`;
   const created = await createEvent(
-    apiRequest('/v1/events', {
-      key: partner.apiKey,
-      body: {
-        title: 'E',
-        description: 'd',
-        externalReferenceId: ref,
-        location: {},
-        configuration: {},
-        primarySalesFee: EVENT_FEE,
-        shows: [
-          {
-            title: 'S1',
-            date: '2027-06-01T20:00:00Z',
-            showId: `${ref}-S1`,
-            images: [],
-            configuration: {},
-            primarySalesFee: SHOW_FEE,
-            ticketOptions: [option('GA', { primarySalesFee: S1_GA_FEE }), option('VIP')],
-          },
-          {
-            title: 'S2',
-            date: '2027-06-02T20:00:00Z',
-            showId: `${ref}-S2`,
-            images: [],
-            configuration: {},
-            ticketOptions: [option('GA', { primarySalesFee: S2_GA_FEE })],
-          },
-        ],
-      },
-    }),
+    eventRequest(
+      partner.apiKey,
+      ref,
+      [
+        {
+          title: 'S1',
+          date: '2027-06-01T20:00:00Z',
+          showId: `${ref}-S1`,
+          images: [],
+          configuration: {},
+          primarySalesFee: SHOW_FEE,
+          ticketOptions: [option('GA', { primarySalesFee: S1_GA_FEE }), option('VIP')],
+        },
+        {
+          title: 'S2',
+          date: '2027-06-02T20:00:00Z',
+          showId: `${ref}-S2`,
+          images: [],
+          configuration: {},
+          ticketOptions: [option('GA', { primarySalesFee: S2_GA_FEE })],
+        },
+      ],
+      { title: 'E', primarySalesFee: EVENT_FEE },
+    ),
   );
   expect(created.status).toBe(200);
   const ticket = (ticketId: string, showId: string, ticketOptionId: string, extra: Record<string, unknown> = {}) => ({

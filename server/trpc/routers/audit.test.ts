@@ -4,7 +4,7 @@ import { transaction } from '@/server/lib/transaction';
 import { queueMail } from '@/server/modules/mail';
 import { createStaff } from '@/server/modules/staff';
 import { setEnvInFile } from '@/server/testing/env';
-import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
+import { makePartner, pushEvent, testBanner, testShow } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { postRules } from '@/server/testing/market';
 import { createCallerFactory } from '../init';
@@ -203,26 +203,12 @@ describe('audit router', () => {
       }),
     );
 
-    const bannerInput = {
-      ...p,
-      eventRef: null,
-      showId: null,
-      placement: 'SELL' as const,
+    const bannerInput = testBanner(partnerId, {
       title: 'Sell safely',
-      description: 'Official resale',
       imageUrl: null,
       backgroundColor: null,
       textColor: null,
-      ctaText: 'Sell now',
-      ctaUrl: null,
-      ctaEnabled: true,
-      ctaBackgroundColor: null,
-      ctaTextColor: null,
-      onlyWhenPrimarySoldOut: false,
-      hoursBeforeShow: null,
-      onlyForSellersWithSellable: false,
-      active: true,
-    };
+    });
     const banner = await check('banners.create', partnerId, () => staff.banners.create(bannerInput));
     const bannerId = (banner.answer as { id: string }).id;
     const updatedBanner = await check('banners.update', partnerId, () =>

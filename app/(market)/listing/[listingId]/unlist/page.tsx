@@ -1,16 +1,8 @@
 import type { Metadata } from 'next';
-import { notFound } from 'next/navigation';
 import { connection } from 'next/server';
 import { getTranslations } from 'next-intl/server';
-import { fanOf } from '@/components/market/session';
-import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
-import { MarketShell } from '@/components/market/shell';
-import { getDb } from '@/db';
-import { sellerListing, sellerListingPage } from '@/server/modules/marketplace';
-import { getPartner } from '@/server/modules/partners';
 import { unlistAction } from '../../../_sell/actions';
-import { ListingActionForm } from '../../../_sell/forms';
-import { ShowHeading } from '../../../_sell/parts';
+import { ConfirmStepPage, confirmStepListing } from '../../../_sell/confirm-step';
 import { moneyMajor } from '../../../_sell/reasons';
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -24,40 +16,27 @@ type Props = { params: Promise<{ listingId: string }>; searchParams: Promise<Rec
 export default async function UnlistPage({ params, searchParams }: Props) {
   await connection();
   const [{ listingId }, query] = await Promise.all([params, searchParams]);
-  const found = await sellerListing(listingId, null, getDb());
-  if (!found) notFound();
-  const fan = await fanOf(found.partnerId);
-  const view = fan ? await sellerListingPage(found.partnerId, listingId, fan.email, getDb()) : null;
-  if (!view) notFound();
-  const partner = await getPartner(found.partnerId, getDb());
+  const step = await confirmStepListing(listingId, query);
   const t = await getTranslations('listing');
-  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner.returnOrigins);
+  const { listing } = step.view;
   return (
-    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo} narrow>
-      <section className="mk-card" aria-labelledby="confirm-title" data-testid="unlist-confirm">
-        <h1 id="confirm-title">{t('unlistConfirmTitle')}</h1>
-        <ShowHeading label={view.label} startsAt={view.tickets[0].startsAt} />
-        <p>
-          {t('unlistConfirmBody', {
-            count: view.listing.ticketIds.length,
-            price: await moneyMajor(view.listing.price, view.listing.currency),
-          })}
-        </p>
-        <div className="sl-actions">
-          <ListingActionForm
-            action={unlistAction}
-            listingId={listingId}
-            hidden={returnTo ? { returnTo } : undefined}
-            label={t('unlistConfirm')}
-            pendingLabel={t('saving')}
-            variant="danger"
-            testId="unlist-form"
-          />
-          <a className="mk-btn mk-btn-secondary mk-btn-block" href={withReturnTo(`/listing/${listingId}`, returnTo)}>
-            {t('keepListed')}
-          </a>
-        </div>
-      </section>
-    </MarketShell>
+    <ConfirmStepPage
+      step={step}
+      listingId={listingId}
+      testId="unlist-confirm"
+      title={t('unlistConfirmTitle')}
+      body={t('unlistConfirmBody', {
+        count: listing.ticketIds.length,
+        price: await moneyMajor(listing.price, listing.currency),
+      })}
+      form={{
+        action: unlistAction,
+        hidden: step.returnTo ? { returnTo: step.returnTo } : undefined,
+        label: t('unlistConfirm'),
+        pendingLabel: t('saving'),
+        testId: 'unlist-form',
+      }}
+      backLabel={t('keepListed')}
+    />
   );
 }
