@@ -57,6 +57,19 @@ describe('message files', () => {
     expect(translator('en', 'common')('tickets', { count: 1 })).toBe('1 ticket');
     expect(translator('es', 'common')('tickets', { count: 3 })).toBe('3 entradas');
   });
+
+  it('agrees the whole sentence with the count: one ticket taken off sale is singular to its end', () => {
+    const es = translator('es', 'listing');
+    expect(es('unlistConfirmBody', { count: 1, price: '32,00 €' })).toBe(
+      'Tu entrada a 32,00 € dejará de mostrarse a los compradores. Puedes volver a publicarla más tarde.',
+    );
+    expect(es('unlistConfirmBody', { count: 2, price: '32,00 €' })).toBe(
+      'Tus 2 entradas a 32,00 € cada una dejarán de mostrarse a los compradores. Puedes volver a publicarlas más tarde.',
+    );
+    expect(translator('en', 'listing')('unlistConfirmBody', { count: 1, price: '€32.00' })).toBe(
+      'Your ticket at €32.00 will no longer be shown to buyers. You can list again later.',
+    );
+  });
 });
 
 describe('locale choice', () => {
