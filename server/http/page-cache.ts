@@ -38,7 +38,12 @@ interface StoredPage {
   nonce: string;
 }
 
-const pages = () => shortCache<StoredPage | null>(BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, MAX_PAGES);
+const pages = () =>
+  shortCache<StoredPage | null>(BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, {
+    maxEntries: MAX_PAGES,
+    maxBytes: 32 * 1024 * 1024,
+    sizeOf: (page) => (page ? page.parts.reduce((n, part) => n + part.length, 0) : 1),
+  });
 
 /** The buy page itself: /market/<event>, with any query. */
 const BUY_PAGE = /^\/market\/[^/?#]+(\?|$)/;

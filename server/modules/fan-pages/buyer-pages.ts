@@ -7,7 +7,7 @@ import { protectionOf } from '@/server/modules/protection';
 import { type BuyerListing, buyerListings, named, type ShowInfo } from './buyer-listings';
 import { type MarketOffer, offersOf, quantitiesOf } from './offers';
 import { shortCache } from '@/server/lib/short-cache';
-import { BUY_PAGE_LAYER_MS, BUY_PAGES, buyPageOffers } from './offers-cache';
+import { BUY_PAGE_LAYER_MS, BUY_PAGES, buyPageOffers, OFFER_BYTES } from './offers-cache';
 import { getBuyIntention, isBuyableNow } from '@/server/modules/marketplace';
 
 /*
@@ -106,7 +106,9 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
 
 export type BuyPageView = NonNullable<Awaited<ReturnType<typeof buyPage>>>;
 
-const buyPages = shortCache<BuyPageView | null>(BUY_PAGES, BUY_PAGE_LAYER_MS);
+const buyPages = shortCache<BuyPageView | null>(BUY_PAGES, BUY_PAGE_LAYER_MS, {
+  sizeOf: (view) => 1024 + (view?.listings.length ?? 0) * OFFER_BYTES,
+});
 
 /**
  * `buyPage` as the public buy page asks for it: one answer per event and filters shared by every fan in

@@ -23,7 +23,12 @@ export const BUY_PAGE_OFFERS_MS = 1000;
  */
 export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 3;
 
-export const buyPageOffers = shortCache<MarketOffer[]>('buy-page-offers', BUY_PAGE_LAYER_MS);
+/** An offer as kept here is about half a kilobyte (ids, names, seats, prices): the byte budget's estimate. */
+export const OFFER_BYTES = 512;
+
+export const buyPageOffers = shortCache<MarketOffer[]>('buy-page-offers', BUY_PAGE_LAYER_MS, {
+  sizeOf: (offers) => offers.length * OFFER_BYTES,
+});
 
 /**
  * The buy page's whole answer (the event, its shows and the chosen show's offers filtered and sorted) by
