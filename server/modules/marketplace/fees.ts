@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { marketSettings } from '@/db/schema/marketplace';
 import { toMinorUnits } from '@/server/lib/money';
-import { chargeStepMinor, payoutStepMinor } from '@/server/modules/payments';
+import { chargeStepMinor, stripePayoutMinor } from '@/server/modules/payments';
 import { listingsChangedAfterCommit } from './events';
 
 /** A partner's market terms as numbers (percentages 0–100; fixed amounts in major units, per ticket). */
@@ -116,10 +116,9 @@ export function saleSplitOf(
   primarySalesFeeMinor = 0,
 ): SaleSplit {
   const fee = feeOn(priceMinor, terms.sellerFeePercent, terms.sellerFeeFixed, currency);
-  const step = payoutStepMinor(currency);
   const afterFee = Math.max(0, priceMinor - fee);
   const unrounded = Math.max(0, afterFee - primarySalesFeeMinor);
-  const payout = Math.floor(unrounded / step) * step;
+  const payout = stripePayoutMinor(unrounded, currency);
   // What the rounding takes off the payout is Encore's seller fee, not the partner's.
   const net = afterFee - (unrounded - payout);
   return { payoutMinor: payout, sellerFeeMinor: priceMinor - net, partnerFeeMinor: net - payout };

@@ -31,6 +31,6 @@ export { getPayoutAccount, type PayoutStatus, payoutStatus, setUpPayoutAccount }
 export { refundPayment, reserveRefund, sendRefund } from './refunds';
 export { transferPayout } from './transfers';
 export { handleStripeWebhook } from './stripe-webhook';
-export { chargeStepMinor, payoutStepMinor } from './stripe-units';
+export { chargeStepMinor, payoutStepMinor, stripePayoutMinor } from './stripe-units';
 export { paymentCountsByStatus } from './counts';
 export { wipePaymentsTestData } from './wipe';
