@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { moduleTable, readOnlyModules, sourceFiles } from '@/server/testing/module-table';
 import { envVariableNames } from './env';
 
 /*
@@ -11,48 +12,11 @@ const root = process.cwd();
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 const readme = read('README.md');
 
-type Row = { module: string; owns: string[]; dependsOn: string[] };
-
-/** A cell's comma-separated names; `—` is none. */
-const names = (cell: string) =>
-  cell
-    .replaceAll('`', '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s && s !== '—');
-
-function moduleTable(): Row[] {
-  const lines = readme.split('\n');
-  const header = lines.findIndex((l) => /^\|\s*module\s*\|/.test(l));
-  expect(header, 'README has a table whose first column is "module"').toBeGreaterThan(-1);
-  expect(lines[header]).toMatch(/\|\s*owns \(tables\)\s*\|\s*depends on[^|]*\|/);
-  const rows: Row[] = [];
-  for (const line of lines.slice(header + 2)) {
-    if (!line.startsWith('|')) break;
-    const cells = line.split('|').slice(1, -1);
-    expect(cells, `a row of four cells: ${line}`).toHaveLength(4);
-    const [module, owns, dependsOn] = cells.map((c) => c.trim());
-    // A second separator row inside the table reads as a module called "-----".
-    expect(module, `a module name, not a separator: ${line}`).toMatch(/^`?[a-z][a-z-]*`?$/);
-    rows.push({ module: module.replaceAll('`', ''), owns: names(owns), dependsOn: names(dependsOn) });
-  }
-  return rows;
-}
-
 const modulesDir = path.join(root, 'server', 'modules');
 const moduleFolders = readdirSync(modulesDir, { withFileTypes: true })
   .filter((e) => e.isDirectory())
   .map((e) => e.name)
   .sort();
-
-/** Every non-test .ts/.tsx file under a folder. */
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
-  });
-}
 
 /** The other modules a module's code imports (static, re-export or dynamic import, types included). */
 function importedModules(module: string): string[] {
@@ -73,12 +37,6 @@ function ownedSchemaFiles(): Record<string, string[]> {
   expect(literal, 'eslint.config.mjs defines OWNED_TABLES').not.toBeNull();
   // A plain object literal of string arrays, from this repository's own file.
   return new Function(`return ${literal![1]};`)() as Record<string, string[]>;
-}
-
-/** READ_ONLY_MODULES of eslint.config.mjs: modules that own no table and only read others' (ops). */
-function readOnlyModules(): string[] {
-  const literal = /const READ_ONLY_MODULES = (\[[^\]]*\]);/.exec(read('eslint.config.mjs'));
-  return literal ? (new Function(`return ${literal[1]};`)() as string[]) : [];
 }
 
 /** The PostgreSQL table names a db/schema file defines. */

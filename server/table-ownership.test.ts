@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { moduleTable, readOnlyModules, sourceFiles } from '@/server/testing/module-table';
 
 /*
  * A table is read and written only by the module that owns it, raw SQL included (README, "Architecture");
@@ -10,43 +11,9 @@ import { describe, expect, it } from 'vitest';
  * eslint.config.mjs: staff reporting) may read any table and write none.
  */
 const root = process.cwd();
-const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 /** Each module's tables, from the README's module table (server/readme.test.ts keeps it true). */
-function ownedTables(): Map<string, string[]> {
-  const lines = read('README.md').split('\n');
-  const header = lines.findIndex((l) => /^\|\s*module\s*\|\s*owns \(tables\)/.test(l));
-  expect(header).toBeGreaterThan(-1);
-  const owned = new Map<string, string[]>();
-  for (const line of lines.slice(header + 2)) {
-    if (!line.startsWith('|')) break;
-    const [module, owns] = line
-      .split('|')
-      .slice(1, 3)
-      .map((c) => c.replaceAll('`', '').trim());
-    owned.set(
-      module,
-      owns
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s && s !== '—'),
-    );
-  }
-  return owned;
-}
-
-function readOnlyModules(): string[] {
-  const literal = /const READ_ONLY_MODULES = (\[[^\]]*\]);/.exec(read('eslint.config.mjs'));
-  return JSON.parse(literal![1].replaceAll("'", '"')) as string[];
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const full = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(full);
-    return /\.tsx?$/.test(e.name) && !/\.test\.tsx?$/.test(e.name) ? [full] : [];
-  });
-}
+const ownedTables = () => new Map(moduleTable().map((row) => [row.module, row.owns]));
 
 /** The file without its comments, TypeScript's and SQL's (a comment may say "from channels" without reading it). */
 const code = (text: string) =>
