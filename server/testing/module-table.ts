@@ -8,7 +8,7 @@ import { expect } from 'vitest';
  * server/readme.test.ts and server/table-ownership.test.ts share it.
  */
 const root = process.cwd();
-export const readRepoFile = (file: string) => readFileSync(path.join(root, file), 'utf8');
+const readRepoFile = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 export type ModuleRow = { module: string; owns: string[]; dependsOn: string[] };
 
