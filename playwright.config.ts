@@ -87,7 +87,8 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `npx next start -p ${port}`,
+    // `npm start`'s command, without npm in between (SIGTERM reaches the server itself).
+    command: `node --import tsx server/start.ts -p ${port}`,
     url: `${baseURL}/healthz`,
     env: serverEnv,
     reuseExistingServer: false,

@@ -15,6 +15,7 @@ import {
   refusalPage,
 } from '@/server/http/page-guard';
 import { requestIdOf } from '@/server/http/request-id';
+import { PRIVATE_CACHE_CONTROL, sharedPageAddress } from '@/server/http/shared-page';
 import {
   API_CONTENT_SECURITY_POLICY,
   FRAME_OPTIONS_DENY,
@@ -25,7 +26,13 @@ import {
   underEmbeddablePrefix,
 } from '@/server/http/security-headers';
 import { frameAncestors } from '@/server/lib/return-origins';
-import { LOCALE_COOKIE, LOCALE_HEADER, resolveLocale, supportedLocale } from '@/server/lib/i18n/locales';
+import {
+  LOCALE_COOKIE,
+  LOCALE_COOKIE_OPTIONS,
+  LOCALE_HEADER,
+  resolveLocale,
+  supportedLocale,
+} from '@/server/lib/i18n/locales';
 import { FAN_ADDRESS_HEADER, getsFanLocale, redeemRedirectFor } from '@/server/modules/fans';
 import { framingOriginsOf } from '@/server/modules/fan-pages';
 
@@ -59,7 +66,18 @@ export async function proxy(req: NextRequest) {
     ? pageContentSecurityPolicy(nonce, process.env.NODE_ENV === 'development', frameAncestors(framers))
     : API_CONTENT_SECURITY_POLICY;
   const refusal = api ? null : await pageRefusal(req);
-  const res = refusal ? refused(req, refusal) : route(req, id, nonce, csp);
+  // An anonymous fan's buy page is the one answer shared by everyone asking for its address (issue 45):
+  // Encore's server (server/http/shared-pages.ts) makes it cacheable; every other answer is private.
+  const shared =
+    !api &&
+    !refusal &&
+    sharedPageAddress({
+      method: req.method,
+      url: `${pathname}${req.nextUrl.search}`,
+      header: (name) => req.headers.get(name),
+    }) !== null;
+  const res = refusal ? refused(req, refusal) : route(req, id, nonce, csp, shared);
+  if (!shared && !res.headers.has('cache-control')) res.headers.set('cache-control', PRIVATE_CACHE_CONTROL);
   res.headers.set('x-request-id', id);
   res.headers.set('content-security-policy', csp);
   // next.config.ts leaves X-Frame-Options off these paths: DENY unless the partner's origins may frame it.
@@ -87,7 +105,7 @@ function refused(req: NextRequest, refusal: Refusal): Response {
   return refusalPage(refusal, fanPage ? locale : 'en', fanPage);
 }
 
-function route(req: NextRequest, id: string, nonce: string | null, csp: string): Response {
+function route(req: NextRequest, id: string, nonce: string | null, csp: string, shared: boolean): Response {
   const { pathname } = req.nextUrl;
 
   if (pathname.startsWith('/v1/')) {
@@ -150,8 +168,9 @@ function route(req: NextRequest, id: string, nonce: string | null, csp: string):
     );
   } else headers.delete(LOCALE_HEADER);
   const res = NextResponse.next({ request: { headers } });
-  if (fanPage && lang && req.cookies.get(LOCALE_COOKIE)?.value !== lang) {
-    res.cookies.set(LOCALE_COOKIE, lang, { path: '/', maxAge: 365 * 86_400, sameSite: 'lax', httpOnly: true });
+  // A shared page carries no cookie: there the page remembers the language itself (RememberLanguage).
+  if (fanPage && lang && !shared && req.cookies.get(LOCALE_COOKIE)?.value !== lang) {
+    res.cookies.set(LOCALE_COOKIE, lang, LOCALE_COOKIE_OPTIONS);
   }
   return res;
 }

@@ -3,7 +3,6 @@ import { getDb, runMigrations } from '@/db';
 import { startEmbeddedPostgres } from '@/db/embedded';
 import { partners, staffUsers } from '@/db/schema';
 import { env, publicBaseUrl, resetEnvCache } from '@/server/env';
-import { installClientAddressHeader } from '@/server/http/client-address';
 import { appSecret } from '@/server/lib/app-secret';
 import { log } from '@/server/lib/log';
 import { oneTimeTokenKey } from '@/server/modules/fans';
@@ -97,7 +96,6 @@ export function bootApp(): Promise<void> {
   booted ??= (async () => {
     const started = Date.now();
     env(); // fail fast, readably, on a bad environment
-    installClientAddressHeader(env().TRUSTED_PROXY_HOPS);
     const db = await prepareDatabase('own');
     process.env.NEXTAUTH_URL ??= publicBaseUrl();
     await ensureSessionSecret();

@@ -50,6 +50,12 @@ const schema = z
      * default): the client is the socket's peer and X-Forwarded-For is ignored, since a client writes it.
      */
     TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+    /**
+     * A shared HTTP cache stands in front (the reference edge, edge/nginx.conf, or a CDN): anonymous fans'
+     * buy pages are then kept there only, not in this process as well (two caches one behind the other
+     * would each add their window to how long a sold offer shows; docs/operations.md "Running at scale").
+     */
+    EDGE_CACHE: boolish.default(false),
     /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
     ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
     /** Lifetime of a one-time sign-in token (`GET /v1/auth/oneTimeToken`), in seconds: 15 minutes by default. */

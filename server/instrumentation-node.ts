@@ -1,13 +1,21 @@
 import { bootApp } from './boot';
 import { EnvError } from './env';
-import { installRenderGate } from './http/render-gate';
+import { startedByServerEntry } from './server-entry';
 import { captureErrorOutput } from './testing/error-output';
 
 // The e2e server: keep what is written to stderr, so tests can see that bad input logs no error.
 if (process.env.TEST_HOOKS_SECRET) captureErrorOutput();
 
-// Buy pages in a rush are rendered a few at a time, in arrival order (render-gate.ts says why).
-if (process.env.NEXT_PHASE !== 'phase-production-build') installRenderGate();
+// A production server is Encore's own (server/start.ts): `next start` alone would serve without the
+// client's address (the per-address limits would count no one) and without the shared buy page.
+if (
+  process.env.NODE_ENV === 'production' &&
+  process.env.NEXT_PHASE !== 'phase-production-build' &&
+  !startedByServerEntry()
+) {
+  process.stderr.write('\nStart Encore with `npm start` (server/start.ts), not `next start`.\n');
+  process.exit(1);
+}
 
 // Skipped while `next build` collects pages: building must not need a database.
 if (process.env.NEXT_PHASE !== 'phase-production-build') {

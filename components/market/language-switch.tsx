@@ -2,27 +2,43 @@
 
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useLocale, useTranslations } from 'next-intl';
+import { useEffect } from 'react';
 
 const NAMES: Record<string, string> = { en: 'English', es: 'Español' };
+const COOKIE = 'encore_lang';
 
-/** Links to the same page in each language (the proxy remembers the choice in a cookie). */
+/**
+ * Links to the same page in each language. The choice is remembered in a cookie: by the proxy on a
+ * page for one fan, and here on a shared buy page (issue 45), which carries no cookie since every fan
+ * asking for its address gets the same bytes.
+ */
 export function LanguageSwitch() {
   const locale = useLocale();
   const t = useTranslations('common');
   const path = usePathname();
   const query = useSearchParams();
+  useEffect(() => {
+    const asked = new URLSearchParams(window.location.search).get('lang');
+    const lang = asked?.trim().toLowerCase().split(/[-_]/)[0];
+    if (lang && lang in NAMES && !document.cookie.split('; ').includes(`${COOKIE}=${lang}`)) {
+      document.cookie = `${COOKIE}=${lang}; path=/; max-age=${365 * 86_400}; samesite=lax`;
+    }
+  }, []);
   return (
     <nav className="mk-lang" aria-label={t('language')}>
       {Object.entries(NAMES).map(([code, name]) => {
         const params = new URLSearchParams(query.toString());
         params.set('lang', code);
         return (
+          // A shared page is made from its canonical address (the parameters it reads, in one order), which
+          // can differ from the fan's own: the address made on the server stands.
           <a
             key={code}
             href={`${path}?${params.toString()}`}
             lang={code}
             hrefLang={code}
             aria-current={code === locale ? 'true' : undefined}
+            suppressHydrationWarning
           >
             {name}
           </a>

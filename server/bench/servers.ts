@@ -6,7 +6,7 @@ import path from 'node:path';
 
 /**
  * The servers the HTTP benches talk to, each a child process in its own process group: the built app
- * (`next start`) and the bare baseline (bare-server.ts). Both are stopped by `stopServers()` (the
+ * (`npm start`) and the bare baseline (bare-server.ts). Both are stopped by `stopServers()` (the
  * whole group, so no Next.js worker outlives the bench) and, as a last resort, when the bench exits.
  */
 
@@ -128,7 +128,7 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 let app: Promise<string> | undefined;
 
 /**
- * The built app under `next start` on the bench's database, with the local job provider working jobs
+ * The built app as `npm start` runs it (server/start.ts) on the bench's database, with the local job provider working jobs
  * (it imports the ticket batches). Started once per bench run; answers its base URL.
  */
 export function startApp(databaseUrl: string): Promise<string> {
@@ -138,8 +138,8 @@ export function startApp(databaseUrl: string): Promise<string> {
     // BENCH_CPU_PROF=<dir>: the app writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
     await startChild(
-      'next start',
-      [...prof, nextBin(), 'start', '-p', String(APP_PORT), '-H', '127.0.0.1'],
+      'npm start',
+      [...prof, '--import', 'tsx', 'server/start.ts', '-p', String(APP_PORT), '-H', '127.0.0.1'],
       childEnv({
         NODE_ENV: 'production',
         NEXT_DIST_DIR: DIST_DIR,

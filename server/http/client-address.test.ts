@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_ADDRESS_HEADER, clientAddressFor, installClientAddressHeader } from './client-address';
+import { CLIENT_ADDRESS_HEADER, clientAddressFor, setClientAddress } from './client-address';
 
 describe('clientAddressFor', () => {
   it('with no trusted proxy takes the socket peer, whatever X-Forwarded-For says', () => {
@@ -28,12 +28,14 @@ describe('clientAddressFor', () => {
   });
 });
 
-describe('installClientAddressHeader', () => {
+describe('setClientAddress', () => {
   let server: http.Server;
   let url = '';
   beforeAll(async () => {
-    installClientAddressHeader(0);
-    server = http.createServer((req, res) => res.end(String(req.headers[CLIENT_ADDRESS_HEADER] ?? 'none')));
+    server = http.createServer((req, res) => {
+      setClientAddress(req, 0);
+      res.end(String(req.headers[CLIENT_ADDRESS_HEADER] ?? 'none'));
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   });

@@ -1,11 +1,11 @@
-import http from 'node:http';
+import type http from 'node:http';
 
 /**
  * The header every request carries, set by this process from the socket it arrived on: the client's
  * address as far as Encore can trust it. Route handlers and server actions cannot see the socket (Next.js
- * hides it), and `X-Forwarded-For` is whatever the client wrote unless a proxy of ours rewrote it. So the
- * HTTP server's `request` event, before Next.js sees the request, drops any value a client sent under this
- * name and writes the address picked by `clientAddressFor`.
+ * hides it), and `X-Forwarded-For` is whatever the client wrote unless a proxy of ours rewrote it. So
+ * Encore's own HTTP server (server/start.ts), before Next.js sees the request, drops any value a client
+ * sent under this name and writes the address picked by `clientAddressFor` (`setClientAddress`).
  */
 export const CLIENT_ADDRESS_HEADER = 'x-encore-client-address';
 
@@ -36,25 +36,15 @@ function normalise(address: string): string {
   return address.startsWith('::ffff:') && address.includes('.') ? address.slice(7) : address;
 }
 
-let installed = false;
-
 /**
- * Installs the header on every HTTP server of this process (called once at boot, before requests are
- * served: Next.js creates its server first, and the `request` event goes through the prototype's emit).
+ * Writes the header on a request as Encore's own HTTP server receives it (server/start.ts), before Next.js
+ * sees it: any value the client sent under this name is dropped, and the address `clientAddressFor` picks
+ * from the socket and the trusted proxies' X-Forwarded-For is written instead.
  */
-export function installClientAddressHeader(hops: number): void {
-  if (installed) return;
-  installed = true;
-  const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function patchedEmit(this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === 'request') {
-      const req = args[0] as http.IncomingMessage;
-      delete req.headers[CLIENT_ADDRESS_HEADER];
-      const address = clientAddressFor(req.socket?.remoteAddress, req.headers['x-forwarded-for'], hops);
-      if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
-    }
-    return Reflect.apply(emit, this, [event, ...args]) as boolean;
-  } as typeof emit;
+export function setClientAddress(req: http.IncomingMessage, hops: number): void {
+  delete req.headers[CLIENT_ADDRESS_HEADER];
+  const address = clientAddressFor(req.socket?.remoteAddress, req.headers['x-forwarded-for'], hops);
+  if (address) req.headers[CLIENT_ADDRESS_HEADER] = address;
 }
 
 /** The trusted client address of a request that went through this process's server; null when unknown. */

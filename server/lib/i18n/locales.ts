@@ -13,6 +13,11 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_HEADER = 'x-encore-locale';
 /** The cookie remembering the fan's last `lang`. */
 export const LOCALE_COOKIE = 'encore_lang';
+/**
+ * How it is set: a year, the whole site. Not HttpOnly: a language is no secret, and on a shared buy page
+ * (which carries no cookie, issue 45) the page itself writes it (components/market/remember-language.tsx).
+ */
+export const LOCALE_COOKIE_OPTIONS = { path: '/', maxAge: 365 * 86_400, sameSite: 'lax' as const };
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);

@@ -9,7 +9,7 @@
  */
 export { buyerCheckout, buyerIntention, buyPage, type MarketSort, sharedBuyPage, showOnSale } from './buyer-pages';
 export { type MarketOffer, quantitiesOf } from './offers';
-export { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS } from './offers-cache';
+export { BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS } from './offers-cache';
 export { listingPage, namedTicketOnSale } from './pages';
 export { paymentOrder, type PaymentOrder } from './payment-order';
 export {

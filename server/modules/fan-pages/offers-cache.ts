@@ -1,3 +1,4 @@
+import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS } from '@/server/lib/freshness';
 import { shortCache } from '@/server/lib/short-cache';
 import type { MarketOffer } from './offers';
 
@@ -15,13 +16,7 @@ import type { MarketOffer } from './offers';
  * claim (a 409 for a taken listing), so the worst a fan meets is "no longer available" for an offer that
  * was taken less than a second before the page was made — as if the page had been loaded a second earlier.
  */
-export const BUY_PAGE_OFFERS_MS = 1000;
-
-/**
- * Each of the three layers (the offers; the page answers made from them; the pages as sent, made from the
- * answers, server/http/page-cache.ts) keeps a third of the window, so the three together hold it.
- */
-export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 3;
+export { BUY_PAGE_OFFERS_MS, BUY_PAGE_LAYER_MS };
 
 /** An offer as kept here is about half a kilobyte (ids, names, seats, prices): the byte budget's estimate. */
 export const OFFER_BYTES = 512;
@@ -40,9 +35,6 @@ export const buyPageOffers = shortCache<MarketOffer[]>('buy-page-offers', BUY_PA
  * window; the listing writes they cause in this process forget both layers at once.
  */
 export const BUY_PAGES = 'buy-pages';
-
-/** The pages as sent to anonymous fans, by address (server/http/page-cache.ts). */
-export const BUY_PAGE_HTML = 'buy-page-html';
 
 /** Any write to listings (or to the fees shown with them) in this process: the next page reads afresh. */
 export function forgetBuyPageOffers(): void {

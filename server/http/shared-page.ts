@@ -1,0 +1,91 @@
+import { LOCALE_COOKIE, resolveLocale } from '@/server/lib/i18n/locales';
+
+/**
+ * Which answers may be shared by every fan who asks for the same address (issue 45): an anonymous fan's
+ * buy page. Everything such a page depends on is in its address (the event, the query parameters below)
+ * and its language; nothing of a person is in it. Every shared cache in front of Encore (the reference
+ * edge, edge/nginx.conf; a CDN; this process's own, shared-pages.ts) keys it the same way, so what one
+ * fan is sent is exactly what another asking the same is sent.
+ */
+
+/** The buy page itself: /market/<event>, with any query. */
+const BUY_PAGE = /^\/market\/[^/?#]+$/;
+
+/**
+ * The query parameters the buy page reads (app/(market)/market/[eventId]/page.tsx), in the order of the
+ * canonical query. Anything else a shared link carries (`utm_*`, `fbclid`, `gclid`, `?x=1`) is not part of
+ * the page, so it is not part of its key either: the fans of one shared link share one page.
+ * edge/nginx.conf lists the same (server/http/shared-page.test.ts checks).
+ */
+export const BUY_PAGE_PARAMS = [
+  'show',
+  'ticket',
+  'ticketOptionId',
+  'zone',
+  'qty',
+  'sort',
+  'page',
+  'returnTo',
+  'returnURL',
+] as const;
+
+/** Request headers of the router's own requests (RSC payloads, prefetches, server actions): never shared. */
+const ROUTER_HEADERS = [
+  'rsc',
+  'next-action',
+  'next-router-state-tree',
+  'next-router-prefetch',
+  'next-router-segment-prefetch',
+];
+
+/**
+ * What a shared buy page answers with: fresh in a shared cache for a second (`s-maxage`; the freshness
+ * bound, docs/decisions.md "The rush through a shared cache"), served stale for at most one more while one
+ * refresh runs, and never kept by the fan's browser past its use (`max-age=0`).
+ */
+export const SHARED_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=1, stale-while-revalidate=1';
+/**
+ * The request headers the page depends on besides its address: the language is chosen from the
+ * Accept-Language header and the `encore_lang` cookie when the address has no `lang`.
+ */
+export const SHARED_PAGE_VARY = 'Accept-Encoding, Accept-Language, Cookie';
+/** Every answer that is not a shared page (a person's page, checkout, the API, anything with a token). */
+export const PRIVATE_CACHE_CONTROL = 'private, no-store';
+
+/** A request as both Node.js's server and the proxy see it. */
+export interface RequestFacts {
+  method: string;
+  /** Path and query, as sent. */
+  url: string;
+  header(name: string): string | null | undefined;
+}
+
+/**
+ * The canonical form of a shared page request: its path and the parameters it reads, in a fixed order,
+ * with the language chosen as the page would choose it. Null when the answer is a person's (a session or
+ * any cookie but the remembered language, Authorization, a one-time `token`, the router's own requests)
+ * or not a buy page.
+ */
+export function sharedPageAddress(req: RequestFacts): { path: string; lang: string } | null {
+  if (req.method !== 'GET') return null;
+  const url = new URL(req.url, 'http://encore');
+  if (!BUY_PAGE.test(url.pathname)) return null;
+  if (req.header('authorization') || ROUTER_HEADERS.some((name) => req.header(name) != null)) return null;
+  if (url.searchParams.has('token') || url.searchParams.has('_rsc')) return null;
+  const cookies = (req.header('cookie') ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  if (cookies.some((c) => !c.startsWith(`${LOCALE_COOKIE}=`))) return null;
+  const lang = resolveLocale({
+    lang: url.searchParams.get('lang'),
+    cookie: cookies.length ? cookies[cookies.length - 1].slice(LOCALE_COOKIE.length + 1) : null,
+    acceptLanguage: req.header('accept-language'),
+  });
+  const query = new URLSearchParams({ lang });
+  for (const name of BUY_PAGE_PARAMS) {
+    const value = url.searchParams.get(name);
+    if (value !== null) query.set(name, value);
+  }
+  return { path: `${url.pathname}?${query}`, lang };
+}

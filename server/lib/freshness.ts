@@ -1,0 +1,16 @@
+/**
+ * How fresh the buy page's offers are (issue 34, issue 45): an offer that was held, sold, repriced or taken
+ * off sale elsewhere is shown as buyable for at most BUY_PAGE_OFFERS_MS on a page this process makes (plus
+ * the read's own time). Three layers each keep a third of it: the offers read (fan-pages offers-cache.ts),
+ * the page answers made from them, and the pages as sent (server/http/shared-pages.ts). A shared cache in
+ * front (the reference edge, a CDN) adds its own window, stated with the page's Cache-Control
+ * (server/http/shared-page.ts; docs/decisions.md "The rush through a shared cache").
+ * Kept apart from the modules so Encore's HTTP server (server/start.ts) reads them without loading the app.
+ */
+export const BUY_PAGE_OFFERS_MS = 1000;
+
+/** Each layer's third of the window. */
+export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 3;
+
+/** The pages as sent to anonymous fans, by address (server/http/shared-pages.ts); forgotten by this name. */
+export const BUY_PAGE_HTML = 'buy-page-html';
