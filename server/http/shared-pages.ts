@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { metrics } from '@/server/lib/metrics';
 import { shortCache } from '@/server/lib/short-cache';
 import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS } from '@/server/lib/freshness';
 import { requestIdFrom } from './request-id';
@@ -99,6 +100,7 @@ export function sharedPages(options: SharedPagesOptions): SharedPages {
     const headers: http.OutgoingHttpHeaders = { accept: 'text/html', 'user-agent': 'Encore shared page' };
     for (const name of FORWARDED) if (req.headers[name] !== undefined) headers[name] = req.headers[name];
     headers[FILL_HEADER] = secret;
+    metrics().sharedPageRenders.inc();
     return new Promise((resolve, reject) => {
       const ask = http.request(
         { host: '127.0.0.1', port: options.port(), method: 'GET', path, headers, agent },

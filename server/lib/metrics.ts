@@ -21,6 +21,7 @@ export interface Metrics {
   payoutsDue: Gauge<'currency'>;
   payoutsDueAmount: Gauge<'currency'>;
   probeSuccess: Gauge<'probe'>;
+  sharedPageRenders: Counter;
 }
 
 const KEY = Symbol.for('encore.metrics');
@@ -78,6 +79,11 @@ function createMetrics(): Metrics {
       'Amount of the payouts due and not paid yet, in minor units of the currency',
       ['currency'],
     ),
+    sharedPageRenders: new Counter({
+      name: 'encore_shared_page_renders_total',
+      help: "Anonymous fans' buy pages rendered by this instance to be shared (server/http/shared-pages.ts): with a shared cache in front, about one per address a second",
+      registers,
+    }),
     probeSuccess: gauge(
       'encore_metrics_probe_success',
       'Whether the database read behind a group of gauges answered at the last scrape (1) or failed (0)',
