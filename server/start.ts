@@ -25,7 +25,7 @@ function option(short: string, long: string): string | undefined {
 }
 
 const port = Number(option('-p', '--port') ?? process.env.PORT ?? 3000);
-const hostname = option('-H', '--hostname') ?? process.env.HOSTNAME;
+const hostname = option('-H', '--hostname');
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.stderr.write(`Encore: the port must be a number from 0 to 65535 (got ${option('-p', '--port')}).\n`);
   process.exit(1);
