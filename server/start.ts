@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * issue 45). It is the supported place for what a request needs before Next.js sees it — the client's
  * address from the socket, the shared buy page, the render gate (server/http/listener.ts) — where these
  * used to be patched into Node.js's own http.Server. Takes `next start`'s options: `-p`/`--port` (or
- * PORT, default 3000) and `-H`/`--hostname` (or HOSTNAME; default every interface).
+ * PORT, default 3000) and `-H`/`--hostname` (default every interface; not HOSTNAME, which shells and
+ * containers set to the machine's name).
  *
  * SIGTERM and SIGINT stop it gracefully: no new connections, requests in flight finish (10 s at most),
  * then the process exits through server/shutdown.ts, which first finishes the running jobs.
