@@ -43,6 +43,15 @@ function readPidFile(dataDir: string): PidInfo | undefined {
   return { pid, port };
 }
 
+/**
+ * The URL of the embedded server running on `dataDir`, for another process to connect to it as it is (the
+ * second and third instances of e2e/edge.spec.ts); null when none runs there.
+ */
+export function runningEmbeddedUrl(dataDir: string): string | null {
+  const running = readPidFile(dataDir);
+  return running && running.port > 0 && isPostgresProcess(running.pid) ? urlFor(running.port) : null;
+}
+
 function isPostgresProcess(pid: number): boolean {
   try {
     process.kill(pid, 0);

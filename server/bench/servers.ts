@@ -125,37 +125,43 @@ function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return env;
 }
 
-let app: Promise<string> | undefined;
+const apps = new Map<number, Promise<string>>();
 
 /**
- * The built app as `npm start` runs it (server/start.ts) on the bench's database, with the local job provider working jobs
- * (it imports the ticket batches). Started once per bench run; answers its base URL.
+ * The built app as `npm start` runs it (server/start.ts) on the bench's database, with the local job
+ * provider working jobs (it imports the ticket batches). Started once per port and bench run; answers its
+ * base URL. `extra` adds to its environment (onsale-peak's instances behind the edge: EDGE_CACHE, …).
  */
-export function startApp(databaseUrl: string): Promise<string> {
-  app ??= (async () => {
-    await ensureBuild();
-    const base = `http://127.0.0.1:${APP_PORT}`;
-    // BENCH_CPU_PROF=<dir>: the app writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
-    const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-    await startChild(
-      'npm start',
-      [...prof, '--import', 'tsx', 'server/start.ts', '-p', String(APP_PORT), '-H', '127.0.0.1'],
-      childEnv({
-        NODE_ENV: 'production',
-        NEXT_DIST_DIR: DIST_DIR,
-        DATABASE_URL: databaseUrl,
-        DEMO_PARTNER: '0',
-        JOBS_WORKER: '1',
-        LOG_LEVEL: 'warn',
-        PUBLIC_BASE_URL: base,
-        NEXTAUTH_URL: base,
-      }),
-      APP_PORT,
-      `${base}/healthz`,
-    );
-    return base;
-  })();
-  return app;
+export function startApp(databaseUrl: string, port = APP_PORT, extra: Record<string, string> = {}): Promise<string> {
+  let started = apps.get(port);
+  if (!started) {
+    started = (async () => {
+      await ensureBuild();
+      const base = `http://127.0.0.1:${port}`;
+      // BENCH_CPU_PROF=<dir>: the app writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+      const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+      await startChild(
+        `npm start (${port})`,
+        [...prof, '--import', 'tsx', 'server/start.ts', '-p', String(port), '-H', '127.0.0.1'],
+        childEnv({
+          NODE_ENV: 'production',
+          NEXT_DIST_DIR: DIST_DIR,
+          DATABASE_URL: databaseUrl,
+          DEMO_PARTNER: '0',
+          JOBS_WORKER: '1',
+          LOG_LEVEL: 'warn',
+          PUBLIC_BASE_URL: base,
+          NEXTAUTH_URL: base,
+          ...extra,
+        }),
+        port,
+        `${base}/healthz`,
+      );
+      return base;
+    })();
+    apps.set(port, started);
+  }
+  return started;
 }
 
 /** The bare servers started, by port: the ticket benches' (BARE_PORT) and onsale-peak's reads (the next one). */
@@ -236,7 +242,7 @@ export async function stopServers(): Promise<void> {
       }),
   );
   await Promise.all(waits);
-  app = undefined;
+  apps.clear();
   bare.clear();
 }
 
