@@ -10,6 +10,10 @@ fi
 if [ -z "${NGINX_PATH:-}" ] && [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing Debian's nginx for the edge tests (one time)..."
   export DEBIAN_FRONTEND=noninteractive
+  # .ci/ensure-chromium.sh may be installing beside this script (.ci/test-all.sh starts both), and apt-get update
+  # does not wait for another's lock: one at a time.
+  exec 9>/run/lock/encore-apt.lock
+  flock -w 900 9
   apt-get update -qq >/dev/null
   # The package's postinst starts the system nginx on port 80 where a service manager runs; the tests never
   # use that one (they start their own, under a temporary prefix).
