@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -60,21 +60,14 @@ export interface Edge {
   stop(): Promise<void>;
 }
 
-/** The nginx binary: NGINX_PATH, else on PATH, else Debian's. */
+/** The nginx binary: NGINX_PATH, else the one on the PATH, else Debian's (/usr/sbin is not on every PATH). */
 function nginxBinary(): string {
-  const candidates = process.env.NGINX_PATH
-    ? [process.env.NGINX_PATH]
-    : [...(process.env.PATH ?? '').split(path.delimiter).map((dir) => path.join(dir, 'nginx')), '/usr/sbin/nginx'];
+  const candidates = process.env.NGINX_PATH ? [process.env.NGINX_PATH] : ['nginx', '/usr/sbin/nginx'];
   for (const candidate of candidates) {
-    try {
-      fs.accessSync(candidate, fs.constants.X_OK);
-      return candidate;
-    } catch {
-      // not this one
-    }
+    if (!spawnSync(candidate, ['-v'], { stdio: 'ignore' }).error) return candidate;
   }
   throw new Error(
-    `nginx not found (${process.env.NGINX_PATH ? `NGINX_PATH=${process.env.NGINX_PATH}` : 'PATH, /usr/sbin'}): run .ci/ensure-nginx.sh`,
+    `nginx not found (${process.env.NGINX_PATH ? `NGINX_PATH=${process.env.NGINX_PATH}` : 'on the PATH nor in /usr/sbin'}): run .ci/ensure-nginx.sh`,
   );
 }
 
