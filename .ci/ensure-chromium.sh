@@ -12,6 +12,10 @@ fi
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
   echo "Installing Debian's chromium-headless-shell for the browser tests (one time)..."
   export DEBIAN_FRONTEND=noninteractive
+  # .ci/ensure-nginx.sh may be installing beside this script (.ci/test-all.sh starts both), and apt-get update
+  # does not wait for another's lock: one at a time.
+  exec 9>/run/lock/encore-apt.lock
+  flock -w 900 9
   apt-get update -qq >/dev/null
   apt-get install -y -qq chromium-headless-shell >/dev/null
   [ -x "$path" ] && exit 0

@@ -41,6 +41,9 @@ end() {
 # Debian's Chromium, installed when missing, in the background until Playwright needs it.
 bash .ci/ensure-chromium.sh >test-results/chromium.log 2>&1 &
 chromium_pid=$!
+# Debian's nginx for the reference edge's tests (server/testing/edge.test.ts), likewise until Vitest.
+bash .ci/ensure-nginx.sh >test-results/nginx.log 2>&1 &
+nginx_pid=$!
 
 typechecked=0
 if [[ $suites_only == 0 ]]; then
@@ -70,6 +73,11 @@ if [[ $suites_only == 0 ]]; then
   end
 fi
 
+if ! wait $nginx_pid; then
+  echo '── nginx for the edge tests could not be installed (test-results/nginx.log):'
+  cat test-results/nginx.log
+  status=1
+fi
 begin 'vitest'
 vitest_args=()
 # db/embedded.test.ts tests the embedded server's life cycle, which DATABASE_URL does not change: once is enough.

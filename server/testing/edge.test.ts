@@ -1,0 +1,499 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Edge, renderEdgeConfig, startEdge } from './edge';
+
+/*
+ * The reference edge (edge/nginx.conf in Debian's nginx) in front of a fake origin that answers like
+ * Encore does: an anonymous buy page shareable for a second, a person's page private. What is checked is
+ * what a shared cache can get wrong: how many renders reach the origin, what address the origin is asked
+ * for, and whose page a fan is given. No assertion rests on a tight timing: the machine may be busy, so the
+ * tests poll with generous deadlines and compare orders and counts.
+ */
+
+const SHAREABLE = 'public, max-age=0, s-maxage=1, stale-while-revalidate=1';
+/**
+ * For the events named `steady-…`: the same page kept a minute, for the tests that look at one entry
+ * over several requests (with a 1 s entry a refresh could fall between two of them and make a count
+ * depend on the clock).
+ */
+const SHAREABLE_STEADY = 'public, max-age=0, s-maxage=60, stale-while-revalidate=1';
+const PRIVATE = 'private, no-cache, no-store, max-age=0, must-revalidate';
+const PERSON_HEADERS = ['authorization', 'rsc', 'next-action', 'next-router-state-tree', 'next-router-prefetch'];
+
+/** What the fake origin writes into every page, to tell which render a fan was given. */
+interface PageMarker {
+  render: number;
+  url: string;
+  lang: string;
+  /** Who the page was rendered for: `anonymous`, or the signed-in fan. */
+  fan: string;
+  born: number;
+}
+
+interface OriginRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+}
+
+/** Encore as the edge sees it, over real HTTP: counts what it is asked and can hold a page's renders. */
+class FakeOrigin {
+  readonly requests: OriginRequest[] = [];
+  readonly renders: PageMarker[] = [];
+  private readonly held = new Map<string, { released: Promise<void>; release: () => void }>();
+  /** Renders in progress and the most at once, by path. */
+  private readonly inFlight = new Map<string, number>();
+  readonly maxInFlight = new Map<string, number>();
+
+  private constructor(private readonly server: http.Server) {}
+
+  static async start(): Promise<FakeOrigin> {
+    const server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = new FakeOrigin(server);
+    server.on('request', (req, res) => void origin.answer(req, res));
+    return origin;
+  }
+
+  get address(): string {
+    return `127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The requests the origin received for exactly this path and query. */
+  count(url: string): number {
+    return this.requests.filter((r) => r.url === url).length;
+  }
+
+  /** The requests for a path, whatever their query. */
+  requestsFor(path: string): OriginRequest[] {
+    return this.requests.filter((r) => r.url === path || r.url.startsWith(`${path}?`));
+  }
+
+  /** Renders of `path` wait until the returned function is called. */
+  hold(path: string): () => void {
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.held.set(path, { released, release });
+    return () => {
+      this.held.delete(path);
+      release();
+    };
+  }
+
+  async close(): Promise<void> {
+    for (const { release } of this.held.values()) release();
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = req.url ?? '/';
+    this.requests.push({ method: req.method ?? 'GET', url, headers: req.headers });
+    const address = new URL(url, 'http://origin.test');
+    const path = address.pathname;
+    const inFlight = (this.inFlight.get(path) ?? 0) + 1;
+    this.inFlight.set(path, inFlight);
+    this.maxInFlight.set(path, Math.max(this.maxInFlight.get(path) ?? 0, inFlight));
+    await this.held.get(path)?.released;
+    this.inFlight.set(path, (this.inFlight.get(path) ?? 1) - 1);
+
+    const fan = this.signedInFan(req, address);
+    const marker: PageMarker = {
+      render: this.renders.length + 1,
+      url,
+      lang: address.searchParams.get('lang') ?? 'en',
+      fan: fan ?? 'anonymous',
+      born: Date.now(),
+    };
+    this.renders.push(marker);
+    const event = path.split('/')[2] ?? '';
+    const cacheControl =
+      fan || req.method !== 'GET' || !path.startsWith('/market/') || event.startsWith('private-')
+        ? PRIVATE
+        : event.startsWith('steady-')
+          ? SHAREABLE_STEADY
+          : SHAREABLE;
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': cacheControl,
+      vary: 'Accept-Encoding, Accept-Language, Cookie',
+    });
+    // Over gzip_min_length, so that the compression path is the one a real page takes.
+    res.end(`<!doctype html><p id="page">${JSON.stringify(marker)}</p>${'<div>offer</div>'.repeat(200)}`);
+  }
+
+  /** Who the request is from, the way Encore decides a page is a person's: null when anonymous. */
+  private signedInFan(req: http.IncomingMessage, address: URL): string | null {
+    const cookies = (req.headers.cookie ?? '')
+      .split(';')
+      .map((c) => c.trim())
+      .filter(Boolean);
+    const session = cookies.find((c) => c.startsWith('encore_fan='));
+    if (session) return session.slice('encore_fan='.length);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return 'someone';
+    if (cookies.some((c) => !c.startsWith('encore_lang='))) return 'someone';
+    if (PERSON_HEADERS.some((h) => req.headers[h] !== undefined)) return 'someone';
+    if (address.searchParams.has('token') || address.searchParams.has('_rsc')) return 'someone';
+    return null;
+  }
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** Decompressed. */
+  body: string;
+  page: PageMarker;
+  cache: string;
+  /** When the request was sent (ms). */
+  sentAt: number;
+}
+
+let origin: FakeOrigin;
+let edge: Edge;
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+/**
+ * One request to the edge, on a kept-alive connection unless `newConnection`: nginx keeps the connection of
+ * the request that started a background refresh busy until that refresh ends, so a test holding a refresh
+ * asks on new connections.
+ */
+function get(
+  path: string,
+  headers: http.OutgoingHttpHeaders = {},
+  { method = 'GET', newConnection = false } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const sentAt = Date.now();
+    const req = http.request(
+      `${edge.url}${path}`,
+      { method, agent: newConnection ? false : agent, headers: { 'accept-encoding': 'gzip', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('error', reject);
+        res.on('end', () => {
+          const raw = Buffer.concat(chunks);
+          const body = (res.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(raw) : raw).toString('utf8');
+          const json = /<p id="page">(.*?)<\/p>/.exec(body)?.[1];
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body,
+            page: json ? (JSON.parse(json) as PageMarker) : ({} as PageMarker),
+            cache: String(res.headers['x-cache-status'] ?? ''),
+            sentAt,
+          });
+        });
+      },
+    );
+    req.on('error', reject);
+    // A clear failure rather than the test's own timeout when the edge keeps a fan waiting.
+    req.setTimeout(10_000, () => req.destroy(new Error(`no answer to ${method} ${path} within 10 s`)));
+    req.end();
+  });
+}
+
+/** Polls `check` until it holds; fails after `ms` (generous: the machine may be busy). */
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+beforeAll(async () => {
+  origin = await FakeOrigin.start();
+  // No nginx is a failure, not a skip: CI installs it first (.ci/ensure-nginx.sh).
+  edge = await startEdge({ upstreams: [origin.address] });
+});
+
+afterAll(async () => {
+  agent.destroy();
+  await edge?.stop();
+  await origin?.close();
+});
+
+describe('the edge configuration template', () => {
+  it('is rendered with every placeholder filled, one server line per instance', () => {
+    const text = renderEdgeConfig({
+      listen: '127.0.0.1:8080',
+      upstreams: ['127.0.0.1:3001', '10.0.0.2:3001'],
+      prefix: '/tmp/edge-x',
+    });
+    expect(text).not.toMatch(/\{\{/);
+    expect(text).toContain('listen 127.0.0.1:8080;');
+    expect(text).toMatch(/server 127\.0\.0\.1:3001;\s+server 10\.0\.0\.2:3001;\s+keepalive 64;/);
+    expect(text).toContain('proxy_cache_path /tmp/edge-x/cache ');
+  });
+
+  it('refuses values that would write other directives into it', () => {
+    const values = { listen: '127.0.0.1:8080', upstreams: ['127.0.0.1:3001'], prefix: '/tmp/edge-x' };
+    expect(() => renderEdgeConfig({ ...values, upstreams: ['127.0.0.1:1; include /etc/passwd'] })).toThrow(/host:port/);
+    expect(() => renderEdgeConfig({ ...values, upstreams: [] })).toThrow(/at least one/);
+    expect(() => renderEdgeConfig({ ...values, prefix: '/tmp/x; y' })).toThrow(/plain absolute path/);
+    expect(() => renderEdgeConfig({ ...values, listen: '80; include x' })).toThrow(/listen/);
+  });
+});
+
+describe('the edge in front of the origin', () => {
+  it('renders a page once for 20 fans asking for it at the same time', async () => {
+    const release = origin.hold('/market/steady-a');
+    const answers = Array.from({ length: 20 }, () => get('/market/steady-a?show=1'));
+    await until('the origin to be asked', () => origin.requestsFor('/market/steady-a').length > 0);
+    release();
+    const all = await Promise.all(answers);
+    expect(origin.count('/market/steady-a?lang=en&show=1')).toBe(1);
+    expect(origin.requestsFor('/market/steady-a')).toHaveLength(1);
+    expect(all.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(new Set(all.map((a) => a.page.render)).size).toBe(1);
+    // The one that rendered it, and 19 that waited for it (cache lock) and were given the stored page.
+    expect(all.filter((a) => a.cache === 'MISS')).toHaveLength(1);
+    expect(all.filter((a) => a.cache === 'HIT')).toHaveLength(19);
+  });
+
+  it('keeps one copy for fans with and without gzip, unzipping it for the latter', async () => {
+    const plain = await get('/market/steady-z', { 'accept-encoding': 'identity' });
+    const zipped = await get('/market/steady-z');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.cache).toBe('HIT');
+    expect(plain.body).toBe(zipped.body);
+    expect(origin.requestsFor('/market/steady-z')).toHaveLength(1);
+    // Whatever the fan accepts, the origin is asked for gzip (one stored form for everyone).
+    expect(origin.requestsFor('/market/steady-z')[0]?.headers['accept-encoding']).toBe('gzip');
+  });
+
+  it('shares the plain address with its tracking variants and asks the origin for the canonical query', async () => {
+    const plain = await get('/market/steady-b');
+    const variants = await Promise.all(
+      [
+        '/market/steady-b?utm_source=x&fbclid=y&gclid=z&foo=1',
+        '/market/steady-b?utm_medium=email',
+        '/market/steady-b?gclid=abc&',
+      ].map((path) => get(path)),
+    );
+    expect(plain.cache).toBe('MISS');
+    expect(variants.map((a) => a.cache)).toEqual(['HIT', 'HIT', 'HIT']);
+    expect(variants.map((a) => a.page.render)).toEqual(Array(3).fill(plain.page.render));
+    expect(origin.requestsFor('/market/steady-b').map((r) => r.url)).toEqual(['/market/steady-b?lang=en']);
+
+    // The parameters the page reads, in any order, make one key and reach the origin in a fixed order.
+    const a = await get('/market/steady-b?page=2&utm_source=x&show=7');
+    const b = await get('/market/steady-b?show=7&page=2');
+    expect([a.cache, b.cache]).toEqual(['MISS', 'HIT']);
+    expect(origin.count('/market/steady-b?lang=en&show=7&page=2')).toBe(1);
+  });
+
+  it('does not let ?SHOW=2 poison ?show=2 (parameter names are matched as the app reads them)', async () => {
+    const upper = await get('/market/steady-c?SHOW=2');
+    const lower = await get('/market/steady-c?show=2');
+    expect(upper.cache).toBe('MISS');
+    expect(lower.cache).toBe('MISS');
+    expect(origin.requestsFor('/market/steady-c').map((r) => r.url)).toEqual([
+      '/market/steady-c?lang=en',
+      '/market/steady-c?lang=en&show=2',
+    ]);
+    expect(lower.page.render).not.toBe(upper.page.render);
+    expect(lower.page.url).toBe('/market/steady-c?lang=en&show=2');
+  });
+
+  it('never stores a signed-in fan’s page nor gives one fan’s page to another', async () => {
+    const anonymous = await get('/market/steady-d?show=1');
+    expect(anonymous.cache).toBe('MISS');
+
+    // A session cookie: to the origin as it came (original address, cookies), every time.
+    for (const fan of ['alice', 'alice', 'bob']) {
+      const signedIn = await get('/market/steady-d?show=1&utm_source=mail', {
+        cookie: `encore_lang=es; encore_fan=${fan}`,
+      });
+      expect(signedIn.cache).toBe('BYPASS');
+      expect(signedIn.page.fan).toBe(fan);
+    }
+    const sessionRequests = origin.requestsFor('/market/steady-d').filter((r) => r.headers.cookie);
+    expect(sessionRequests.map((r) => r.url)).toEqual(Array(3).fill('/market/steady-d?show=1&utm_source=mail'));
+    expect(sessionRequests[0]?.headers.cookie).toBe('encore_lang=es; encore_fan=alice');
+
+    // The anonymous page is still the anonymous one.
+    const again = await get('/market/steady-d?show=1');
+    expect(again.cache).toBe('HIT');
+    expect(again.page).toEqual(anonymous.page);
+
+    // Anything else of a person's, or a request that is not a plain read, goes to the origin too.
+    const personal: [string, http.OutgoingHttpHeaders, string?][] = [
+      ['/market/steady-d?show=1', { cookie: 'foo=1' }],
+      ['/market/steady-d?show=1', { cookie: 'encore_lang=en; other=1' }],
+      ['/market/steady-d?show=1', { authorization: 'Bearer abc' }],
+      ['/market/steady-d?show=1&token=ott_123', {}],
+      ['/market/steady-d?show=1&_rsc=x1', {}],
+      ['/market/steady-d?show=1', { rsc: '1' }],
+      ['/market/steady-d?show=1', { 'next-router-prefetch': '1' }],
+      ['/market/steady-d?show=1', { 'next-action': 'a'.repeat(42) }],
+      ['/market/steady-d?show=1', {}, 'POST'],
+    ];
+    for (const [path, headers, method] of personal) {
+      const before = origin.requests.length;
+      const answer = await get(path, headers, { method });
+      // nginx looks nothing up for a POST (only GET and HEAD are cached), so it has no cache status at all.
+      expect(answer.cache, `${method ?? 'GET'} ${path} ${JSON.stringify(headers)}`).toBe(method ? '' : 'BYPASS');
+      expect(answer.page.fan).toBe('someone');
+      expect(origin.requests.slice(before).map((r) => r.url)).toEqual([path]);
+    }
+
+    // A signed-in fan first on a new address: their page is not stored, the next anonymous fan gets their own.
+    const first = await get('/market/steady-d2', { cookie: 'encore_fan=carol' });
+    const next = await get('/market/steady-d2');
+    expect(first.page.fan).toBe('carol');
+    expect(next.cache).toBe('MISS');
+    expect(next.page.fan).toBe('anonymous');
+  });
+
+  it('keeps a page per language and tells the origin which one', async () => {
+    const es = await get('/market/steady-e', { 'accept-language': 'es' });
+    const en = await get('/market/steady-e', { 'accept-language': 'en' });
+    expect([es.cache, en.cache]).toEqual(['MISS', 'MISS']);
+    expect([es.page.lang, en.page.lang]).toEqual(['es', 'en']);
+    expect(origin.requestsFor('/market/steady-e').map((r) => r.url)).toEqual([
+      '/market/steady-e?lang=es',
+      '/market/steady-e?lang=en',
+    ]);
+    // No cookie and a fixed Accept-Language reach the render: the key holds all it may depend on.
+    expect(origin.requestsFor('/market/steady-e').map((r) => [r.headers.cookie, r.headers['accept-language']])).toEqual(
+      [
+        [undefined, 'es'],
+        [undefined, 'en'],
+      ],
+    );
+
+    // The same language chosen other ways: the address (any case, a region), the remembered cookie, the browser.
+    const sameAsEs: [string, http.OutgoingHttpHeaders][] = [
+      ['/market/steady-e', { 'accept-language': 'es-AR,es;q=0.9,en;q=0.8' }],
+      ['/market/steady-e', { 'accept-language': 'fr-FR, ES;q=0.5' }],
+      ['/market/steady-e', { cookie: 'encore_lang=es', 'accept-language': 'en' }],
+      ['/market/steady-e?lang=es', { 'accept-language': 'en' }],
+      ['/market/steady-e?lang=es_419', {}],
+      ['/market/steady-e?lang=ES-ar', { cookie: 'encore_lang=en' }],
+    ];
+    for (const [path, headers] of sameAsEs) {
+      const answer = await get(path, headers);
+      expect([answer.cache, answer.page.render], `${path} ${JSON.stringify(headers)}`).toEqual(['HIT', es.page.render]);
+    }
+    // Nothing usable: Encore's default language.
+    const fallback = await get('/market/steady-e?lang=fr', { 'accept-language': 'fr, de' });
+    expect([fallback.cache, fallback.page.render]).toEqual(['HIT', en.page.render]);
+    expect(origin.requestsFor('/market/steady-e')).toHaveLength(2);
+
+    // The language the address chose is remembered for the fan's next pages, as the origin does.
+    const chosen = await get('/market/steady-e?lang=es');
+    expect(chosen.headers['set-cookie']?.[0]).toMatch(
+      /^encore_lang=es; Path=\/; Max-Age=31536000; SameSite=Lax; HttpOnly$/,
+    );
+    const kept = await get('/market/steady-e?lang=es', { cookie: 'encore_lang=es' });
+    expect(kept.headers['set-cookie']).toBeUndefined();
+    const browser = await get('/market/steady-e', { 'accept-language': 'es' });
+    expect(browser.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('never stores an answer the origin marks private', async () => {
+    const answers = [await get('/market/private-f'), await get('/market/private-f'), await get('/market/private-f')];
+    expect(answers.map((a) => a.cache)).toEqual(['MISS', 'MISS', 'MISS']);
+    expect(new Set(answers.map((a) => a.page.render)).size).toBe(3);
+    expect(origin.requestsFor('/market/private-f')).toHaveLength(3);
+  });
+
+  it('passes every other path to the origin as it came, uncached', async () => {
+    const a = await get('/market/steady-o/checkout?utm_source=x&SHOW=1');
+    const b = await get('/market/steady-o/checkout?utm_source=x&SHOW=1');
+    expect([a.cache, b.cache]).toEqual(['', '']);
+    expect(origin.requestsFor('/market/steady-o/checkout').map((r) => r.url)).toEqual(
+      Array(2).fill('/market/steady-o/checkout?utm_source=x&SHOW=1'),
+    );
+    const forwarded = origin.requestsFor('/market/steady-o/checkout')[0]!.headers;
+    expect(forwarded['x-forwarded-for']).toBe('127.0.0.1');
+    expect(forwarded['x-forwarded-proto']).toBe('http');
+    expect(forwarded.host).toBe(`127.0.0.1:${edge.port}`);
+    expect(forwarded['x-forwarded-host']).toBe(`127.0.0.1:${edge.port}`);
+  });
+
+  it('answers from the stale page while one refresh runs, then from the new one', async () => {
+    const first = await get('/market/fresh-g', {}, { newConnection: true });
+    expect(first.cache).toBe('MISS');
+    const release = origin.hold('/market/fresh-g');
+
+    // Fresh until the end of the second it was made in; then the first request starts the refresh.
+    const hits: Answer[] = [];
+    let stale: Answer | undefined;
+    await until('the page to expire', async () => {
+      const answer = await get('/market/fresh-g', {}, { newConnection: true });
+      if (answer.cache === 'HIT') hits.push(answer);
+      else stale = answer;
+      return stale !== undefined;
+    });
+    expect(['STALE', 'UPDATING']).toContain(stale!.cache);
+    expect(stale!.page.render).toBe(first.page.render);
+    // The refresh reached the origin and is held there, yet the fans are answered.
+    await until('the refresh to reach the origin', () => origin.requestsFor('/market/fresh-g').length === 2);
+    const meanwhile = await Promise.all(
+      Array.from({ length: 10 }, () => get('/market/fresh-g', {}, { newConnection: true })),
+    );
+    expect(meanwhile.map((a) => a.cache)).toEqual(Array(10).fill('UPDATING'));
+    expect(meanwhile.map((a) => a.page.render)).toEqual(Array(10).fill(first.page.render));
+    // Still so when the refresh outlasts Cache-Control's stale-while-revalidate (1 s past the entry's
+    // validity, which ends with the second the page was made in): a slow render in a rush must not send
+    // every fan to the origin.
+    const pastStaleWhileRevalidate = (Math.floor(first.page.born / 1000) + 3) * 1000;
+    await until('stale-while-revalidate to run out', async () => {
+      const answer = await get('/market/fresh-g', {}, { newConnection: true });
+      expect([answer.cache, answer.page.render]).toEqual(['UPDATING', first.page.render]);
+      return answer.sentAt > pastStaleWhileRevalidate;
+    });
+    expect(origin.requestsFor('/market/fresh-g')).toHaveLength(2);
+
+    release();
+    let fresh: Answer | undefined;
+    await until('the refreshed page', async () => {
+      const answer = await get('/market/fresh-g', {}, { newConnection: true });
+      if (answer.page.render !== first.page.render) fresh = answer;
+      return fresh !== undefined;
+    });
+    expect(fresh!.page.render).toBeGreaterThan(first.page.render);
+    expect(origin.requestsFor('/market/fresh-g').every((r) => r.url === '/market/fresh-g?lang=en')).toBe(true);
+    // Served fresh no longer than the end of the second it was made in, with half a second for the
+    // answer's way from the origin into the cache (without the render hop's X-Accel-Expires: up to 2 s).
+    for (const hit of hits) expect(hit.sentAt - first.page.born).toBeLessThan(1500);
+  });
+
+  it('under a steady load, renders a page at most once a second and serves nothing older than that', async () => {
+    const path = '/market/fresh-l';
+    const answers: Answer[] = [];
+    let stop = false;
+    const clients = Array.from({ length: 10 }, async () => {
+      while (!stop) answers.push(await get(path));
+    });
+    await until('four renders under load', () => origin.requestsFor(path).length >= 4, 20_000).finally(() => {
+      stop = true;
+    });
+    await Promise.all(clients);
+
+    const renders = origin.renders.filter((r) => r.url.startsWith(`${path}?`));
+    // One render at a time (cache lock, then one background refresh), each in a later second than the last.
+    expect(origin.maxInFlight.get(path)).toBe(1);
+    const seconds = renders.map((r) => Math.floor(r.born / 1000));
+    expect(seconds).toEqual([...seconds].sort((a, b) => a - b));
+    expect(new Set(seconds).size).toBe(seconds.length);
+    // Every fan was answered from the cache but the first, and many per render.
+    expect(answers.filter((a) => a.cache === 'MISS')).toHaveLength(1);
+    expect(answers.every((a) => ['MISS', 'HIT', 'STALE', 'UPDATING'].includes(a.cache))).toBe(true);
+    expect(answers.length).toBeGreaterThan(renders.length * 5);
+    for (const answer of answers) {
+      // Fresh until the end of its second (plus the answer's way into the cache)...
+      if (answer.cache === 'HIT') expect(answer.sentAt - answer.page.born).toBeLessThan(1500);
+      // ...and never more than one render behind the newest the origin had made when the fan asked.
+      const newest = renders.findLastIndex((r) => r.born <= answer.sentAt);
+      if (newest > 0) expect(answer.page.render).toBeGreaterThanOrEqual(renders[newest - 1]!.render);
+    }
+  });
+});
