@@ -44,11 +44,11 @@ function readPidFile(dataDir: string): PidInfo | undefined {
 }
 
 /**
- * The URL of the embedded server running on `dataDir`, for another process to connect to it as it is (the
- * second and third instances of e2e/edge.spec.ts); null when none runs there.
+ * The URL of the embedded server running under DATA_DIR `dataDir`, for another process to connect to it as
+ * it is (the second and third instances of e2e/edge.spec.ts); null when none runs there.
  */
 export function runningEmbeddedUrl(dataDir: string): string | null {
-  const running = readPidFile(dataDir);
+  const running = readPidFile(path.resolve(dataDir, 'pg'));
   return running && running.port > 0 && isPostgresProcess(running.pid) ? urlFor(running.port) : null;
 }
 

@@ -1,3 +1,7 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import autocannon, { type Result } from 'autocannon';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { getSql } from '@/db';
@@ -9,25 +13,37 @@ import { getPartner } from '@/server/modules/partners';
 import { listAll, marketWith } from './market';
 import type { BenchResult } from './run';
 import { machine, startApp, startBare } from './servers';
+import { startEdge } from '@/server/testing/edge';
+import { EDGE_FRESHNESS_MS } from '@/server/lib/freshness';
 
 /**
- * onsale-peak (issue 34): the minutes after a show sells out, on the built app over HTTP. A show with
- * 2,000 listings; for SECONDS at once, with autocannon:
- *   - fans on the buy page (FANS connections): pages 1–40, both sorts, a quantity and a zone filter, Spanish;
+ * onsale-peak (issue 34, issue 45): the minutes after a show sells out, on the built app over HTTP. A show
+ * with 2,000 listings; for SECONDS at once, with autocannon:
+ *   - fans on the buy page: the same 40 addresses (pages 1–40, both sorts, a quantity and a zone filter,
+ *     Spanish), sent with `Accept-Encoding: gzip` as browsers do;
  *   - 100 buyers racing for the 50 cheapest listings through POST buyIntention (exactly 50 must win);
  *   - the partner posting POST /v1/tickets batches of 50 new tickets (2 connections; every ticket of every
  *     accepted batch must be imported afterwards) and reading GET listedTickets (10 connections).
- * Prints each path's requests/s, p50/p99 and errors (any transport error, timeout or unexpected status).
- * Baseline, in the same run: the same FANS connections for SECONDS against the bare server answering every
- * request with the buy page's reads (the statements the page's data functions send, recorded here, with
- * the same parameters). The line's ratio: the buy page's requests/s under the rush over the bare server's.
+ * Two parts, each on a show of its own, each printing every path's requests/s, p50/p99 and errors:
+ *   1. Through the reference edge (edge/nginx.conf) in front of two instances on one PostgreSQL (EDGE_CACHE),
+ *      EDGE_FANS connections (1,000). Also printed: the instances' renders of shared pages a second
+ *      (encore_shared_page_renders_total), and the longest time an offer stayed on a page after its hold was
+ *      committed (a watcher reads the pages holding the 50 cheapest through the edge all along). Baseline:
+ *      the same nginx serving a static file of the page's size (as sent, gzip) to the same connections.
+ *   2. The embedded default: one instance, no edge, FANS connections (200); baseline: the bare server
+ *      answering every request with the buy page's reads (the statements the page's data functions send).
+ * The line's ratio is part 1's: pages/s through the edge over the static file's.
  */
 const LISTINGS = 2000;
 const HOT = 50;
 const BUYERS = 100;
 const FANS = Number(process.env.BENCH_FANS ?? 200);
+const EDGE_FANS = Number(process.env.BENCH_EDGE_FANS ?? 1000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const BATCH = 50;
+/** The instances behind the edge (part 1), beside the one instance of part 2 (servers.ts's port). */
+const EDGE_APP_PORTS = [3224, 3225];
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
 
 interface PathFigures {
   path: string;
@@ -74,7 +90,8 @@ async function buyPageStatements(eventPk: string, showPk: string, partnerId: str
   return statements;
 }
 
-export async function run(): Promise<BenchResult> {
+/** A show of its own for one part: 2,000 listings, and the 50 cheapest the buyers race for. */
+async function showForRush() {
   const m = await marketWith(LISTINGS);
   await listAll(m.partnerId);
   const sql = getSql();
@@ -84,45 +101,49 @@ export async function run(): Promise<BenchResult> {
     await sql<{ id: string }[]>`
       select id from listings where partner_id = ${m.partnerId} order by price_minor, id limit ${HOT}`
   ).map((r) => r.id);
-  const base = await startApp(process.env.DATABASE_URL ?? '');
-  const statements = await buyPageStatements(place.event_pk, place.show_pk, m.partnerId);
-  const bare = await startBare(process.env.DATABASE_URL ?? '', {
-    partnerId: m.partnerId,
-    eventPk: place.event_pk,
-    showPk: place.show_pk,
-    statements,
-  });
-  console.log(
-    `# onsale-peak: one show with ${LISTINGS} listings; for ${SECONDS} s at once: ${FANS} fan connections on the buy page, ` +
-      `${BUYERS} buyers for ${HOT} listings, the partner importing batches of ${BATCH} and reading listedTickets; ` +
-      `baseline: ${FANS} connections on the bare server's buy page reads (${statements.length} statements); ${machine()}`,
-  );
+  return { m, eventPk: place.event_pk, showPk: place.show_pk, hot };
+}
+type RushShow = Awaited<ReturnType<typeof showForRush>>;
 
+/** The 40 addresses the fans ask for, in turn. */
+function fanPaths(show: RushShow): () => string {
   const filters = ['', '&sort=price_desc', '&qty=1', '&zone=S3', '&lang=es'];
   let fanCount = 0;
-  const fanPath = () => {
+  return () => {
     const i = fanCount++;
-    return `/market/${place.event_pk}?show=${place.show_pk}&page=${(i % 40) + 1}${filters[i % filters.length]}`;
+    return `/market/${show.eventPk}?show=${show.showPk}&page=${(i % 40) + 1}${filters[i % filters.length]}`;
   };
-  // Warm both servers (first renders compile and fill caches), then the rush.
-  for (let i = 0; i < 5; i++) {
-    await (await fetch(`${base}${fanPath()}`)).text();
-    await (await fetch(`${bare}/market`)).text();
-  }
+}
 
-  const rushStart = new Date();
+interface RushFigures {
+  fans: PathFigures;
+  buyers: PathFigures;
+  imports: PathFigures;
+  reads: PathFigures;
+  won: number;
+  lost: number;
+  started: Date;
+}
+
+/** The rush itself, on `base`: fans, buyers, the partner's imports and reads, all at once. */
+async function rush(base: string, show: RushShow, fans: number): Promise<RushFigures> {
+  const { m, hot } = show;
+  const fanPath = fanPaths(show);
+  const started = new Date();
   let won = 0;
   let lost = 0;
   let buyer = 0;
   let batch = 0;
   const auth = { authorization: m.key, 'content-type': 'application/json' };
-  const [fans, buyers, imports, reads] = await Promise.all([
+  const [fanFigures, buyers, imports, reads] = await Promise.all([
     load(
       'GET /market/<event> (buy page)',
       {
         url: base,
-        connections: FANS,
+        connections: fans,
         duration: SECONDS,
+        // As browsers ask: compressed.
+        headers: { 'accept-encoding': 'gzip' },
         requests: [{ setupRequest: (r) => ({ ...r, path: fanPath() }) }],
       },
       [200],
@@ -192,15 +213,18 @@ export async function run(): Promise<BenchResult> {
       [200],
     ),
   ]);
+  return { fans: fanFigures, buyers, imports, reads, won, lost, started };
+}
 
-  const baseline = await load(
-    'GET bare buy page reads',
-    { url: `${bare}/market`, connections: FANS, duration: SECONDS },
-    [200],
-  );
+/**
+ * Every answer right after a rush: 50 winners (and the database agrees), every accepted batch imported in
+ * full, no error. Prints the lines; throws when one is not met.
+ */
+async function checkRush(show: RushShow, figures: RushFigures, baseline: PathFigures): Promise<void> {
+  const { m } = show;
+  const sql = getSql();
+  const { fans, buyers, imports, reads, won, lost } = figures;
   for (const p of [fans, buyers, imports, reads, baseline]) console.log(line(p));
-
-  // Every answer right: 50 winners (and the database agrees), every accepted batch imported in full.
   const [holds] = await sql<{ intentions: number; listings: number }[]>`
     select count(*)::int as intentions, count(distinct l)::int as listings
     from buy_intentions i, unnest(i.listing_ids) as l
@@ -211,7 +235,7 @@ export async function run(): Promise<BenchResult> {
     const [row] = await sql<{ sent: number; imported: number; failed: number; open: number }[]>`
       select coalesce(sum(total), 0)::int as sent, coalesce(sum(imported), 0)::int as imported,
         coalesce(sum(failed), 0)::int as failed, count(*) filter (where status <> 'completed')::int as open
-      from ticket_batches where partner_id = ${m.partnerId} and created_at >= ${rushStart.toISOString()}`;
+      from ticket_batches where partner_id = ${m.partnerId} and created_at >= ${figures.started.toISOString()}`;
     const [stored] = await sql<{ n: number }[]>`
       select count(*)::int as n from tickets where partner_id = ${m.partnerId} and ticket_id like 'RUSH-%'`;
     counts = { sent: row.sent, imported: stored.n, failed: row.failed };
@@ -229,7 +253,131 @@ export async function run(): Promise<BenchResult> {
     throw new Error(`onsale-peak: expected ${HOT} winners, got ${won} (${holds.intentions} holds in the database)`);
   if (!importedAll || counts.imported !== rushSent)
     throw new Error(`onsale-peak: ${counts.imported} tickets imported of ${rushSent} accepted`);
+}
 
-  const rate = (p: PathFigures) => p.result.requests.total / (p.result.duration || 1);
-  return { value: rate(fans), baseline: rate(baseline), unit: 'req/s', kind: 'rate' };
+const rate = (p: PathFigures) => p.result.requests.total / (p.result.duration || 1);
+
+/** Part 2: the embedded default, one instance without an edge, against the bare server's reads. */
+async function oneInstance(): Promise<void> {
+  const show = await showForRush();
+  const base = await startApp(process.env.DATABASE_URL ?? '');
+  const statements = await buyPageStatements(show.eventPk, show.showPk, show.m.partnerId);
+  const bare = await startBare(process.env.DATABASE_URL ?? '', {
+    partnerId: show.m.partnerId,
+    eventPk: show.eventPk,
+    showPk: show.showPk,
+    statements,
+  });
+  console.log(
+    `# onsale-peak, 2. one instance (the embedded default, no edge): ${FANS} fan connections on 40 addresses, ` +
+      `${BUYERS} buyers for ${HOT} listings, the partner importing batches of ${BATCH} and reading listedTickets, ` +
+      `${SECONDS} s; baseline: ${FANS} connections on the bare server's buy page reads (${statements.length} statements); ${machine()}`,
+  );
+  // Warm both servers (first renders compile and fill caches), then the rush.
+  const fanPath = fanPaths(show);
+  for (let i = 0; i < 5; i++) {
+    await (await fetch(`${base}${fanPath()}`)).text();
+    await (await fetch(`${bare}/market`)).text();
+  }
+  const figures = await rush(base, show, FANS);
+  const baseline = await load(
+    'GET bare buy page reads',
+    { url: `${bare}/market`, connections: FANS, duration: SECONDS },
+    [200],
+  );
+  await checkRush(show, figures, baseline);
+  console.log(
+    `#   one instance: ${rate(figures.fans).toFixed(1)} buy pages/s vs ${rate(baseline).toFixed(1)} bare reads/s ` +
+      `(ratio ${(rate(figures.fans) / rate(baseline)).toFixed(2)}; issue 45: not below issue 34's 39 pages/s)`,
+  );
+}
+
+/** The instances' shared-page renders so far (their /metrics). */
+async function renders(bases: string[]): Promise<number> {
+  let total = 0;
+  for (const base of bases) {
+    const text = await (
+      await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
+    total += Number(/^encore_shared_page_renders_total (\d+)/m.exec(text)?.[1] ?? NaN);
+  }
+  return total;
+}
+
+/** Part 1: through the reference edge in front of two instances, against the same nginx serving a static file. */
+async function throughEdge(): Promise<BenchResult> {
+  const show = await showForRush();
+  const database = process.env.DATABASE_URL ?? '';
+  const behindEdge = { EDGE_CACHE: '1', TRUSTED_PROXY_HOPS: '1', METRICS_TOKEN };
+  const origins = await Promise.all(EDGE_APP_PORTS.map((port) => startApp(database, port, behindEdge)));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'encore-bench-static-'));
+  const edge = await startEdge({
+    upstreams: origins.map((o) => o.replace('http://', '')),
+    // The baseline: a file of the page's size as sent, served by the same nginx.
+    extraLocations: `location = /static-page { default_type text/html; add_header Content-Encoding gzip; alias ${dir}/page.gz; }`,
+  });
+  try {
+    const fanPath = fanPaths(show);
+    for (let i = 0; i < 40; i++) await (await fetch(`${edge.url}${fanPath()}`)).text();
+    const page = await (await fetch(`${edge.url}/market/${show.eventPk}?show=${show.showPk}&page=1`)).text();
+    fs.writeFileSync(path.join(dir, 'page.gz'), zlib.gzipSync(page, { level: 6 }));
+    console.log(
+      `# onsale-peak, 1. through the reference edge (edge/nginx.conf) in front of ${origins.length} instances on one ` +
+        `PostgreSQL: ${EDGE_FANS} fan connections on 40 addresses, ${BUYERS} buyers for ${HOT} listings, the partner ` +
+        `importing batches of ${BATCH} and reading listedTickets, ${SECONDS} s; baseline: the same nginx serving a ` +
+        `static file of the page's size (${fs.statSync(path.join(dir, 'page.gz')).size} bytes gzip) to ` +
+        `${EDGE_FANS} connections; ${machine()}`,
+    );
+
+    // A watcher on the pages holding the 50 cheapest offers, through the edge, all along the rush.
+    const lastSeen = new Map<string, number>();
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        for (const p of [1, 2]) {
+          const body = await (await fetch(`${edge.url}/market/${show.eventPk}?show=${show.showPk}&page=${p}`)).text();
+          const at = Date.now();
+          for (const id of show.hot) if (body.includes(`data-listing-id="${id}"`)) lastSeen.set(id, at);
+        }
+      }
+    })();
+    const rendersBefore = await renders(origins);
+    const figures = await rush(edge.url, show, EDGE_FANS);
+    const renderRate = ((await renders(origins)) - rendersBefore) / SECONDS;
+    watching = false;
+    await watcher;
+    const baseline = await load(
+      'GET static file (nginx)',
+      { url: `${edge.url}/static-page`, connections: EDGE_FANS, duration: SECONDS },
+      [200],
+    );
+    await checkRush(show, figures, baseline);
+
+    const held = await getSql()<{ id: string; at: Date }[]>`
+      select l as id, i.created_at as at from buy_intentions i, unnest(i.listing_ids) as l
+      where i.partner_id = ${show.m.partnerId} and i.status = 'PENDING'`;
+    const stale = Math.max(0, ...held.map((h) => (lastSeen.get(h.id) ?? 0) - h.at.getTime()));
+    const ratio = rate(figures.fans) / rate(baseline);
+    const p99 = figures.fans.result.latency.p99;
+    const staticP99 = baseline.result.latency.p99;
+    const rendersGoal = (2 * 41) / 1; // 40 addresses (and the watcher's one more) a second, twice
+    console.log(
+      `#   through the edge: ${rate(figures.fans).toFixed(1)} pages/s vs ${rate(baseline).toFixed(1)} static/s ` +
+        `(ratio ${ratio.toFixed(2)}, goal ≥ 0.5); p99 ${p99} ms vs static ${staticP99} ms (goal ≤ 2× and < 1,000 ms); ` +
+        `origin renders ${renderRate.toFixed(1)}/s (goal ≤ ${rendersGoal}); longest an offer stayed on a page after ` +
+        `its hold: ${stale} ms (stated bound ${EDGE_FRESHNESS_MS} ms)`,
+    );
+    if (stale > EDGE_FRESHNESS_MS) throw new Error(`onsale-peak: a held offer stayed on a page ${stale} ms`);
+    return { value: rate(figures.fans), baseline: rate(baseline), unit: 'pages/s', kind: 'rate' };
+  } finally {
+    await edge.stop();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function run(): Promise<BenchResult> {
+  const parts = (process.env.BENCH_PARTS ?? 'edge,one').split(',');
+  const edge = parts.includes('edge') ? await throughEdge() : undefined;
+  if (parts.includes('one')) await oneInstance();
+  return edge ?? { value: 0, baseline: 1, unit: 'pages/s', kind: 'rate' };
 }

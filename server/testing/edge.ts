@@ -26,6 +26,8 @@ export interface EdgeConfigValues {
   upstreams: string[];
   /** The edge's own directory (absolute). */
   prefix: string;
+  /** More locations for the edge's server, written after its `listen` (the bench's static-file baseline). */
+  extraLocations?: string;
 }
 
 /** edge/nginx.conf with its placeholders replaced, as nginx will read it. */
@@ -40,13 +42,24 @@ export function renderEdgeConfig(values: EdgeConfigValues): string {
     throw new Error(`the prefix is too long for a unix socket path: ${values.prefix}`);
   }
   if (!/^[\w.:[\] ]+$/.test(values.listen)) throw new Error(`unexpected listen value ${JSON.stringify(values.listen)}`);
+  // Placeholders are filled in directives only: the comments name them too.
   const text = fs
     .readFileSync(TEMPLATE, 'utf8')
-    .replaceAll('{{LISTEN}}', values.listen)
-    .replaceAll('{{UPSTREAMS}}', values.upstreams.map((u) => `server ${u};`).join('\n        '))
-    .replaceAll('{{PREFIX}}', values.prefix.replace(/\/$/, ''));
-  const left = /\{\{\w+\}\}/.exec(text);
-  if (left) throw new Error(`edge/nginx.conf has a placeholder renderEdgeConfig does not fill: ${left[0]}`);
+    .split('\n')
+    .map((line) => {
+      if (line.trimStart().startsWith('#')) return line;
+      const indent = /^\s*/.exec(line)![0];
+      const filled = line
+        .replaceAll('{{LISTEN}}', values.listen)
+        .replaceAll('{{UPSTREAMS}}', values.upstreams.map((u) => `server ${u};`).join(`\n${indent}`))
+        .replaceAll('{{PREFIX}}', values.prefix.replace(/\/$/, ''));
+      return values.extraLocations && /^\s*listen \{\{LISTEN\}\};/.test(line)
+        ? `${filled}\n${indent}${values.extraLocations}`
+        : filled;
+    })
+    .join('\n');
+  const left = /^[^#\n]*(\{\{\w+\}\})/m.exec(text);
+  if (left) throw new Error(`edge/nginx.conf has a placeholder renderEdgeConfig does not fill: ${left[1]}`);
   return text;
 }
 
@@ -115,9 +128,15 @@ const STARTUP_MS = 15_000;
 const GRACEFUL_STOP_MS = 3_000;
 
 /** One try at starting nginx on `port`; rejects with its output when it exits or does not answer in time. */
-async function launch(binary: string, prefix: string, upstreams: string[], port: number): Promise<ChildProcess> {
+async function launch(
+  binary: string,
+  prefix: string,
+  upstreams: string[],
+  port: number,
+  extraLocations?: string,
+): Promise<ChildProcess> {
   const conf = path.join(prefix, 'nginx.conf');
-  fs.writeFileSync(conf, renderEdgeConfig({ listen: `127.0.0.1:${port}`, upstreams, prefix }));
+  fs.writeFileSync(conf, renderEdgeConfig({ listen: `127.0.0.1:${port}`, upstreams, prefix, extraLocations }));
   // Its own process group, so that a last-resort kill takes its workers too.
   const child = spawn(binary, ['-p', `${prefix}/`, '-c', conf, '-g', 'daemon off;'], {
     detached: true,
@@ -183,7 +202,11 @@ async function stopChild(child: ChildProcess): Promise<void> {
  * not given) and resolves once it accepts connections. Fails, with nginx's own words, when nginx is
  * missing (run .ci/ensure-nginx.sh), the configuration is refused or the port is taken.
  */
-export async function startEdge(options: { upstreams: string[]; port?: number }): Promise<Edge> {
+export async function startEdge(options: {
+  upstreams: string[];
+  port?: number;
+  extraLocations?: string;
+}): Promise<Edge> {
   const binary = nginxBinary();
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), 'encore-edge-'));
   // Started by root, nginx's workers run as `nobody`: they must reach the cache and the socket in here.
@@ -193,7 +216,7 @@ export async function startEdge(options: { upstreams: string[]; port?: number })
     for (let attempt = 1; ; attempt++) {
       const port = options.port ?? (await freePort());
       try {
-        const child = await launch(binary, prefix, options.upstreams, port);
+        const child = await launch(binary, prefix, options.upstreams, port, options.extraLocations);
         let stopped: Promise<void> | undefined;
         return {
           url: `http://127.0.0.1:${port}`,

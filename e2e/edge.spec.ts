@@ -1,0 +1,185 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { runningEmbeddedUrl } from '../db/embedded';
+import { EDGE_FRESHNESS_MS } from '../server/lib/freshness';
+import { type Edge, startEdge } from '../server/testing/edge';
+import { expect, test } from './fixtures';
+import { call, createPartner, listTicket, pushCappedEurEvent, RUN, syncedTicket, syncTickets } from './helpers';
+
+/*
+ * The reference edge (edge/nginx.conf, Debian's nginx) in front of two more instances of the built app on
+ * the e2e server's database, as "Running at scale" deploys them (docs/operations.md): EDGE_CACHE, one
+ * trusted proxy. Anonymous fans on one address cost one render; a signed-in fan's page goes to that fan
+ * alone; an offer held through the other instance leaves the page within the stated bound.
+ */
+
+const PORTS = [3241, 3242];
+const METRICS_TOKEN = 'e2e-edge-metrics-token-0123456789';
+const REF = `EDGE-${RUN}`;
+const SELLER = `edge-seller-${RUN}@fans.test`;
+const RETURN_TO = 'https://tickets.partner.example/events/edge';
+
+const instances: ChildProcess[] = [];
+let edge: Edge;
+let partnerKey = '';
+let partnerId = '';
+let address = '';
+let listingId = '';
+const origin = (i: number) => `http://127.0.0.1:${PORTS[i]}`;
+
+/** Starts one more instance of the built app, as `npm start` does; resolves when it answers /healthz. */
+async function startInstance(port: number, publicUrl: string): Promise<ChildProcess> {
+  const database = process.env.DATABASE_URL ?? runningEmbeddedUrl(process.env.E2E_DATA_DIR ?? '');
+  if (!database) throw new Error('the e2e server’s database is not running');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts', '-p', String(port), '-H', '127.0.0.1'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: database,
+      DATA_DIR: '',
+      EDGE_CACHE: '1',
+      TRUSTED_PROXY_HOPS: '1',
+      METRICS_TOKEN,
+      // The e2e server works the jobs; these two only serve.
+      JOBS_WORKER: '0',
+      JOBS_SCHEDULES: '0',
+      DEMO_PARTNER: '0',
+      LOG_LEVEL: 'warn',
+      PUBLIC_BASE_URL: publicUrl,
+      NEXTAUTH_URL: publicUrl,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  child.stderr!.on('data', (b: Buffer) => (output = (output + b.toString()).slice(-4000)));
+  instances.push(child);
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`instance on ${port} exited: ${output}`);
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) return child;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** Shared pages rendered so far by the two instances (their /metrics). */
+async function renders(): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < PORTS.length; i++) {
+    const text = await (
+      await fetch(`${origin(i)}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
+    ).text();
+    total += Number(/^encore_shared_page_renders_total (\d+)/m.exec(text)?.[1]);
+  }
+  return total;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ request }) => {
+  test.setTimeout(240_000);
+  edge = await startEdge({ upstreams: PORTS.map((p) => `127.0.0.1:${p}`) });
+  await Promise.all(PORTS.map((port) => startInstance(port, edge.url)));
+  ({ apiKey: partnerKey, partnerId } = await createPartner(`Edge Partner ${RUN}`));
+  await pushCappedEurEvent(request, partnerKey, { ref: REF, title: `Edge Night ${RUN}`, description: '<p>Edge</p>' });
+  await syncTickets(request, partnerKey, [syncedTicket(REF, `EDGE-T1-${RUN}`, SELLER, { price: 40 })]);
+  ({ listingId } = await listTicket({ partnerId, sellerEmail: SELLER, ticketId: `EDGE-T1-${RUN}`, price: '45' }));
+  const entry = await call(
+    request,
+    partnerKey,
+    'GET',
+    `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent(RETURN_TO)}`,
+  );
+  expect(entry.status, JSON.stringify(entry.body)).toBe(200);
+  const url = new URL(entry.body.data as string);
+  address = url.pathname + url.search;
+});
+
+test.afterAll(async () => {
+  await edge?.stop();
+  await Promise.all(
+    instances.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGTERM');
+        }),
+    ),
+  );
+});
+
+test('two anonymous fans on one address cost one render; a shared link’s parameters change nothing', async () => {
+  // Both instances have rendered a page (their first render compiles); the edge keeps a page until the end
+  // of the second it was made in, so the two fans come at the start of one.
+  for (let i = 0; i < 2; i++) await (await fetch(`${edge.url}${address}&page=${i + 2}`)).text();
+  while (Date.now() % 1000 > 100) await new Promise((r) => setTimeout(r, 5));
+  const before = await renders();
+  const first = await fetch(`${edge.url}${address}&utm_source=newsletter`);
+  const second = await fetch(`${edge.url}${address}&fbclid=abc`);
+  const [bodyA, bodyB] = [await first.text(), await second.text()];
+  expect([first.headers.get('x-cache-status'), second.headers.get('x-cache-status')]).toEqual(['MISS', 'HIT']);
+  expect(await renders()).toBe(before + 1);
+  expect(bodyA).toBe(bodyB);
+  expect(bodyA).toContain(listingId);
+  for (const answer of [first, second]) {
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=1, stale-while-revalidate=1');
+    expect(answer.headers.get('set-cookie')).toBeNull();
+  }
+  // Each fan's own request id, not the one stored with the page.
+  expect(first.headers.get('x-request-id')).not.toBe(second.headers.get('x-request-id'));
+});
+
+test('a signed-in fan’s page goes to that fan alone', async ({ browser, request }) => {
+  const signIn = async (email: string) => {
+    const token = await call(request, partnerKey, 'GET', `/v1/auth/oneTimeToken?user=${encodeURIComponent(email)}`);
+    expect(token.status).toBe(200);
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${edge.url}${address}&token=${token.body.data as string}`);
+    await expect(page.getByTestId('fan-email')).toContainText(email);
+    return { context, page };
+  };
+  const ana = await signIn(`ana.${RUN}@edge.test`);
+  const bea = await signIn(`bea.${RUN}@edge.test`);
+  // Each signed-in fan sees their own page, again and again; nothing of one reaches the other.
+  for (const [fan, other] of [
+    [ana, `bea.${RUN}@edge.test`],
+    [bea, `ana.${RUN}@edge.test`],
+  ] as const) {
+    const answer = await fan.page.goto(`${edge.url}${address}`);
+    expect(answer!.headers()['x-cache-status']).toBe('BYPASS');
+    expect(answer!.headers()['cache-control']).toContain('private');
+    expect(await fan.page.content()).not.toContain(other);
+  }
+  // An anonymous fan after them gets the shared page: no one's name.
+  const anonymous = await (await fetch(`${edge.url}${address}`)).text();
+  expect(anonymous).not.toContain(`ana.${RUN}`);
+  expect(anonymous).not.toContain(`bea.${RUN}`);
+  expect(anonymous).toContain(listingId);
+  await ana.context.close();
+  await bea.context.close();
+});
+
+test('an offer held through the other instance leaves the page within the stated bound', async () => {
+  const page = async () => (await fetch(`${edge.url}${address}`)).text();
+  // A page made at the start of a second: the edge keeps it for the rest of that second.
+  while (Date.now() % 1000 > 100) await new Promise((r) => setTimeout(r, 5));
+  await page();
+  expect(await page()).toContain(listingId);
+  // Held through the second instance, which rendered nothing of what the edge keeps from the first.
+  const held = await fetch(`${origin(1)}/v1/marketplace/buyingflow/buyIntention`, {
+    method: 'POST',
+    headers: { authorization: partnerKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ items: [listingId], user: `edge-buyer-${RUN}@fans.test` }),
+  });
+  expect(held.status).toBe(200);
+  const heldAt = Date.now();
+  let gone = 0;
+  while (!gone && Date.now() - heldAt < 4 * EDGE_FRESHNESS_MS) {
+    if (!(await page()).includes(listingId)) gone = Date.now();
+    else await new Promise((r) => setTimeout(r, 25));
+  }
+  expect(gone, 'the held offer left the page').toBeGreaterThan(0);
+  expect(gone - heldAt).toBeLessThanOrEqual(EDGE_FRESHNESS_MS);
+});
