@@ -311,6 +311,8 @@ async function throughEdge(): Promise<BenchResult> {
   const behindEdge = { EDGE_CACHE: '1', TRUSTED_PROXY_HOPS: '1', METRICS_TOKEN };
   const origins = await Promise.all(EDGE_APP_PORTS.map((port) => startApp(database, port, behindEdge)));
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'encore-bench-static-'));
+  // nginx's workers (nobody) read the file.
+  fs.chmodSync(dir, 0o755);
   const edge = await startEdge({
     upstreams: origins.map((o) => o.replace('http://', '')),
     // The baseline: a file of the page's size as sent, served by the same nginx.
@@ -320,7 +322,10 @@ async function throughEdge(): Promise<BenchResult> {
     const fanPath = fanPaths(show);
     for (let i = 0; i < 40; i++) await (await fetch(`${edge.url}${fanPath()}`)).text();
     const page = await (await fetch(`${edge.url}/market/${show.eventPk}?show=${show.showPk}&page=1`)).text();
-    fs.writeFileSync(path.join(dir, 'page.gz'), zlib.gzipSync(page, { level: 6 }));
+    fs.writeFileSync(path.join(dir, 'page.gz'), zlib.gzipSync(page, { level: 6 }), { mode: 0o644 });
+    const check = await fetch(`${edge.url}/static-page`);
+    if (!check.ok) throw new Error(`onsale-peak: the static file answered ${check.status}`);
+    await check.arrayBuffer();
     console.log(
       `# onsale-peak, 1. through the reference edge (edge/nginx.conf) in front of ${origins.length} instances on one ` +
         `PostgreSQL: ${EDGE_FANS} fan connections on 40 addresses, ${BUYERS} buyers for ${HOT} listings, the partner ` +
@@ -353,10 +358,10 @@ async function throughEdge(): Promise<BenchResult> {
     );
     await checkRush(show, figures, baseline);
 
-    const held = await getSql()<{ id: string; at: Date }[]>`
+    const held = await getSql()<{ id: string; at: Date | string }[]>`
       select l as id, i.created_at as at from buy_intentions i, unnest(i.listing_ids) as l
       where i.partner_id = ${show.m.partnerId} and i.status = 'PENDING'`;
-    const stale = Math.max(0, ...held.map((h) => (lastSeen.get(h.id) ?? 0) - h.at.getTime()));
+    const stale = Math.max(0, ...held.map((h) => (lastSeen.get(h.id) ?? 0) - new Date(h.at).getTime()));
     const ratio = rate(figures.fans) / rate(baseline);
     const p99 = figures.fans.result.latency.p99;
     const staticP99 = baseline.result.latency.p99;

@@ -44,8 +44,15 @@ function newestSourceMtime(dir: string): number {
   return newest;
 }
 
-/** `next build` into DIST_DIR when it has no build yet or a source file is newer than its build. */
-async function ensureBuild(): Promise<void> {
+let building: Promise<void> | undefined;
+
+/** `next build` into DIST_DIR when it has no build yet or a source file is newer than its build; once per run. */
+function ensureBuild(): Promise<void> {
+  building ??= build();
+  return building;
+}
+
+async function build(): Promise<void> {
   const buildId = path.join(root, DIST_DIR, 'BUILD_ID');
   const builtAt = fs.existsSync(buildId) ? fs.statSync(buildId).mtimeMs : 0;
   if (builtAt && builtAt >= newestSourceMtime(root)) return;
