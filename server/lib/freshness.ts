@@ -18,9 +18,10 @@ export const BUY_PAGE_HTML = 'buy-page-html';
 /**
  * The same promise for a page served through a shared cache (the reference edge, EDGE_CACHE=true): the
  * edge keeps a page fresh until the end of the second it was made in (≤ 1 s, edge/nginx.conf), then answers
- * it stale while one refresh runs (one render); the page was made from offers at most BUY_PAGE_LAYER_MS old
- * (behind an edge the origin skips its answers' layer, and keeps no pages of its own). So ≤ 1⅓ s and one
- * render: stated as 2 s. The onsale-peak bench measures the longest it took under the rush, and
- * e2e/edge.spec.ts checks it across two instances.
+ * it stale while one refresh runs (one render); the page was made from an answer at most BUY_PAGE_LAYER_MS
+ * old, itself made from offers at most BUY_PAGE_LAYER_MS old (behind an edge the origin keeps no pages of its
+ * own). So ≤ 1⅔ s and one render: stated as 2 s, which holds while the instances render every hot address
+ * about once a second (docs/operations.md "Running at scale" sizes them). The onsale-peak bench measures the
+ * longest it took under the rush, and e2e/edge.spec.ts checks it across two instances.
  */
 export const EDGE_FRESHNESS_MS = 2000;
