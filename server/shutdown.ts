@@ -21,13 +21,13 @@ export function isDraining(): boolean {
 }
 
 /**
- * A graceful stop on SIGTERM (and SIGINT). Next.js handles these signals itself (`next start`): it stops
- * taking connections, lets requests in flight finish, then calls process.exit. Beside it, this stops the
+ * A graceful stop on SIGTERM (and SIGINT). Encore's server handles these signals itself (server/start.ts,
+ * as `next start` does): it stops taking connections, lets requests in flight finish, then calls process.exit. Beside it, this stops the
  * job workers taking new jobs and lets the running ones finish (pg-boss stop, 10 s deadline), so a job in
  * flight is done here once instead of waiting out its lease to run again elsewhere. Next's exit is held
  * until that is done; then the database pool closes, the log is flushed and the process exits with the code
- * Next chose.
- * Without Next's handler (a process of our own), this exits itself once drained.
+ * the server chose.
+ * Without the server's handler (a process of our own), this exits itself once drained.
  */
 export function installGracefulShutdown(): void {
   let draining: Promise<void> | undefined;

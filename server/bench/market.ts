@@ -203,7 +203,7 @@ export async function runBuyPage(): Promise<BenchResult> {
   const apiUrl = `${base}/v1/marketplace/items/events/${encodeURIComponent(m.ref)}/listedTickets?showId=S1`;
   console.log(`# buy-page: one show with ${N} listings, median of ${RUNS} renders; ${machine()}`);
   // Each run's address its own (`&run=`): a render every time, never the page shared by an address
-  // for a moment (server/http/page-cache.ts), which the onsale-peak case measures.
+  // for a moment (server/http/shared-pages.ts), which the onsale-peak case measures.
   let run = 0;
   const page = async () => {
     const t0 = performance.now();

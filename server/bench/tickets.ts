@@ -7,7 +7,7 @@ import type { BenchResult } from './run';
 import { machine, startApp, startBare } from './servers';
 
 /**
- * The ticket benches go over HTTP, as partners do: the built app under `next start` (its local job
+ * The ticket benches go over HTTP, as partners do: the built app under `npm start` (its local job
  * provider importing the batches) beside a bare `node:http` server doing the same JSON parsing and
  * the same insert through postgres.js (bare-server.ts), both on the bench's database, same machine.
  */
@@ -146,7 +146,7 @@ export async function runImport(): Promise<BenchResult> {
 
   console.log(
     `# ticket-import: ${requests * size} tickets in ${requests} requests of ${size} (${(rawBodies[0].length / 1e6).toFixed(1)} MB each) over HTTP; ` +
-      `app = next start + local job provider until every batch is imported (all accepted after ${acceptedMs.toFixed(0)} ms); ` +
+      `app = npm start + local job provider until every batch is imported (all accepted after ${acceptedMs.toFixed(0)} ms); ` +
       `baseline = bare node:http + postgres.js insert; machine: ${machine()}`,
   );
   return {
@@ -209,7 +209,7 @@ export async function runSync(): Promise<BenchResult> {
   }
   console.log(
     `# sync-tickets: median of ${rounds} requests of ${size} tickets (${(apiBodies[0].length / 1e3).toFixed(0)} kB) over HTTP after a warm-up; ` +
-      `app = next start; baseline = bare node:http + postgres.js insert; ` +
+      `app = npm start; baseline = bare node:http + postgres.js insert; ` +
       `route handler in-process (no HTTP, reference only): ${median(inProcess).toFixed(1)} ms; machine: ${machine()}`,
   );
   return { value: median(api), unit: 'ms', baseline: median(raw), kind: 'time' };

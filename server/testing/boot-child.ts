@@ -1,7 +1,7 @@
 // Test helper process: a whole app instance's start-up (bootApp: migrations, session secret, first admin,
-// demo partner, job queues and schedules) on the database given, as `next start` runs it. Prints READY,
+// demo partner, job queues and schedules) on the database given, as `npm start` runs it. Prints READY,
 // or FAILED and the error, then waits until the test closes its stdin. BOOT_CHILD_SEED=1 seeds a demo
-// partner and an admin (an empty database's first start). Like `next start`, it answers SIGTERM by
+// partner and an admin (an empty database's first start). Like `npm start`, it answers SIGTERM by
 // closing its (here absent) HTTP server and calling process.exit(143) at once. BOOT_CHILD_HEALTH=1 prints
 // `HEALTH <status>` of GET /healthz once READY and again as soon as SIGTERM has been taken.
 import { resetEnvCache } from '@/server/env';
