@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { connects, freePort } from '@/server/testing/ports';
 
 /**
  * The servers the HTTP benches talk to, each a child process in its own process group: the built app
@@ -82,20 +82,9 @@ function nextBin(): string {
   return path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
 }
 
-async function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once('error', () => resolve(true));
-  });
-}
-
 /** Starts a child in its own process group and waits until `readyUrl` answers 200. */
 async function startChild(label: string, args: string[], env: NodeJS.ProcessEnv, port: number, readyUrl: string) {
-  if (!(await portFree(port))) throw new Error(`${label}: port ${port} is already in use`);
+  if (await connects(port)) throw new Error(`${label}: port ${port} is already in use`);
   const child = spawn(process.execPath, args, { cwd: root, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   // Kept for the error message when it fails to come up; otherwise the output is dropped.
@@ -196,18 +185,6 @@ export function startBare(databaseUrl: string, config: Record<string, unknown>):
     bare.set(port, started);
   }
   return started;
-}
-
-/** A port free right now (the OS picks it), for a child that needs no fixed port. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /** The webhook receiver (receiver-server.ts) in its own process; answers its base URL. */

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { connects, freePort } from './ports';
 
 /**
  * The reference edge (edge/nginx.conf, Debian's nginx) as a child process, for the tests and the benches:
@@ -82,29 +82,6 @@ function nginxBinary(): string {
   throw new Error(
     `nginx not found (${process.env.NGINX_PATH ? `NGINX_PATH=${process.env.NGINX_PATH}` : 'on the PATH nor in /usr/sbin'}): run .ci/ensure-nginx.sh`,
   );
-}
-
-/** A port free right now (the OS picks it). Another process may take it before nginx does: startEdge retries. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-function connects(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
 }
 
 /** Edges still running, stopped by force if the process exits without stopping them (no orphan nginx). */
