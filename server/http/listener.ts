@@ -16,8 +16,6 @@ export interface ListenerOptions {
   /** The port the server listens on, once it does (fills come back to it over loopback). */
   port: () => number;
   gate?: RenderGate;
-  /** Renders of shared pages at once (shared-pages.ts). */
-  fillsAtOnce?: number;
 }
 
 /**
@@ -25,8 +23,7 @@ export interface ListenerOptions {
  * for what Next.js cannot do from inside (issue 45; nothing of Node.js is patched):
  * 1. the client's address, from the socket and the trusted proxies only (client-address.ts);
  * 2. an anonymous fan's buy page answered as a shared page (shared-pages.ts), by its canonical address;
- * 3. the render gate for buy pages rendered for one fan (render-gate.ts); shared pages take their turns in
- *    shared-pages.ts.
+ * 3. the render gate for buy pages rendered for one fan, and for the shared pages' own renders (render-gate.ts).
  */
 export function encoreListener(options: ListenerOptions): {
   listener: http.RequestListener;
@@ -34,12 +31,12 @@ export function encoreListener(options: ListenerOptions): {
   gate: RenderGate;
 } {
   const gate = options.gate ?? renderGate();
-  const pages = sharedPages({ port: options.port, keep: options.keepPages, fillsAtOnce: options.fillsAtOnce });
+  const pages = sharedPages({ port: options.port, keep: options.keepPages });
   const render = (req: http.IncomingMessage, res: http.ServerResponse) =>
     gate.admit(req, res, () => void options.handle(req, res));
   const listener: http.RequestListener = (req, res) => {
-    // A fill is this process asking itself for a shared page, in its turn already (shared-pages.ts).
-    if (takeFillMark(req, pages.secret)) return void options.handle(req, res);
+    // A fill is this process asking itself for a shared page: it carries its fan's address already.
+    if (takeFillMark(req, pages.secret)) return render(req, res);
     setClientAddress(req, options.hops);
     const shared = sharedPageAddress({
       method: req.method ?? 'GET',

@@ -20,13 +20,8 @@ interface Render {
 const renders: Render[] = [];
 const INJECTED = 'alert(document.cookie)';
 
-let inFlight = 0;
-let most = 0;
-
 function standIn(req: http.IncomingMessage, res: http.ServerResponse) {
   renders.push({ url: req.url!, headers: { ...req.headers } });
-  most = Math.max(most, ++inFlight);
-  res.once('close', () => inFlight--);
   const url = new URL(req.url!, 'http://page');
   const nonce = randomBytes(18).toString('base64');
   res.statusCode = url.pathname.includes('missing') ? 404 : 200;
@@ -53,16 +48,13 @@ let server: http.Server;
 let base = '';
 let edgeServer: http.Server;
 let edgeBase = '';
-let narrowServer: http.Server;
-let narrowBase = '';
 
-async function listen(keepPages: boolean, fillsAtOnce?: number): Promise<[http.Server, string]> {
+async function listen(keepPages: boolean): Promise<[http.Server, string]> {
   const s = http.createServer();
   const { listener } = encoreListener({
     handle: standIn,
     hops: 0,
     keepPages,
-    fillsAtOnce,
     port: () => (s.address() as AddressInfo).port,
   });
   s.on('request', listener);
@@ -73,12 +65,10 @@ async function listen(keepPages: boolean, fillsAtOnce?: number): Promise<[http.S
 beforeAll(async () => {
   [server, base] = await listen(true);
   [edgeServer, edgeBase] = await listen(false);
-  [narrowServer, narrowBase] = await listen(true, 2);
 });
 afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
   await new Promise<void>((r) => edgeServer.close(() => r()));
-  await new Promise<void>((r) => narrowServer.close(() => r()));
 });
 
 const rendersOf = (url: string) => renders.filter((r) => r.url === url).length;
@@ -189,17 +179,6 @@ describe('the shared buy page', () => {
       await answer.text();
     }
     expect(rendersOf('/market/evt_six?lang=en')).toBe(3);
-  });
-
-  it('renders shared pages a few at a time, in turn; the fans of an address that waits its turn share its render', async () => {
-    most = 0;
-    const addresses = Array.from({ length: 8 }, (_, i) => `/market/evt_turn?page=${i + 1}`);
-    // Three fans on each of 8 addresses at once: 8 renders, never more than 2 at a time.
-    const answers = await Promise.all(addresses.flatMap((a) => [a, a, a]).map((a) => fetch(`${narrowBase}${a}`)));
-    for (const answer of answers) expect(answer.status).toBe(200);
-    await Promise.all(answers.map((a) => a.text()));
-    expect(most).toBe(2);
-    expect(renders.filter((r) => r.url.startsWith('/market/evt_turn')).length).toBe(8);
   });
 
   it('trusts no fill mark from outside, and writes the client address from the socket', async () => {

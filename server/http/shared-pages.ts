@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import os from 'node:os';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { metrics } from '@/server/lib/metrics';
@@ -31,12 +30,6 @@ import { SHARED_PAGE_CACHE_CONTROL, SHARED_PAGE_VARY } from './shared-page';
 
 /** The request header of a fill; its value is this process's secret, so no client can pass for one. */
 export const FILL_HEADER = 'x-encore-fill';
-
-/**
- * Shared pages rendered at once by this process: a few per core, so each is made in tens of milliseconds
- * and kept its window after (the render gate's 32 at once, render-gate.ts, is for the pages made for one fan).
- */
-const FILLS_AT_ONCE = Math.max(2, os.availableParallelism() * 2);
 
 /** A page kept is at most this big (a buy page is ~80–200 KB); a bigger answer is sent, not shared. */
 const MAX_BYTES = 1_000_000;
@@ -87,8 +80,6 @@ export interface SharedPagesOptions {
   port: () => number;
   /** Keep pages in this process (no shared cache in front). */
   keep: boolean;
-  /** Renders of shared pages at once (default FILLS_AT_ONCE). */
-  fillsAtOnce?: number;
 }
 
 export interface SharedPages {
@@ -100,7 +91,6 @@ export interface SharedPages {
 
 export function sharedPages(options: SharedPagesOptions): SharedPages {
   const secret = randomBytes(24).toString('base64url');
-  const turns = turnstile(options.fillsAtOnce ?? FILLS_AT_ONCE);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
   /** Asks Next.js (through this process's own server) for the page, and reads it whole. */
@@ -130,69 +120,30 @@ export function sharedPages(options: SharedPagesOptions): SharedPages {
     });
   }
 
-  /**
-   * A render of this fan's address in its turn: at most `fillsAtOnce` at once, the others waiting in arrival
-   * order. The kept page's window starts when its render does, not when its fan arrived: under a rush the
-   * renders come out one after another, each kept for its third of a second after it is made (with 32 at
-   * once they all finished late, their windows already over). Resolves to the page made meanwhile by another
-   * fan's turn (null when that one was not to be shared), or to this fan's own render.
-   */
-  async function inTurn(key: string, req: http.IncomingMessage, path: string): Promise<SharedPage | Filled | null> {
-    await turns.take();
-    const kept = options.keep ? pages().peek(key) : undefined;
-    if (kept) {
-      turns.give();
-      return kept.catch(() => null);
-    }
-    let own: Promise<Filled> | undefined;
-    try {
-      if (options.keep) void pages().get(key, () => (own = fill(req, path)).then((filled) => filled.shared));
-      else own = fill(req, path);
-      return await own!;
-    } finally {
-      turns.give();
-    }
-  }
-
   return {
     secret,
     async answer(req, res, path) {
       const key = [path, req.headers.host, req.headers['x-forwarded-proto'], req.headers['x-forwarded-host']].join(
         '\n',
       );
+      let own: Promise<Filled> | undefined;
+      const read = () => (own = fill(req, path)).then((filled) => filled.shared);
+      const shared = options.keep ? pages().get(key, read) : read();
       try {
-        // A page kept, or being made, for this address: this fan waits for it and takes no turn.
-        const kept = options.keep ? pages().peek(key) : undefined;
-        let got = kept ? await kept.catch(() => null) : await inTurn(key, req, path);
+        if (own) {
+          const filled = await own;
+          return filled.shared ? send(filled.shared, req, res) : sendAsIs(filled, res);
+        }
+        const page = await shared.catch(() => null);
+        if (page) return send(page, req, res);
         // The render this fan waited for was not to be shared (a cookie, an error): one of its own.
-        got ??= await fill(req, path);
-        if (!('status' in got)) return send(got, req, res);
-        return got.shared ? send(got.shared, req, res) : sendAsIs(got, res);
+        const filled = await fill(req, path);
+        return filled.shared ? send(filled.shared, req, res) : sendAsIs(filled, res);
       } catch {
         if (res.headersSent || res.destroyed) return;
         res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8', 'retry-after': '1' });
         res.end('The page could not be made just now. Please try again.');
       }
-    },
-  };
-}
-
-/** At most `limit` holders at once; the others wait in arrival order. */
-function turnstile(limit: number) {
-  let holders = 0;
-  const waiting: (() => void)[] = [];
-  return {
-    async take(): Promise<void> {
-      if (holders < limit) {
-        holders++;
-        return;
-      }
-      await new Promise<void>((resolve) => waiting.push(resolve));
-    },
-    give(): void {
-      const next = waiting.shift();
-      if (next) next();
-      else holders--;
     },
   };
 }

@@ -12,8 +12,6 @@ import { LRUCache } from 'lru-cache';
  */
 export interface ShortCache<T> {
   get(key: string, read: () => Promise<T>): Promise<T>;
-  /** The answer kept or being read for `key` within its window, without reading it; undefined when none is. */
-  peek(key: string): Promise<T> | undefined;
   forget(): void;
 }
 
@@ -77,10 +75,6 @@ export function shortCache<T>(name: string, ttlMs: number, limits: ShortCacheLim
         },
       );
       return entry.value;
-    },
-    peek(key) {
-      const hit = entries().get(key);
-      return hit && Date.now() - hit.at < ttlMs ? hit.value : undefined;
     },
     forget() {
       // Nothing to forget before the first read (and no cache made here with this copy's limits).
