@@ -186,7 +186,8 @@ function isSafeCssValue(value: string): boolean {
 
 /** Values checked beyond the allowlist of names: links stay inside the document, CSS values stay inert. */
 function keepAttribute(name: string, value: string): boolean {
-  if (value === '') return false; // no SVG attribute here means anything empty; it keeps the output well-formed XML
+  // Empty, none of these attributes says anything; dropped, the output stays well-formed XML (no bare names).
+  if (value === '') return false;
   if (name === 'href') return value.startsWith('#');
   if (name === 'xmlns') return value === 'http://www.w3.org/2000/svg';
   if (CSS_VALUED.includes(name)) return isSafeCssValue(value);
@@ -201,7 +202,7 @@ function checkElement(tagName: string, attribs: sanitizeHtml.Attributes): saniti
   const kept: sanitizeHtml.Attributes = {};
   for (const [rawName, value] of Object.entries(attribs)) {
     const name = rawName === 'xlink:href' ? 'href' : rawName;
-    if (name in kept) continue; // `href` and `xlink:href` both sent: the first wins
+    if (Object.hasOwn(kept, name)) continue; // `href` and `xlink:href` both sent: the first wins
     if (keepAttribute(name, value)) kept[name] = value;
   }
   return { tagName: canonicalName(tagName), attribs: kept };
