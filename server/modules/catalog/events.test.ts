@@ -1,4 +1,7 @@
+import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { getDb } from '@/db';
+import { events } from '@/db/schema';
 import { POST as cancel } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { POST as create, PUT as update } from '@/app/v1/events/route';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
@@ -157,6 +160,91 @@ describe('POST /v1/events', () => {
     const res = await call(create, apiKey, event(id, { shows: [s] }));
     expect(res.status).toBe(400);
     expect(res.body.errors.details[0].path).toBe('shows[0].ticketOptions[0].price');
+  });
+});
+
+describe('seating.svgCode: partner seat maps', () => {
+  const HOSTILE =
+    '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x "x">]>' +
+    '<svg viewBox="0 0 100 50" onload="alert(1)" style="position:fixed">' +
+    '<script>alert(2)</script><style>@import url(https://evil.example/x.css)</style>' +
+    '<a xlink:href="javascript:alert(3)"><rect width="40" height="20" fill="url(https://evil.example/p)"/></a>' +
+    '<foreignObject><iframe src="https://evil.example/"></iframe></foreignObject>' +
+    '<use href="https://evil.example/x.svg#a"/><image href="https://tracker.example/p.png"/>' +
+    '<set attributeName="onclick" to="alert(4)"/>' +
+    '<circle data-seat="1-2" cx="5" cy="5" r="2" onclick="alert(5)"/><text>Stage &x;</text></svg>';
+  const SANITISED =
+    '<svg viewBox="0 0 100 50"><rect width="40" height="20"></rect><use></use>' +
+    '<circle data-seat="1-2" cx="5" cy="5" r="2"></circle><text>Stage &amp;x;</text></svg>';
+
+  async function storedSeating(partnerId: string, externalReferenceId: string) {
+    const [row] = await getDb()
+      .select({ seating: events.seating })
+      .from(events)
+      .where(and(eq(events.partnerId, partnerId), eq(events.externalReferenceId, externalReferenceId)));
+    return row?.seating;
+  }
+
+  it('stores and echoes a hostile map sanitised, on create and on update', async () => {
+    const { apiKey, partner } = await makePartner('Seat maps');
+    const id = ref();
+    const created = await call(
+      create,
+      apiKey,
+      event(id, { seating: { image: 'https://img.example/map.png', svgCode: HOSTILE } }),
+    );
+    expect(created.status).toBe(200);
+    expect(created.body.data.seating).toEqual({ image: 'https://img.example/map.png', svgCode: SANITISED });
+    expect(await storedSeating(partner.id, id)).toEqual({ image: 'https://img.example/map.png', svgCode: SANITISED });
+
+    const updated = await call(
+      update,
+      apiKey,
+      { externalReferenceId: id, seating: { svgCode: HOSTILE.replace('0 0 100 50', '0 0 200 100') } },
+      'PUT',
+    );
+    expect(updated.status).toBe(200);
+    // Present replaces: the image goes with the old map.
+    const resanitised = { svgCode: SANITISED.replace('0 0 100 50', '0 0 200 100') };
+    expect(updated.body.data.seating).toEqual(resanitised);
+    expect(await storedSeating(partner.id, id)).toEqual(resanitised);
+    expect(SANITISED).not.toMatch(
+      /script|\son[a-z]+=|javascript:|foreignObject|iframe|url\(|style|<image|<set|https?:/i,
+    );
+  });
+
+  it('answers 400 naming seating.svgCode for a map over 1 MB, and stores nothing', async () => {
+    const { apiKey, partner } = await makePartner('Seat maps');
+    const id = ref();
+    const huge = `<svg><path d="M0 0${' L1 1'.repeat(1_000_000)}"/></svg>`; // 5 MB
+    const res = await call(create, apiKey, event(id, { seating: { svgCode: huge } }));
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({
+      message: 'Invalid request body: seating.svgCode: must be at most 1 MB',
+      code: 'VALIDATION_FAILED',
+      details: [{ path: 'seating.svgCode', message: 'must be at most 1 MB', in: 'body' }],
+    });
+    expect(await storedSeating(partner.id, id)).toBeUndefined();
+
+    await call(create, apiKey, event(id, { seating: { svgCode: '<svg></svg>' } }));
+    const put = await call(update, apiKey, { externalReferenceId: id, seating: { svgCode: huge } }, 'PUT');
+    expect(put.status).toBe(400);
+    expect(put.body.errors.details).toEqual([{ path: 'seating.svgCode', message: 'must be at most 1 MB', in: 'body' }]);
+    expect(await storedSeating(partner.id, id)).toEqual({ svgCode: '<svg></svg>' });
+  });
+
+  it('answers 400 naming seating.svgCode for markup that is not an SVG document; blank means no map', async () => {
+    const { apiKey } = await makePartner('Seat maps');
+    for (const svgCode of ['https://img.example/map.png', '<script>alert(1)</script>', '<svg></svg><svg></svg>']) {
+      const res = await call(create, apiKey, event(ref(), { seating: { svgCode } }));
+      expect(res.status, svgCode).toBe(400);
+      expect(res.body.errors.details).toEqual([
+        { path: 'seating.svgCode', message: 'must be an SVG document: one <svg> element', in: 'body' },
+      ]);
+    }
+    const blank = await call(create, apiKey, event(ref(), { seating: { svgCode: '' } }));
+    expect(blank.status).toBe(200);
+    expect(blank.body.data.seating).toEqual({ svgCode: '' });
   });
 });
 

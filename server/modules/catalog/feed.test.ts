@@ -242,6 +242,22 @@ describe('pullFeed', () => {
     await notFound(getEvent(partnerId, 'evt-1', getDb()));
   });
 
+  it('stores a seat map from the feed sanitised, and refuses one that is not SVG by its field', async () => {
+    const partnerId = await feedPartner();
+    const hostile = '<svg viewBox="0 0 9 9" onload="alert(1)"><script>alert(2)</script><rect width="9"/></svg>';
+    fake.feed = [
+      { ...fakeFeedEvent({ externalReferenceId: 'evt-map' }), seating: { svgCode: hostile } },
+      { ...fakeFeedEvent({ externalReferenceId: 'evt-nomap' }), seating: { svgCode: 'map.png' } },
+    ];
+    const result = await pulled(partnerId);
+    expect(result.refused.map((r) => [r.externalReferenceId, r.message])).toEqual([
+      ['evt-nomap', 'seating.svgCode must be an SVG document: one <svg> element'],
+    ]);
+    expect((await getEvent(partnerId, 'evt-map', getDb())).seating).toEqual({
+      svgCode: '<svg viewBox="0 0 9 9"><rect width="9"></rect></svg>',
+    });
+  });
+
   it('keeps partners apart: the same externalReferenceId in B’s feed creates B’s own event', async () => {
     const a = await feedPartner();
     const b = await feedPartner();

@@ -86,15 +86,15 @@ describe('eventCreateSchema', () => {
     },
   );
 
-  it('leaves producers and seating optional and keeps them when sent', () => {
+  it('leaves producers and seating optional and keeps them when sent (the SVG as the sanitiser writes it)', () => {
     const parsed = eventCreateSchema.parse(
       event({
         producers: [{ producerId: 'p1', name: 'Prod', emails: ['a@b.co'] }],
-        seating: { image: 'https://x/map.png', svgCode: '<svg/>' },
+        seating: { image: 'https://x/map.png', svgCode: '<svg viewBox="0 0 1 1"/>' },
       }),
     );
     expect(parsed.producers).toEqual([{ producerId: 'p1', name: 'Prod', emails: ['a@b.co'] }]);
-    expect(parsed.seating).toEqual({ image: 'https://x/map.png', svgCode: '<svg/>' });
+    expect(parsed.seating).toEqual({ image: 'https://x/map.png', svgCode: '<svg viewBox="0 0 1 1"></svg>' });
   });
 
   it('bounds externalReferenceId to 1..200 characters', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { primarySalesFeeResponse, primarySalesFeeSchema } from '@/server/modules/partners/schemas';
 import { decimalString, isCurrencyCode, toMinorUnits } from '@/server/lib/money';
+import { sanitizeSvg } from '@/server/lib/svg';
 
 /*
  * The catalog as partners send it (`POST /v1/events`, `PUT /v1/events`) and as we answer it.
@@ -168,9 +169,33 @@ export const producerSchema = z
   .meta({ id: 'ProducerInput', description: 'Used for communication, reporting and access control' });
 const producerResponse = z.object(producerShape()).meta({ id: 'Producer' });
 
+/**
+ * A seat map's SVG, sanitised as it is parsed: POST, PUT and the event feed all pass here, so only the
+ * harmless copy is ever stored or echoed (`server/lib/svg.ts`). Blank means no map and stays blank.
+ * A transform rather than a refinement: OpenAPI shows the input side, a string.
+ */
+const svgCode = () =>
+  text()
+    .transform((markup, ctx) => {
+      if (markup.trim() === '') return '';
+      const result = sanitizeSvg(markup);
+      if ('svg' in result) return result.svg;
+      ctx.addIssue({ code: 'custom', message: result.error });
+      return z.NEVER;
+    })
+    .meta({
+      description:
+        'SVG markup of the seat map, at most 1 MB. Stored sanitised: shapes, text, groups, gradients, clipping, ' +
+        'ids, classes and `data-section` / `data-row` / `data-seat` stay; scripts, event handlers, styles, ' +
+        'animation, images, embedded HTML and links outside the document are removed',
+    });
+
 const seatingSchema = z
-  .object({ image: text().optional(), svgCode: text().optional() })
+  .object({ image: text().optional(), svgCode: svgCode().optional() })
   .meta({ description: 'Seat map: an image URL and/or SVG markup' });
+const seatingResponse = z
+  .object({ image: z.string().optional(), svgCode: z.string().optional().meta({ description: 'Sanitised SVG' }) })
+  .meta({ description: 'Seat map: an image URL and/or SVG markup (as stored: sanitised)' });
 
 /* ---------- Primary sales fee (its schema: the partners module's, the lowest that uses it) ---------- */
 
@@ -454,7 +479,7 @@ export const eventResponse = z
     location: locationResponse,
     producers: z.array(producerResponse).optional(),
     configuration: configurationResponse,
-    seating: seatingSchema.optional(),
+    seating: seatingResponse.optional(),
     primarySalesFee: feeResponseField('event'),
   })
   .meta({ id: 'Event' });

@@ -1,0 +1,293 @@
+import sanitizeHtml from 'sanitize-html';
+
+/*
+ * Partner seat maps (`seating.svgCode`) made harmless when they are written, so what is stored, echoed
+ * to the partner and later drawn inline on fans' and staff pages can neither run script nor fetch
+ * anything. An allowlist: shapes, text, groups, gradients and clipping stay; anything that runs,
+ * loads, embeds, animates or styles with CSS goes (docs/security.md, docs/decisions.md).
+ */
+
+/** Largest seat map accepted, in UTF-8 bytes: a detailed arena map is a few hundred kB. */
+export const SVG_MAX_BYTES = 1_000_000;
+
+/** What a seat map is drawn with. Case matters in SVG (`linearGradient`, `viewBox`): names are kept as sent. */
+const ALLOWED_TAGS = [
+  'svg',
+  'g',
+  'defs',
+  'symbol',
+  'use',
+  'title',
+  'desc',
+  'path',
+  'rect',
+  'circle',
+  'ellipse',
+  'line',
+  'polyline',
+  'polygon',
+  'text',
+  'tspan',
+  'linearGradient',
+  'radialGradient',
+  'stop',
+  'clipPath',
+  'mask',
+];
+
+/**
+ * Elements dropped with everything inside them, not just unwrapped: their content is code, CSS, HTML
+ * or editor metadata, never part of the drawing. Matched without regard to case (see `canonicalName`).
+ */
+const DROPPED_WITH_CONTENT = [
+  'script',
+  'style',
+  'foreignObject',
+  'iframe',
+  'noscript',
+  'template',
+  'textarea',
+  'xmp',
+  'metadata',
+];
+
+/**
+ * Attributes the browser reads as CSS values. Only these may hold `url(…)` (a local `url(#id)`) or a
+ * function (colours, transforms); anything else there is dropped.
+ */
+const CSS_VALUED = [
+  'fill',
+  'fill-opacity',
+  'fill-rule',
+  'stroke',
+  'stroke-width',
+  'stroke-opacity',
+  'stroke-linecap',
+  'stroke-linejoin',
+  'stroke-dasharray',
+  'stroke-dashoffset',
+  'stroke-miterlimit',
+  'opacity',
+  'clip-path',
+  'clip-rule',
+  'mask',
+  'font-size',
+  'font-family',
+  'font-weight',
+  'font-style',
+  'text-anchor',
+  'dominant-baseline',
+  'letter-spacing',
+  'visibility',
+  'display',
+  'stop-color',
+  'stop-opacity',
+  'transform',
+  'gradientTransform',
+];
+
+/** Attributes any allowed element may carry: geometry, presentation, accessibility and the map's own data. */
+const ANY_ELEMENT_ATTRIBUTES = [
+  'id',
+  'x',
+  'y',
+  'x1',
+  'y1',
+  'x2',
+  'y2',
+  'cx',
+  'cy',
+  'r',
+  'rx',
+  'ry',
+  'dx',
+  'dy',
+  'fx',
+  'fy',
+  'd',
+  'points',
+  'width',
+  'height',
+  'viewBox',
+  'preserveAspectRatio',
+  'offset',
+  'gradientUnits',
+  'spreadMethod',
+  'clipPathUnits',
+  'maskUnits',
+  'maskContentUnits',
+  'role',
+  'aria-label',
+  'aria-hidden',
+  'data-section',
+  'data-row',
+  'data-seat',
+  ...CSS_VALUED,
+];
+
+const ALLOWED_ATTRIBUTES: Record<string, string[]> = {
+  '*': ANY_ELEMENT_ATTRIBUTES,
+  // `class` everywhere but on `<svg>`: drawn inline, a root with the page's own utility classes
+  // (`fixed inset-0 z-50`) could cover the page. Inside an SVG, CSS positioning does not apply.
+  ...Object.fromEntries(ALLOWED_TAGS.filter((tag) => tag !== 'svg').map((tag) => [tag, ['class']])),
+  svg: ['xmlns'],
+  // Local references only (checked in `keepAttribute`): a symbol, a gradient to inherit from.
+  use: ['class', 'href'],
+  linearGradient: ['class', 'href'],
+  radialGradient: ['class', 'href'],
+};
+
+/** Functions a CSS-valued attribute may call: colours and transforms. `url(#id)` is checked apart. */
+const CSS_FUNCTIONS = new Set([
+  'rgb',
+  'rgba',
+  'hsl',
+  'hsla',
+  'matrix',
+  'translate',
+  'scale',
+  'rotate',
+  'skewx',
+  'skewy',
+]);
+
+/**
+ * A function name and its bracket. The look-behind starts a match only where a name starts, so a long
+ * value costs one pass, never one per character. A bare `(` matches with an empty name.
+ */
+const CSS_CALL = /(?<![a-z-])([a-z-]*)\(/gi;
+/** What follows `url(` when it points inside the document. */
+const LOCAL_REFERENCE = /\s*["']?#/y;
+
+/**
+ * The one spelling `DROPPED_WITH_CONTENT` knows for a name sent in any case (`<SCRIPT>`, `<ForeignObject>`),
+ * so its content goes too; other names are kept as sent and meet the case-sensitive allowlist.
+ */
+const canonicalName = (() => {
+  const byLowerCase = new Map(DROPPED_WITH_CONTENT.map((name) => [name.toLowerCase(), name]));
+  return (name: string) => byLowerCase.get(name.toLowerCase()) ?? name;
+})();
+
+/** Every `url(` reference points inside the document, and every other function is a colour or a transform. */
+function isSafeCssValue(value: string): boolean {
+  // A CSS escape can spell `url(` (`\75 rl(`) past any pattern: no seat map needs one.
+  if (value.includes('\\')) return false;
+  for (const match of value.matchAll(CSS_CALL)) {
+    const name = match[1].toLowerCase();
+    if (name === 'url') {
+      LOCAL_REFERENCE.lastIndex = (match.index ?? 0) + match[0].length;
+      if (!LOCAL_REFERENCE.test(value)) return false;
+    } else if (!CSS_FUNCTIONS.has(name)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** Values checked beyond the allowlist of names: links stay inside the document, CSS values stay inert. */
+function keepAttribute(name: string, value: string): boolean {
+  // Empty, none of these attributes says anything; dropped, the output stays well-formed XML (no bare names).
+  if (value === '') return false;
+  if (name === 'href') return value.startsWith('#');
+  if (name === 'xmlns') return value === 'http://www.w3.org/2000/svg';
+  if (CSS_VALUED.includes(name)) return isSafeCssValue(value);
+  return true;
+}
+
+/**
+ * Runs on every element before the allowlist: canonical names for the elements dropped with their
+ * content, `xlink:href` spelt `href` (SVG 2; so the output needs no xlink namespace), and values checked.
+ */
+function checkElement(tagName: string, attribs: sanitizeHtml.Attributes): sanitizeHtml.Tag {
+  const kept: sanitizeHtml.Attributes = {};
+  for (const [rawName, value] of Object.entries(attribs)) {
+    const name = rawName === 'xlink:href' ? 'href' : rawName;
+    if (Object.hasOwn(kept, name)) continue; // `href` and `xlink:href` both sent: the first wins
+    if (keepAttribute(name, value)) kept[name] = value;
+  }
+  return { tagName: canonicalName(tagName), attribs: kept };
+}
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: ALLOWED_TAGS,
+  allowedAttributes: ALLOWED_ATTRIBUTES,
+  // `style` attributes are dropped whole: CSS can fetch (`url()`, `image-set()`), hide behind escapes
+  // and place the map over the page (`position: fixed`). Presentation attributes draw a seat map.
+  parseStyleAttributes: false,
+  // No schemes at all: `href` is checked to be a local `#id` in `keepAttribute`.
+  allowedSchemes: [],
+  allowedSchemesAppliedToAttributes: ['href'],
+  allowProtocolRelative: false,
+  disallowedTagsMode: 'discard',
+  nonTextTags: DROPPED_WITH_CONTENT,
+  transformTags: { '*': checkElement },
+  // Case kept: lower-casing would turn `viewBox` into `viewbox`, which SVG ignores. DOCTYPEs (with any
+  // `<!ENTITY>`), processing instructions, comments and CDATA are never emitted; entities are not expanded.
+  parser: { lowerCaseTags: false, lowerCaseAttributeNames: false },
+};
+
+/** A tag of sanitize-html's output: it escapes `<` and `>` in text and values and closes what it opens. */
+const TAG = /<(\/?)([^\s/>]+)[^>]*>/g;
+
+/**
+ * The one top-level `<svg>` element of sanitised markup, or null when there is none or there are
+ * others beside it. Text outside it (left over from a DOCTYPE's internal subset, say) is dropped.
+ */
+function singleSvgRoot(markup: string): string | null {
+  let depth = 0;
+  let root: { start: number; end: number } | null = null;
+  for (const match of markup.matchAll(TAG)) {
+    const [tag, closing, name] = match;
+    const at = match.index ?? 0;
+    if (closing) {
+      depth -= 1;
+      if (depth < 0) return null;
+      if (depth === 0 && root) root.end = at + tag.length;
+    } else {
+      if (depth === 0) {
+        if (root || name !== 'svg') return null;
+        root = { start: at, end: -1 };
+      }
+      depth += 1;
+    }
+  }
+  return root && root.end > root.start ? markup.slice(root.start, root.end) : null;
+}
+
+/**
+ * How deep elements may nest. htmlparser2 keeps its open elements in an array it shifts at the front,
+ * so each element costs as much as the depth: 300,000 unclosed `<g>` (under 1 MB) held a core for
+ * half a minute. Seat maps nest a dozen deep; this bounds the work at a few passes over the input.
+ */
+export const SVG_MAX_DEPTH = 100;
+
+class TooDeep extends Error {}
+
+/**
+ * Partner SVG markup reduced to what a seat map needs: one `<svg>` root holding only allowlisted
+ * elements and attributes. An error message instead when the markup is over 1 MB, nests too deeply,
+ * or is not an SVG document (no `<svg>` root survives, or other elements sit beside it).
+ */
+export function sanitizeSvg(svg: string): { svg: string } | { error: string } {
+  if (Buffer.byteLength(svg, 'utf8') > SVG_MAX_BYTES) return { error: 'must be at most 1 MB' };
+  // Counted the way the parser opens and closes elements (its hooks run before anything is dropped).
+  let depth = 0;
+  let sanitised: string;
+  try {
+    sanitised = sanitizeHtml(svg, {
+      ...OPTIONS,
+      onOpenTag: () => {
+        depth += 1;
+        if (depth > SVG_MAX_DEPTH) throw new TooDeep();
+      },
+      onCloseTag: () => {
+        depth -= 1;
+      },
+    });
+  } catch (err) {
+    if (err instanceof TooDeep) return { error: `must not nest elements more than ${SVG_MAX_DEPTH} deep` };
+    throw err;
+  }
+  const root = singleSvgRoot(sanitised);
+  return root === null ? { error: 'must be an SVG document: one <svg> element' } : { svg: root };
+}
