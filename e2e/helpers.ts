@@ -251,8 +251,14 @@ export async function createPartnerOnDashboard(page: Page, name: string) {
   await signIn(page);
   await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
   await hydrated(page, 'form');
-  await page.getByLabel('Partner name').fill(name);
-  await page.getByLabel('Partner name').press('Enter');
+  // React marks an element as it hydrates it, before its commit: the name typed in between was taken back
+  // by the controlled field, and Enter on an empty required field submits nothing (seen twice in CI). React
+  // focuses an autoFocus field when it commits, so a focused field has its state and handlers.
+  const field = page.getByLabel('Partner name');
+  await expect(field).toBeFocused();
+  await field.fill(name);
+  await expect(field).toHaveValue(name);
+  await field.press('Enter');
   await expect(page.getByTestId('secret-value').first()).toHaveText(/^sk_live_/);
   const apiKey = (await page.getByTestId('secret-value').first().textContent()) ?? '';
   await page.getByRole('link', { name: 'Open partner' }).click();
