@@ -168,7 +168,7 @@ function route(req: NextRequest, id: string, nonce: string | null, csp: string, 
     );
   } else headers.delete(LOCALE_HEADER);
   const res = NextResponse.next({ request: { headers } });
-  // A shared page carries no cookie: there the page remembers the language itself (RememberLanguage).
+  // A shared page carries no cookie: there the page remembers the language itself (LanguageSwitch).
   if (fanPage && lang && !shared && req.cookies.get(LOCALE_COOKIE)?.value !== lang) {
     res.cookies.set(LOCALE_COOKIE, lang, LOCALE_COOKIE_OPTIONS);
   }

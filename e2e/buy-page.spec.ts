@@ -1,6 +1,7 @@
 import { expect, type Page, test } from './fixtures';
 import {
   axe,
+  buyPageAddress,
   call,
   createPartner,
   listTicket,
@@ -49,15 +50,7 @@ test.beforeAll(async ({ request }) => {
     ],
   });
   expect(pushed.status, JSON.stringify(pushed.body)).toBe(200);
-  const entry = await call(
-    request,
-    apiKey,
-    'GET',
-    `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent(RETURN_TO)}`,
-  );
-  expect(entry.status, JSON.stringify(entry.body)).toBe(200);
-  const url = new URL(entry.body.data as string);
-  marketUrl = url.pathname + url.search;
+  marketUrl = await buyPageAddress(request, apiKey, REF, RETURN_TO);
 });
 
 const withLang = (url: string, lang: 'en' | 'es') => url.replace(/lang=(en|es)/, `lang=${lang}`);

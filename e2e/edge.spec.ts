@@ -1,9 +1,18 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { runningEmbeddedUrl } from '../db/embedded';
 import { EDGE_FRESHNESS_MS } from '../server/lib/freshness';
-import { type Edge, startEdge } from '../server/testing/edge';
+import { type Edge, sharedPageRenders, startEdge } from '../server/testing/edge';
 import { expect, test } from './fixtures';
-import { call, createPartner, listTicket, pushCappedEurEvent, RUN, syncedTicket, syncTickets } from './helpers';
+import {
+  buyPageAddress,
+  call,
+  createPartner,
+  listTicket,
+  pushCappedEurEvent,
+  RUN,
+  syncedTicket,
+  syncTickets,
+} from './helpers';
 
 /*
  * The reference edge (edge/nginx.conf, Debian's nginx) in front of two more instances of the built app on
@@ -25,6 +34,12 @@ let partnerId = '';
 let address = '';
 let listingId = '';
 const origin = (i: number) => `http://127.0.0.1:${PORTS[i]}`;
+/** Shared pages rendered so far by the two instances. */
+const renders = () =>
+  sharedPageRenders(
+    PORTS.map((_, i) => origin(i)),
+    METRICS_TOKEN,
+  );
 
 /** Starts one more instance of the built app, as `npm start` does; resolves when it answers /healthz. */
 async function startInstance(port: number, publicUrl: string): Promise<ChildProcess> {
@@ -62,18 +77,6 @@ async function startInstance(port: number, publicUrl: string): Promise<ChildProc
   }
 }
 
-/** Shared pages rendered so far by the two instances (their /metrics). */
-async function renders(): Promise<number> {
-  let total = 0;
-  for (let i = 0; i < PORTS.length; i++) {
-    const text = await (
-      await fetch(`${origin(i)}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
-    ).text();
-    total += Number(/^encore_shared_page_renders_total (\d+)/m.exec(text)?.[1]);
-  }
-  return total;
-}
-
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
@@ -84,15 +87,7 @@ test.beforeAll(async ({ request }) => {
   await pushCappedEurEvent(request, partnerKey, { ref: REF, title: `Edge Night ${RUN}`, description: '<p>Edge</p>' });
   await syncTickets(request, partnerKey, [syncedTicket(REF, `EDGE-T1-${RUN}`, SELLER, { price: 40 })]);
   ({ listingId } = await listTicket({ partnerId, sellerEmail: SELLER, ticketId: `EDGE-T1-${RUN}`, price: '45' }));
-  const entry = await call(
-    request,
-    partnerKey,
-    'GET',
-    `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${REF}&showId=1&returnTo=${encodeURIComponent(RETURN_TO)}`,
-  );
-  expect(entry.status, JSON.stringify(entry.body)).toBe(200);
-  const url = new URL(entry.body.data as string);
-  address = url.pathname + url.search;
+  address = await buyPageAddress(request, partnerKey, REF, RETURN_TO);
 });
 
 test.afterAll(async () => {

@@ -135,6 +135,22 @@ export async function call(request: APIRequestContext, key: string, method: stri
   return { status: res.status(), body: await res.json().catch(() => null) };
 }
 
+/**
+ * The buy page's address (path and query) the partner API hands a fan for show 1 of event `ref`
+ * (`GET /v1/marketplace/buyingflow/url/entrypoint`), with the way back to `returnTo`.
+ */
+export async function buyPageAddress(request: APIRequestContext, key: string, ref: string, returnTo: string) {
+  const entry = await call(
+    request,
+    key,
+    'GET',
+    `/v1/marketplace/buyingflow/url/entrypoint?externalReferenceEventId=${ref}&showId=1&returnTo=${encodeURIComponent(returnTo)}`,
+  );
+  expect(entry.status, JSON.stringify(entry.body)).toBe(200);
+  const url = new URL(entry.body.data as string);
+  return url.pathname + url.search;
+}
+
 /** No serious or critical axe-core violation on the page as it is now. */
 export async function axe(page: Page, what?: string) {
   const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();

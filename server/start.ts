@@ -46,7 +46,7 @@ const handle = app.getRequestHandler();
 await app.prepare();
 
 const server = http.createServer();
-const { listener } = encoreListener({
+const listener = encoreListener({
   handle: (req, res) => handle(req, res),
   hops: env().TRUSTED_PROXY_HOPS,
   keepPages: !env().EDGE_CACHE,

@@ -3,9 +3,9 @@
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect } from 'react';
+import { LOCALE_COOKIE, LOCALE_COOKIE_OPTIONS, supportedLocale } from '@/server/lib/i18n/locale-codes';
 
 const NAMES: Record<string, string> = { en: 'English', es: 'Español' };
-const COOKIE = 'encore_lang';
 
 /**
  * Links to the same page in each language. The choice is remembered in a cookie: by the proxy on a
@@ -18,10 +18,10 @@ export function LanguageSwitch() {
   const path = usePathname();
   const query = useSearchParams();
   useEffect(() => {
-    const asked = new URLSearchParams(window.location.search).get('lang');
-    const lang = asked?.trim().toLowerCase().split(/[-_]/)[0];
-    if (lang && lang in NAMES && !document.cookie.split('; ').includes(`${COOKIE}=${lang}`)) {
-      document.cookie = `${COOKIE}=${lang}; path=/; max-age=${365 * 86_400}; samesite=lax`;
+    const lang = supportedLocale(new URLSearchParams(window.location.search).get('lang'));
+    if (lang && !document.cookie.split('; ').includes(`${LOCALE_COOKIE}=${lang}`)) {
+      const { path, maxAge, sameSite } = LOCALE_COOKIE_OPTIONS;
+      document.cookie = `${LOCALE_COOKIE}=${lang}; path=${path}; max-age=${maxAge}; samesite=${sameSite}`;
     }
   }, []);
   return (

@@ -13,7 +13,7 @@ import { getPartner } from '@/server/modules/partners';
 import { listAll, marketWith } from './market';
 import type { BenchResult } from './run';
 import { machine, startApp, startBare } from './servers';
-import { startEdge } from '@/server/testing/edge';
+import { sharedPageRenders, startEdge } from '@/server/testing/edge';
 import { EDGE_FRESHNESS_MS } from '@/server/lib/freshness';
 
 /**
@@ -304,18 +304,6 @@ async function oneInstance(): Promise<void> {
   );
 }
 
-/** The instances' shared-page renders so far (their /metrics). */
-async function renders(bases: string[]): Promise<number> {
-  let total = 0;
-  for (const base of bases) {
-    const text = await (
-      await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })
-    ).text();
-    total += Number(/^encore_shared_page_renders_total (\d+)/m.exec(text)?.[1] ?? NaN);
-  }
-  return total;
-}
-
 /** Part 1: through the reference edge in front of two instances, against the same nginx serving a static file. */
 async function throughEdge(): Promise<BenchResult> {
   const show = await showForRush();
@@ -358,9 +346,9 @@ async function throughEdge(): Promise<BenchResult> {
         }
       }
     })();
-    const rendersBefore = await renders(origins);
+    const rendersBefore = await sharedPageRenders(origins, METRICS_TOKEN);
     const figures = await rush(edge.url, show, EDGE_FANS, true);
-    const renderRate = ((await renders(origins)) - rendersBefore) / SECONDS;
+    const renderRate = ((await sharedPageRenders(origins, METRICS_TOKEN)) - rendersBefore) / SECONDS;
     watching = false;
     await watcher;
     const baseline = await load(

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import { setClientAddress } from './client-address';
 import { type RenderGate, renderGate } from './render-gate';
 import { sharedPageAddress } from './shared-page';
-import { type SharedPages, sharedPages, takeFillMark } from './shared-pages';
+import { sharedPages, takeFillMark } from './shared-pages';
 
 export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> | void;
 
@@ -25,17 +25,13 @@ export interface ListenerOptions {
  * 2. an anonymous fan's buy page answered as a shared page (shared-pages.ts), by its canonical address;
  * 3. the render gate for buy pages rendered for one fan, and for the shared pages' own renders (render-gate.ts).
  */
-export function encoreListener(options: ListenerOptions): {
-  listener: http.RequestListener;
-  pages: SharedPages;
-  gate: RenderGate;
-} {
+export function encoreListener(options: ListenerOptions): http.RequestListener {
   const gate = options.gate ?? renderGate();
   const pages = sharedPages({ port: options.port, keep: options.keepPages });
   const render = (req: http.IncomingMessage, res: http.ServerResponse) =>
     gate.admit(req, res, () => void options.handle(req, res));
-  const listener: http.RequestListener = (req, res) => {
-    // A fill is this process asking itself for a shared page: it carries its fan's address already.
+  return (req, res) => {
+    // A fill is this process asking itself for a shared page: no one's page, so no client address.
     if (takeFillMark(req, pages.secret)) return render(req, res);
     setClientAddress(req, options.hops);
     const shared = sharedPageAddress({
@@ -46,8 +42,7 @@ export function encoreListener(options: ListenerOptions): {
         return Array.isArray(value) ? value.join(', ') : value;
       },
     });
-    if (shared) return void pages.answer(req, res, shared.path);
+    if (shared) return void pages.answer(req, res, shared);
     render(req, res);
   };
-  return { listener, pages, gate };
 }

@@ -61,12 +61,12 @@ export interface RequestFacts {
 }
 
 /**
- * The canonical form of a shared page request: its path and the parameters it reads, in a fixed order,
- * with the language chosen as the page would choose it. Null when the answer is a person's (a session or
+ * The canonical address of a shared page request: its path and the parameters it reads, in a fixed order,
+ * after the language chosen as the page would choose it (`lang=`). Null when the answer is a person's (a session or
  * any cookie but the remembered language, Authorization, a one-time `token`, the router's own requests)
  * or not a buy page.
  */
-export function sharedPageAddress(req: RequestFacts): { path: string; lang: string } | null {
+export function sharedPageAddress(req: RequestFacts): string | null {
   if (req.method !== 'GET') return null;
   const url = new URL(req.url, 'http://encore');
   if (!BUY_PAGE.test(url.pathname)) return null;
@@ -87,5 +87,5 @@ export function sharedPageAddress(req: RequestFacts): { path: string; lang: stri
     const value = url.searchParams.get(name);
     if (value !== null) query.set(name, value);
   }
-  return { path: `${url.pathname}?${query}`, lang };
+  return `${url.pathname}?${query}`;
 }

@@ -51,7 +51,7 @@ let edgeBase = '';
 
 async function listen(keepPages: boolean): Promise<[http.Server, string]> {
   const s = http.createServer();
-  const { listener } = encoreListener({
+  const listener = encoreListener({
     handle: standIn,
     hops: 0,
     keepPages,

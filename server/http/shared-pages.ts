@@ -49,13 +49,12 @@ interface Filled {
   shared: SharedPage | null;
 }
 
+/** Headers of a fill's answer that belong to its connection: never passed on as they came. */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'transfer-encoding', 'content-length'];
 /** Headers of a fill's answer that are the connection's or the one answer's, never a shared page's. */
 const NOT_SHARED = new Set([
+  ...HOP_BY_HOP,
   'date',
-  'connection',
-  'keep-alive',
-  'transfer-encoding',
-  'content-length',
   'content-encoding',
   'x-request-id',
   'cache-control',
@@ -208,7 +207,7 @@ function sendAsIs(filled: Filled, res: http.ServerResponse): void {
   if (res.destroyed || res.writableEnded) return;
   const headers: http.OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(filled.headers)) {
-    if (!['connection', 'keep-alive', 'transfer-encoding', 'content-length'].includes(name)) headers[name] = value;
+    if (!HOP_BY_HOP.includes(name)) headers[name] = value;
   }
   headers['content-length'] = filled.body.length;
   res.writeHead(filled.status, headers);

@@ -211,3 +211,16 @@ export async function startEdge(options: {
     throw error;
   }
 }
+
+/**
+ * The shared buy pages the instances behind an edge have rendered so far, summed from their /metrics
+ * (`encore_shared_page_renders_total`; METRICS_TOKEN opens it): how the tests and the bench count renders.
+ */
+export async function sharedPageRenders(bases: string[], metricsToken: string): Promise<number> {
+  let total = 0;
+  for (const base of bases) {
+    const answer = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
+    total += Number(/^encore_shared_page_renders_total (\d+)/m.exec(await answer.text())?.[1]);
+  }
+  return total;
+}

@@ -1,4 +1,5 @@
 import { env } from '@/server/env';
+import { type Locale, supportedLocale } from './locale-codes';
 
 /*
  * The languages of fan pages and mails. A locale is chosen from, in order: the URL's `lang` (the
@@ -6,29 +7,10 @@ import { env } from '@/server/env';
  * steps keep it), the browser's Accept-Language, then DEFAULT_LANG.
  */
 
-export const LOCALES = ['en', 'es'] as const;
-export type Locale = (typeof LOCALES)[number];
+export { isLocale, type Locale, LOCALE_COOKIE, LOCALE_COOKIE_OPTIONS, LOCALES, supportedLocale } from './locale-codes';
 
 /** The request header the proxy sets on fan pages with the chosen locale (read by next-intl's request config). */
 export const LOCALE_HEADER = 'x-encore-locale';
-/** The cookie remembering the fan's last `lang`. */
-export const LOCALE_COOKIE = 'encore_lang';
-/**
- * How it is set: a year, the whole site. Not HttpOnly: a language is no secret, and on a shared buy page
- * (which carries no cookie, issue 45) the page itself writes it (components/market/remember-language.tsx).
- */
-export const LOCALE_COOKIE_OPTIONS = { path: '/', maxAge: 365 * 86_400, sameSite: 'lax' as const };
-
-export function isLocale(value: unknown): value is Locale {
-  return typeof value === 'string' && (LOCALES as readonly string[]).includes(value);
-}
-
-/** `es-AR`, `ES`, `es_419` → `es`; anything unsupported → null. */
-export function supportedLocale(tag: string | null | undefined): Locale | null {
-  if (!tag) return null;
-  const base = tag.trim().toLowerCase().split(/[-_]/)[0];
-  return isLocale(base) ? base : null;
-}
 
 /** The best supported language of an Accept-Language header, by its q-values (ties keep header order). */
 export function localeFromAcceptLanguage(header: string | null | undefined): Locale | null {
