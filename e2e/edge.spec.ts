@@ -35,10 +35,11 @@ let address = '';
 let listingId = '';
 const origin = (i: number) => `http://127.0.0.1:${PORTS[i]}`;
 /** Shared pages rendered so far by the two instances. */
-const renders = () =>
+const renders = (counter: 'renders' | 'unchanged' = 'renders') =>
   sharedPageRenders(
     PORTS.map((_, i) => origin(i)),
     METRICS_TOKEN,
+    counter,
   );
 
 /** Starts one more instance of the built app, as `npm start` does; resolves when it answers /healthz. */
@@ -154,6 +155,26 @@ test('a signed-in fan’s page goes to that fan alone', async ({ browser, reques
   expect(anonymous).toContain(listingId);
   await ana.context.close();
   await bea.context.close();
+});
+
+test('a page whose data has not changed is kept by the edge on a 304, without a render', async () => {
+  const kept = `${edge.url}${address}&sort=price_desc`;
+  const first = await fetch(kept);
+  const body = await first.text();
+  expect(first.headers.get('etag')).toMatch(/^W\/"[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{27}"$/);
+  expect(body).toContain(
+    `<meta name="encore-page-version" content="${/\.([^"]+)"$/.exec(first.headers.get('etag')!)![1]}"`,
+  );
+  const [rendered, unchanged] = [await renders(), await renders('unchanged')];
+  // The edge asks again once its copy is a second old: the instances answer 304 from the page's model.
+  const deadline = Date.now() + 20_000;
+  while ((await renders('unchanged')) < unchanged + 2) {
+    expect(Date.now(), 'two revalidations').toBeLessThan(deadline);
+    expect(await (await fetch(kept)).text()).toBe(body);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(await renders()).toBe(rendered);
+  expect(await (await fetch(kept)).text()).toBe(body);
 });
 
 test('an offer held through the other instance leaves the page within the stated bound', async () => {

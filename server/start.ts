@@ -45,12 +45,22 @@ const handle = app.getRequestHandler();
 // Loads the build and runs instrumentation.ts (database, migrations, jobs) before the first request.
 await app.prepare();
 
+// A shared page's version is read from its model (the app's own code and database, loaded here once the app
+// is prepared): a cache revalidating a page gets a 304 instead of a render while the page would not change.
+const { getDb } = await import('@/db');
+const { buyPageVersionAt } = await import('./modules/fan-pages');
+const { readFileSync } = await import('node:fs');
+const { join } = await import('node:path');
+const buildId = readFileSync(join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'), 'utf8').trim();
+
 const server = http.createServer();
 const listener = encoreListener({
   handle: (req, res) => handle(req, res),
   hops: env().TRUSTED_PROXY_HOPS,
   keepPages: !env().EDGE_CACHE,
   port: () => (server.address() as AddressInfo).port,
+  pageVersion: (path) => buyPageVersionAt(path, getDb()),
+  buildId,
 });
 server.on('request', listener);
 // Longer than a proxy's idle keep-alive (nginx keeps upstream connections 60 s): the proxy closes first,

@@ -20,16 +20,19 @@ export async function MarketShell({
   partner,
   returnTo,
   narrow = false,
+  mode: knownMode,
   children,
 }: {
   partner: ShellPartner | null;
   returnTo?: string | null;
   narrow?: boolean;
+  /** The partner's mode when the page read it already (the buy page's model); else read here. */
+  mode?: 'live' | 'test';
   children: React.ReactNode;
 }) {
   const t = await getTranslations('common');
   const [fan, mode] = partner
-    ? await Promise.all([fanOf(partner.id), modeOfPartner(partner.id, getDb())])
+    ? await Promise.all([fanOf(partner.id), knownMode ?? modeOfPartner(partner.id, getDb())])
     : [null, 'live' as const];
   return (
     <div className="mk-page">

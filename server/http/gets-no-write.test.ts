@@ -30,6 +30,8 @@ import {
   buyerCheckout,
   buyerIntention,
   buyPage,
+  buyPageModel,
+  buyPageVersionAt,
   fanBrandOf,
   listingPage,
   namedTicketOnSale,
@@ -349,6 +351,9 @@ const FAN_PAGE_WRITES: Record<string, string> = {
 const fanPageReads: Record<string, (db: Db) => Promise<unknown>> = {
   buyPage: (db) => buyPage(f.eventPk, { show: f.showPk, sort: 'price_desc', quantity: 1 }, db),
   sharedBuyPage: (db) => sharedBuyPage(f.eventPk, { show: f.showPk, zone: 'none' }, db),
+  buyPageModel: (db) => buyPageModel(f.eventPk, { show: f.showPk, ticket: f.ticketPk, page: '2' }, db),
+  // Not a page's: Encore's HTTP server reads it to answer a shared cache's revalidation (shared-pages.ts).
+  buyPageVersionAt: async (db) => (await buyPageVersionAt(`/market/${f.eventPk}?lang=es&show=${f.showPk}`, db)) ?? '',
   secureTicketPage: (db) => secureTicketPage(f.secureToken, db),
   namedTicketOnSale: (db) => namedTicketOnSale(f.ticketPk, f.eventPk, db),
   getPartner: (db) => getPartner(f.partnerId, db),
@@ -380,7 +385,15 @@ const fanPageReads: Record<string, (db: Db) => Promise<unknown>> = {
 };
 
 /** Functions the fan pages call that compute from what they are given (no database, no promise). */
-const NOT_DATA = new Set(['movingCodeKey', 'quantitiesOf', 'safeNextPath', 'seatText', 'showOnSale', 'sourcesOf']);
+const NOT_DATA = new Set([
+  'buyPageVersion',
+  'movingCodeKey',
+  'quantitiesOf',
+  'safeNextPath',
+  'seatText',
+  'showOnSale',
+  'sourcesOf',
+]);
 
 /**
  * The functions of server modules that the fan pages' server code calls: every page, layout, route and

@@ -16,6 +16,10 @@ export interface ListenerOptions {
   /** The port the server listens on, once it does (fills come back to it over loopback). */
   port: () => number;
   gate?: RenderGate;
+  /** The version of the shared page at a canonical address, as a render now would stamp it (shared-pages.ts). */
+  pageVersion?: (path: string) => Promise<string | null>;
+  /** The build's id (part of a shared page's ETag). */
+  buildId?: string;
 }
 
 /**
@@ -27,7 +31,12 @@ export interface ListenerOptions {
  */
 export function encoreListener(options: ListenerOptions): http.RequestListener {
   const gate = options.gate ?? renderGate();
-  const pages = sharedPages({ port: options.port, keep: options.keepPages });
+  const pages = sharedPages({
+    port: options.port,
+    keep: options.keepPages,
+    version: options.pageVersion,
+    buildId: options.buildId,
+  });
   const render = (req: http.IncomingMessage, res: http.ServerResponse) =>
     gate.admit(req, res, () => void options.handle(req, res));
   return (req, res) => {

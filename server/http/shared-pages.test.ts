@@ -19,6 +19,15 @@ interface Render {
 }
 const renders: Render[] = [];
 const INJECTED = 'alert(document.cookie)';
+/** For the events named `evt_v…`: the version of the page's model, which the stand-in stamps as the app does. */
+const versions = new Map<string, number>();
+/** Made to fail: the version read of `evt_vfail`. */
+async function pageVersion(path: string): Promise<string | null> {
+  const { pathname } = new URL(path, 'http://page');
+  if (pathname === '/market/evt_vfail') throw new Error('the database is away');
+  const version = versions.get(pathname);
+  return version === undefined ? null : `v${version}`;
+}
 
 function standIn(req: http.IncomingMessage, res: http.ServerResponse) {
   renders.push({ url: req.url!, headers: { ...req.headers } });
@@ -33,7 +42,9 @@ function standIn(req: http.IncomingMessage, res: http.ServerResponse) {
   );
   res.setHeader('x-request-id', req.headers['x-request-id'] ?? 'req_of_the_render');
   if (req.headers.cookie?.includes('encore_fan=')) res.setHeader('set-cookie', 'encore_fan=renewed; HttpOnly');
-  res.write(`<html><head><script nonce="${nonce}" src="/_next/static/a.js" async></script></head><body>`);
+  const version = versions.get(url.pathname);
+  const stamp = version === undefined ? '' : `<meta name="encore-page-version" content="v${version}"/>`;
+  res.write(`<html><head>${stamp}<script nonce="${nonce}" src="/_next/static/a.js" async></script></head><body>`);
   setTimeout(() => {
     res.end(
       `<p>${url.search} · ${req.headers[CLIENT_ADDRESS_HEADER] ?? 'nobody'} · № ${renders.length}</p>` +
@@ -56,6 +67,8 @@ async function listen(keepPages: boolean): Promise<[http.Server, string]> {
     hops: 0,
     keepPages,
     port: () => (s.address() as AddressInfo).port,
+    pageVersion,
+    buildId: 'b1',
   });
   s.on('request', listener);
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
@@ -179,6 +192,76 @@ describe('the shared buy page', () => {
       await answer.text();
     }
     expect(rendersOf('/market/evt_six?lang=en')).toBe(3);
+  });
+
+  it('keeps its page past the window without a render while the model holds, and renders when it changes', async () => {
+    const path = '/market/evt_vkeep';
+    versions.set(path, 1);
+    const waitWindow = async () => {
+      const passed = Date.now() + BUY_PAGE_LAYER_MS + 5;
+      while (Date.now() < passed) await new Promise((r) => setTimeout(r, 20));
+    };
+    const first = await (await fetch(`${base}${path}`)).text();
+    for (let i = 0; i < 2; i++) {
+      await waitWindow();
+      expect(await (await fetch(`${base}${path}`)).text()).toBe(first);
+    }
+    expect(rendersOf(`${path}?lang=en`)).toBe(1);
+    versions.set(path, 2);
+    await waitWindow();
+    const changed = await (await fetch(`${base}${path}`)).text();
+    expect(rendersOf(`${path}?lang=en`)).toBe(2);
+    expect(changed).toContain('content="v2"');
+  });
+
+  it('answers a revalidation of an unchanged page with a 304 and no render, anything else with the page', async () => {
+    const path = '/market/evt_vetag';
+    versions.set(path, 1);
+    const page = await fetch(`${edgeBase}${path}?show=1`);
+    await page.text();
+    const etag = page.headers.get('etag');
+    expect(etag).toBe('W/"b1.v1"');
+    expect(rendersOf(`${path}?lang=en&show=1`)).toBe(1);
+
+    for (const asked of [etag!, '"b1.v1"', 'W/"x", W/"b1.v1"', '*']) {
+      const again = await fetch(`${edgeBase}${path}?show=1`, {
+        headers: { 'if-none-match': asked, 'x-request-id': 'revalidation' },
+      });
+      expect([asked, again.status]).toEqual([asked, 304]);
+      expect(again.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=1, stale-while-revalidate=1');
+      expect(again.headers.get('etag')).toBe(etag);
+      expect(again.headers.get('x-request-id')).toBe('revalidation');
+      expect(await again.text()).toBe('');
+    }
+    expect(rendersOf(`${path}?lang=en&show=1`)).toBe(1);
+
+    // Another version, another build, or the model changed since: the page, rendered now.
+    for (const asked of ['W/"b1.v0"', 'W/"b0.v1"']) {
+      const other = await fetch(`${edgeBase}${path}?show=1`, { headers: { 'if-none-match': asked } });
+      expect(other.status).toBe(200);
+      await other.text();
+    }
+    versions.set(path, 2);
+    const changed = await fetch(`${edgeBase}${path}?show=1`, { headers: { 'if-none-match': etag! } });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get('etag')).toBe('W/"b1.v2"');
+    expect(await changed.text()).toContain('content="v2"');
+    expect(rendersOf(`${path}?lang=en&show=1`)).toBe(4);
+  });
+
+  it('renders when the version cannot be read, and gives a page that stamped none no ETag', async () => {
+    versions.set('/market/evt_vfail', 1);
+    const failing = await fetch(`${edgeBase}/market/evt_vfail`, { headers: { 'if-none-match': 'W/"b1.v1"' } });
+    expect(failing.status).toBe(200);
+    await failing.text();
+    expect(rendersOf('/market/evt_vfail?lang=en')).toBe(1);
+    const unstamped = await fetch(`${edgeBase}/market/evt_unstamped`);
+    expect(unstamped.headers.get('etag')).toBeNull();
+    await unstamped.text();
+    const asked = await fetch(`${edgeBase}/market/evt_unstamped`, { headers: { 'if-none-match': '*' } });
+    expect(asked.status).toBe(200);
+    await asked.text();
+    expect(rendersOf('/market/evt_unstamped?lang=en')).toBe(2);
   });
 
   it('trusts no fill mark from outside, and writes the client address from the socket', async () => {

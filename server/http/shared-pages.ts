@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
+import { LRUCache } from 'lru-cache';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { metrics } from '@/server/lib/metrics';
 import { shortCache } from '@/server/lib/short-cache';
-import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS } from '@/server/lib/freshness';
+import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, PAGE_VERSION_META } from '@/server/lib/freshness';
 import { requestIdFrom } from './request-id';
 import { SHARED_PAGE_CACHE_CONTROL, SHARED_PAGE_VARY } from './shared-page';
 
@@ -26,6 +27,12 @@ import { SHARED_PAGE_CACHE_CONTROL, SHARED_PAGE_VARY } from './shared-page';
  * With `keep` (the default when no shared cache stands in front, EDGE_CACHE=false), the page is also kept
  * here for BUY_PAGE_LAYER_MS in a bounded LRU (short-cache.ts), one render per address at a time; a
  * committed listing write in this process forgets it (fan-pages reacts to listingsChanged).
+ *
+ * Kept fresh without renders while it holds: the page stamps the version of the model it was drawn from
+ * (fan-pages buy-page-model.ts), sent as a weak ETag with the build's id. A cache's revalidation
+ * (If-None-Match, as the reference edge sends with `proxy_cache_revalidate`) is answered 304 when the model
+ * read now has that version — a render now would draw the same page — and a page kept here is kept on the
+ * same terms when its third of a second is up. A render happens only when the page would change.
  */
 
 /** The request header of a fill; its value is this process's secret, so no client can pass for one. */
@@ -39,6 +46,8 @@ export interface SharedPage {
   headers: http.OutgoingHttpHeaders;
   body: Buffer;
   gzipped: Buffer;
+  /** The page's ETag (the build and the version of the model it was drawn from); null when it stamped none. */
+  etag: string | null;
 }
 
 /** What Next.js answered a fill, as received. */
@@ -63,6 +72,7 @@ const NOT_SHARED = new Set([
   'x-nextjs-cache',
   'x-nextjs-prerender',
   'x-nextjs-stale-time',
+  'etag',
 ]);
 /** The request headers a fill passes on: what the key holds besides the path, and the fan's request id for the logs. */
 const FORWARDED = ['host', 'x-forwarded-proto', 'x-forwarded-host', 'x-request-id'];
@@ -79,6 +89,13 @@ export interface SharedPagesOptions {
   port: () => number;
   /** Keep pages in this process (no shared cache in front). */
   keep: boolean;
+  /**
+   * The version of the page at a canonical address as a render now would stamp it (null: no shared page
+   * there, or not known). Without it every page is rendered again when its time is up.
+   */
+  version?: (path: string) => Promise<string | null>;
+  /** The build's id (a page of another build is another page, whatever its model). */
+  buildId?: string;
 }
 
 export interface SharedPages {
@@ -110,7 +127,7 @@ export function sharedPages(options: SharedPagesOptions): SharedPages {
           answer.on('end', () => {
             const body = Buffer.concat(chunks);
             const filled = { status: answer.statusCode ?? 502, headers: answer.headers, body };
-            void shareable(filled).then((shared) => resolve({ ...filled, shared }), reject);
+            void shareable(filled, options.buildId ?? '').then((shared) => resolve({ ...filled, shared }), reject);
           });
         },
       );
@@ -119,21 +136,53 @@ export function sharedPages(options: SharedPagesOptions): SharedPages {
     });
   }
 
+  /** The ETag a page at `path` would have if rendered now; null when not known (an error is not a match). */
+  async function currentEtag(path: string): Promise<string | null> {
+    if (!options.version) return null;
+    const version = await options.version(path).catch(() => null);
+    return version ? etagOf(options.buildId ?? '', version) : null;
+  }
+
+  /** The last page made for each key (bounded like the pages kept), to keep when its model has not changed. */
+  const last = new LRUCache<string, SharedPage>({
+    max: 1000,
+    maxSize: 64 * 1024 * 1024,
+    sizeCalculation: (page) => Math.max(1, page.body.length + page.gzipped.length),
+  });
+
   return {
     secret,
     async answer(req, res, path) {
       const key = [path, req.headers.host, req.headers['x-forwarded-proto'], req.headers['x-forwarded-host']].join(
         '\n',
       );
-      let own: Promise<Filled> | undefined;
-      const read = () => (own = fill(req, path)).then((filled) => filled.shared);
-      const shared = options.keep ? pages().get(key, read) : read();
       try {
+        // A cache (or a browser) asking whether its copy is still the page: yes when the model has not changed.
+        const asked = req.headers['if-none-match'];
+        if (asked) {
+          const etag = await currentEtag(path);
+          if (etag && etagMatches(asked, etag)) {
+            metrics().sharedPagesUnchanged.inc();
+            return notModified(etag, req, res);
+          }
+        }
+        let own: Promise<Filled> | undefined;
+        const read = async () => {
+          const kept = options.keep ? last.get(key) : undefined;
+          if (kept?.etag && kept.etag === (await currentEtag(path))) {
+            metrics().sharedPagesUnchanged.inc();
+            return kept;
+          }
+          own = fill(req, path);
+          const filled = await own;
+          if (options.keep && filled.shared) last.set(key, filled.shared);
+          return filled.shared;
+        };
+        const page = await (options.keep ? pages().get(key, read) : read()).catch(() => null);
         if (own) {
           const filled = await own;
           return filled.shared ? send(filled.shared, req, res) : sendAsIs(filled, res);
         }
-        const page = await shared.catch(() => null);
         if (page) return send(page, req, res);
         // The render this fan waited for was not to be shared (a cookie, an error): one of its own.
         const filled = await fill(req, path);
@@ -148,7 +197,7 @@ export function sharedPages(options: SharedPagesOptions): SharedPages {
 }
 
 /** The page as it may be shared, or null when the answer was a person's, not a page, or not a success. */
-async function shareable(filled: Omit<Filled, 'shared'>): Promise<SharedPage | null> {
+async function shareable(filled: Omit<Filled, 'shared'>, buildId: string): Promise<SharedPage | null> {
   const { status, headers, body } = filled;
   if (status !== 200 || headers['content-encoding'] || headers['set-cookie'] || body.length > MAX_BYTES) return null;
   if (!String(headers['content-type'] ?? '').startsWith('text/html')) return null;
@@ -161,7 +210,42 @@ async function shareable(filled: Omit<Filled, 'shared'>): Promise<SharedPage | n
   kept['content-security-policy'] = hashedPolicy(String(policy), html, nonce);
   kept['cache-control'] = SHARED_PAGE_CACHE_CONTROL;
   kept.vary = SHARED_PAGE_VARY;
-  return { headers: kept, body, gzipped: await gzip(body, { level: 6 }) };
+  const version = stampedVersion(html);
+  const etag = version ? etagOf(buildId, version) : null;
+  if (etag) kept.etag = etag;
+  return { headers: kept, body, gzipped: await gzip(body, { level: 6 }), etag };
+}
+
+/** The version a page stamped into its HTML (`<meta name="encore-page-version" content="…">`), if any. */
+function stampedVersion(html: string): string | null {
+  return new RegExp(`<meta name="${PAGE_VERSION_META}" content="([A-Za-z0-9_-]{1,64})"`).exec(html)?.[1] ?? null;
+}
+
+/**
+ * A weak ETag: the identity and gzip bodies of one page are the same page (RFC 9110 8.8.1), and nginx makes a
+ * strong one weak anyway when it (un)compresses.
+ */
+function etagOf(buildId: string, version: string): string {
+  return `W/"${buildId.replace(/[^A-Za-z0-9_-]/g, '')}.${version}"`;
+}
+
+/** If-None-Match's weak comparison (RFC 9110 13.1.2): any listed tag, `W/` or not, or `*`. */
+function etagMatches(header: string, etag: string): boolean {
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
+}
+
+/** "Your copy is the page": the shared page's caching headers again, so a cache keeps it for another window. */
+function notModified(etag: string, req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(304, {
+    'cache-control': SHARED_PAGE_CACHE_CONTROL,
+    vary: SHARED_PAGE_VARY,
+    etag,
+    'x-request-id': requestIdFrom(req.headers['x-request-id']),
+  });
+  res.end();
 }
 
 /**

@@ -25,3 +25,9 @@ export const BUY_PAGE_HTML = 'buy-page-html';
  * longest it took under the rush, and e2e/edge.spec.ts checks it across two instances.
  */
 export const EDGE_FRESHNESS_MS = 2000;
+
+/**
+ * The meta element the buy page stamps the version of its model into (fan-pages buy-page-model.ts), read back
+ * by Encore's HTTP server as the shared page's ETag (server/http/shared-pages.ts).
+ */
+export const PAGE_VERSION_META = 'encore-page-version';

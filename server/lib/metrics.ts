@@ -22,6 +22,7 @@ export interface Metrics {
   payoutsDueAmount: Gauge<'currency'>;
   probeSuccess: Gauge<'probe'>;
   sharedPageRenders: Counter;
+  sharedPagesUnchanged: Counter;
 }
 
 const KEY = Symbol.for('encore.metrics');
@@ -82,6 +83,11 @@ function createMetrics(): Metrics {
     sharedPageRenders: new Counter({
       name: 'encore_shared_page_renders_total',
       help: "Anonymous fans' buy pages rendered by this instance to be shared (server/http/shared-pages.ts): with a shared cache in front, about one per address a second",
+      registers,
+    }),
+    sharedPagesUnchanged: new Counter({
+      name: 'encore_shared_pages_unchanged_total',
+      help: "Shared buy pages kept without a render because their model had not changed (a 304 to a cache's If-None-Match, or this instance's own page kept)",
       registers,
     }),
     probeSuccess: gauge(

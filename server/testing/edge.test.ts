@@ -36,6 +36,8 @@ interface OriginRequest {
   method: string;
   url: string;
   headers: http.IncomingHttpHeaders;
+  /** The ETag answered (`etag-…` pages). */
+  etag?: string;
 }
 
 /** Encore as the edge sees it, over real HTTP: counts what it is asked and can hold a page's renders. */
@@ -46,6 +48,10 @@ class FakeOrigin {
   /** Renders in progress and the most at once, by path. */
   private readonly inFlight = new Map<string, number>();
   readonly maxInFlight = new Map<string, number>();
+  /** For the events named `etag-…`: the version of each page's data (Encore's model version), by path. */
+  readonly versions = new Map<string, number>();
+  /** The 304s answered: to which path, and when (ms). */
+  readonly unchanged: { path: string; at: number }[] = [];
 
   private constructor(private readonly server: http.Server) {}
 
@@ -90,7 +96,8 @@ class FakeOrigin {
 
   private async answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = req.url ?? '/';
-    this.requests.push({ method: req.method ?? 'GET', url, headers: req.headers });
+    const request: OriginRequest = { method: req.method ?? 'GET', url, headers: req.headers };
+    this.requests.push(request);
     const address = new URL(url, 'http://origin.test');
     const path = address.pathname;
     const inFlight = (this.inFlight.get(path) ?? 0) + 1;
@@ -100,6 +107,15 @@ class FakeOrigin {
     this.inFlight.set(path, (this.inFlight.get(path) ?? 1) - 1);
 
     const fan = this.signedInFan(req, address);
+    // As Encore does: a revalidation of a page whose data has not changed is a 304, not a render.
+    const etag = path.startsWith('/market/etag-') ? `W/"build.${this.versions.get(path) ?? 1}"` : undefined;
+    request.etag = etag;
+    if (!fan && etag && req.headers['if-none-match'] === etag) {
+      this.unchanged.push({ path, at: Date.now() });
+      res.writeHead(304, { 'cache-control': SHAREABLE, etag });
+      res.end();
+      return;
+    }
     const marker: PageMarker = {
       render: this.renders.length + 1,
       url,
@@ -119,6 +135,7 @@ class FakeOrigin {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': cacheControl,
       vary: 'Accept-Encoding, Accept-Language, Cookie',
+      ...(etag && !fan ? { etag } : {}),
     });
     // Over gzip_min_length, so that the compression path is the one a real page takes.
     res.end(`<!doctype html><p id="page">${JSON.stringify(marker)}</p>${'<div>offer</div>'.repeat(200)}`);
@@ -149,6 +166,8 @@ interface Answer {
   cache: string;
   /** When the request was sent (ms). */
   sentAt: number;
+  /** When its last byte arrived (ms). */
+  receivedAt: number;
 }
 
 let origin: FakeOrigin;
@@ -185,6 +204,7 @@ function get(
             page: json ? (JSON.parse(json) as PageMarker) : ({} as PageMarker),
             cache: String(res.headers['x-cache-status'] ?? ''),
             sentAt,
+            receivedAt: Date.now(),
           });
         });
       },
@@ -494,5 +514,53 @@ describe('the edge in front of the origin', () => {
       const newest = renders.findLastIndex((r) => r.born <= answer.sentAt);
       if (newest > 0) expect(answer.page.render).toBeGreaterThanOrEqual(renders[newest - 1]!.render);
     }
+  });
+
+  it('revalidates an unchanged page with a 304 instead of a render, once a second, and renders a changed one', async () => {
+    const path = '/market/etag-r';
+    const first = await get(path);
+    expect(first.cache).toBe('MISS');
+    expect(first.headers.etag).toBe('W/"build.1"');
+    const answers: Answer[] = [];
+    let stop = false;
+    const clients = Array.from({ length: 5 }, async () => {
+      while (!stop) answers.push(await get(path));
+    });
+    await until(
+      'three revalidations under load',
+      () => origin.unchanged.filter((u) => u.path === path).length >= 3,
+      20_000,
+    )
+      .then(() => {
+        // A change of the page's data: the next refresh renders it.
+        origin.versions.set(path, 2);
+        return until('the changed page', () => answers.some((a) => a.page.render !== first.page.render), 20_000);
+      })
+      .finally(() => {
+        stop = true;
+      });
+    await Promise.all(clients);
+
+    const requests = origin.requestsFor(path);
+    // Every request after the first asked whether the stored page was still the page: the ETag last answered.
+    expect(requests.slice(1).map((r) => r.headers['if-none-match'])).toEqual(requests.slice(0, -1).map((r) => r.etag));
+    expect(requests.some((r) => r.headers['if-none-match'] === 'W/"build.1"' && r.etag === 'W/"build.2"')).toBe(true);
+    // One render for the first page and one for the changed page; the refreshes in between were 304s.
+    const renders = origin.renders.filter((r) => r.url.startsWith(`${path}?`));
+    expect(renders).toHaveLength(2);
+    const unchanged = origin.unchanged.filter((u) => u.path === path);
+    expect(requests.length).toBe(renders.length + unchanged.length);
+    // Each 304 kept the page fresh for another window: one refresh a second, not one per request.
+    const seconds = unchanged.map((u) => Math.floor(u.at / 1000));
+    expect(new Set(seconds).size).toBe(seconds.length);
+    expect(answers.length).toBeGreaterThan(requests.length * 2);
+    // Every fan got a whole page: the first render until the change, then the second.
+    expect(
+      answers.every((a) => a.status === 200 && [first.page.render, renders[1]!.render].includes(a.page.render)),
+    ).toBe(true);
+    // Once a fan had the changed page, everyone asking after that had it too.
+    const changedAt = Math.min(...answers.filter((a) => a.page.render === renders[1]!.render).map((a) => a.receivedAt));
+    const after = answers.filter((a) => a.sentAt > changedAt);
+    expect(after.every((a) => a.page.render === renders[1]!.render)).toBe(true);
   });
 });

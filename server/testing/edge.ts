@@ -13,8 +13,11 @@ import { connects, freePort } from './ports';
 
 const TEMPLATE = path.join(process.cwd(), 'edge', 'nginx.conf');
 
-/** `host:port` or `[v6]:port`: anything else could write other directives into the configuration. */
-const UPSTREAM = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}$/;
+/**
+ * `host:port` or `[v6]:port`, perhaps followed by ` backup` (asked only when the others fail): anything else
+ * could write other directives into the configuration.
+ */
+const UPSTREAM = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\]):\d{1,5}(?: backup)?$/;
 
 /** A unix socket's path must fit sockaddr_un (108 bytes with the final NUL). */
 const MAX_SOCKET_PATH = 100;
@@ -24,6 +27,8 @@ export interface EdgeConfigValues {
   listen: string;
   /** The Encore instances, `host:port` each. */
   upstreams: string[];
+  /** The instances answering the partners' API (/v1/); `upstreams` when not given. */
+  apiUpstreams?: string[];
   /** The edge's own directory (absolute). */
   prefix: string;
   /** More locations for the edge's server, written after its `listen` (the bench's static-file baseline). */
@@ -32,8 +37,9 @@ export interface EdgeConfigValues {
 
 /** edge/nginx.conf with its placeholders replaced, as nginx will read it. */
 export function renderEdgeConfig(values: EdgeConfigValues): string {
-  if (!values.upstreams.length) throw new Error('the edge needs at least one upstream');
-  for (const upstream of values.upstreams) {
+  const apiUpstreams = values.apiUpstreams ?? values.upstreams;
+  if (!values.upstreams.length || !apiUpstreams.length) throw new Error('the edge needs at least one upstream');
+  for (const upstream of [...values.upstreams, ...apiUpstreams]) {
     if (!UPSTREAM.test(upstream)) throw new Error(`an upstream is host:port, not ${JSON.stringify(upstream)}`);
   }
   if (!/^\/[\w./-]*$/.test(values.prefix))
@@ -52,6 +58,7 @@ export function renderEdgeConfig(values: EdgeConfigValues): string {
       const filled = line
         .replaceAll('{{LISTEN}}', values.listen)
         .replaceAll('{{UPSTREAMS}}', values.upstreams.map((u) => `server ${u};`).join(`\n${indent}`))
+        .replaceAll('{{API_UPSTREAMS}}', apiUpstreams.map((u) => `server ${u};`).join(`\n${indent}`))
         .replaceAll('{{PREFIX}}', values.prefix.replace(/\/$/, ''));
       return values.extraLocations && /^\s*listen \{\{LISTEN\}\};/.test(line)
         ? `${filled}\n${indent}${values.extraLocations}`
@@ -108,12 +115,11 @@ const GRACEFUL_STOP_MS = 3_000;
 async function launch(
   binary: string,
   prefix: string,
-  upstreams: string[],
   port: number,
-  extraLocations?: string,
+  options: Pick<EdgeConfigValues, 'upstreams' | 'apiUpstreams' | 'extraLocations'>,
 ): Promise<ChildProcess> {
   const conf = path.join(prefix, 'nginx.conf');
-  fs.writeFileSync(conf, renderEdgeConfig({ listen: `127.0.0.1:${port}`, upstreams, prefix, extraLocations }));
+  fs.writeFileSync(conf, renderEdgeConfig({ ...options, listen: `127.0.0.1:${port}`, prefix }));
   // Its own process group, so that a last-resort kill takes its workers too.
   const child = spawn(binary, ['-p', `${prefix}/`, '-c', conf, '-g', 'daemon off;'], {
     detached: true,
@@ -181,6 +187,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
  */
 export async function startEdge(options: {
   upstreams: string[];
+  apiUpstreams?: string[];
   port?: number;
   extraLocations?: string;
 }): Promise<Edge> {
@@ -193,7 +200,7 @@ export async function startEdge(options: {
     for (let attempt = 1; ; attempt++) {
       const port = options.port ?? (await freePort());
       try {
-        const child = await launch(binary, prefix, options.upstreams, port, options.extraLocations);
+        const child = await launch(binary, prefix, port, options);
         let stopped: Promise<void> | undefined;
         return {
           url: `http://127.0.0.1:${port}`,
@@ -215,12 +222,18 @@ export async function startEdge(options: {
 /**
  * The shared buy pages the instances behind an edge have rendered so far, summed from their /metrics
  * (`encore_shared_page_renders_total`; METRICS_TOKEN opens it): how the tests and the bench count renders.
+ * `unchanged`: the pages kept without a render instead (`encore_shared_pages_unchanged_total`: 304s).
  */
-export async function sharedPageRenders(bases: string[], metricsToken: string): Promise<number> {
+export async function sharedPageRenders(
+  bases: string[],
+  metricsToken: string,
+  counter: 'renders' | 'unchanged' = 'renders',
+): Promise<number> {
+  const name = counter === 'renders' ? 'encore_shared_page_renders_total' : 'encore_shared_pages_unchanged_total';
   let total = 0;
   for (const base of bases) {
     const answer = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
-    total += Number(/^encore_shared_page_renders_total (\d+)/m.exec(await answer.text())?.[1]);
+    total += Number(new RegExp(`^${name} (\\d+)`, 'm').exec(await answer.text())?.[1]);
   }
   return total;
 }

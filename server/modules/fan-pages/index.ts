@@ -8,8 +8,9 @@
  * never imports it.
  */
 export { buyerCheckout, buyerIntention, buyPage, type MarketSort, sharedBuyPage, showOnSale } from './buyer-pages';
+export { BUY_PAGE_SIZE, buyPageModel, buyPageVersion, buyPageVersionAt, PAGE_VERSION_META } from './buy-page-model';
 export { type MarketOffer, quantitiesOf } from './offers';
-export { BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS } from './offers-cache';
+export { BUY_PAGE_LAYER_MS } from './offers-cache';
 export { listingPage, namedTicketOnSale } from './pages';
 export { paymentOrder, type PaymentOrder } from './payment-order';
 export {

@@ -19,7 +19,6 @@ export {
   putInventory,
   putInventoryDetails,
   showInventories,
-  type ShowInventory,
   staffEventInventory,
   staffEventInventoryInput,
 } from './inventory';

@@ -57,7 +57,6 @@ export {
   createPartner,
   getPartner,
   listPartners,
-  type Partner,
   renamePartner,
   setPartnerDisabled,
   setPartnerLogo,

@@ -7,18 +7,8 @@ import { fanOf } from '@/components/market/session';
 import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
 import { type Locale, pageTranslator } from '@/server/lib/i18n';
-import { type BuyerPromiseFacts, deliveryText } from '@/server/lib/promises';
-import { shortCache } from '@/server/lib/short-cache';
-import { showInventories, type ShowInventory } from '@/server/modules/market-data';
-import { buyerPromiseFacts } from '@/server/modules/marketplace';
-import {
-  BUY_PAGE_OFFERS_MS,
-  type MarketSort,
-  namedTicketOnSale,
-  sharedBuyPage,
-  showOnSale,
-} from '@/server/modules/fan-pages';
-import { getPartner, type Partner } from '@/server/modules/partners';
+import { deliveryText } from '@/server/lib/promises';
+import { BUY_PAGE_SIZE, buyPageModel, buyPageVersion, PAGE_VERSION_META, showOnSale } from '@/server/modules/fan-pages';
 import { param } from '../buy-format';
 import { Description } from '../description';
 import { WishlistForm } from '../wishlist-form';
@@ -32,76 +22,35 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t('metaTitle') };
 }
 
-/**
- * The partner, the show's primary inventory and its delivery promise: the same for every fan of a show, so
- * made once per BUY_PAGE_OFFERS_MS in this process (a partner's change to its name, logo, return origins or
- * protection settings, or the primary inventory's sold-out flag, shows within that second).
- */
-const showContexts = shortCache<[Partner, Map<string, ShowInventory>, BuyerPromiseFacts | null]>(
-  'buy-page-context',
-  BUY_PAGE_OFFERS_MS,
-);
-function showContext(partnerId: string, showPk: string | undefined) {
-  return showContexts.get(`${partnerId} ${showPk ?? ''}`, () =>
-    Promise.all([
-      getPartner(partnerId, getDb()),
-      showPk ? showInventories([showPk], getDb()) : new Map<string, ShowInventory>(),
-      showPk ? buyerPromiseFacts(showPk, getDb()) : null,
-    ]),
-  );
-}
-
-/**
- * Listings per page: a rush show can have thousands; the fan sorts and filters, then pages. 25 fill a few
- * phone screens, and a page of them is half the render (and half the bytes) of the 50 it used to be.
- */
-const PAGE_SIZE = 25;
 type Props = { params: Promise<{ eventId: string }>; searchParams: Promise<Query> };
 
 /** The buying flow's first step: the event, its dates, and the show's tickets on sale with every fee shown. */
 export default async function MarketPage({ params, searchParams }: Props) {
   await connection();
   const [{ eventId }, query] = await Promise.all([params, searchParams]);
-  const quantity = Number(param(query, 'qty'));
-  const wanted = Number.isInteger(quantity) && quantity > 0 ? quantity : undefined;
-  const sort: MarketSort = param(query, 'sort') === 'price_desc' ? 'price_desc' : 'price_asc';
-  // Shared by the fans of this show for under a second (offers-cache.ts says how long and why that is correct).
-  const page = await sharedBuyPage(
-    eventId,
-    {
-      show: param(query, 'show'),
-      ticket: param(query, 'ticket'),
-      ticketOptionId: param(query, 'ticketOptionId'),
-      zone: param(query, 'zone'),
-      quantity: wanted,
-      sort,
-    },
-    getDb(),
-  );
-  if (!page) notFound();
-  const [[partner, inventory, promises], locale, fan] = await Promise.all([
-    showContext(page.event.partnerId, page.show?.showPk),
-    getLocale() as Promise<Locale>,
-    fanOf(page.event.partnerId),
-  ]);
+  // Everything drawn below but the fan's own session comes from the model (buy-page-model.ts): its version,
+  // stamped into the page, lets a shared cache keep the page without another render while it holds.
+  const model = await buyPageModel(eventId, query, getDb());
+  if (!model) notFound();
+  const [locale, fan] = await Promise.all([getLocale() as Promise<Locale>, fanOf(model.event.partnerId)]);
   // Messages compiled once per process, not per request (page-translator.ts): ~700 of them a render.
   const t = pageTranslator(locale, 'buy');
   const tc = pageTranslator(locale, 'common');
+  const { partner, promises, event, show, facets, listings, count, page: current, pageCount, sort, wanted } = model;
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
   // The public sale URL names a ticket: on sale, its own listing; else a note above the show's other offers.
-  const ticketPk = param(query, 'ticket');
-  const named = ticketPk ? await namedTicketOnSale(ticketPk, eventId, getDb()) : null;
+  const named = model.named;
   if (named?.listingId) redirect(withReturnTo(`/listing/${named.listingId}`, returnTo));
-  const { event, show, listings: all, facets } = page;
-  const pageCount = Math.max(1, Math.ceil(all.length / PAGE_SIZE));
-  const requestedPage = Number(param(query, 'page'));
-  const current = Number.isInteger(requestedPage) && requestedPage >= 1 ? Math.min(requestedPage, pageCount) : 1;
-  const listings = all.slice((current - 1) * PAGE_SIZE, current * PAGE_SIZE);
   const filtered = activeFilters(query) > 0;
   const onSale = show ? showOnSale(show) : false;
 
   return (
-    <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo}>
+    <MarketShell
+      partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }}
+      mode={model.mode}
+      returnTo={returnTo}
+    >
+      <meta name={PAGE_VERSION_META} content={buyPageVersion(model, locale)} />
       {named ? (
         <p className="mk-notice" role="status" data-testid="ticket-not-on-sale">
           {t('ticketNotOnSale')}
@@ -120,7 +69,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
               {t('listingsHeading')}
             </h2>
             {onSale &&
-            (facets.options.length > 1 || facets.zones.length > 0 || facets.quantities.length > 1 || all.length > 1) ? (
+            (facets.options.length > 1 || facets.zones.length > 0 || facets.quantities.length > 1 || count > 1) ? (
               <FilterSheet
                 eventId={eventId}
                 query={query}
@@ -138,7 +87,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
             </p>
           ) : show && !show.resaleEnabled ? (
             <p className="mk-notice">{t('resaleOff')}</p>
-          ) : show && inventory.get(show.showPk)?.primarySoldOut ? (
+          ) : show && model.primarySoldOut ? (
             <p className="mk-notice" data-testid="primary-sold-out">
               {t('primarySoldOut', { partner: partner.name })}
             </p>
@@ -147,9 +96,9 @@ export default async function MarketPage({ params, searchParams }: Props) {
           {onSale && listings.length ? (
             <>
               <p className="mk-muted" aria-live="polite" data-testid="listing-count">
-                {t('count', { count: all.length })}
+                {t('count', { count })}
                 {pageCount > 1
-                  ? ` · ${t('showing', { from: (current - 1) * PAGE_SIZE + 1, to: (current - 1) * PAGE_SIZE + listings.length })}`
+                  ? ` · ${t('showing', { from: (current - 1) * BUY_PAGE_SIZE + 1, to: (current - 1) * BUY_PAGE_SIZE + listings.length })}`
                   : ''}
               </p>
               <ul className="mk-listings" data-testid="market-listings">
@@ -190,7 +139,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
           <div className="mk-card buy-trust" data-testid="buy-trust">
             <p>{t('trust', { partner: partner.name })}</p>
             {/* Reissue or transfer, and when the code shows: the partner's settings for this show. */}
-            {promises ? <p data-testid="buy-delivery">{deliveryText(locale, promises)}</p> : null}
+            {promises ? <p data-testid="buy-delivery">{deliveryText(locale, promises, model.at)}</p> : null}
           </div>
           {event.description ? (
             <section className="mk-card" aria-labelledby="about-heading">
