@@ -17,21 +17,33 @@ interface Sink {
 const SINK = Symbol.for('encore.log.sink');
 const holder = globalThis as typeof globalThis & { [SINK]?: Sink };
 
-/**
- * Where a stream's lines go: straight to its file descriptor, written asynchronously (pino flushes what
- * is left when the process exits) — unless some code has wrapped the stream's write (the e2e server
- * keeps its stderr, server/testing/error-output.ts), which must then see every line.
- */
-function destinationOf(stream: NodeJS.WriteStream, fd: 1 | 2): DestinationStream | FdDestination {
-  const wrapped = stream.write !== Object.getPrototypeOf(stream).write;
-  return wrapped ? stream : pino.destination({ dest: fd, sync: false });
+/** Where a stream's lines go: straight to its file descriptor, written asynchronously (pino flushes what is left when the process exits). */
+function destinationOf(fd: 1 | 2): FdDestination {
+  return pino.destination({ dest: fd, sync: false });
 }
 
-/** Made at the first line, so a wrapper installed at start-up is in place by then. */
+/**
+ * The e2e server keeps the error lines it writes (server/testing/error-output.ts sets this tap on globalThis;
+ * the log does not import test code): each error line is handed to it as well as written.
+ */
+const ERROR_TAP = Symbol.for('encore.log.errorTap');
+
+function tapped(destination: FdDestination): DestinationStream {
+  const tap = (globalThis as Record<symbol, unknown>)[ERROR_TAP];
+  if (typeof tap !== 'function') return destination;
+  return {
+    write(line: string) {
+      (tap as (text: string) => void)(line);
+      return destination.write(line);
+    },
+  };
+}
+
+/** Made at the first line, so a tap set at start-up is in place by then. */
 function sink(): Sink {
   if (holder[SINK]) return holder[SINK];
-  const out = destinationOf(process.stdout, 1);
-  const err = destinationOf(process.stderr, 2);
+  const out = destinationOf(1);
+  const err = destinationOf(2);
   const logger = pino(
     {
       level: 'info',
@@ -43,13 +55,12 @@ function sink(): Sink {
     pino.multistream(
       [
         { level: 'debug', stream: out },
-        { level: 'error', stream: err },
+        { level: 'error', stream: tapped(err) },
       ],
       { dedupe: true },
     ),
   );
-  const queued = [out, err].filter((d): d is FdDestination => d !== process.stdout && d !== process.stderr);
-  return (holder[SINK] = { logger, queued });
+  return (holder[SINK] = { logger, queued: [out, err] });
 }
 
 function threshold(): Level | 'silent' {

@@ -235,23 +235,23 @@ const TAG = /<(\/?)([^\s/>]+)[^>]*>/g;
  */
 function singleSvgRoot(markup: string): string | null {
   let depth = 0;
-  let root: { start: number; end: number } | null = null;
+  let root: { start: number; stop: number } | null = null;
   for (const match of markup.matchAll(TAG)) {
     const [tag, closing, name] = match;
     const at = match.index ?? 0;
     if (closing) {
       depth -= 1;
       if (depth < 0) return null;
-      if (depth === 0 && root) root.end = at + tag.length;
+      if (depth === 0 && root) root.stop = at + tag.length;
     } else {
       if (depth === 0) {
         if (root || name !== 'svg') return null;
-        root = { start: at, end: -1 };
+        root = { start: at, stop: -1 };
       }
       depth += 1;
     }
   }
-  return root && root.end > root.start ? markup.slice(root.start, root.end) : null;
+  return root && root.stop > root.start ? markup.slice(root.start, root.stop) : null;
 }
 
 /**
