@@ -31,6 +31,10 @@ export const INTEGRATION_ORDER = [
     'Return and embedding',
     'Ask Encore staff to set your allowed return origins (e.g. https://tickets.example.com). Then a returnTo on another origin is refused with 400 and never shown as a back link, and only those origins may frame the buy (/market/…), resale entry (/resale/…) and sell (/sell/…) pages; checkout, payment and confirm pages are never framed. Until they are set, any returnTo is accepted and no site may frame any page.',
   ],
+  [
+    'Seat map',
+    'Send the venue’s map with the event as seating: an image URL (seating.image) and/or SVG markup (seating.svgCode, at most 1 MB; scripts, handlers, styles and outside links are removed when it is stored). An element of the SVG is a section when its id or its data-section equals a ticket’s props.seating.section, trimmed and case-insensitive; data-label (or aria-label) is the name fans read, and a seat may be marked data-seat="<row>-<seat>" inside its section. For example <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 100"><g data-section="A" data-label="Grada A"><rect width="90" height="90"/><circle data-seat="1-7" cx="20" cy="20" r="5"/></g><rect id="B" x="100" width="90" height="90"/></svg> holds the sections of tickets in "A" (seat 7 of row 1 marked) and in "b". The buy access layer then answers a map component (type map, class sectionMap) with each section’s tickets on sale and from-price, and the buy page shows the map above its offers: a section filters them (?section=A).',
+  ],
   ['Market data', 'Inventory and leads (spec sections “Market data”); not open in this version of the API.'],
 ] as const;
 

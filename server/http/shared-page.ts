@@ -22,6 +22,7 @@ export const BUY_PAGE_PARAMS = [
   'ticket',
   'ticketOptionId',
   'zone',
+  'section',
   'qty',
   'sort',
   'page',

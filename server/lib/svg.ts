@@ -120,6 +120,7 @@ const ANY_ELEMENT_ATTRIBUTES = [
   'aria-label',
   'aria-hidden',
   'data-section',
+  'data-label',
   'data-row',
   'data-seat',
   ...CSS_VALUED,
@@ -270,24 +271,156 @@ class TooDeep extends Error {}
  */
 export function sanitizeSvg(svg: string): { svg: string } | { error: string } {
   if (Buffer.byteLength(svg, 'utf8') > SVG_MAX_BYTES) return { error: 'must be at most 1 MB' };
+  const sanitised = run(svg, OPTIONS);
+  if (sanitised === null) return { error: `must not nest elements more than ${SVG_MAX_DEPTH} deep` };
+  const root = singleSvgRoot(sanitised);
+  return root === null ? { error: 'must be an SVG document: one <svg> element' } : { svg: root };
+}
+
+/** Called as the parser opens and closes each element, before anything is dropped or changed. */
+interface Hooks {
+  open?: (tagName: string, attribs: sanitizeHtml.Attributes) => void;
+  close?: () => void;
+}
+
+/** sanitize-html with the depth bound; null when the markup nests too deeply. */
+function run(svg: string, options: sanitizeHtml.IOptions, hooks: Hooks = {}): string | null {
   // Counted the way the parser opens and closes elements (its hooks run before anything is dropped).
   let depth = 0;
-  let sanitised: string;
   try {
-    sanitised = sanitizeHtml(svg, {
-      ...OPTIONS,
-      onOpenTag: () => {
+    return sanitizeHtml(svg, {
+      ...options,
+      onOpenTag: (tagName, attribs) => {
         depth += 1;
         if (depth > SVG_MAX_DEPTH) throw new TooDeep();
+        hooks.open?.(tagName, attribs);
       },
       onCloseTag: () => {
         depth -= 1;
+        hooks.close?.();
       },
     });
   } catch (err) {
-    if (err instanceof TooDeep) return { error: `must not nest elements more than ${SVG_MAX_DEPTH} deep` };
+    if (err instanceof TooDeep) return null;
     throw err;
   }
-  const root = singleSvgRoot(sanitised);
-  return root === null ? { error: 'must be an SVG document: one <svg> element' } : { svg: root };
+}
+
+/* ---------- The seat map (issue 46) ---------- */
+
+/**
+ * How a ticket's `seating.section` and an SVG element name the same section: trimmed, case-insensitive
+ * (docs: "The seat map"). `" Grada A"` and `grada a` are one section.
+ */
+export function sectionKey(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** A section as the SVG draws it. */
+export interface SvgSection {
+  /** As the SVG writes it (`data-section`, else the `id`). */
+  name: string;
+  key: string;
+  /** `data-label`, else `aria-label`; null when the element has neither. */
+  label: string | null;
+}
+
+/**
+ * The sections of a seat map: every element with a `data-section`, and every element whose `id` names a
+ * section some ticket has (`named`: section keys). In document order, each section once. The markup is
+ * cleaned again on the way (a map stored before it was cleaned on write is read the same way).
+ */
+export function svgSections(svg: string, named: ReadonlySet<string>): SvgSection[] {
+  const found = new Map<string, SvgSection>();
+  run(svg, {
+    ...OPTIONS,
+    transformTags: {
+      '*': (tagName, attribs) => {
+        const checked = checkElement(tagName, attribs);
+        const section = sectionOf(checked.attribs, named);
+        if (section && !found.has(section.key)) found.set(section.key, section);
+        return checked;
+      },
+    },
+  });
+  return [...found.values()];
+}
+
+function sectionOf(attribs: sanitizeHtml.Attributes, named: ReadonlySet<string>): SvgSection | null {
+  const declared = attribs['data-section']?.trim();
+  const id = attribs.id?.trim();
+  const name = declared || (id && named.has(sectionKey(id)) ? id : null);
+  if (!name) return null;
+  return { name, key: sectionKey(name), label: attribs['data-label']?.trim() || attribs['aria-label']?.trim() || null };
+}
+
+/** What the page draws on one section, and on the listed seats inside sections. */
+export interface SeatMapMarks {
+  /** By section key: its class and accessible name; a focusable section is `role="link"` with `tabindex="0"`, another `role="img"`. */
+  sections: ReadonlyMap<string, { className: string; label: string; focusable: boolean }>;
+  /** Seats marked `data-seat="<row>-<seat>"` inside a section, by `<section key> <row>-<seat>`: their class. */
+  seats?: ReadonlyMap<string, string>;
+  /** Section keys of every ticket (an `id` naming one is a section). */
+  named: ReadonlySet<string>;
+  /** Prefixed to every id and local reference: partner ids must not clash with the page's own. */
+  idPrefix: string;
+}
+
+const MARK_ATTRIBUTES = ['class', 'tabindex', 'role', 'aria-label', 'data-map-section', 'focusable'];
+
+/**
+ * The seat map as drawn inline on a fan's page: cleaned again (a map stored before cleaning on write
+ * included), ids and local references prefixed, each section and listed seat marked (`marks`). Null when
+ * the markup is not an SVG document.
+ */
+export function drawSeatMap(svg: string, marks: SeatMapMarks): string | null {
+  const prefix = (value: string) => value.replace(/#/g, `#${marks.idPrefix}`);
+  // The section each open element is in (its own, or its parent's): a seat is marked within its section.
+  const within: (string | null)[] = [];
+  const hooks: Hooks = {
+    open: (_, attribs) => within.push(sectionOf(attribs, marks.named)?.key ?? within.at(-1) ?? null),
+    close: () => void within.pop(),
+  };
+  const drawn = run(
+    svg,
+    {
+      ...OPTIONS,
+      allowedAttributes: Object.fromEntries(
+        Object.entries(ALLOWED_ATTRIBUTES).map(([tag, names]) => [tag, [...names, ...MARK_ATTRIBUTES]]),
+      ),
+      transformTags: {
+        '*': (tagName, attribs) => {
+          const checked = checkElement(tagName, attribs);
+          const out: sanitizeHtml.Attributes = {};
+          for (const [name, value] of Object.entries(checked.attribs)) {
+            if (name === 'id') out.id = `${marks.idPrefix}${value}`;
+            else if (name === 'href' || value.includes('url(#')) out[name] = prefix(value);
+            else out[name] = value;
+          }
+          const own = sectionOf(checked.attribs, marks.named);
+          const mark = own ? marks.sections.get(own.key) : undefined;
+          if (own && mark) {
+            out.class = [out.class, mark.className].filter(Boolean).join(' ');
+            out['data-map-section'] = own.key;
+            out['aria-label'] = mark.label;
+            // A section with tickets is a link to them; one without, an image with its name (ARIA allows no
+            // name on a shape without a role).
+            out.role = mark.focusable ? 'link' : 'img';
+            if (mark.focusable) out.tabindex = '0';
+          }
+          const seat = checked.attribs['data-seat']?.trim();
+          const inside = within.at(-1);
+          const seatClass = seat && inside ? marks.seats?.get(`${inside} ${seat}`) : undefined;
+          if (seatClass) out.class = [out.class, seatClass].filter(Boolean).join(' ');
+          if (checked.tagName === 'svg') {
+            out.focusable = 'false';
+            out.role = 'group';
+          }
+          return { tagName: checked.tagName, attribs: out };
+        },
+      },
+    },
+    hooks,
+  );
+  return drawn === null ? null : singleSvgRoot(drawn);
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { PUT as inventoryPut } from '@/app/v1/marketdata/events/[externalReferenceId]/inventory/route';
 import { POST as bulkPost } from '@/app/v1/wrapper/accesslayer/bulk/route';
 import { GET as accessLayerGet } from '@/app/v1/wrapper/accesslayer/route';
-import { getDb } from '@/db';
+import { getDb, getSql } from '@/db';
 import { createListing, setMarketTerms } from '@/server/modules/marketplace';
 import { apiRequest, routeParams } from '@/server/testing/fixtures';
 import { sellerMarket } from '@/server/testing/market';
@@ -160,5 +160,78 @@ describe('buy access layer (POST bulk)', () => {
     expect(notArray.status).toBe(400);
     const noType = await bulk(m.key, [{ eventId: m.ref, showIds: ['1'] }], '');
     expect([noType.status, noType.body.errors.details[0].path]).toEqual([400, 'type']);
+  });
+});
+
+describe('the map component (issue 46)', () => {
+  const SVG =
+    '<svg viewBox="0 0 300 100" xmlns="http://www.w3.org/2000/svg">' +
+    '<g id="a" data-label="Grada A"><rect width="90" height="90"/></g>' +
+    '<rect data-section="B" x="100" width="90" height="90" onclick="alert(1)"/>' +
+    '<rect data-section="C" aria-label="Palco C" x="200" width="90" height="90"/>' +
+    '<rect id="frame" width="300" height="100"/></svg>';
+
+  it('gives each section of the event’s map its tickets on sale and from-price, and none without seating', async () => {
+    const m = await sellerMarket({
+      seller: SELLER,
+      name: 'Map layer',
+      tickets: [
+        { ticketId: 'T1', orderId: 'O1', props: { seating: { section: ' A', row: '1', seat: '1' } } },
+        { ticketId: 'T2', orderId: 'O1', props: { seating: { section: 'A', row: '1', seat: '2' } } },
+        { ticketId: 'T3', props: { seating: { section: 'b', row: '2', seat: '1' } } },
+        { ticketId: 'T4', props: { seating: { section: 'Pista', row: '3', seat: '1' } } },
+        { ticketId: 'T5', props: { seating: { section: 'Frame', row: '3', seat: '2' } } },
+      ],
+    });
+    const terms = { buyerFeePercent: 10, buyerFeeFixed: 0, sellerFeePercent: 0, sellerFeeFixed: 0, payoutDelayDays: 0 };
+    await setMarketTerms(m.partnerId, terms, getDb());
+    const list = (ticketIds: string[], price: number) =>
+      createListing({ partnerId: m.partnerId, sellerEmail: SELLER, ticketIds, price }, getDb());
+    await list(['T1', 'T2'], 50);
+    await list(['T3'], 30);
+    const q = `type=buy&eventId=${m.ref}&showId=1&lang=es`;
+    // No seating: no map.
+    const none = await get(m.key, q);
+    expect(types(none.body.data.components)).not.toContain('map/sectionMap');
+
+    // Stored as a partner's old map could be (before maps were cleaned on write): cleaned again when read.
+    await getSql()`update events set seating = ${JSON.stringify({ image: 'https://cdn.example.com/plan.png', svgCode: SVG })}::jsonb
+      where partner_id = ${m.partnerId} and external_reference_id = ${m.ref}`;
+    const res = await get(m.key, q);
+    expect(res.status).toBe(200);
+    const map = res.body.data.components.find((c: { type: string }) => c.type === 'map');
+    expect(map.class).toBe('sectionMap');
+    expect(map.map.visible).toBe(true);
+    expect(map.map.image).toBe('https://cdn.example.com/plan.png');
+    expect(map.map.svg).toContain('data-section="B"');
+    expect(map.map.svg).not.toContain('onclick');
+    expect(map.map.url).toBe(res.body.data.url);
+    const base = res.body.data.url;
+    // The SVG's sections in its order (an id counts when a ticket names it: `frame` does), then those only tickets name.
+    expect(map.map.sections).toEqual([
+      { sectionId: 'A', label: 'Grada A', available: 2, minPrice: 55, currency: 'EUR', url: `${base}&section=A` },
+      { sectionId: 'b', label: 'b', available: 1, minPrice: 33, currency: 'EUR', url: `${base}&section=b` },
+      { sectionId: 'C', label: 'Palco C', available: 0, minPrice: null, currency: null, url: `${base}&section=C` },
+      {
+        sectionId: 'Frame',
+        label: 'Frame',
+        available: 0,
+        minPrice: null,
+        currency: null,
+        url: `${base}&section=Frame`,
+      },
+      {
+        sectionId: 'Pista',
+        label: 'Pista',
+        available: 0,
+        minPrice: null,
+        currency: null,
+        url: `${base}&section=Pista`,
+      },
+    ]);
+
+    // The bulk form keeps the button, modal and banner only.
+    const many = await bulk(m.key, [{ eventId: m.ref, showIds: ['1'] }]);
+    expect(types(many.body.data[0].components)).not.toContain('map/sectionMap');
   });
 });

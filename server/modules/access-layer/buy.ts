@@ -4,10 +4,17 @@ import { publicBaseUrl } from '@/server/env';
 import { notFound } from '@/server/lib/errors';
 import { formatMoney, type Locale, supportedLocale, translator } from '@/server/lib/i18n';
 import { fromMinorUnits } from '@/server/lib/money';
-import { showDirectory } from '@/server/modules/catalog';
+import { eventSeating, showDirectory } from '@/server/modules/catalog';
 import { showInventories } from '@/server/modules/market-data';
 import { protectionOf } from '@/server/modules/protection';
-import { cheapestListings, DEFAULT_LANG, type ShowMarketState, showMarketStates } from '@/server/modules/fan-pages';
+import {
+  cheapestListings,
+  DEFAULT_LANG,
+  type ShowMarketState,
+  showMarketStates,
+  showSections,
+} from '@/server/modules/fan-pages';
+import { sanitizeSvg, svgSections } from '@/server/lib/svg';
 import { buyBannerComponents } from './banners';
 import type { BuyAccessLayerResponse } from './schemas';
 
@@ -20,7 +27,8 @@ import type { BuyAccessLayerResponse } from './schemas';
 
 type Component = BuyAccessLayerResponse['components'][number];
 /** What every placement gets (the bulk form has no list). */
-type ShowComponent = Exclude<Component, { type: 'list' }>;
+type ShowComponent = Exclude<Component, { type: 'list' } | { type: 'map' }>;
+type MapComponent = Extract<Component, { type: 'map' }>;
 const LIST_SIZE = 5;
 
 interface ShowRow {
@@ -141,9 +149,10 @@ export async function buyAccessLayer(
   if (!rows.length) throw notFound('Event not found');
   const show = rows.find((r) => r.showId === q.showId);
   if (!show) throw notFound('Show not found');
-  const [builder, cheapest] = await Promise.all([
+  const [builder, cheapest, map] = await Promise.all([
     showBuilder(partnerId, [show], lang, partnerName, db),
     cheapestListings(partnerId, show.showPk, LIST_SIZE, db),
+    mapComponent(partnerId, show, lang, db),
   ]);
   const { built, banners } = builder(show);
   const components: Component[] = [...built.components, ...banners];
@@ -165,7 +174,50 @@ export async function buyAccessLayer(
       },
     });
   }
+  if (map) components.push(map);
   return { eventId: q.eventId, showId: q.showId, ...built, components };
+}
+
+/**
+ * The event's seat map with each section's tickets on sale and from-price (issue 46): the sections the SVG
+ * marks (docs "The seat map": `data-section`, or an `id` a ticket names) in its order, then those only
+ * tickets name. None for an event without `seating`.
+ */
+async function mapComponent(partnerId: string, show: ShowRow, lang: string, db: DbOrTx): Promise<MapComponent | null> {
+  const [seating, figures] = await Promise.all([
+    eventSeating(show.eventPk, db),
+    showSections(partnerId, show.showPk, db),
+  ]);
+  if (!seating) return null;
+  const cleaned = seating.svg ? sanitizeSvg(seating.svg) : null;
+  const svg = cleaned && 'svg' in cleaned ? cleaned.svg : null;
+  const byKey = new Map(figures.map((f) => [f.key, f]));
+  const drawn = svg ? svgSections(svg, new Set(byKey.keys())) : [];
+  const sections = [
+    ...drawn.map((d) => ({ name: byKey.get(d.key)?.name ?? d.name, key: d.key, label: d.label })),
+    ...figures.filter((f) => !drawn.some((d) => d.key === f.key)).map((f) => ({ ...f, label: null })),
+  ];
+  return {
+    type: 'map',
+    class: 'sectionMap',
+    map: {
+      visible: true,
+      image: seating.image,
+      svg,
+      url: marketUrl(show, lang),
+      sections: sections.map(({ name, key, label }) => {
+        const f = byKey.get(key);
+        return {
+          sectionId: name,
+          label: label ?? name,
+          available: f?.available ?? 0,
+          minPrice: f?.minPerTicketMinor != null && f.currency ? fromMinorUnits(f.minPerTicketMinor, f.currency) : null,
+          currency: f?.currency ?? null,
+          url: marketUrl(show, lang, `&section=${encodeURIComponent(name)}`),
+        };
+      }),
+    },
+  };
 }
 
 /**

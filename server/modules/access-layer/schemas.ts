@@ -222,6 +222,39 @@ const listingsList = z.object({
     ),
   }),
 });
+const sectionMap = z
+  .object({
+    type: z.literal('map'),
+    class: z.literal('sectionMap'),
+    map: z.object({
+      visible: z.boolean(),
+      image: z.string().nullable().meta({ description: "The event's seat map image URL (`seating.image`)" }),
+      svg: z
+        .string()
+        .nullable()
+        .meta({ description: "The event's seat map (`seating.svgCode`) as cleaned when it was written" }),
+      url: z.string().meta({ description: "The show's buy page" }),
+      sections: z.array(
+        z.object({
+          sectionId: z
+            .string()
+            .meta({ description: 'The section as tickets name it (`props.seating.section`) and the SVG marks it' }),
+          label: z.string().meta({ description: "The SVG element's `data-label` or `aria-label`, else the section" }),
+          available: z.number().int().meta({ description: 'Tickets on sale now in the section' }),
+          minPrice: z
+            .number()
+            .nullable()
+            .meta({ description: 'The cheapest per ticket, with the buyer fee (major units); null when none' }),
+          currency: z.string().nullable(),
+          url: z.string().meta({ description: 'The buy page filtered to this section (`section=`)' }),
+        }),
+      ),
+    }),
+  })
+  .meta({
+    description:
+      "The event's seat map with what is on sale in each section (only when the event has `seating`; not in the bulk form)",
+  });
 const colors = z.object({ background: z.string().optional(), text: z.string().optional() }).optional();
 /** A staff-configured banner (spec "Access-layer objects"). */
 const sellBannerComponent = z
@@ -256,7 +289,9 @@ export const buyAccessLayerResponse = z
     showId: z.string(),
     market,
     url: z.string().meta({ description: "The buying flow: Encore's market page of the show" }),
-    components: z.array(z.union([buyButton, soldOutModal, resaleBanner, listingsList, sellBannerComponent])),
+    components: z.array(
+      z.union([buyButton, soldOutModal, resaleBanner, listingsList, sectionMap, sellBannerComponent]),
+    ),
   })
   .meta({ id: 'BuyAccessLayer' });
 export type BuyAccessLayerResponse = z.output<typeof buyAccessLayerResponse>;

@@ -42,6 +42,14 @@ export const createEventExample = {
     producers: [{ producerId: 'prod-7', name: 'Andes Producciones', emails: ['ops@andes.example.com'] }],
     configuration: {},
     primarySalesFee: { type: 'PERCENTAGE', value: 10 },
+    // The seat map: each section an element whose `data-section` (or `id`) is the tickets' `seating.section`.
+    seating: {
+      svgCode:
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 200">' +
+        '<rect data-section="Campo" data-label="Campo" x="100" y="10" width="200" height="80" fill="#dfe8f5"/>' +
+        '<rect data-section="Platea A" data-label="Platea A" x="60" y="110" width="280" height="80" fill="#f5e6d8">' +
+        '<title>Platea A</title></rect></svg>',
+    },
     shows: [show],
   },
   response: responses.createEvent,

@@ -23,6 +23,7 @@ export {
   type Catalogue,
   catalogueFor,
   eventPageInfo,
+  eventSeating,
   type EventPageInfo,
   getEventTitle,
   holdShows,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@/db';
 import { combinations, events, priceTypes, shows, ticketOptions } from '@/db/schema/catalog';
@@ -193,6 +194,29 @@ function imageUrls(images: unknown): string[] {
     .map((i) => i.url as string);
 }
 
+/** An event's seat map as a page uses it: an image URL and/or SVG markup (cleaned when written). */
+export interface EventSeating {
+  image: string | null;
+  svg: string | null;
+  /** A hash of `svg`: a page's version counts the map by it rather than by its markup (up to 1 MB). */
+  svgVersion: string | null;
+}
+
+function seatingOf(value: unknown): EventSeating | null {
+  const seating = value as { image?: unknown; svgCode?: unknown } | null | undefined;
+  if (!seating) return null;
+  const image = typeof seating.image === 'string' && seating.image ? seating.image : null;
+  const svg = typeof seating.svgCode === 'string' && seating.svgCode ? seating.svgCode : null;
+  if (!image && !svg) return null;
+  return { image, svg, svgVersion: svg ? createHash('sha256').update(svg).digest('base64url').slice(0, 22) : null };
+}
+
+/** An event's seat map (by Encore's id); null for an unknown event or one without a map. */
+export async function eventSeating(eventPk: string, db: DbOrTx): Promise<EventSeating | null> {
+  const [row] = await db.select({ seating: events.seating }).from(events).where(eq(events.id, eventPk));
+  return seatingOf(row?.seating);
+}
+
 /**
  * What a fan page shows of an event (by Encore's id): title, description, venue, images, and every show
  * with its date, status, resale switch, venue (its own or the event's) and the names of its ticket
@@ -207,6 +231,7 @@ export async function eventPageInfo(eventPk: string, db: DbOrTx) {
       title: events.title,
       description: events.description,
       location: events.location,
+      seating: events.seating,
     })
     .from(events)
     .where(eq(events.id, eventPk));
@@ -245,6 +270,7 @@ export async function eventPageInfo(eventPk: string, db: DbOrTx) {
     title: event.title,
     description: event.description,
     venue: eventVenue,
+    seating: seatingOf(event.seating),
     shows: rows.map((s) => {
       const own = s.location ? venueOf(s.location) : null;
       return {

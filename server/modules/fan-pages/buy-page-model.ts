@@ -117,6 +117,7 @@ export async function buyPageModel(eventPk: string, query: BuyPageQuery, db: Db)
       ticket,
       ticketOptionId: queryParam(query, 'ticketOptionId'),
       zone: queryParam(query, 'zone'),
+      section: queryParam(query, 'section'),
       quantity: wanted,
       sort,
     },
@@ -153,10 +154,12 @@ export async function buyPageModel(eventPk: string, query: BuyPageQuery, db: Db)
  * it (whether the buyer's code shows later). Not a secret: every value in it is on the page.
  */
 export function buyPageVersion(model: BuyPageModel, locale: string): string {
-  const { at, ...drawn } = model;
+  const { at, event, ...rest } = model;
   const codeLater = !!model.promises?.codeFrom && model.promises.codeFrom.getTime() > at.getTime();
+  // The seat map's markup (up to 1 MB) counts by its hash (svgVersion), not hashed again at every check.
+  const seating = event.seating && { ...event.seating, svg: null };
   return createHash('sha256')
-    .update(JSON.stringify([locale, codeLater, drawn]))
+    .update(JSON.stringify([locale, codeLater, { ...rest, event: { ...event, seating } }]))
     .digest('base64url')
     .slice(0, 27);
 }

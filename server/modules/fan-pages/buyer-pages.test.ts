@@ -135,7 +135,16 @@ describe('buy page read', () => {
       ],
       zones: ['A', 'B'],
       quantities: [1, 2],
+      // The seat map's figures (issue 46): tickets on sale and the cheapest per ticket, fee included.
+      sections: [
+        { name: 'A', key: 'a', available: 3, minPerTicketMinor: 5050, currency: 'EUR', seats: ['1-3', '1-1', '1-2'] },
+        { name: 'B', key: 'b', available: 2, minPerTicketMinor: 3400, currency: 'EUR', seats: ['1-1', '1-2'] },
+      ],
     });
+    // A section of the map, matched trimmed and case-insensitive.
+    const inA = await buyPage(pk, { section: ' a ' }, getDb());
+    expect(inA?.listings.map((l) => l.id)).toEqual([m.mid.id, m.pair.id]);
+    expect(inA?.facets.sections).toEqual(page?.facets.sections);
 
     const desc = await buyPage(pk, { sort: 'price_desc' }, getDb());
     expect(desc?.listings.map((l) => l.id)).toEqual([m.vip.id, m.pair.id, m.mid.id, m.cheap.id]);

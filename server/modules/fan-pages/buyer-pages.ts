@@ -7,6 +7,7 @@ import { protectionOf } from '@/server/modules/protection';
 import { type BuyerListing, buyerListings, named, type ShowInfo } from './buyer-listings';
 import { type MarketOffer, offersOf, quantitiesOf } from './offers';
 import { shortCache } from '@/server/lib/short-cache';
+import { sectionKey } from '@/server/lib/svg';
 import { BUY_PAGE_LAYER_MS, BUY_PAGES, buyPageOffers, OFFER_BYTES } from './offers-cache';
 import { getBuyIntention, isBuyableNow } from '@/server/modules/marketplace';
 
@@ -26,6 +27,8 @@ export interface MarketFilters {
   ticketOptionId?: string;
   /** A section of the venue (`seating.section` of a listed ticket). */
   zone?: string;
+  /** A section of the seat map (issue 46): matched as the map matches, trimmed and case-insensitive. */
+  section?: string;
   /**
    * How many tickets the fan wants: listings of exactly that many tickets. A listing is bought whole,
    * so a pack of 4 does not serve a fan who wants 2, and two single listings are two purchases.
@@ -53,6 +56,49 @@ async function withProtection<E extends { partnerId: string; eventPk: string; sh
   };
 }
 
+/** A section with tickets on sale now, for the seat map (issue 46). */
+export interface SectionOnSale {
+  /** As the first offer's seat names it. */
+  name: string;
+  key: string;
+  /** Tickets on sale in the section. */
+  available: number;
+  /** The cheapest per ticket, the buyer's fee included (minor units). */
+  minPerTicketMinor: number;
+  currency: string;
+  /** Its seats on sale as a map marks them (`data-seat="<row>-<seat>"`), where the tickets say both. */
+  seats: string[];
+}
+
+/** The show's offers by section: each seat is a ticket in its own section. */
+function sectionsOnSale(all: MarketOffer[]): SectionOnSale[] {
+  const out = new Map<string, SectionOnSale>();
+  for (const offer of all) {
+    for (const seat of offer.seats) {
+      const key = seat.section ? sectionKey(seat.section) : '';
+      if (!key) continue;
+      const known = out.get(key);
+      const place = seat.row && seat.seat ? [`${seat.row.trim()}-${seat.seat.trim()}`] : [];
+      if (!known) {
+        out.set(key, {
+          name: seat.section!.trim(),
+          key,
+          available: 1,
+          minPerTicketMinor: offer.perTicketMinor,
+          currency: offer.currency,
+          seats: place,
+        });
+      } else {
+        known.seats.push(...place);
+        known.available += 1;
+        if (offer.currency === known.currency)
+          known.minPerTicketMinor = Math.min(known.minPerTicketMinor, offer.perTicketMinor);
+      }
+    }
+  }
+  return [...out.values()].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true }));
+}
+
 /** Whether tickets of the show can be bought now. */
 export function showOnSale(show: Pick<ShowInfo, 'status' | 'resaleEnabled'>): boolean {
   return show.status === 'LIVE' && show.resaleEnabled;
@@ -74,7 +120,12 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
     event.shows[0] ??
     null;
   if (!show)
-    return { event, show: null, listings: [] as MarketOffer[], facets: { options: [], zones: [], quantities: [] } };
+    return {
+      event,
+      show: null,
+      listings: [] as MarketOffer[],
+      facets: { options: [], zones: [], quantities: [], sections: [] as SectionOnSale[] },
+    };
   const onSale = and(
     eq(listings.showPk, show.showPk),
     inArray(listings.status, ['ACTIVE', 'RESERVED']),
@@ -90,11 +141,14 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
     options: show.ticketOptions.filter((o) => all.some((l) => l.ticketOptionId === o.id)),
     zones: [...new Set(all.flatMap((l) => l.seats.map((s) => s.section)).filter((z): z is string => !!z))].sort(),
     quantities: [...new Set(all.flatMap(quantitiesOf))].sort((a, b) => a - b),
+    sections: sectionsOnSale(all),
   };
+  const section = filters.section ? sectionKey(filters.section) : '';
   const chosen = all.filter(
     (l) =>
       (!filters.ticketOptionId || l.ticketOptionId === filters.ticketOptionId) &&
       (!filters.zone || l.seats.some((s) => s.section === filters.zone)) &&
+      (!section || l.seats.some((s) => !!s.section && sectionKey(s.section) === section)) &&
       (!filters.quantity || quantitiesOf(l).includes(filters.quantity)),
   );
   // Sorted by the price per ticket the fan pays (fees included); the query gave price then id.
@@ -124,6 +178,7 @@ export function sharedBuyPage(eventPk: string, filters: MarketFilters, db: Db): 
     filters.ticket,
     filters.ticketOptionId,
     filters.zone,
+    filters.section,
     filters.quantity,
     filters.sort,
   ]);

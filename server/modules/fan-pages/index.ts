@@ -8,8 +8,16 @@
  * never imports it.
  */
 export { buyerCheckout, buyerIntention, buyPage, type MarketSort, sharedBuyPage, showOnSale } from './buyer-pages';
-export { BUY_PAGE_SIZE, buyPageModel, buyPageVersion, buyPageVersionAt, PAGE_VERSION_META } from './buy-page-model';
+export {
+  BUY_PAGE_SIZE,
+  type BuyPageModel,
+  buyPageModel,
+  buyPageVersion,
+  buyPageVersionAt,
+  PAGE_VERSION_META,
+} from './buy-page-model';
 export { type MarketOffer, quantitiesOf } from './offers';
+export { showSections } from './sections';
 export { BUY_PAGE_LAYER_MS } from './offers-cache';
 export { listingPage, namedTicketOnSale } from './pages';
 export { paymentOrder, type PaymentOrder } from './payment-order';

@@ -28,6 +28,7 @@ export {
 } from './contracts';
 export { onTicketsChangedHands, onTicketsInvalidated, type TicketChangeOfHands } from './events';
 export { resolvePrimarySalesFee } from './fees';
+export { showTicketSections } from './sections';
 export { acceptTicketBatch, importTicketBatchJob, resumeTicketBatchesJob } from './jobs';
 export { admitTicket, admitTickets, invalidateTicket, updateTicket } from './lifecycle';
 export { invalidateTicketsOfShows } from './reactions/shows-cancelled';

@@ -14,7 +14,7 @@ type Facets = NonNullable<Awaited<ReturnType<typeof buyPage>>>['facets'];
 
 /** The filters the fan has on (sort is not a filter): shown on the button and cleared by one link. */
 export function activeFilters(query: Query): number {
-  return ['ticketOptionId', 'zone', 'qty'].filter((k) => param(query, k)).length;
+  return ['ticketOptionId', 'zone', 'section', 'qty'].filter((k) => param(query, k)).length;
 }
 
 /** What the sheet and its form are drawn from: the page's query, the show's facets and the way back. */

@@ -16,6 +16,7 @@ import '../buy.css';
 import { activeFilters, FilterSheet } from './filter-sheet';
 import { EventHero, hrefWith, ListingPages, type Query, ShowLinks } from './market-parts';
 import { OfferCard } from './offer-card';
+import { SeatMap } from './seat-map';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('buy');
@@ -64,6 +65,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
 
       <div className="mk-grid">
         <section aria-labelledby="listings-heading">
+          {onSale ? <SeatMap eventId={eventId} query={query} model={model} locale={locale} t={t} /> : null}
           <div className="buy-listings-head">
             <h2 id="listings-heading" className="buy-h2">
               {t('listingsHeading')}
@@ -116,7 +118,12 @@ export default async function MarketPage({ params, searchParams }: Props) {
               {filtered ? (
                 <a
                   className="mk-btn mk-btn-secondary"
-                  href={hrefWith(eventId, query, { ticketOptionId: undefined, zone: undefined, qty: undefined })}
+                  href={hrefWith(eventId, query, {
+                    ticketOptionId: undefined,
+                    zone: undefined,
+                    section: undefined,
+                    qty: undefined,
+                  })}
                 >
                   {t('clear')}
                 </a>

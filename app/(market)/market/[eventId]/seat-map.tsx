@@ -1,0 +1,131 @@
+import type { Locale, PageT } from '@/server/lib/i18n';
+import { drawSeatMap, sectionKey, svgSections } from '@/server/lib/svg';
+import type { BuyPageModel } from '@/server/modules/fan-pages';
+import { money, param } from '../buy-format';
+import { hrefWith, type Query } from './market-parts';
+import { SeatMapKeys } from './seat-map-keys';
+
+type T = PageT<'buy'>;
+
+/** A section as the map lists it: the SVG's in its order, then those only offers name. */
+interface Entry {
+  key: string;
+  /** As the tickets name it (the `section=` of its link). */
+  name: string;
+  /** What the fan reads: the SVG's `data-label`/`aria-label`, else the name. */
+  label: string;
+  available: number;
+  minPerTicketMinor: number | null;
+  currency: string | null;
+}
+
+/**
+ * The seat map above the offers (issue 46): the event's SVG drawn inline, each section with tickets on sale
+ * highlighted and named with its count and from-price, the listed seats marked; or, for an image-only map,
+ * the image. Below it, every section as a link to the page filtered to it (`?section=`), and "All sections":
+ * the filter works before JavaScript, and each filtered page has its own address. Collapsible (`<details>`).
+ */
+export function SeatMap({
+  eventId,
+  query,
+  model,
+  locale,
+  t,
+}: {
+  eventId: string;
+  query: Query;
+  model: BuyPageModel;
+  locale: Locale;
+  t: T;
+}) {
+  const seating = model.event.seating;
+  if (!seating) return null;
+  const onSale = new Map(model.facets.sections.map((s) => [s.key, s]));
+  const chosen = param(query, 'section');
+  const chosenKey = chosen ? sectionKey(chosen) : null;
+  const drawnSections = seating.svg ? svgSections(seating.svg, new Set(onSale.keys())) : [];
+  const entries: Entry[] = [
+    ...drawnSections.map((d) => {
+      const figures = onSale.get(d.key);
+      return {
+        key: d.key,
+        name: figures?.name ?? d.name,
+        label: d.label ?? figures?.name ?? d.name,
+        available: figures?.available ?? 0,
+        minPerTicketMinor: figures?.minPerTicketMinor ?? null,
+        currency: figures?.currency ?? null,
+      };
+    }),
+    ...model.facets.sections
+      .filter((s) => !drawnSections.some((d) => d.key === s.key))
+      .map((s) => ({ ...s, label: s.name })),
+  ];
+  const named = (e: Entry) =>
+    e.available && e.minPerTicketMinor !== null && e.currency
+      ? t('mapSection', {
+          section: e.label,
+          count: e.available,
+          price: money(e.minPerTicketMinor, e.currency, locale),
+        })
+      : t('mapSectionNone', { section: e.label });
+  const drawn = seating.svg
+    ? drawSeatMap(seating.svg, {
+        named: new Set(onSale.keys()),
+        idPrefix: 'seatmap-',
+        sections: new Map(
+          entries.map((e) => [
+            e.key,
+            {
+              className: [
+                'buy-map-section',
+                e.available ? 'buy-map-on' : 'buy-map-off',
+                e.key === chosenKey ? 'buy-map-chosen' : '',
+              ]
+                .filter(Boolean)
+                .join(' '),
+              label: named(e),
+              focusable: e.available > 0,
+            },
+          ]),
+        ),
+        seats: new Map(
+          model.facets.sections.flatMap((s) => s.seats.map((seat) => [`${s.key} ${seat}`, 'buy-map-seat'])),
+        ),
+      })
+    : null;
+  const link = (section: string | undefined) => hrefWith(eventId, query, { section, page: undefined });
+  return (
+    <details className="buy-map" open data-testid="seat-map">
+      <summary className="buy-map-summary">{t('mapHeading')}</summary>
+      <p className="mk-muted buy-map-hint">{t('mapHint')}</p>
+      {drawn ? (
+        // Partner markup, cleaned twice (when written and here: svg.ts's allowlist); ids prefixed.
+        <SeatMapKeys>
+          <div dangerouslySetInnerHTML={{ __html: drawn }} />
+        </SeatMapKeys>
+      ) : seating.image ? (
+        // eslint-disable-next-line @next/next/no-img-element -- the partner's image URL, not ours to optimise
+        <img className="buy-map-image" src={seating.image} alt={t('mapImage')} />
+      ) : null}
+      <ul className="buy-map-sections" aria-label={t('mapSections')} data-testid="seat-map-sections">
+        <li>
+          <a href={link(undefined)} aria-current={chosenKey ? undefined : 'true'}>
+            {t('mapAll')}
+          </a>
+        </li>
+        {entries.map((e) => (
+          <li key={e.key}>
+            <a
+              href={link(e.name)}
+              data-map-link={e.key}
+              aria-current={e.key === chosenKey ? 'true' : undefined}
+              className={e.available ? undefined : 'buy-map-link-off'}
+            >
+              {named(e)}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

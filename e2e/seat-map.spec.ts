@@ -1,0 +1,132 @@
+import { expect, test } from './fixtures';
+import {
+  axe,
+  buyPageAddress,
+  call,
+  createPartner,
+  EUR_STANDING,
+  eventShow,
+  listTicket,
+  RUN,
+  shotsEnEs,
+  syncedTicket,
+  syncTickets,
+} from './helpers';
+
+/*
+ * The seat map on the buy page (issue 46): drawn from the event's `seating.svgCode` above the offers, the
+ * sections with tickets on sale highlighted with their count and from-price, each focusable and named; a
+ * click, Enter or Space filters the offers to the section (`?section=`), "All sections" resets, and the
+ * section links work before JavaScript. English and Spanish, 390 and 1366 px, axe-clean; the fixtures' CSP
+ * guard watches every page (partner markup must never run).
+ */
+
+const REF = `MAP-${RUN}`;
+const SELLER = `map-seller-${RUN}@fans.test`;
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 220">' +
+  '<g data-section="A" data-label="Grada A"><rect x="10" y="10" width="180" height="90" fill="#e4ecf7"/>' +
+  '<circle data-seat="1-1" cx="40" cy="55" r="8" fill="#c9d3e0"/><circle data-seat="1-2" cx="70" cy="55" r="8" fill="#c9d3e0"/></g>' +
+  '<rect id="B" x="210" y="10" width="180" height="90" fill="#f3e7da"/>' +
+  '<rect data-section="C" data-label="Palco C" x="10" y="120" width="380" height="90" fill="#e9f3e4"/>' +
+  '<script>alert(1)</script><rect x="0" y="0" width="1" height="1" onclick="alert(2)"/></svg>';
+
+let address = '';
+const listings: Record<string, string> = {};
+
+test.beforeAll(async ({ request }) => {
+  const { partnerId, apiKey } = await createPartner(`Map Partner ${RUN}`);
+  const event = await call(request, apiKey, 'POST', '/v1/events', {
+    title: `Seat map night ${RUN}`,
+    description: '<p>A night with a seat map.</p>',
+    externalReferenceId: REF,
+    location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
+    configuration: {},
+    seating: { svgCode: SVG },
+    shows: [eventShow('1', '2027-06-12T21:30:00+02:00', 'Night one', EUR_STANDING)],
+  });
+  expect(event.status, JSON.stringify(event.body)).toBe(200);
+  const seat = (section: string, row: string, s: string) => ({ props: { seating: { section, row, seat: s } } });
+  await syncTickets(request, apiKey, [
+    syncedTicket(REF, `MAP-A1-${RUN}`, SELLER, { price: 40, ...seat('A', '1', '1') }),
+    syncedTicket(REF, `MAP-A2-${RUN}`, SELLER, { price: 40, ...seat('a ', '1', '2') }),
+    syncedTicket(REF, `MAP-B1-${RUN}`, SELLER, { price: 40, ...seat('B', '2', '1') }),
+  ]);
+  for (const [key, price] of [
+    ['A1', '45'],
+    ['B1', '30'],
+  ] as const) {
+    ({ listingId: listings[key] } = await listTicket({
+      partnerId,
+      sellerEmail: SELLER,
+      ticketId: `MAP-${key}-${RUN}`,
+      price,
+    }));
+  }
+  address = await buyPageAddress(request, apiKey, REF, 'https://tickets.partner.example/map');
+});
+
+const offers = (page: import('@playwright/test').Page) => page.getByTestId('market-listings').getByTestId('listing');
+
+for (const width of [390, 1366]) {
+  test(`the seat map filters the offers by section, by keyboard and by pointer, at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(address);
+    const map = page.getByTestId('seat-map');
+    await expect(map).toBeVisible();
+    // Sections with tickets on sale: highlighted, focusable, named with their count and from-price.
+    const a = map.locator('[data-map-section="a"]');
+    const b = map.locator('[data-map-section="b"]');
+    const c = map.locator('[data-map-section="c"]');
+    await expect(a).toHaveAttribute('aria-label', /^Grada A, 1 ticket from €\d+\.\d\d$/);
+    await expect(a).toHaveAttribute('tabindex', '0');
+    await expect(b).toHaveAttribute('aria-label', /^B, 1 ticket from €\d+\.\d\d$/);
+    await expect(c).toHaveAttribute('aria-label', 'Palco C, no tickets on sale');
+    await expect(c).not.toHaveAttribute('tabindex', /.*/);
+    // The listed seat is marked; the other seat of the section is not on sale.
+    await expect(map.locator('[data-seat="1-1"]')).toHaveClass(/buy-map-seat/);
+    await expect(map.locator('[data-seat="1-2"]')).not.toHaveClass(/buy-map-seat/);
+    // The partner's script and handler are gone.
+    expect(await map.innerHTML()).not.toMatch(/<script|onclick/);
+    await expect(offers(page)).toHaveCount(2);
+    await axe(page, `buy page with a seat map at ${width} px`);
+    await shotsEnEs(page, `seat-map-${width}`);
+
+    // Enter on a focused section filters to it; the page has its own address.
+    await a.focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/[?&]section=A(&|$)/);
+    await expect(offers(page)).toHaveCount(1);
+    await expect(offers(page).first()).toHaveAttribute('data-listing-id', listings.A1);
+    await expect(page.getByTestId('seat-map-sections').getByRole('link', { name: /^Grada A/ })).toHaveAttribute(
+      'aria-current',
+      'true',
+    );
+    // Space on another.
+    await page.getByTestId('seat-map').locator('[data-map-section="b"]').focus();
+    await page.keyboard.press(' ');
+    await expect(page).toHaveURL(/[?&]section=B(&|$)/);
+    await expect(offers(page)).toHaveCount(1);
+    await expect(offers(page).first()).toHaveAttribute('data-listing-id', listings.B1);
+    // A click on a section, then "All sections" resets.
+    await page.getByTestId('seat-map').locator('[data-map-section="a"]').click();
+    await expect(page).toHaveURL(/[?&]section=A(&|$)/);
+    await page.getByTestId('seat-map-sections').getByRole('link', { name: 'All sections' }).click();
+    await expect(page).not.toHaveURL(/section=/);
+    await expect(offers(page)).toHaveCount(2);
+  });
+}
+
+test('in Spanish, and before JavaScript: the section links filter the server-rendered page', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  const page = await context.newPage();
+  await page.goto(address.replace(/lang=(en|es)/, 'lang=es'));
+  const sections = page.getByTestId('seat-map-sections');
+  await expect(sections.getByRole('link', { name: 'Todas las secciones' })).toHaveAttribute('aria-current', 'true');
+  await expect(sections.getByRole('link', { name: /^Grada A, 1 entrada desde \d+,\d\d €$/ })).toBeVisible();
+  await sections.getByRole('link', { name: /^Grada A/ }).click();
+  await expect(page).toHaveURL(/[?&]section=A(&|$)/);
+  await expect(page.getByTestId('market-listings').getByTestId('listing')).toHaveCount(1);
+  await expect(page.getByTestId('seat-map').locator('[data-map-section="a"]')).toHaveClass(/buy-map-chosen/);
+  await context.close();
+});
