@@ -106,14 +106,25 @@ test.afterAll(async () => {
 });
 
 test('two anonymous fans on one address cost one render; a shared link’s parameters change nothing', async () => {
-  // Both instances have rendered a page (their first render compiles); the edge keeps a page until the end
-  // of the second it was made in, so the two fans come at the start of one.
+  // Both instances have rendered a page (their first render compiles).
   for (let i = 0; i < 2; i++) await (await fetch(`${edge.url}${address}&page=${i + 2}`)).text();
-  while (Date.now() % 1000 > 100) await new Promise((r) => setTimeout(r, 5));
-  const before = await renders();
-  const first = await fetch(`${edge.url}${address}&utm_source=newsletter`);
-  const second = await fetch(`${edge.url}${address}&fbclid=abc`);
-  const [bodyA, bodyB] = [await first.text(), await second.text()];
+  // The edge keeps a page until the end of the second it was made in, so the two fans must come within
+  // one second. On a busy machine the render can end past it: then the premise did not hold, and the pair
+  // comes again on an address of its own (a page the cache has never seen); the assertions stay as they are.
+  let pair: { first: Response; second: Response; bodyA: string; bodyB: string; before: number } | undefined;
+  for (let attempt = 0; attempt < 5 && !pair; attempt++) {
+    const at = `${edge.url}${address}&page=${10 + attempt}`;
+    const before = await renders();
+    while (Date.now() % 1000 > 100) await new Promise((r) => setTimeout(r, 5));
+    const started = Math.floor(Date.now() / 1000);
+    const first = await fetch(`${at}&utm_source=newsletter`);
+    const bodyA = await first.text();
+    const second = await fetch(`${at}&fbclid=abc`);
+    const bodyB = await second.text();
+    if (Math.floor(Date.now() / 1000) === started) pair = { first, second, bodyA, bodyB, before };
+  }
+  expect(pair, 'two fans within one second, in five tries').toBeDefined();
+  const { first, second, bodyA, bodyB, before } = pair!;
   expect([first.headers.get('x-cache-status'), second.headers.get('x-cache-status')]).toEqual(['MISS', 'HIT']);
   expect(await renders()).toBe(before + 1);
   expect(bodyA).toBe(bodyB);

@@ -8,7 +8,9 @@ import {
   eventShow,
   listTicket,
   RUN,
+  shot,
   shotsEnEs,
+  signIn,
   syncedTicket,
   syncTickets,
 } from './helpers';
@@ -32,10 +34,14 @@ const SVG =
   '<script>alert(1)</script><rect x="0" y="0" width="1" height="1" onclick="alert(2)"/></svg>';
 
 let address = '';
+let partnerKey = '';
+let partner = '';
 const listings: Record<string, string> = {};
 
 test.beforeAll(async ({ request }) => {
   const { partnerId, apiKey } = await createPartner(`Map Partner ${RUN}`);
+  partnerKey = apiKey;
+  partner = partnerId;
   const event = await call(request, apiKey, 'POST', '/v1/events', {
     title: `Seat map night ${RUN}`,
     description: '<p>A night with a seat map.</p>',
@@ -51,6 +57,8 @@ test.beforeAll(async ({ request }) => {
     syncedTicket(REF, `MAP-A1-${RUN}`, SELLER, { price: 40, ...seat('A', '1', '1') }),
     syncedTicket(REF, `MAP-A2-${RUN}`, SELLER, { price: 40, ...seat('a ', '1', '2') }),
     syncedTicket(REF, `MAP-B1-${RUN}`, SELLER, { price: 40, ...seat('B', '2', '1') }),
+    // A section the map does not draw (staff are warned of it).
+    syncedTicket(REF, `MAP-P1-${RUN}`, SELLER, { price: 40, ...seat('Pista', '9', '1') }),
   ]);
   for (const [key, price] of [
     ['A1', '45'],
@@ -128,5 +136,64 @@ test('in Spanish, and before JavaScript: the section links filter the server-ren
   await expect(page).toHaveURL(/[?&]section=A(&|$)/);
   await expect(page.getByTestId('market-listings').getByTestId('listing')).toHaveCount(1);
   await expect(page.getByTestId('seat-map').locator('[data-map-section="a"]')).toHaveClass(/buy-map-chosen/);
+  await context.close();
+});
+
+test('staff see the map as fans do, each section’s offers, and what does not match', async ({ page }) => {
+  const eventPk = new URL(address, 'http://encore.test').pathname.split('/')[2];
+  await page.goto(`/dashboard/partners/${partner}/events/${eventPk}`);
+  await signIn(page);
+  const preview = page.getByTestId('seat-map-preview');
+  await expect(preview.getByRole('heading', { name: 'Seat map' })).toBeVisible();
+  await expect(preview.locator('[data-map-section="a"]')).toHaveAttribute('aria-label', 'Grada A: 1 on sale');
+  await expect(preview.locator('[data-map-section="c"]')).toHaveAttribute('aria-label', 'Palco C: 0 on sale');
+  const rows = preview.getByTestId('seat-map-sections').getByRole('row');
+  await expect(rows).toHaveText([/^AGrada AYes1\D*45\.00/, /^BBYes1\D*30\.00/, /^CPalco CYes0—$/, /^PistaPistaNo0—$/]);
+  await expect(
+    preview.getByRole('status').filter({ hasText: 'Tickets name sections the map does not draw' }),
+  ).toContainText('Pista');
+  await expect(preview.getByRole('status').filter({ hasText: 'The map draws sections no ticket names' })).toContainText(
+    'C',
+  );
+  expect(await preview.innerHTML()).not.toMatch(/<script|onclick/);
+  await axe(page, 'the event page with its seat map');
+  await shot(page, 'seat-map-dashboard');
+});
+
+test('an offer held by a buyer paying is shown as held, with the time left, and cannot be bought', async ({
+  page,
+  request,
+  browser,
+}) => {
+  const held = await call(request, partnerKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
+    items: [listings.B1],
+    user: `map-buyer-${RUN}@fans.test`,
+  });
+  expect(held.status, JSON.stringify(held.body)).toBe(200);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(address);
+  const box = page.getByTestId('held-offers');
+  await expect(box.getByRole('heading', { name: '1 offer on hold' })).toBeVisible();
+  await expect(box.getByTestId('held-offer')).toHaveCount(1);
+  await expect(box.getByTestId('held-offer')).toContainText('Section B');
+  // Counted down once the page runs; never a way to buy it, nor its id on the page.
+  await expect(box.getByRole('timer')).toHaveText(/^back on sale in (1[0-5]|0\d):\d\d if not bought$/);
+  await expect(box.getByRole('button')).toHaveCount(0);
+  expect(await page.content()).not.toContain(listings.B1);
+  await expect(offers(page)).toHaveCount(1);
+  // The map no longer offers section B.
+  await expect(page.getByTestId('seat-map').locator('[data-map-section="b"]')).toHaveAttribute(
+    'aria-label',
+    'B, no tickets on sale',
+  );
+  await axe(page, 'buy page with an offer on hold');
+  await shotsEnEs(page, 'held-offers-390');
+
+  // Without JavaScript, in Spanish: the hold's end at the venue's clock.
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const plain = await context.newPage();
+  await plain.goto(address.replace(/lang=(en|es)/, 'lang=es'));
+  await expect(plain.getByTestId('held-offers')).toContainText('1 oferta reservada');
+  await expect(plain.getByTestId('held-offer')).toContainText(/reservada hasta las \d{1,2}:\d\d \(hora del recinto\)/);
   await context.close();
 });

@@ -15,7 +15,8 @@ export const SELLER = 'seller@bench.test';
 const REPS = 5;
 
 /** A partner with one event and show and `n` tickets owned by SELLER, through the modules. */
-export async function marketWith(n: number) {
+/** A partner's event with one show and `n` tickets in `sections` sections (S0, S1, …). */
+export async function marketWith(n: number, sections = 10) {
   const { partner, apiKey } = await createPartnerWithKeys(`Bench market ${Date.now()}`, getDb());
   const ref = `MKT-${Date.now()}`;
   await createEvent(
@@ -47,7 +48,7 @@ export async function marketWith(n: number) {
       ticketOptionId: 'GA',
       buyer: SELLER,
       ticketAccess: { type: 'OTHER', locator: `L${i}` },
-      props: { seating: { section: `S${i % 10}`, row: String(i % 30), seat: String(i) } },
+      props: { seating: { section: `S${i % sections}`, row: String(i % 30), seat: String(i) } },
     },
   }));
   for (let i = 0; i < tickets.length; i += 1000) {
@@ -199,23 +200,9 @@ export async function runBuyPage(): Promise<BenchResult> {
   const base = await startApp(process.env.DATABASE_URL ?? '');
   const [place] = await getSql()<{ event_pk: string; show_pk: string }[]>`
     select event_pk, show_pk from tickets where partner_id = ${m.partnerId} limit 1`;
-  const pageUrl = `${base}/market/${place.event_pk}?show=${place.show_pk}&lang=en`;
   const apiUrl = `${base}/v1/marketplace/items/events/${encodeURIComponent(m.ref)}/listedTickets?showId=S1`;
   console.log(`# buy-page: one show with ${N} listings, median of ${RUNS} renders; ${machine()}`);
-  // Each run's address its own (`&run=`): a render every time, never the page shared by an address
-  // for a moment (server/http/shared-pages.ts), which the onsale-peak case measures.
-  let run = 0;
-  const page = async () => {
-    const t0 = performance.now();
-    const res = await fetch(`${pageUrl}&run=${run++}`);
-    const html = await res.text();
-    const ms = performance.now() - t0;
-    const shown = new Set(html.match(/lst_bench_[0-9a-f]{6}_\d+/g) ?? []).size;
-    // A page shows 25 offers (PAGE_SIZE of the buy page).
-    if (res.status !== 200 || shown < Math.min(N, 25))
-      throw new Error(`buy page answered ${res.status} with ${shown} listings`);
-    return ms;
-  };
+  const page = pageTimer(`${base}/market/${place.event_pk}?show=${place.show_pk}&lang=en`, Math.min(N, 25));
   const api = async () => {
     const t0 = performance.now();
     const res = await fetch(apiUrl, { headers: { authorization: m.key } });
@@ -232,5 +219,100 @@ export async function runBuyPage(): Promise<BenchResult> {
     pageTimes.push(await page());
     apiTimes.push(await api());
   }
+  await withSeatMap(base);
   return { value: median(pageTimes), baseline: median(apiTimes), unit: 'ms', kind: 'time' };
+}
+
+/**
+ * One render of the buy page a call, timed: each call's address its own (`returnTo`, a parameter the page
+ * reads, so never a page shared by an address or kept while its model holds: server/http/shared-pages.ts).
+ */
+function pageTimer(address: string, shown: number) {
+  let run = 0;
+  return async () => {
+    const t0 = performance.now();
+    const res = await fetch(`${address}&returnTo=${encodeURIComponent(`https://bench.example/${run++}`)}`);
+    const html = await res.text();
+    const ms = performance.now() - t0;
+    const listed = new Set(html.match(/lst_bench_[0-9a-f]{6}_\d+/g) ?? []).size;
+    // A page shows 25 offers (BUY_PAGE_SIZE).
+    if (res.status !== 200 || listed < shown)
+      throw new Error(`buy page answered ${res.status} with ${listed} listings`);
+    return ms;
+  };
+}
+
+/** A seat map of `sections` sections in a grid, each with its tickets' seats marked (`data-seat`). */
+function seatMapSvg(sections: number, tickets: number): string {
+  const columns = 20;
+  const parts: string[] = [];
+  for (let s = 0; s < sections; s++) {
+    const x = (s % columns) * 50;
+    const y = Math.floor(s / columns) * 50;
+    const seats: string[] = [];
+    for (let i = s; i < tickets; i += sections) {
+      seats.push(
+        `<circle data-seat="${i % 30}-${i}" cx="${x + 5 + (seats.length % 8) * 5}" cy="${y + 10 + Math.floor(seats.length / 8) * 5}" r="2"/>`,
+      );
+    }
+    parts.push(
+      `<g data-section="S${s}" data-label="Sector ${s}"><rect x="${x}" y="${y}" width="46" height="46" fill="#e4ecf7"/>${seats.join('')}</g>`,
+    );
+  }
+  const rows = Math.ceil(sections / columns);
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${columns * 50} ${rows * 50}">${parts.join('')}</svg>`;
+}
+
+/**
+ * Issue 46's case: a show of 2,000 listings in 200 sections, its buy page and its buy access layer with a
+ * 200-section map (every seat marked) against the same without one. Printed: both medians and ratios
+ * (goal ≥ 0.8 each: without ÷ with).
+ */
+async function withSeatMap(base: string) {
+  const LISTINGS = 2000;
+  const SECTIONS = 200;
+  const RUNS = 15;
+  const m = await marketWith(LISTINGS, SECTIONS);
+  await listAll(m.partnerId);
+  const [place] = await getSql()<{ event_pk: string; show_pk: string }[]>`
+    select event_pk, show_pk from tickets where partner_id = ${m.partnerId} limit 1`;
+  const page = pageTimer(`${base}/market/${place.event_pk}?show=${place.show_pk}&lang=en`, 25);
+  const layerUrl = `${base}/v1/wrapper/accesslayer?type=buy&eventId=${encodeURIComponent(m.ref)}&showId=S1&lang=en`;
+  const layer = async (withMap: boolean) => {
+    const t0 = performance.now();
+    const res = await fetch(layerUrl, { headers: { authorization: m.key } });
+    const body = (await res.json()) as { data?: { components: { type: string; map?: { sections: unknown[] } }[] } };
+    const ms = performance.now() - t0;
+    const map = body.data?.components.find((c) => c.type === 'map');
+    if (res.status !== 200 || !!map !== withMap || (map && map.map?.sections.length !== SECTIONS))
+      throw new Error(`the access layer answered ${res.status} ${withMap ? 'without' : 'with'} its map`);
+    return ms;
+  };
+  const measure = async (withMap: boolean) => {
+    // The page's event is read through a short cache: past it, every render has (or lacks) the map.
+    await new Promise((r) => setTimeout(r, 1100));
+    await page();
+    await layer(withMap);
+    const pages: number[] = [];
+    const layers: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      pages.push(await page());
+      layers.push(await layer(withMap));
+    }
+    return { page: median(pages), layer: median(layers) };
+  };
+  const without = await measure(false);
+  const svg = seatMapSvg(SECTIONS, LISTINGS);
+  await getSql()`update events set seating = ${JSON.stringify({ svgCode: svg })}::jsonb
+    where partner_id = ${m.partnerId} and external_reference_id = ${m.ref}`;
+  const withMap = await measure(true);
+  const fmt = (n: number) => n.toFixed(1);
+  const pageRatio = without.page / withMap.page;
+  const layerRatio = without.layer / withMap.layer;
+  console.log(
+    `# buy-page with a ${SECTIONS}-section map (${Math.round(svg.length / 1024)} KB, ${LISTINGS} listings, every seat marked), ` +
+      `median of ${RUNS}: page ${fmt(withMap.page)} ms vs ${fmt(without.page)} ms without (ratio ${pageRatio.toFixed(2)}, ` +
+      `≥ 0.8: ${pageRatio >= 0.8 ? 'met' : 'NOT MET'}); access layer ${fmt(withMap.layer)} ms vs ${fmt(without.layer)} ms ` +
+      `without (ratio ${layerRatio.toFixed(2)}, ≥ 0.8: ${layerRatio >= 0.8 ? 'met' : 'NOT MET'})`,
+  );
 }

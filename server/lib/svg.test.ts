@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SVG_MAX_BYTES, SVG_MAX_DEPTH, sanitizeSvg } from './svg';
+import { cleanSeatMap, drawSeatMap, sanitizeSvg, sectionKey, SVG_MAX_BYTES, SVG_MAX_DEPTH, svgSections } from './svg';
 
 /** The sanitised markup, failing the test when the sanitiser refused it. */
 function kept(markup: string): string {
@@ -282,5 +282,67 @@ describe('sanitizeSvg: any markup', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+});
+
+describe('the seat map: sections and drawing (issue 46)', () => {
+  const MAP =
+    '<svg viewBox="0 0 100 50" xmlns="http://www.w3.org/2000/svg"><defs><linearGradient id="g"><stop offset="0"/></linearGradient></defs>' +
+    '<g id="A" class="stand" data-label="Grada &quot;A&quot;"><rect width="40" height="40" fill="url(#g)"/>' +
+    '<circle data-seat="1-7" class="seat" cx="5" cy="5" r="2"/><circle data-seat="1-8" cx="9" cy="5" r="2"/></g>' +
+    '<path data-section=" B " aria-label="Palco B" d="M50 0h40v40H50z" onclick="alert(1)"/>' +
+    '<rect id="main" width="100" height="50"/><use href="#A"/><script>alert(2)</script></svg>';
+
+  it('finds sections by data-section, or by an id a ticket names, trimmed and case-insensitive', () => {
+    expect(sectionKey('  Grada A ')).toBe('grada a');
+    expect(svgSections(MAP, new Set(['a']))).toEqual([
+      { name: 'A', key: 'a', label: 'Grada "A"' },
+      { name: 'B', key: 'b', label: 'Palco B' },
+    ]);
+    // An id no ticket names is not a section (ids also name gradients and frames); data-section always is.
+    expect(svgSections(MAP, new Set())).toEqual([{ name: 'B', key: 'b', label: 'Palco B' }]);
+    expect(svgSections('<p>not a map</p>', new Set(['a']))).toEqual([]);
+  });
+
+  it('draws the map cleaned, ids prefixed, sections named and focusable, listed seats marked', () => {
+    const drawn = drawSeatMap(MAP, {
+      named: new Set(['a', 'main']),
+      idPrefix: 'sm-',
+      sections: new Map([
+        ['a', { className: 'on', label: 'Grada "A", 1 ticket from €5 <cheap>', focusable: true }],
+        ['b', { className: 'off', label: 'Palco B, none', focusable: false }],
+      ]),
+      seats: new Map([['a 1-7', 'listed']]),
+    })!;
+    expect(drawn).not.toMatch(/<script|onclick|alert/);
+    // Partner ids cannot clash with the page's (`main`), references follow.
+    expect(drawn).toContain('id="sm-g"');
+    expect(drawn).toContain('fill="url(#sm-g)"');
+    expect(drawn).toContain('href="#sm-A"');
+    expect(drawn).toContain('id="sm-main"');
+    expect(drawn).not.toMatch(/ id="main"/);
+    // The section: its own class kept, the page's added, named (escaped), a link.
+    expect(drawn).toContain(
+      'class="stand on" data-map-section="a" aria-label="Grada &quot;A&quot;, 1 ticket from €5 &lt;cheap&gt;" role="link" tabindex="0"',
+    );
+    expect(drawn).toContain('class="off" data-map-section="b" aria-label="Palco B, none" role="img"');
+    // A named id without marks (no tickets drawn for it) gets none.
+    expect(drawn).not.toContain('data-map-section="main"');
+    // Seats: the listed one marked, its own class kept; the other untouched.
+    expect(drawn).toContain('<circle data-seat="1-7" cx="5" cy="5" r="2" class="seat listed">');
+    expect(drawn).toContain('<circle data-seat="1-8" cx="9" cy="5" r="2">');
+    expect(drawn).not.toContain('data-encore-');
+    // The same map drawn again with other marks (a later render): the preparation is shared, the marks are not.
+    const again = drawSeatMap(MAP, { named: new Set(['a']), idPrefix: 'sm-', sections: new Map() })!;
+    expect(again).not.toContain('data-map-section');
+    expect(again).toContain('class="stand"');
+    expect(drawSeatMap('<p>no</p>', { named: new Set(), idPrefix: 'sm-', sections: new Map() })).toBeNull();
+  });
+
+  it('serves the cleaned copy of a stored map, the same as sanitizing it', () => {
+    const stored = `<svg xmlns="http://www.w3.org/2000/svg"><rect data-section="A" onload="x()"/></svg>`;
+    expect(cleanSeatMap(stored)).toBe((sanitizeSvg(stored) as { svg: string }).svg);
+    expect(cleanSeatMap(stored)).not.toContain('onload');
+    expect(cleanSeatMap('<html>no</html>')).toBeNull();
   });
 });

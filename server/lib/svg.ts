@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import sanitizeHtml from 'sanitize-html';
 
 /*
@@ -325,33 +327,144 @@ export interface SvgSection {
   label: string | null;
 }
 
+/** An element that may be a section: every `data-section`, and every `id` (a section when a ticket names it). */
+interface Candidate extends SvgSection {
+  declared: boolean;
+  /** The partner's own `class` on it, merged with the page's marks. */
+  className: string;
+}
+
+/** A seat (`data-seat="<row>-<seat>"`): the candidates around it, nearest first, and its own `class`. */
+interface SeatSpot {
+  within: number[];
+  seat: string;
+  className: string;
+}
+
+/**
+ * A map made ready to draw, once per markup (and id prefix): cleaned, ids and local references prefixed,
+ * and a token (`data-encore-mark="<n>"`, `data-encore-seat="<n>"`) where each candidate section and each
+ * seat takes its marks. A render then only fills the tokens in: one pass over a string, no parse (a
+ * 200-section map with its seats is ~100 KB; parsing and cleaning it took a render's own time again).
+ */
+interface PreparedMap {
+  markup: string;
+  candidates: Candidate[];
+  seats: SeatSpot[];
+}
+
+const TOKEN_ATTRIBUTES = ['data-encore-mark', 'data-encore-seat'];
+const prepared = new LRUCache<string, PreparedMap | { invalid: true }>({
+  max: 200,
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (map) => ('markup' in map ? Math.max(1, map.markup.length * 2) : 1),
+});
+
+function candidateOf(attribs: sanitizeHtml.Attributes): Candidate | null {
+  const declared = attribs['data-section']?.trim();
+  const name = declared || attribs.id?.trim();
+  if (!name) return null;
+  const label = attribs['data-label']?.trim() || attribs['aria-label']?.trim() || null;
+  return { name, key: sectionKey(name), label, declared: !!declared, className: attribs.class?.trim() ?? '' };
+}
+
+function prepare(svg: string, idPrefix: string): PreparedMap | null {
+  const cacheKey = `${idPrefix}\n${createHash('sha256').update(svg).digest('base64url')}`;
+  const hit = prepared.get(cacheKey);
+  if (hit) return 'markup' in hit ? hit : null;
+  const candidates: Candidate[] = [];
+  const seats: SeatSpot[] = [];
+  // Per open element: its own candidate index (or -1), and the candidates around it (nearest first).
+  const own: number[] = [];
+  const around: number[][] = [];
+  const hooks: Hooks = {
+    open: (_, attribs) => {
+      const candidate = candidateOf(attribs);
+      const index = candidate ? candidates.push(candidate) - 1 : -1;
+      own.push(index);
+      around.push(index >= 0 ? [index, ...(around.at(-1) ?? [])] : (around.at(-1) ?? []));
+    },
+    close: () => {
+      own.pop();
+      around.pop();
+    },
+  };
+  const prefix = (value: string) => value.replace(/#/g, `#${idPrefix}`);
+  const drawn = run(
+    svg,
+    {
+      ...OPTIONS,
+      allowedAttributes: Object.fromEntries(
+        Object.entries(ALLOWED_ATTRIBUTES).map(([tag, names]) => [tag, [...names, ...TOKEN_ATTRIBUTES, 'focusable']]),
+      ),
+      transformTags: {
+        '*': (tagName, attribs) => {
+          const checked = checkElement(tagName, attribs);
+          const out: sanitizeHtml.Attributes = {};
+          for (const [name, value] of Object.entries(checked.attribs)) {
+            if (name === 'id') out.id = `${idPrefix}${value}`;
+            else if (name === 'href' || value.includes('url(#')) out[name] = prefix(value);
+            else out[name] = value;
+          }
+          const index = own.at(-1) ?? -1;
+          const seat = checked.attribs['data-seat']?.trim();
+          if (index >= 0) {
+            // Its class comes back with the marks (an attribute written twice would keep the first).
+            delete out.class;
+            out['data-encore-mark'] = String(index);
+          } else if (seat) {
+            delete out.class;
+            out['data-encore-seat'] = String(
+              seats.push({ within: around.at(-1) ?? [], seat, className: checked.attribs.class?.trim() ?? '' }) - 1,
+            );
+          }
+          if (checked.tagName === 'svg') {
+            out.focusable = 'false';
+            out.role = 'group';
+          }
+          return { tagName: checked.tagName, attribs: out };
+        },
+      },
+    },
+    hooks,
+  );
+  const root = drawn === null ? null : singleSvgRoot(drawn);
+  const map = root === null ? null : { markup: root, candidates, seats };
+  prepared.set(cacheKey, map ?? { invalid: true });
+  return map;
+}
+
+const cleanedMaps = new LRUCache<string, { svg: string } | { error: string }>({
+  max: 200,
+  maxSize: 64 * 1024 * 1024,
+  sizeCalculation: (answer) => ('svg' in answer ? Math.max(1, answer.svg.length * 2) : 1),
+});
+
+/** `sanitizeSvg` of a stored map, kept by the markup's hash: a map is read far more often than written. */
+export function cleanSeatMap(svg: string): string | null {
+  const key = createHash('sha256').update(svg).digest('base64url');
+  let answer = cleanedMaps.get(key);
+  if (!answer) cleanedMaps.set(key, (answer = sanitizeSvg(svg)));
+  return 'svg' in answer ? answer.svg : null;
+}
+
+/** The candidates that are sections: declared, or an id a ticket names (`named`). */
+function isSection(candidate: Candidate, named: ReadonlySet<string>): boolean {
+  return candidate.declared || named.has(candidate.key);
+}
+
 /**
  * The sections of a seat map: every element with a `data-section`, and every element whose `id` names a
  * section some ticket has (`named`: section keys). In document order, each section once. The markup is
  * cleaned again on the way (a map stored before it was cleaned on write is read the same way).
  */
 export function svgSections(svg: string, named: ReadonlySet<string>): SvgSection[] {
+  const map = prepare(svg, '');
   const found = new Map<string, SvgSection>();
-  run(svg, {
-    ...OPTIONS,
-    transformTags: {
-      '*': (tagName, attribs) => {
-        const checked = checkElement(tagName, attribs);
-        const section = sectionOf(checked.attribs, named);
-        if (section && !found.has(section.key)) found.set(section.key, section);
-        return checked;
-      },
-    },
-  });
+  for (const c of map?.candidates ?? []) {
+    if (isSection(c, named) && !found.has(c.key)) found.set(c.key, { name: c.name, key: c.key, label: c.label });
+  }
   return [...found.values()];
-}
-
-function sectionOf(attribs: sanitizeHtml.Attributes, named: ReadonlySet<string>): SvgSection | null {
-  const declared = attribs['data-section']?.trim();
-  const id = attribs.id?.trim();
-  const name = declared || (id && named.has(sectionKey(id)) ? id : null);
-  if (!name) return null;
-  return { name, key: sectionKey(name), label: attribs['data-label']?.trim() || attribs['aria-label']?.trim() || null };
 }
 
 /** What the page draws on one section, and on the listed seats inside sections. */
@@ -366,7 +479,12 @@ export interface SeatMapMarks {
   idPrefix: string;
 }
 
-const MARK_ATTRIBUTES = ['class', 'tabindex', 'role', 'aria-label', 'data-map-section', 'focusable'];
+const escapeAttribute = (value: string) =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const classAttribute = (...names: (string | undefined)[]) => {
+  const value = names.filter(Boolean).join(' ');
+  return value ? ` class="${escapeAttribute(value)}"` : '';
+};
 
 /**
  * The seat map as drawn inline on a fan's page: cleaned again (a map stored before cleaning on write
@@ -374,53 +492,23 @@ const MARK_ATTRIBUTES = ['class', 'tabindex', 'role', 'aria-label', 'data-map-se
  * the markup is not an SVG document.
  */
 export function drawSeatMap(svg: string, marks: SeatMapMarks): string | null {
-  const prefix = (value: string) => value.replace(/#/g, `#${marks.idPrefix}`);
-  // The section each open element is in (its own, or its parent's): a seat is marked within its section.
-  const within: (string | null)[] = [];
-  const hooks: Hooks = {
-    open: (_, attribs) => within.push(sectionOf(attribs, marks.named)?.key ?? within.at(-1) ?? null),
-    close: () => void within.pop(),
-  };
-  const drawn = run(
-    svg,
-    {
-      ...OPTIONS,
-      allowedAttributes: Object.fromEntries(
-        Object.entries(ALLOWED_ATTRIBUTES).map(([tag, names]) => [tag, [...names, ...MARK_ATTRIBUTES]]),
-      ),
-      transformTags: {
-        '*': (tagName, attribs) => {
-          const checked = checkElement(tagName, attribs);
-          const out: sanitizeHtml.Attributes = {};
-          for (const [name, value] of Object.entries(checked.attribs)) {
-            if (name === 'id') out.id = `${marks.idPrefix}${value}`;
-            else if (name === 'href' || value.includes('url(#')) out[name] = prefix(value);
-            else out[name] = value;
-          }
-          const own = sectionOf(checked.attribs, marks.named);
-          const mark = own ? marks.sections.get(own.key) : undefined;
-          if (own && mark) {
-            out.class = [out.class, mark.className].filter(Boolean).join(' ');
-            out['data-map-section'] = own.key;
-            out['aria-label'] = mark.label;
-            // A section with tickets is a link to them; one without, an image with its name (ARIA allows no
-            // name on a shape without a role).
-            out.role = mark.focusable ? 'link' : 'img';
-            if (mark.focusable) out.tabindex = '0';
-          }
-          const seat = checked.attribs['data-seat']?.trim();
-          const inside = within.at(-1);
-          const seatClass = seat && inside ? marks.seats?.get(`${inside} ${seat}`) : undefined;
-          if (seatClass) out.class = [out.class, seatClass].filter(Boolean).join(' ');
-          if (checked.tagName === 'svg') {
-            out.focusable = 'false';
-            out.role = 'group';
-          }
-          return { tagName: checked.tagName, attribs: out };
-        },
-      },
-    },
-    hooks,
-  );
-  return drawn === null ? null : singleSvgRoot(drawn);
+  const map = prepare(svg, marks.idPrefix);
+  if (!map) return null;
+  return map.markup.replace(/ data-encore-(mark|seat)="(\d+)"/g, (_, kind: string, n: string) => {
+    if (kind === 'mark') {
+      const c = map.candidates[Number(n)];
+      const mark = isSection(c, marks.named) ? marks.sections.get(c.key) : undefined;
+      if (!mark) return classAttribute(c.className);
+      // A section with tickets is a link to them; one without, an image with its name (ARIA allows no
+      // name on a shape without a role).
+      return (
+        `${classAttribute(c.className, mark.className)} data-map-section="${escapeAttribute(c.key)}"` +
+        ` aria-label="${escapeAttribute(mark.label)}" role="${mark.focusable ? 'link' : 'img'}"` +
+        (mark.focusable ? ' tabindex="0"' : '')
+      );
+    }
+    const spot = map.seats[Number(n)];
+    const section = spot.within.map((i) => map.candidates[i]).find((c) => isSection(c, marks.named));
+    return classAttribute(spot.className, section ? marks.seats?.get(`${section.key} ${spot.seat}`) : undefined);
+  });
 }

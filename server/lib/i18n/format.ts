@@ -65,6 +65,16 @@ export function formatShowDate(at: Date | string, locale: Locale, timeZone?: str
   return f.format(date);
 }
 
+/** A clock time at a place: "9:35 PM" / "21:35" (a hold's end at the venue). */
+export function formatClock(at: Date | string, locale: Locale, timeZone?: string | null): string {
+  const date = typeof at === 'string' ? new Date(at) : at;
+  return new Intl.DateTimeFormat(INTL_TAG[locale], {
+    hour: 'numeric',
+    minute: '2-digit',
+    timeZone: validZone(timeZone),
+  }).format(date);
+}
+
 /** A calendar day only (payout dates, listing windows). */
 export function formatDay(at: Date | string, locale: Locale, timeZone?: string | null): string {
   const date = typeof at === 'string' ? new Date(at) : at;

@@ -14,7 +14,7 @@ import {
   showMarketStates,
   showSections,
 } from '@/server/modules/fan-pages';
-import { sanitizeSvg, svgSections } from '@/server/lib/svg';
+import { cleanSeatMap, svgSections } from '@/server/lib/svg';
 import { buyBannerComponents } from './banners';
 import type { BuyAccessLayerResponse } from './schemas';
 
@@ -189,8 +189,7 @@ async function mapComponent(partnerId: string, show: ShowRow, lang: string, db: 
     showSections(partnerId, show.showPk, db),
   ]);
   if (!seating) return null;
-  const cleaned = seating.svg ? sanitizeSvg(seating.svg) : null;
-  const svg = cleaned && 'svg' in cleaned ? cleaned.svg : null;
+  const svg = seating.svg ? cleanSeatMap(seating.svg) : null;
   const byKey = new Map(figures.map((f) => [f.key, f]));
   const drawn = svg ? svgSections(svg, new Set(byKey.keys())) : [];
   const sections = [

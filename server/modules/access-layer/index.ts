@@ -6,6 +6,7 @@
 export { bannerInput, updateBannerInput } from './schemas';
 export { sellAccessLayer } from './sell';
 export { bulkAccessLayer, buyAccessLayer } from './buy';
+export { seatMapPreview, seatMapPreviewInput } from './seat-map-preview';
 export { createBanner, deleteBanner, listBanners, updateBanner } from './banners';
 export { accessLayerRoutes, bulkAccessLayerRoute, buyAccessLayerRoute, sellAccessLayerRoute } from './contracts';
 export { wipeAccessLayerTestData } from './wipe';

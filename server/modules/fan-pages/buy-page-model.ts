@@ -5,6 +5,8 @@ import { shortCache } from '@/server/lib/short-cache';
 import { showInventories } from '@/server/modules/market-data';
 import { buyerPromiseFacts } from '@/server/modules/marketplace';
 import { getPartner, modeOfPartner } from '@/server/modules/partners';
+import { showTicketSections } from '@/server/modules/tickets';
+import { sectionKey } from '@/server/lib/svg';
 import { type BuyPageView, type MarketSort, sharedBuyPage } from './buyer-pages';
 import type { MarketOffer } from './offers';
 import { BUY_PAGE_OFFERS_MS } from './offers-cache';
@@ -42,6 +44,8 @@ export interface BuyPageModel {
   event: BuyPageView['event'];
   show: BuyPageView['show'];
   facets: BuyPageView['facets'];
+  /** Offers held now by a buyer paying (shown as held): how many, and the first to come back on sale. */
+  held: BuyPageView['held'];
   /** This page's offers (BUY_PAGE_SIZE at most), of `count` matching the filters. */
   listings: MarketOffer[];
   count: number;
@@ -54,6 +58,8 @@ export interface BuyPageModel {
   partner: BuyPagePartner;
   /** A test partner's page says so on top. */
   mode: 'live' | 'test';
+  /** The section keys the show's tickets name (the seat map's `id` convention). */
+  ticketSections: string[];
   /** The show's primary inventory is sold out (the partner said so). */
   primarySoldOut: boolean;
   /** How the ticket reaches the buyer and when its code shows; null without a show. */
@@ -71,6 +77,8 @@ function queryParam(query: BuyPageQuery, key: string): string | undefined {
 }
 
 interface ShowContext {
+  /** The section keys the show's tickets name (listed or not): an SVG element whose id is one is a section. */
+  ticketSections: string[];
   partner: BuyPagePartner;
   mode: 'live' | 'test';
   primarySoldOut: boolean;
@@ -88,13 +96,15 @@ const showContexts = shortCache<ShowContext>('buy-page-context', BUY_PAGE_OFFERS
 
 function showContext(partnerId: string, showPk: string | undefined, db: Db): Promise<ShowContext> {
   return showContexts.get(`${partnerId} ${showPk ?? ''}`, async () => {
-    const [partner, mode, inventory, promises] = await Promise.all([
+    const [partner, mode, inventory, promises, sections] = await Promise.all([
       getPartner(partnerId, db),
       modeOfPartner(partnerId, db),
       showPk ? showInventories([showPk], db) : undefined,
       showPk ? buyerPromiseFacts(showPk, db) : null,
+      showPk ? showTicketSections(partnerId, showPk, db) : [],
     ]);
     return {
+      ticketSections: [...new Set(sections.map(sectionKey))].sort(),
       partner: { id: partner.id, name: partner.name, logoUrl: partner.logoUrl, returnOrigins: partner.returnOrigins },
       mode,
       primarySoldOut: !!(showPk && inventory?.get(showPk)?.primarySoldOut),
@@ -136,6 +146,7 @@ export async function buyPageModel(eventPk: string, query: BuyPageQuery, db: Db)
     event: view.event,
     show: view.show,
     facets: view.facets,
+    held: view.held,
     listings: all.slice((page - 1) * BUY_PAGE_SIZE, page * BUY_PAGE_SIZE),
     count: all.length,
     page,

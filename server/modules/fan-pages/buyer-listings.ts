@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@/db';
-import { listingItems, listings } from '@/db/schema/marketplace';
+import { buyIntentions, listingItems, listings } from '@/db/schema/marketplace';
 import type { EventPageInfo } from '@/server/modules/catalog';
 import { buyerFeeMinor, listingStatusNow, marketTerms } from '@/server/modules/marketplace';
 
@@ -41,6 +41,9 @@ export async function buyerListings(partnerId: string, where: ReturnType<typeof 
         select json_agg(json_build_object('ticketPk', i.ticket_pk, 'seating', i.seating) order by i.ticket_id)
         from ${listingItems} i where i.listing_id = "listings"."id"), "listings"."channel_seats"::json)`,
       channelListingId: listings.channelListingId,
+      // When the hold on a RESERVED listing ends (its buy intention's expiry, ms); null for any other.
+      holdEndsMs: sql<number | null>`(select (extract(epoch from ${buyIntentions.expiresAt}) * 1000)::float8
+        from ${buyIntentions} where ${buyIntentions.id} = "listings"."reserved_by" and "listings"."status" = 'RESERVED')`,
     })
     .from(listings)
     .where(and(eq(listings.partnerId, partnerId), where))
@@ -68,6 +71,8 @@ export async function buyerListings(partnerId: string, where: ReturnType<typeof 
       /** An external platform's listing (Channels API): its tickets are handed over after the purchase. */
       fromChannel: r.channelListingId !== null,
       channelListingId: r.channelListingId,
+      /** A listing held now: when its hold ends (ISO 8601); null when it is not held. */
+      holdEndsAt: r.status === 'RESERVED' && r.holdEndsMs !== null ? new Date(r.holdEndsMs).toISOString() : null,
     };
   });
 }

@@ -207,10 +207,20 @@ describe('buy page read', () => {
       vi.useRealTimers();
     }
 
-    // A hold made in this process: the very next page leaves the listing off.
-    await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'fast@example.com' }, getDb());
-    expect((await buyPage(pk, undefined, recording))?.listings.map((l) => l.id)).not.toContain(m.mid.id);
+    // A hold made in this process: the very next page leaves the listing off the offers and shows it held,
+    // with the hold's end (issue 46), in the same read.
+    const before = Date.now();
+    const intention = await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'fast@example.com' }, getDb());
+    const heldPage = await buyPage(pk, undefined, recording);
+    expect(heldPage?.listings.map((l) => l.id)).not.toContain(m.mid.id);
     expect(listingReads()).toBe(3);
+    expect(heldPage?.held.count).toBe(1);
+    expect(heldPage?.held.soonest.map((o) => o.id)).toEqual([m.mid.id]);
+    const endsAt = new Date(heldPage!.held.soonest[0].holdEndsAt!).getTime();
+    expect(endsAt).toBeGreaterThan(before);
+    expect(endsAt).toBe(new Date(intention.expiresAt).getTime());
+    // Not counted as on sale in the map's figures either.
+    expect(heldPage?.facets.sections.find((s) => s.key === 'a')?.available).toBe(2);
   });
 
   it('shares one answer per event and filters between fans, kept under the second; a listing write here forgets it', async () => {

@@ -9,7 +9,7 @@ import { type MarketOffer, offersOf, quantitiesOf } from './offers';
 import { shortCache } from '@/server/lib/short-cache';
 import { sectionKey } from '@/server/lib/svg';
 import { BUY_PAGE_LAYER_MS, BUY_PAGES, buyPageOffers, OFFER_BYTES } from './offers-cache';
-import { getBuyIntention, isBuyableNow } from '@/server/modules/marketplace';
+import { getBuyIntention } from '@/server/modules/marketplace';
 
 /*
  * The buyer's pages (market, checkout, intention), each read in a fixed number of statements whatever
@@ -55,6 +55,9 @@ async function withProtection<E extends { partnerId: string; eventPk: string; sh
     })),
   };
 }
+
+/** Held offers the buy page lists (the soonest to come back); the rest are counted. */
+const HELD_SHOWN = 10;
 
 /** A section with tickets on sale now, for the seat map (issue 46). */
 export interface SectionOnSale {
@@ -125,18 +128,23 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
       show: null,
       listings: [] as MarketOffer[],
       facets: { options: [], zones: [], quantities: [], sections: [] as SectionOnSale[] },
+      held: { count: 0, soonest: [] as MarketOffer[] },
     };
-  const onSale = and(
-    eq(listings.showPk, show.showPk),
-    inArray(listings.status, ['ACTIVE', 'RESERVED']),
-    isBuyableNow(),
-  );
+  // On sale, or held now by a buyer paying (RESERVED until the hold ends; a hold whose time is up reads as on sale).
+  const listed = and(eq(listings.showPk, show.showPk), inArray(listings.status, ['ACTIVE', 'RESERVED']));
   // Shared by the fans loading this show for up to a second (offers-cache.ts says why that is correct).
-  const all: MarketOffer[] = showOnSale(show)
-    ? await buyPageOffers.get(show.showPk, async () =>
-        offersOf((await buyerListings(event.partnerId, onSale, db)).map((l) => named(show, l))),
-      )
-    : [];
+  const offers = showOnSale(show)
+    ? await buyPageOffers.get(show.showPk, async () => {
+        const read = (await buyerListings(event.partnerId, listed, db)).map((l) => named(show, l));
+        return {
+          onSale: offersOf(read.filter((l) => l.status === 'ACTIVE')),
+          held: offersOf(read.filter((l) => l.status === 'RESERVED' && l.holdEndsAt !== null)).sort((a, b) =>
+            (a.holdEndsAt ?? '').localeCompare(b.holdEndsAt ?? ''),
+          ),
+        };
+      })
+    : { onSale: [], held: [] };
+  const all: MarketOffer[] = offers.onSale;
   const facets = {
     options: show.ticketOptions.filter((o) => all.some((l) => l.ticketOptionId === o.id)),
     zones: [...new Set(all.flatMap((l) => l.seats.map((s) => s.section)).filter((z): z is string => !!z))].sort(),
@@ -155,7 +163,9 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
   if (filters.sort === 'price_desc')
     chosen.sort((a, b) => b.perTicketMinor - a.perTicketMinor || a.id.localeCompare(b.id));
   else chosen.sort((a, b) => a.perTicketMinor - b.perTicketMinor || a.id.localeCompare(b.id));
-  return { event, show, listings: chosen, facets };
+  // Held offers as the page shows them: how many, and the first to come back on sale.
+  const held = { count: offers.held.length, soonest: offers.held.slice(0, HELD_SHOWN) };
+  return { event, show, listings: chosen, facets, held };
 }
 
 export type BuyPageView = NonNullable<Awaited<ReturnType<typeof buyPage>>>;

@@ -21,8 +21,14 @@ export { BUY_PAGE_OFFERS_MS, BUY_PAGE_LAYER_MS };
 /** An offer as kept here is about half a kilobyte (ids, names, seats, prices): the byte budget's estimate. */
 export const OFFER_BYTES = 512;
 
-export const buyPageOffers = shortCache<MarketOffer[]>('buy-page-offers', BUY_PAGE_LAYER_MS, {
-  sizeOf: (offers) => offers.length * OFFER_BYTES,
+/** A show's offers on sale, and those held now by a buyer paying for them (shown as held, issue 46). */
+export interface ShowOffers {
+  onSale: MarketOffer[];
+  held: MarketOffer[];
+}
+
+export const buyPageOffers = shortCache<ShowOffers>('buy-page-offers', BUY_PAGE_LAYER_MS, {
+  sizeOf: (offers) => (offers.onSale.length + offers.held.length) * OFFER_BYTES,
 });
 
 /**

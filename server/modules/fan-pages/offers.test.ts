@@ -23,6 +23,7 @@ function listing(id: string, over: Partial<BuyerListing> = {}): BuyerListing {
     seats: [{}],
     fromChannel: false,
     channelListingId: null,
+    holdEndsAt: null,
     optionTitle: 'General',
     priceTypeTitle: null,
     faceMinor: 4000,

@@ -1,4 +1,5 @@
 import { getDb } from '@/db';
+import { seatMapPreview, seatMapPreviewInput } from '@/server/modules/access-layer';
 import { eventRef, listEventsInput, showRef } from '@/server/modules/catalog';
 import { ticketDetailWithMarket } from '@/server/modules/ops';
 import { staffEventInventory, staffEventInventoryInput } from '@/server/modules/market-data';
@@ -44,4 +45,6 @@ export const catalogRouter = router({
   eventInventory: protectedProcedure
     .input(staffEventInventoryInput)
     .query(({ input }) => staffEventInventory(input, getDb())),
+  /** The event's seat map drawn for one show with each section's offers, and the sections that do not match. */
+  seatMap: protectedProcedure.input(seatMapPreviewInput).query(({ input }) => seatMapPreview(input, getDb())),
 });

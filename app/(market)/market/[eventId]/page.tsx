@@ -15,6 +15,7 @@ import { WishlistForm } from '../wishlist-form';
 import '../buy.css';
 import { activeFilters, FilterSheet } from './filter-sheet';
 import { EventHero, hrefWith, ListingPages, type Query, ShowLinks } from './market-parts';
+import { HeldOffers } from './held-offers';
 import { OfferCard } from './offer-card';
 import { SeatMap } from './seat-map';
 
@@ -140,6 +141,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
               )}
             </div>
           ) : null}
+          {onSale ? <HeldOffers model={model} locale={locale} t={t} /> : null}
         </section>
 
         <aside className="buy-aside">

@@ -43,7 +43,9 @@ export function SeatMap({
   const onSale = new Map(model.facets.sections.map((s) => [s.key, s]));
   const chosen = param(query, 'section');
   const chosenKey = chosen ? sectionKey(chosen) : null;
-  const drawnSections = seating.svg ? svgSections(seating.svg, new Set(onSale.keys())) : [];
+  // An element is a section when its data-section, or its id, is a section some ticket names (listed or not).
+  const ticketNamed = new Set([...model.ticketSections, ...onSale.keys()]);
+  const drawnSections = seating.svg ? svgSections(seating.svg, ticketNamed) : [];
   const entries: Entry[] = [
     ...drawnSections.map((d) => {
       const figures = onSale.get(d.key);
@@ -70,7 +72,7 @@ export function SeatMap({
       : t('mapSectionNone', { section: e.label });
   const drawn = seating.svg
     ? drawSeatMap(seating.svg, {
-        named: new Set(onSale.keys()),
+        named: ticketNamed,
         idPrefix: 'seatmap-',
         sections: new Map(
           entries.map((e) => [
