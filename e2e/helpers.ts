@@ -68,8 +68,9 @@ export async function hydrated(page: Page, selector: string) {
   }, selector);
 }
 
-/** Fills and submits the sign-in form the page is on. */
+/** Fills and submits the sign-in form the page is on, once it is hydrated (earlier keystrokes can be lost). */
 export async function signIn(page: Page, password = ADMIN_PASSWORD) {
+  await hydrated(page, 'form');
   await page.getByLabel('E-mail').fill(ADMIN_EMAIL);
   await page.getByLabel('Password').fill(password);
   await page.getByLabel('Password').press('Enter');

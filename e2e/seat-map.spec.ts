@@ -142,7 +142,9 @@ test('in Spanish, and before JavaScript: the section links filter the server-ren
 test('staff see the map as fans do, each section’s offers, and what does not match', async ({ page }) => {
   const eventPk = new URL(address, 'http://encore.test').pathname.split('/')[2];
   await page.goto(`/dashboard/partners/${partner}/events/${eventPk}`);
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
   await signIn(page);
+  await expect(page).toHaveURL(new RegExp(`/dashboard/partners/${partner}/events/${eventPk}$`));
   const preview = page.getByTestId('seat-map-preview');
   await expect(preview.getByRole('heading', { name: 'Seat map' })).toBeVisible();
   await expect(preview.locator('[data-map-section="a"]')).toHaveAttribute('aria-label', 'Grada A: 1 on sale');

@@ -368,8 +368,9 @@ function candidateOf(attribs: sanitizeHtml.Attributes): Candidate | null {
   return { name, key: sectionKey(name), label, declared: !!declared, className: attribs.class?.trim() ?? '' };
 }
 
-function prepare(svg: string, idPrefix: string): PreparedMap | null {
-  const cacheKey = `${idPrefix}\n${createHash('sha256').update(svg).digest('base64url')}`;
+/** `version`: a hash of `svg` the caller already has (the catalogue's `svgVersion`), else one is made. */
+function prepare(svg: string, idPrefix: string, version?: string): PreparedMap | null {
+  const cacheKey = `${idPrefix}\n${version ?? createHash('sha256').update(svg).digest('base64url')}`;
   const hit = prepared.get(cacheKey);
   if (hit) return 'markup' in hit ? hit : null;
   const candidates: Candidate[] = [];
@@ -458,8 +459,8 @@ function isSection(candidate: Candidate, named: ReadonlySet<string>): boolean {
  * section some ticket has (`named`: section keys). In document order, each section once. The markup is
  * cleaned again on the way (a map stored before it was cleaned on write is read the same way).
  */
-export function svgSections(svg: string, named: ReadonlySet<string>): SvgSection[] {
-  const map = prepare(svg, '');
+export function svgSections(svg: string, named: ReadonlySet<string>, version?: string): SvgSection[] {
+  const map = prepare(svg, '', version);
   const found = new Map<string, SvgSection>();
   for (const c of map?.candidates ?? []) {
     if (isSection(c, named) && !found.has(c.key)) found.set(c.key, { name: c.name, key: c.key, label: c.label });
@@ -477,6 +478,8 @@ export interface SeatMapMarks {
   named: ReadonlySet<string>;
   /** Prefixed to every id and local reference: partner ids must not clash with the page's own. */
   idPrefix: string;
+  /** A hash of the markup the caller already has (the catalogue's `svgVersion`). */
+  version?: string;
 }
 
 const escapeAttribute = (value: string) =>
@@ -492,7 +495,7 @@ const classAttribute = (...names: (string | undefined)[]) => {
  * the markup is not an SVG document.
  */
 export function drawSeatMap(svg: string, marks: SeatMapMarks): string | null {
-  const map = prepare(svg, marks.idPrefix);
+  const map = prepare(svg, marks.idPrefix, marks.version);
   if (!map) return null;
   return map.markup.replace(/ data-encore-(mark|seat)="(\d+)"/g, (_, kind: string, n: string) => {
     if (kind === 'mark') {

@@ -45,7 +45,7 @@ export function SeatMap({
   const chosenKey = chosen ? sectionKey(chosen) : null;
   // An element is a section when its data-section, or its id, is a section some ticket names (listed or not).
   const ticketNamed = new Set([...model.ticketSections, ...onSale.keys()]);
-  const drawnSections = seating.svg ? svgSections(seating.svg, ticketNamed) : [];
+  const drawnSections = seating.svg ? svgSections(seating.svg, ticketNamed, seating.svgVersion ?? undefined) : [];
   const entries: Entry[] = [
     ...drawnSections.map((d) => {
       const figures = onSale.get(d.key);
@@ -62,30 +62,30 @@ export function SeatMap({
       .filter((s) => !drawnSections.some((d) => d.key === s.key))
       .map((s) => ({ ...s, label: s.name })),
   ];
-  const named = (e: Entry) =>
-    e.available && e.minPerTicketMinor !== null && e.currency
-      ? t('mapSection', {
-          section: e.label,
-          count: e.available,
-          price: money(e.minPerTicketMinor, e.currency, locale),
-        })
-      : t('mapSectionNone', { section: e.label });
+  // Each section's name as fans read it, made once (the drawing and the list both say it).
+  const names = new Map(
+    entries.map((e) => [
+      e.key,
+      e.available && e.minPerTicketMinor !== null && e.currency
+        ? t('mapSection', {
+            section: e.label,
+            count: e.available,
+            price: money(e.minPerTicketMinor, e.currency, locale),
+          })
+        : t('mapSectionNone', { section: e.label }),
+    ]),
+  );
   const drawn = seating.svg
     ? drawSeatMap(seating.svg, {
         named: ticketNamed,
         idPrefix: 'seatmap-',
+        version: seating.svgVersion ?? undefined,
         sections: new Map(
           entries.map((e) => [
             e.key,
             {
-              className: [
-                'buy-map-section',
-                e.available ? 'buy-map-on' : 'buy-map-off',
-                e.key === chosenKey ? 'buy-map-chosen' : '',
-              ]
-                .filter(Boolean)
-                .join(' '),
-              label: named(e),
+              className: `${e.available ? 'buy-map-on' : 'buy-map-off'}${e.key === chosenKey ? ' buy-map-chosen' : ''}`,
+              label: names.get(e.key)!,
               focusable: e.available > 0,
             },
           ]),
@@ -95,7 +95,9 @@ export function SeatMap({
         ),
       })
     : null;
-  const link = (section: string | undefined) => hrefWith(eventId, query, { section, page: undefined });
+  // Relative to the page itself (its query only): 200 sections' links are written twice (HTML and payload).
+  const link = (section: string | undefined) =>
+    hrefWith(eventId, query, { section, page: undefined }).replace(`/market/${eventId}`, '') || '?';
   return (
     <details className="buy-map" open data-testid="seat-map">
       <summary className="buy-map-summary">{t('mapHeading')}</summary>
@@ -123,7 +125,7 @@ export function SeatMap({
               aria-current={e.key === chosenKey ? 'true' : undefined}
               className={e.available ? undefined : 'buy-map-link-off'}
             >
-              {named(e)}
+              {names.get(e.key)}
             </a>
           </li>
         ))}
