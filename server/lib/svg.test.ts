@@ -304,13 +304,16 @@ describe('the seat map: sections and drawing (issue 46)', () => {
     expect(svgSections('<p>not a map</p>', new Set(['a']))).toEqual([]);
   });
 
-  it('draws the map cleaned, ids prefixed, sections named and focusable, listed seats marked', () => {
+  it('draws the map cleaned, ids prefixed, sections named and linked, listed seats marked', () => {
     const drawn = drawSeatMap(MAP, {
       named: new Set(['a', 'main']),
       idPrefix: 'sm-',
       sections: new Map([
-        ['a', { className: 'on', label: 'Grada "A", 1 ticket from €5 <cheap>', focusable: true }],
-        ['b', { className: 'off', label: 'Palco B, none', focusable: false }],
+        [
+          'a',
+          { className: 'on', label: 'Grada "A", 1 ticket from €5 <cheap>', href: '?show=1&section=A', current: true },
+        ],
+        ['b', { className: 'off', label: 'Palco B, none' }],
       ]),
       seats: new Map([['a 1-7', 'listed']]),
     })!;
@@ -321,11 +324,17 @@ describe('the seat map: sections and drawing (issue 46)', () => {
     expect(drawn).toContain('href="#sm-A"');
     expect(drawn).toContain('id="sm-main"');
     expect(drawn).not.toMatch(/ id="main"/);
-    // The section: its own class kept, the page's added, named (escaped), a link.
+    // The section with a link: drawn inside it, the link named (escaped) with the page's class, the element
+    // keeping its own; the partner's data-section and data-label are said by the marks, not sent again.
     expect(drawn).toContain(
-      'class="stand on" data-map-section="a" aria-label="Grada &quot;A&quot;, 1 ticket from €5 &lt;cheap&gt;" role="link" tabindex="0"',
+      '<a href="?show=1&amp;section=A" aria-label="Grada &quot;A&quot;, 1 ticket from €5 &lt;cheap&gt;" class="on" aria-current="true"><g id="sm-A" class="stand">',
     );
-    expect(drawn).toContain('class="off" data-map-section="b" aria-label="Palco B, none" role="img"');
+    expect(drawn).toMatch(/<circle data-seat="1-8" cx="9" cy="5" r="2"><\/circle><\/g><\/a>/);
+    expect(drawn).not.toContain('data-label');
+    // Without a link: an image with its name.
+    expect(drawn).toContain(
+      '<path d="M50 0h40v40H50z" class="off" data-map-section="b" aria-label="Palco B, none" role="img">',
+    );
     // A named id without marks (no tickets drawn for it) gets none.
     expect(drawn).not.toContain('data-map-section="main"');
     // Seats: the listed one marked, its own class kept; the other untouched.
@@ -335,7 +344,26 @@ describe('the seat map: sections and drawing (issue 46)', () => {
     // The same map drawn again with other marks (a later render): the preparation is shared, the marks are not.
     const again = drawSeatMap(MAP, { named: new Set(['a']), idPrefix: 'sm-', sections: new Map() })!;
     expect(again).not.toContain('data-map-section');
+    expect(again).not.toContain('<a ');
     expect(again).toContain('class="stand"');
+    // Unmarked, a section keeps the partner's own name.
+    expect(again).toContain('<path d="M50 0h40v40H50z" aria-label="Palco B">');
+    // A section inside a linked one is not a link of its own (no link in a link): an image with its name.
+    const nested = drawSeatMap(
+      '<svg xmlns="http://www.w3.org/2000/svg"><g data-section="A"><rect data-section="A1" width="4" height="4"/></g></svg>',
+      {
+        named: new Set(),
+        idPrefix: 'sm-',
+        sections: new Map([
+          ['a', { className: 'on', label: 'A', href: '?section=A' }],
+          ['a1', { className: 'on', label: 'A1', href: '?section=A1' }],
+        ]),
+      },
+    )!;
+    expect(nested.match(/<a /g)).toHaveLength(1);
+    expect(nested).toContain(
+      '<rect width="4" height="4" class="on" data-map-section="a1" aria-label="A1" role="img"></rect></g></a>',
+    );
     expect(drawSeatMap('<p>no</p>', { named: new Set(), idPrefix: 'sm-', sections: new Map() })).toBeNull();
   });
 

@@ -332,6 +332,10 @@ interface Candidate extends SvgSection {
   declared: boolean;
   /** The partner's own `class` on it, merged with the page's marks. */
   className: string;
+  /** The partner's own `aria-label` and `role` (cleaned), written back when the page marks it not. */
+  own: string;
+  /** The candidates around it, nearest first: a section inside a linked section is not a link of its own. */
+  outer: number[];
 }
 
 /** A seat (`data-seat="<row>-<seat>"`): the candidates around it, nearest first, and its own `class`. */
@@ -341,14 +345,18 @@ interface SeatSpot {
   className: string;
 }
 
+/** Where a render writes its marks: before a candidate (a link's start), in its tag, after it (the link's end), on a seat. */
+type Slot = { at: 'before' | 'attrs' | 'after'; candidate: number } | { at: 'seat'; seat: number };
+
 /**
  * A map made ready to draw, once per markup (and id prefix): cleaned, ids and local references prefixed,
- * and a token (`data-encore-mark="<n>"`, `data-encore-seat="<n>"`) where each candidate section and each
- * seat takes its marks. A render then only fills the tokens in: one pass over a string, no parse (a
- * 200-section map with its seats is ~100 KB; parsing and cleaning it took a render's own time again).
+ * and cut where each candidate section and each seat takes its marks (`parts[0] slot[0] parts[1] … parts[n]`).
+ * A render then only joins the parts with its marks: no parse (a 200-section map with its seats is ~100 KB;
+ * parsing and cleaning it took a render's own time again).
  */
 interface PreparedMap {
-  markup: string;
+  parts: string[];
+  slots: Slot[];
   candidates: Candidate[];
   seats: SeatSpot[];
 }
@@ -357,22 +365,28 @@ const TOKEN_ATTRIBUTES = ['data-encore-mark', 'data-encore-seat'];
 const prepared = new LRUCache<string, PreparedMap | { invalid: true }>({
   max: 200,
   maxSize: 64 * 1024 * 1024,
-  sizeCalculation: (map) => ('markup' in map ? Math.max(1, map.markup.length * 2) : 1),
+  sizeCalculation: (map) =>
+    'parts' in map
+      ? Math.max(
+          1,
+          map.parts.reduce((n, p) => n + p.length * 2, 64),
+        )
+      : 1,
 });
 
-function candidateOf(attribs: sanitizeHtml.Attributes): Candidate | null {
+function candidateOf(attribs: sanitizeHtml.Attributes, outer: number[]): Omit<Candidate, 'own'> | null {
   const declared = attribs['data-section']?.trim();
   const name = declared || attribs.id?.trim();
   if (!name) return null;
   const label = attribs['data-label']?.trim() || attribs['aria-label']?.trim() || null;
-  return { name, key: sectionKey(name), label, declared: !!declared, className: attribs.class?.trim() ?? '' };
+  return { name, key: sectionKey(name), label, declared: !!declared, className: attribs.class?.trim() ?? '', outer };
 }
 
 /** `version`: a hash of `svg` the caller already has (the catalogue's `svgVersion`), else one is made. */
 function prepare(svg: string, idPrefix: string, version?: string): PreparedMap | null {
   const cacheKey = `${idPrefix}\n${version ?? createHash('sha256').update(svg).digest('base64url')}`;
   const hit = prepared.get(cacheKey);
-  if (hit) return 'markup' in hit ? hit : null;
+  if (hit) return 'parts' in hit ? hit : null;
   const candidates: Candidate[] = [];
   const seats: SeatSpot[] = [];
   // Per open element: its own candidate index (or -1), and the candidates around it (nearest first).
@@ -380,8 +394,8 @@ function prepare(svg: string, idPrefix: string, version?: string): PreparedMap |
   const around: number[][] = [];
   const hooks: Hooks = {
     open: (_, attribs) => {
-      const candidate = candidateOf(attribs);
-      const index = candidate ? candidates.push(candidate) - 1 : -1;
+      const candidate = candidateOf(attribs, around.at(-1) ?? []);
+      const index = candidate ? candidates.push({ ...candidate, own: '' }) - 1 : -1;
       own.push(index);
       around.push(index >= 0 ? [index, ...(around.at(-1) ?? [])] : (around.at(-1) ?? []));
     },
@@ -410,8 +424,14 @@ function prepare(svg: string, idPrefix: string, version?: string): PreparedMap |
           const index = own.at(-1) ?? -1;
           const seat = checked.attribs['data-seat']?.trim();
           if (index >= 0) {
-            // Its class comes back with the marks (an attribute written twice would keep the first).
-            delete out.class;
+            // Its class comes back with the marks (an attribute written twice would keep the first); the
+            // section's name and label are said by the marks (each byte of the map is sent twice: HTML and payload).
+            // Its name and role likewise (an element with two would be read by the first: the partner's).
+            candidates[index].own = ['aria-label', 'role']
+              .filter((name) => out[name] !== undefined)
+              .map((name) => ` ${name}="${escapeAttribute(out[name])}"`)
+              .join('');
+            for (const name of ['class', 'data-section', 'data-label', 'aria-label', 'role']) delete out[name];
             out['data-encore-mark'] = String(index);
           } else if (seat) {
             delete out.class;
@@ -430,9 +450,47 @@ function prepare(svg: string, idPrefix: string, version?: string): PreparedMap |
     hooks,
   );
   const root = drawn === null ? null : singleSvgRoot(drawn);
-  const map = root === null ? null : { markup: root, candidates, seats };
+  const map = root === null ? null : { ...cutAtTokens(root), candidates, seats };
   prepared.set(cacheKey, map ?? { invalid: true });
   return map;
+}
+
+const TOKEN = / data-encore-(mark|seat)="(\d+)"/;
+
+/** The prepared markup cut at its tokens: a candidate's start, its tag's marks and its end; a seat's marks. */
+function cutAtTokens(markup: string): Pick<PreparedMap, 'parts' | 'slots'> {
+  const parts: string[] = [];
+  const slots: Slot[] = [];
+  let cursor = 0;
+  const cut = (at: number, slot: Slot, resume = at) => {
+    parts.push(markup.slice(cursor, at));
+    slots.push(slot);
+    cursor = resume;
+  };
+  // Per open element: the candidate it is, or -1 (sanitize-html's output closes every element it opens).
+  const open: number[] = [];
+  for (const match of markup.matchAll(TAG)) {
+    const [tag, closing] = match;
+    const at = match.index ?? 0;
+    if (closing) {
+      const candidate = open.pop() ?? -1;
+      if (candidate >= 0) cut(at + tag.length, { at: 'after', candidate });
+      continue;
+    }
+    const token = TOKEN.exec(tag);
+    const n = token ? Number(token[2]) : -1;
+    open.push(token?.[1] === 'mark' ? n : -1);
+    if (!token) continue;
+    const tokenAt = at + (token.index ?? 0);
+    if (token[1] === 'mark') cut(at, { at: 'before', candidate: n });
+    cut(
+      tokenAt,
+      token[1] === 'mark' ? { at: 'attrs', candidate: n } : { at: 'seat', seat: n },
+      tokenAt + token[0].length,
+    );
+  }
+  parts.push(markup.slice(cursor));
+  return { parts, slots };
 }
 
 const cleanedMaps = new LRUCache<string, { svg: string } | { error: string }>({
@@ -470,8 +528,13 @@ export function svgSections(svg: string, named: ReadonlySet<string>, version?: s
 
 /** What the page draws on one section, and on the listed seats inside sections. */
 export interface SeatMapMarks {
-  /** By section key: its class and accessible name; a focusable section is `role="link"` with `tabindex="0"`, another `role="img"`. */
-  sections: ReadonlyMap<string, { className: string; label: string; focusable: boolean }>;
+  /**
+   * By section key: its class and accessible name, and where it leads. A section with `href` is drawn inside
+   * a link (`<a>` with the class and name: focusable, followed by a click or Enter before any script runs;
+   * `current` when it is the page's own filter), one without is an image with its name (`role="img"`,
+   * `data-map-section` its key).
+   */
+  sections: ReadonlyMap<string, { className?: string; label: string; href?: string; current?: boolean }>;
   /** Seats marked `data-seat="<row>-<seat>"` inside a section, by `<section key> <row>-<seat>`: their class. */
   seats?: ReadonlyMap<string, string>;
   /** Section keys of every ticket (an `id` naming one is a section). */
@@ -497,21 +560,43 @@ const classAttribute = (...names: (string | undefined)[]) => {
 export function drawSeatMap(svg: string, marks: SeatMapMarks): string | null {
   const map = prepare(svg, marks.idPrefix, marks.version);
   if (!map) return null;
-  return map.markup.replace(/ data-encore-(mark|seat)="(\d+)"/g, (_, kind: string, n: string) => {
-    if (kind === 'mark') {
-      const c = map.candidates[Number(n)];
-      const mark = isSection(c, marks.named) ? marks.sections.get(c.key) : undefined;
-      if (!mark) return classAttribute(c.className);
-      // A section with tickets is a link to them; one without, an image with its name (ARIA allows no
-      // name on a shape without a role).
-      return (
-        `${classAttribute(c.className, mark.className)} data-map-section="${escapeAttribute(c.key)}"` +
-        ` aria-label="${escapeAttribute(mark.label)}" role="${mark.focusable ? 'link' : 'img'}"` +
-        (mark.focusable ? ' tabindex="0"' : '')
-      );
+  const markOf = (n: number) => {
+    const c = map.candidates[n];
+    return isSection(c, marks.named) ? marks.sections.get(c.key) : undefined;
+  };
+  // Candidates drawn inside a link of their own (never a link inside another: the outer one leads).
+  const linked = new Set<number>();
+  let out = map.parts[0];
+  map.slots.forEach((slot, i) => {
+    if (slot.at === 'seat') {
+      const spot = map.seats[slot.seat];
+      const section = spot.within.map((n) => map.candidates[n]).find((c) => isSection(c, marks.named));
+      out += classAttribute(spot.className, section ? marks.seats?.get(`${section.key} ${spot.seat}`) : undefined);
+    } else {
+      const c = map.candidates[slot.candidate];
+      const mark = markOf(slot.candidate);
+      if (slot.at === 'before') {
+        if (mark?.href && !c.outer.some((n) => linked.has(n))) {
+          linked.add(slot.candidate);
+          // Nothing but what it needs: a map's 200 links are sent twice (HTML, and escaped in the payload).
+          out +=
+            `<a href="${escapeAttribute(mark.href)}" aria-label="${escapeAttribute(mark.label)}"` +
+            `${classAttribute(mark.className)}${mark.current ? ' aria-current="true">' : '>'}`;
+        }
+      } else if (slot.at === 'after') {
+        if (linked.has(slot.candidate)) out += '</a>';
+      } else if (!mark) {
+        out += classAttribute(c.className) + c.own;
+      } else if (linked.has(slot.candidate)) {
+        out += classAttribute(c.className);
+      } else {
+        // ARIA allows no name on a shape without a role: a section without a link is an image with its name.
+        out +=
+          `${classAttribute(c.className, mark.className)} data-map-section="${escapeAttribute(c.key)}"` +
+          ` aria-label="${escapeAttribute(mark.label)}" role="img"`;
+      }
     }
-    const spot = map.seats[Number(n)];
-    const section = spot.within.map((i) => map.candidates[i]).find((c) => isSection(c, marks.named));
-    return classAttribute(spot.className, section ? marks.seats?.get(`${section.key} ${spot.seat}`) : undefined);
+    out += map.parts[i + 1];
   });
+  return out;
 }

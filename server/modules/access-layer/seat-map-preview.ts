@@ -53,7 +53,6 @@ export async function seatMapPreview(input: z.input<typeof seatMapPreviewInput>,
             {
               className: s.available ? 'on' : 'off',
               label: `${s.label}: ${s.available} on sale`,
-              focusable: false,
             },
           ]),
         ),

@@ -21,9 +21,10 @@ interface Entry {
 
 /**
  * The seat map above the offers (issue 46): the event's SVG drawn inline, each section with tickets on sale
- * highlighted and named with its count and from-price, the listed seats marked; or, for an image-only map,
- * the image. Below it, every section as a link to the page filtered to it (`?section=`), and "All sections":
- * the filter works before JavaScript, and each filtered page has its own address. Collapsible (`<details>`).
+ * highlighted, named with its count and from-price and drawn inside a link to the page filtered to it
+ * (`?section=`), the listed seats marked; or, for an image-only map, the image. Below it, "All sections" and
+ * the sections the drawing lacks (every section of an image) as links: the filter works before JavaScript,
+ * and each filtered page has its own address. Collapsible (`<details>`).
  */
 export function SeatMap({
   eventId,
@@ -75,6 +76,9 @@ export function SeatMap({
         : t('mapSectionNone', { section: e.label }),
     ]),
   );
+  // Relative to the page itself (its query only): a map's 200 sections' links are sent twice (HTML and payload).
+  const link = (section: string | undefined) =>
+    hrefWith(eventId, query, { section, page: undefined }).replace(`/market/${eventId}`, '') || '?';
   const drawn = seating.svg
     ? drawSeatMap(seating.svg, {
         named: ticketNamed,
@@ -84,9 +88,12 @@ export function SeatMap({
           entries.map((e) => [
             e.key,
             {
-              className: `${e.available ? 'buy-map-on' : 'buy-map-off'}${e.key === chosenKey ? ' buy-map-chosen' : ''}`,
+              // A section with tickets on sale is a link to them, drawn on the map itself (styled as a link:
+              // `.buy-map-drawing a`, the chosen one by its aria-current); one without, dimmed.
+              className: e.available > 0 ? undefined : `buy-map-off${e.key === chosenKey ? ' buy-map-chosen' : ''}`,
               label: names.get(e.key)!,
-              focusable: e.available > 0,
+              href: e.available > 0 ? link(e.name) : undefined,
+              current: e.key === chosenKey,
             },
           ]),
         ),
@@ -95,9 +102,9 @@ export function SeatMap({
         ),
       })
     : null;
-  // Relative to the page itself (its query only): 200 sections' links are written twice (HTML and payload).
-  const link = (section: string | undefined) =>
-    hrefWith(eventId, query, { section, page: undefined }).replace(`/market/${eventId}`, '') || '?';
+  // Listed as links below: the sections the map does not draw (every section of an image-only map).
+  const drawnKeys = new Set(drawn ? drawnSections.map((d) => d.key) : []);
+  const listed = entries.filter((e) => !drawnKeys.has(e.key));
   return (
     <details className="buy-map" open data-testid="seat-map">
       <summary className="buy-map-summary">{t('mapHeading')}</summary>
@@ -117,11 +124,10 @@ export function SeatMap({
             {t('mapAll')}
           </a>
         </li>
-        {entries.map((e) => (
+        {listed.map((e) => (
           <li key={e.key}>
             <a
               href={link(e.name)}
-              data-map-link={e.key}
               aria-current={e.key === chosenKey ? 'true' : undefined}
               className={e.available ? undefined : 'buy-map-link-off'}
             >
