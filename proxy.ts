@@ -176,5 +176,6 @@ function route(req: NextRequest, id: string, nonce: string | null, csp: string, 
 }
 
 export const config = {
-  matcher: ['/((?!_next/static|_next/image|favicon.ico).*)'],
+  // The widget's script (app/widget/v1.js) is a public file partners' pages load: no page policy, its own caching.
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|widget/v1.js).*)'],
 };

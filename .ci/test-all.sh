@@ -89,8 +89,9 @@ build_ok=1
 if [[ $suites_only == 0 ]]; then
   begin 'next build'
   # The project was just type-checked as a whole (tsc above); the build need not do it again.
-  if NEXT_BUILD_TYPECHECKED=$typechecked npx next build >test-results/build.log 2>&1; then
-    echo '   ok'
+  if NEXT_BUILD_TYPECHECKED=$typechecked npx next build >test-results/build.log 2>&1 &&
+    npx tsx server/cli/widget-build.ts >>test-results/build.log 2>&1; then
+    echo "   ok; $(tail -n 1 test-results/build.log)"
   else
     cat test-results/build.log
     echo '   next build FAILED'

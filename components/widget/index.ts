@@ -1,0 +1,11 @@
+import { EncoreResale } from './resale';
+
+/*
+ * The drop-in widget's entry point (issue 47), bundled by server/widget/bundle.ts into `/widget/v1.js`:
+ *
+ *   <script src="https://<encore>/widget/v1.js" async></script>
+ *   <encore-resale publishable-key="pk_…" event="<externalReferenceId>" show="<showId>" lang="es"></encore-resale>
+ *
+ * Loaded twice on one page (two snippets pasted), the second copy defines nothing.
+ */
+if (!customElements.get('encore-resale')) customElements.define('encore-resale', EncoreResale);
