@@ -49,6 +49,12 @@ function widgetCall(page: Page, key: string) {
   );
 }
 
+/** The publishable keys' section as staff see it, for a person to look at (none with E2E_SHOTS=0, like every shot). */
+async function keysShot(page: Page) {
+  if (process.env.E2E_SHOTS === '0') return;
+  await page.getByTestId('publishable-keys').screenshot({ path: test.info().outputPath('publishable-keys.png') });
+}
+
 test('publishable keys: printed, shown whole, held to the widget origins in a browser, rotated', async ({
   page,
   request,
@@ -97,13 +103,14 @@ test('publishable keys: printed, shown whole, held to the widget origins in a br
     const row = page.getByTestId('publishable-key-live');
     await hydrated(page, '[data-testid="publishable-keys"] button');
     await row.getByRole('button', { name: /^Rotate pk_live_/ }).click();
-    await page.getByRole('dialog').getByRole('button', { name: 'Rotate key' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Rotate key' }).click();
     await expect(row).not.toContainText(created.publishableKey);
     const rotated = (await row.getByTestId('publishable-key-value').textContent()) ?? '';
     expect(rotated).toMatch(/^pk_live_[A-Za-z0-9]{32}$/);
     expect(await widgetCall(shop, created.publishableKey)).toEqual({ status: 401, market: false });
     expect(await widgetCall(shop, rotated)).toEqual({ status: 200, market: true });
     await expect(page.getByTestId('publishable-key-test')).toContainText(created.testPublishableKey);
+    await keysShot(page);
   });
   await context.close();
 });

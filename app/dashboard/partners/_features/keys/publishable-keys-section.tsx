@@ -25,7 +25,7 @@ interface Rotating {
 }
 
 const COLUMNS = ['Mode', 'Publishable key', 'Created', 'Last used', ACTIONS_COLUMN];
-const WIDTHS = ['5.5rem', undefined, '17%', '17%', '7rem'];
+const WIDTHS = ['5.5rem', undefined, '20%', '20%', '7rem'];
 
 /**
  * The partner's publishable keys (`pk_live_…`, and its twin's `pk_test_…`): what its web pages' widget sends.
