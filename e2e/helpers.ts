@@ -99,9 +99,11 @@ interface PartnerCredentials {
   partnerId: string;
   apiKey: string;
   channelsApiKey: string;
+  publishableKey: string;
   testPartnerId: string;
   testApiKey: string;
   testChannelsApiKey: string;
+  testPublishableKey: string;
 }
 
 /** A new partner with its partner and Channels API keys (what `npm run partner:create` prints). */

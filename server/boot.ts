@@ -82,6 +82,7 @@ async function ensureDemoPartner(): Promise<void> {
         `    apiKey          ${created.apiKey}`,
         `    channelsApiKey  ${created.channelsApiKey}`,
         `    testApiKey      ${created.testApiKey}   (test mode: a data space of its own, sandbox payments)`,
+        `    publishableKey  ${created.publishableKey}   (the widget's, not secret; on the partner's dashboard page)`,
         `    try: curl -H "Authorization: ${created.apiKey}" ${publicBaseUrl()}/v1/me`,
         '',
       ].join('\n') + '\n',

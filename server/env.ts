@@ -58,6 +58,11 @@ const schema = z
     EDGE_CACHE: boolish.default(false),
     /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
     ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
+    /**
+     * Calls a minute one publishable key (`pk_…`, the widget's) may make from one origin (server/http/publishable.ts).
+     * Counted in PostgreSQL like every limit, one row per key and origin holding its calls of the last minute.
+     */
+    PUBLISHABLE_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(6000).default(600),
     /** Lifetime of a one-time sign-in token (`GET /v1/auth/oneTimeToken`), in seconds: 15 minutes by default. */
     ONE_TIME_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
     /** Lifetime of a fan session opened by a one-time token, in seconds: 7 days by default. */

@@ -44,6 +44,14 @@ export const partners = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * The origins (`https://host[:port]`, set by staff) whose pages may call the API with the partner's
+     * publishable key (`pk_…`, the widget): CORS answers only them. Empty: any origin. A test twin has its own.
+     */
+    widgetOrigins: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Set while staff have disabled the partner: its keys answer 403. Nothing is deleted. */
     disabledAt: timestamp({ withTimezone: true }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
@@ -63,7 +71,9 @@ export const partners = pgTable(
 /**
  * API keys. Only a SHA-256 hash of the secret is stored (keys are 190+ bits of randomness, so a fast
  * hash is safe and keeps authentication at one indexed lookup). `prefix` is the visible start of
- * the key so staff and partners can tell keys apart. Several active keys per partner allow rotation.
+ * the key so staff and partners can tell keys apart. Several active secret keys per partner allow
+ * rotation. A publishable key (`pk_live_…` / `pk_test_…`, the widget's) is not a secret: it is kept whole
+ * in `publishable_key` to be shown, still checked by its hash; exactly one is active per partner row.
  */
 export const apiKeys = pgTable(
   'api_keys',
@@ -72,17 +82,27 @@ export const apiKeys = pgTable(
     partnerId: text()
       .notNull()
       .references(() => partners.id, { onDelete: 'cascade' }),
-    kind: text({ enum: ['partner', 'channels'] }).notNull(),
+    kind: text({ enum: ['partner', 'channels', 'publishable'] }).notNull(),
     /** A channels key (`sk_ch_`) belongs to one channel of the partner; null for partner keys. */
     channelId: text().references((): AnyPgColumn => channels.id, { onDelete: 'cascade' }),
     label: text().notNull().default(''),
     prefix: text().notNull(),
     hash: text().notNull(),
+    /** The whole key, for publishable keys only (shown on the dashboard); null for secret keys. */
+    publishableKey: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp({ withTimezone: true }),
     revokedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [uniqueIndex('api_keys_hash_idx').on(t.hash), index('api_keys_partner_idx').on(t.partnerId, t.createdAt)],
+  (t) => [
+    uniqueIndex('api_keys_hash_idx').on(t.hash),
+    index('api_keys_partner_idx').on(t.partnerId, t.createdAt),
+    // One active publishable key per partner row (live partner, test twin): the guard of a rotation.
+    uniqueIndex('api_keys_one_publishable_idx')
+      .on(t.partnerId)
+      .where(sql`${t.kind} = 'publishable' and ${t.revokedAt} is null`),
+    check('api_keys_publishable_key_check', sql`(${t.kind} = 'publishable') = (${t.publishableKey} is not null)`),
+  ],
 );
 
 /**

@@ -4,14 +4,22 @@ import { type AuthenticatedKey, authenticateApiKey, kindOfKey } from '@/server/m
 import type { AuthKind } from '@/server/lib/contract';
 
 /** The key from `Authorization: <key>` or `Authorization: Bearer <key>`. */
-function presentedKey(req: Request): string | null {
+export function presentedKey(req: Request): string | null {
   const header = req.headers.get('authorization')?.trim();
   if (!header) return null;
   const match = /^Bearer\s+(.+)$/i.exec(header);
   return (match ? match[1] : header).trim() || null;
 }
 
-export async function authenticate(req: Request, kind: Exclude<AuthKind, 'none'>): Promise<AuthenticatedKey> {
+/**
+ * The caller's key, checked: its kind against the operation's (`publishableKey`: the operation also takes a
+ * publishable key), then the key itself, then its partner and channel.
+ */
+export async function authenticate(
+  req: Request,
+  kind: Exclude<AuthKind, 'none'>,
+  publishableKey = false,
+): Promise<AuthenticatedKey> {
   const key = presentedKey(req);
   if (!key) {
     throw new AppError('UNAUTHORIZED', 'Missing API key: send it in the Authorization header', {
@@ -19,7 +27,14 @@ export async function authenticate(req: Request, kind: Exclude<AuthKind, 'none'>
     });
   }
   const presentedKind = kindOfKey(key);
-  if (presentedKind !== kind) {
+  if (presentedKind === 'publishable' && !publishableKey) {
+    // Before the lookup, like a wrong kind: any pk_… is refused here, genuine or not.
+    throw new AppError(
+      'FORBIDDEN',
+      'A publishable key (pk_live_… or pk_test_…) opens only the buy access layer (GET /v1/wrapper/accesslayer?type=buy); this operation needs a secret API key',
+    );
+  }
+  if (presentedKind !== kind && !(presentedKind === 'publishable' && kind === 'partner')) {
     // Checked before the lookup: the key kind is visible in its prefix, and a wrong kind is a 403
     // whether or not the key exists, so this answer reveals nothing about other keys.
     throw new AppError(

@@ -56,7 +56,7 @@ function parametersOf(
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad input: `errors.details` names each bad field by path',
   401: 'Missing, invalid or revoked API key',
-  403: 'Wrong kind of key for this API',
+  403: 'Wrong kind of key for this operation (a publishable key opens only the buy access layer), a disabled partner, or a page origin the publishable key may not be used from',
   404: 'Unknown resource (or one that belongs to another partner)',
   405: 'Method not allowed on this path',
   409: 'Conflict with the current state',
@@ -133,7 +133,7 @@ function operationOf(r: RouteContract, components: Record<string, unknown>) {
     summary: r.summary,
     ...(r.description ? { description: r.description } : {}),
     tags: [r.tag],
-    security: r.auth === 'none' ? [] : [{ [r.auth === 'channels' ? 'ChannelsKey' : 'PartnerKey']: [] }],
+    security: securityOf(r),
     parameters: [
       ...parametersOf(r.params, 'path', components, ex?.params),
       ...parametersOf(r.query, 'query', components, ex?.query),
@@ -226,6 +226,13 @@ function errorResponses() {
   return errorResponses;
 }
 
+/** Which keys open the operation: none, the channels key, or the partner key (and the publishable key where it is taken). */
+function securityOf(r: RouteContract) {
+  if (r.auth === 'none') return [];
+  if (r.auth === 'channels') return [{ ChannelsKey: [] }];
+  return r.publishableKey ? [{ PartnerKey: [] }, { PublishableKey: [] }] : [{ PartnerKey: [] }];
+}
+
 const SECURITY_SCHEMES = {
   PartnerKey: {
     type: 'apiKey',
@@ -239,6 +246,13 @@ const SECURITY_SCHEMES = {
     in: 'header',
     name: 'Authorization',
     description: 'A channels API key (`sk_ch_…`, or `sk_test_ch_…` in test mode); it opens the Channels API only.',
+  },
+  PublishableKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'Authorization',
+    description:
+      'The partner’s publishable key (`pk_live_…`, or `pk_test_…` for its test data), for its web pages’ widget: not a secret, it opens only the buy access layer’s GET (every other operation answers it 403), through CORS to the partner’s allowed widget origins, limited per key and origin.',
   },
 };
 

@@ -20,6 +20,7 @@ import {
   storeIdempotentAnswer,
 } from './idempotency';
 import { enforce } from '@/server/lib/rate-limit';
+import { admitPublishableCall, widgetCorsHeaders } from './publishable';
 import { requestIdOf } from './request-id';
 import { assertStorable, parseInput, queryObject, readJsonBody } from './request';
 // Modules subscribe to each other's domain events here (see the file); every entry point loads it.
@@ -57,8 +58,9 @@ type NextRouteContext = { params: Promise<Record<string, string | string[]>> };
  * The one wrapper every `/v1` route handler goes through: request id, key auth and partner context,
  * per-route rate limit, zod parsing of path, query and body (errors name each bad field), the spec's
  * envelope, error mapping (never a 500 for client input), one structured log line per request and the
- * request's count and duration in the operators' metrics (by route template, never the raw path), and
- * `Idempotency-Key` on mutating calls (./idempotency.ts): a repeated call replays the first one's answer.
+ * request's count and duration in the operators' metrics (by route template, never the raw path),
+ * `Idempotency-Key` on mutating calls (./idempotency.ts): a repeated call replays the first one's answer, and
+ * on the operation that takes a publishable key, its origin check, limit and CORS headers (./publishable.ts).
  */
 export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType, R extends z.ZodType>(
   contract: RouteContract<Q, B, P, R>,
@@ -76,19 +78,19 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
     let answered = false;
     // `stored`: set when `ctx.commit` stored the answer with the effect (it is not stored again).
     const answer: { stored?: string } = {};
+    // Set once the key is known: its answer's CORS headers depend on it (./publishable.ts).
+    const caller: { key?: AuthenticatedKey } = {};
+    const withCors = (response: Response) => withHeaders(response, widgetCors(req, contract, caller.key));
     try {
-      let partner = undefined as unknown as AuthenticatedKey;
-      if (contract.auth !== 'none') {
-        partner = await authenticate(req, contract.auth);
-        partnerId = partner.partnerId;
-      }
-      const rateHeaders = contract.rateLimit ? await enforce(contract.rateLimit, partnerId ?? 'anonymous') : {};
+      const rateHeaders = await admit(contract, req, caller);
+      const partner = caller.key;
+      partnerId = partner?.partnerId;
       const idempotencyKey = partnerId ? idempotencyKeyOf(req, contract.method) : null;
       const { params, query, body, rawBody } = await parseRequest(contract, req, routeCtx);
-      const headers: Record<string, string> = { 'x-request-id': requestId, ...rateHeaders };
+      const headers = { 'x-request-id': requestId, ...rateHeaders, ...widgetCors(req, contract, partner) };
 
       if (idempotencyKey) {
-        const start = await claimKey(req, contract.method, partner, idempotencyKey, rawBody, repeatable);
+        const start = await claimKey(req, contract.method, partner!, idempotencyKey, rawBody, repeatable);
         if (start.kind === 'replay') {
           status = start.status;
           return textResponse(start.body, status, { ...headers, 'idempotent-replayed': 'true' });
@@ -116,7 +118,7 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       const appError = err instanceof AppError ? err : clientErrorFrom(err);
       if (appError) {
         status = appError.status;
-        const response = errorResponse(appError, requestId);
+        const response = withCors(errorResponse(appError, requestId));
         // A 4xx the call itself answered is its result (Stripe's rule); it is replayed like a 200. A 5xx
         // (a partner's server failing us) is not: the key is freed, so the retry asks again.
         if (claim && status >= 500) await releaseIdempotentCall(getDb(), claim, repeatable).catch(() => {});
@@ -132,9 +134,8 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       // call ran but storing its answer failed, the claim is kept (until its lease ends) rather than freed.
       if (claim && !answered) await releaseIdempotentCall(getDb(), claim, repeatable).catch(() => {});
       log.error('unhandled error in partner API', { requestId, partnerId, route: contract.path, ...errorFields(err) });
-      return errorResponse(
-        new AppError('INTERNAL', `Internal error; quote request id ${requestId} to support`),
-        requestId,
+      return withCors(
+        errorResponse(new AppError('INTERNAL', `Internal error; quote request id ${requestId} to support`), requestId),
       );
     } finally {
       const ms = performance.now() - started;
@@ -150,6 +151,32 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
     }
   };
 }
+
+/**
+ * The caller's key (unless the route takes none) and the call's rate limit; a publishable key's call is held
+ * to its partner's widget origins and counted per key and origin instead. Answers the rate-limit headers.
+ * `caller.key` is set as soon as the key is known, so an error after it is answered with the key's CORS headers.
+ */
+async function admit(contract: AnyContract, req: Request, caller: { key?: AuthenticatedKey }) {
+  if (contract.auth === 'none') return contract.rateLimit ? enforce(contract.rateLimit, 'anonymous') : {};
+  const key = await authenticate(req, contract.auth, contract.publishableKey === true);
+  caller.key = key;
+  if (key.kind === 'publishable') return admitPublishableCall(req, key);
+  return contract.rateLimit ? enforce(contract.rateLimit, key.partnerId) : {};
+}
+
+/** The response with `headers` set too. */
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
+
+/** CORS headers: only on the answers of calls made with a publishable key (./publishable.ts). */
+function widgetCors(req: Request, contract: AnyContract, key: AuthenticatedKey | undefined) {
+  return widgetCorsHeaders(req, contract.publishableKey === true, key);
+}
+
+type AnyContract = RouteContract<z.ZodType, z.ZodType, z.ZodType, z.ZodType>;
 
 /** The 200's exact bytes: the data, in the envelope unless the contract is `raw`. */
 function answerText(contract: RouteContract<z.ZodType, z.ZodType, z.ZodType, z.ZodType>, data: unknown): string {

@@ -6,7 +6,8 @@ export const GET = handle(meRoute, async ({ partner }) => ({
   partnerId: partner.partnerId,
   name: partner.partnerName,
   keyPrefix: partner.keyPrefix,
-  keyKind: partner.kind,
+  // A publishable key is refused before any handler but the buy access layer's: only secret kinds get here.
+  keyKind: partner.kind as Exclude<typeof partner.kind, 'publishable'>,
   mode: partner.mode,
   resaleEntryUrl: resaleEntryUrl(partner.partnerId),
 }));

@@ -66,8 +66,16 @@ export const buyAccessLayerRoute = defineRoute({
     '(active listings and tickets, cheapest ticket with fees, sold out on primary, resale open), the buying-flow `url` ' +
     'and `components`; the GET adds `list`/`listings`: the five cheapest offers, each with its checkout URL. ' +
     COMPONENTS +
-    ' Success answers `errors: []`.',
+    ' Success answers `errors: []`.\n\n' +
+    "**From a browser**: this is the one operation the partner's publishable key (`pk_live_…`, `pk_test_…` for " +
+    'the test data) opens, for the widget on its web pages; every other operation answers a publishable key 403. ' +
+    "Answered through CORS to the partner's allowed widget origins (any origin while none are set; set by Encore " +
+    'staff): a page of another origin, or a call with no `Origin` once origins are set, is a 403 without CORS ' +
+    'headers. The preflight (`OPTIONS`) allows a GET with `Authorization` from any page. Calls with a publishable ' +
+    'key are limited per key and origin (600 a minute unless Encore set another figure; 429 with `Retry-After`). ' +
+    'A secret key (`sk_…`) is never answered with CORS headers: it must not be used from a browser.',
   auth: 'partner',
+  publishableKey: true,
   query: buyAccessLayerQuery,
   response: buyAccessLayerResponse,
   emptyErrorsArray: true,

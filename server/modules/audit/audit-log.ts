@@ -12,8 +12,15 @@ export function staffActor(staff: { id: string; email: string }): AuditActor {
   return { kind: 'staff', id: staff.id, label: staff.email };
 }
 
-/** A partner or channels key as an actor: shown by its visible prefix, never the key. */
-export function keyActor(key: { keyId: string; keyPrefix: string; kind: 'partner' | 'channels' }): AuditActor {
+/**
+ * A partner or channels key as an actor: shown by its visible prefix, never the key. (A publishable key opens
+ * no call that changes anything; typed here only because it is a kind of key.)
+ */
+export function keyActor(key: {
+  keyId: string;
+  keyPrefix: string;
+  kind: 'partner' | 'channels' | 'publishable';
+}): AuditActor {
   return { kind: key.kind === 'channels' ? 'channel_key' : 'partner_key', id: key.keyId, label: key.keyPrefix };
 }
 

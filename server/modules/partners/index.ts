@@ -1,5 +1,6 @@
 /**
- * Partners: the partner itself, its API keys, its integration settings (verification, feed, auth
+ * Partners: the partner itself, its API keys (secret `sk_…` keys, and the widget's publishable `pk_…` key
+ * with its allowed origins), its integration settings (verification, feed, auth
  * header, feed schedule), its channels (external platforms with their own `sk_ch_` keys) and the
  * partner-side client that calls its servers. Owns the tables of
  * db/schema/partners.ts and db/schema/integrations.ts. The lowest module: it imports no other. Publishes
@@ -40,11 +41,13 @@ export {
   partnerName,
   renamePartnerInput,
   revokeApiKeyInput,
+  rotatePublishableKeyInput,
   setChannelDisabledInput,
   setPartnerDisabledInput,
   setPartnerLogoInput,
   setPartnerReturnOriginsInput,
   setPartnerSupportInput,
+  setPartnerWidgetOriginsInput,
   setPrimarySalesFeeInput,
   testVerificationInput,
   updateChannelInput,
@@ -53,6 +56,7 @@ export {
 export { createApiKey, createPartnerCredentials, createPartnerWithKeys, listApiKeys, revokeApiKey } from './api-keys';
 export { authenticateApiKey, type AuthenticatedKey, forgetCheckedKeys } from './key-authentication';
 export { kindOfKey, modeOfKey } from './key-prefixes';
+export { publishableKeyOf, rotatePublishableKey } from './publishable-keys';
 export {
   createPartner,
   getPartner,
@@ -62,6 +66,7 @@ export {
   setPartnerLogo,
   setPartnerReturnOrigins,
   setPartnerSupport,
+  setPartnerWidgetOrigins,
   setPrimarySalesFee,
 } from './partners';
 export { lockTestPartnerForWipe, modeOfPartner, testPartnerOf } from './test-twins';

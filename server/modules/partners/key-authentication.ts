@@ -19,6 +19,11 @@ export interface AuthenticatedKey {
   partnerDisabled: boolean;
   /** The key's channel is disabled by staff (403 likewise). */
   channelDisabled: boolean;
+  /**
+   * For a publishable key (`pk_…`): the origins whose pages may use it (CORS), empty for any origin; read
+   * with the key and remembered with it. Null for secret keys, which no browser page may use.
+   */
+  widgetOrigins: string[] | null;
 }
 
 /**
@@ -44,8 +49,8 @@ export async function authenticateApiKey(
 
 /**
  * How long this instance trusts a key it has checked: bulk callers send hundreds of calls a second,
- * and the lookup was the larger part of a small call. Revoking a key or disabling a partner clears
- * this instance's memory at once; other instances stop accepting it within this time.
+ * and the lookup was the larger part of a small call. Revoking or rotating a key, disabling a partner or
+ * changing its widget origins clears this instance's memory at once; other instances follow within this time.
  */
 const KEY_CACHE_MS = 5_000;
 const KEY_CACHE_MAX = 10_000;
@@ -69,7 +74,7 @@ function rememberKey(hash: string, key: AuthenticatedKey): void {
   cache.set(hash, { key, until: Date.now() + KEY_CACHE_MS });
 }
 
-/** Forget every checked key (after a revocation or a partner's disabling; tests). */
+/** Forget every checked key (after a revocation, a rotation, a partner's disabling or widget origins; tests). */
 export function forgetCheckedKeys(): void {
   keyCache().clear();
 }
@@ -90,12 +95,14 @@ async function lookUpApiKey(hash: string, sql: Sql): Promise<AuthenticatedKey | 
       stale: boolean;
       partner_disabled: boolean;
       mode: PartnerMode;
+      widget_origins: string[] | null;
     }[]
   >`
     select k.partner_id, p.name as partner_name, k.id as key_id, k.prefix as key_prefix, k.kind,
       k.channel_id, c.name as channel_name, coalesce(c.disabled_at is not null, false) as channel_disabled,
       (k.last_used_at is null or k.last_used_at < now() - interval '60 seconds') as stale,
-      (p.disabled_at is not null or lp.disabled_at is not null) as partner_disabled, p.mode
+      (p.disabled_at is not null or lp.disabled_at is not null) as partner_disabled, p.mode,
+      case when k.kind = 'publishable' then p.widget_origins end as widget_origins
     from api_keys k join partners p on p.id = k.partner_id left join channels c on c.id = k.channel_id
       left join partners lp on lp.id = p.live_partner_id
     where k.hash = ${hash} and k.revoked_at is null`;
@@ -113,6 +120,7 @@ async function lookUpApiKey(hash: string, sql: Sql): Promise<AuthenticatedKey | 
     channelName: row.channel_name,
     partnerDisabled: row.partner_disabled,
     channelDisabled: row.channel_disabled,
+    widgetOrigins: row.widget_origins,
   };
 }
 

@@ -6,6 +6,8 @@ import { badRequest, type ErrorDetail, notFound } from '@/server/lib/errors';
 import { parseReturnOrigin } from '@/server/lib/return-origins';
 import { forgetReturnOrigins } from './return-origins';
 import { newId } from '@/server/lib/ids';
+import { afterCommit } from '@/server/lib/transaction';
+import { createPublishableKey } from './publishable-keys';
 import {
   type CreatePartnerInput,
   type ListPartnersInput,
@@ -20,6 +22,8 @@ import {
   setPartnerDisabledInput,
   setPartnerReturnOriginsInput,
   type SetPartnerReturnOriginsInput,
+  setPartnerWidgetOriginsInput,
+  type SetPartnerWidgetOriginsInput,
   setPartnerSupportInput,
   type SetPartnerSupportInput,
   setPrimarySalesFeeInput,
@@ -39,7 +43,13 @@ export async function createPartner(input: CreatePartnerInput, db: DbOrTx): Prom
       .insert(partners)
       .values({ id: newId('ptr'), name })
       .returning();
-    await tx.insert(partners).values({ id: newId('ptr'), name, mode: 'test', livePartnerId: row.id });
+    const [twin] = await tx
+      .insert(partners)
+      .values({ id: newId('ptr'), name, mode: 'test', livePartnerId: row.id })
+      .returning({ id: partners.id });
+    // Every partner row has its publishable key from the start (the widget's; shown on the dashboard).
+    await createPublishableKey(row.id, 'live', tx);
+    await createPublishableKey(twin.id, 'test', tx);
     return row;
   });
 }
@@ -94,14 +104,7 @@ export async function setPartnerSupport(input: SetPartnerSupportInput, db: DbOrT
  */
 export async function setPartnerReturnOrigins(input: SetPartnerReturnOriginsInput, db: DbOrTx): Promise<Partner> {
   const { partnerId, returnOrigins } = setPartnerReturnOriginsInput.parse(input);
-  const origins: string[] = [];
-  const details: ErrorDetail[] = [];
-  returnOrigins.forEach((raw, i) => {
-    const parsed = parseReturnOrigin(raw, env().ALLOW_PRIVATE_PARTNER_URLS);
-    if ('error' in parsed) details.push({ path: `returnOrigins[${i}]`, message: `${raw} ${parsed.error}` });
-    else if (!origins.includes(parsed.origin)) origins.push(parsed.origin);
-  });
-  if (details.length) throw badRequest(`Not an allowed return origin: ${details[0].message}`, details);
+  const origins = normalisedOrigins(returnOrigins, 'returnOrigins', 'return origin');
   const [row] = await db
     .update(partners)
     .set({ returnOrigins: origins, updatedAt: sql`now()` })
@@ -110,6 +113,41 @@ export async function setPartnerReturnOrigins(input: SetPartnerReturnOriginsInpu
   if (!row) throw notFound('Partner not found');
   forgetReturnOrigins(partnerId);
   return row;
+}
+
+/**
+ * Sets the origins whose pages may call the API with the partner's publishable key (the widget; CORS): an
+ * empty list lets any origin. Checked and normalised like return origins (a bad one is a 400 naming
+ * `widgetOrigins[i]`). The list is read with the key (it is remembered with it for 5 s per instance), so
+ * this instance forgets its checked keys once the change commits; other instances follow within 5 s.
+ */
+export async function setPartnerWidgetOrigins(input: SetPartnerWidgetOriginsInput, db: DbOrTx): Promise<Partner> {
+  const { partnerId, widgetOrigins } = setPartnerWidgetOriginsInput.parse(input);
+  const origins = normalisedOrigins(widgetOrigins, 'widgetOrigins', 'widget origin');
+  const [row] = await db
+    .update(partners)
+    .set({ widgetOrigins: origins, updatedAt: sql`now()` })
+    .where(eq(partners.id, partnerId))
+    .returning();
+  if (!row) throw notFound('Partner not found');
+  afterCommit(db, forgetCheckedKeys);
+  return row;
+}
+
+/**
+ * Origins as staff typed them, each parsed (https, or http on loopback with ALLOW_PRIVATE_PARTNER_URLS),
+ * normalised and deduplicated; any bad one is a 400 naming `field[i]`, and nothing is stored.
+ */
+function normalisedOrigins(typed: readonly string[], field: string, what: string): string[] {
+  const origins: string[] = [];
+  const details: ErrorDetail[] = [];
+  typed.forEach((raw, i) => {
+    const parsed = parseReturnOrigin(raw, env().ALLOW_PRIVATE_PARTNER_URLS);
+    if ('error' in parsed) details.push({ path: `${field}[${i}]`, message: `${raw} ${parsed.error}` });
+    else if (!origins.includes(parsed.origin)) origins.push(parsed.origin);
+  });
+  if (details.length) throw badRequest(`Not an allowed ${what}: ${details[0].message}`, details);
+  return origins;
 }
 
 /**

@@ -94,6 +94,14 @@ export const setPartnerSupportInput = z.object({
   ),
 });
 export type SetPartnerSupportInput = z.input<typeof setPartnerSupportInput>;
+/** A list of origins as staff typed them, one per line; blank lines are dropped, at most RETURN_ORIGINS_MAX. */
+const originList = z
+  .array(z.string().trim().max(300, 'An origin is at most 300 characters'), {
+    error: 'A list of origins is required',
+  })
+  .transform((list) => list.filter((v) => v !== ''))
+  .pipe(z.array(z.string()).max(RETURN_ORIGINS_MAX, `At most ${RETURN_ORIGINS_MAX} origins`));
+
 /**
  * The partner's allowed return origins (issue 29), as staff typed them; blank lines are dropped. Each is
  * checked and normalised by setPartnerReturnOrigins (whether http on loopback is allowed is the server's
@@ -101,14 +109,18 @@ export type SetPartnerSupportInput = z.input<typeof setPartnerSupportInput>;
  */
 export const setPartnerReturnOriginsInput = z.object({
   partnerId: z.string().min(1),
-  returnOrigins: z
-    .array(z.string().trim().max(300, 'An origin is at most 300 characters'), {
-      error: 'A list of origins is required',
-    })
-    .transform((list) => list.filter((v) => v !== ''))
-    .pipe(z.array(z.string()).max(RETURN_ORIGINS_MAX, `At most ${RETURN_ORIGINS_MAX} origins`)),
+  returnOrigins: originList,
 });
 export type SetPartnerReturnOriginsInput = z.input<typeof setPartnerReturnOriginsInput>;
+/**
+ * The origins whose pages may call the API with the partner's publishable key (the widget; CORS), checked
+ * and normalised like return origins by setPartnerWidgetOrigins. Empty: any origin.
+ */
+export const setPartnerWidgetOriginsInput = z.object({
+  partnerId: z.string().min(1),
+  widgetOrigins: originList,
+});
+export type SetPartnerWidgetOriginsInput = z.input<typeof setPartnerWidgetOriginsInput>;
 export const setPartnerDisabledInput = z.object({ partnerId: z.string().min(1), disabled: z.boolean() });
 
 export const listPartnersInput = z.object({
@@ -117,8 +129,11 @@ export const listPartnersInput = z.object({
   pageSize: z.number().int().min(1).max(100).default(20),
 });
 
+/** The secret kinds (`sk_…`): created and revoked one by one by staff, several active at once. */
 export const apiKeyKind = z.enum(['partner', 'channels']);
-export type ApiKeyKind = z.infer<typeof apiKeyKind>;
+export type SecretKeyKind = z.infer<typeof apiKeyKind>;
+/** Every kind of key: the secret ones and the widget's publishable key (`pk_…`, one active, rotated). */
+export type ApiKeyKind = SecretKeyKind | 'publishable';
 
 /** A partner's mode: `live`, or `test` for a live partner's test twin (keys `sk_test_…`, sandbox payments). */
 export const partnerMode = z.enum(['live', 'test']);
@@ -161,6 +176,9 @@ export const setChannelDisabledInput = z.object({
 export type SetChannelDisabledInput = z.input<typeof setChannelDisabledInput>;
 
 export const revokeApiKeyInput = z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) });
+/** Rotating names the key staff saw: a second rotation of the same key is a 409, never a second new key. */
+export const rotatePublishableKeyInput = z.object({ partnerId: z.string().min(1), keyId: z.string().min(1) });
+export type RotatePublishableKeyInput = z.input<typeof rotatePublishableKeyInput>;
 
 const keyOwnerFields = {
   partnerId: z.string().meta({ example: 'ptr_7Qm2kX9aB4cD5eF6gH7i' }),

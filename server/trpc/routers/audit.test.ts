@@ -33,10 +33,12 @@ const AUDITED: Record<string, string> = {
   'partners.setLogo': 'partner.logo.updated',
   'partners.setSupport': 'partner.support.updated',
   'partners.setReturnOrigins': 'partner.return_origins.updated',
+  'partners.setWidgetOrigins': 'partner.widget_origins.updated',
   'partners.setDisabled': 'partner.disabled',
   'partners.setPrimarySalesFee': 'partner.fees.updated',
   'partners.keys.create': 'api_key.created',
   'partners.keys.revoke': 'api_key.revoked',
+  'partners.publishableKeys.rotate': 'publishable_key.rotated',
   'partners.testMode.wipe': 'test_data.wiped',
   'partners.integration.update': 'integration.updated',
   'webhooks.endpoint.upsert': 'webhook_endpoint.updated',
@@ -159,6 +161,19 @@ describe('audit router', () => {
       after: { prefix: keyRecord.prefix, label: 'ci' },
     });
     await check('partners.keys.revoke', partnerId, () => staff.partners.keys.revoke({ ...p, keyId: keyRecord.id }));
+    // A publishable key is not a secret: its prefixes are recorded (the whole key is shown on the page anyway).
+    const publishable = (await staff.partners.publishableKeys.get(p))!;
+    const rotatedKey = await check('partners.publishableKeys.rotate', partnerId, () =>
+      staff.partners.publishableKeys.rotate({ ...p, keyId: publishable.id }),
+    );
+    expect(rotatedKey.entry).toMatchObject({
+      targetType: 'api_key',
+      targetId: publishable.id,
+      before: { id: publishable.id, prefix: publishable.prefix },
+    });
+    await check('partners.setWidgetOrigins', partnerId, () =>
+      staff.partners.setWidgetOrigins({ ...p, widgetOrigins: ['https://shop.example.com'] }),
+    );
 
     const headerSecret = 'partner-integration-secret-0123456789';
     const integration = await check('partners.integration.update', partnerId, () =>

@@ -11,7 +11,9 @@ import {
   setPartnerReturnOriginsInput,
   setPartnerSupportInput,
   revokeApiKeyInput,
+  rotatePublishableKeyInput,
   setPartnerDisabledInput,
+  setPartnerWidgetOriginsInput,
   setPrimarySalesFeeInput,
   testVerificationInput,
   updateIntegrationInput,
@@ -22,10 +24,13 @@ import {
   getPartner,
   listApiKeys,
   listPartners,
+  publishableKeyOf,
   renamePartner,
+  rotatePublishableKey,
   setPartnerLogo,
   setPartnerReturnOrigins,
   setPartnerSupport,
+  setPartnerWidgetOrigins,
   revokeApiKey,
   setPartnerDisabled,
   setPrimarySalesFee,
@@ -88,6 +93,32 @@ const keysRouter = router({
         partnerId: input.partnerId,
         target: { type: 'api_key', id: input.keyId },
         before: async (tx) => (await listApiKeys(input.partnerId, tx)).find((k) => k.id === input.keyId) ?? null,
+      },
+      getDb(),
+    ),
+  ),
+});
+
+/**
+ * The partner's publishable key (`pk_live_…`, a test twin's `pk_test_…`): the widget's, not a secret, so it is
+ * shown whole. Rotating replaces it at once (the old one is refused); recorded with the old and new prefixes.
+ */
+const publishableKeysRouter = router({
+  get: protectedProcedure.input(partnerIdInput).query(({ input }) => publishableKeyOf(input.partnerId, getDb())),
+  rotate: protectedProcedure.input(rotatePublishableKeyInput).mutation(({ input, ctx }) =>
+    audited(
+      ({ tx }) => rotatePublishableKey(input, tx),
+      {
+        actor: staffActor(ctx.staff),
+        action: 'publishable_key.rotated',
+        partnerId: input.partnerId,
+        target: { type: 'api_key', id: input.keyId },
+        // The key as staff see it (the key is public; its visible prefix tells old and new apart).
+        before: async (tx) => {
+          const key = await publishableKeyOf(input.partnerId, tx);
+          return key && { id: key.id, prefix: key.prefix };
+        },
+        after: (r) => ({ id: r.key.id, prefix: r.key.prefix }),
       },
       getDb(),
     ),
@@ -211,6 +242,16 @@ export const partnersRouter = router({
         getDb(),
       ),
     ),
+  /** Whose pages may call the API with the partner's publishable key (the widget; CORS); [] lets any origin. */
+  setWidgetOrigins: protectedProcedure
+    .input(setPartnerWidgetOriginsInput)
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => setPartnerWidgetOrigins(input, tx),
+        partnerChange(ctx.staff, input.partnerId, 'partner.widget_origins.updated', ['widgetOrigins']),
+        getDb(),
+      ),
+    ),
   /** A disabled partner's keys answer 403; nothing is deleted and enabling again restores access. */
   setDisabled: protectedProcedure
     .input(setPartnerDisabledInput)
@@ -234,6 +275,7 @@ export const partnersRouter = router({
       ),
     ),
   keys: keysRouter,
+  publishableKeys: publishableKeysRouter,
   integration: integrationRouter,
   testMode: testModeRouter,
 });

@@ -10,13 +10,14 @@ import { HydrateClient, trpc } from '@/server/trpc/server';
 import { ChannelsSection } from '../_features/channels/channels-section';
 import { IntegrationSection } from '../_features/integration/integration-section';
 import { ApiKeysSection } from '../_features/keys/api-keys-section';
+import { PublishableKeysSection } from '../_features/keys/publishable-keys-section';
 import { MarketTermsSection } from '../_features/market/market-terms-section';
 import { PartnerNav, PartnerSection } from '../_features/overview/partner-nav';
 import { SalesFeeSection } from '../_features/fees/sales-fee-section';
 import { PartnerProtectionSection } from '../_features/protection/partner-protection-section';
 import { PartnerSettingsSection } from '../_features/settings/partner-settings-section';
 import { PartnerAuditSection } from '../_features/audit/partner-audit-section';
-import { ReturnOriginsWarning } from '../_features/settings/return-origins-form';
+import { ReturnOriginsWarning, WidgetOriginsWarning } from '../_features/settings/origins-form';
 import { WebhooksSection } from '../_features/webhooks/webhooks-section';
 import { TestModeSection } from '../_features/test-mode/test-mode-section';
 import { Alert } from '@/components/ui/alert';
@@ -50,6 +51,11 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
   // The test twin's keys are listed in the Test mode section: read here, so the section renders on the server.
   const twin = await queryClient.fetchQuery(trpc.partners.testMode.get.queryOptions({ partnerId: livePartnerId }));
   if (twin && !testMode) void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId: twin.id }));
+  // The live partner's page lists its twin's pk_test_ key beside its own pk_live_ key.
+  const testKeysOf = twin && !testMode ? twin.id : undefined;
+  for (const id of [partner.id, testKeysOf].filter((x) => x !== undefined)) {
+    void queryClient.prefetchQuery(trpc.partners.publishableKeys.get.queryOptions({ partnerId: id }));
+  }
 
   return (
     <>
@@ -94,6 +100,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
         </Alert>
       ) : null}
       <ReturnOriginsWarning origins={partner.returnOrigins} />
+      <WidgetOriginsWarning origins={partner.widgetOrigins} />
       <PartnerSection id="details">
         <Card>
           <CardBody>
@@ -125,6 +132,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
             title="API keys"
             description="Authenticate the partner's server on the Partner API. Send one as the Authorization header."
           />
+          <PublishableKeysSection partnerId={partner.id} testPartnerId={testKeysOf} />
         </PartnerSection>
         <PartnerSection id="test-mode" loading={{ label: 'Loading test mode', rows: 2, columns: 4 }}>
           <TestModeSection partnerId={livePartnerId} testPartnerId={testMode ? partner.id : undefined} />

@@ -1,4 +1,5 @@
 import { getDb } from '@/db';
+import { widgetPreflight } from '@/server/http/publishable';
 import { handle } from '@/server/http/route';
 import {
   buyAccessLayer,
@@ -26,3 +27,6 @@ export const POST = handle(
   ({ partner, query, body }) => sellAccessLayer(partner.partnerId, body, query.lang, getDb()),
   { repeatable: true },
 );
+
+// The browser's preflight before the widget's GET with a publishable key (server/http/publishable.ts).
+export const OPTIONS = widgetPreflight(buyAccessLayerRoute.path, ['GET', 'POST']);

@@ -13,11 +13,11 @@ import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
-import type { ApiKeyKind } from '@/server/modules/partners/schemas';
+import type { SecretKeyKind } from '@/server/modules/partners/schemas';
 
 interface Props {
   partnerId: string;
-  kind: ApiKeyKind;
+  kind: SecretKeyKind;
   /** A channel's keys only (channels keys belong to one channel each). */
   channelId?: string;
   title: string;

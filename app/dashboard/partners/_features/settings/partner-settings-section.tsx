@@ -11,7 +11,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { useTRPC } from '@/components/trpc/client';
 import { PARTNER_LOGO_URL_MAX, PARTNER_NAME_MAX } from '@/server/modules/partners/schemas';
 import type { AppRouter } from '@/server/trpc/router';
-import { ReturnOriginsForm } from './return-origins-form';
+import { ReturnOriginsForm, WidgetOriginsForm } from './origins-form';
 import { PartnerTextForm } from './partner-text-form';
 import { SupportContactForm } from './support-contact-form';
 import { useOnStored } from './use-on-stored';
@@ -30,13 +30,14 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
     <SectionCard
       data-testid="partner-settings"
       title="Partner settings"
-      description="The partner's name and logo (shown on every fan page), its support contact for fans, the sites fans may return to, and whether its API keys may be used."
+      description="The partner's name and logo (shown on every fan page), its support contact for fans, the sites fans may return to, the sites whose pages may show its widget, and whether its API keys may be used."
     >
       <div className="card-body">
         <RenameForm partner={partner} />
         <LogoForm partner={partner} />
         <SupportContactForm partner={partner} />
         <ReturnOriginsForm partnerId={partnerId} />
+        <WidgetOriginsForm partnerId={partnerId} />
         <PartnerStatus partner={partner} />
       </div>
     </SectionCard>

@@ -1,0 +1,147 @@
+'use client';
+
+import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import type { inferRouterOutputs } from '@trpc/server';
+import { useRouter } from 'next/navigation';
+import { type ReactNode, useId, useState } from 'react';
+import { ActionForm, FormActions } from '@/components/ui/action-form';
+import { Alert } from '@/components/ui/alert';
+import { useTRPC } from '@/components/trpc/client';
+import { fieldErrors } from '@/components/trpc/errors';
+import { RETURN_ORIGINS_MAX } from '@/server/lib/return-origins';
+import type { AppRouter } from '@/server/trpc/router';
+
+type Partner = inferRouterOutputs<AppRouter>['partners']['get'];
+/** The partner's two lists of origins staff edit, one per line. */
+type OriginsField = 'returnOrigins' | 'widgetOrigins';
+
+const FORMS: Record<OriginsField, { label: string; submit: string; hint: string }> = {
+  returnOrigins: {
+    label: 'Allowed return origins',
+    submit: 'Save return origins',
+    hint: `One https:// origin per line (scheme, host and port, no path), at most ${RETURN_ORIGINS_MAX}. A returnTo on another origin is refused with 400 and never shown as a back link; only these sites may frame the buy, resale and sell pages.`,
+  },
+  widgetOrigins: {
+    label: 'Allowed widget origins',
+    submit: 'Save widget origins',
+    hint: `One https:// origin per line, at most ${RETURN_ORIGINS_MAX}: the only sites whose pages may use the partner's publishable key (the widget). Calls from pages of other sites are refused with 403.`,
+  },
+};
+
+/**
+ * The partner's allowed return origins (issue 29), one per line: the only sites a fan's "back" link
+ * (`returnTo`) may lead to, and the only sites that may frame its buy, resale and sell pages. Empty:
+ * any returnTo is accepted (the partner page warns: ReturnOriginsWarning).
+ */
+export function ReturnOriginsForm({ partnerId }: { partnerId: string }) {
+  return <OriginsForm partnerId={partnerId} field="returnOrigins" />;
+}
+
+/**
+ * The partner's allowed widget origins, one per line: the only sites whose pages may call the API with its
+ * publishable key (CORS). Empty: any site may (the partner page warns: WidgetOriginsWarning).
+ */
+export function WidgetOriginsForm({ partnerId }: { partnerId: string }) {
+  return <OriginsForm partnerId={partnerId} field="widgetOrigins" />;
+}
+
+function OriginsForm({ partnerId, field }: { partnerId: string; field: OriginsField }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const { data: partner } = useSuspenseQuery(trpc.partners.get.queryOptions({ partnerId }));
+  const [text, setText] = useState(partner[field].join('\n'));
+  const [saved, setSaved] = useState(false);
+  const id = useId();
+  const onSuccess = (next: Partner) => {
+    queryClient.setQueryData(trpc.partners.get.queryKey({ partnerId }), next);
+    setText(next[field].join('\n'));
+    setSaved(true);
+    // The page's warning about an empty list is server-rendered.
+    router.refresh();
+  };
+  const saveReturn = useMutation(trpc.partners.setReturnOrigins.mutationOptions({ onSuccess }));
+  const saveWidget = useMutation(trpc.partners.setWidgetOrigins.mutationOptions({ onSuccess }));
+  const save = field === 'returnOrigins' ? saveReturn : saveWidget;
+  const error = fieldErrors(save.error)[field] ?? null;
+  const form = FORMS[field];
+
+  return (
+    <ActionForm
+      aria-label={form.label}
+      onSubmit={() => {
+        setSaved(false);
+        const lines = text.split('\n');
+        if (field === 'returnOrigins') saveReturn.mutate({ partnerId, returnOrigins: lines });
+        else saveWidget.mutate({ partnerId, widgetOrigins: lines });
+      }}
+      error={save.error}
+      errorAtField={Boolean(error)}
+    >
+      <div className="field">
+        <label htmlFor={id} className="field-label">
+          {form.label} <span className="field-optional"> (optional)</span>
+        </label>
+        <textarea
+          id={id}
+          name={field}
+          className="input"
+          rows={3}
+          value={text}
+          placeholder="https://tickets.partner.example"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
+          onChange={(e) => {
+            setText(e.target.value);
+            setSaved(false);
+          }}
+        />
+        <p id={`${id}-hint`} className="field-hint">
+          {form.hint}
+        </p>
+        {error && (
+          <p id={`${id}-error`} className="field-error">
+            {error}
+          </p>
+        )}
+      </div>
+      <FormActions submit={form.submit} pending={save.isPending} done={saved ? 'Saved.' : null} />
+    </ActionForm>
+  );
+}
+
+/** On the partner's page while it has no allowed return origins: any site can be the return link. */
+export function ReturnOriginsWarning({ origins }: { origins: readonly string[] }) {
+  if (origins.length) return null;
+  return (
+    <OriginsWarning testId="return-origins-warning" title="Any site can be the return link: set your allowed origins">
+      Anyone can craft an Encore link whose back button leads to a site of their choosing, and no site may frame the
+      partner&apos;s buy, resale and sell pages. Set the allowed return origins under{' '}
+      <a href="#settings">Partner settings</a>.
+    </OriginsWarning>
+  );
+}
+
+/** On the partner's page while it has no allowed widget origins: any site may show its widget. */
+export function WidgetOriginsWarning({ origins }: { origins: readonly string[] }) {
+  if (origins.length) return null;
+  return (
+    <OriginsWarning
+      testId="widget-origins-warning"
+      title="Any origin may show this partner's widget: set its allowed widget origins"
+    >
+      Any web page can call Encore with the partner&apos;s publishable key and show its resale offers. Set the allowed
+      widget origins under <a href="#settings">Partner settings</a>.
+    </OriginsWarning>
+  );
+}
+
+function OriginsWarning({ testId, title, children }: { testId: string; title: string; children: ReactNode }) {
+  return (
+    <div data-testid={testId}>
+      <Alert tone="warning" title={title}>
+        {children}
+      </Alert>
+    </div>
+  );
+}
