@@ -17,6 +17,8 @@ const config: KnipConfig = {
     'server/testing/*-child.ts',
     // Run by .ci/test-all.sh.
     '.ci/*.mjs',
+    // The widget's script, bundled by esbuild from this path (server/widget/bundle.ts), never imported.
+    'components/widget/index.ts',
     // The quick start /docs shows; e2e/typed-client.spec.ts type-checks it against a client it generates
     // (./encore-api.d.ts, not committed) and imports it by path.
     'docs/quick-start/partner-integration.ts',

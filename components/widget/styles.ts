@@ -25,6 +25,7 @@ ul{list-style:none;margin:0;padding:0}
 border-bottom:1px solid var(--encore-line,#d9dde3)}
 .offer .what{min-width:0}.offer .price{font-weight:600;white-space:nowrap}
 .more{display:inline-block;margin-top:.6em}
+.map{margin:0}
 .map svg,.map img{display:block;width:100%;height:auto;max-height:24em}
 .map a{cursor:pointer;stroke:var(--encore-accent,#0b57d0);stroke-width:2px}
 .map a:hover,.map a:focus-visible{stroke-width:4px;outline:none}

@@ -1,0 +1,170 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from './fixtures';
+import {
+  baseURL,
+  call,
+  createPartner,
+  EUR_STANDING,
+  eventShow,
+  hydrated,
+  listTicket,
+  RUN,
+  shot,
+  signIn,
+  syncedTicket,
+  syncTickets,
+} from './helpers';
+
+/*
+ * Issue 47: the drop-in widget as partners use it. A partner's page on another origin (a server in this
+ * process) with its own strict policy — scripts and connections from Encore only, no inline script, no
+ * inline style — adds Encore's script once and several `<encore-resale>` elements: the button carries the
+ * from-price and opens the buy page, the list shows the cheapest offers, the map draws the sections on sale,
+ * a wrong key shows nothing and says why once, and `mode="dialog"` opens the buy page in the page. The
+ * fixtures' CSP guard fails the test on any violation on any page, the partner's included.
+ */
+
+const REF = `WIDGET-${RUN}`;
+const SELLER = `widget-seller-${RUN}@fans.test`;
+const SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 400 120">' +
+  '<rect data-section="A" data-label="Grada A" x="10" y="10" width="180" height="100" fill="#e4ecf7"/>' +
+  '<rect data-section="B" data-label="Grada B" x="210" y="10" width="180" height="100" fill="#f3e7da"/></svg>';
+
+let partner = { partnerId: '', apiKey: '', publishableKey: '', channelsApiKey: '' };
+let site: http.Server;
+let siteOrigin = '';
+/** The partner's page as its server sends it: the widget's elements in `body`, its policy in the header. */
+let body = '';
+
+test.beforeAll(async ({ request }) => {
+  partner = await createPartner(`Widget Partner ${RUN}`);
+  const event = await call(request, partner.apiKey, 'POST', '/v1/events', {
+    title: `Widget night ${RUN}`,
+    description: '<p>A night sold through a widget.</p>',
+    externalReferenceId: REF,
+    location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
+    configuration: {},
+    seating: { svgCode: SVG },
+    shows: [eventShow('1', '2027-06-12T21:30:00+02:00', 'Night one', EUR_STANDING)],
+  });
+  expect(event.status, JSON.stringify(event.body)).toBe(200);
+  const seat = (section: string, s: string) => ({ props: { seating: { section, row: '1', seat: s } } });
+  await syncTickets(request, partner.apiKey, [
+    syncedTicket(REF, `W-A1-${RUN}`, SELLER, { price: 40, ...seat('A', '1') }),
+    syncedTicket(REF, `W-A2-${RUN}`, SELLER, { price: 40, ...seat('A', '2') }),
+  ]);
+  for (const [ticket, price] of [
+    [`W-A1-${RUN}`, '45'],
+    [`W-A2-${RUN}`, '52'],
+  ]) {
+    await listTicket({ partnerId: partner.partnerId, sellerEmail: SELLER, ticketId: ticket, price });
+  }
+  site = http.createServer((_req, res) => {
+    res.writeHead(200, {
+      'content-type': 'text/html; charset=utf-8',
+      // Strict: scripts, connections, images and frames from Encore only; no inline script or style at all.
+      'content-security-policy':
+        `default-src 'none'; script-src ${baseURL}; connect-src ${baseURL}; img-src ${baseURL}; ` +
+        `frame-src ${baseURL}; style-src 'none'; base-uri 'none'; form-action 'none'`,
+    });
+    res.end(
+      `<!doctype html><html lang="es"><title>Partner site</title><h1>Partner site</h1>` +
+        `<script src="${baseURL}/widget/v1.js" async></script>${body}`,
+    );
+  });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+  site?.closeAllConnections();
+  await new Promise<void>((resolve) => site?.close(() => resolve()));
+});
+
+const element = (attrs: string) =>
+  `<encore-resale publishable-key="${partner.publishableKey}" event="${REF}" show="1" ${attrs}></encore-resale>`;
+
+test('on a partner’s page under a strict policy: the button with its from-price opens the buy page; the list, the map; a wrong key shows nothing', async ({
+  page,
+  context,
+}) => {
+  body =
+    element('data-testid="button"') +
+    element('layout="list" lang="en" data-testid="list"') +
+    element('layout="map" data-testid="map"') +
+    `<encore-resale publishable-key="pk_live_${'x'.repeat(32)}" event="${REF}" show="1" data-testid="wrong"></encore-resale>`;
+  const warnings: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' && m.text().includes('<encore-resale>')) warnings.push(m.text());
+  });
+  await page.goto(siteOrigin);
+
+  // The button: in the page's language (es), its accessible name carrying the cheapest price with fees.
+  const button = page.getByTestId('button').getByRole('link', { name: /desde 45,\d\d\s€/ });
+  await expect(button).toBeVisible();
+  await expect(button).toHaveAttribute('target', '_blank');
+  await expect(button).toHaveAttribute('href', new RegExp(`^${baseURL}/market/evt_\\w+\\?show=shw_\\w+&lang=es`));
+
+  // The list, in English as its own lang says: the two offers, cheapest first, each to its checkout.
+  const offers = page.getByTestId('list').getByRole('listitem');
+  await expect(offers).toHaveCount(2);
+  await expect(offers.first()).toContainText('Section A · Row 1 · Seat 1 · 1 ticket');
+  await expect(offers.first().getByRole('link', { name: /€45\.\d\d/ })).toHaveAttribute(
+    'href',
+    new RegExp(`^${baseURL}/checkout\\?listings=lst_`),
+  );
+
+  // The map: section A (on sale) a link to the page filtered to it; B drawn as an image with its name.
+  const map = page.getByTestId('map');
+  await expect(map.getByRole('link', { name: 'Grada A, 2 entradas' })).toHaveAttribute('href', /section=A/);
+  await expect(map.getByRole('img', { name: 'Grada B' })).toBeVisible();
+
+  for (const width of [390, 1366]) {
+    await page.setViewportSize({ width, height: 900 });
+    await shot(page, `widget-partner-page-${width}`);
+  }
+
+  // A wrong key: nothing shown, one warning saying why.
+  await expect(page.getByTestId('wrong')).toBeHidden();
+  await expect.poll(() => warnings.length).toBe(1);
+  expect(warnings[0]).toContain('Encore refused the request (401');
+
+  // Activated, the button opens the show's buy page in a new tab.
+  const [buyPage] = await Promise.all([context.waitForEvent('page'), button.click()]);
+  await buyPage.waitForLoadState();
+  expect(buyPage.url()).toContain(`${baseURL}/market/`);
+  await expect(buyPage.getByRole('heading', { name: `Widget night ${RUN}` })).toBeVisible();
+  expect(await buyPage.content()).not.toContain(partner.apiKey);
+  await buyPage.close();
+
+  // Nothing Encore served this page carries a secret key: the script, and the answers it read.
+  const script = await (await fetch(`${baseURL}/widget/v1.js`)).text();
+  expect(script).not.toMatch(/sk_(live|test|ch)_/);
+  expect(script).not.toContain(partner.apiKey);
+});
+
+test('mode="dialog" opens the buy page inside the partner’s page, where its return origins allow framing', async ({
+  page,
+}) => {
+  // Staff allow the partner's site to frame Encore's pages (its allowed return origins).
+  await page.goto(`/dashboard/partners/${partner.partnerId}`);
+  await signIn(page);
+  await hydrated(page, 'form[aria-label="Allowed return origins"]');
+  const form = page.getByRole('form', { name: 'Allowed return origins' });
+  await form.getByLabel('Allowed return origins').fill(siteOrigin);
+  await form.getByRole('button', { name: 'Save return origins' }).click();
+  await expect(form.getByText('Saved.')).toBeVisible();
+
+  body = element('mode="dialog" lang="en" data-testid="dialog"');
+  await page.goto(siteOrigin);
+  const button = page.getByTestId('dialog').getByRole('link', { name: /from €45\.\d\d/ });
+  await button.click();
+  const dialog = page.getByTestId('dialog').getByRole('dialog', { name: 'Resale tickets' });
+  await expect(dialog).toBeVisible();
+  const framed = page.frameLocator('encore-resale iframe');
+  await expect(framed.getByRole('heading', { name: `Widget night ${RUN}` })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+});
