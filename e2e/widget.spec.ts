@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures';
 import {
+  axe,
   baseURL,
   call,
   createPartner,
@@ -167,4 +168,31 @@ test('mode="dialog" opens the buy page inside the partner’s page, where its re
   await expect(framed.getByRole('heading', { name: `Widget night ${RUN}` })).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
+});
+
+test('staff embed it: pick the show, language and layout, copy both snippets, see the widget live', async ({
+  page,
+}) => {
+  await page.goto(`/dashboard/partners/${partner.partnerId}`);
+  await signIn(page);
+  await page.getByRole('link', { name: 'Embed the widget' }).click();
+  await expect(page.getByRole('heading', { name: 'Embed' })).toBeVisible();
+  const form = page.getByRole('form', { name: 'What to show' });
+  await expect(form.getByLabel('Event')).toContainText(`Widget night ${RUN} (${REF})`);
+  await form.getByLabel('Language').selectOption('en');
+  await form.getByLabel('Layout').selectOption('list');
+  await form.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(/layout=list/);
+  await expect(page.getByTestId('snippet-script')).toHaveText(`<script src="${baseURL}/widget/v1.js" async></script>`);
+  await expect(page.getByTestId('snippet-element')).toHaveText(
+    `<encore-resale publishable-key="${partner.publishableKey}" event="${REF}" show="1" lang="en" layout="list"></encore-resale>`,
+  );
+  await expect(page.getByRole('button', { name: 'Copy the element snippet' })).toBeVisible();
+  // Live: the widget itself, on Encore's own page.
+  await expect(page.getByTestId('widget-preview').getByRole('listitem')).toHaveCount(2);
+  await axe(page, 'the Embed page');
+  for (const width of [390, 1366]) {
+    await page.setViewportSize({ width, height: 900 });
+    await shot(page, `widget-embed-page-${width}`);
+  }
 });

@@ -267,6 +267,21 @@ describe('CORS for publishable keys', () => {
     }
     const noOrigin = await buyLayer(p.publishableKey, r);
     expect([noOrigin.status, noOrigin.body.errors.message]).toEqual([403, expect.stringContaining('no Origin header')]);
+    // Encore's own page (the dashboard's Embed preview): no Origin on a same-origin GET, Sec-Fetch-Site says so.
+    const own = await accessLayerGet(
+      apiRequest(`/v1/wrapper/accesslayer?type=buy&eventId=${encodeURIComponent(r)}&showId=1`, {
+        key: p.publishableKey,
+        headers: { 'sec-fetch-site': 'same-origin' },
+      }),
+    );
+    expect([own.status, own.headers.get('access-control-allow-origin')]).toEqual([200, null]);
+    const crossSite = await accessLayerGet(
+      apiRequest(`/v1/wrapper/accesslayer?type=buy&eventId=${encodeURIComponent(r)}&showId=1`, {
+        key: p.publishableKey,
+        headers: { 'sec-fetch-site': 'cross-site' },
+      }),
+    );
+    expect(crossSite.status).toBe(403);
     // Not an origin at all: a 400 naming the header.
     const bad = await buyLayer(p.publishableKey, r, 'https://shop.partner.example/path');
     expect([bad.status, bad.body.errors.details[0]]).toEqual([400, expect.objectContaining({ path: 'Origin' })]);

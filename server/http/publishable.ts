@@ -60,6 +60,11 @@ function originAllowed(origin: string | undefined, widgetOrigins: readonly strin
  */
 export async function admitPublishableCall(req: Request, key: AuthenticatedKey): Promise<Record<string, string>> {
   const origin = originOf(req);
+  // A browser sends no Origin on a GET to its own origin: Encore's own pages (the dashboard's Embed preview)
+  // say so in Sec-Fetch-Site, a header no page can set. A server could send it, as it could any Origin: the
+  // list keeps other sites' pages out, not other servers.
+  const ownPage = origin === undefined && req.headers.get('sec-fetch-site') === 'same-origin';
+  if (ownPage) return enforce(publishableKeyRateLimit(), `${key.keyId}:encore`);
   if (!originAllowed(origin, key.widgetOrigins ?? [])) {
     throw new AppError(
       'FORBIDDEN',

@@ -23,3 +23,4 @@ export const bannersPath = (partnerId: string) => `${partnerPath(partnerId)}/ban
 export const rulesPath = (partnerId: string) => `${partnerPath(partnerId)}/rules`;
 export const channelsPath = (partnerId: string) => `${partnerPath(partnerId)}/channels`;
 export const channelPath = (partnerId: string, channelId: string) => `${channelsPath(partnerId)}/${e(channelId)}`;
+export const embedPath = (partnerId: string) => `${partnerPath(partnerId)}/embed`;

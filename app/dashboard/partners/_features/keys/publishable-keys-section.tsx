@@ -2,13 +2,14 @@
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button } from '@/components/ui/button';
+import { Button, ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { CopyButton } from '@/components/ui/copy-button';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
 import { useTRPC } from '@/components/trpc/client';
+import { embedPath } from '../../_shared/paths';
 
 interface Props {
   /** The partner shown (a live partner, or a test twin on its own page). */
@@ -52,6 +53,11 @@ export function PublishableKeysSection({ partnerId, testPartnerId }: Props) {
     <SectionCard
       data-testid="publishable-keys"
       title="Publishable keys"
+      actions={
+        <ButtonLink size="sm" href={embedPath(partnerId)}>
+          Embed the widget
+        </ButtonLink>
+      }
       description="For the widget on the partner's web pages: not secret, they open only the buy access layer (GET /v1/wrapper/accesslayer), and only for the allowed widget origins (Partner settings). Never put a secret key (sk_…) in a web page."
     >
       <Table label="Publishable keys" fixed columns={COLUMNS} widths={WIDTHS}>

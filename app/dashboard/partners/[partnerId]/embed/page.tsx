@@ -1,0 +1,170 @@
+import type { Metadata } from 'next';
+import { SectionCard } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { publicBaseUrl } from '@/server/env';
+import { trpc } from '@/server/trpc/server';
+import { WidgetPreview } from '../../_features/embed/widget-preview';
+import { loadPartnerPage, PartnerPageHeader, type PartnerPageProps } from '../../_shared/partner-page';
+import { embedPath } from '../../_shared/paths';
+
+export const metadata: Metadata = { title: 'Embed' };
+
+const LAYOUTS = ['button', 'banner', 'list', 'map'] as const;
+const LANGUAGES = { es: 'Spanish', en: 'English' } as const;
+const MODES = { tab: 'A new tab', dialog: 'A dialog in the page' } as const;
+
+const pick = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
+  allowed.includes(value as T) ? (value as T) : fallback;
+
+/**
+ * Issue 47: how a partner embeds the widget. Staff pick an event, a show, a language, a layout and how it
+ * opens (a plain GET form: the choice is in the address, and it works before any script); the page shows
+ * the two snippets with copy buttons and the widget itself, live.
+ */
+export default async function EmbedPage({ params, searchParams }: PartnerPageProps) {
+  const { partnerId } = await params;
+  const query = await searchParams;
+  const { queryClient, partner } = await loadPartnerPage(partnerId, embedPath(partnerId), {});
+  const [events, key] = await Promise.all([
+    queryClient.fetchQuery(trpc.catalog.events.queryOptions({ partnerId, pageSize: 100 })),
+    queryClient.fetchQuery(trpc.partners.publishableKeys.get.queryOptions({ partnerId })),
+  ]);
+  const event = events.items.find((e) => e.id === query.event) ?? events.items.find((e) => !e.cancelledAt);
+  const detail = event
+    ? await queryClient.fetchQuery(trpc.catalog.event.queryOptions({ partnerId, eventId: event.id }))
+    : null;
+  const shows = detail?.shows ?? [];
+  const show = shows.find((s) => s.showId === query.show) ?? shows[0];
+  const lang = pick(query.lang, Object.keys(LANGUAGES) as (keyof typeof LANGUAGES)[], 'es');
+  const layout = pick(query.layout, LAYOUTS, 'button');
+  const mode = pick(query.mode, Object.keys(MODES) as (keyof typeof MODES)[], 'tab');
+  const attributes: Record<string, string> | null =
+    key && event && show
+      ? {
+          'publishable-key': key.key,
+          event: event.externalReferenceId,
+          show: show.showId,
+          lang,
+          ...(layout === 'button' ? {} : { layout }),
+          ...(mode === 'dialog' ? { mode } : {}),
+        }
+      : null;
+  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const script = `<script src="${publicBaseUrl()}/widget/v1.js" async></script>`;
+  const element = attributes
+    ? `<encore-resale ${Object.entries(attributes)
+        .map(([name, value]) => `${name}="${escape(value)}"`)
+        .join(' ')}></encore-resale>`
+    : '';
+
+  return (
+    <>
+      <PartnerPageHeader
+        partner={partner}
+        title="Embed"
+        description={
+          <>
+            The resale widget on <strong>{partner.name}</strong>&apos;s own pages: two snippets, a script once per page
+            and an element wherever fans should meet the resale market.
+          </>
+        }
+        links={['events']}
+      />
+      {!event || !show ? (
+        <EmptyState
+          title="No show to embed yet"
+          description="The widget shows one show of an event: this partner has sent none yet (POST /v1/events)."
+        />
+      ) : (
+        <>
+          <SectionCard title="What to show">
+            <form method="get" className="embed-form" aria-label="What to show">
+              <label className="field">
+                <span className="field-label">Event</span>
+                <select className="input" name="event" defaultValue={event.id}>
+                  {events.items.map((e) => (
+                    <option key={e.id} value={e.id}>
+                      {e.title} ({e.externalReferenceId})
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="field">
+                <span className="field-label">Show</span>
+                <select className="input" name="show" defaultValue={show.showId}>
+                  {shows.map((s) => (
+                    <option key={s.showId} value={s.showId}>
+                      {s.showId} · {s.startsAt.toISOString().slice(0, 16).replace('T', ' ')} UTC
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="field">
+                <span className="field-label">Language</span>
+                <select className="input" name="lang" defaultValue={lang}>
+                  {Object.entries(LANGUAGES).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="field">
+                <span className="field-label">Layout</span>
+                <select className="input" name="layout" defaultValue={layout}>
+                  {LAYOUTS.map((l) => (
+                    <option key={l} value={l}>
+                      {l[0].toUpperCase() + l.slice(1)}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label className="field">
+                <span className="field-label">Opens the buy page in</span>
+                <select className="input" name="mode" defaultValue={mode}>
+                  {Object.entries(MODES).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <button type="submit" className="btn btn-primary">
+                Show
+              </button>
+            </form>
+            {!key ? <p role="alert">This partner has no publishable key: rotate one on its page.</p> : null}
+          </SectionCard>
+          <SectionCard
+            title="The snippets"
+            description="The script once per page (anywhere; async), the element wherever the widget goes. The page's Content Security Policy must allow this origin for scripts and connections."
+          >
+            <div className="embed-snippet">
+              <pre data-testid="snippet-script">
+                <code>{script}</code>
+              </pre>
+              <CopyButton value={script} what="the script snippet" />
+            </div>
+            {element ? (
+              <div className="embed-snippet">
+                <pre data-testid="snippet-element">
+                  <code>{element}</code>
+                </pre>
+                <CopyButton value={element} what="the element snippet" />
+              </div>
+            ) : null}
+          </SectionCard>
+          {attributes ? (
+            <SectionCard
+              title="Live"
+              description="The widget as fans see it on the partner's page (it shows nothing while the show is off resale: the browser's console says why)."
+            >
+              <WidgetPreview attributes={attributes} />
+            </SectionCard>
+          ) : null}
+        </>
+      )}
+    </>
+  );
+}
