@@ -18,6 +18,7 @@ const types = astToString(await openapiTS(JSON.parse(json), { silent: true }));
 mkdirSync(out, { recursive: true });
 writeFileSync(new URL('openapi.json', out), `${json}\n`);
 writeFileSync(new URL('encore-api.ts', out), `${COMMENT_HEADER}${types}`);
-console.log(
+// On stderr: `npm pack --json` in client/ runs this (prepack) and its stdout must stay JSON.
+console.error(
   `client:generate: ${Object.keys(document.paths).length} paths → client/src/generated/encore-api.ts (${Date.now() - started} ms)`,
 );
