@@ -228,7 +228,7 @@ export default defineConfig([
     // beside the components that use them). The React rules have nothing to find there, and the React
     // Compiler behind react-hooks' rules compiled every function of every file to find it: 64% of ESLint's
     // time (react-hooks/static-components, the first of them to run).
-    files: ['server/**/*.ts', 'db/**/*.ts', 'e2e/**/*.ts', '*.ts', '.ci/**/*.mjs'],
+    files: ['server/**/*.ts', 'db/**/*.ts', 'e2e/**/*.ts', 'client/**/*.ts', 'docs/**/*.ts', '*.ts', '.ci/**/*.mjs'],
     rules: Object.fromEntries(
       [...new Set(nextVitals.flatMap((config) => Object.keys(config.rules ?? {})))]
         .filter((rule) => rule.startsWith('react/') || rule.startsWith('react-hooks/'))
@@ -246,5 +246,8 @@ export default defineConfig([
     'playwright-report/**',
     'test-results/**',
     'next-env.d.ts',
+    // The partner client's build and its generated types (npm run client:build).
+    'client/dist/**',
+    'client/src/generated/**',
   ]),
 ]);

@@ -5,7 +5,7 @@ import { LongFilesFirst } from './server/testing/sequencer';
 export default defineConfig({
   resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)) } },
   test: {
-    include: ['server/**/*.test.ts', 'db/**/*.test.ts'],
+    include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'client/**/*.test.ts'],
     globalSetup: ['server/testing/global-setup.ts'],
     setupFiles: ['server/testing/setup.ts'],
     pool: 'forks',

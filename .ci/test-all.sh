@@ -47,6 +47,18 @@ nginx_pid=$!
 
 typechecked=0
 if [[ $suites_only == 0 ]]; then
+  # The partner client (client/): its types generated from the OpenAPI document, then its build (dist/), which
+  # the type check, knip and the e2e suite (e2e/typed-client.spec.ts packs it) read.
+  begin 'partner client'
+  if npm run --silent client:build >test-results/client.log 2>&1; then
+    echo '   ok'
+  else
+    cat test-results/client.log
+    echo '   client:build FAILED'
+    status=1
+  fi
+  end
+
   # Five single-threaded checks side by side (two cores); each one's output is printed after all end.
   begin 'static checks'
   checks=(tsc eslint oxlint prettier knip)

@@ -1,51 +1,148 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from './fixtures';
-import { baseURL, createPartner, listTicket } from './helpers';
+import { baseURL, createPartner, listTicket, RUN, setUp } from './helpers';
 
-const QUICK_START = path.join(process.cwd(), 'docs/quick-start');
-/** The quick start's functions as this test uses them (their exact types come from the generated client). */
-interface QuickStart {
-  encoreClient(baseUrl: string, apiKey: string): object;
-  publishEvent(encore: object, eventRef: string): Promise<unknown>;
-  syncTickets(encore: object, eventRef: string, tickets: { ticketId: string; buyer: string }[]): Promise<unknown>;
-  fanUrls(encore: object, eventRef: string, ticketId: string): Promise<{ buyingUrl: string; sellingUrl: string }>;
-  listedTickets(encore: object, eventRef: string): Promise<{ listingId: string }[]>;
-  holdForBuyer(
-    encore: object,
-    listingId: string,
-    buyer: string,
-    idempotencyKey: string,
-  ): Promise<{ intention: unknown; retried: unknown; replayed: boolean }>;
-}
+/** The quick start's exports and the package's, as the root type-check sees them (from client/src). */
+type QuickStart = typeof import('../docs/quick-start/partner-integration');
+type PartnerClient = typeof import('@encore/partner-client');
+type VerifiedWebhook = import('@encore/partner-client').VerifiedWebhook;
 
-const bin = (name: string) => path.join(process.cwd(), 'node_modules/.bin', name);
+const ROOT = process.cwd();
+const CLIENT = path.join(ROOT, 'client');
+const QUICK_START = path.join(ROOT, 'docs/quick-start/partner-integration.ts');
 
 /**
- * Issue 33: the OpenAPI document is good enough to generate a client from. As a partner would: generate
- * the types from the running server's /v1/openapi.json with openapi-typescript's CLI, type-check the quick
- * start (docs/quick-start/partner-integration.ts, what /docs shows) against them, then run it.
+ * Issue 47: the typed client is a package (`client/`, `@encore/partner-client`), generated from the OpenAPI
+ * document on every build. As a partner would use it: `npm pack` in its folder, the tarball unpacked into a
+ * project of its own beside a copy of the quick start (docs/quick-start/partner-integration.ts, what /docs
+ * and the package's README show), type-checked there against the package's .d.ts and run against the built
+ * server, with the package's own `dist/` (not its sources) behind every call.
  */
-test('a client generated from /v1/openapi.json type-checks and runs the quick-start integration', async () => {
+let partnerDir = '';
+let packedFiles: string[] = [];
+let quickStart: QuickStart;
+let client: PartnerClient;
+
+/** The build `npm run build` (or `npm test`'s first phase) made must be of the sources as they are now. */
+function assertBuiltFromCurrentSources() {
+  const files = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isFile())
+      .map((e) => path.join(e.parentPath, e.name));
+  const dist = path.join(CLIENT, 'dist');
+  const built = (() => {
+    try {
+      return Math.min(...files(dist).map((f) => statSync(f).mtimeMs));
+    } catch {
+      return 0;
+    }
+  })();
+  const sources = files(path.join(CLIENT, 'src')).filter((f) => !f.endsWith('.test.ts'));
+  const newest = Math.max(...sources.map((f) => statSync(f).mtimeMs));
+  if (built < newest) {
+    throw new Error('client/dist is missing or older than client/src: run `npm run client:build` (or `npm run build`)');
+  }
+}
+
+test.beforeAll(async () => {
   test.setTimeout(120_000);
-  const generated = path.join(QUICK_START, 'encore-api.d.ts');
-  execFileSync(bin('openapi-typescript'), [`${baseURL}/v1/openapi.json`, '-o', generated], { stdio: 'pipe' });
-  expect(readFileSync(generated, 'utf8')).toContain('"/v1/marketplace/buyingflow/buyIntention"');
-  // A type error in the quick start against the generated types fails here, with tsc's message.
+  assertBuiltFromCurrentSources();
+  partnerDir = mkdtempSync(path.join(os.tmpdir(), 'encore-partner-'));
+  // The build is checked above: packing runs no `prepack` (it would build again).
+  const [packed] = JSON.parse(
+    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', partnerDir], {
+      cwd: CLIENT,
+      encoding: 'utf8',
+    }),
+  ) as { filename: string; files: { path: string }[] }[];
+  packedFiles = packed.files.map((f) => f.path).sort();
+  const installed = path.join(partnerDir, 'node_modules/@encore/partner-client');
+  mkdirSync(installed, { recursive: true });
+  // The package has no dependencies: unpacking it is all `npm install <tarball>` would do.
+  execFileSync('tar', ['-xzf', path.join(partnerDir, packed.filename), '-C', installed, '--strip-components=1']);
+  copyFileSync(QUICK_START, path.join(partnerDir, 'partner-integration.ts'));
+  writeFileSync(path.join(partnerDir, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
+  writeFileSync(
+    path.join(partnerDir, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        types: ['node'],
+        typeRoots: [path.join(ROOT, 'node_modules/@types')],
+      },
+      files: ['partner-integration.ts'],
+    }),
+  );
+  quickStart = (await import(path.join(partnerDir, 'partner-integration.ts'))) as QuickStart;
+  client = (await import(path.join(installed, 'dist/index.js'))) as PartnerClient;
+});
+
+test.afterAll(() => {
+  if (partnerDir) rmSync(partnerDir, { recursive: true, force: true });
+});
+
+test('npm pack in client/ yields the built package and its README, the partner quick start', async () => {
+  expect(packedFiles).toEqual(
+    expect.arrayContaining([
+      'README.md',
+      'package.json',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/client.js',
+      'dist/webhooks.js',
+      'dist/generated/encore-api.d.ts',
+    ]),
+  );
+  expect(packedFiles.filter((f) => !f.startsWith('dist/') && !['README.md', 'package.json'].includes(f))).toEqual([]);
+  expect(packedFiles.filter((f) => /\.test\.|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
+  const readme = readFileSync(path.join(partnerDir, 'node_modules/@encore/partner-client/README.md'), 'utf8');
+  expect(readme).toContain('npm install ./encore-partner-client-');
+  expect(readme).toContain('import {\n  EncoreApiError,\n  EncoreClient,');
+});
+
+test("the package's types were generated from the document this server serves", async () => {
+  // The document names the address of whoever built it (`servers`, the curl examples); the rest must be the same.
+  const addressFree = (text: string) => {
+    const doc = JSON.parse(text) as { servers: { url: string }[] };
+    return JSON.parse(text.replaceAll(doc.servers[0].url, 'https://encore.example')) as unknown;
+  };
+  const served = await (await fetch(`${baseURL}/v1/openapi.json`)).text();
+  const generated = readFileSync(path.join(CLIENT, 'src/generated/openapi.json'), 'utf8');
+  expect(addressFree(generated)).toEqual(addressFree(served));
+});
+
+test('the quick start type-checks against the packed package and runs on the server', async () => {
+  test.setTimeout(120_000);
+  // A type error in the quick start against the package's .d.ts fails here, with tsc's message.
   try {
-    execFileSync(bin('tsc'), ['-p', path.join(QUICK_START, 'tsconfig.json')], { encoding: 'utf8' });
+    execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', partnerDir], { encoding: 'utf8' });
   } catch (err) {
-    throw new Error(
-      `the quick start does not type-check against the generated client:\n${(err as { stdout: string }).stdout}`,
-    );
+    throw new Error(`the quick start does not type-check against the package:\n${(err as { stdout: string }).stdout}`);
   }
 
-  // Imported by path, not by name: the root type-check must not follow it to types that exist only once generated.
-  const quickStart = (await import(path.join(QUICK_START, 'partner-integration.ts'))) as QuickStart;
-  const { partnerId, apiKey } = await createPartner('Typed client e2e');
+  const { partnerId, apiKey } = await createPartner(`Typed client e2e ${RUN}`);
   const encore = quickStart.encoreClient(baseURL, apiKey);
-  const eventRef = `QS-${Date.now()}`;
+  // The quick start's import resolved to the unpacked tarball's dist/, not to client/src.
+  expect(encore).toBeInstanceOf(client.EncoreClient);
+  const eventRef = `QS-${RUN}`;
 
   const event = await quickStart.publishEvent(encore, eventRef);
   expect(event).toMatchObject({ externalReferenceId: eventRef });
@@ -72,22 +169,149 @@ test('a client generated from /v1/openapi.json type-checks and runs the quick-st
   expect(listed.map((l) => l.listingId)).toEqual([listingId]);
   expect(listed[0]).toMatchObject({ currency: 'EUR', price: 45, ticketCount: 1 });
 
-  const held = await quickStart.holdForBuyer(encore, listingId, 'luis@example.com', `hold-${eventRef}`);
-  expect(held.intention).toMatchObject({ status: 'PENDING', items: [listingId], user: 'luis@example.com' });
-  expect(held.retried).toEqual(held.intention);
-  expect(held.replayed).toBe(true);
+  const held = await quickStart.holdForBuyer(encore, listingId, 'luis@example.com', `cart-${RUN}`);
+  expect(held).toMatchObject({
+    intention: { status: 'PENDING', items: [listingId], user: 'luis@example.com' },
+    replayed: false,
+  });
+  // The same cart again (a restart of the partner's): the first hold, replayed; then another buyer: taken.
+  expect(await quickStart.holdForBuyer(encore, listingId, 'luis@example.com', `cart-${RUN}`)).toEqual({
+    intention: held?.intention,
+    replayed: true,
+  });
+  expect(await quickStart.holdForBuyer(encore, listingId, 'eva@example.com', `cart-eva-${RUN}`)).toBeNull();
 });
 
-test('/docs shows that quick start, as the file the test above runs, and how to generate the client', async ({
-  page,
-}) => {
+test('every write carries an Idempotency-Key of its own; refusals are EncoreApiErrors with the envelope', async () => {
+  const { apiKey } = await createPartner(`Typed client errors ${RUN}`);
+  const encore = new client.EncoreClient({ baseUrl: baseURL, apiKey });
+  const eventRef = `QS-ERR-${RUN}`;
+  await quickStart.publishEvent(encore, eventRef);
+
+  // No key given: the client made one; sent again with that key, Encore answers the stored answer.
+  const rule = {
+    externalReferenceEventId: eventRef,
+    ruleType: 'PRICE_LIMITS' as const,
+    rules: { minPercentOfFace: 60, maxPercentOfFace: 110 },
+  };
+  const first = await encore.request('POST', '/v1/events/rules', { body: [rule] });
+  expect(first).toMatchObject({ status: 200, replayed: false, attempts: 1 });
+  expect(first.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  expect(first.requestId).toBeTruthy();
+  const again = await encore.request('POST', '/v1/events/rules', {
+    body: [rule],
+    idempotencyKey: first.idempotencyKey!,
+  });
+  expect(again).toMatchObject({ data: first.data, replayed: true });
+
+  // A show without its date: a 400 naming the field, thrown typed and never retried.
+  const bad = await encore
+    .post('/v1/events', {
+      body: {
+        externalReferenceId: `${eventRef}-bad`,
+        title: 'No date',
+        description: 'd',
+        location: {},
+        configuration: {},
+        shows: [{ showId: '1', title: 'Night', images: [], configuration: {}, ticketOptions: [] }],
+      } as never,
+    })
+    .catch((err: unknown) => err);
+  expect(bad).toBeInstanceOf(client.EncoreApiError);
+  expect(bad).toMatchObject({ name: 'EncoreApiError', status: 400, code: 'VALIDATION_FAILED', attempts: 1 });
+  const refused = bad as InstanceType<PartnerClient['EncoreApiError']>;
+  expect(refused.details).toContainEqual(expect.objectContaining({ path: 'shows[0].date', in: 'body' }));
+  expect(refused.requestId).toMatch(/\S/);
+
+  const stranger = new client.EncoreClient({ baseUrl: baseURL, apiKey: 'sk_live_not-a-key' });
+  await expect(stranger.get('/v1/me')).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+});
+
+test('a 429 is waited out for its Retry-After, then the same call is sent again with the same key', async () => {
+  // Encore's limits are far above what a test should send; a stand-in in this process answers the 429.
+  const seen: { key: string | undefined; at: number }[] = [];
+  const stand = http.createServer((req, res) => {
+    seen.push({ key: req.headers['idempotency-key'] as string | undefined, at: Date.now() });
+    req.resume();
+    const limited = seen.length === 1;
+    res.writeHead(limited ? 429 : 200, {
+      'content-type': 'application/json',
+      ...(limited ? { 'retry-after': '1' } : {}),
+    });
+    res.end(
+      JSON.stringify(
+        limited
+          ? { status: 429, data: null, errors: { message: 'Rate limit exceeded', code: 'RATE_LIMITED' } }
+          : { status: 200, data: { updated: 1 }, errors: null },
+      ),
+    );
+  });
+  await new Promise<void>((resolve) => stand.listen(0, '127.0.0.1', resolve));
+  try {
+    const encore = new client.EncoreClient({
+      baseUrl: `http://127.0.0.1:${(stand.address() as AddressInfo).port}`,
+      apiKey: 'sk_test_x',
+    });
+    const answer = await encore.request('POST', '/v1/events/rules', { body: [] });
+    expect(answer).toMatchObject({ data: { updated: 1 }, attempts: 2 });
+    expect(seen).toHaveLength(2);
+    expect(seen[1].key).toBe(seen[0].key);
+    expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(990);
+  } finally {
+    stand.closeAllConnections();
+    await new Promise<void>((resolve) => stand.close(() => resolve()));
+  }
+});
+
+test("the quick start's webhook receiver verifies what the server delivers and refuses a forged body", async () => {
+  const received: VerifiedWebhook[] = [];
+  const headersSeen: http.IncomingHttpHeaders[] = [];
+  // The receiver is the quick start's once its signing secret is known (the endpoint needs the URL first).
+  let receive: (req: http.IncomingMessage, res: http.ServerResponse) => unknown = (_req, res) =>
+    res.writeHead(503).end();
+  const receiver = http.createServer((req, res) => {
+    headersSeen.push(req.headers);
+    void receive(req, res);
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  try {
+    const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+    const { partnerId } = await createPartner(`Typed client webhooks ${RUN}`);
+    const { signingSecret } = await setUp<{ signingSecret: string }>('webhook-endpoint', { partnerId, url });
+    receive = quickStart.webhookReceiver(signingSecret, async (message) => {
+      received.push(message);
+    });
+    const { messageId } = await setUp<{ messageId: string }>('webhook-test-message', { partnerId });
+
+    await expect.poll(() => received.length, { timeout: 15_000 }).toBe(1);
+    expect(received[0]).toMatchObject({
+      id: messageId,
+      body: { family: 'test', action: 'test.ping', data: { partnerId } },
+    });
+    expect(Math.abs(received[0].timestamp.getTime() - Date.now())).toBeLessThan(60_000);
+
+    // The delivery's signature headers on another body: refused, and not handled.
+    const signature = Object.fromEntries(
+      ['webhook-id', 'webhook-timestamp', 'webhook-signature'].map((name) => [name, String(headersSeen[0][name])]),
+    );
+    const forged = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...signature },
+      body: JSON.stringify({ family: 'test', action: 'test.ping', data: { partnerId: 'ptr_forged' } }),
+    });
+    expect(forged.status).toBe(400);
+    expect(await forged.text()).toBe('No matching signature');
+    expect(received).toHaveLength(1);
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
+});
+
+test('/docs shows that quick start, as the file the tests above run', async ({ page }) => {
   await page.goto('/docs');
-  const section = page.locator('h2#quick-start');
-  await expect(section).toHaveText('Quick start: a typed client');
-  await expect(
-    page.getByText(/npx openapi-typescript http:\/\/localhost:\d+\/v1\/openapi\.json -o encore-api\.d\.ts/),
-  ).toBeVisible();
-  const source = readFileSync(path.join(QUICK_START, 'partner-integration.ts'), 'utf8');
+  await expect(page.locator('h2#quick-start')).toBeVisible();
+  const source = readFileSync(QUICK_START, 'utf8');
   const shown = await page.locator('pre', { hasText: 'export function encoreClient' }).innerText();
   expect(shown.trim()).toBe(source.trim());
 });

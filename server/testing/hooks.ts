@@ -9,6 +9,7 @@ import { toMinorUnits } from '@/server/lib/money';
 import { createListing, setMarketTerms } from '@/server/modules/marketplace';
 import { createPartnerCredentials } from '@/server/modules/partners';
 import { startPayment } from '@/server/modules/payments';
+import { sendTestMessage, upsertEndpoint } from '@/server/modules/webhooks';
 import { errorOutput } from './error-output';
 
 /**
@@ -62,6 +63,15 @@ const hooks: Record<string, Hook> = {
       return { listingId: listing.id };
     },
   ),
+  // The partner's webhook receiver (what staff set on the partner's page) and its signing secret, shown once.
+  'webhook-endpoint': hook(z.object({ partnerId: z.string(), url: z.string() }), async ({ partnerId, url }) => {
+    const { signingSecret } = await upsertEndpoint({ partnerId, url }, getDb());
+    return { signingSecret };
+  }),
+  // A `test.ping` to that receiver, signed and delivered by the dispatcher (staff's "Send test message").
+  'webhook-test-message': hook(z.object({ partnerId: z.string() }), async ({ partnerId }) => ({
+    messageId: await sendTestMessage(partnerId, getDb()),
+  })),
   payment: hook(
     z.object({
       partnerId: z.string(),
