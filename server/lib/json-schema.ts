@@ -7,7 +7,9 @@ import { z } from 'zod';
  * the enforcement (its messages are the API's answers):
  *
  * - JSON Schema keywords in `.meta()` (zod copies them into the schema it writes): `anyOf` of `required`
- *   lists, `not`, `if`/`then`, `dependentRequired`, `pattern`, `enum`. The helpers below write them.
+ *   lists, `not`, `if`/`then`, `pattern`, `enum`. The helpers below write them. Only keywords that draft-07
+ *   validators read the same way (no `dependentRequired`): Prism, like many tools, validates with draft-07
+ *   semantics unless a schema names its dialect.
  * - `documentAs(enforced, shown)` where the enforced schema's structure is not the shape a client sends: a
  *   `preprocess` that accepts a second shape, or a list whose items are checked one by one by the module
  *   (each item's answer of its own) rather than by the list's schema.
