@@ -215,16 +215,12 @@ const feeResponseField = (level: string) =>
 /* ---------- TicketOption ---------- */
 
 const currency = () =>
-  text()
-    .trim()
-    .toUpperCase()
-    .refine(isCurrencyCode, 'must be an ISO 4217 currency code such as EUR or USD')
-    .meta({
-      description: 'ISO 4217 code (one the server knows); lower case is accepted and upper-cased',
-      example: 'ARS',
-      // What the refinement can be said of: three letters, in any case, white space around them trimmed.
-      pattern: '^\\s*[A-Za-z]{3}\\s*$',
-    });
+  text().trim().toUpperCase().refine(isCurrencyCode, 'must be an ISO 4217 currency code such as EUR or USD').meta({
+    description: 'ISO 4217 code (one the server knows); lower case is accepted and upper-cased',
+    example: 'ARS',
+    // What the refinement can be said of: three letters, in any case, white space around them trimmed.
+    pattern: '^\\s*[A-Za-z]{3}\\s*$',
+  });
 
 /**
  * A price in major units: a number, a numeric string or null. Kept as sent; the service turns it into
@@ -441,7 +437,9 @@ function showList<S extends z.ZodType>(show: S) {
   const description = 'The event’s shows. A single show object is also accepted and read as a one-show array.';
   const shows = z.array(show).min(1, 'must contain at least one show');
   return documentAs(
-    z.preprocess((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : v), shows).meta({ description }),
+    z
+      .preprocess((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : v), shows)
+      .meta({ description }),
     z.union([shows, show]).meta({ description }),
   );
 }
