@@ -24,6 +24,8 @@ const config: KnipConfig = {
     // The partner client's face: what partners import from `@encore/partner-client` (client/README.md).
     'client/src/index.ts',
   ],
+  // Prism is started by e2e/openapi-conformance.spec.ts (its CLI's file, in a child process).
+  ignoreDependencies: ['@stoplight/prism-cli'],
   // A type or interface that an exported function takes or returns stays exported, so that callers can
   // name it, even when only its own file does so far. Values get no such pass.
   ignoreExportsUsedInFile: { interface: true, type: true },

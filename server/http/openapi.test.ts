@@ -7,6 +7,7 @@ import { apiRequest } from '@/server/testing/fixtures';
 import { buildOpenApiDocument } from './openapi';
 import { allRoutes } from './registry';
 
+type Json = Record<string, Record<string, unknown>>;
 type Operation = {
   security: unknown[];
   parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
@@ -80,6 +81,35 @@ describe('OpenAPI document', () => {
     }
     // Events, tickets, marketplace, access layer, market data and the Channels API all mutate.
     expect(mutating).toBeGreaterThanOrEqual(20);
+  });
+
+  it('declares X-Request-Id on every answer, 400 and 500 on every operation, Retry-After on a 429', () => {
+    const components = doc.components as { responses: Record<string, { headers: Record<string, unknown> }> };
+    for (const [p, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops) as [string, Operation][]) {
+        const what = `${method.toUpperCase()} ${p}`;
+        expect(op.responses['200'].headers, what).toHaveProperty('X-Request-Id');
+        expect(Object.keys(op.responses), what).toEqual(expect.arrayContaining(['400', '500']));
+      }
+    }
+    for (const [name, response] of Object.entries(components.responses)) {
+      expect(response.headers, name).toHaveProperty('X-Request-Id');
+    }
+    expect(components.responses.Error429.headers).toHaveProperty('Retry-After');
+    expect(components.responses.Error405.headers).toHaveProperty('Allow');
+  });
+
+  it('says what refinements enforce (the Prism test, e2e/openapi-conformance.spec.ts, checks it against the API)', () => {
+    const schemas = doc.components.schemas as Record<string, Record<string, unknown> & { properties: Json }>;
+    expect(schemas.RuleInput.properties.ruleType).toMatchObject({ enum: expect.arrayContaining(['COMBINATION']) });
+    expect(schemas.SellAccessLayerRequest.not).toEqual({ required: ['tickets', 'orders'] });
+    expect(schemas.ChannelListingsBulk.properties.listings).toMatchObject({
+      items: { $ref: '#/components/schemas/ChannelListingItem' },
+    });
+    const details = doc.paths['/v1/marketdata/events/{externalReferenceId}/inventory/details'].put as {
+      requestBody: { content: { 'application/json': { schema: { oneOf: unknown[] } } } };
+    };
+    expect(details.requestBody.content['application/json'].schema.oneOf).toHaveLength(2);
   });
 
   it('is served without a key at /v1/openapi.json', async () => {

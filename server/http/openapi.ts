@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { publicBaseUrl } from '@/server/env';
 import { STATUS_OF } from '@/server/lib/errors';
 import type { RouteContract } from '@/server/lib/contract';
+import { documentedAs } from '@/server/lib/json-schema';
+import { MAX_JSON_DEPTH } from '@/server/lib/storable';
 import { IDEMPOTENCY_HEADER, isMutating } from './idempotency';
 
 type Json = Record<string, unknown>;
@@ -27,7 +29,19 @@ function hoist(schema: Json, components: Record<string, unknown>): Json {
 }
 
 function toSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<string, unknown>): Json {
-  const json = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' }) as Json;
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    // A schema whose structure is not what a client sends shows the one it names (server/lib/json-schema.ts).
+    override: (ctx) => {
+      const documented = documentedAs(ctx.zodSchema);
+      if (!documented) return;
+      const target = ctx.jsonSchema as Json;
+      for (const key of Object.keys(target)) delete target[key];
+      Object.assign(target, toSchema(documented, io, components));
+    },
+  }) as Json;
   // A schema that is itself registered with an id comes back as a reference to its own $defs entry.
   return hoist(json, components);
 }
@@ -39,13 +53,14 @@ function parametersOf(
   example: Record<string, string> | undefined,
 ) {
   if (!schema || !(schema instanceof z.ZodObject)) return [];
-  return Object.entries(schema.shape as Record<string, z.ZodType>).map(([name, field]) => {
-    const json = toSchema(field, 'input', components);
-    const { description, ...rest } = json;
+  // The object's own `required` list decides: a query's `.meta({ required })` can say what its refinement demands.
+  const object = toSchema(schema, 'input', components) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.keys(schema.shape as Record<string, z.ZodType>).map((name) => {
+    const { description, ...rest } = object.properties?.[name] ?? {};
     return {
       name,
       in: where,
-      required: where === 'path' ? true : !field.safeParse(undefined).success,
+      required: where === 'path' ? true : (object.required ?? []).includes(name),
       ...(description ? { description } : {}),
       ...(example?.[name] !== undefined ? { example: example[name] } : {}),
       schema: rest,
@@ -58,12 +73,14 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing, invalid or revoked API key',
   403: 'Wrong kind of key for this operation (a publishable key opens only the buy access layer), a disabled partner, or a page origin the publishable key may not be used from',
   404: 'Unknown resource (or one that belongs to another partner)',
-  405: 'Method not allowed on this path',
+  405: 'Method not allowed on this path: answered to any method a path does not list here; `Allow` names the ones it has',
   409: 'Conflict with the current state',
   413: 'Request body too large',
   415: 'Body is not JSON',
   422: 'The Idempotency-Key was already used with another request',
   429: 'Rate limit exceeded; see the Retry-After header',
+  500: 'A failure on Encore’s side: quote the request id (`X-Request-Id`) to support',
+  502: 'A server Encore depends on for this call (the payment provider) failed',
 };
 
 /** Error answers as the API gives them, where the generic one would say less than the real one. */
@@ -111,7 +128,10 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
       description:
         'Connects a primary ticketing platform with the Encore resale market. Every response uses the envelope ' +
         '`{ status, data, errors }`: `errors` is null on success (an empty array in access-layer successes); on error ' +
-        '`data` is null and `errors` is `{ message, code, details? }`. Every response carries `X-Request-Id`.',
+        '`data` is null and `errors` is `{ message, code, details? }`. Every response carries `X-Request-Id`. A path ' +
+        'called with a method it does not list answers 405 (`components.responses.Error405`) with `Allow` naming ' +
+        'the methods it has. Everywhere (a rule said once, here): no text, key or value may hold a NUL character or ' +
+        `an unpaired UTF-16 surrogate, and no body may nest objects and arrays deeper than ${MAX_JSON_DEPTH} (400 naming the field).`,
     },
     servers: [{ url: publicBaseUrl() }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
@@ -119,6 +139,7 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
     components: {
       securitySchemes: SECURITY_SCHEMES,
       responses: errorResponses(),
+      headers: HEADERS,
       schemas: { ...components, ErrorEnvelope: ERROR_ENVELOPE },
     },
   };
@@ -161,9 +182,10 @@ function operationOf(r: RouteContract, components: Record<string, unknown>) {
 
 /** A route's success answer (in the envelope unless raw) and the error statuses it can answer. */
 function responsesOf(r: RouteContract, components: Record<string, unknown>) {
-  const statuses = new Set<number>(r.errorStatuses ?? []);
+  // 400: any call's path and query are checked for what cannot be stored (a NUL) even where no schema reads them.
+  // 500: a failure on Encore's side, answered in the envelope with the request id to quote.
+  const statuses = new Set<number>([400, 500, ...(r.errorStatuses ?? [])]);
   if (r.auth !== 'none') [401, 403].forEach((s) => statuses.add(s));
-  if (r.query || r.body || r.params) statuses.add(400);
   if (r.body) [413, 415].forEach((s) => statuses.add(s));
   if (r.rateLimit) statuses.add(429);
   if (idempotent(r)) [400, 409, 422].forEach((s) => statuses.add(s));
@@ -190,7 +212,11 @@ function responsesOf(r: RouteContract, components: Record<string, unknown>) {
   const responses: Record<string, unknown> = {
     '200': {
       description: 'Success',
-      ...(idempotent(r) ? { headers: { 'Idempotent-Replayed': REPLAYED_HEADER } } : {}),
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+        ...(idempotent(r) ? { 'Idempotent-Replayed': { $ref: '#/components/headers/IdempotentReplayed' } } : {}),
+        ...(r.rateLimit ? RATE_LIMIT_HEADERS : {}),
+      },
       content: {
         'application/json': {
           schema: success,
@@ -205,19 +231,37 @@ function responsesOf(r: RouteContract, components: Record<string, unknown>) {
   return responses;
 }
 
-/** The shared error answers, one per status, each with an example. */
+/**
+ * The shared error answers, one per status, each with an example: the envelope with that `status` and the
+ * codes that status carries, and the headers it always has.
+ */
 function errorResponses() {
   const errorResponses: Record<string, unknown> = {};
   for (const s of Object.keys(ERROR_TEXT).map(Number)) {
     errorResponses[`Error${s}`] = {
       description: ERROR_TEXT[s],
+      headers: {
+        'X-Request-Id': { $ref: '#/components/headers/RequestId' },
+        ...(s === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_LIMIT_HEADERS } : {}),
+        ...(s === 405 ? { Allow: { $ref: '#/components/headers/Allow' } } : {}),
+      },
       content: {
         'application/json': {
-          schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+          schema: {
+            allOf: [
+              { $ref: '#/components/schemas/ErrorEnvelope' },
+              {
+                properties: {
+                  status: { const: s },
+                  errors: { properties: { code: { enum: codesOf(s) } } },
+                },
+              },
+            ],
+          },
           example: ERROR_EXAMPLES[s] ?? {
             status: s,
             data: null,
-            errors: { message: ERROR_TEXT[s].split(':')[0], code: codeOf(s) },
+            errors: { message: ERROR_TEXT[s].split(':')[0], code: codesOf(s)[0] },
           },
         },
       },
@@ -232,6 +276,45 @@ function securityOf(r: RouteContract) {
   if (r.auth === 'channels') return [{ ChannelsKey: [] }];
   return r.publishableKey ? [{ PartnerKey: [] }, { PublishableKey: [] }] : [{ PartnerKey: [] }];
 }
+
+/** Headers of the API's answers, declared once (`components.headers`). */
+const HEADERS = {
+  RequestId: {
+    description:
+      'On every answer: the id of this request in Encore’s logs (the caller’s own `X-Request-Id` when it sent a sane one)',
+    required: true,
+    schema: { type: 'string', minLength: 1 },
+  },
+  RetryAfter: {
+    description: 'Whole seconds until one more call would be accepted',
+    required: true,
+    schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+  },
+  RateLimitLimit: {
+    description: 'Calls allowed in the window (on the 200 and 429 answers of a rate-limited operation)',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  RateLimitRemaining: {
+    description: 'Calls left in the window',
+    required: true,
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  Allow: {
+    description: 'The methods the path has, e.g. `GET, POST`',
+    required: true,
+    schema: { type: 'string', pattern: '^[A-Z]+(, [A-Z]+)*$' },
+  },
+  IdempotentReplayed: {
+    description: 'Present (`true`) when this is the stored answer of an earlier call with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/RateLimitLimit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/RateLimitRemaining' },
+};
 
 const SECURITY_SCHEMES = {
   PartnerKey: {
@@ -320,11 +403,9 @@ const IDEMPOTENCY_PARAMETER = {
   example: '5f0c6a0e-2b7a-4f7e-9a51-3b1d2c9e8f10',
 };
 
-const REPLAYED_HEADER = {
-  description: 'Present (`true`) when this is the stored answer of an earlier call with the same Idempotency-Key',
-  schema: { type: 'string', enum: ['true'] },
-};
-
-function codeOf(status: number): string {
-  return Object.entries(STATUS_OF).find(([, s]) => s === status)?.[0] ?? 'BAD_REQUEST';
+/** The error codes answered with `status` (server/lib/errors.ts). */
+function codesOf(status: number): string[] {
+  return Object.entries(STATUS_OF)
+    .filter(([, s]) => s === status)
+    .map(([code]) => code);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneOf } from '@/server/lib/json-schema';
 import { langParam } from '@/server/modules/tickets/schemas';
 
 /*
@@ -65,7 +66,8 @@ const orderItem = z
   .superRefine((o, ctx) => {
     if (!o.combinations && !o.tickets)
       ctx.addIssue({ code: 'custom', path: ['combinations'], message: 'is required (or tickets)' });
-  });
+  })
+  .meta(atLeastOneOf('combinations', 'tickets'));
 
 export const sellAccessLayerRequest = z
   .object({
@@ -95,7 +97,7 @@ export const sellAccessLayerRequest = z
     if (b.tickets && b.orders)
       ctx.addIssue({ code: 'custom', path: ['orders'], message: 'tickets and orders must not be sent together' });
   })
-  .meta({ id: 'SellAccessLayerRequest' });
+  .meta({ id: 'SellAccessLayerRequest', not: { required: ['tickets', 'orders'] } });
 export type SellAccessLayerRequest = z.output<typeof sellAccessLayerRequest>;
 
 export const sellAccessLayerQuery = z.object({
@@ -151,7 +153,7 @@ const typeParam = z
   .string({ error: 'is required' })
   .min(1, 'is required')
   .refine((t) => (ACCESS_LAYER_TYPES as readonly string[]).includes(t), { message: 'must be buy' })
-  .meta({ description: 'Component family: `buy` (the only value Encore serves)' });
+  .meta({ description: 'Component family: `buy` (the only value Encore serves)', enum: [...ACCESS_LAYER_TYPES] });
 
 export const buyAccessLayerQuery = z
   .object({
@@ -164,7 +166,9 @@ export const buyAccessLayerQuery = z
     if (q.type !== 'buy') return;
     if (!q.eventId) ctx.addIssue({ code: 'custom', path: ['eventId'], message: 'is required when type is buy' });
     if (!q.showId) ctx.addIssue({ code: 'custom', path: ['showId'], message: 'is required when type is buy' });
-  });
+  })
+  // `type` can only be buy, so the ids are always required: the document marks the three parameters so.
+  .meta({ required: ['type', 'eventId', 'showId'] });
 
 export const bulkAccessLayerQuery = z.object({
   type: typeParam,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { inputJsonSchema, whenField } from '@/server/lib/json-schema';
 import { priceSchema } from './schemas';
 
 /**
@@ -60,10 +61,11 @@ export const ruleItemSchema = z
     ticketOptionId: z.string().min(1).max(200).optional(),
     priceTypeId: z.string().min(1).max(200).optional(),
     price: priceSchema.optional(),
+    // A string checked below rather than an enum: an unknown type answers its own message.
     ruleType: z
       .string()
       .min(1)
-      .meta({ description: `One of ${RULE_TYPES.join(', ')}` }),
+      .meta({ description: `One of ${RULE_TYPES.join(', ')}`, enum: [...RULE_TYPES] }),
     rules: z.record(z.string(), z.unknown()).optional(),
     description: z.string().optional(),
   })
@@ -87,7 +89,23 @@ export const ruleItemSchema = z
         ctx.addIssue({ code: 'custom', path: ['rules', ...issue.path], message: issue.message });
     }
   })
-  .meta({ id: 'RuleInput' });
+  .meta({
+    id: 'RuleInput',
+    // The refinement above, as JSON Schema says it (a LISTING_WINDOW's and a PRICE_LIMITS' two bounds compared
+    // stay in the description of their types).
+    allOf: [
+      // `if`/`then` rather than `dependentRequired`: read alike by draft-07 validators (Prism's default).
+      { if: { required: ['ticketOptionId'] }, then: { required: ['showId'] } },
+      { if: { required: ['priceTypeId'] }, then: { required: ['showId'] } },
+      whenField('ruleType', 'COMBINATION', { required: ['showId', 'ticketOptionId', 'priceTypeId'] }),
+      ...(Object.keys(resaleRuleBodies) as ResaleRuleType[]).map((type) => {
+        const body = inputJsonSchema(resaleRuleBodies[type]);
+        // `rules` may be left out where the type's body needs nothing (it is read as `{}`).
+        const needed = Array.isArray(body.required) && body.required.length > 0;
+        return whenField('ruleType', type, { ...(needed ? { required: ['rules'] } : {}), properties: { rules: body } });
+      }),
+    ],
+  });
 
 export const rulesRequestSchema = z
   .array(ruleItemSchema)

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { primarySalesFeeResponse, primarySalesFeeSchema } from '@/server/modules/partners/schemas';
+import { documentAs, NOT_BLANK } from '@/server/lib/json-schema';
 import { decimalString, isCurrencyCode, toMinorUnits } from '@/server/lib/money';
 import { sanitizeSvg } from '@/server/lib/svg';
 
@@ -29,7 +30,7 @@ function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
 
 const text = () => z.string({ error: unlessMissing('must be a string') });
 /** Titles are what a buyer sees: blank is refused. */
-const title = () => text().trim().min(1, 'must not be empty');
+const title = () => text().trim().min(1, 'must not be empty').meta({ pattern: NOT_BLANK });
 /** Partner identifiers are kept exactly as sent (no trimming: they are the partner's keys). */
 // At most 200 characters: they are keys of unique indexes (PostgreSQL refuses index entries over ~2.7 kB).
 const partnerId = () => text().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
@@ -46,7 +47,7 @@ const imageKind = oneOf(['main', 'secondary', 'nft']);
 
 function imageShape() {
   return {
-    url: text().trim().min(1, 'must not be empty'),
+    url: text().trim().min(1, 'must not be empty').meta({ pattern: NOT_BLANK }),
     kind: imageKind.default('main'),
     originalUrl: text().optional(),
   };
@@ -214,25 +215,42 @@ const feeResponseField = (level: string) =>
 /* ---------- TicketOption ---------- */
 
 const currency = () =>
-  text()
-    .trim()
-    .toUpperCase()
-    .refine(isCurrencyCode, 'must be an ISO 4217 currency code such as EUR or USD')
-    .meta({ description: 'ISO 4217 code; lower case is accepted and upper-cased', example: 'ARS' });
+  text().trim().toUpperCase().refine(isCurrencyCode, 'must be an ISO 4217 currency code such as EUR or USD').meta({
+    description: 'ISO 4217 code (one the server knows); lower case is accepted and upper-cased',
+    example: 'ARS',
+    // What the refinement can be said of: three letters, in any case, white space around them trimmed.
+    pattern: '^\\s*[A-Za-z]{3}\\s*$',
+  });
 
 /**
  * A price in major units: a number, a numeric string or null. Kept as sent; the service turns it into
  * minor units with `toMinorUnits`. Negative prices are refused.
  */
-export const priceSchema = z
-  .union([z.number(), z.string(), z.null()], { error: 'must be a number, a numeric string or null' })
-  .superRefine((value, ctx) => {
-    if (value === null) return;
-    const decimal = decimalString(value);
-    if (decimal === null) ctx.addIssue({ code: 'custom', message: 'must be a number, a numeric string or null' });
-    else if (decimal.startsWith('-')) ctx.addIssue({ code: 'custom', message: 'must not be negative' });
-  })
-  .meta({ description: 'Price in major units, excluding commissions and fees', example: 5500 });
+const PRICE_DESCRIPTION = 'Price in major units, excluding commissions and fees';
+export const priceSchema = documentAs(
+  z
+    .union([z.number(), z.string(), z.null()], { error: 'must be a number, a numeric string or null' })
+    .superRefine((value, ctx) => {
+      if (value === null) return;
+      const decimal = decimalString(value);
+      if (decimal === null) ctx.addIssue({ code: 'custom', message: 'must be a number, a numeric string or null' });
+      else if (decimal.startsWith('-')) ctx.addIssue({ code: 'custom', message: 'must not be negative' });
+    })
+    .meta({ description: PRICE_DESCRIPTION, example: 5500 }),
+  // What `decimalString` reads: a number written without an exponent (0, or 0.000001 up to below 1e21), or
+  // digits with an optional decimal part, white space around them trimmed; never negative.
+  z
+    .union([
+      z
+        .number()
+        .min(0)
+        .lt(1e21)
+        .meta({ not: { exclusiveMinimum: 0, exclusiveMaximum: 0.000001 } }),
+      z.string().regex(/^\s*\d+(\.\d+)?\s*$/),
+      z.null(),
+    ])
+    .meta({ description: `${PRICE_DESCRIPTION}: a number, a numeric string (\`"55.00"\`) or null`, example: 5500 }),
+);
 
 function ticketOptionShape() {
   return {
@@ -416,12 +434,14 @@ export const showResponse = z
  * The OpenAPI document shows the array (the canonical form) and says so in the description.
  */
 function showList<S extends z.ZodType>(show: S) {
-  return z
-    .preprocess(
-      (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : v),
-      z.array(show).min(1, 'must contain at least one show'),
-    )
-    .meta({ description: 'The event’s shows. A single show object is also accepted and read as a one-show array.' });
+  const description = 'The event’s shows. A single show object is also accepted and read as a one-show array.';
+  const shows = z.array(show).min(1, 'must contain at least one show');
+  return documentAs(
+    z
+      .preprocess((v) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? [v] : v), shows)
+      .meta({ description }),
+    z.union([shows, show]).meta({ description }),
+  );
 }
 
 function checkShowIdsUnique(event: { shows?: unknown }, ctx: z.RefinementCtx) {

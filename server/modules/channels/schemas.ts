@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHANNEL_LISTING_STATUSES, CHANNEL_SALE_STATUSES } from '@/db/schema/channels';
 import { defineRoute } from '@/server/lib/contract';
+import { atLeastOneOf, documentAs, NOT_BLANK } from '@/server/lib/json-schema';
 import { channelsMeResponse } from '@/server/modules/partners/schemas';
 
 /*
@@ -12,8 +13,8 @@ import { channelsMeResponse } from '@/server/modules/partners/schemas';
 const MAX_CHANNEL_LISTINGS_PER_REQUEST = 1000;
 const MAX_TICKETS_PER_CHANNEL_LISTING = 50;
 
-const id = (what: string) => z.string().trim().min(1).max(200).meta({ description: what });
-const seatText = z.string().trim().min(1).max(100);
+const id = (what: string) => z.string().trim().min(1).max(200).meta({ description: what, pattern: NOT_BLANK });
+const seatText = z.string().trim().min(1).max(100).meta({ pattern: NOT_BLANK });
 
 const channelListingId = z
   .string()
@@ -21,7 +22,12 @@ const channelListingId = z
   .min(1)
   .max(200)
   .regex(/^[A-Za-z0-9._:-]+$/, 'use letters, digits and . _ : - only')
-  .meta({ description: "The channel's own id of the listing (the upsert key)", example: 'RH-88123' });
+  .meta({
+    description: "The channel's own id of the listing (the upsert key)",
+    example: 'RH-88123',
+    // The regex is checked on the trimmed id.
+    pattern: '^\\s*[A-Za-z0-9._:-]+\\s*$',
+  });
 
 const channelSeat = z
   .strictObject({
@@ -77,24 +83,27 @@ const needsCount = (b: { quantity?: number; seats?: unknown[] }, ctx: z.Refineme
 export const channelListingBody = z
   .strictObject(listingFields)
   .superRefine(needsCount)
-  .meta({ id: 'ChannelListingInput' });
+  .meta({ id: 'ChannelListingInput', ...atLeastOneOf('quantity', 'seats') });
 export type ChannelListingBody = z.output<typeof channelListingBody>;
 
 /** One item of `POST /v1/channels/listings/bulk`: the listing with its id. */
 export const channelListingItem = z
   .strictObject({ listingId: channelListingId, ...listingFields })
   .superRefine(needsCount)
-  .meta({ id: 'ChannelListingItem' });
+  .meta({ id: 'ChannelListingItem', ...atLeastOneOf('quantity', 'seats') });
 
+const BULK_DESCRIPTION = `Up to ${MAX_CHANNEL_LISTINGS_PER_REQUEST} listings (ChannelListingItem), each validated on its own`;
+/** Items are checked one by one by the module (each refused one named by its index); the document shows their schema. */
 export const channelListingsBulkBody = z
   .strictObject({
-    listings: z
-      .array(z.unknown())
-      .min(1, 'at least one listing is required')
-      .max(MAX_CHANNEL_LISTINGS_PER_REQUEST, `at most ${MAX_CHANNEL_LISTINGS_PER_REQUEST} listings per request`)
-      .meta({
-        description: `Up to ${MAX_CHANNEL_LISTINGS_PER_REQUEST} listings (ChannelListingItem), each validated on its own`,
-      }),
+    listings: documentAs(
+      z
+        .array(z.unknown())
+        .min(1, 'at least one listing is required')
+        .max(MAX_CHANNEL_LISTINGS_PER_REQUEST, `at most ${MAX_CHANNEL_LISTINGS_PER_REQUEST} listings per request`)
+        .meta({ description: BULK_DESCRIPTION }),
+      z.array(channelListingItem).min(1).max(MAX_CHANNEL_LISTINGS_PER_REQUEST).meta({ description: BULK_DESCRIPTION }),
+    ),
   })
   .meta({ id: 'ChannelListingsBulk' });
 
@@ -156,7 +165,7 @@ export const channelSaleParams = z.object({
     .trim()
     .min(1)
     .max(100)
-    .meta({ description: 'The sale (`chs_…`)', example: 'chs_2Fh7kQ9mW3xT5vB8nL1p' }),
+    .meta({ description: 'The sale (`chs_…`)', example: 'chs_2Fh7kQ9mW3xT5vB8nL1p', pattern: NOT_BLANK }),
 });
 
 export const channelSalesQuery = z.object({

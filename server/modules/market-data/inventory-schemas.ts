@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneOf, documentAs } from '@/server/lib/json-schema';
 import { eventResponse } from '@/server/modules/catalog/schemas';
 
 /* Wire shapes of the inventory API (spec "Market data: inventory", "Inventory object"). Pure zod. */
@@ -17,17 +18,23 @@ export const inventoryBody = z
   .meta({ id: 'Inventory' });
 export type InventoryBody = z.output<typeof inventoryBody>;
 
-/** A detail's inventory: the Inventory object without capacity (event-level only); unknown fields refused. */
-const detailInventory = z.looseObject(showFields).superRefine((value, ctx) => {
-  for (const key of Object.keys(value)) {
-    if (key in showFields) continue;
-    ctx.addIssue({
-      code: 'custom',
-      path: [key],
-      message: key === 'capacity' ? 'is event-level only (PUT …/inventory)' : 'is not an inventory field',
-    });
-  }
-});
+/**
+ * A detail's inventory: the Inventory object without capacity (event-level only); unknown fields refused (by the
+ * refinement, with a message of its own for capacity; the document says it as a strict object).
+ */
+const detailInventory = documentAs(
+  z.looseObject(showFields).superRefine((value, ctx) => {
+    for (const key of Object.keys(value)) {
+      if (key in showFields) continue;
+      ctx.addIssue({
+        code: 'custom',
+        path: [key],
+        message: key === 'capacity' ? 'is event-level only (PUT …/inventory)' : 'is not an inventory field',
+      });
+    }
+  }),
+  z.strictObject(showFields).meta({ description: 'The Inventory object without `capacity` (event-level only)' }),
+);
 
 export const inventoryDetailItem = z
   .object({
@@ -39,17 +46,21 @@ export const inventoryDetailItem = z
   .superRefine((item, ctx) => {
     if (!item.ticketOptionId && !item.priceTypeId)
       ctx.addIssue({ code: 'custom', path: ['ticketOptionId'], message: 'or priceTypeId (or both) is required' });
-  });
+  })
+  .meta(atLeastOneOf('ticketOptionId', 'priceTypeId'));
 export type InventoryDetailItem = z.output<typeof inventoryDetailItem>;
 
 const details = z.array(inventoryDetailItem).min(1, 'at least one item is required').max(1000, 'at most 1000 items');
 /** The array as the guide sends it, or `{ items: [...] }` as the reference lists it (unwrapped first). */
-export const inventoryDetailsBody = z
-  .preprocess(
-    (v) => (v && typeof v === 'object' && !Array.isArray(v) && 'items' in v ? (v as { items: unknown }).items : v),
-    details,
-  )
-  .meta({ description: 'An array of items, or `{ "items": [...] }`' });
+export const inventoryDetailsBody = documentAs(
+  z
+    .preprocess(
+      (v) => (v && typeof v === 'object' && !Array.isArray(v) && 'items' in v ? (v as { items: unknown }).items : v),
+      details,
+    )
+    .meta({ description: 'An array of items, or `{ "items": [...] }`' }),
+  z.xor([details, z.object({ items: details })]).meta({ description: 'An array of items, or `{ "items": [...] }`' }),
+);
 
 export const inventoryParams = z.object({ externalReferenceId: z.string().min(1).max(200) });
 export const inventoryQuery = z.object({

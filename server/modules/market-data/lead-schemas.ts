@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneOf, documentAs, NOT_BLANK, whenField } from '@/server/lib/json-schema';
 import { isCurrencyCode } from '@/server/lib/money';
 
 /*
@@ -11,7 +12,7 @@ const MAX_LEADS_PER_REQUEST = 1000;
 /** The spec's message when a lead names no buyer identifier. */
 export const BUYER_REQUIRED = 'buyer.email or buyer.phone or buyer.id is required';
 
-const text = (max = 200) => z.string().trim().min(1, 'must not be empty').max(max);
+const text = (max = 200) => z.string().trim().min(1, 'must not be empty').max(max).meta({ pattern: NOT_BLANK });
 
 export const leadSchema = z
   .object({
@@ -25,7 +26,7 @@ export const leadSchema = z
         id: text().optional(),
         fullName: text(300).optional(),
       })
-      .meta({ description: 'At least one of `email`, `phone`, `id`' }),
+      .meta({ description: 'At least one of `email`, `phone`, `id`', ...atLeastOneOf('email', 'phone', 'id') }),
     ticketId: text().optional().meta({ description: 'Required for TICKET_HOLDER' }),
     price: z
       .union([z.number().nonnegative().max(1e12), z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, 'must be a number')])
@@ -34,8 +35,9 @@ export const leadSchema = z
     currency: z
       .string()
       .refine(isCurrencyCode, 'must be an ISO 4217 currency code such as EUR or USD')
+      .meta({ pattern: '^[A-Z]{3}$' })
       .optional()
-      .meta({ description: "ISO 4217; default the show's ticket option currency" }),
+      .meta({ description: "ISO 4217 (a code the server knows); default the show's ticket option currency" }),
     ticketOptionId: text().optional(),
     priceTypeId: text().optional(),
     purchaseDate: z.iso
@@ -55,11 +57,16 @@ export const leadSchema = z
         ctx.addIssue({ code: 'custom', path: ['price'], message: 'is required for TICKET_HOLDER' });
     }
   })
-  .meta({ id: 'Lead' });
+  .meta({ id: 'Lead', ...whenField('type', 'TICKET_HOLDER', { required: ['ticketId', 'price'] }) });
 export type LeadBody = z.output<typeof leadSchema>;
 
-export const bulkLeadsSchema = z
-  .array(z.unknown())
-  .min(1, 'at least one lead is required')
-  .max(MAX_LEADS_PER_REQUEST, `at most ${MAX_LEADS_PER_REQUEST} leads per request`)
-  .meta({ description: 'Up to 1,000 leads of any types; each is validated on its own' });
+/** Items are checked one by one by the module (each refused one named by its index); the document shows Leads. */
+const BULK_DESCRIPTION = 'Up to 1,000 leads of any types; each is validated on its own';
+export const bulkLeadsSchema = documentAs(
+  z
+    .array(z.unknown())
+    .min(1, 'at least one lead is required')
+    .max(MAX_LEADS_PER_REQUEST, `at most ${MAX_LEADS_PER_REQUEST} leads per request`)
+    .meta({ description: BULK_DESCRIPTION }),
+  z.array(leadSchema).min(1).max(MAX_LEADS_PER_REQUEST).meta({ description: BULK_DESCRIPTION }),
+);

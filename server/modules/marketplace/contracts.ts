@@ -180,11 +180,12 @@ export const buyIntentionRoute = defineRoute({
   summary: 'Hold listings for a buyer and get the payment URL',
   description:
     'Holds the listings for BUY_INTENTION_MINUTES (10 by default) while the buyer pays; exactly one buyer can hold a ' +
-    'listing (others get 409). Listings of one event, one show and one ticket option.',
+    'listing (others get 409). Listings of one event, one show and one ticket option. 502 when the payment ' +
+    'provider failed to open the payment (nothing is held then).',
   auth: 'partner',
   body: buyIntentionRequest,
   response: buyIntentionResponse,
-  errorStatuses: [404, 409],
+  errorStatuses: [404, 409, 502],
   examples: buyIntentionExample,
 });
 

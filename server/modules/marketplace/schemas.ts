@@ -17,7 +17,7 @@ const langParam = ticketsLangParam.meta({
 const absoluteUrl = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
   .max(2000)
-  .meta({ description: 'An absolute http(s) URL' });
+  .meta({ description: 'An absolute http(s) URL', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 
 const seat = z
   .looseObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '@/server/lib/contract';
+import { whenField } from '@/server/lib/json-schema';
 import { RETURN_ORIGINS_MAX } from '@/server/lib/return-origins';
 
 /* ---------- Primary sales fee (ticket, ticket option, show, event; partner default) ---------- */
@@ -25,7 +26,11 @@ export const primarySalesFeeSchema = z
       ctx.addIssue({ code: 'custom', path: ['value'], message: 'must be at most 100 for a PERCENTAGE fee' });
     }
   })
-  .meta({ id: 'PrimarySalesFeeInput', description: FEE_DESCRIPTION });
+  .meta({
+    id: 'PrimarySalesFeeInput',
+    description: FEE_DESCRIPTION,
+    ...whenField('type', 'PERCENTAGE', { properties: { value: { maximum: 100 } } }),
+  });
 
 export const primarySalesFeeResponse = z
   .object({ type: z.enum(PRIMARY_SALES_FEE_TYPES), value: z.number() })

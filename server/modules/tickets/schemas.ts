@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { atLeastOneOf, documentAs } from '@/server/lib/json-schema';
 import { priceSchema } from '@/server/modules/catalog/schemas';
 import { primarySalesFeeSchema } from '@/server/modules/partners/schemas';
 
@@ -21,6 +22,8 @@ const buyerObject = z.looseObject({
  * The original purchaser: an e-mail string, or an object with at least one of email, phone, id. Checked
  * in one refinement so the error carries the spec's message instead of a generic union failure.
  */
+const BUYER_DESCRIPTION =
+  'An e-mail string, or `{ email?, phone?, id?, fullName?, name? }` with at least one of email, phone, id';
 const buyerSchema = z
   // Readable messages instead of the union's own "Invalid input": missing, or neither shape.
   .union([z.string(), buyerObject], {
@@ -40,10 +43,14 @@ const buyerSchema = z
       ctx.addIssue({ code: 'custom', message: 'buyer.email or buyer.phone or buyer.id is required' });
     }
   })
-  .meta({
-    description:
-      'An e-mail string, or `{ email?, phone?, id?, fullName?, name? }` with at least one of email, phone, id',
-  });
+  .meta({ description: BUYER_DESCRIPTION });
+/** The refinement's rules as the document says them: an e-mail, or an object naming the buyer. */
+documentAs(
+  buyerSchema,
+  z
+    .union([email, buyerObject.extend({ email: email.optional() }).meta(atLeastOneOf('email', 'phone', 'id'))])
+    .meta({ description: BUYER_DESCRIPTION }),
+);
 
 const ticketAccessSchema = z
   .looseObject({
