@@ -21,12 +21,19 @@ describe('405 detection for known /v1 paths', () => {
     r('DELETE', '/v1/tickets/{ticketId}'),
     r('GET', '/v1/tickets/batches/{batchId}'),
     r('POST', '/v1/tickets'),
+    r('GET', '/v1/channels/listings/{listingId}'),
+    r('PUT', '/v1/channels/listings/{listingId}'),
+    r('POST', '/v1/channels/listings/bulk'),
   ]);
 
   it('names the allowed methods when the path exists with other methods', () => {
     expect(allowedMethodsFor(templates, 'POST', '/v1/me')).toEqual(['GET']);
     expect(allowedMethodsFor(templates, 'GET', '/v1/tickets/t-1')).toEqual(['DELETE', 'PUT']);
     expect(allowedMethodsFor(templates, 'GET', '/v1/tickets')).toEqual(['POST']);
+    // A literal segment is its own route's alone (Next.js routes it there first), whatever the method.
+    expect(allowedMethodsFor(templates, 'GET', '/v1/channels/listings/bulk')).toEqual(['POST']);
+    expect(allowedMethodsFor(templates, 'PUT', '/v1/channels/listings/bulk')).toEqual(['POST']);
+    expect(allowedMethodsFor(templates, 'GET', '/v1/channels/listings/lst_1')).toBeNull();
   });
 
   it('does not refuse allowed methods, unknown paths or a path another template serves', () => {
