@@ -1,5 +1,6 @@
 import { Code, pretty } from './code';
-import { PropsTable, SchemaView } from './schema-view';
+import { SchemaFields } from './schema-fields';
+import { PropsTable, SchemaView, usedComponents } from './schema-view';
 
 export type Schema = Record<string, unknown>;
 type Examples = Record<string, { summary?: string; value: unknown }>;
@@ -22,6 +23,11 @@ export interface Operation {
   'x-curl'?: string;
   'x-example-note'?: string;
   'x-rate-limit'?: { limit: number; windowSeconds: number };
+}
+
+/** A body's fields, handed to the browser with only the named schemas they reach. */
+function Fields({ schema, components }: { schema: Schema; components: Record<string, Schema> }) {
+  return <SchemaFields schema={schema} components={usedComponents(schema, components)} />;
 }
 
 /** One operation of the reference, on its own page: what it does, its parameters, an example call, and its request and answer. */
@@ -54,7 +60,7 @@ export function OperationSection({
       {op.parameters.length ? (
         <>
           <h2>Parameters</h2>
-          <PropsTable columns={['Name', 'In', 'Type', 'Required', 'Notes']}>
+          <PropsTable kind="parameters" columns={['Name', 'In', 'Type', 'Required', 'Notes']}>
             {op.parameters.map((p) => (
               <tr key={`${p.in}-${p.name}`}>
                 <td>
@@ -81,7 +87,7 @@ export function OperationSection({
       {op.requestBody ? (
         <>
           <h2>Request body</h2>
-          <SchemaView schema={op.requestBody.content['application/json'].schema} components={components} />
+          <Fields schema={op.requestBody.content['application/json'].schema} components={components} />
           {op.requestBody.content['application/json'].examples ? (
             <>
               <h2>Request example</h2>
@@ -93,7 +99,7 @@ export function OperationSection({
         </>
       ) : null}
       <h2>Response 200 {data ? <small>(the envelope&apos;s data)</small> : null}</h2>
-      {ok ? <SchemaView schema={(data as Schema) ?? ok} components={components} /> : null}
+      {ok ? <Fields schema={(data as Schema) ?? ok} components={components} /> : null}
       {op.responses['200']?.content?.['application/json']?.examples ? (
         <>
           <h2>Response example</h2>
