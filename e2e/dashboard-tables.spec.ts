@@ -201,7 +201,10 @@ test('dashboard tables fit at 1366 px and name channels, sales and pushed invent
       await page.goto(`${base}/events`);
       await page.getByRole('link', { name: `Quiet Fest ${RUN}` }).click();
       await expect(page.getByText('The partner has not sent inventory for this event.')).toBeVisible();
-      await expect(page.getByRole('link', { name: 'the inventory API' })).toHaveAttribute('href', '/docs#putInventory');
+      await expect(page.getByRole('link', { name: 'the inventory API' })).toHaveAttribute(
+        'href',
+        '/docs/operations/putInventory',
+      );
     });
 
     await test.step('the market tables pass axe, shot at 390 and 1366 px', async () => {

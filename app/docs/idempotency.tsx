@@ -1,5 +1,6 @@
 import { Code } from './code';
 import { IDEMPOTENCY_REPLAY, idempotencyCall } from './guide';
+import { operationHref } from './operation-search';
 
 /** Retrying safely: the `Idempotency-Key` header on POST, PUT and DELETE (server/http/idempotency.ts). */
 export function IdempotencySection({ baseUrl }: { baseUrl: string }) {
@@ -42,8 +43,8 @@ export function IdempotencySection({ baseUrl }: { baseUrl: string }) {
         </li>
       </ul>
       <p>
-        For example, the event of the <code>POST /v1/events</code> example below, saved as <code>event.json</code>, sent
-        twice. Without the key the retry would answer 409 (the event exists); with it:
+        For example, the event of the <a href={operationHref('createEvent')}>POST /v1/events</a> example, saved as{' '}
+        <code>event.json</code>, sent twice. Without the key the retry would answer 409 (the event exists); with it:
       </p>
       <Code label="Call with an Idempotency-Key">{idempotencyCall(baseUrl)}</Code>
       <Code label="Answer to the same call sent again">{IDEMPOTENCY_REPLAY}</Code>

@@ -1,5 +1,6 @@
 import { Code, pretty } from './code';
-import { PropsTable, SchemaView } from './schema-view';
+import { SchemaFields } from './schema-fields';
+import { PropsTable, SchemaView, usedComponents } from './schema-view';
 
 export type Schema = Record<string, unknown>;
 type Examples = Record<string, { summary?: string; value: unknown }>;
@@ -24,7 +25,12 @@ export interface Operation {
   'x-rate-limit'?: { limit: number; windowSeconds: number };
 }
 
-/** One operation of the reference: what it does, its parameters, an example call, and its request and answer. */
+/** A body's fields, handed to the browser with only the named schemas they reach. */
+function Fields({ schema, components }: { schema: Schema; components: Record<string, Schema> }) {
+  return <SchemaFields schema={schema} components={usedComponents(schema, components)} />;
+}
+
+/** One operation of the reference, on its own page: what it does, its parameters, an example call, and its request and answer. */
 export function OperationSection({
   path,
   method,
@@ -40,21 +46,21 @@ export function OperationSection({
   const data = ok && (ok.properties as Record<string, Schema> | undefined)?.data;
   return (
     <section id={op.operationId} className="docs-op">
-      <h3>
+      <h1>
         <span className={`docs-method m-${method.toLowerCase()}`}>{method}</span> <code>{path}</code>
-      </h3>
+      </h1>
       <p className="docs-summary">{op.summary}</p>
       {op.description ? <p>{op.description}</p> : null}
       <p className="docs-meta">
-        {op.security.length ? 'Requires an API key.' : 'No authentication.'}
+        <code>{op.operationId}</code> · {op.security.length ? 'Requires an API key.' : 'No authentication.'}
         {op['x-rate-limit']
           ? ` Limited to ${op['x-rate-limit'].limit} requests per ${op['x-rate-limit'].windowSeconds} s per partner.`
           : ''}
       </p>
       {op.parameters.length ? (
         <>
-          <h4>Parameters</h4>
-          <PropsTable columns={['Name', 'In', 'Type', 'Required', 'Notes']}>
+          <h2>Parameters</h2>
+          <PropsTable kind="parameters" columns={['Name', 'In', 'Type', 'Required', 'Notes']}>
             {op.parameters.map((p) => (
               <tr key={`${p.in}-${p.name}`}>
                 <td>
@@ -73,18 +79,18 @@ export function OperationSection({
       ) : null}
       {op['x-curl'] ? (
         <>
-          <h4>Example call</h4>
+          <h2>Example call</h2>
           <Code label={`curl for ${op.operationId}`}>{op['x-curl']}</Code>
           {op['x-example-note'] ? <p className="docs-meta">{op['x-example-note']}</p> : null}
         </>
       ) : null}
       {op.requestBody ? (
         <>
-          <h4>Request body</h4>
-          <SchemaView schema={op.requestBody.content['application/json'].schema} components={components} />
+          <h2>Request body</h2>
+          <Fields schema={op.requestBody.content['application/json'].schema} components={components} />
           {op.requestBody.content['application/json'].examples ? (
             <>
-              <h4>Request example</h4>
+              <h2>Request example</h2>
               <Code label={`Request example for ${op.operationId}`}>
                 {pretty(firstExample(op.requestBody.content['application/json'].examples))}
               </Code>
@@ -92,11 +98,11 @@ export function OperationSection({
           ) : null}
         </>
       ) : null}
-      <h4>Response 200 {data ? <small>(the envelope&apos;s data)</small> : null}</h4>
-      {ok ? <SchemaView schema={(data as Schema) ?? ok} components={components} /> : null}
+      <h2>Response 200 {data ? <small>(the envelope&apos;s data)</small> : null}</h2>
+      {ok ? <Fields schema={(data as Schema) ?? ok} components={components} /> : null}
       {op.responses['200']?.content?.['application/json']?.examples ? (
         <>
-          <h4>Response example</h4>
+          <h2>Response example</h2>
           <Code label={`Response example for ${op.operationId}`}>
             {pretty(firstExample(op.responses['200'].content['application/json'].examples))}
           </Code>
@@ -106,34 +112,9 @@ export function OperationSection({
         Error statuses:{' '}
         {Object.keys(op.responses)
           .filter((s) => s !== '200')
-          .join(', ') || 'none'}
+          .join(', ') || 'none'}{' '}
+        (<a href="/docs#errors">their answers</a>)
       </p>
     </section>
-  );
-}
-
-/** The side menu: every operation under its tag. */
-export function DocsNav({ tags, ops }: { tags: string[]; ops: { path: string; method: string; op: Operation }[] }) {
-  return (
-    <nav className="docs-nav" aria-label="Endpoints">
-      <p className="docs-brand">Encore API</p>
-      <a href="/v1/openapi.json">openapi.json</a>
-      {tags.map((tag) => (
-        <div key={tag}>
-          <p className="docs-tag">{tag}</p>
-          <ul>
-            {ops
-              .filter((o) => o.op.tags[0] === tag)
-              .map((o) => (
-                <li key={o.op.operationId}>
-                  <a href={`#${o.op.operationId}`}>
-                    <span className={`docs-method m-${o.method.toLowerCase()}`}>{o.method}</span> {o.path}
-                  </a>
-                </li>
-              ))}
-          </ul>
-        </div>
-      ))}
-    </nav>
   );
 }

@@ -2,10 +2,36 @@ import type { ReactNode } from 'react';
 
 type Schema = Record<string, unknown>;
 
+const REF_PREFIX = '#/components/schemas/';
+
+/**
+ * The named schemas `schema` reaches through `$ref`, and theirs: what a SchemaView of it reads, so a page
+ * hands the browser those few rather than the document's every schema.
+ */
+export function usedComponents(schema: unknown, components: Record<string, Schema>): Record<string, Schema> {
+  const used: Record<string, Schema> = {};
+  const visit = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      const ref = (node as Schema).$ref;
+      if (typeof ref === 'string' && ref.startsWith(REF_PREFIX)) {
+        const name = ref.slice(REF_PREFIX.length);
+        if (!(name in used) && components[name]) {
+          used[name] = components[name];
+          visit(components[name]);
+        }
+      }
+      Object.values(node).forEach(visit);
+    }
+  };
+  visit(schema);
+  return used;
+}
+
 function resolve(schema: Schema, components: Record<string, Schema>): { schema: Schema; name?: string } {
   const ref = schema.$ref;
-  if (typeof ref === 'string' && ref.startsWith('#/components/schemas/')) {
-    const name = ref.slice('#/components/schemas/'.length);
+  if (typeof ref === 'string' && ref.startsWith(REF_PREFIX)) {
+    const name = ref.slice(REF_PREFIX.length);
     return { schema: components[name] ?? {}, name };
   }
   return { schema };
@@ -55,7 +81,7 @@ export function SchemaView({
   }
   const required = new Set((target.required as string[] | undefined) ?? []);
   return (
-    <PropsTable columns={['Field', 'Type', 'Required', 'Notes']}>
+    <PropsTable kind="fields" columns={['Field', 'Type', 'Required', 'Notes']}>
       {Object.entries(props).map(([name, p]) => {
         const inner = resolve(p, components).schema;
         const innerTarget =
@@ -87,10 +113,21 @@ export function SchemaView({
   );
 }
 
-/** A table of fields or parameters, one row each, under these column headings. */
-export function PropsTable({ columns, children }: { columns: string[]; children: ReactNode }) {
+/**
+ * A table of fields or parameters, one row each, under these column headings; on a phone each row is a
+ * card (docs.css places the cells by their column, which `kind` says).
+ */
+export function PropsTable({
+  kind,
+  columns,
+  children,
+}: {
+  kind: 'fields' | 'parameters';
+  columns: string[];
+  children: ReactNode;
+}) {
   return (
-    <table className="docs-props">
+    <table className={`docs-props docs-${kind}`}>
       <thead>
         <tr>
           {columns.map((c) => (

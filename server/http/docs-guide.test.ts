@@ -10,6 +10,9 @@ import {
   verificationExample,
   webhookExamples,
 } from '@/app/docs/guide';
+import { searchOperations } from '@/app/docs/operation-search';
+import { docsReference } from '@/app/docs/reference';
+import { usedComponents } from '@/app/docs/schema-view';
 import { createEventRoute } from '@/server/modules/catalog';
 import { apiRequest, makePartner } from '@/server/testing/fixtures';
 import { channelSaleResponse } from '@/server/modules/channels';
@@ -56,5 +59,38 @@ describe('the Idempotency-Key example in /docs', () => {
     // Without the key, the retry really runs: the event exists.
     const unkeyed = await eventsPost(apiRequest('/v1/events', { key: apiKey, body: createEventRoute.examples!.body }));
     expect(unkeyed.status).toBe(409);
+  });
+});
+
+describe('the reference split into pages (issue 47)', () => {
+  const { ops, groups, components } = docsReference();
+
+  it('indexes every operation of the document once, under its tag, in the order the pages link them', () => {
+    const indexed = groups.flatMap((g) => g.ops.map((o) => o.id));
+    expect(indexed).toEqual(ops.map((o) => o.op.operationId));
+    expect(new Set(indexed).size).toBe(indexed.length);
+    for (const g of groups) expect(g.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    expect(groups.find((g) => g.tag === 'Build your own buying flow')?.slug).toBe('build-your-own-buying-flow');
+  });
+
+  it('searches by every word, in the operationId, method, path, summary or tag, case aside', () => {
+    const ids = (q: string) => searchOperations(groups, q).flatMap((g) => g.ops.map((o) => o.id));
+    expect(ids('')).toHaveLength(ops.length);
+    expect(ids('CREATEEVENT')).toEqual(['createEvent']);
+    expect(ids('post /v1/events')).toContain('createEvent');
+    expect(ids('post /v1/events')).not.toContain('updateEvent');
+    expect(ids('market data inventory')).toEqual(['putInventory', 'putInventoryDetails']);
+    expect(ids('channels')).toEqual(ops.filter((o) => o.tag === 'Channels').map((o) => o.op.operationId));
+    expect(ids('no such operation')).toEqual([]);
+  });
+
+  it("hands a body's fields every named schema they reach, and only those", () => {
+    const body = ops.find((o) => o.op.operationId === 'createEvent')!.op.requestBody!.content['application/json'];
+    const used = usedComponents(body.schema, components);
+    expect(Object.keys(used)).toContain('EventCreate');
+    expect(Object.keys(used)).toContain('ShowInput');
+    expect(Object.keys(used)).not.toContain('Event');
+    const refs = JSON.stringify(used).match(/#\/components\/schemas\/\w+/g) ?? [];
+    for (const ref of refs) expect(used[ref.split('/').pop()!], ref).toBeDefined();
   });
 });

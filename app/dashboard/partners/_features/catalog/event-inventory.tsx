@@ -43,7 +43,7 @@ export function EventInventorySection({ rows, shows }: { rows: Row[]; shows: Api
           description={
             <>
               The partner has not sent inventory for this event. It arrives through{' '}
-              <Link href="/docs#putInventory">the inventory API</Link>.
+              <Link href="/docs/operations/putInventory">the inventory API</Link>.
             </>
           }
         />

@@ -30,7 +30,7 @@ export function SeatMapPreviewSection({ preview, hrefOf }: { preview: Preview; h
           description={
             <>
               The partner sends one with the event as <code className="mono">seating</code> (an image URL or SVG):{' '}
-              <Link href="/docs#createEvent">the events API</Link>.
+              <Link href="/docs/operations/createEvent">the events API</Link>.
             </>
           }
         />
