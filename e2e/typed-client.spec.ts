@@ -311,6 +311,13 @@ test("the quick start's webhook receiver verifies what the server delivers and r
 test('/docs shows that quick start, as the file the tests above run', async ({ page }) => {
   await page.goto('/docs');
   await expect(page.locator('h2#quick-start')).toBeVisible();
+  // Installed from the tarball `npm pack` makes (the name and version the pack test above checks).
+  const { version } = JSON.parse(readFileSync(path.join(process.cwd(), 'client/package.json'), 'utf8')) as {
+    version: string;
+  };
+  await expect(page.locator('pre', { hasText: 'npm install ./encore-partner-client-' })).toHaveText(
+    `npm install ./encore-partner-client-${version}.tgz`,
+  );
   const source = readFileSync(QUICK_START, 'utf8');
   const shown = await page.locator('pre', { hasText: 'export function encoreClient' }).innerText();
   expect(shown.trim()).toBe(source.trim());

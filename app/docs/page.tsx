@@ -8,6 +8,7 @@ import { OperationIndex } from './operation-index';
 import { MAX_OPERATION_SEARCH, operationHref } from './operation-search';
 import { docsReference } from './reference';
 import { WebhooksSection } from './webhooks';
+import clientPackage from '@/client/package.json';
 
 export const metadata: Metadata = { title: 'Partner API reference' };
 export const dynamic = 'force-dynamic';
@@ -68,16 +69,19 @@ export default async function DocsPage({ searchParams }: { searchParams: Promise
       </p>
       <h2 id="quick-start">Quick start: a typed client</h2>
       <p>
-        The OpenAPI document (<code>{doc.servers[0].url}/v1/openapi.json</code>) generates a typed client: paths,
-        parameters, bodies and answers checked by your compiler. With{' '}
-        <a href="https://openapi-ts.dev/">openapi-typescript</a> and <code>openapi-fetch</code>:
+        <code>@encore/partner-client</code> is Encore&apos;s typed client, generated from this API&apos;s OpenAPI
+        document (<code>{doc.servers[0].url}/v1/openapi.json</code>) on every build: paths, parameters, bodies and
+        answers checked by your compiler. It sends an <code>Idempotency-Key</code> on every write by default, retries a
+        429 and a 5xx with backoff honouring <code>Retry-After</code>, throws the envelope&apos;s error as an{' '}
+        <code>EncoreApiError</code> (status, code, details, request id) and verifies the webhooks you receive (
+        <code>verifyWebhook</code>). Encore sends you the package as a tarball; install it with:
       </p>
-      <Code label="Generate the client">{`npm install openapi-fetch
-npx openapi-typescript ${doc.servers[0].url}/v1/openapi.json -o encore-api.d.ts`}</Code>
+      <Code label="Install the client">{`npm install ./encore-partner-client-${clientPackage.version}.tgz`}</Code>
       <p>
         Then an integration is a few typed calls: publish an event and its price rule, sync the tickets you sold, get
         the URLs to send fans to, read what is on sale and hold a listing for a buyer with an idempotency key. Our test
-        suite generates the client from the running API, type-checks this file against it and runs it on every change.
+        suite packs the client, type-checks this file against the tarball and runs it on the built server on every
+        change.
       </p>
       <Code label="partner-integration.ts">{quickStart}</Code>
       <h2 id="errors">Errors</h2>
