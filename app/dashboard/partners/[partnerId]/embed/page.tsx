@@ -80,56 +80,29 @@ export default async function EmbedPage({ params, searchParams }: PartnerPagePro
         <>
           <SectionCard title="What to show">
             <form method="get" className="embed-form" aria-label="What to show">
-              <label className="field">
-                <span className="field-label">Event</span>
-                <select className="input" name="event" defaultValue={event.id}>
-                  {events.items.map((e) => (
-                    <option key={e.id} value={e.id}>
-                      {e.title} ({e.externalReferenceId})
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="field">
-                <span className="field-label">Show</span>
-                <select className="input" name="show" defaultValue={show.showId}>
-                  {shows.map((s) => (
-                    <option key={s.showId} value={s.showId}>
-                      {s.showId} · {s.startsAt.toISOString().slice(0, 16).replace('T', ' ')} UTC
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="field">
-                <span className="field-label">Language</span>
-                <select className="input" name="lang" defaultValue={lang}>
-                  {Object.entries(LANGUAGES).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="field">
-                <span className="field-label">Layout</span>
-                <select className="input" name="layout" defaultValue={layout}>
-                  {LAYOUTS.map((l) => (
-                    <option key={l} value={l}>
-                      {l[0].toUpperCase() + l.slice(1)}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="field">
-                <span className="field-label">Opens the buy page in</span>
-                <select className="input" name="mode" defaultValue={mode}>
-                  {Object.entries(MODES).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <Choice
+                label="Event"
+                name="event"
+                value={event.id}
+                options={events.items.map((e) => [e.id, `${e.title} (${e.externalReferenceId})`])}
+              />
+              <Choice
+                label="Show"
+                name="show"
+                value={show.showId}
+                options={shows.map((s) => [
+                  s.showId,
+                  `${s.showId} · ${s.startsAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+                ])}
+              />
+              <Choice label="Language" name="lang" value={lang} options={Object.entries(LANGUAGES)} />
+              <Choice
+                label="Layout"
+                name="layout"
+                value={layout}
+                options={LAYOUTS.map((l) => [l, l[0].toUpperCase() + l.slice(1)])}
+              />
+              <Choice label="Opens the buy page in" name="mode" value={mode} options={Object.entries(MODES)} />
               <button type="submit" className="btn btn-primary">
                 Show
               </button>
@@ -166,5 +139,31 @@ export default async function EmbedPage({ params, searchParams }: PartnerPagePro
         </>
       )}
     </>
+  );
+}
+
+/** One choice of the form: a labelled select of `[value, label]` options. */
+function Choice({
+  label,
+  name,
+  value,
+  options,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  options: [string, string][];
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <select className="input" name={name} defaultValue={value}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
