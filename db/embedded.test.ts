@@ -119,6 +119,8 @@ describe('embedded PostgreSQL lifecycle', () => {
         testPartnerId: expect.stringMatching(/^ptr_/),
         testApiKey: expect.stringMatching(/^sk_test_/),
         testChannelsApiKey: expect.stringMatching(/^sk_test_ch_/),
+        publishableKey: expect.stringMatching(/^pk_live_[A-Za-z0-9]{32}$/),
+        testPublishableKey: expect.stringMatching(/^pk_test_[A-Za-z0-9]{32}$/),
       });
       // The app's server is still the one running, and holds the new partner and its test twin.
       expect(alive(pidOf(dir))).toBe(true);
