@@ -99,6 +99,7 @@ const ORDER = [
   'listChannelListings',
   'deleteChannelListing',
   'sellAccessLayer',
+  'getResaleEntry',
   'saveLead',
   'saveUserLead',
   'saveLeads',
@@ -267,7 +268,13 @@ test('every operation’s worked example passes through Prism both ways', async 
       await listTicket({ ...seller, ticketId: 'T-0003', price: '80000' });
     }
     if (id === 'listChannelSales') saleId = await buyFromChannel();
-    const params: Record<string, string> = id === 'getChannelSale' || id === 'fulfilChannelSale' ? { saleId } : {};
+    const params: Record<string, string> =
+      id === 'getChannelSale' || id === 'fulfilChannelSale'
+        ? { saleId }
+        : id === 'getResaleEntry'
+          ? // A token minted for the example's fan a moment ago, as the partner's server does.
+            { token: String(await example('getOneTimeToken')) }
+          : {};
     const body =
       id === 'getCheckoutUrl'
         ? { listingIds: [listingId] }

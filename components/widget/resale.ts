@@ -1,4 +1,4 @@
-import { WIDGET_CSS } from './styles';
+import { adoptStyles, h, ORIGIN } from './dom';
 
 /*
  * `<encore-resale>`: the show's buy access layer drawn on a partner's page (issue 47). Plain DOM in an open
@@ -8,12 +8,6 @@ import { WIDGET_CSS } from './styles';
  * by every element showing the same show, and renders nothing, with one console warning, when the key is
  * refused or the show is off resale.
  */
-
-/** Encore's own origin: where this script was loaded from. */
-const ORIGIN = (() => {
-  const script = document.currentScript as HTMLScriptElement | null;
-  return script?.src ? new URL(script.src).origin : location.origin;
-})();
 
 /** How often the data may be read again (the issue: at most every 30 s). */
 const REFRESH_MS = 30_000;
@@ -94,27 +88,6 @@ function read(key: string, event: string, show: string, lang: Lang): Promise<Ans
     .catch((err: unknown) => ({ refused: String(err) }));
   reads.set(`${key} ${address}`, { at: Date.now(), answer });
   return answer;
-}
-
-let sheet: CSSStyleSheet | null = null;
-function adoptStyles(root: ShadowRoot) {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(WIDGET_CSS);
-  }
-  root.adoptedStyleSheets = [sheet];
-}
-
-/** `h('a', { href }, 'text')`: an element with properties and children, never markup. */
-function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  props: Partial<Record<string, string>> = {},
-  ...children: (Node | string | null)[]
-): HTMLElementTagNameMap[K] {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) if (value !== undefined) el.setAttribute(name, value);
-  for (const child of children) if (child !== null) el.append(child);
-  return el;
 }
 
 const sectionKey = (name: string) => name.trim().toLowerCase();

@@ -4,7 +4,7 @@
  * strict policy that allows only Encore's origin for scripts and connections blocks nothing. Themed from the
  * host page through custom properties (they inherit into the shadow root):
  *
- *   encore-resale { --encore-accent: #0b57d0; --encore-accent-text: #fff; --encore-radius: 8px; }
+ *   encore-resale, encore-sell { --encore-accent: #0b57d0; --encore-accent-text: #fff; --encore-radius: 8px; }
  *
  * A banner staff gave colours to carries them as `--encore-banner-bg`/`--encore-banner-text` (set through the
  * CSS object model on the host, which no policy blocks either).
@@ -38,4 +38,9 @@ dialog::backdrop{background:rgba(0,0,0,.5)}
 dialog iframe{width:100%;height:calc(100% - 52px);border:0}
 .bar{display:flex;justify-content:flex-end;padding:4px}
 .bar .btn{min-height:44px}
+.entry h3{margin:1em 0 0;font-size:1.05em}.entry .when{margin:.1em 0 .4em;opacity:.8}
+.ticket{display:flex;flex-wrap:wrap;justify-content:space-between;align-items:center;gap:.5em 1em;padding:.6em 0;
+border-bottom:1px solid var(--encore-line,#d9dde3)}
+.ticket .what{display:flex;flex-direction:column;gap:.15em;min-width:0}.ticket .name{font-weight:600}
+.badge{font-size:.9em}.why{font-size:.9em;opacity:.8}
 `;

@@ -31,7 +31,7 @@ export async function authenticate(
     // Before the lookup, like a wrong kind: any pk_… is refused here, genuine or not.
     throw new AppError(
       'FORBIDDEN',
-      'A publishable key (pk_live_… or pk_test_…) opens only the buy access layer (GET /v1/wrapper/accesslayer?type=buy); this operation needs a secret API key',
+      'A publishable key (pk_live_… or pk_test_…) opens only the widget reads (GET /v1/wrapper/accesslayer?type=buy and GET /v1/wrapper/accesslayer/resale-entry); this operation needs a secret API key',
     );
   }
   if (presentedKind !== kind && !(presentedKind === 'publishable' && kind === 'partner')) {

@@ -36,6 +36,7 @@ import { GET as listingDetailsUrl } from '@/app/v1/marketplace/sellingflow/detai
 import { GET as orderSellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/order/entrypoint/route';
 import { GET as sellingFlowUrl } from '@/app/v1/marketplace/sellingflow/url/entrypoint/route';
 import { GET as buyAccessLayer, POST as sellAccessLayer } from '@/app/v1/wrapper/accesslayer/route';
+import { GET as resaleEntry } from '@/app/v1/wrapper/accesslayer/resale-entry/route';
 import { POST as bulkAccessLayer } from '@/app/v1/wrapper/accesslayer/bulk/route';
 import { POST as saveLead } from '@/app/v1/marketdata/ticket-leads/route';
 import { POST as saveLeads } from '@/app/v1/marketdata/ticket-leads/bulk/route';
@@ -46,6 +47,7 @@ import { PUT as putInventoryDetails } from '@/app/v1/marketdata/events/[external
 import { and, eq } from 'drizzle-orm';
 import { getDb } from '@/db';
 import { channelListings, channelSales, listings } from '@/db/schema';
+import { issueOneTimeToken } from '@/server/modules/fans';
 import { createBuyIntention, createListing, EXAMPLE_SELLER } from '@/server/modules/marketplace';
 import { payOnSandbox } from '@/server/testing/payments';
 import { processBatch } from '@/server/modules/tickets';
@@ -86,6 +88,8 @@ const ORDER: [string, Handler][] = [
   ['listChannelListings', listChannelListings as Handler],
   ['deleteChannelListing', deleteChannelListing as Handler],
   ['sellAccessLayer', sellAccessLayer as Handler],
+  // Ana's tickets as <encore-sell> shows them, from a token minted for her here (the test does it through the module).
+  ['getResaleEntry', resaleEntry as Handler],
   ['saveLead', saveLead as Handler],
   ['saveUserLead', saveUserLead as Handler],
   ['saveLeads', saveLeads as Handler],
@@ -184,6 +188,11 @@ describe('route examples', () => {
         ).id;
         await createListing({ partnerId, sellerEmail: EXAMPLE_SELLER, ticketIds: ['T-0003'], price: 80000 }, getDb());
       }
+      if (id === 'getResaleEntry')
+        ex.query = {
+          ...ex.query,
+          token: await issueOneTimeToken(partner.partner.id, EXAMPLE_SELLER, 'email', getDb()),
+        };
       if (id === 'listChannelSales') saleId = await buyFromChannel(partner.partner.id, 'RH-88124');
       // Listing ids are Encore's; the examples say so.
       if (id === 'getCheckoutUrl') ex.body = { listingIds: [listingId] } as unknown as unknown[];
@@ -244,7 +253,7 @@ describe('route examples', () => {
         'createBuyIntention',
         'removeListing',
       ]);
-      write('access-layer', ['sellAccessLayer', 'buyAccessLayer', 'bulkAccessLayer']);
+      write('access-layer', ['sellAccessLayer', 'buyAccessLayer', 'bulkAccessLayer', 'getResaleEntry']);
       write('market-data', ['putInventory', 'putInventoryDetails']);
     }
   });

@@ -9,7 +9,7 @@ import { PUT as channelListingPut } from '@/app/v1/channels/listings/[listingId]
 import { type Db, getDb } from '@/db';
 import * as schema from '@/db/schema';
 import { eventPageInfo, getEventTitle } from '@/server/modules/catalog';
-import { currentFanSession, oneTimeTokenKey, startFanSession } from '@/server/modules/fans';
+import { currentFanSession, issueOneTimeToken, oneTimeTokenKey, startFanSession } from '@/server/modules/fans';
 import { notificationLead, showInventories } from '@/server/modules/market-data';
 import {
   buyerPromiseFacts,
@@ -70,13 +70,19 @@ const WRITE =
 /**
  * GETs whose contract is to write, with the call that does and the only statements it may send that write:
  * a single-use sign-in token minted for the partner (`GET /v1/auth/oneTimeToken` always; the buying flow's
- * entrypoint when the partner vouches for the fan with `loginTrust[user]`). Without it, that GET reads only.
+ * entrypoint when the partner vouches for the fan with `loginTrust[user]`; the resale entry with `autologin=true`).
+ * Without it, that GET reads only.
  */
 const WRITES_BY_CONTRACT: Record<string, { query: () => string; writes: RegExp }> = {
   'GET /v1/auth/oneTimeToken': { query: () => `user=${BUYER}`, writes: /^insert into "one_time_tokens"/i },
   'GET /v1/marketplace/buyingflow/url/entrypoint': {
     query: () =>
       `externalReferenceEventId=${f.ref}&showId=1&returnTo=${encodeURIComponent(RETURN_TO)}&loginTrust[withMethod]=email&loginTrust[user]=${BUYER}`,
+    writes: /^insert into "one_time_tokens"/i,
+  },
+  // `<encore-sell>`'s read: the fan's token is read, not spent; `autologin=true` mints the links' tokens alone.
+  'GET /v1/wrapper/accesslayer/resale-entry': {
+    query: () => `token=${f.fanToken}&autologin=true&lang=es`,
     writes: /^insert into "one_time_tokens"/i,
   },
 };
@@ -141,6 +147,8 @@ interface Fixture {
   ticketPk: string;
   secureToken: string;
   fanCookie: string;
+  /** A one-time token for the seller (read by the resale entry, never spent). */
+  fanToken: string;
 }
 
 const SELLER = 'gets-seller@example.com';
@@ -217,6 +225,7 @@ beforeAll(async () => {
     ticketPk: t3.id,
     secureToken: t3.token,
     fanCookie: await startFanSession(m.partnerId, SELLER, db),
+    fanToken: await issueOneTimeToken(m.partnerId, SELLER, 'email', db),
   };
 });
 
@@ -251,6 +260,7 @@ function validGet(op: string): ValidGet | undefined {
     'GET /v1/marketplace/items/events/{eventId}/listedTickets': { path: { eventId: f.ref }, query: 'showId=1' },
     'GET /v1/auth/oneTimeToken': { mintsOnly: true },
     'GET /v1/wrapper/accesslayer': { query: `type=buy&eventId=${f.ref}&showId=1&lang=es` },
+    'GET /v1/wrapper/accesslayer/resale-entry': { query: `token=${f.fanToken}&lang=es` },
     'GET /v1/channels/me': { channels: true, keyOnly: true },
     'GET /v1/channels/listings/{listingId}': { path: { listingId: f.channelListingId }, channels: true },
     'GET /v1/channels/listings': { query: `eventId=${f.ref}&status=ACTIVE`, channels: true },

@@ -71,7 +71,7 @@ function parametersOf(
 const ERROR_TEXT: Record<number, string> = {
   400: 'Bad input: `errors.details` names each bad field by path',
   401: 'Missing, invalid or revoked API key',
-  403: 'Wrong kind of key for this operation (a publishable key opens only the buy access layer), a disabled partner, or a page origin the publishable key may not be used from',
+  403: 'Wrong kind of key for this operation (a publishable key opens only the widget reads: the buy access layer and the resale entry), a disabled partner, or a page origin the publishable key may not be used from',
   404: 'Unknown resource (or one that belongs to another partner)',
   405: 'Method not allowed on this path: answered to any method a path does not list here; `Allow` names the ones it has',
   409: 'Conflict with the current state',
@@ -335,7 +335,7 @@ const SECURITY_SCHEMES = {
     in: 'header',
     name: 'Authorization',
     description:
-      'The partner’s publishable key (`pk_live_…`, or `pk_test_…` for its test data), for its web pages’ widget: not a secret, it opens only the buy access layer’s GET (every other operation answers it 403), through CORS to the partner’s allowed widget origins, limited per key and origin.',
+      'The partner’s publishable key (`pk_live_…`, or `pk_test_…` for its test data), for its web pages’ widget: not a secret, it opens only the widget’s reads, the buy access layer’s GET and the fan’s resale entry (every other operation answers it 403), through CORS to the partner’s allowed widget origins, limited per key and origin.',
   },
 };
 

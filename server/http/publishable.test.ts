@@ -26,12 +26,13 @@ import { apiRequest, makePartner, pushEvent, testShow } from '@/server/testing/f
 import { sellerMarket } from '@/server/testing/market';
 import { race, statuses } from '@/server/testing/race';
 import { v1HandlerFile } from '@/server/testing/v1-routes';
-import { buyAccessLayerRoute } from '@/server/modules/access-layer';
+import { buyAccessLayerRoute, resaleEntryRoute } from '@/server/modules/access-layer';
+import type { RouteContract } from '@/server/lib/contract';
 import { allRoutes } from './registry';
 
 /*
  * Issue 47, item 1: a partner's publishable keys (`pk_live_…`, its twin's `pk_test_…`), the widget's. They open
- * the buy access layer's GET and nothing else, from the partner's widget origins only (CORS), limited per key
+ * the buy access layer's GET and the fan's resale entry (`<encore-sell>`) and nothing else, from the partner's widget origins only (CORS), limited per key
  * and origin; a secret key's call never carries a CORS header.
  */
 
@@ -126,8 +127,11 @@ describe('publishable keys', () => {
   it('answer 403 on every other operation of the registry, genuine or not, live or test', async () => {
     const bogus = `pk_live_${'Z'.repeat(32)}`;
     let checked = 0;
+    // The widget's two reads (the buy access layer, the fan's resale entry) and no other operation take one.
+    const open: RouteContract[] = [buyAccessLayerRoute, resaleEntryRoute];
+    expect(allRoutes.filter((r) => r.publishableKey)).toEqual(open);
     for (const route of allRoutes) {
-      if (route === buyAccessLayerRoute) continue;
+      if (open.includes(route)) continue;
       const mod = (await import(v1HandlerFile(route.path))) as Record<string, Handler>;
       const handler = mod[route.method];
       expect(handler, `${route.method} ${route.path}`).toBeTypeOf('function');
@@ -156,8 +160,8 @@ describe('publishable keys', () => {
         checked += 1;
       }
     }
-    // Every operation but the buy GET and the public document, with three keys each.
-    expect(checked).toBe((allRoutes.length - 2) * 3);
+    // Every operation but the widget's two reads and the public document, with three keys each.
+    expect(checked).toBe((allRoutes.length - 3) * 3);
     // The same path's POST (the sell access layer) included.
     const sell = await sellLayerPost(
       apiRequest('/v1/wrapper/accesslayer', { key: live.pk, body: { user: 'a@b.c', tickets: [] } }),

@@ -23,7 +23,7 @@ export interface RouteContract<
   auth: AuthKind;
   /**
    * Also open to a partner's publishable key (`pk_live_…` / `pk_test_…`, what the browser widget sends): the
-   * buy access layer's GET only. Such a call is answered through CORS to the partner's widget origins and is
+   * buy access layer's GET and the fan's resale entry (`<encore-sell>`). Such a call is answered through CORS to the partner's widget origins and is
    * limited per key and origin (server/http/publishable.ts); every other operation answers such a key 403.
    */
   publishableKey?: boolean;

@@ -21,6 +21,7 @@ describe('the widget script', () => {
     expect(code).not.toMatch(/createElement\(["'`]style["'`]\)|setAttribute\(["'`]style["'`]|\.style\.cssText/);
     expect(code).toContain('adoptedStyleSheets');
     expect(code).toContain('encore-resale');
+    expect(code).toContain('encore-sell');
     // Only publishable keys are sent: a secret key in the attribute is refused before any request.
     expect(code).toMatch(/pk_\(live\|test\)_/);
   });

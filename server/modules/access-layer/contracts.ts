@@ -1,11 +1,13 @@
 import { defineRoute } from '@/server/lib/contract';
-import { bulkAccessLayerExample, buyAccessLayerExample, sellAccessLayerExample } from './examples';
+import { bulkAccessLayerExample, buyAccessLayerExample, resaleEntryExample, sellAccessLayerExample } from './examples';
 import {
   bulkAccessLayerQuery,
   bulkAccessLayerRequest,
   bulkAccessLayerResponse,
   buyAccessLayerQuery,
   buyAccessLayerResponse,
+  resaleEntryQuery,
+  resaleEntryResponse,
   sellAccessLayerQuery,
   sellAccessLayerRequest,
   sellAccessLayerResponse,
@@ -103,4 +105,34 @@ export const bulkAccessLayerRoute = defineRoute({
   examples: bulkAccessLayerExample,
 });
 
-export const accessLayerRoutes = [sellAccessLayerRoute, buyAccessLayerRoute, bulkAccessLayerRoute];
+export const resaleEntryRoute = defineRoute({
+  method: 'GET',
+  path: '/v1/wrapper/accesslayer/resale-entry',
+  operationId: 'getResaleEntry',
+  tag: TAG,
+  summary: "A fan's resale entry: their tickets by show, what each can do, for the sell widget",
+  description:
+    "What `<encore-sell>` shows on your pages, and what Encore's static resale entry page shows: every ticket the fan " +
+    'holds now (asked live of your verification endpoint, or the tickets you sent Encore when you have none), plus ' +
+    'those they sold here, grouped by show (in show order), each with its `status` (`SELLABLE` → `SELL`; on sale → ' +
+    '`FOR_SALE` and `EDIT`; `SOLD` → `DETAILS`; `NOT_SELLABLE` → none) and, when it is not sellable, its `reasons` in the ' +
+    "fan's words. `url` is the fan's resale entry page (`MANAGE`). When your verification endpoint does not answer, " +
+    '`unavailable` is true and `shows` empty.\n\n' +
+    'The fan is named by `token`, a one-time token your server minted for them (`GET /v1/auth/oneTimeToken`): it is ' +
+    'read, not spent (it still signs the fan in once, until it expires), so a page can be drawn and redrawn from it. A ' +
+    'token Encore does not know, one used or expired, and one minted by another partner all answer 404 alike. ' +
+    '`autologin=true` puts a fresh one-time token for the fan on every URL (the only write of this GET), so the fan ' +
+    'arrives signed in; without it the URLs carry none and the fan signs in by e-mail link. Texts follow `lang` ' +
+    '(`en`, `es`).\n\n' +
+    '**From a browser**: opened to your publishable key (`pk_…`) like the buy access layer, with the same CORS, ' +
+    'widget origins and per key and origin limit. A secret key is answered too (for your server), never with CORS ' +
+    'headers.',
+  auth: 'partner',
+  publishableKey: true,
+  query: resaleEntryQuery,
+  response: resaleEntryResponse,
+  errorStatuses: [404],
+  examples: resaleEntryExample,
+});
+
+export const accessLayerRoutes = [sellAccessLayerRoute, buyAccessLayerRoute, bulkAccessLayerRoute, resaleEntryRoute];

@@ -34,3 +34,13 @@ export const bulkAccessLayerExample = {
   response: responses.bulkAccessLayer,
   note: 'A show Encore does not know answers `found: false` with no components.',
 };
+
+export const resaleEntryExample = {
+  query: {
+    token: 'ott_q7ZK3vYx0sN1pD8mRf2LhWc5TgB9uJeA4oQy6iXnVbEk3Rw9Tz2LmQ8vYc1Hx5JaG',
+    autologin: 'true',
+    lang: 'en',
+  },
+  response: responses.getResaleEntry,
+  note: 'The token is one your server minted for the fan a moment ago (GET /v1/auth/oneTimeToken): it is read, not spent.',
+};

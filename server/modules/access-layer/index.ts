@@ -8,5 +8,12 @@ export { sellAccessLayer } from './sell';
 export { bulkAccessLayer, buyAccessLayer } from './buy';
 export { seatMapPreview, seatMapPreviewInput } from './seat-map-preview';
 export { createBanner, deleteBanner, listBanners, updateBanner } from './banners';
-export { accessLayerRoutes, bulkAccessLayerRoute, buyAccessLayerRoute, sellAccessLayerRoute } from './contracts';
+export {
+  accessLayerRoutes,
+  bulkAccessLayerRoute,
+  buyAccessLayerRoute,
+  resaleEntryRoute,
+  sellAccessLayerRoute,
+} from './contracts';
+export { resaleEntry } from './resale-entry';
 export { wipeAccessLayerTestData } from './wipe';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { atLeastOneOf } from '@/server/lib/json-schema';
+import { ONE_TIME_TOKEN_PATTERN } from '@/server/modules/fans/schemas';
 import { langParam } from '@/server/modules/tickets/schemas';
 
 /*
@@ -432,3 +433,58 @@ export function bannerVisible(
   if (rules.onlyForSellersWithSellable && state.hasSellableTickets === false) return false;
   return true;
 }
+
+/* ---------- The fan's resale entry (the sell widget) ---------- */
+
+export const resaleEntryQuery = z.object({
+  token: z
+    .string()
+    .regex(ONE_TIME_TOKEN_PATTERN, 'must be a one-time token (ott_…) as GET /v1/auth/oneTimeToken answers it')
+    .meta({
+      description: 'A one-time token your server minted for the fan (`GET /v1/auth/oneTimeToken`); read, not spent',
+    }),
+  autologin: z.enum(['true', 'false']).optional().meta({
+    description: '`true`: each CTA URL carries its own fresh one-time token signing the fan in (default `false`)',
+  }),
+  lang: langParam.optional().meta({ description: 'Language of the texts and pages (default `en`)' }),
+});
+
+const resaleEntryReason = z
+  .object({
+    code: z.string().meta({ description: 'Why the ticket cannot be sold now, e.g. `RESALE_OFF`, `WINDOW_CLOSED`' }),
+    text: z.string().meta({ description: 'The reason in the fan’s words, in the request language' }),
+  })
+  .meta({ id: 'ResaleEntryReason' });
+
+export const resaleEntryResponse = z
+  .object({
+    unavailable: z.boolean().meta({
+      description: 'true when your verification endpoint did not answer: no tickets can be shown (try again later)',
+    }),
+    url: z.string().meta({ description: "The fan's resale entry page on Encore (every ticket, sell and manage)" }),
+    shows: z.array(
+      z.object({
+        eventId: z.string().meta({ description: 'The event, by your id (externalReferenceId)' }),
+        showId: z.string(),
+        eventTitle: z.string(),
+        showTitle: z.string(),
+        startsAt: z.string().meta({ description: 'ISO 8601' }),
+        timeZone: z.string().nullable().meta({ description: "The venue's IANA time zone, when known" }),
+        tickets: z.array(
+          z.object({
+            ticketId: z.string(),
+            ticketOptionId: z.string(),
+            option: z.string().meta({ description: "The ticket option's title" }),
+            seat: z
+              .object({ section: z.string().optional(), row: z.string().optional(), seat: z.string().optional() })
+              .nullable(),
+            status: z.enum(['SELLABLE', 'NOT_SELLABLE', 'FOR_SALE', 'SOLD']),
+            callToActions: z.array(callToAction),
+            reasons: z.array(resaleEntryReason).meta({ description: 'Why not, for a ticket that is not SELLABLE' }),
+          }),
+        ),
+      }),
+    ),
+  })
+  .meta({ id: 'ResaleEntry' });
+export type ResaleEntry = z.output<typeof resaleEntryResponse>;

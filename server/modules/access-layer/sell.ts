@@ -38,7 +38,7 @@ interface Cta {
 }
 
 /** Builds the answer's CTAs: texts in the request language, absolute URLs, one-time tokens when asked. */
-class CtaBuilder {
+export class CtaBuilder {
   private readonly pending: { cta: Cta; out: CallToAction }[] = [];
   private readonly t: ReturnType<typeof translator<'accessLayer'>>;
   /** Each key's text, formatted once per request (a thousand tickets share a handful of labels). */

@@ -17,6 +17,7 @@ export {
   startFanSession,
 } from './fan-sessions';
 export {
+  fanOfOneTimeToken,
   issueOneTimeToken,
   issueOneTimeTokens,
   oneTimeTokenKey,

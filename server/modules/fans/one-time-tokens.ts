@@ -134,6 +134,29 @@ export async function redeemOneTimeToken(
   return row ?? null;
 }
 
+/**
+ * The fan a token still signs in (unused, unexpired), read without spending it: the sell widget shows the
+ * fan's tickets from the token the partner put on its page, and reads must not write (issue 34). Null for
+ * an unknown, used or expired token; a guess is not looked up.
+ */
+export async function fanOfOneTimeToken(
+  token: string,
+  db: DbOrTx,
+): Promise<{ partnerId: string; email: string } | null> {
+  if ((await oneTimeTokenKind(token)) === 'guess') return null;
+  const [row] = await db
+    .select({ partnerId: oneTimeTokens.partnerId, email: oneTimeTokens.email })
+    .from(oneTimeTokens)
+    .where(
+      and(
+        eq(oneTimeTokens.tokenHash, sha256Hex(token)),
+        isNull(oneTimeTokens.usedAt),
+        gt(oneTimeTokens.expiresAt, sql`now()`),
+      ),
+    );
+  return row ?? null;
+}
+
 /** `url` with a fresh one-time token for the fan appended as `token`, for the URLs Encore hands partners. */
 export async function withOneTimeToken(url: string, partnerId: string, email: string, db: DbOrTx): Promise<string> {
   const out = new URL(url);

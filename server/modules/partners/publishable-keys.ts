@@ -11,7 +11,7 @@ import { type PartnerMode, type RotatePublishableKeyInput, rotatePublishableKeyI
 /**
  * A partner's publishable key (`pk_live_…` / `pk_test_…`): what the widget on the partner's pages sends. It
  * is not a secret (it sits in every page that shows the widget), so it is kept whole and always shown; it
- * opens only the buy access layer's GET (server/http/publishable.ts). Exactly one is active per partner row
+ * opens only the widget's reads, the buy access layer's GET and the fan's resale entry (server/http/publishable.ts). Exactly one is active per partner row
  * (the live partner and its test twin each have their own), from the partner's creation on.
  */
 export interface PublishableKey {
