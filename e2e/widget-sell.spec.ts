@@ -11,6 +11,7 @@ import {
   pointVerification,
   pushEvent,
   RUN,
+  shot,
   VerificationServer,
 } from './helpers';
 
@@ -131,6 +132,10 @@ test('on a partner’s page under a strict policy: the fan’s tickets with thei
   );
   await expect(mine.locator(`[data-ticket="${IDS[2]}"]`)).toHaveCount(0);
   await axe(page, 'partner page with <encore-sell>');
+  for (const width of [390, 1366]) {
+    await page.setViewportSize({ width, height: 900 });
+    await shot(page, `widget-sell-${width}`);
+  }
 
   // A fan with no tickets: the empty state, in the page's language.
   await expect(page.getByTestId('none')).toContainText('No tienes entradas para vender.');
