@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures';
-import { RUN, hydrated, signIn } from './helpers';
+import { RUN, hydrated, signIn, submitNewPartner } from './helpers';
 
 /** The partner's public event feed: a real HTTP server on loopback answering whatever `feed` holds. */
 class FeedServer {
@@ -66,9 +66,7 @@ test('staff point a partner at its event feed and pull it into the catalogue', a
     await page.goto('/dashboard/partners/new');
     await signIn(page);
     await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
-    await hydrated(page, 'form');
-    await page.getByLabel('Partner name').fill(`E2E Feed ${RUN}`);
-    await page.getByLabel('Partner name').press('Enter');
+    await submitNewPartner(page, `E2E Feed ${RUN}`);
     await page.getByRole('link', { name: 'Open partner' }).click();
     await expect(page).toHaveURL(/\/dashboard\/partners\/ptr_\w+$/);
   });

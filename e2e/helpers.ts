@@ -264,20 +264,25 @@ export async function syncTickets(request: APIRequestContext, key: string, ticke
  * Staff, signed out so far, create a partner on the dashboard (signing in on the way); the new partner's
  * page is open after. Its id and the API key the form shows once.
  */
-export async function createPartnerOnDashboard(page: Page, name: string) {
-  await page.goto('/dashboard/partners/new');
-  await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
-  await signIn(page);
-  await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
+/** On /dashboard/partners/new: the name typed once the form is live, and sent with Enter. */
+export async function submitNewPartner(page: Page, name: string) {
   await hydrated(page, 'form');
   // React marks an element as it hydrates it, before its commit: the name typed in between was taken back
-  // by the controlled field, and Enter on an empty required field submits nothing (seen twice in CI). React
-  // focuses an autoFocus field when it commits, so a focused field has its state and handlers.
+  // by the controlled field, and Enter on an empty required field submits nothing (seen in CI, three times).
+  // React focuses an autoFocus field when it commits, so a focused field has its state and handlers.
   const field = page.getByLabel('Partner name');
   await expect(field).toBeFocused();
   await field.fill(name);
   await expect(field).toHaveValue(name);
   await field.press('Enter');
+}
+
+export async function createPartnerOnDashboard(page: Page, name: string) {
+  await page.goto('/dashboard/partners/new');
+  await expect(page).toHaveURL(/\/signin\?callbackUrl=/);
+  await signIn(page);
+  await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
+  await submitNewPartner(page, name);
   await expect(page.getByTestId('secret-value').first()).toHaveText(/^sk_live_/);
   const apiKey = (await page.getByTestId('secret-value').first().textContent()) ?? '';
   await page.getByRole('link', { name: 'Open partner' }).click();

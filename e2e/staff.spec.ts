@@ -1,5 +1,5 @@
 import { type Page, expect, test } from './fixtures';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, RUN, hydrated, shot } from './helpers';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, RUN, hydrated, shot, submitNewPartner } from './helpers';
 
 async function signInAs(page: Page, email: string, password: string) {
   await page.goto('/signin');
@@ -16,8 +16,8 @@ test('staff rename, disable and re-enable a partner; a disabled partner’s key 
   await expect(page).toHaveURL(/\/dashboard$/);
 
   await page.goto('/dashboard/partners/new');
-  await page.getByLabel('Partner name').fill(original);
-  await page.getByLabel('Partner name').press('Enter');
+  await submitNewPartner(page, original);
+  await expect(page.getByTestId('secret-value').nth(0)).toHaveText(/^sk_live_/);
   const apiKey = (await page.getByTestId('secret-value').nth(0).textContent()) ?? '';
   expect(apiKey).toMatch(/^sk_live_/);
   await page.getByRole('link', { name: 'Open partner' }).click();

@@ -188,6 +188,9 @@ test('staff embed it: pick the show, language and layout, copy both snippets, se
     `<encore-resale publishable-key="${partner.publishableKey}" event="${REF}" show="1" lang="en" layout="list"></encore-resale>`,
   );
   await expect(page.getByRole('button', { name: 'Copy the element snippet' })).toBeVisible();
+  await expect(page.getByTestId('snippet-sell')).toHaveText(
+    `<encore-sell publishable-key="${partner.publishableKey}" token="ott_…" lang="en"></encore-sell>`,
+  );
   // Live: the widget itself, on Encore's own page.
   await expect(page.getByTestId('widget-preview').getByRole('listitem')).toHaveCount(2);
   await axe(page, 'the Embed page');

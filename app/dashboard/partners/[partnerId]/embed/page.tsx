@@ -58,6 +58,10 @@ export default async function EmbedPage({ params, searchParams }: PartnerPagePro
         .join(' ')}></encore-resale>`
     : '';
 
+  const sellElement = key
+    ? `<encore-sell publishable-key="${escape(key.key)}" token="ott_…" lang="${lang}"></encore-sell>`
+    : '';
+
   return (
     <>
       <PartnerPageHeader
@@ -126,6 +130,20 @@ export default async function EmbedPage({ params, searchParams }: PartnerPagePro
                 </pre>
                 <CopyButton value={element} what="the element snippet" />
               </div>
+            ) : null}
+            {sellElement ? (
+              <>
+                <p className="embed-note">
+                  On the fan&apos;s account page, their tickets to sell: the partner&apos;s server mints the fan&apos;s
+                  one-time token (<code>GET /v1/auth/oneTimeToken</code>) for each page it serves.
+                </p>
+                <div className="embed-snippet">
+                  <pre data-testid="snippet-sell">
+                    <code>{sellElement}</code>
+                  </pre>
+                  <CopyButton value={sellElement} what="the sell element snippet" />
+                </div>
+              </>
             ) : null}
           </SectionCard>
           {attributes ? (
