@@ -150,9 +150,13 @@ export async function claimListings(
         and (select count(*) from lockable) = ${items.length}
         and (select count(distinct (show_pk, ticket_option_id)) from requested) = 1
         and not exists (select 1 from requested where seller_email = ${buyer})
-      returning id
+      returning id, currency, price_minor, ticket_count
     )
-    select r.id, r.status, r.show_pk, r.ticket_option_id, r.seller_email, r.currency, r.price_minor, r.ticket_count,
+    -- A claimed listing's price is the row it locked and updated, not the statement's snapshot: a reprice
+    -- committed between the two would otherwise hold the listing at its new price and charge the old one.
+    select r.id, r.status, r.show_pk, r.ticket_option_id, r.seller_email,
+      coalesce(c.currency, r.currency) as currency, coalesce(c.price_minor, r.price_minor) as price_minor,
+      coalesce(c.ticket_count, r.ticket_count) as ticket_count,
       c.id is not null as claimed,
       r.status = 'ACTIVE' and k.id is null as locked_elsewhere,
       coalesce(r.status = 'RESERVED' and b.expires_at <= now(), false) as hold_over
