@@ -9,7 +9,7 @@ export const ORIGIN = (() => {
 })();
 
 let sheet: CSSStyleSheet | null = null;
-export function adoptStyles(root: ShadowRoot) {
+function adoptStyles(root: ShadowRoot) {
   if (!sheet) {
     sheet = new CSSStyleSheet();
     sheet.replaceSync(WIDGET_CSS);
@@ -27,4 +27,39 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   for (const [name, value] of Object.entries(props)) if (value !== undefined) el.setAttribute(name, value);
   for (const child of children) if (child !== null) el.append(child);
   return el;
+}
+
+/**
+ * What both elements are: an open shadow root with the widget's styles, drawn again when an attribute
+ * changes, in the language of their `lang` (or the page's) as the API knows it, and hidden with one console
+ * warning when they have nothing to show.
+ */
+export abstract class WidgetElement extends HTMLElement {
+  protected root: ShadowRoot;
+  private warned = false;
+
+  constructor(private readonly tag: string) {
+    super();
+    this.root = this.attachShadow({ mode: 'open' });
+    adoptStyles(this.root);
+  }
+
+  protected abstract refresh(): Promise<void>;
+
+  attributeChangedCallback() {
+    if (this.isConnected) void this.refresh();
+  }
+
+  protected get language(): 'en' | 'es' {
+    const lang = (this.getAttribute('lang') || this.closest('[lang]')?.getAttribute('lang') || 'en').slice(0, 2);
+    return lang === 'es' ? 'es' : 'en';
+  }
+
+  /** One warning per element, the reason it shows nothing. */
+  protected off(reason: string) {
+    this.root.replaceChildren();
+    this.hidden = true;
+    if (!this.warned) console.warn(`<${this.tag}>: nothing shown: ${reason}`);
+    this.warned = true;
+  }
 }

@@ -1,4 +1,4 @@
-import { adoptStyles, h, ORIGIN } from './dom';
+import { h, ORIGIN, WidgetElement } from './dom';
 
 /*
  * `<encore-resale>`: the show's buy access layer drawn on a partner's page (issue 47). Plain DOM in an open
@@ -92,17 +92,13 @@ function read(key: string, event: string, show: string, lang: Lang): Promise<Ans
 
 const sectionKey = (name: string) => name.trim().toLowerCase();
 
-export class EncoreResale extends HTMLElement {
+export class EncoreResale extends WidgetElement {
   static observedAttributes = ['publishable-key', 'event', 'show', 'lang', 'layout', 'mode'];
-  private root: ShadowRoot;
   private timer: ReturnType<typeof setInterval> | undefined;
-  private warned = false;
   private drawn = '';
 
   constructor() {
-    super();
-    this.root = this.attachShadow({ mode: 'open' });
-    adoptStyles(this.root);
+    super('encore-resale');
   }
 
   connectedCallback() {
@@ -116,25 +112,12 @@ export class EncoreResale extends HTMLElement {
     clearInterval(this.timer);
   }
 
-  attributeChangedCallback() {
-    if (this.isConnected) void this.refresh();
-  }
-
-  private get language(): Lang {
-    const lang = (this.getAttribute('lang') || this.closest('[lang]')?.getAttribute('lang') || 'en').slice(0, 2);
-    return lang === 'es' ? 'es' : 'en';
-  }
-
-  /** One warning per element, the reason it shows nothing. */
-  private off(reason: string) {
-    this.root.replaceChildren();
+  protected override off(reason: string) {
+    super.off(reason);
     this.drawn = '';
-    this.hidden = true;
-    if (!this.warned) console.warn(`<encore-resale>: nothing shown: ${reason}`);
-    this.warned = true;
   }
 
-  private async refresh() {
+  protected async refresh() {
     const key = this.getAttribute('publishable-key') ?? '';
     const event = this.getAttribute('event') ?? '';
     const show = this.getAttribute('show') ?? '';

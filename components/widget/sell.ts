@@ -1,4 +1,4 @@
-import { adoptStyles, h, ORIGIN } from './dom';
+import { h, ORIGIN, WidgetElement } from './dom';
 
 /*
  * `<encore-sell publishable-key="pk_…" token="ott_…" lang="es">`: the fan's resale entry drawn on a partner's
@@ -57,39 +57,19 @@ const WORDS = {
 };
 type Lang = keyof typeof WORDS;
 
-export class EncoreSell extends HTMLElement {
+export class EncoreSell extends WidgetElement {
   static observedAttributes = ['publishable-key', 'token', 'lang'];
-  private root: ShadowRoot;
-  private warned = false;
   private asked = '';
 
   constructor() {
-    super();
-    this.root = this.attachShadow({ mode: 'open' });
-    adoptStyles(this.root);
+    super('encore-sell');
   }
 
   connectedCallback() {
     void this.refresh();
   }
 
-  attributeChangedCallback() {
-    if (this.isConnected) void this.refresh();
-  }
-
-  private get language(): Lang {
-    const lang = (this.getAttribute('lang') || this.closest('[lang]')?.getAttribute('lang') || 'en').slice(0, 2);
-    return lang === 'es' ? 'es' : 'en';
-  }
-
-  private off(reason: string) {
-    this.root.replaceChildren();
-    this.hidden = true;
-    if (!this.warned) console.warn(`<encore-sell>: nothing shown: ${reason}`);
-    this.warned = true;
-  }
-
-  private async refresh() {
+  protected async refresh() {
     const key = this.getAttribute('publishable-key') ?? '';
     const token = this.getAttribute('token') ?? '';
     if (!/^pk_(live|test)_/.test(key))
