@@ -59,10 +59,12 @@ const schema = z
     /** Allow partner URLs on private, loopback and link-local addresses (development and tests only). */
     ALLOW_PRIVATE_PARTNER_URLS: boolish.default(false),
     /**
-     * Calls a minute one publishable key (`pk_…`, the widget's) may make from one origin (server/http/publishable.ts).
-     * Counted in PostgreSQL like every limit, one row per key and origin holding its calls of the last minute.
+     * Calls a minute one client address may make with one publishable key (`pk_…`, the widget's) from one
+     * origin, and all addresses together (`…_SITE_…`), counted in each instance's memory
+     * (server/http/publishable.ts).
      */
-    PUBLISHABLE_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(6000).default(600),
+    PUBLISHABLE_KEY_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(600),
+    PUBLISHABLE_KEY_SITE_RATE_LIMIT: z.coerce.number().int().min(1).max(10_000_000).default(60_000),
     /** Lifetime of a one-time sign-in token (`GET /v1/auth/oneTimeToken`), in seconds: 15 minutes by default. */
     ONE_TIME_TOKEN_TTL_SECONDS: z.coerce.number().int().min(30).max(86_400).default(900),
     /** Lifetime of a fan session opened by a one-time token, in seconds: 7 days by default. */

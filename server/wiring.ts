@@ -1,5 +1,6 @@
 import { onResaleTurnedOff, onShowsCancelled } from '@/server/modules/catalog';
 import { recordChannelSalesOfPurchase, refundChannelSalesOfShows } from '@/server/modules/channels';
+import { forgetWidgetLayersOfChangedListings } from '@/server/modules/access-layer';
 import { forgetOffersOfChangedListings } from '@/server/modules/fan-pages';
 import {
   completePurchaseOfPayment,
@@ -41,3 +42,4 @@ onProtectionTurnedOff('marketplace', unlistListingsOfUnprotectedShows);
 onChannelDisabled('marketplace', unlistListingsOfChannel);
 onChannelListingsSold('channels', recordChannelSalesOfPurchase);
 onListingsChanged('fan-pages', forgetOffersOfChangedListings);
+onListingsChanged('access-layer', forgetWidgetLayersOfChangedListings);

@@ -25,6 +25,7 @@ import {
   sellFlow,
   sellPage,
   supportFacts,
+  unlistAsSeller,
 } from '@/server/modules/marketplace';
 import {
   buyerCheckout,
@@ -38,15 +39,17 @@ import {
   paymentOrder,
   sharedBuyPage,
 } from '@/server/modules/fan-pages';
-import { createApiKey, createChannel, getPartner, modeOfPartner } from '@/server/modules/partners';
+import { createApiKey, createChannel, getPartner, modeOfPartner, publishableKeyOf } from '@/server/modules/partners';
 import { sandboxCheckout, sandboxOnboarding } from '@/server/modules/payments';
 import { protectionOf } from '@/server/modules/protection';
 import { secureTicketPage } from '@/server/modules/tickets';
 import { flushTouches } from '@/server/lib/deferred-touch';
+import { forgetWidgetLayersOfChangedListings } from '@/server/modules/access-layer';
 import { callRoute } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
 import { sellerMarket } from '@/server/testing/market';
 import { v1HandlerFile } from '@/server/testing/v1-routes';
+import { CLIENT_ADDRESS_HEADER } from './client-address';
 import { buildOpenApiDocument } from './openapi';
 import { allRoutes } from './registry';
 
@@ -341,6 +344,64 @@ describe('no GET of /v1 writes (issue 34)', () => {
       const writes = writesIn(recorded);
       expect(writes.length).toBeGreaterThan(0);
       for (const w of writes) expect(w.trim(), op).toMatch(minting.writes);
+    }
+  });
+});
+
+describe('the widget’s read with a publishable key (issue 47)', () => {
+  let pk: string;
+  beforeAll(async () => {
+    pk = (await publishableKeyOf(f.partnerId, getDb()))!.key;
+  });
+  const widgetGet = async () => {
+    const { GET } = (await import('@/app/v1/wrapper/accesslayer/route')) as unknown as Record<string, Handler>;
+    return GET(
+      new Request(`http://encore.test/v1/wrapper/accesslayer?type=buy&eventId=${f.ref}&showId=1&lang=es`, {
+        headers: {
+          authorization: `Bearer ${pk}`,
+          origin: 'https://shop.example',
+          [CLIENT_ADDRESS_HEADER]: '192.0.2.9',
+        },
+      }),
+      { params: Promise.resolve({}) },
+    );
+  };
+
+  it('writes nothing (its limit is counted in memory), and concurrent calls share one read of the answer', async () => {
+    // Warm the key check, then measure one read of the answer alone.
+    expect((await widgetGet()).status).toBe(200);
+    forgetWidgetLayersOfChangedListings();
+    const one = await readOnlyRun(async () => (await widgetGet()).text());
+    expect(JSON.parse(one.value).data.components.length).toBeGreaterThan(0);
+    expect(one.sent.length).toBeGreaterThan(0);
+    expect(writesIn(one.sent)).toEqual([]);
+    // Twenty fans at once: one read between them (two at most, if the shared answer's second ran out
+    // between the first and the last of them on a very busy machine), not twenty.
+    forgetWidgetLayersOfChangedListings();
+    const many = await readOnlyRun(() =>
+      Promise.all(Array.from({ length: 20 }, async () => (await widgetGet()).text())),
+    );
+    expect(new Set(many.value)).toEqual(new Set([one.value]));
+    expect(writesIn(many.sent)).toEqual([]);
+    expect(many.sent.length).toBeLessThanOrEqual(2 * one.sent.length);
+  });
+
+  it('a listing write in this process is shown by the next call', async () => {
+    const before = JSON.parse(await (await widgetGet()).text());
+    const listed = await createListing(
+      { partnerId: f.partnerId, sellerEmail: SELLER, ticketIds: ['T3'], price: 12 },
+      getDb(),
+    );
+    try {
+      const after = JSON.parse(await (await widgetGet()).text());
+      const ids = (body: typeof before) =>
+        body.data.components
+          .find((c: { type: string }) => c.type === 'list')
+          ?.list.items.map((i: { listingId: string }) => i.listingId) ?? [];
+      expect(ids(before)).not.toContain(listed.id);
+      expect(ids(after)).toContain(listed.id);
+    } finally {
+      await unlistAsSeller(f.partnerId, listed.id, SELLER, getDb());
     }
   });
 });

@@ -7,7 +7,7 @@ import {
   POST as sellLayerPost,
 } from '@/app/v1/wrapper/accesslayer/route';
 import { getDb, getSql } from '@/db';
-import { env } from '@/server/env';
+import { env, resetEnvCache } from '@/server/env';
 import { sha256Hex } from '@/server/lib/ids';
 import { listAuditEntries } from '@/server/modules/audit';
 import { createListing } from '@/server/modules/marketplace';
@@ -28,6 +28,7 @@ import { race, statuses } from '@/server/testing/race';
 import { v1HandlerFile } from '@/server/testing/v1-routes';
 import { buyAccessLayerRoute, resaleEntryRoute } from '@/server/modules/access-layer';
 import type { RouteContract } from '@/server/lib/contract';
+import { CLIENT_ADDRESS_HEADER } from './client-address';
 import { allRoutes } from './registry';
 
 /*
@@ -46,14 +47,20 @@ const SHOP = 'https://shop.partner.example';
 const EVIL = 'https://evil.example';
 
 /** The buy access layer's GET with `key`, from a page of `origin` (none: a server's call). */
-async function buyLayer(key: string, ref: string, origin?: string, showId = '1') {
+async function buyLayer(key: string, ref: string, origin?: string, showId = '1', headers: Record<string, string> = {}) {
   const res = await accessLayerGet(
     apiRequest(`/v1/wrapper/accesslayer?type=buy&eventId=${encodeURIComponent(ref)}&showId=${showId}`, {
       key,
-      headers: origin ? { origin } : {},
+      headers: { ...(origin ? { origin } : {}), ...headers },
     }),
   );
   return { status: res.status, headers: res.headers, body: await res.json() };
+}
+
+/** Sets or, for undefined, removes a variable of the environment. */
+function setEnv(name: string, value: string | undefined) {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
 }
 
 let live: { partnerId: string; key: string; pk: string; testPk: string };
@@ -363,28 +370,47 @@ describe('CORS for publishable keys', () => {
 });
 
 describe('limits and isolation', () => {
-  it('limits a key per origin: the limit-th call of the minute from one origin is the last, then 429', async () => {
+  it('limits a key per client address and origin, and per origin on the instance: the over-limit call is a 429 and counts nothing', async () => {
     const p = await createPartnerCredentials(`Limit ${Date.now()}`, getDb());
     const r = `pk-lim-${Date.now()}`;
     await pushEvent(p.apiKey, r, [testShow('1')]);
-    const key = (await publishableKeyOf(p.partnerId, getDb()))!;
-    const limit = env().PUBLISHABLE_KEY_RATE_LIMIT;
-    // The window already holds limit - 1 calls of this key from SHOP in the last moment.
-    await getDb().execute(sql`insert into rate_limit_windows (key, hits, expires_at)
-      values (${`publishable-key:${key.id}:${SHOP}`},
-        array_fill((extract(epoch from clock_timestamp()) * 1000)::bigint, array[${limit - 1}::int]),
-        now() + interval '1 minute')`);
-    const last = await buyLayer(p.publishableKey, r, SHOP);
-    expect([last.status, last.headers.get('x-ratelimit-remaining')]).toEqual([200, '0']);
-    const over = await buyLayer(p.publishableKey, r, SHOP);
-    expect(over.status).toBe(429);
-    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Readable by the widget, which should wait that long.
-    expect(over.headers.get('access-control-allow-origin')).toBe(SHOP);
-    // Another origin and another key have their own windows; the partner's secret key is not limited by it.
-    expect((await buyLayer(p.publishableKey, r, EVIL)).status).toBe(200);
-    expect((await buyLayer(p.testPublishableKey, r, SHOP)).status).toBe(404);
-    expect((await buyLayer(p.apiKey, r)).status).toBe(200);
+    const saved = [process.env.PUBLISHABLE_KEY_RATE_LIMIT, process.env.PUBLISHABLE_KEY_SITE_RATE_LIMIT];
+    // Small figures, so the windows fill in a few calls: 3 per address, 5 per site (of each key).
+    process.env.PUBLISHABLE_KEY_RATE_LIMIT = '3';
+    process.env.PUBLISHABLE_KEY_SITE_RATE_LIMIT = '5';
+    resetEnvCache();
+    try {
+      expect(env().PUBLISHABLE_KEY_RATE_LIMIT).toBe(3);
+      const from = (address: string, origin = SHOP, key = p.publishableKey) =>
+        buyLayer(key, r, origin, '1', { [CLIENT_ADDRESS_HEADER]: address });
+      const a = [];
+      for (let i = 0; i < 3; i++) a.push(await from('203.0.113.1'));
+      expect(a.map((x) => [x.status, x.headers.get('x-ratelimit-remaining')])).toEqual([
+        [200, '2'],
+        [200, '1'],
+        [200, '0'],
+      ]);
+      const over = await from('203.0.113.1');
+      expect(over.status).toBe(429);
+      expect(over.body.errors.message).toContain('from one address and site');
+      expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+      // Readable by the widget, which should wait that long.
+      expect(over.headers.get('access-control-allow-origin')).toBe(SHOP);
+      // Another fan of the same site has a window of their own, until the site's (5, the refused call not
+      // counted) is full: a fourth and a fifth call pass, the sixth from anyone on that site is refused.
+      expect((await from('203.0.113.2')).status).toBe(200);
+      expect((await from('203.0.113.3')).status).toBe(200);
+      const site = await from('203.0.113.4');
+      expect([site.status, site.body.errors.message]).toEqual([429, expect.stringContaining('from one site')]);
+      // Another origin and another key have their own windows; the partner's secret key is not limited by them.
+      expect((await from('203.0.113.1', EVIL)).status).toBe(200);
+      expect((await from('203.0.113.1', SHOP, p.testPublishableKey)).status).toBe(404);
+      expect((await buyLayer(p.apiKey, r)).status).toBe(200);
+    } finally {
+      setEnv('PUBLISHABLE_KEY_RATE_LIMIT', saved[0]);
+      setEnv('PUBLISHABLE_KEY_SITE_RATE_LIMIT', saved[1]);
+      resetEnvCache();
+    }
   });
 
   it("keeps partners apart: A's key reads none of B's shows (404), and a disabled partner's key is a 403", async () => {

@@ -2,9 +2,11 @@ import { env } from '@/server/env';
 import { AppError } from '@/server/lib/errors';
 import { log } from '@/server/lib/log';
 import { recordApiRequest } from '@/server/lib/metrics';
-import { enforce, type RateLimit } from '@/server/lib/rate-limit';
+import { enforceInMemory } from '@/server/lib/memory-rate-limit';
+import type { RateLimit } from '@/server/lib/rate-limit';
 import { type AuthenticatedKey, kindOfKey } from '@/server/modules/partners';
 import { presentedKey } from './auth';
+import { clientAddressOf } from './client-address';
 import { requestIdOf } from './request-id';
 
 /*
@@ -21,9 +23,46 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type';
 /** How long a browser may keep a preflight's answer (Chromium keeps at most 2 hours). */
 const PREFLIGHT_MAX_AGE_SECONDS = 7200;
 
-/** Calls one publishable key may make from one origin a minute (`PUBLISHABLE_KEY_RATE_LIMIT`, 600 by default). */
-function publishableKeyRateLimit(): RateLimit {
-  return { name: 'publishable-key', limit: env().PUBLISHABLE_KEY_RATE_LIMIT, windowSeconds: 60 };
+/**
+ * Calls one client address may make a minute with one publishable key from one origin
+ * (`PUBLISHABLE_KEY_RATE_LIMIT`, 600 by default): a fan's widget reads twice a minute per show, so this is
+ * hundreds of fans behind one address (a venue's Wi-Fi, a carrier's NAT) before any is refused.
+ */
+function clientRateLimit(): RateLimit {
+  return {
+    name: 'publishable-key',
+    limit: env().PUBLISHABLE_KEY_RATE_LIMIT,
+    windowSeconds: 60,
+    scope: 'for this key from one address and site',
+  };
+}
+
+/**
+ * Calls one publishable key may make a minute from one origin, all addresses together, on one instance
+ * (`PUBLISHABLE_KEY_SITE_RATE_LIMIT`, 60,000 by default): a ceiling on what one site's widgets (or anyone
+ * sending its Origin from many addresses) can ask of an instance, far above a sold-out show's rush.
+ */
+function siteRateLimit(): RateLimit {
+  return {
+    name: 'publishable-key-site',
+    limit: env().PUBLISHABLE_KEY_SITE_RATE_LIMIT,
+    windowSeconds: 60,
+    scope: 'for this key from one site',
+  };
+}
+
+/**
+ * Counts a call with a publishable key from `site` (an origin, `encore` for Encore's own pages, `none`)
+ * in this process's memory (server/lib/memory-rate-limit.ts): nothing is written per call, so the widget's
+ * read stays a read (issue 34) however many fans load it. Windows per key, site and client address, and
+ * per key and site.
+ */
+function countPublishableCall(req: Request, key: AuthenticatedKey, site: string): Record<string, string> {
+  const address = clientAddressOf(req.headers) ?? 'unknown';
+  return enforceInMemory([
+    { limit: clientRateLimit(), subject: `${key.keyId}:${site}:${address}` },
+    { limit: siteRateLimit(), subject: `${key.keyId}:${site}` },
+  ]);
 }
 
 /**
@@ -58,13 +97,13 @@ function originAllowed(origin: string | undefined, widgetOrigins: readonly strin
  * refused too, since every browser sends one), answered 403 naming the header; then the call is counted
  * against its key and origin (429 with Retry-After past the limit). Answers the rate-limit headers.
  */
-export async function admitPublishableCall(req: Request, key: AuthenticatedKey): Promise<Record<string, string>> {
+export function admitPublishableCall(req: Request, key: AuthenticatedKey): Record<string, string> {
   const origin = originOf(req);
   // A browser sends no Origin on a GET to its own origin: Encore's own pages (the dashboard's Embed preview)
   // say so in Sec-Fetch-Site, a header no page can set. A server could send it, as it could any Origin: the
   // list keeps other sites' pages out, not other servers.
   const ownPage = origin === undefined && req.headers.get('sec-fetch-site') === 'same-origin';
-  if (ownPage) return enforce(publishableKeyRateLimit(), `${key.keyId}:encore`);
+  if (ownPage) return countPublishableCall(req, key, 'encore');
   if (!originAllowed(origin, key.widgetOrigins ?? [])) {
     throw new AppError(
       'FORBIDDEN',
@@ -74,7 +113,7 @@ export async function admitPublishableCall(req: Request, key: AuthenticatedKey):
       { details: [{ path: 'Origin', message: 'is not an allowed widget origin', in: 'header' }] },
     );
   }
-  return enforce(publishableKeyRateLimit(), `${key.keyId}:${origin ?? 'none'}`);
+  return countPublishableCall(req, key, origin ?? 'none');
 }
 
 /**

@@ -154,7 +154,7 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
 
 /**
  * The caller's key (unless the route takes none) and the call's rate limit; a publishable key's call is held
- * to its partner's widget origins and counted per key and origin instead. Answers the rate-limit headers.
+ * to its partner's widget origins and counted per key, origin and client address in memory instead. Answers the rate-limit headers.
  * `caller.key` is set as soon as the key is known, so an error after it is answered with the key's CORS headers.
  */
 async function admit(contract: AnyContract, req: Request, caller: { key?: AuthenticatedKey }) {

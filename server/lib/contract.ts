@@ -24,7 +24,7 @@ export interface RouteContract<
   /**
    * Also open to a partner's publishable key (`pk_live_…` / `pk_test_…`, what the browser widget sends): the
    * buy access layer's GET and the fan's resale entry (`<encore-sell>`). Such a call is answered through CORS to the partner's widget origins and is
-   * limited per key and origin (server/http/publishable.ts); every other operation answers such a key 403.
+   * limited per key, origin and client address (server/http/publishable.ts); every other operation answers such a key 403.
    */
   publishableKey?: boolean;
   query?: Q;

@@ -7,6 +7,8 @@ export interface RateLimit {
   name: string;
   limit: number;
   windowSeconds: number;
+  /** Whom the limit counts, said in the 429's message after the window (e.g. `for this key from one site`). */
+  scope?: string;
 }
 
 export interface RateDecision {

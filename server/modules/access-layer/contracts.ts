@@ -74,7 +74,8 @@ export const buyAccessLayerRoute = defineRoute({
     "Answered through CORS to the partner's allowed widget origins (any origin while none are set; set by Encore " +
     'staff): a page of another origin, or a call with no `Origin` once origins are set, is a 403 without CORS ' +
     'headers. The preflight (`OPTIONS`) allows a GET with `Authorization` from any page. Calls with a publishable ' +
-    'key are limited per key and origin (600 a minute unless Encore set another figure; 429 with `Retry-After`). ' +
+    'key are limited per key, origin and client address (600 a minute unless Encore set another figure; 429 with ' +
+    '`Retry-After`), and its answer is shared for a second by every page asking for the same show and language. ' +
     'A secret key (`sk_…`) is never answered with CORS headers: it must not be used from a browser.',
   auth: 'partner',
   publishableKey: true,
@@ -125,7 +126,7 @@ export const resaleEntryRoute = defineRoute({
     'arrives signed in; without it the URLs carry none and the fan signs in by e-mail link. Texts follow `lang` ' +
     '(`en`, `es`).\n\n' +
     '**From a browser**: opened to your publishable key (`pk_…`) like the buy access layer, with the same CORS, ' +
-    'widget origins and per key and origin limit. A secret key is answered too (for your server), never with CORS ' +
+    'widget origins and limits. A secret key is answered too (for your server), never with CORS ' +
     'headers.',
   auth: 'partner',
   publishableKey: true,

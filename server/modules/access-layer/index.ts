@@ -17,3 +17,5 @@ export {
 } from './contracts';
 export { resaleEntry } from './resale-entry';
 export { wipeAccessLayerTestData } from './wipe';
+export { sharedBuyAccessLayer } from './widget-layer';
+export { forgetWidgetLayersOfChangedListings } from './reactions/listings-changed';
