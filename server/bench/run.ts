@@ -31,6 +31,7 @@ const cases: Record<string, () => Promise<{ run: () => Promise<BenchResult> }>> 
   'leads-bulk': () => import('./leads-bulk'),
   'ops-overview': () => import('./ops-overview'),
   'onsale-peak': () => import('./onsale-peak'),
+  'widget-rush': () => import('./widget-rush'),
 };
 
 let dropDb: (() => Promise<void>) | undefined;
