@@ -177,5 +177,7 @@ function route(req: NextRequest, id: string, nonce: string | null, csp: string, 
 
 export const config = {
   // The widget's script (app/widget/v1.js) is a public file partners' pages load: no page policy, its own caching.
-  matcher: ['/((?!_next/static|_next/image|favicon.ico|widget/v1.js).*)'],
+  // The buy page's seat map document (fan-pages seat-map.ts) answers its own headers: a policy by hashes,
+  // framed by the buy page only.
+  matcher: ['/((?!_next/static|_next/image|favicon.ico|widget/v1.js|market/[A-Za-z0-9_]+/map$).*)'],
 };

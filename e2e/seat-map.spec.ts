@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { expect, test } from './fixtures';
 import {
   axe,
@@ -75,19 +76,24 @@ test.beforeAll(async ({ request }) => {
 });
 
 const offers = (page: import('@playwright/test').Page) => page.getByTestId('market-listings').getByTestId('listing');
+/** The drawing: a document of its own in a frame on the page (app/(market)/market/[eventId]/map/route.ts). */
+const drawing = (page: import('@playwright/test').Page) => page.getByTestId('seat-map-frame').contentFrame();
 
 for (const width of [390, 1366]) {
   test(`the seat map filters the offers by section, by keyboard and by pointer, at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 900 });
     await page.goto(address);
-    const map = page.getByTestId('seat-map');
-    await expect(map).toBeVisible();
-    // Sections with tickets on sale: highlighted, drawn inside links named with their count and from-price.
+    await expect(page.getByTestId('seat-map')).toBeVisible();
+    await expect(page.getByTestId('seat-map-frame')).toHaveAttribute('title', 'Seat map');
+    const map = drawing(page);
+    // Sections with tickets on sale: highlighted, drawn inside links named with their count and from-price,
+    // opening in the page around the frame.
     const a = map.getByRole('link', { name: /^Grada A,/ });
     const b = map.getByRole('link', { name: /^B,/ });
     const c = map.locator('[data-map-section="c"]');
     await expect(a).toHaveAttribute('aria-label', /^Grada A, 1 ticket from €\d+\.\d\d$/);
-    await expect(a).toHaveAttribute('href', /[?&]section=A(&|$)/);
+    await expect(a).toHaveAttribute('href', /^\/market\/[^/?]+\?.*section=A(&|$)/);
+    await expect(a).toHaveAttribute('target', '_parent');
     await expect(b).toHaveAttribute('aria-label', /^B, 1 ticket from €\d+\.\d\d$/);
     await expect(c).toHaveAttribute('aria-label', 'Palco C, no tickets on sale');
     await expect(c).toHaveAttribute('role', 'img');
@@ -96,7 +102,7 @@ for (const width of [390, 1366]) {
     await expect(map.locator('[data-seat="1-1"]')).toHaveClass(/buy-map-seat/);
     await expect(map.locator('[data-seat="1-2"]')).not.toHaveClass(/buy-map-seat/);
     // The partner's script and handler are gone.
-    expect(await map.innerHTML()).not.toMatch(/<script|onclick/);
+    expect(await map.locator('svg').innerHTML()).not.toMatch(/<script|onclick/);
     await expect(offers(page)).toHaveCount(2);
     await axe(page, `buy page with a seat map at ${width} px`);
     await shotsEnEs(page, `seat-map-${width}`);
@@ -107,19 +113,15 @@ for (const width of [390, 1366]) {
     await expect(page).toHaveURL(/[?&]section=A(&|$)/);
     await expect(offers(page)).toHaveCount(1);
     await expect(offers(page).first()).toHaveAttribute('data-listing-id', listings.A1);
-    await expect(page.getByTestId('seat-map').getByRole('link', { name: /^Grada A/ })).toHaveAttribute(
-      'aria-current',
-      'true',
-    );
+    await expect(drawing(page).getByRole('link', { name: /^Grada A/ })).toHaveAttribute('aria-current', 'true');
     // Space on another.
-    await page.getByTestId('seat-map').getByRole('link', { name: /^B,/ }).focus();
+    await drawing(page).getByRole('link', { name: /^B,/ }).focus();
     await page.keyboard.press(' ');
     await expect(page).toHaveURL(/[?&]section=B(&|$)/);
     await expect(offers(page)).toHaveCount(1);
     await expect(offers(page).first()).toHaveAttribute('data-listing-id', listings.B1);
     // A click on a section, then "All sections" resets.
-    await page
-      .getByTestId('seat-map')
+    await drawing(page)
       .getByRole('link', { name: /^Grada A,/ })
       .click();
     await expect(page).toHaveURL(/[?&]section=A(&|$)/);
@@ -137,17 +139,40 @@ test('in Spanish, and before JavaScript: the section links filter the server-ren
   await expect(sections.getByRole('link', { name: 'Todas las secciones' })).toHaveAttribute('aria-current', 'true');
   // The drawn section is a link in the map itself (no script runs here); the list below holds only the sections
   // on sale the map lacks (none here: Pista has nothing on sale).
-  const map = page.getByTestId('seat-map');
+  const map = drawing(page);
   await expect(map.getByRole('link', { name: /^Grada A, 1 entrada desde \d+,\d\d €$/ })).toBeVisible();
+  await expect(map.locator('html')).toHaveAttribute('lang', 'es');
   await expect(sections.getByRole('link')).toHaveCount(1);
   await map.getByRole('link', { name: /^Grada A/ }).click();
   await expect(page).toHaveURL(/[?&]section=A(&|$)/);
   await expect(page.getByTestId('market-listings').getByTestId('listing')).toHaveCount(1);
-  await expect(page.getByTestId('seat-map').getByRole('link', { name: /^Grada A,/ })).toHaveAttribute(
-    'aria-current',
-    'true',
-  );
+  await expect(drawing(page).getByRole('link', { name: /^Grada A,/ })).toHaveAttribute('aria-current', 'true');
   await context.close();
+});
+
+test('the map’s own document: framed by its page only, plain HTML with the page’s policy, 404 when there is none', async ({
+  request,
+}) => {
+  const path = new URL(address, 'http://encore.test').pathname;
+  const res = await request.get(`${path}/map?lang=es&section=A`);
+  expect(res.status()).toBe(200);
+  expect(res.headers()['content-type']).toContain('text/html');
+  // Framed by the buy page (this partner allows no other origin to frame it), never by another site.
+  expect(res.headers()['content-security-policy']).toContain("frame-ancestors 'self'");
+  expect(res.headers()['x-frame-options']).toBe('SAMEORIGIN');
+  const html = await res.text();
+  expect(html).toMatch(/^<!doctype html><html lang="es">/);
+  expect(html).toContain('aria-current="true"');
+  expect(html).not.toMatch(/alert\(/);
+  // Its one script and its style are allowed by their hashes (the same bytes for every fan), nothing else.
+  const script = /<script>([^<]+)<\/script>/.exec(html)![1];
+  expect(res.headers()['content-security-policy']).toContain(
+    `script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`,
+  );
+  for (const missing of ['/market/evt_unknown/map', '/market/evt_unknown/map?lang=xx&section=%E2%82%AC']) {
+    const none = await request.get(missing);
+    expect(none.status(), missing).toBe(404);
+  }
 });
 
 test('staff see the map as fans do, each section’s offers, and what does not match', async ({ page }) => {
@@ -195,10 +220,7 @@ test('an offer held by a buyer paying is shown as held, with the time left, and 
   expect(await page.content()).not.toContain(listings.B1);
   await expect(offers(page)).toHaveCount(1);
   // The map no longer offers section B.
-  await expect(page.getByTestId('seat-map').locator('[data-map-section="b"]')).toHaveAttribute(
-    'aria-label',
-    'B, no tickets on sale',
-  );
+  await expect(drawing(page).locator('[data-map-section="b"]')).toHaveAttribute('aria-label', 'B, no tickets on sale');
   await axe(page, 'buy page with an offer on hold');
   await shotsEnEs(page, 'held-offers-390');
 

@@ -48,7 +48,7 @@ await app.prepare();
 // A shared page's version is read from its model (the app's own code and database, loaded here once the app
 // is prepared): a cache revalidating a page gets a 304 instead of a render while the page would not change.
 const { getDb } = await import('@/db');
-const { buyPageVersionAt } = await import('./modules/fan-pages');
+const { buyPageVersionAt, seatMapDocument } = await import('./modules/fan-pages');
 const { readFileSync } = await import('node:fs');
 const { join } = await import('node:path');
 const buildId = readFileSync(join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'), 'utf8').trim();
@@ -61,6 +61,7 @@ const listener = encoreListener({
   port: () => (server.address() as AddressInfo).port,
   pageVersion: (path) => buyPageVersionAt(path, getDb()),
   buildId,
+  seatMap: (url) => seatMapDocument(url, getDb()),
 });
 server.on('request', listener);
 // Longer than a proxy's idle keep-alive (nginx keeps upstream connections 60 s): the proxy closes first,

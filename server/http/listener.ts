@@ -1,8 +1,18 @@
 import type http from 'node:http';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+import { log } from '@/server/lib/log';
+import type { SeatMapDocument } from '@/server/modules/fan-pages';
 import { setClientAddress } from './client-address';
 import { type RenderGate, renderGate } from './render-gate';
 import { sharedPageAddress } from './shared-page';
 import { sharedPages, takeFillMark } from './shared-pages';
+import { requestIdFrom } from './request-id';
+import { COMMON_SECURITY_HEADERS, REFERRER_POLICY, strictTransportSecurity } from './security-headers';
+
+const gzip = promisify(zlib.gzip);
+/** The buy page's seat map document (fan-pages seat-map.ts): `/market/<eventPk>/map`. */
+const SEAT_MAP_PATH = /^\/market\/[A-Za-z0-9_]{1,64}\/map(\?|$)/;
 
 export type RequestHandler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void> | void;
 
@@ -20,6 +30,8 @@ export interface ListenerOptions {
   pageVersion?: (path: string) => Promise<string | null>;
   /** The build's id (part of a shared page's ETag). */
   buildId?: string;
+  /** The buy page's seat map document (fan-pages `seatMapDocument`), answered here without Next.js. */
+  seatMap?: (url: URL) => Promise<SeatMapDocument>;
 }
 
 /**
@@ -27,7 +39,9 @@ export interface ListenerOptions {
  * for what Next.js cannot do from inside (issue 45; nothing of Node.js is patched):
  * 1. the client's address, from the socket and the trusted proxies only (client-address.ts);
  * 2. an anonymous fan's buy page answered as a shared page (shared-pages.ts), by its canonical address;
- * 3. the render gate for buy pages rendered for one fan, and for the shared pages' own renders (render-gate.ts).
+ * 3. the render gate for buy pages rendered for one fan, and for the shared pages' own renders (render-gate.ts);
+ * 4. the buy page's seat map document, a memory read and a copy (fan-pages seat-map.ts): through Next.js, its
+ *    routing and the proxy cost more than the document itself, and a page view asks for both.
  */
 export function encoreListener(options: ListenerOptions): http.RequestListener {
   const gate = options.gate ?? renderGate();
@@ -52,6 +66,44 @@ export function encoreListener(options: ListenerOptions): http.RequestListener {
       },
     });
     if (shared) return void pages.answer(req, res, shared);
+    if (options.seatMap && req.method === 'GET' && SEAT_MAP_PATH.test(req.url ?? '')) {
+      return void answerSeatMap(req, res, options.seatMap).catch((err: unknown) => {
+        log.error('seat map document failed', { error: String(err) });
+        if (!res.headersSent) render(req, res);
+      });
+    }
     render(req, res);
   };
+}
+
+/**
+ * Sends the seat map document with the headers Next.js and the proxy give every answer (next.config.ts,
+ * proxy.ts): the request id, nosniff, the permissions and referrer policies, HSTS over https; gzipped when
+ * the client takes it.
+ */
+async function answerSeatMap(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  seatMap: (url: URL) => Promise<SeatMapDocument>,
+): Promise<void> {
+  const doc = await seatMap(new URL(req.url ?? '/', 'http://encore'));
+  const headers: http.OutgoingHttpHeaders = {
+    ...doc.headers,
+    'x-request-id': requestIdFrom(req.headers['x-request-id']),
+  };
+  for (const { key, value } of [...COMMON_SECURITY_HEADERS, REFERRER_POLICY.usual]) headers[key.toLowerCase()] = value;
+  const hsts = strictTransportSecurity({
+    nextUrl: new URL(`${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://encore`),
+    headers: new Headers({ 'x-forwarded-proto': String(req.headers['x-forwarded-proto'] ?? '') }),
+  });
+  if (hsts) headers['strict-transport-security'] = hsts;
+  let body = Buffer.from(doc.body);
+  if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+    body = await gzip(body, { level: 6 });
+    headers['content-encoding'] = 'gzip';
+  }
+  headers.vary = 'Accept-Encoding';
+  headers['content-length'] = body.length;
+  res.writeHead(doc.status, headers);
+  res.end(body);
 }

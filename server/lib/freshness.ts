@@ -15,6 +15,9 @@ export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 3;
 /** The pages as sent to anonymous fans, by address (server/http/shared-pages.ts); forgotten by this name. */
 export const BUY_PAGE_HTML = 'buy-page-html';
 
+/** The buy pages' seat map documents (app/(market)/market/[eventId]/map/route.ts), by address; forgotten by this name. */
+export const SEAT_MAP_DOCUMENTS = 'seat-map-documents';
+
 /**
  * The same promise for a page served through a shared cache (the reference edge, EDGE_CACHE=true): the
  * edge keeps a page fresh until the end of the second it was made in (≤ 1 s, edge/nginx.conf), then answers

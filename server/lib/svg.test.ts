@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cleanSeatMap, drawSeatMap, sanitizeSvg, sectionKey, SVG_MAX_BYTES, SVG_MAX_DEPTH, svgSections } from './svg';
+import {
+  cleanSeatMap,
+  drawSeatMap,
+  sanitizeSvg,
+  seatMapAspect,
+  sectionKey,
+  SVG_MAX_BYTES,
+  SVG_MAX_DEPTH,
+  svgSections,
+} from './svg';
 
 /** The sanitised markup, failing the test when the sanitiser refused it. */
 function kept(markup: string): string {
@@ -365,6 +374,26 @@ describe('the seat map: sections and drawing (issue 46)', () => {
       '<rect width="4" height="4" class="on" data-map-section="a1" aria-label="A1" role="img"></rect></g></a>',
     );
     expect(drawSeatMap('<p>no</p>', { named: new Set(), idPrefix: 'sm-', sections: new Map() })).toBeNull();
+    // Drawn in a frame, its links open in the page around it.
+    const framed = drawSeatMap(MAP, {
+      named: new Set(['a']),
+      idPrefix: 'sm-',
+      target: '_parent',
+      sections: new Map([['a', { label: 'A', href: '/market/e?section=A' }]]),
+    })!;
+    expect(framed).toContain('<a href="/market/e?section=A" target="_parent" aria-label="A">');
+  });
+
+  it('tells the drawn map’s shape (its viewBox, else width and height), null when it cannot be drawn', () => {
+    const svg = (attrs: string) =>
+      `<svg xmlns="http://www.w3.org/2000/svg" ${attrs}><rect width="1" height="1"/></svg>`;
+    expect(seatMapAspect(svg('viewBox="0 0 400 220"'), 'sm-')).toBeCloseTo(400 / 220);
+    expect(seatMapAspect(svg('viewBox="-10,-10 ,100 50" width="9" height="9"'), 'sm-')).toBe(2);
+    expect(seatMapAspect(svg('width="300" height="600"'), 'sm-')).toBe(0.5);
+    // Saying neither (or nonsense): twice as wide as high; never flatter or taller than 10 to 1.
+    expect(seatMapAspect(svg(''), 'sm-')).toBe(2);
+    expect(seatMapAspect(svg('viewBox="0 0 1000 1"'), 'sm-')).toBe(10);
+    expect(seatMapAspect('<p>no</p>', 'sm-')).toBeNull();
   });
 
   it('serves the cleaned copy of a stored map, the same as sanitizing it', () => {

@@ -543,6 +543,8 @@ export interface SeatMapMarks {
   idPrefix: string;
   /** A hash of the markup the caller already has (the catalogue's `svgVersion`). */
   version?: string;
+  /** The browsing context the sections' links open in (`_parent`: the page around a map drawn in a frame). */
+  target?: string;
 }
 
 const escapeAttribute = (value: string) =>
@@ -580,7 +582,8 @@ export function drawSeatMap(svg: string, marks: SeatMapMarks): string | null {
           linked.add(slot.candidate);
           // Nothing but what it needs: a map's 200 links are sent twice (HTML, and escaped in the payload).
           out +=
-            `<a href="${escapeAttribute(mark.href)}" aria-label="${escapeAttribute(mark.label)}"` +
+            `<a href="${escapeAttribute(mark.href)}"${marks.target ? ` target="${escapeAttribute(marks.target)}"` : ''}` +
+            ` aria-label="${escapeAttribute(mark.label)}"` +
             `${classAttribute(mark.className)}${mark.current ? ' aria-current="true">' : '>'}`;
         }
       } else if (slot.at === 'after') {
@@ -599,4 +602,23 @@ export function drawSeatMap(svg: string, marks: SeatMapMarks): string | null {
     out += map.parts[i + 1];
   });
   return out;
+}
+
+/**
+ * The drawn map's width to height (its root's `viewBox`, else its `width` and `height`; 2 when it says
+ * neither), or null when the markup cannot be drawn (not an SVG document). From the map as prepared for
+ * drawing, so as cheap as a look-up once it was drawn; `idPrefix` and `version` as for `drawSeatMap`.
+ */
+export function seatMapAspect(svg: string, idPrefix: string, version?: string): number | null {
+  const map = prepare(svg, idPrefix, version);
+  if (!map) return null;
+  // The root's tag, in the first part that has it (a root that is itself a section is cut by its marks).
+  const root = /<svg\b[^>]*/i.exec(map.parts.find((part) => /<svg\b/i.test(part)) ?? '')?.[0] ?? '';
+  const number = '([0-9]*\\.?[0-9]+)';
+  const viewBox = new RegExp(`\\bviewBox="\\s*-?[0-9.]+[\\s,]+-?[0-9.]+[\\s,]+${number}[\\s,]+${number}`).exec(root);
+  const width = new RegExp(`\\swidth="${number}`).exec(root)?.[1];
+  const height = new RegExp(`\\sheight="${number}`).exec(root)?.[1];
+  const [w, h] = viewBox ? [viewBox[1], viewBox[2]] : [width, height];
+  const ratio = Number(w) / Number(h);
+  return Number.isFinite(ratio) && ratio > 0 ? Math.min(10, Math.max(0.1, ratio)) : 2;
 }

@@ -38,6 +38,14 @@ export {
 export { type BrandPartner, fanBrandOf } from './fan-brand';
 export { framingOriginsOf } from './framing';
 export {
+  buyPageHref,
+  SEAT_MAP_ID_PREFIX,
+  type SeatMapDocument,
+  seatMapData,
+  seatMapDocument,
+  sectionHref,
+} from './seat-map';
+export {
   buyingFlowUrl,
   checkoutUrl,
   DEFAULT_LANG,

@@ -1,4 +1,4 @@
-import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS } from '@/server/lib/freshness';
+import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, BUY_PAGE_OFFERS_MS, SEAT_MAP_DOCUMENTS } from '@/server/lib/freshness';
 import { shortCache } from '@/server/lib/short-cache';
 import type { MarketOffer } from './offers';
 
@@ -47,4 +47,5 @@ export function forgetBuyPageOffers(): void {
   buyPageOffers.forget();
   shortCache(BUY_PAGES, BUY_PAGE_LAYER_MS).forget();
   shortCache(BUY_PAGE_HTML, BUY_PAGE_LAYER_MS).forget();
+  shortCache(SEAT_MAP_DOCUMENTS, BUY_PAGE_LAYER_MS).forget();
 }

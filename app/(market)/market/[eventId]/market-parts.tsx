@@ -1,5 +1,5 @@
 import { formatShowDate, type Locale, type PageT } from '@/server/lib/i18n';
-import { type buyPage } from '@/server/modules/fan-pages';
+import { type buyPage, buyPageHref } from '@/server/modules/fan-pages';
 
 /*
  * The market page's parts (page.tsx puts them together): the event's header, the links to its other
@@ -11,16 +11,7 @@ type Page = NonNullable<Awaited<ReturnType<typeof buyPage>>>;
 export type Query = Record<string, string | string[] | undefined>;
 
 /** This page's URL with some parameters changed (the rest of the fan's query kept). */
-export function hrefWith(eventId: string, query: Query, changes: Record<string, string | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    const value = Array.isArray(v) ? v[0] : v;
-    if (value && !(k in changes)) q.set(k, value);
-  }
-  for (const [k, v] of Object.entries(changes)) if (v) q.set(k, v);
-  const s = q.toString();
-  return `/market/${eventId}${s ? `?${s}` : ''}`;
-}
+export const hrefWith = buyPageHref;
 
 /**
  * The event's compact header: a small image, the title, and the chosen show's date and venue, so that on
