@@ -37,6 +37,7 @@ import {
   listingPage,
   namedTicketOnSale,
   paymentOrder,
+  seatMapDocument,
   sharedBuyPage,
 } from '@/server/modules/fan-pages';
 import { createApiKey, createChannel, getPartner, modeOfPartner, publishableKeyOf } from '@/server/modules/partners';
@@ -451,6 +452,9 @@ const fanPageReads: Record<string, (db: Db) => Promise<unknown>> = {
   sellFlow: async (db) => sellFlow((await sellPage(f.ticketPk, db))!, SELLER, false, db),
   resaleEntryPage: (db) => resaleEntryPage(f.partnerId, SELLER, { sync: false }, db),
   notificationLead: (db) => notificationLead(`lnt_${'0'.repeat(32)}`, db),
+  // The seat map's own document (app/(market)/market/[eventId]/map/route.ts).
+  seatMapDocument: (db) =>
+    seatMapDocument(new URL(`http://encore.test/market/${f.eventPk}/map?show=${f.showPk}&lang=es`), db),
   sandboxCheckout: () => sandboxCheckout('pay_missing', getDb()),
   sandboxOnboarding: () => sandboxOnboarding('acc_missing', getDb()),
 };
@@ -461,7 +465,9 @@ const NOT_DATA = new Set([
   'movingCodeKey',
   'quantitiesOf',
   'safeNextPath',
+  'seatMapData',
   'seatText',
+  'sectionHref',
   'showOnSale',
   'sourcesOf',
 ]);

@@ -129,8 +129,12 @@ describe('the seat map document', () => {
       `/market/${plain}/map`,
       `/market/${eventPk}/mapx`,
     ]) {
-      const doc = await at('lang=xx&section=%E2%82', path);
-      expect([path, doc.status, doc.body]).toEqual([path, 404, expect.stringContaining('<title>404</title>')]);
+      const doc = await at('lang=es&section=%E2%82', path);
+      expect([path, doc.status, doc.body]).toEqual([
+        path,
+        404,
+        expect.stringContaining('<p>No encontramos esa página · Encore</p>'),
+      ]);
     }
   });
 });

@@ -233,10 +233,12 @@ export async function seatMapDocument(url: URL, db: Db): Promise<SeatMapDocument
     'cache-control': 'private, no-store',
   };
   if (!doc) {
+    // Seen only if the frame's event went away (or its address was made up): said in a line, in its language.
+    const title = escapeText(`${pageTranslator(locale, 'notFound')('title')} · Encore`);
     return {
       status: 404,
       headers,
-      body: `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>404</title></head><body></body></html>`,
+      body: `<!doctype html><html lang="${locale}"><head><meta charset="utf-8"><title>${title}</title></head><body><p>${title}</p></body></html>`,
     };
   }
   // Each link: the page's own address but `section` and `page`, then its section.
