@@ -70,7 +70,7 @@ export function SeatMap({
               aria-current={e.key === data.chosenKey ? 'true' : undefined}
               className={e.available ? undefined : 'buy-map-link-off'}
             >
-              {data.names.get(e.key)}
+              {data.nameOf(e.key)}
             </a>
           </li>
         ))}
