@@ -129,14 +129,43 @@ const onConflictUpdate = sql`
         price_type_id = excluded.price_type_id, currency = excluded.currency, price_minor = excluded.price_minor,
         buyer = excluded.buyer, buyer_email = excluded.buyer_email, order_id = excluded.order_id,
         data = excluded.data, updated_at = now(),
-        -- A ticket awaiting its reissue (protection) is reissued by a new ticketAccess.
-        reissued_at = case when tickets.reissue_requested_at is not null and tickets.reissued_at is null
-          and tickets.data -> 'ticketAccess' is distinct from excluded.data -> 'ticketAccess'
-          then now() else tickets.reissued_at end,
         -- A new code (a reissue, or any change of ticketAccess) is one no holder has seen yet.
         code_shown_at = case when tickets.data -> 'ticketAccess' is distinct from excluded.data -> 'ticketAccess'
           then null else tickets.code_shown_at end
       where tickets.status = 'VALID'`;
+
+/**
+ * The tickets of `rows` (about to be written) awaiting their reissue (protection, after a
+ * resale) that a new `ticketAccess` reissues: stamped `reissued_at` now, and answered by id. The guard of
+ * "reissued once" is this statement's, in the import's transaction: each row is locked in ticketId order
+ * (as the upsert locks them) and its condition read again on the newest version once the lock is had
+ * (PostgreSQL's READ COMMITTED re-check), so of two imports at once the second finds it reissued and
+ * reissues nothing. (The upsert's RETURNING could not tell: comparing `reissued_at` to `now()` named two
+ * transactions begun in the same microsecond both reissuers.)
+ */
+async function reissueTickets(db: DbOrTx, partnerId: string, rows: TicketRow[]): Promise<string[]> {
+  // Few tickets await a reissue: found through their partial index, so an import of tickets that await none
+  // (nearly all) pays one small read per thousand tickets, not a second pass over them.
+  const awaiting = await db.execute<{ ticket_id: string }>(sql`
+    select ticket_id from tickets
+    where partner_id = ${partnerId} and reissue_requested_at is not null and reissued_at is null
+      and ticket_id in (select jsonb_array_elements_text(${JSON.stringify(rows.map((r) => r.ticket_id))}::jsonb))`);
+  if (!awaiting.length) return [];
+  const due = new Set(awaiting.map((r) => r.ticket_id));
+  const sent = rows.filter((r) => due.has(r.ticket_id)).map((r) => ({ ticket_id: r.ticket_id, data: r.data }));
+  const reissued = await db.execute<{ id: string }>(sql`
+    with due as (
+      select t.id from tickets t
+      join json_to_recordset(${JSON.stringify(sent)}::json) as r(ticket_id text, data jsonb) on r.ticket_id = t.ticket_id
+      where t.partner_id = ${partnerId} and t.status = 'VALID'
+        and t.reissue_requested_at is not null and t.reissued_at is null
+        and t.data -> 'ticketAccess' is distinct from r.data -> 'ticketAccess'
+      order by t.ticket_id
+      for update of t
+    )
+    update tickets set reissued_at = now() from due where tickets.id = due.id returning tickets.id`);
+  return reissued.map((r) => r.id);
+}
 
 /**
  * Inserts or updates the rows, a thousand per statement, each statement one JSON parameter expanded
@@ -156,7 +185,9 @@ async function upsertTickets(
   const written = new Map<string, string>();
   const sorted = [...rows].sort((a, b) => (a.ticket_id < b.ticket_id ? -1 : a.ticket_id > b.ticket_id ? 1 : 0));
   for (let i = 0; i < sorted.length; i += CHUNK) {
-    const chunk = JSON.stringify(sorted.slice(i, i + CHUNK));
+    const rowsOfChunk = sorted.slice(i, i + CHUNK);
+    const chunk = JSON.stringify(rowsOfChunk);
+    const reissued = insertOnly ? [] : await reissueTickets(db, partnerId, rowsOfChunk);
     // The history rows go in the same statement (a data-modifying CTE): one INSERT … SELECT per chunk
     // keeps the import's throughput. xmax = 0 tells a fresh insert from an update of an existing row.
     const out = await db.execute<{ id: string; ticket_id: string }>(sql`
@@ -169,10 +200,12 @@ async function upsertTickets(
         ticket_option_id text, price_type_id text, currency text, price_minor bigint, buyer jsonb,
         buyer_email text, order_id text, data jsonb)
       ${insertOnly ? sql`on conflict (partner_id, ticket_id) do nothing` : onConflictUpdate}
-      returning id, ticket_id, (xmax = 0) as inserted, (reissued_at = now()) as reissued
+      returning id, ticket_id, (xmax = 0) as inserted
       ), history as (
         insert into ticket_events (ticket_pk, kind, batch_id)
-        select id, case when inserted then 'imported' when reissued then 'reissued' else 'updated' end,
+        select id, case when inserted then 'imported'
+            when id in (select jsonb_array_elements_text(${JSON.stringify(reissued)}::jsonb)) then 'reissued'
+            else 'updated' end,
           ${batchId}::text from up
       )
       select id, ticket_id from up`);
