@@ -415,3 +415,44 @@ export class VerificationServer {
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
+
+/**
+ * A partner's web page on another origin (issue 47), served by a server of the test: Encore's widget script
+ * and, in `body` (set by each test before it opens the page), the widget's elements, under a strict policy
+ * allowing scripts, connections and images from Encore only (`frames`: frames too), and no inline script or
+ * style at all.
+ */
+export class PartnerSite {
+  body = '';
+  private server: http.Server;
+
+  private constructor(heading: string, frames: boolean) {
+    this.server = http.createServer((_req, res) => {
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-security-policy':
+          `default-src 'none'; script-src ${baseURL}; connect-src ${baseURL}; img-src ${baseURL}; ` +
+          `${frames ? `frame-src ${baseURL}; ` : ''}style-src 'none'; base-uri 'none'; form-action 'none'`,
+      });
+      res.end(
+        `<!doctype html><html lang="es"><title>Partner site</title><h1>${heading}</h1>` +
+          `<script src="${baseURL}/widget/v1.js" async></script>${this.body}`,
+      );
+    });
+  }
+
+  static async start(heading: string, { frames = false } = {}): Promise<PartnerSite> {
+    const site = new PartnerSite(heading, frames);
+    await new Promise<void>((resolve) => site.server.listen(0, '127.0.0.1', resolve));
+    return site;
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

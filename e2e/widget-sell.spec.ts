@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures';
 import {
   axe,
@@ -8,6 +6,7 @@ import {
   createPartner,
   eventShow,
   listTicket,
+  PartnerSite,
   pointVerification,
   pushEvent,
   RUN,
@@ -31,9 +30,7 @@ const NOBODY = `wsell-none-${RUN}@fans.test`;
 const IDS = [`WS-A-${RUN}`, `WS-B-${RUN}`, `WS-C-${RUN}`];
 
 let partner = { partnerId: '', apiKey: '', publishableKey: '', channelsApiKey: '' };
-let site: http.Server;
-let siteOrigin = '';
-let body = '';
+let site: PartnerSite;
 let verification: VerificationServer;
 
 test.beforeAll(async ({ request, browser }) => {
@@ -71,25 +68,11 @@ test.beforeAll(async ({ request, browser }) => {
   await listTicket({ partnerId: partner.partnerId, sellerEmail: FAN, ticketId: IDS[1], price: '55' });
   await pointVerification(browser, partner.partnerId, verification.url);
 
-  site = http.createServer((_req, res) => {
-    res.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy':
-        `default-src 'none'; script-src ${baseURL}; connect-src ${baseURL}; img-src ${baseURL}; ` +
-        `style-src 'none'; base-uri 'none'; form-action 'none'`,
-    });
-    res.end(
-      `<!doctype html><html lang="es"><title>Partner site</title><h1>My account</h1>` +
-        `<script src="${baseURL}/widget/v1.js" async></script>${body}`,
-    );
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await PartnerSite.start('My account');
 });
 
 test.afterAll(async () => {
-  site?.closeAllConnections();
-  await new Promise<void>((resolve) => site?.close(() => resolve()));
+  await site?.stop();
   await verification?.stop();
 });
 
@@ -107,7 +90,7 @@ test('on a partner’s page under a strict policy: the fan’s tickets with thei
 }) => {
   const element = (token: string, attrs: string) =>
     `<encore-sell publishable-key="${partner.publishableKey}" token="${token}" ${attrs}></encore-sell>`;
-  body =
+  site.body =
     element(await mint(request, FAN), 'lang="en" data-testid="mine"') +
     element(await mint(request, NOBODY), 'data-testid="none"') +
     element(`ott_${'A'.repeat(65)}`, 'data-testid="refused"');
@@ -115,7 +98,7 @@ test('on a partner’s page under a strict policy: the fan’s tickets with thei
   page.on('console', (m) => {
     if (m.type() === 'warning' && m.text().includes('<encore-sell>')) warnings.push(m.text());
   });
-  await page.goto(siteOrigin);
+  await page.goto(site.origin);
 
   const mine = page.getByTestId('mine');
   await expect(mine.getByRole('heading', { name: `Sell widget night ${RUN}` })).toBeVisible();

@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures';
 import {
   axe,
@@ -10,6 +8,7 @@ import {
   eventShow,
   hydrated,
   listTicket,
+  PartnerSite,
   RUN,
   shot,
   signIn,
@@ -34,10 +33,7 @@ const SVG =
   '<rect data-section="B" data-label="Grada B" x="210" y="10" width="180" height="100" fill="#f3e7da"/></svg>';
 
 let partner = { partnerId: '', apiKey: '', publishableKey: '', channelsApiKey: '' };
-let site: http.Server;
-let siteOrigin = '';
-/** The partner's page as its server sends it: the widget's elements in `body`, its policy in the header. */
-let body = '';
+let site: PartnerSite;
 
 test.beforeAll(async ({ request }) => {
   partner = await createPartner(`Widget Partner ${RUN}`);
@@ -62,26 +58,11 @@ test.beforeAll(async ({ request }) => {
   ]) {
     await listTicket({ partnerId: partner.partnerId, sellerEmail: SELLER, ticketId: ticket, price });
   }
-  site = http.createServer((_req, res) => {
-    res.writeHead(200, {
-      'content-type': 'text/html; charset=utf-8',
-      // Strict: scripts, connections, images and frames from Encore only; no inline script or style at all.
-      'content-security-policy':
-        `default-src 'none'; script-src ${baseURL}; connect-src ${baseURL}; img-src ${baseURL}; ` +
-        `frame-src ${baseURL}; style-src 'none'; base-uri 'none'; form-action 'none'`,
-    });
-    res.end(
-      `<!doctype html><html lang="es"><title>Partner site</title><h1>Partner site</h1>` +
-        `<script src="${baseURL}/widget/v1.js" async></script>${body}`,
-    );
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await PartnerSite.start('Partner site', { frames: true });
 });
 
 test.afterAll(async () => {
-  site?.closeAllConnections();
-  await new Promise<void>((resolve) => site?.close(() => resolve()));
+  await site?.stop();
 });
 
 const element = (attrs: string) =>
@@ -91,7 +72,7 @@ test('on a partner’s page under a strict policy: the button with its from-pric
   page,
   context,
 }) => {
-  body =
+  site.body =
     element('data-testid="button"') +
     element('layout="list" lang="en" data-testid="list"') +
     element('layout="map" data-testid="map"') +
@@ -100,7 +81,7 @@ test('on a partner’s page under a strict policy: the button with its from-pric
   page.on('console', (m) => {
     if (m.type() === 'warning' && m.text().includes('<encore-resale>')) warnings.push(m.text());
   });
-  await page.goto(siteOrigin);
+  await page.goto(site.origin);
 
   // The button: in the page's language (es), its accessible name carrying the cheapest price with fees.
   const button = page.getByTestId('button').getByRole('link', { name: /desde 45,\d\d\s€/ });
@@ -154,12 +135,12 @@ test('mode="dialog" opens the buy page inside the partner’s page, where its re
   await signIn(page);
   await hydrated(page, 'form[aria-label="Allowed return origins"]');
   const form = page.getByRole('form', { name: 'Allowed return origins' });
-  await form.getByLabel('Allowed return origins').fill(siteOrigin);
+  await form.getByLabel('Allowed return origins').fill(site.origin);
   await form.getByRole('button', { name: 'Save return origins' }).click();
   await expect(form.getByText('Saved.')).toBeVisible();
 
-  body = element('mode="dialog" lang="en" data-testid="dialog"');
-  await page.goto(siteOrigin);
+  site.body = element('mode="dialog" lang="en" data-testid="dialog"');
+  await page.goto(site.origin);
   const button = page.getByTestId('dialog').getByRole('link', { name: /from €45\.\d\d/ });
   await button.click();
   const dialog = page.getByTestId('dialog').getByRole('dialog', { name: 'Resale tickets' });
