@@ -1,6 +1,7 @@
 import en from '@/server/lib/i18n/messages/en.json';
 import es from '@/server/lib/i18n/messages/es.json';
 import type { Locale } from '@/server/lib/i18n/locales';
+import { escapeHtml } from '@/server/lib/escape-html';
 
 /**
  * Bad input to pages and route handlers outside /v1, refused by the proxy before Next.js or a page sees
@@ -111,9 +112,6 @@ export async function actionBodyRefusal(req: Request): Promise<Refusal | null> {
 }
 
 const MESSAGES = { en, es } as const;
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /**
  * The branded page of a refused request, in the fan's language on fan pages (English elsewhere). A plain

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import sanitizeHtml from 'sanitize-html';
+import { escapeHtml } from './escape-html';
 
 /*
  * Partner seat maps (`seating.svgCode`) made harmless when they are written, so what is stored, echoed
@@ -429,7 +430,7 @@ function prepare(svg: string, idPrefix: string, version?: string): PreparedMap |
             // Its name and role likewise (an element with two would be read by the first: the partner's).
             candidates[index].own = ['aria-label', 'role']
               .filter((name) => out[name] !== undefined)
-              .map((name) => ` ${name}="${escapeAttribute(out[name])}"`)
+              .map((name) => ` ${name}="${escapeHtml(out[name])}"`)
               .join('');
             for (const name of ['class', 'data-section', 'data-label', 'aria-label', 'role']) delete out[name];
             out['data-encore-mark'] = String(index);
@@ -547,11 +548,9 @@ export interface SeatMapMarks {
   target?: string;
 }
 
-const escapeAttribute = (value: string) =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const classAttribute = (...names: (string | undefined)[]) => {
   const value = names.filter(Boolean).join(' ');
-  return value ? ` class="${escapeAttribute(value)}"` : '';
+  return value ? ` class="${escapeHtml(value)}"` : '';
 };
 
 /**
@@ -582,8 +581,8 @@ export function drawSeatMap(svg: string, marks: SeatMapMarks): string | null {
           linked.add(slot.candidate);
           // Nothing but what it needs: a map's 200 links are sent twice (HTML, and escaped in the payload).
           out +=
-            `<a href="${escapeAttribute(mark.href)}"${marks.target ? ` target="${escapeAttribute(marks.target)}"` : ''}` +
-            ` aria-label="${escapeAttribute(mark.label)}"` +
+            `<a href="${escapeHtml(mark.href)}"${marks.target ? ` target="${escapeHtml(marks.target)}"` : ''}` +
+            ` aria-label="${escapeHtml(mark.label)}"` +
             `${classAttribute(mark.className)}${mark.current ? ' aria-current="true">' : '>'}`;
         }
       } else if (slot.at === 'after') {
@@ -595,8 +594,8 @@ export function drawSeatMap(svg: string, marks: SeatMapMarks): string | null {
       } else {
         // ARIA allows no name on a shape without a role: a section without a link is an image with its name.
         out +=
-          `${classAttribute(c.className, mark.className)} data-map-section="${escapeAttribute(c.key)}"` +
-          ` aria-label="${escapeAttribute(mark.label)}" role="img"`;
+          `${classAttribute(c.className, mark.className)} data-map-section="${escapeHtml(c.key)}"` +
+          ` aria-label="${escapeHtml(mark.label)}" role="img"`;
       }
     }
     out += map.parts[i + 1];

@@ -71,7 +71,7 @@ export interface BuyPageModel {
 }
 
 /** One search parameter as a string (the first when repeated). */
-function queryParam(query: BuyPageQuery, key: string): string | undefined {
+export function queryParam(query: BuyPageQuery, key: string): string | undefined {
   const v = query[key];
   return (Array.isArray(v) ? v[0] : v) || undefined;
 }

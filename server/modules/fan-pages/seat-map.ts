@@ -1,12 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '@/db';
 import { BUY_PAGE_LAYER_MS, SEAT_MAP_DOCUMENTS } from '@/server/lib/freshness';
+import { escapeHtml } from '@/server/lib/escape-html';
 import { formatMoney, type Locale, type PageT, pageTranslator } from '@/server/lib/i18n';
 import { defaultLocale, supportedLocale } from '@/server/lib/i18n/locales';
 import { fromMinorUnits } from '@/server/lib/money';
 import { shortCache } from '@/server/lib/short-cache';
 import { drawSeatMap, sectionKey, svgSections } from '@/server/lib/svg';
-import { type BuyPageModel, type BuyPageQuery, buyPageModel } from './buy-page-model';
+import { type BuyPageModel, type BuyPageQuery, buyPageModel, queryParam } from './buy-page-model';
 import { framingOriginsOf } from './framing';
 
 type T = PageT<'buy'>;
@@ -61,17 +62,12 @@ export interface SeatMapData {
   drawnKeys: Set<string>;
 }
 
-const first = (query: BuyPageQuery, key: string) => {
-  const v = query[key];
-  return (Array.isArray(v) ? v[0] : v) || undefined;
-};
-
 /** The seat map's sections, names and filter for the page at `query`; null when the event has no `seating`. */
 export function seatMapData(query: BuyPageQuery, model: BuyPageModel, locale: Locale, t: T): SeatMapData | null {
   const seating = model.event.seating;
   if (!seating) return null;
   const onSale = new Map(model.facets.sections.map((s) => [s.key, s]));
-  const chosen = first(query, 'section');
+  const chosen = queryParam(query, 'section');
   // An element is a section when its data-section, or its id, is a section some ticket names (listed or not).
   const ticketNamed = new Set([...model.ticketSections, ...onSale.keys()]);
   const drawnSections = seating.svg ? svgSections(seating.svg, ticketNamed, seating.svgVersion ?? undefined) : [];
@@ -182,9 +178,6 @@ function policy(framers: readonly string[]): string {
   ].join('; ');
 }
 
-const escapeText = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-const escapeAttribute = (value: string) => escapeText(value).replace(/"/g, '&quot;');
-
 /** The parameters the drawing depends on (the model's filters): one drawing for the addresses that differ in others. */
 const DRAWING_PARAMS = ['show', 'ticket', 'ticketOptionId', 'zone', 'section', 'qty'] as const;
 
@@ -214,7 +207,7 @@ export async function seatMapDocument(url: URL, db: Db): Promise<SeatMapDocument
   const locale = supportedLocale(url.searchParams.get('lang')) ?? defaultLocale();
   const query: BuyPageQuery = {};
   for (const [k, v] of url.searchParams) query[k] ??= v;
-  const key = [eventId, locale, ...DRAWING_PARAMS.map((p) => first(query, p) ?? '')].join('\n');
+  const key = [eventId, locale, ...DRAWING_PARAMS.map((p) => queryParam(query, p) ?? '')].join('\n');
   const [doc, framers] = eventId
     ? await Promise.all([
         drawings.get(key, async () => {
@@ -226,7 +219,7 @@ export async function seatMapDocument(url: URL, db: Db): Promise<SeatMapDocument
           return {
             html:
               `<!doctype html><html lang="${locale}"><head><meta charset="utf-8">` +
-              `<title>${escapeText(t('mapHeading'))}</title><style>${STYLE}</style></head><body>${drawn}`,
+              `<title>${escapeHtml(t('mapHeading'))}</title><style>${STYLE}</style></head><body>${drawn}`,
           };
         }),
         framingOriginsOf(`/market/${eventId}`, db),
@@ -240,7 +233,7 @@ export async function seatMapDocument(url: URL, db: Db): Promise<SeatMapDocument
   };
   if (!doc) {
     // Seen only if the frame's event went away (or its address was made up): said in a line, in its language.
-    const title = escapeText(`${pageTranslator(locale, 'notFound')('title')} · Encore`);
+    const title = escapeHtml(`${pageTranslator(locale, 'notFound')('title')} · Encore`);
     return {
       status: 404,
       headers,
@@ -249,7 +242,7 @@ export async function seatMapDocument(url: URL, db: Db): Promise<SeatMapDocument
   }
   // Each link: the page's own address but `section` and `page`, then its section.
   const own = sectionHref(eventId!, query, undefined);
-  const start = escapeAttribute(`${own}${own.includes('?') ? '&' : '?'}`);
+  const start = escapeHtml(`${own}${own.includes('?') ? '&' : '?'}`);
   return {
     status: 200,
     headers,

@@ -7,6 +7,7 @@ import { trpc } from '@/server/trpc/server';
 import { WidgetPreview } from '../../_features/embed/widget-preview';
 import { loadPartnerPage, PartnerPageHeader, type PartnerPageProps } from '../../_shared/partner-page';
 import { embedPath } from '../../_shared/paths';
+import { escapeHtml } from '@/server/lib/escape-html';
 
 export const metadata: Metadata = { title: 'Embed' };
 
@@ -50,16 +51,15 @@ export default async function EmbedPage({ params, searchParams }: PartnerPagePro
           ...(mode === 'dialog' ? { mode } : {}),
         }
       : null;
-  const escape = (v: string) => v.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   const script = `<script src="${publicBaseUrl()}/widget/v1.js" async></script>`;
   const element = attributes
     ? `<encore-resale ${Object.entries(attributes)
-        .map(([name, value]) => `${name}="${escape(value)}"`)
+        .map(([name, value]) => `${name}="${escapeHtml(value)}"`)
         .join(' ')}></encore-resale>`
     : '';
 
   const sellElement = key
-    ? `<encore-sell publishable-key="${escape(key.key)}" token="ott_…" lang="${lang}"></encore-sell>`
+    ? `<encore-sell publishable-key="${escapeHtml(key.key)}" token="ott_…" lang="${lang}"></encore-sell>`
     : '';
 
   return (
