@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { AppError } from '@/server/lib/errors';
-import type { RateDecision, RateLimit } from '@/server/lib/rate-limit';
+import { type RateDecision, type RateLimit, rateLimitHeaders, rateLimited } from '@/server/lib/rate-limit';
 
 /**
  * A limiter kept in this process's memory, for calls too many and too cheap to write a row each: the
@@ -75,21 +74,10 @@ export function enforceInMemory(checks: readonly MemoryCheck[], now = Date.now()
     const w = windowAt(key, limit.windowSeconds * 1000, now);
     return { key, limit, w, decision: decide(limit, w, now) };
   });
-  const first = seen[0];
-  const headers = {
-    'x-ratelimit-limit': String(first.limit.limit),
-    'x-ratelimit-remaining': String(first.decision.remaining),
-  };
   const refused = seen.filter((s) => !s.decision.allowed);
   if (refused.length) {
-    const retryAfter = Math.max(...refused.map((s) => s.decision.retryAfter));
-    const { limit } = refused[0];
-    throw new AppError(
-      'RATE_LIMITED',
-      `Rate limit exceeded: at most ${limit.limit} requests per ${limit.windowSeconds === 60 ? 'minute' : `${limit.windowSeconds} seconds`}${limit.scope ? ` ${limit.scope}` : ''}. Retry after ${retryAfter} s.`,
-      { headers: { ...headers, 'x-ratelimit-remaining': '0', 'retry-after': String(retryAfter) } },
-    );
+    throw rateLimited(refused[0].limit, Math.max(...refused.map((s) => s.decision.retryAfter)), seen[0].limit);
   }
   for (const s of seen) windows().set(s.key, { ...s.w, current: s.w.current + 1 });
-  return headers;
+  return rateLimitHeaders(seen[0].limit, seen[0].decision.remaining);
 }

@@ -60,18 +60,29 @@ export async function release(limit: RateLimit, subject: string, db: Db): Promis
   );
 }
 
+/** The headers that tell a caller its limit and what is left of it. */
+export function rateLimitHeaders(limit: RateLimit, remaining: number): Record<string, string> {
+  return { 'x-ratelimit-limit': String(limit.limit), 'x-ratelimit-remaining': String(remaining) };
+}
+
+/**
+ * The 429 envelope error of a call over `limit`: when to try again, in its message and in Retry-After; its
+ * rate-limit headers are `shown`'s (the limit a caller is told of, when several count a call).
+ */
+export function rateLimited(limit: RateLimit, retryAfter: number, shown: RateLimit = limit): AppError {
+  const per = limit.windowSeconds === 60 ? 'minute' : `${limit.windowSeconds} seconds`;
+  return new AppError(
+    'RATE_LIMITED',
+    `Rate limit exceeded: at most ${limit.limit} requests per ${per}${limit.scope ? ` ${limit.scope}` : ''}. Retry after ${retryAfter} s.`,
+    { headers: { ...rateLimitHeaders(shown, 0), 'retry-after': String(retryAfter) } },
+  );
+}
+
 /** Throws the 429 envelope error (with Retry-After) when the call is over the limit. */
 export async function enforce(limit: RateLimit, subject: string): Promise<Record<string, string>> {
   const decision = await consume(limit, subject, getDb());
-  const headers = { 'x-ratelimit-limit': String(limit.limit), 'x-ratelimit-remaining': String(decision.remaining) };
-  if (!decision.allowed) {
-    throw new AppError(
-      'RATE_LIMITED',
-      `Rate limit exceeded: at most ${limit.limit} requests per ${limit.windowSeconds === 60 ? 'minute' : `${limit.windowSeconds} seconds`}. Retry after ${decision.retryAfter} s.`,
-      { headers: { ...headers, 'retry-after': String(decision.retryAfter) } },
-    );
-  }
-  return headers;
+  if (!decision.allowed) throw rateLimited(limit, decision.retryAfter);
+  return rateLimitHeaders(limit, decision.remaining);
 }
 
 /** Deletes the windows whose every hit has left its window (they limit nothing any more); returns how many. */
