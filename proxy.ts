@@ -82,7 +82,7 @@ export async function proxy(req: NextRequest) {
   res.headers.set('content-security-policy', csp);
   // next.config.ts leaves X-Frame-Options off these paths: DENY unless the partner's origins may frame it.
   if (embeddable && !framers.length) res.headers.set(FRAME_OPTIONS_DENY.key, FRAME_OPTIONS_DENY.value);
-  const hsts = strictTransportSecurity(req);
+  const hsts = strictTransportSecurity(req.nextUrl.protocol === 'https:', req.headers.get('x-forwarded-proto'));
   if (hsts) res.headers.set('strict-transport-security', hsts);
   return res;
 }

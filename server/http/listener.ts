@@ -92,10 +92,11 @@ async function answerSeatMap(
     'x-request-id': requestIdFrom(req.headers['x-request-id']),
   };
   for (const { key, value } of [...COMMON_SECURITY_HEADERS, REFERRER_POLICY.usual]) headers[key.toLowerCase()] = value;
-  const hsts = strictTransportSecurity({
-    nextUrl: new URL(`${(req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'}://encore`),
-    headers: new Headers({ 'x-forwarded-proto': String(req.headers['x-forwarded-proto'] ?? '') }),
-  });
+  const forwarded = req.headers['x-forwarded-proto'];
+  const hsts = strictTransportSecurity(
+    (req.socket as { encrypted?: boolean }).encrypted === true,
+    Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
+  );
   if (hsts) headers['strict-transport-security'] = hsts;
   let body = Buffer.from(doc.body);
   if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {

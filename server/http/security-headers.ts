@@ -75,8 +75,11 @@ export function underEmbeddablePrefix(pathname: string): boolean {
   return EMBEDDABLE_PREFIXES.some((p) => pathname === `/${p}` || pathname.startsWith(`/${p}/`));
 }
 
-/** HSTS, only on an answer to a request that came over https (said by the proxy in front, or our own TLS). */
-export function strictTransportSecurity(req: { nextUrl: URL; headers: Headers }): string | null {
-  const forwarded = req.headers.get('x-forwarded-proto')?.split(',')[0]?.trim();
-  return req.nextUrl.protocol === 'https:' || forwarded === 'https' ? 'max-age=31536000; includeSubDomains' : null;
+/**
+ * HSTS, only on an answer to a request that came over https: our own TLS (`https`), or the proxy in front
+ * saying so (its `X-Forwarded-Proto`, the first value).
+ */
+export function strictTransportSecurity(https: boolean, forwardedProto: string | null | undefined): string | null {
+  const forwarded = forwardedProto?.split(',')[0]?.trim();
+  return https || forwarded === 'https' ? 'max-age=31536000; includeSubDomains' : null;
 }
