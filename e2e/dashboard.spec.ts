@@ -90,8 +90,7 @@ test('staff manage a partner and its API keys', async ({ page, context, request 
   await test.step('creating a partner shows its two keys once', async () => {
     await page.getByRole('link', { name: 'New partner' }).click();
     await expect(page).toHaveURL(/\/dashboard\/partners\/new$/);
-    // A click before React took over the form would submit it natively (a page load, no message).
-    await hydrated(page, 'form');
+    // A click before React took over the form is replayed once it is live (the form's action).
     // Empty name: the server's message appears beside the field.
     await page.getByRole('button', { name: 'Create partner' }).click();
     await expect(page.getByText('Name is required')).toBeVisible();

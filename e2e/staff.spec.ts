@@ -1,9 +1,8 @@
 import { type Page, expect, test } from './fixtures';
-import { ADMIN_EMAIL, ADMIN_PASSWORD, RUN, hydrated, shot, submitNewPartner } from './helpers';
+import { ADMIN_EMAIL, ADMIN_PASSWORD, RUN, shot, submitNewPartner } from './helpers';
 
 async function signInAs(page: Page, email: string, password: string) {
   await page.goto('/signin');
-  await hydrated(page, 'form');
   await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByLabel('Password').press('Enter');
@@ -101,7 +100,6 @@ test('an invited member sets a password and signs in; removing them signs them o
   await test.step('the invitee accepts the link in another browser and is signed in', async () => {
     await invitee.goto(link);
     await expect(invitee.getByText(`You were invited as ${email}`)).toBeVisible();
-    await hydrated(invitee, 'form');
     await invitee.getByLabel('Password', { exact: true }).fill(password);
     await invitee.getByLabel('Repeat password').fill(password);
     await invitee.getByRole('button', { name: 'Create account' }).click();
@@ -135,7 +133,6 @@ test('sign-in is paused after repeated failures for one e-mail', async ({ page }
   // A dedicated address, so no other spec's account is locked out.
   const email = `locked-${RUN}@encore.test`;
   await page.goto('/signin');
-  await hydrated(page, 'form');
   await page.getByLabel('E-mail').fill(email);
   for (let i = 0; i < 10; i += 1) {
     await page.getByLabel('Password').fill(`wrong-${i}`);
@@ -164,7 +161,6 @@ test('sessions end on the server: sign out, sign out everywhere, a new password'
   const laptop = await browser.newContext();
   const member = await laptop.newPage();
   await member.goto(link);
-  await hydrated(member, 'form');
   await member.getByLabel('Password', { exact: true }).fill(password);
   await member.getByLabel('Repeat password').fill(password);
   await member.getByRole('button', { name: 'Create account' }).click();
@@ -190,7 +186,6 @@ test('sessions end on the server: sign out, sign out everywhere, a new password'
     await expect(member).toHaveURL(/\/dashboard$/);
     await member.goto('/dashboard/staff');
     const form = member.getByTestId('staff-password');
-    await hydrated(member, 'form[aria-label="Change your password"]');
     await form.getByLabel('Current password').fill('not my password');
     await form.getByLabel('New password').fill('sessions-password-2');
     await form.getByRole('button', { name: 'Change password' }).click();

@@ -1,6 +1,7 @@
 'use client';
 
-import { type FormEvent, type KeyboardEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { type FormEvent, type KeyboardEvent, useCallback, useEffect, useMemo, useRef } from 'react';
+import { useTypedValue } from '@/components/ui/use-typed-value';
 import { type IndexGroup, MAX_OPERATION_SEARCH, operationHref, searchOperations } from './operation-search';
 
 /**
@@ -14,11 +15,21 @@ import { type IndexGroup, MAX_OPERATION_SEARCH, operationHref, searchOperations 
  * the operation's entry here, one link away).
  */
 export function OperationIndex({ groups, query }: { groups: IndexGroup[]; query: string }) {
-  const [q, setQ] = useState(query);
+  // Uncontrolled: a query typed before the page hydrated filters the list once it does.
+  const typed = useTypedValue(query);
+  const q = typed.value;
   const shown = useMemo(() => searchOperations(groups, q), [groups, q]);
   const total = groups.reduce((n, g) => n + g.ops.length, 0);
   const count = shown.reduce((n, g) => n + g.ops.length, 0);
   const box = useRef<HTMLInputElement>(null);
+  const seed = typed.field.ref;
+  const boxRef = useCallback(
+    (el: HTMLInputElement | null) => {
+      box.current = el;
+      seed(el);
+    },
+    [seed],
+  );
   const list = useRef<HTMLDivElement>(null);
   const results = () => [...(list.current?.querySelectorAll<HTMLAnchorElement>('a') ?? [])];
 
@@ -45,7 +56,7 @@ export function OperationIndex({ groups, query }: { groups: IndexGroup[]; query:
       results()[0]?.focus();
     } else if (event.key === 'Escape' && q) {
       event.preventDefault();
-      setQ('');
+      typed.set('');
     }
   }
 
@@ -65,12 +76,12 @@ export function OperationIndex({ groups, query }: { groups: IndexGroup[]; query:
       <form role="search" action="/docs#operations" onSubmit={onSubmit} className="docs-search">
         <label htmlFor="operation-search">Search operations</label>
         <input
-          ref={box}
+          ref={boxRef}
           id="operation-search"
           name="q"
           type="search"
-          value={q}
-          onChange={(event) => setQ(event.target.value)}
+          defaultValue={typed.field.defaultValue}
+          onChange={typed.field.onChange}
           onKeyDown={onBoxKey}
           maxLength={MAX_OPERATION_SEARCH}
           placeholder="listing, POST /v1/events, createEvent…"

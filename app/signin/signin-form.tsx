@@ -2,6 +2,7 @@
 
 import { signIn } from 'next-auth/react';
 import { useState } from 'react';
+import { ActionForm } from '@/components/ui/action-form';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { PasswordField, StaffEmailField } from '@/components/auth/fields';
@@ -17,13 +18,10 @@ function messageFor(error: string): string {
 }
 
 export function SignInForm({ callbackPath, initialError }: { callbackPath: string; initialError: string | null }) {
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(initialError ? messageFor(initialError) : null);
   const [pending, setPending] = useState(false);
 
-  async function onSubmit(e: React.FormEvent<HTMLFormElement>) {
-    e.preventDefault();
+  async function submit(email: string, password: string) {
     setPending(true);
     setError(null);
     try {
@@ -42,17 +40,20 @@ export function SignInForm({ callbackPath, initialError }: { callbackPath: strin
   }
 
   return (
-    <form className="form" onSubmit={onSubmit} aria-describedby={error ? 'signin-error' : undefined}>
+    <ActionForm
+      onSubmit={(values) => void submit(values.text('email'), values.text('password'))}
+      aria-describedby={error ? 'signin-error' : undefined}
+    >
       {error && (
         <div id="signin-error">
           <Alert tone="error">{error}</Alert>
         </div>
       )}
-      <StaffEmailField value={email} onChange={(e) => setEmail(e.target.value)} />
-      <PasswordField autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} />
+      <StaffEmailField />
+      <PasswordField autoComplete="current-password" />
       <Button type="submit" variant="primary" className="btn-block" pending={pending} pendingLabel="Signing in…">
         Sign in
       </Button>
-    </form>
+    </ActionForm>
   );
 }

@@ -45,16 +45,11 @@ export function AccountForm<TVariables>({
   /** A full-width submit button. */
   block?: boolean;
 }) {
-  const [name, setName] = useState('');
-  const [typedEmail, setTypedEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
   const [mismatch, setMismatch] = useState(false);
   const [signingIn, setSigningIn] = useState(false);
-  const email = fixedEmail ?? typedEmail;
   const errors = fieldErrors(create.error);
 
-  async function signInAndOpen() {
+  async function signInAndOpen(email: string, password: string) {
     setSigningIn(true);
     const res = await signIn('credentials', { email, password, redirect: false, callbackUrl: '/dashboard' });
     window.location.assign(res?.ok && !res.error ? '/dashboard' : '/signin');
@@ -62,42 +57,28 @@ export function AccountForm<TVariables>({
 
   return (
     <ActionForm
-      onSubmit={() => {
-        if (password !== confirm) {
+      onSubmit={(values) => {
+        const email = fixedEmail ?? values.text('email');
+        const password = values.text('password');
+        if (password !== values.text('confirm')) {
           setMismatch(true);
           return;
         }
         setMismatch(false);
-        create.mutate(variables({ name, email, password }), { onSuccess: () => void signInAndOpen() });
+        create.mutate(variables({ name: values.text('name'), email, password }), {
+          onSuccess: () => void signInAndOpen(email, password),
+        });
       }}
       error={create.error}
       errorAtField={Object.keys(errors).length > 0}
     >
-      {fixedEmail === undefined && (
-        <StaffEmailField value={typedEmail} onChange={(e) => setTypedEmail(e.target.value)} error={errors.email} />
-      )}
-      <Field
-        label="Name"
-        name="name"
-        autoComplete="name"
-        value={name}
-        onChange={(e) => setName(e.target.value)}
-        error={errors.name}
-      />
-      <PasswordField
-        autoComplete="new-password"
-        minLength={8}
-        hint="At least 8 characters."
-        value={password}
-        onChange={(e) => setPassword(e.target.value)}
-        error={errors.password}
-      />
+      {fixedEmail === undefined && <StaffEmailField error={errors.email} />}
+      <Field label="Name" name="name" autoComplete="name" error={errors.name} />
+      <PasswordField autoComplete="new-password" minLength={8} hint="At least 8 characters." error={errors.password} />
       <PasswordField
         label="Repeat password"
         name="confirm"
         autoComplete="new-password"
-        value={confirm}
-        onChange={(e) => setConfirm(e.target.value)}
         error={mismatch ? 'The passwords do not match' : null}
       />
       <Button

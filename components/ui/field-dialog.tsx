@@ -25,13 +25,15 @@ export function FieldDialog({
   onCancel,
 }: Pick<DialogProps, 'open' | 'title' | 'description' | 'role'> & {
   formLabel?: string;
-  field: FieldProps;
+  /** The field (uncontrolled: its value is read from the form when it is submitted). */
+  field: FieldProps & { name: string };
   submit: ReactNode;
   pending: boolean;
   pendingLabel?: string;
   /** The failed call. */
   error?: unknown;
-  onSubmit: () => void;
+  /** With what the field holds. */
+  onSubmit: (value: string) => void;
   onCancel: () => void;
 }) {
   return (
@@ -44,7 +46,12 @@ export function FieldDialog({
         if (!pending) onCancel();
       }}
     >
-      <ActionForm aria-label={formLabel} onSubmit={onSubmit} error={error} errorAtField={Boolean(field.error)}>
+      <ActionForm
+        aria-label={formLabel}
+        onSubmit={(values) => onSubmit(values.text(field.name))}
+        error={error}
+        errorAtField={Boolean(field.error)}
+      >
         <Field data-autofocus {...field} />
         <FormActions submit={submit} pending={pending} pendingLabel={pendingLabel} onCancel={onCancel} />
       </ActionForm>

@@ -29,6 +29,22 @@ import { assertForm } from '@/server/http/form-argument';
 export interface FormState {
   error?: string;
   range?: string | null;
+  /**
+   * What the fan typed and chose, given back with a refusal: React resets a form after its action, to
+   * these (the fields' defaults), so nothing typed is lost to a refusal, with or without JavaScript.
+   */
+  typed?: { price?: string; to?: string; tickets?: string[] };
+}
+
+/** The state of a refused submission keeps what was typed; an accepted one (or a redirect) is as it is. */
+function keepTyped(data: FormData, state: FormState): FormState {
+  if (!state.error) return state;
+  const text = (name: string) => {
+    const v = data.get(name);
+    return typeof v === 'string' ? v : undefined;
+  };
+  const tickets = data.getAll('tickets').filter((v): v is string => typeof v === 'string');
+  return { ...state, typed: { price: text('price'), to: text('to'), tickets } };
 }
 
 function field(data: FormData, name: string): string {
@@ -52,7 +68,11 @@ async function refused(result: Exclude<ListForSellerResult, { ok: true }>, partn
 }
 
 /** The selling flow's confirm: lists the chosen tickets (a PACK for several of one order). */
-export async function listTicketsAction(_prev: FormState, data: FormData): Promise<FormState> {
+export async function listTicketsAction(prev: FormState, data: FormData): Promise<FormState> {
+  return keepTyped(data, await listTickets(prev, data));
+}
+
+async function listTickets(_prev: FormState, data: FormData): Promise<FormState> {
   assertForm(data);
   const t = await getTranslations('sell');
   const ticket = await sellPage(field(data, 'ticketPk'), getDb());
@@ -122,7 +142,11 @@ async function fanRefusal(reason: FanErrorReason, partnerName: string): Promise<
   return t(reason, { partner: partnerName });
 }
 
-export async function repriceAction(_prev: FormState, data: FormData): Promise<FormState> {
+export async function repriceAction(prev: FormState, data: FormData): Promise<FormState> {
+  return keepTyped(data, await reprice(prev, data));
+}
+
+async function reprice(_prev: FormState, data: FormData): Promise<FormState> {
   assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
@@ -133,11 +157,19 @@ export async function repriceAction(_prev: FormState, data: FormData): Promise<F
   redirect(await withFormReturnTo(`/listing/${listingId}?done=repriced`, data, seller.partnerId));
 }
 
-export async function unlistAction(_prev: FormState, data: FormData): Promise<FormState> {
+export async function unlistAction(prev: FormState, data: FormData): Promise<FormState> {
+  return keepTyped(data, await unlist(prev, data));
+}
+
+async function unlist(_prev: FormState, data: FormData): Promise<FormState> {
   return asSeller(data, unlistAsSeller, 'unlisted');
 }
 
-export async function relistAction(_prev: FormState, data: FormData): Promise<FormState> {
+export async function relistAction(prev: FormState, data: FormData): Promise<FormState> {
+  return keepTyped(data, await relist(prev, data));
+}
+
+async function relist(_prev: FormState, data: FormData): Promise<FormState> {
   return asSeller(data, relistAsSeller, 'relisted');
 }
 
@@ -164,7 +196,11 @@ async function asSeller(
 }
 
 /** Step one of a transfer: check the e-mail, then show the confirmation page. */
-export async function transferStartAction(_prev: FormState, data: FormData): Promise<FormState> {
+export async function transferStartAction(prev: FormState, data: FormData): Promise<FormState> {
+  return keepTyped(data, await transferStart(prev, data));
+}
+
+async function transferStart(_prev: FormState, data: FormData): Promise<FormState> {
   assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
@@ -175,7 +211,11 @@ export async function transferStartAction(_prev: FormState, data: FormData): Pro
   redirect(found ? await withFormReturnTo(next, data, found.partnerId) : next);
 }
 
-export async function transferAction(_prev: FormState, data: FormData): Promise<FormState> {
+export async function transferAction(prev: FormState, data: FormData): Promise<FormState> {
+  return keepTyped(data, await transfer(prev, data));
+}
+
+async function transfer(_prev: FormState, data: FormData): Promise<FormState> {
   assertForm(data);
   const t = await getTranslations('listing');
   const listingId = field(data, 'listingId');
@@ -192,7 +232,11 @@ export async function transferAction(_prev: FormState, data: FormData): Promise<
 }
 
 /** Step one of a transfer from the secure view: check the e-mail, then show the confirmation. */
-export async function ticketTransferStartAction(_prev: FormState, data: FormData): Promise<FormState> {
+export async function ticketTransferStartAction(prev: FormState, data: FormData): Promise<FormState> {
+  return keepTyped(data, await ticketTransferStart(prev, data));
+}
+
+async function ticketTransferStart(_prev: FormState, data: FormData): Promise<FormState> {
   assertForm(data);
   const t = await getTranslations('listing');
   const token = field(data, 'token');
@@ -206,7 +250,11 @@ export async function ticketTransferStartAction(_prev: FormState, data: FormData
  * The confirmed transfer of the secure view's ticket: the signed-in fan must own it (asked live, like
  * every transfer) and the partner's rules allow it. The old link then says "transferred".
  */
-export async function ticketTransferAction(_prev: FormState, data: FormData): Promise<FormState> {
+export async function ticketTransferAction(prev: FormState, data: FormData): Promise<FormState> {
+  return keepTyped(data, await ticketTransfer(prev, data));
+}
+
+async function ticketTransfer(_prev: FormState, data: FormData): Promise<FormState> {
   assertForm(data);
   const t = await getTranslations('listing');
   const token = field(data, 'token');

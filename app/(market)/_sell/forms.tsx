@@ -1,9 +1,10 @@
 'use client';
 
-import { useActionState, useId, useState } from 'react';
+import { useActionState, useCallback, useId, useState } from 'react';
 import { useFormStatus } from 'react-dom';
 import { useLocale, useTranslations } from 'next-intl';
 import { payoutPreviewMinor, type PayoutModel } from '@/server/modules/marketplace/schemas';
+import { useTypedValue } from '@/components/ui/use-typed-value';
 import type { FormState } from './actions';
 
 type Action = (prev: FormState, data: FormData) => Promise<FormState>;
@@ -90,8 +91,9 @@ function PriceField({
   const t = useTranslations('sell');
   const id = useId();
   const m = useMoney(currency);
-  const [price, setPrice] = useState(defaultPrice);
-  const minor = m.parse(price);
+  // Uncontrolled: a price typed before the page hydrated is the one sent, and the payout follows it.
+  const price = useTypedValue(defaultPrice);
+  const minor = m.parse(price.value);
   const payout = minor === null ? null : payoutPreviewMinor(model, minor);
   return (
     <div className="mk-field">
@@ -102,8 +104,7 @@ function PriceField({
         inputMode="decimal"
         autoComplete="off"
         required
-        value={price}
-        onChange={(e) => setPrice(e.target.value)}
+        {...price.field}
         aria-invalid={error ? true : undefined}
         aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
         data-testid="price-input"
@@ -116,7 +117,7 @@ function PriceField({
             <button
               type="button"
               className="mk-link-button"
-              onClick={() => setPrice((faceMinor / 10 ** m.digits).toFixed(m.digits))}
+              onClick={() => price.set((faceMinor / 10 ** m.digits).toFixed(m.digits))}
             >
               {t('useFaceValue')}
             </button>
@@ -166,25 +167,33 @@ export function SellForm({
 }) {
   const t = useTranslations('sell');
   const [state, formAction] = useActionState(action, {});
-  const [chosen, setChosen] = useState<string[]>(tickets.map((x) => x.pk));
-  const defaultPrice = faceMinor !== null ? (faceMinor / 10 ** digitsOf(currency)).toFixed(digitsOf(currency)) : '';
+  // The boxes are uncontrolled: the count follows them from what they hold when the page hydrates.
+  const isChosen = (pk: string) => state.typed?.tickets?.includes(pk) ?? true;
+  const [chosen, setChosen] = useState<string[]>(tickets.filter((x) => isChosen(x.pk)).map((x) => x.pk));
+  const readChosen = useCallback((fieldset: HTMLFieldSetElement | null) => {
+    if (!fieldset) return;
+    const boxes = fieldset.querySelectorAll<HTMLInputElement>('input[name="tickets"]');
+    setChosen(Array.from(boxes, (box) => (box.checked ? box.value : '')).filter(Boolean));
+  }, []);
+  const defaultPrice =
+    state.typed?.price ??
+    (faceMinor !== null ? (faceMinor / 10 ** digitsOf(currency)).toFixed(digitsOf(currency)) : '');
   return (
     <form action={formAction} className="sl-form" data-testid="sell-form" noValidate>
       <input type="hidden" name="ticketPk" value={ticketPk} />
       <input type="hidden" name="partnerName" value={partnerName} />
       {returnTo ? <input type="hidden" name="returnTo" value={returnTo} /> : null}
       {order ? (
-        <fieldset className="sl-choose">
+        <fieldset
+          key={state.typed?.tickets?.join()}
+          className="sl-choose"
+          ref={readChosen}
+          onChange={(e) => readChosen(e.currentTarget)}
+        >
           <legend>{t('chooseLegend')}</legend>
           {tickets.map((x) => (
             <label key={x.pk} className="sl-check">
-              <input
-                type="checkbox"
-                name="tickets"
-                value={x.pk}
-                checked={chosen.includes(x.pk)}
-                onChange={(e) => setChosen((c) => (e.target.checked ? [...c, x.pk] : c.filter((pk) => pk !== x.pk)))}
-              />
+              <input type="checkbox" name="tickets" value={x.pk} defaultChecked={isChosen(x.pk)} />
               <span>{x.label}</span>
             </label>
           ))}
@@ -194,6 +203,7 @@ export function SellForm({
         tickets.map((x) => <input key={x.pk} type="hidden" name="tickets" value={x.pk} />)
       )}
       <PriceField
+        key={state.typed?.price}
         currency={currency}
         faceMinor={faceMinor}
         range={state.range ?? range}
@@ -247,9 +257,10 @@ export function RepriceForm({
         faceMinor={faceMinor}
         range={state.range ?? range}
         model={model}
+        key={state.typed?.price}
         count={count}
         error={state.error}
-        defaultPrice={priceMajor}
+        defaultPrice={state.typed?.price ?? priceMajor}
       />
       <SubmitButton label={t('savePrice')} pendingLabel={t('saving')} variant="secondary" />
     </form>
@@ -293,6 +304,7 @@ export function ListingActionForm({
             type="email"
             autoComplete="off"
             required
+            defaultValue={state.typed?.to ?? ''}
             aria-invalid={state.error ? true : undefined}
             aria-describedby={state.error ? `${id}-error` : undefined}
           />

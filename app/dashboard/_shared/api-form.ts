@@ -72,19 +72,36 @@ export function fieldMessages<TForm extends FieldValues>(formErrors: FieldErrors
   };
 }
 
+/** What a field holds in the page: its text, or whether a checkbox is ticked. */
+function heldValue(el: unknown): string | boolean | undefined {
+  if (el instanceof HTMLInputElement) return el.type === 'checkbox' ? el.checked : el.value;
+  if (el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement) return el.value;
+  return undefined;
+}
+
 /**
  * useForm as the dashboard's forms use it. Messages change on submit, not while typing (as when the
  * server gave them all). `register` also gives each input its starting value as its default, so the
  * server-rendered form shows the stored values before the page hydrates (react-hook-form alone fills
- * uncontrolled inputs only once it runs in the browser).
+ * uncontrolled inputs only once it runs in the browser), and keeps what a person typed before the page
+ * hydrated: react-hook-form writes its default into a field as it registers it, so what the field held
+ * just before is given back to it (and to the form's values).
  */
 export function useDashboardForm<TForm extends FieldValues>(props: UseFormProps<TForm>): UseFormReturn<TForm> {
   const form = useForm<TForm>({ reValidateMode: 'onSubmit', ...props });
   const register: UseFormRegister<TForm> = (name, options) => {
     const start: unknown = get(form.formState.defaultValues, name);
+    const registered = form.register(name, options);
     return {
-      ...form.register(name, options),
+      ...registered,
       ...(typeof start === 'boolean' ? { defaultChecked: start } : { defaultValue: start }),
+      ref: (el: unknown) => {
+        const held = heldValue(el);
+        registered.ref(el);
+        if (held !== undefined && held !== heldValue(el)) {
+          form.setValue(name, held as never, { shouldDirty: true });
+        }
+      },
     };
   };
   return { ...form, register };

@@ -5,14 +5,12 @@ import { fieldErrors } from '@/components/trpc/errors';
 
 /**
  * "Refund <total> to <buyer>?" with the required reason the partner receives (market.refund), as the
- * purchases table and the support search both ask it. The caller holds the reason and the mutation.
+ * purchases table and the support search both ask it. The caller holds the mutation; `onSubmit` gets the reason.
  */
 export function RefundDialog({
   open,
   total,
   buyerEmail,
-  reason,
-  onReason,
   refund,
   onSubmit,
   onCancel,
@@ -20,10 +18,8 @@ export function RefundDialog({
   open: boolean;
   total: string;
   buyerEmail: string;
-  reason: string;
-  onReason: (reason: string) => void;
   refund: { isPending: boolean; error: unknown; reset: () => void };
-  onSubmit: () => void;
+  onSubmit: (reason: string) => void;
   onCancel: () => void;
 }) {
   return (
@@ -43,9 +39,7 @@ export function RefundDialog({
         name: 'reason',
         required: true,
         maxLength: 500,
-        value: reason,
-        onChange: (e) => {
-          onReason(e.target.value);
+        onChange: () => {
           if (refund.error) refund.reset(); // the message was about what is being corrected
         },
         error: fieldErrors(refund.error).reason ?? null,

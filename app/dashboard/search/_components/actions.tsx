@@ -37,7 +37,6 @@ export function RefundAction({
   const trpc = useTRPC();
   const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const refund = useMutation(
     trpc.market.refund.mutationOptions({
@@ -63,7 +62,6 @@ export function RefundAction({
           aria-label={`Refund ${intentionId}`}
           onClick={() => {
             refund.reset();
-            setReason('');
             setOpen(true);
           }}
         >
@@ -74,10 +72,8 @@ export function RefundAction({
         open={open}
         total={total}
         buyerEmail={buyerEmail}
-        reason={reason}
-        onReason={setReason}
         refund={refund}
-        onSubmit={() => refund.mutate({ partnerId, intentionId, reason })}
+        onSubmit={(reason) => refund.mutate({ partnerId, intentionId, reason })}
         onCancel={() => setOpen(false)}
       />
     </>

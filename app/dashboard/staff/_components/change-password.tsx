@@ -2,7 +2,6 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { signOut } from 'next-auth/react';
-import { useState } from 'react';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { SectionCard } from '@/components/ui/card';
 import { Field } from '@/components/ui/field';
@@ -12,8 +11,6 @@ import { fieldErrors } from '@/components/trpc/errors';
 /** A member changes their own password; every session of theirs ends, so this browser signs in again. */
 export function ChangePassword() {
   const trpc = useTRPC();
-  const [currentPassword, setCurrent] = useState('');
-  const [newPassword, setNew] = useState('');
   const change = useMutation(
     trpc.staff.changePassword.mutationOptions({
       onSuccess: () => void signOut({ callbackUrl: '/signin' }),
@@ -29,7 +26,9 @@ export function ChangePassword() {
       <div className="card-body">
         <ActionForm
           aria-label="Change your password"
-          onSubmit={() => change.mutate({ currentPassword, newPassword })}
+          onSubmit={(values) =>
+            change.mutate({ currentPassword: values.text('currentPassword'), newPassword: values.text('newPassword') })
+          }
           error={change.error}
           errorAtField={Boolean(errors.currentPassword ?? errors.newPassword)}
         >
@@ -39,8 +38,6 @@ export function ChangePassword() {
             type="password"
             autoComplete="current-password"
             required
-            value={currentPassword}
-            onChange={(e) => setCurrent(e.target.value)}
             error={errors.currentPassword ?? null}
           />
           <Field
@@ -51,8 +48,6 @@ export function ChangePassword() {
             hint="At least 8 characters."
             required
             minLength={8}
-            value={newPassword}
-            onChange={(e) => setNew(e.target.value)}
             error={errors.newPassword ?? null}
           />
           <FormActions submit="Change password" pending={change.isPending} pendingLabel="Changing…" />

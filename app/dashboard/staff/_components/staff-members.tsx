@@ -25,7 +25,8 @@ export function StaffMembers() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { data } = useSuspenseQuery(trpc.staff.list.queryOptions());
-  const [email, setEmail] = useState('');
+  // Each sent invitation starts a fresh (empty) form.
+  const [inviteRound, setInviteRound] = useState(0);
   const [removing, setRemoving] = useState<MemberRef | null>(null);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.staff.list.queryKey() });
@@ -33,7 +34,7 @@ export function StaffMembers() {
     trpc.staff.invite.mutationOptions({
       gcTime: 0, // the link lives only in this component's state
       onSuccess: () => {
-        setEmail('');
+        setInviteRound((n) => n + 1);
         return refresh();
       },
     }),
@@ -110,20 +111,13 @@ export function StaffMembers() {
             </OneTimeSecret>
           )}
           <ActionForm
+            key={inviteRound}
             aria-label="Invite a staff member"
-            onSubmit={() => invite.mutate({ email })}
+            onSubmit={(values) => invite.mutate({ email: values.text('email') })}
             error={invite.error}
             errorAtField={Boolean(emailError)}
           >
-            <Field
-              label="E-mail"
-              name="email"
-              type="email"
-              required
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-              error={emailError}
-            />
+            <Field label="E-mail" name="email" type="email" required error={emailError} />
             <FormActions submit="Invite" pending={invite.isPending} pendingLabel="Inviting…" />
           </ActionForm>
         </div>

@@ -37,8 +37,6 @@ export function ChannelDialog({
   onSubmit: (values: { name: string; webhookUrl: string }) => void;
   onCancel: () => void;
 }) {
-  const [name, setName] = useState(initial.name);
-  const [webhookUrl, setWebhookUrl] = useState(initial.webhookUrl);
   const errors = fieldErrors(error);
   return (
     <Dialog
@@ -51,7 +49,7 @@ export function ChannelDialog({
     >
       <ActionForm
         aria-label={title}
-        onSubmit={() => onSubmit({ name, webhookUrl })}
+        onSubmit={(values) => onSubmit({ name: values.text('name'), webhookUrl: values.text('webhookUrl') })}
         error={error}
         errorAtField={Boolean(errors.name ?? errors.webhookUrl)}
       >
@@ -61,8 +59,7 @@ export function ChannelDialog({
           name="name"
           required
           maxLength={120}
-          value={name}
-          onChange={(e) => setName(e.target.value)}
+          defaultValue={initial.name}
           error={errors.name ?? null}
         />
         <Field
@@ -70,8 +67,7 @@ export function ChannelDialog({
           name="webhookUrl"
           type="url"
           maxLength={2000}
-          value={webhookUrl}
-          onChange={(e) => setWebhookUrl(e.target.value)}
+          defaultValue={initial.webhookUrl}
           error={errors.webhookUrl ?? null}
           hint="Where Encore sends the channel's sales (channelListing.sold), signed like partner webhooks."
         />

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { Alert } from '@/components/ui/alert';
 import { Button, ButtonLink } from '@/components/ui/button';
@@ -15,7 +15,6 @@ import { PARTNER_NAME_MAX } from '@/server/modules/partners/schemas';
 export function CreatePartnerForm() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const [name, setName] = useState('');
   const nameRef = useRef<HTMLInputElement>(null);
   const create = useMutation(
     trpc.partners.create.mutationOptions({
@@ -48,7 +47,6 @@ export function CreatePartnerForm() {
             <Button
               onClick={() => {
                 create.reset();
-                setName('');
                 // Focus returns to the form for the next partner.
                 requestAnimationFrame(() => nameRef.current?.focus());
               }}
@@ -65,7 +63,11 @@ export function CreatePartnerForm() {
   return (
     <Card>
       <CardBody>
-        <ActionForm onSubmit={() => create.mutate({ name })} error={create.error} errorAtField={Boolean(nameError)}>
+        <ActionForm
+          onSubmit={(values) => create.mutate({ name: values.text('name') })}
+          error={create.error}
+          errorAtField={Boolean(nameError)}
+        >
           <Field
             ref={nameRef}
             label="Partner name"
@@ -73,8 +75,6 @@ export function CreatePartnerForm() {
             required
             autoFocus
             maxLength={PARTNER_NAME_MAX}
-            value={name}
-            onChange={(e) => setName(e.target.value)}
             error={nameError}
             hint="The ticketing platform's name, as staff will search for it."
           />

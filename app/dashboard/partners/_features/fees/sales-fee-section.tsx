@@ -3,11 +3,12 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useRef, useState } from 'react';
-import { ActionForm, FormActions } from '@/components/ui/action-form';
+import { ActionForm, FormActions, type FormValues } from '@/components/ui/action-form';
 import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field, SelectField } from '@/components/ui/field';
+import { useTypedValue } from '@/components/ui/use-typed-value';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import { PRIMARY_SALES_FEE_TYPES } from '@/server/modules/partners/schemas';
@@ -48,8 +49,10 @@ export function SalesFeeSection({ partnerId }: { partnerId: string }) {
   const { data: partner } = useSuspenseQuery(trpc.partners.get.queryOptions({ partnerId }));
   const stored = partner.primarySalesFee;
 
-  const [type, setType] = useState<FeeType>(stored?.type ?? 'PERCENTAGE');
-  const [valueText, setValueText] = useState(stored ? String(stored.value) : '');
+  // The fields show what is stored (from the query: "2.50" comes back as 2.5) and start again from it once saved.
+  const storedKey = stored ? `${stored.type}:${stored.value}` : 'none';
+  const typed = useTypedValue<HTMLSelectElement>(stored?.type ?? 'PERCENTAGE');
+  const type: FeeType = isFeeType(typed.value) ? typed.value : 'PERCENTAGE';
   const [localError, setLocalError] = useState<string | null>(null);
   const [done, setDone] = useState<'saved' | 'removed' | null>(null);
   const [confirmClear, setConfirmClear] = useState(false);
@@ -60,11 +63,6 @@ export function SalesFeeSection({ partnerId }: { partnerId: string }) {
     trpc.partners.setPrimarySalesFee.mutationOptions({
       onSuccess: (next) => {
         store(next);
-        // The form shows what was stored (e.g. "2.50" comes back as 2.5).
-        if (next.primarySalesFee) {
-          setType(next.primarySalesFee.type);
-          setValueText(String(next.primarySalesFee.value));
-        }
         setDone('saved');
       },
     }),
@@ -74,7 +72,6 @@ export function SalesFeeSection({ partnerId }: { partnerId: string }) {
       onSuccess: (next) => {
         store(next);
         setConfirmClear(false);
-        setValueText('');
         setDone('removed');
       },
     }),
@@ -93,10 +90,12 @@ export function SalesFeeSection({ partnerId }: { partnerId: string }) {
   const serverError = fieldErrors(save.error).primarySalesFee ?? null;
   const valueError = localError ?? serverError;
 
-  function submit() {
+  function submit(values: FormValues) {
     setDone(null);
     clear.reset();
-    const checked = checkValue(type, valueText);
+    const type = values.text('type');
+    if (!isFeeType(type)) return;
+    const checked = checkValue(type, values.text('value'));
     if ('error' in checked) {
       setLocalError(checked.error);
       valueInput.current?.focus();
@@ -129,11 +128,12 @@ export function SalesFeeSection({ partnerId }: { partnerId: string }) {
         >
           <div className={layout.twoColumns}>
             <SelectField
+              key={`type:${storedKey}`}
               label="Fee type"
               name="type"
-              value={type}
+              {...typed.field}
               onChange={(e) => {
-                if (isFeeType(e.target.value)) setType(e.target.value);
+                typed.field.onChange(e);
                 edited();
               }}
             >
@@ -144,6 +144,7 @@ export function SalesFeeSection({ partnerId }: { partnerId: string }) {
               ))}
             </SelectField>
             <Field
+              key={`value:${storedKey}`}
               ref={valueInput}
               label={type === 'PERCENTAGE' ? 'Value (%)' : 'Value (amount)'}
               name="value"
@@ -153,11 +154,8 @@ export function SalesFeeSection({ partnerId }: { partnerId: string }) {
               min={0}
               max={type === 'PERCENTAGE' ? 100 : undefined}
               step="any"
-              value={valueText}
-              onChange={(e) => {
-                setValueText(e.target.value);
-                edited();
-              }}
+              defaultValue={stored ? String(stored.value) : ''}
+              onChange={edited}
               error={valueError}
               hint={
                 type === 'PERCENTAGE'

@@ -2,7 +2,6 @@
 
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
-import { useState } from 'react';
 import { ActionForm } from '@/components/ui/action-form';
 import { Alert, ErrorAlert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -173,7 +172,6 @@ function plural(n: number, noun: string): string {
 
 function VerificationTest({ settings }: { settings: Settings }) {
   const trpc = useTRPC();
-  const [email, setEmail] = useState('');
   const test = useMutation(trpc.partners.integration.testVerification.mutationOptions());
   const emailError = fieldErrors(test.error).userEmail ?? null;
   const result = test.data;
@@ -182,7 +180,7 @@ function VerificationTest({ settings }: { settings: Settings }) {
     <Subsection title="Test ticket verification">
       <ActionForm
         className={styles.testForm}
-        onSubmit={() => test.mutate({ partnerId: settings.partnerId, userEmail: email })}
+        onSubmit={(values) => test.mutate({ partnerId: settings.partnerId, userEmail: values.text('userEmail') })}
       >
         <Field
           label="Fan’s e-mail"
@@ -190,8 +188,6 @@ function VerificationTest({ settings }: { settings: Settings }) {
           type="email"
           autoComplete="off"
           required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
           error={emailError}
           hint="Asks the partner which tickets this person owns right now. Nothing is stored."
         />

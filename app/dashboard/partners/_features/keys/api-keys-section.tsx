@@ -43,7 +43,6 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description,
   const keys = allKeys.filter((k) => k.kind === kind);
 
   const [createOpen, setCreateOpen] = useState(false);
-  const [label, setLabel] = useState('');
   const [revoking, setRevoking] = useState<KeyRef | null>(null);
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.partners.pathKey() });
@@ -52,7 +51,6 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description,
       gcTime: 0, // the secret lives only in this component's state
       onSuccess: () => {
         setCreateOpen(false);
-        setLabel('');
         return refresh();
       },
     }),
@@ -156,8 +154,6 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description,
           label: 'Label',
           name: 'label',
           maxLength: 80,
-          value: label,
-          onChange: (e) => setLabel(e.target.value),
           error: labelError,
           hint: 'Where the key is used, e.g. “production” or “staging”.',
         }}
@@ -165,7 +161,7 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description,
         pending={create.isPending}
         pendingLabel="Creating…"
         error={create.error}
-        onSubmit={() => create.mutate({ partnerId, kind, label, channelId })}
+        onSubmit={(label) => create.mutate({ partnerId, kind, label, channelId })}
         onCancel={() => setCreateOpen(false)}
       />
 

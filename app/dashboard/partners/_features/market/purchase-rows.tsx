@@ -35,7 +35,6 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [refunding, setRefunding] = useState<Purchase | null>(null);
-  const [reason, setReason] = useState('');
   const [done, setDone] = useState<string | null>(null);
   const refund = useMutation(
     trpc.market.refund.mutationOptions({
@@ -56,7 +55,6 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
 
   function open(p: Purchase) {
     refund.reset();
-    setReason('');
     setDone(null);
     setRefunding(p);
   }
@@ -133,10 +131,8 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
         open={refunding !== null}
         total={(refunding && formatMoney(refunding.total, refunding.currency)) ?? ''}
         buyerEmail={refunding?.buyerEmail ?? ''}
-        reason={reason}
-        onReason={setReason}
         refund={refund}
-        onSubmit={() => {
+        onSubmit={(reason) => {
           if (refunding) refund.mutate({ partnerId, intentionId: refunding.id, reason });
         }}
         onCancel={() => setRefunding(null)}

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
 import { useId, useState } from 'react';
-import { ActionForm, FormActions } from '@/components/ui/action-form';
+import { ActionForm, FormActions, type FormValues } from '@/components/ui/action-form';
 import { Badge } from '@/components/ui/badge';
 import { CardBody, SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -54,14 +54,13 @@ function ScopeForm({
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const id = useId();
-  const [state, setState] = useState<Switch>(toSwitch(active));
-  const [hours, setHours] = useState(unlockHours === null ? '' : String(unlockHours));
   const [localError, setLocalError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState(false);
+  // The change that waits for "Turn off" to be confirmed, as it was submitted.
+  const [confirming, setConfirming] = useState<{ active: boolean | null; unlockHours: number | null } | null>(null);
   const save = useMutation(
     trpc.protection.setScope.mutationOptions({
       onSuccess: async (result) => {
-        setConfirming(false);
+        setConfirming(null);
         const n = result.notified.length;
         setDone(n ? `Saved. The partner is told for ${n} show${n === 1 ? '' : 's'}.` : 'Saved.');
         await queryClient.invalidateQueries({ queryKey: trpc.protection.event.queryKey({ partnerId, eventPk }) });
@@ -70,7 +69,7 @@ function ScopeForm({
   );
   const serverErrors = fieldErrors(save.error);
 
-  function parsed(): { unlockHours: number | null } | null {
+  function parsed(hours: string): { unlockHours: number | null } | null {
     const text = hours.trim();
     if (text === '') return { unlockHours: null };
     const n = Number(text);
@@ -81,15 +80,16 @@ function ScopeForm({
     return { unlockHours: n };
   }
 
-  function submit(confirmed = false) {
+  function submit(values: FormValues) {
     setDone(null);
-    const p = parsed();
+    const p = parsed(values.text('unlockHours'));
     if (!p) return;
-    const next = fromSwitch(state);
+    const state = values.text('active');
+    const next = fromSwitch(state === 'on' || state === 'off' ? state : 'inherit');
     // Turning it off here, or leaving it to an event that is off: ask before resale stops.
     const turningOff = effectiveNow && (next === false || (next === null && inheritLabel.includes('off')));
-    if (turningOff && !confirmed) {
-      setConfirming(true);
+    if (turningOff) {
+      setConfirming({ active: next, unlockHours: p.unlockHours });
       return;
     }
     save.mutate({ partnerId, eventPk, showPk, active: next, unlockHours: p.unlockHours });
@@ -97,7 +97,7 @@ function ScopeForm({
 
   return (
     <ActionForm
-      onSubmit={() => submit()}
+      onSubmit={submit}
       aria-label={`Protection of ${title}`}
       error={confirming ? null : save.error}
       errorAtField={!!serverErrors.unlockHours}
@@ -108,20 +108,16 @@ function ScopeForm({
           label="Protection"
           id={`${id}-switch`}
           name="active"
-          value={state}
-          onChange={(e) => {
-            setState(e.target.value as Switch);
-            setDone(null);
-          }}
+          defaultValue={toSwitch(active)}
+          onChange={() => setDone(null)}
         >
           <option value="inherit">{inheritLabel}</option>
           <option value="on">On</option>
           <option value="off">Off</option>
         </SelectField>
         <UnlockHoursField
-          value={hours}
-          onChange={(e) => {
-            setHours(e.target.value);
+          defaultValue={unlockHours === null ? '' : String(unlockHours)}
+          onChange={() => {
             setLocalError(null);
             setDone(null);
           }}
@@ -131,15 +127,17 @@ function ScopeForm({
       </div>
       <FormActions submit="Save" pending={save.isPending} done={done} />
       <ConfirmDialog
-        open={confirming}
+        open={confirming !== null}
         title={`Turn protection off for ${title}?`}
         description="Codes are shown at once on the secure view, resale stops for these shows (their listings are taken off sale, sellers are told by mail and may list again once protection is back; new listings are refused), and the partner receives ticketShield.updated."
         confirmLabel="Turn off"
         pendingLabel="Saving…"
         pending={save.isPending}
         error={save.error}
-        onConfirm={() => submit(true)}
-        onCancel={() => setConfirming(false)}
+        onConfirm={() => {
+          if (confirming) save.mutate({ partnerId, eventPk, showPk, ...confirming });
+        }}
+        onCancel={() => setConfirming(null)}
       />
     </ActionForm>
   );

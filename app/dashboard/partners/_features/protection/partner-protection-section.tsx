@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import Link from '@/components/ui/link';
 import { useState } from 'react';
-import { ActionForm, FormActions } from '@/components/ui/action-form';
+import { ActionForm, FormActions, type FormValues } from '@/components/ui/action-form';
 import { CardBody, SectionCard } from '@/components/ui/card';
 import { Detail, DetailList } from '@/components/ui/details';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -38,8 +38,6 @@ export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
   const queryClient = useQueryClient();
   const { data: settings } = useSuspenseQuery(trpc.protection.partner.queryOptions({ partnerId }));
   const { data: reissues } = useSuspenseQuery(trpc.protection.reissues.queryOptions({ partnerId }));
-  const [hours, setHours] = useState(String(settings.unlockHours));
-  const [reissue, setReissue] = useState(settings.reissue ? 'yes' : 'no');
   const [localError, setLocalError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
   const save = useMutation(
@@ -53,15 +51,16 @@ export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
   const serverErrors = fieldErrors(save.error);
   const { stats, awaiting } = reissues;
 
-  function submit() {
+  function submit(values: FormValues) {
     setDone(false);
-    const n = Number(hours.trim());
-    if (hours.trim() === '' || !Number.isInteger(n) || n < 0 || n > 720) {
+    const hours = values.text('unlockHours').trim();
+    const n = Number(hours);
+    if (hours === '' || !Number.isInteger(n) || n < 0 || n > 720) {
       setLocalError('Enter whole hours from 0 to 720');
       document.querySelector<HTMLInputElement>('#partner-protection [name="unlockHours"]')?.focus();
       return;
     }
-    save.mutate({ partnerId, unlockHours: n, reissue: reissue === 'yes' });
+    save.mutate({ partnerId, unlockHours: n, reissue: values.text('reissue') === 'yes' });
   }
 
   return (
@@ -82,9 +81,8 @@ export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
           <div className={layout.twoColumns}>
             <UnlockHoursField
               required
-              value={hours}
-              onChange={(e) => {
-                setHours(e.target.value);
+              defaultValue={String(settings.unlockHours)}
+              onChange={() => {
                 setLocalError(null);
                 setDone(false);
               }}
@@ -94,11 +92,8 @@ export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
             <SelectField
               label="Reissue after resale"
               name="reissue"
-              value={reissue}
-              onChange={(e) => {
-                setReissue(e.target.value);
-                setDone(false);
-              }}
+              defaultValue={settings.reissue ? 'yes' : 'no'}
+              onChange={() => setDone(false)}
             >
               <option value="no">No: the original code passes to the buyer</option>
               <option value="yes">Yes: the partner sends a new ticketAccess (PUT /v1/tickets)</option>

@@ -50,12 +50,12 @@ function OriginsForm({ partnerId, field }: { partnerId: string; field: OriginsFi
   const queryClient = useQueryClient();
   const router = useRouter();
   const { data: partner } = useSuspenseQuery(trpc.partners.get.queryOptions({ partnerId }));
-  const [text, setText] = useState(partner[field].join('\n'));
+  const stored = partner[field].join('\n');
   const [saved, setSaved] = useState(false);
   const id = useId();
   const onSuccess = (next: Partner) => {
+    // The field shows the list as stored (normalised), from the query's new value.
     queryClient.setQueryData(trpc.partners.get.queryKey({ partnerId }), next);
-    setText(next[field].join('\n'));
     setSaved(true);
     // The page's warning about an empty list is server-rendered.
     router.refresh();
@@ -69,9 +69,9 @@ function OriginsForm({ partnerId, field }: { partnerId: string; field: OriginsFi
   return (
     <ActionForm
       aria-label={form.label}
-      onSubmit={() => {
+      onSubmit={(values) => {
         setSaved(false);
-        const lines = text.split('\n');
+        const lines = values.text(field).split('\n');
         if (field === 'returnOrigins') saveReturn.mutate({ partnerId, returnOrigins: lines });
         else saveWidget.mutate({ partnerId, widgetOrigins: lines });
       }}
@@ -83,18 +83,16 @@ function OriginsForm({ partnerId, field }: { partnerId: string; field: OriginsFi
           {form.label} <span className="field-optional"> (optional)</span>
         </label>
         <textarea
+          key={stored}
           id={id}
           name={field}
           className="input"
           rows={3}
-          value={text}
+          defaultValue={stored}
           placeholder="https://tickets.partner.example"
           aria-invalid={error ? true : undefined}
           aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-          onChange={(e) => {
-            setText(e.target.value);
-            setSaved(false);
-          }}
+          onChange={() => setSaved(false)}
         />
         <p id={`${id}-hint`} className="field-hint">
           {form.hint}

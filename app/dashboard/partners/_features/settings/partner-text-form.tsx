@@ -35,25 +35,27 @@ export function PartnerTextForm<T extends Record<string, string>>({
   submit: string;
   /** The fields' values as stored ('' for none). */
   valuesOf: (partner: Partner) => T;
-  fields: (Omit<FieldProps, 'name' | 'value' | 'onChange' | 'error'> & { name: keyof T & string })[];
+  fields: (Omit<FieldProps, 'name' | 'value' | 'defaultValue' | 'onChange' | 'error'> & { name: keyof T & string })[];
   saving: NoInfer<Saving<T>>;
 }) {
   const onStored = useOnStored(partner.id);
-  const [values, setValues] = useState(() => valuesOf(partner));
+  // What is stored (the fields' defaults; they show it again once saved, through the new keys).
+  const [stored, setStored] = useState(() => valuesOf(partner));
   const [saved, setSaved] = useState(false);
   const errors = fieldErrors(saving.error);
 
   return (
     <ActionForm
       aria-label={label}
-      onSubmit={() => {
+      onSubmit={(form) => {
         setSaved(false);
+        const values = Object.fromEntries(fields.map((f) => [f.name, form.text(f.name)])) as T;
         saving.mutate(
           { ...values, partnerId: partner.id },
           {
             onSuccess: (next) => {
               onStored(next);
-              setValues(valuesOf(next));
+              setStored(valuesOf(next));
               setSaved(true);
             },
           },
@@ -64,14 +66,11 @@ export function PartnerTextForm<T extends Record<string, string>>({
     >
       {fields.map(({ name, ...field }) => (
         <Field
-          key={name}
+          key={`${name}:${stored[name]}`}
           name={name}
           {...field}
-          value={values[name]}
-          onChange={(e) => {
-            setValues((v) => ({ ...v, [name]: e.target.value }));
-            setSaved(false);
-          }}
+          defaultValue={stored[name]}
+          onChange={() => setSaved(false)}
           error={errors[name] ?? null}
         />
       ))}

@@ -1,1 +1,0 @@
-export { CheckingWithPartner as default } from '@/components/market/checking';
