@@ -1,12 +1,14 @@
 /**
- * `npm run bench [-- <case>]`: each case measures the project beside a raw baseline in the same run
+ * `npm run bench [-- <case>…] [-- --check]`: each case measures the project beside a raw baseline in the same run
  * and prints one line `bench <case>: <value> <unit> vs baseline <value> <unit> ratio <r>`
  * (r = project/baseline for rates, baseline/project for times: bigger is better, 1.0 = par), after a
  * `# <case>: …` line giving the sizes and the machine. The ticket cases start the built app (`next
  * start`, built into .next-bench when absent or stale) and a bare baseline server; both are stopped here.
+ * `--check` then compares each ratio with its floor in server/bench/floors.json and exits 1 below one.
  */
 import { resetEnvCache } from '@/server/env';
 import { createScratchDatabase } from '@/server/testing/scratch-db';
+import { checkFloors, readFloors } from './floors';
 import { stopServers } from './servers';
 
 process.env.LOG_LEVEL ??= 'error';
@@ -60,6 +62,10 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 
 async function main() {
   const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const check = process.argv.includes('--check');
+  // Read first: a broken floors file fails before minutes of measuring.
+  const floors = check ? readFloors() : {};
+  const ratios: Record<string, number> = {};
   const unknown = wanted.filter((w) => !cases[w]);
   if (unknown.length) {
     console.error(`unknown bench case(s): ${unknown.join(', ')}; known: ${Object.keys(cases).join(', ')}`);
@@ -75,6 +81,7 @@ async function main() {
       const r = await run();
       if (interrupted) break;
       const ratio = r.kind === 'rate' ? r.value / r.baseline : r.baseline / r.value;
+      ratios[name] = ratio;
       const fmt = (n: number) => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
       console.log(
         `bench ${name}: ${fmt(r.value)} ${r.unit} vs baseline ${fmt(r.baseline)} ${r.unit} ratio ${ratio.toFixed(2)}`,
@@ -82,6 +89,11 @@ async function main() {
     }
   } finally {
     await cleanup();
+  }
+  if (check && !interrupted) {
+    const verdicts = checkFloors(ratios, floors);
+    for (const v of verdicts) console.log(v.line);
+    process.exit(verdicts.every((v) => v.ok) ? 0 : 1);
   }
   process.exit(0);
 }

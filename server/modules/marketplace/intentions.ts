@@ -223,9 +223,13 @@ export async function createBuyIntention(
      */
     locale?: Locale;
   },
-  /** The route's transaction (`ctx.commit`): the intention commits with the call's stored answer. */
-  within: Work | Db,
-) {
+  /**
+   * Where the intention commits: the pool, a transaction under way, or the route's `ctx.commit` (the
+   * intention commits with the call's stored answer). Given `commit`, the transaction opens only once this
+   * buyer has not already lost to a claim under way: a buyer refused that way never takes a connection.
+   */
+  within: Work | Db | Commit,
+): Promise<BuyIntentionOut> {
   const items = [...new Set(input.items)].sort();
   if (items.length > MAX_ITEMS_PER_INTENTION) {
     throw badRequest(`At most ${MAX_ITEMS_PER_INTENTION} listings per intention`, [
@@ -235,8 +239,11 @@ export async function createBuyIntention(
   const buyer = input.user.trim().toLowerCase();
   const id = newId('bi');
   const settle = await followOrLeadClaim(partnerId, items, buyer);
+  const open = (fn: (work: Work) => Promise<BuyIntentionOut>) =>
+    // `commit` answers what `fn` answered (typed as the route's output, which this result is one of).
+    typeof within === 'function' ? (within(fn) as Promise<BuyIntentionOut>) : transaction(fn, within);
   try {
-    return await transaction(async (work) => {
+    return await open(async (work) => {
       const { tx, after } = work;
       // The fees are read beside the claim (one round trip for both on the transaction's connection).
       const [claimed, terms] = await Promise.all([
@@ -266,11 +273,15 @@ export async function createBuyIntention(
         { runAt: intention.expiresAt, singletonKey: id, background: true },
       );
       return intentionOut(intention, url);
-    }, within);
+    });
   } finally {
     settle(null);
   }
 }
+
+/** Runs `fn` in the transaction the caller opens (the route wrapper's `ctx.commit`) and answers its result. */
+type Commit = (fn: (work: Work) => Promise<BuyIntentionOut>) => Promise<unknown>;
+type BuyIntentionOut = ReturnType<typeof intentionOut>;
 
 /**
  * In an on-sale rush many buyers of one popular listing arrive together: the first one's claim decides
