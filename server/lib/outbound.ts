@@ -4,6 +4,7 @@ import net from 'node:net';
 import { Agent, util } from 'undici';
 import { env } from '@/server/env';
 import type { ErrorDetail } from './errors';
+import { processCache } from './short-cache';
 
 /**
  * The one client for every partner-supplied URL (webhooks, ticket verification, event feeds).
@@ -186,11 +187,11 @@ export async function checkPartnerUrlResolves(raw: string, opts: { allowPrivate?
 
 /**
  * Checked URLs by raw text and the settings they were checked under, so a dispatcher posting thousands
- * of messages to one URL parses and checks it once (the address check stays at connect time). Bounded:
- * emptied when it reaches TARGETS_MAX.
+ * of messages to one URL parses and checks it once (the address check stays at connect time). At most
+ * TARGETS_MAX, the least lately used going first.
  */
-const targets = new Map<string, { origin: string; path: string }>();
 const TARGETS_MAX = 1000;
+const targets = processCache<{ origin: string; path: string }>('outbound-targets', { max: TARGETS_MAX });
 
 function targetOf(rawUrl: string, privateOk: boolean): { origin: string; path: string } {
   const cacheKey = `${privateOk ? 1 : 0}${env().NODE_ENV === 'production' ? 1 : 0}${rawUrl}`;
@@ -198,7 +199,6 @@ function targetOf(rawUrl: string, privateOk: boolean): { origin: string; path: s
   if (!target) {
     const url = checkPartnerUrl(rawUrl, { allowPrivate: privateOk });
     target = { origin: url.origin, path: `${url.pathname}${url.search}` };
-    if (targets.size >= TARGETS_MAX) targets.clear();
     targets.set(cacheKey, target);
   }
   return target;

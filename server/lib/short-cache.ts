@@ -33,25 +33,45 @@ interface Entry<T> {
 
 const DEFAULTS = { maxEntries: 1000, maxBytes: 64 * 1024 * 1024, sizeOf: () => 1024 };
 
-type AnyCache = LRUCache<string, Entry<unknown>>;
-const store = globalThis as typeof globalThis & { __encoreShortCaches?: Map<string, AnyCache> };
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- lru-cache's own bound for values
+type AnyCache = LRUCache<string, {}>;
+const store = globalThis as typeof globalThis & { __encoreProcessCaches?: Map<string, AnyCache> };
+
+/**
+ * Every in-process cache of the app: a least-recently-used cache (`lru-cache`) bounded by entries (and by
+ * bytes where its values vary), kept on globalThis by name so every Next.js bundle of the process shares
+ * it (a change made from the dashboard clears what the partner API or the proxy remembers). When full, the
+ * entries asked for least lately go, one by one: a flood of one-off keys never empties it, and the hot
+ * entry stays. The first caller of a name sets its limits.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- lru-cache's own bound for values
+export function processCache<V extends {}>(
+  name: string,
+  options: LRUCache.Options<string, V, unknown>,
+): LRUCache<string, V> {
+  store.__encoreProcessCaches ??= new Map();
+  let cache = store.__encoreProcessCaches.get(name);
+  if (!cache) {
+    cache = new LRUCache<string, V>(options) as unknown as AnyCache;
+    store.__encoreProcessCaches.set(name, cache);
+  }
+  return cache as unknown as LRUCache<string, V>;
+}
+
+/** The process's caches by name (the test that floods each one). */
+export function processCaches(): ReadonlyMap<string, AnyCache> {
+  return store.__encoreProcessCaches ?? new Map();
+}
 
 /** The first caller of a name sets its limits; later copies (other bundles) share that cache. */
 export function shortCache<T>(name: string, ttlMs: number, limits: ShortCacheLimits<T> = {}): ShortCache<T> {
   const { maxEntries, maxBytes, sizeOf } = { ...DEFAULTS, ...limits };
-  const entries = (): LRUCache<string, Entry<T>> => {
-    store.__encoreShortCaches ??= new Map();
-    let cache = store.__encoreShortCaches.get(name);
-    if (!cache) {
-      cache = new LRUCache<string, Entry<unknown>>({
-        max: maxEntries,
-        maxSize: maxBytes,
-        sizeCalculation: (entry) => Math.max(1, entry.size),
-      });
-      store.__encoreShortCaches.set(name, cache);
-    }
-    return cache as unknown as LRUCache<string, Entry<T>>;
-  };
+  const entries = () =>
+    processCache<Entry<T>>(`short:${name}`, {
+      max: maxEntries,
+      maxSize: maxBytes,
+      sizeCalculation: (entry) => Math.max(1, entry.size),
+    });
   return {
     get(key, read) {
       const cache = entries();
@@ -78,7 +98,7 @@ export function shortCache<T>(name: string, ttlMs: number, limits: ShortCacheLim
     },
     forget() {
       // Nothing to forget before the first read (and no cache made here with this copy's limits).
-      store.__encoreShortCaches?.get(name)?.clear();
+      store.__encoreProcessCaches?.get(`short:${name}`)?.clear();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Locale } from './locales';
+import { processCache } from '../short-cache';
 
 /*
  * Prices and dates as a fan reads them, per locale, on pages and in mails alike. Money arrives in
@@ -41,7 +42,7 @@ function validZone(timeZone: string | null | undefined): string {
   }
 }
 
-const showDateFormats = new Map<string, Intl.DateTimeFormat>();
+const showDateFormats = processCache<Intl.DateTimeFormat>('show-date-formats', { max: 500 });
 
 /** A show's date and time at its venue: "Sat, Mar 14, 2026, 9:00 PM" / "sáb, 14 mar 2026, 21:00". */
 export function formatShowDate(at: Date | string, locale: Locale, timeZone?: string | null): string {
@@ -58,8 +59,7 @@ export function formatShowDate(at: Date | string, locale: Locale, timeZone?: str
       minute: '2-digit',
       timeZone: validZone(timeZone),
     });
-    // A zone string comes from partners' data: a bounded map, rebuilt when it fills.
-    if (showDateFormats.size >= 500) showDateFormats.clear();
+    // A zone string comes from partners' data: a bounded cache, the least lately used going first.
     showDateFormats.set(key, f);
   }
   return f.format(date);

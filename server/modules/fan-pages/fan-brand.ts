@@ -3,6 +3,7 @@ import { partnerOfEvent } from '@/server/modules/catalog';
 import { getPartner } from '@/server/modules/partners';
 import { partnerOfTicket } from '@/server/modules/tickets';
 import { sellerListing } from '@/server/modules/marketplace';
+import { processCache } from '@/server/lib/short-cache';
 
 /*
  * Whose brand a page that could not be found wears (issue 31, finding 7). A not-found page is handed only
@@ -26,18 +27,13 @@ export interface BrandPartner {
  * fallback of the segment's boundary, rendered before anyone knows whether it is needed), so this runs
  * for every fan page, found or not. Two in-process memos keep it off the database on the hot path:
  * an event's, ticket's or listing's partner never changes (only ids found are kept, at most MEMO_SIZE,
- * oldest first out), and a partner's brand is kept BRAND_TTL_MS (a rename, a new logo or a disabling
+ * the least lately used first out), and a partner's brand is kept BRAND_TTL_MS (a rename, a new logo or a disabling
  * shows on a not-found page within that time; nothing else is read from it).
  */
 const MEMO_SIZE = 5000;
 const BRAND_TTL_MS = 10_000;
-const partnerOfId = new Map<string, string>();
-const brands = new Map<string, { at: number; brand: BrandPartner | null }>();
-
-function remember<V>(memo: Map<string, V>, key: string, value: V) {
-  if (memo.size >= MEMO_SIZE) memo.delete(memo.keys().next().value as string);
-  memo.set(key, value);
-}
+const partnerOfId = processCache<string>('fan-brand-partner-of-id', { max: MEMO_SIZE });
+const brands = processCache<{ at: number; brand: BrandPartner | null }>('fan-brand-brands', { max: MEMO_SIZE });
 
 async function partnerIdOf(kind: string, id: string, db: Db): Promise<string | null> {
   if (kind === 'resale') return id;
@@ -50,7 +46,7 @@ async function partnerIdOf(kind: string, id: string, db: Db): Promise<string | n
       : kind === 'sell'
         ? await partnerOfTicket(id, db)
         : ((await sellerListing(id, null, db))?.partnerId ?? null);
-  if (found) remember(partnerOfId, key, found);
+  if (found) partnerOfId.set(key, found);
   return found;
 }
 
@@ -77,7 +73,7 @@ async function liveBrandOf(partnerId: string | null | undefined, db: Db): Promis
   const brand =
     !partner || partner.disabledAt ? null : { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
   // Only known partners are kept: an unknown id (anyone can type one) must not fill the memo.
-  if (partner) remember(brands, partnerId, { at: Date.now(), brand });
+  if (partner) brands.set(partnerId, { at: Date.now(), brand });
   return brand;
 }
 

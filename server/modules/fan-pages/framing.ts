@@ -2,6 +2,7 @@ import type { DbOrTx } from '@/db';
 import { partnerOfEvent } from '@/server/modules/catalog';
 import { returnOriginsOf } from '@/server/modules/partners';
 import { partnerOfTicket } from '@/server/modules/tickets';
+import { processCache } from '@/server/lib/short-cache';
 
 /*
  * Which origins may frame a fan page (issue 29). A partner may embed three pages in its own site: the
@@ -18,23 +19,18 @@ import { partnerOfTicket } from '@/server/modules/tickets';
 const EMBEDDABLE = /^\/(market|resale|sell)\/([A-Za-z0-9_]{1,64})\/?$/;
 const PARTNER_CACHE_MAX = 20_000;
 
-// On globalThis, like the origins: one copy per process whichever bundle asks.
-const store = globalThis as typeof globalThis & { __encoreFramedPartner?: Map<string, string> };
-function partnerCache(): Map<string, string> {
-  store.__encoreFramedPartner ??= new Map();
-  return store.__encoreFramedPartner;
-}
+// Shared by the process's bundles, like the origins.
+const partnerCache = processCache<string>('framed-page-partner', { max: PARTNER_CACHE_MAX });
 
 async function partnerOfPage(kind: string, id: string, db: DbOrTx): Promise<string | null> {
   if (kind === 'resale') return id;
   const key = `${kind} ${id}`;
-  const known = partnerCache().get(key);
+  const known = partnerCache.get(key);
   if (known) return known;
   const partnerId = kind === 'market' ? await partnerOfEvent(id, db) : await partnerOfTicket(id, db);
   // Unknown ids are not remembered: the page answers 404 anyway, and the id may exist a moment later.
   if (partnerId) {
-    if (partnerCache().size >= PARTNER_CACHE_MAX) partnerCache().clear();
-    partnerCache().set(key, partnerId);
+    partnerCache.set(key, partnerId);
   }
   return partnerId;
 }

@@ -3,6 +3,7 @@ import { deferredTouch } from '@/server/lib/deferred-touch';
 import { sha256Hex } from '@/server/lib/ids';
 import type { ApiKeyKind, PartnerMode } from './schemas';
 import { modeOfKey } from './key-prefixes';
+import { processCache } from '@/server/lib/short-cache';
 
 export interface AuthenticatedKey {
   partnerId: string;
@@ -37,7 +38,7 @@ export async function authenticateApiKey(
 ): Promise<AuthenticatedKey | null> {
   if (rawKey.length < 10 || rawKey.length > 200) return null;
   const hash = sha256Hex(rawKey);
-  const cached = keyCache().get(hash);
+  const cached = keyCache.get(hash);
   if (cached && cached.until > Date.now()) return cached.key;
   const looked = await lookUpApiKey(hash, sql);
   // A key's prefix must say its partner's mode: a live key never opens a test space, nor the reverse.
@@ -60,23 +61,17 @@ interface CachedKey {
   until: number;
 }
 
-// On globalThis: Next.js bundles route handlers and the dashboard's tRPC separately, and a revocation
-// made from the dashboard must clear what the partner API remembers in the same process.
-const store = globalThis as typeof globalThis & { __encoreKeyCache?: Map<string, CachedKey> };
-function keyCache(): Map<string, CachedKey> {
-  store.__encoreKeyCache ??= new Map();
-  return store.__encoreKeyCache;
-}
+// Shared by the process's bundles: a revocation made from the dashboard must clear what the partner API
+// remembers in the same process.
+const keyCache = processCache<CachedKey>('checked-keys', { max: KEY_CACHE_MAX });
 
 function rememberKey(hash: string, key: AuthenticatedKey): void {
-  const cache = keyCache();
-  if (cache.size >= KEY_CACHE_MAX) cache.clear();
-  cache.set(hash, { key, until: Date.now() + KEY_CACHE_MS });
+  keyCache.set(hash, { key, until: Date.now() + KEY_CACHE_MS });
 }
 
 /** Forget every checked key (after a revocation, a rotation, a partner's disabling or widget origins; tests). */
 export function forgetCheckedKeys(): void {
-  keyCache().clear();
+  keyCache.clear();
 }
 
 async function lookUpApiKey(hash: string, sql: Sql): Promise<AuthenticatedKey | null> {

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { partners } from '@/db/schema/partners';
+import { processCache } from '@/server/lib/short-cache';
 
 /**
  * A partner's allowed return origins as the proxy reads them on every embeddable fan page (to answer
@@ -16,26 +17,20 @@ interface Cached {
   until: number;
 }
 
-// On globalThis: the proxy, the pages and the dashboard's tRPC are bundled apart but share the process,
-// and a change made from the dashboard must clear what the proxy remembers.
-const store = globalThis as typeof globalThis & { __encoreReturnOrigins?: Map<string, Cached> };
-function cache(): Map<string, Cached> {
-  store.__encoreReturnOrigins ??= new Map();
-  return store.__encoreReturnOrigins;
-}
+// Shared by the process's bundles: a change made from the dashboard must clear what the proxy remembers.
+const cache = processCache<Cached>('return-origins', { max: CACHE_MAX });
 
 /** The partner's allowed return origins (empty: none set), or null for an unknown partner. */
 export async function returnOriginsOf(partnerId: string, db: DbOrTx): Promise<string[] | null> {
-  const hit = cache().get(partnerId);
+  const hit = cache.get(partnerId);
   if (hit && hit.until > Date.now()) return hit.origins;
   const [row] = await db.select({ origins: partners.returnOrigins }).from(partners).where(eq(partners.id, partnerId));
   const origins = row ? row.origins : null;
-  if (cache().size >= CACHE_MAX) cache().clear();
-  cache().set(partnerId, { origins, until: Date.now() + RETURN_ORIGINS_CACHE_MS });
+  cache.set(partnerId, { origins, until: Date.now() + RETURN_ORIGINS_CACHE_MS });
   return origins;
 }
 
 /** Forget what this instance remembers of a partner's origins (after staff changed them). */
 export function forgetReturnOrigins(partnerId: string): void {
-  cache().delete(partnerId);
+  cache.delete(partnerId);
 }

@@ -5,6 +5,7 @@ import { badRequest } from '@/server/lib/errors';
 import type { TestPartnerWipe } from '@/server/lib/wipe';
 import type { PartnerMode } from './schemas';
 import type { Partner } from './partners';
+import { processCache } from '@/server/lib/short-cache';
 
 /** The live partner's test twin, or null (none yet, or not a live partner). */
 export async function testPartnerOf(livePartnerId: string, db: DbOrTx): Promise<Partner | null> {
@@ -16,7 +17,7 @@ export async function testPartnerOf(livePartnerId: string, db: DbOrTx): Promise<
 }
 
 // A partner's mode never changes, so it is remembered for the process (fan pages ask it on every render).
-const modes = new Map<string, PartnerMode>();
+const modes = processCache<PartnerMode>('partner-modes', { max: 10_000 });
 
 /** The partner's mode (`live` for an unknown id: nothing of a test space is shown for it). */
 export async function modeOfPartner(partnerId: string, db: DbOrTx): Promise<PartnerMode> {
@@ -24,7 +25,6 @@ export async function modeOfPartner(partnerId: string, db: DbOrTx): Promise<Part
   if (known) return known;
   const [row] = await db.select({ mode: partners.mode }).from(partners).where(eq(partners.id, partnerId));
   if (!row) return 'live';
-  if (modes.size >= 10_000) modes.clear();
   modes.set(partnerId, row.mode);
   return row.mode;
 }

@@ -4,6 +4,7 @@ import { OutboundError, partnerRequest } from '@/server/lib/outbound';
 import { errorFields, log } from '@/server/lib/log';
 import type { DeliveredAttempt } from '@/db/schema/webhooks';
 import { retryDelayMs, SUCCESS_STATUSES } from './schedule';
+import { processCache } from '@/server/lib/short-cache';
 
 /** How long a claimed message is reserved for the dispatcher that claimed it. */
 export const LEASE_MS = 5 * 60_000;
@@ -321,7 +322,7 @@ class AttemptWriter {
 }
 
 /** Signing secrets decoded once, not per message (the decoding was ~2% of a dispatcher's CPU). */
-const signingKeys = new Map<string, Buffer>();
+const signingKeys = processCache<Buffer>('webhook-signing-keys', { max: 1000 });
 
 /**
  * The Standard Webhooks v1 signature: HMAC-SHA256 of `id.timestamp.body` keyed by the secret's base64
@@ -331,7 +332,6 @@ const signingKeys = new Map<string, Buffer>();
 function sign(secret: string, id: string, at: Date, body: string): string {
   let key = signingKeys.get(secret);
   if (!key) {
-    if (signingKeys.size >= 1000) signingKeys.clear();
     key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
     signingKeys.set(secret, key);
   }
