@@ -6,9 +6,15 @@ import type { DeliveredAttempt } from '@/db/schema/webhooks';
 import { retryDelayMs, SUCCESS_STATUSES } from './schedule';
 import { processCache } from '@/server/lib/short-cache';
 
-/** How long a claimed message is reserved for the dispatcher that claimed it. */
-export const LEASE_MS = 5 * 60_000;
 const ATTEMPT_TIMEOUT_MS = 10_000;
+/**
+ * How long a claimed message is reserved for the dispatcher that claimed it: three attempts' timeouts,
+ * renewed every third of it while the dispatcher still holds the message (queued or in flight), so a
+ * live dispatcher keeps what it claimed however long its queue, and the messages of one that died are
+ * due again within this time (the dispatch queued for the lease's end runs on a live instance).
+ */
+export const LEASE_MS = 3 * ATTEMPT_TIMEOUT_MS;
+const RENEW_EVERY_MS = LEASE_MS / 3;
 /**
  * How long a finished attempt may wait for a fuller batch before it is written. At 20 ms a dispatcher
  * delivering ~5,000 messages/s wrote ~100 attempts per statement; PostgreSQL spends ~20% less per attempt
@@ -56,6 +62,11 @@ export interface DispatchOptions {
   /** Stop claiming after this long (the job is re-run by its trigger or cron); what is claimed is delivered. */
   budgetMs?: number;
   random?: () => number;
+  /**
+   * Told each time this run's lease ends later (a claim, a renewal): the job asks for a dispatch then, so
+   * if this process dies, a live one takes its messages over when the lease ends.
+   */
+  onLease?: (until: Date) => void;
 }
 
 export interface DispatchResult {
@@ -99,6 +110,11 @@ export async function dispatchDue(sql: Sql, opts: DispatchOptions = {}): Promise
   let exhausted = false;
   let failure: { error: unknown } | undefined;
 
+  // Claimed and not yet attempted to the end: the messages this run's lease must keep.
+  const held = new Set<string>();
+  const renewal = setInterval(() => void renewLeases(sql, held, opts.onLease), RENEW_EVERY_MS);
+  renewal.unref();
+
   const writer = new AttemptWriter(sql, opts.writeBatchSize ?? 250, (rs) => {
     for (const r of rs) {
       if (r.success) result.delivered++;
@@ -117,7 +133,11 @@ export async function dispatchDue(sql: Sql, opts: DispatchOptions = {}): Promise
     claiming = claim(sql, now, batchSize)
       .then(
         (rows) => {
-          for (const message of rows) queue.push({ message, now });
+          for (const message of rows) {
+            queue.push({ message, now });
+            held.add(message.id);
+          }
+          if (rows.length) opts.onLease?.(new Date(now.getTime() + LEASE_MS));
           if (rows.length < batchSize) exhausted = true;
           log.debug('webhook dispatch claimed', { claimed: rows.length, now: now.toISOString() });
         },
@@ -151,20 +171,46 @@ export async function dispatchDue(sql: Sql, opts: DispatchOptions = {}): Promise
     for (let job = await take(); job; job = await take()) {
       try {
         writer.add(await attempt(job.message, job.now, opts.random));
+        held.delete(job.message.id);
       } catch (error) {
         log.error('webhook attempt crashed', errorFields(error));
         failure ??= { error };
       }
     }
   });
-  await Promise.all(workers);
-  await writer.close();
+  try {
+    await Promise.all(workers);
+    await writer.close();
+  } finally {
+    clearInterval(renewal);
+  }
   // Claimed but not attempted (after a failure) stays leased: it is due again when its lease ends.
   if (failure) throw failure.error;
   if (writer.failed) throw writer.failed.error;
 
   result.nextDueAt = await nextDueAt(sql);
   return result;
+}
+
+/**
+ * Extends the lease of the messages a run still holds (those still leased: a message whose lease ran
+ * out may be another dispatcher's by now, and keeps that one's lease).
+ */
+async function renewLeases(sql: Sql, held: ReadonlySet<string>, onLease: DispatchOptions['onLease']) {
+  if (held.size === 0) return;
+  try {
+    const [row] = await sql<{ until: string | null }[]>`
+      with renewed as (
+        update webhook_due set leased_until = now() + ${`${LEASE_MS} milliseconds`}::interval
+        where message_id = any(${sql.array([...held])}::text[]) and leased_until > now()
+        returning leased_until
+      )
+      select max(leased_until)::text as until from renewed`;
+    if (row?.until) onLease?.(new Date(row.until));
+  } catch (error) {
+    // A lease not renewed ends: the messages are delivered again by a live dispatcher (at least once).
+    log.warn('webhook lease renewal failed', errorFields(error));
+  }
 }
 
 /** The earliest time a pending message of an enabled endpoint (a partner's or a channel's) becomes due. */

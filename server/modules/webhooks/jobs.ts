@@ -18,7 +18,10 @@ export const webhookDispatchJob = defineJob({
   retries: 2,
   concurrency: 2,
   async run() {
-    const result = await dispatchDue(getSql());
+    const result = await dispatchDue(getSql(), {
+      // A dispatch queued for the lease's end: if this process dies holding messages, a live one sends them then.
+      onLease: (until) => void scheduleDispatchAt(until).catch(() => undefined),
+    });
     if (result.nextDueAt) await scheduleDispatchAt(result.nextDueAt);
     return { delivered: result.delivered, failed: result.failed, nextDueAt: result.nextDueAt?.toISOString() ?? null };
   },

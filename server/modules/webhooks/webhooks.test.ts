@@ -510,22 +510,46 @@ describe('webhook dispatch on the local job provider', () => {
     expect(receiver.requests).toHaveLength(1);
   });
 
+  // One process (node with the tsx loader), so SIGKILL kills the worker itself, as a crash would.
+  const startWorker = () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'server/testing/worker-child.ts', process.env.DATABASE_URL!],
+      {
+        stdio: ['pipe', process.env.WORKER_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
+      },
+    );
+    cleanups.push(async () => child.kill('SIGKILL'));
+    return child;
+  };
+
+  it('takes over within a minute a message a killed instance held in the middle of its attempt', async () => {
+    const { partner, receiver } = await setup();
+    // The first attempt hangs (under the attempt's timeout): the instance holds the message when it dies.
+    receiver.reply({ status: 200, delayMs: 9_000 });
+    const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-12'));
+    const worker = startWorker();
+    await expect.poll(() => receiver.requests.length, { timeout: 60_000 }).toBe(1);
+    worker.kill('SIGKILL');
+    await new Promise((r) => worker.once('exit', r));
+    const killedAt = Date.now();
+    // A live instance: this process's job provider (the minute sweep alone would take up to 60 s more).
+    const provider = new LocalJobProvider(process.env.DATABASE_URL!, { pollingIntervalSeconds: 0.5 });
+    await provider.start(allJobs());
+    cleanups.push(() => provider.stop());
+    await expect
+      .poll(async () => (await getMessage(partner.id, id, getDb())).message.status, { timeout: 60_000 })
+      .toBe('delivered');
+    expect(Date.now() - killedAt).toBeLessThan(60_000);
+    // Not sent again while the dead instance's lease stood.
+    expect(receiver.requests).toHaveLength(2);
+    expect(receiver.requests[1].at - receiver.requests[0].at).toBeGreaterThan(LEASE_MS / 2);
+  }, 150_000);
+
   it('still delivers a message after the app is killed between attempts', async () => {
     const { partner, receiver } = await setup();
     receiver.reply(500);
     const id = await enqueueWebhook(getDb(), partner.id, ticketUpdated('T-11'));
-    // One process (node with the tsx loader), so SIGKILL kills the worker itself, as a crash would.
-    const startWorker = () => {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'server/testing/worker-child.ts', process.env.DATABASE_URL!],
-        {
-          stdio: ['pipe', process.env.WORKER_LOG_LEVEL ? 'inherit' : 'ignore', 'inherit'],
-        },
-      );
-      cleanups.push(async () => child.kill('SIGKILL'));
-      return child;
-    };
 
     const first = startWorker();
     // A bound, not a duration: a worker starting on a busy machine (tsx compiling, pg-boss starting) can
