@@ -27,7 +27,7 @@ export class FormValues {
 }
 
 /** A form's values as they stand in the page now (for a button outside the submit path). */
-export function valuesOf(form: HTMLFormElement, submitter?: HTMLElement | null): FormValues {
+function valuesOf(form: HTMLFormElement, submitter?: HTMLElement | null): FormValues {
   return new FormValues(new FormData(form, submitter ?? undefined));
 }
 
@@ -74,7 +74,7 @@ export function ActionForm({
 }
 
 /** Shown only when the browser runs no scripts: the staff forms work through them. */
-export function NeedsJavaScript() {
+function NeedsJavaScript() {
   return (
     <noscript>
       <p className="alert alert-warning" data-testid="needs-javascript">

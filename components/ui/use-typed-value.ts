@@ -30,19 +30,3 @@ export function useTypedValue<E extends Input = HTMLInputElement>(initial: strin
     },
   };
 }
-
-/** A checkbox's ticked state, as `useTypedValue` for text: from the box at hydration, then its changes. */
-export function useTypedChecked(initial: boolean) {
-  const [checked, setChecked] = useState(initial);
-  const ref = useCallback((el: HTMLInputElement | null) => {
-    if (el) setChecked(el.checked);
-  }, []);
-  return {
-    checked,
-    field: {
-      ref,
-      defaultChecked: initial,
-      onChange: (e: ChangeEvent<HTMLInputElement>) => setChecked(e.target.checked),
-    },
-  };
-}
