@@ -110,10 +110,7 @@ export async function dispatchDue(sql: Sql, opts: DispatchOptions = {}): Promise
   let exhausted = false;
   let failure: { error: unknown } | undefined;
 
-  // Claimed and not yet attempted to the end: the messages this run's lease must keep.
-  const held = new Set<string>();
-  const renewal = setInterval(() => void renewLeases(sql, held, opts.onLease), RENEW_EVERY_MS);
-  renewal.unref();
+  const { held, stop: stopRenewing } = leaseKeeper(sql, opts.onLease);
 
   const writer = new AttemptWriter(sql, opts.writeBatchSize ?? 250, (rs) => {
     for (const r of rs) {
@@ -178,18 +175,22 @@ export async function dispatchDue(sql: Sql, opts: DispatchOptions = {}): Promise
       }
     }
   });
-  try {
-    await Promise.all(workers);
-    await writer.close();
-  } finally {
-    clearInterval(renewal);
-  }
+  await Promise.all(workers);
+  await writer.close().finally(stopRenewing);
   // Claimed but not attempted (after a failure) stays leased: it is due again when its lease ends.
   if (failure) throw failure.error;
   if (writer.failed) throw writer.failed.error;
 
   result.nextDueAt = await nextDueAt(sql);
   return result;
+}
+
+/** The messages a run holds (claimed, not yet attempted to the end) and the timer renewing their lease. */
+function leaseKeeper(sql: Sql, onLease: DispatchOptions['onLease']) {
+  const held = new Set<string>();
+  const timer = setInterval(() => void renewLeases(sql, held, onLease), RENEW_EVERY_MS);
+  timer.unref();
+  return { held, stop: () => clearInterval(timer) };
 }
 
 /**
