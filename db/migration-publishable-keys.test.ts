@@ -1,13 +1,10 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sha256Hex } from '@/server/lib/ids';
 import { authenticateApiKey, forgetCheckedKeys } from '@/server/modules/partners';
-import { createScratchDatabase } from '@/server/testing/scratch-db';
+import { databaseBeforeMigration } from '@/server/testing/migration-db';
 import { MIGRATIONS_DIR } from './index';
 
 /**
@@ -15,42 +12,14 @@ import { MIGRATIONS_DIR } from './index';
  * partner, `pk_test_` for a test twin, one active each, kept whole and stored by the hash that authenticates it.
  */
 describe('migration 0043 (publishable keys)', () => {
-  let scratch: { url: string; drop: () => Promise<void> };
-  let name: string;
   let sql: postgres.Sql;
-  let before: string;
+  let drop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    scratch = await createScratchDatabase('mig0043');
-    const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
-    name = `mig0043_${Date.now()}_${process.pid}`;
-    await admin.unsafe(`create database ${name}`);
-    await admin.end();
-    const u = new URL(scratch.url);
-    u.pathname = `/${name}`;
-    sql = postgres(u.toString(), { max: 2, onnotice: () => {} });
-
-    before = mkdtempSync(path.join(os.tmpdir(), 'encore-mig-'));
-    cpSync(MIGRATIONS_DIR, before, { recursive: true });
-    const journalPath = path.join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    const at = journal.entries.findIndex((e) => e.tag === '0043_publishable_keys');
-    expect(at).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, at);
-    writeFileSync(journalPath, JSON.stringify(journal));
-    await migrate(drizzle(sql), { migrationsFolder: before });
+    ({ sql, drop } = await databaseBeforeMigration('0043_publishable_keys'));
   }, 180_000);
 
-  afterAll(async () => {
-    await sql?.end();
-    if (before) rmSync(before, { recursive: true, force: true });
-    if (scratch) {
-      const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-      await scratch.drop();
-    }
-  });
+  afterAll(() => drop?.());
 
   it('gives each partner row one active publishable key of its mode, which authenticates', async () => {
     await sql`insert into partners (id, name) values ('ptr_mig_live', 'Migrated')`;

@@ -1,11 +1,8 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase } from '@/server/testing/scratch-db';
+import { databaseBeforeMigration } from '@/server/testing/migration-db';
 import { MIGRATIONS_DIR } from './index';
 
 /**
@@ -14,47 +11,14 @@ import { MIGRATIONS_DIR } from './index';
  * old next attempt, a running lease included) and nothing delivered queued: nothing accepted is lost.
  */
 describe('migration 0028 (webhook_due)', () => {
-  let scratch: { url: string; drop: () => Promise<void> };
-  let url: string;
-  let name: string;
   let sql: postgres.Sql;
-  let before: string;
+  let drop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    // The scratch database is migrated to the end; this test wants its own, stopped before 0028.
-    scratch = await createScratchDatabase('mig0028');
-    const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
-    name = `mig0028_${Date.now()}_${process.pid}`;
-    await admin.unsafe(`create database ${name}`);
-    await admin.end();
-    const u = new URL(scratch.url);
-    u.pathname = `/${name}`;
-    url = u.toString();
-    sql = postgres(url, { max: 2, onnotice: () => {} });
-
-    before = mkdtempSync(path.join(os.tmpdir(), 'encore-mig-'));
-    cpSync(MIGRATIONS_DIR, before, { recursive: true });
-    const journalPath = path.join(before, 'meta', '_journal.json');
-    const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { tag: string }[] };
-    const at = journal.entries.findIndex((e) => e.tag === '0028_webhook_due');
-    expect(at).toBeGreaterThan(0);
-    journal.entries = journal.entries.slice(0, at);
-    writeFileSync(journalPath, JSON.stringify(journal));
-    await migrate(drizzle(sql), { migrationsFolder: before });
+    ({ sql, drop } = await databaseBeforeMigration('0028_webhook_due'));
   }, 180_000);
 
-  afterAll(async () => {
-    await sql?.end();
-    if (before) rmSync(before, { recursive: true, force: true });
-    // This database lives on the scratch database's server (the machine's, with DATABASE_URL): dropped
-    // here, before the scratch one.
-    if (scratch) {
-      const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
-      await admin.unsafe(`drop database if exists ${name} with (force)`);
-      await admin.end();
-      await scratch.drop();
-    }
-  });
+  afterAll(() => drop?.());
 
   it('queues every pending message at its next attempt and nothing delivered', async () => {
     await sql`insert into partners (id, name) values ('ptr_mig', 'Migrated')`;

@@ -217,11 +217,18 @@ export function eventShow(showId: string, date: string, title = 'Night', option:
   return { title, showId, date, images: [], configuration: {}, ticketOptions: [option] };
 }
 
-/** Pushes an event through `POST /v1/events` (no configuration); it must be stored. */
+/** Pushes an event through `POST /v1/events` (no configuration; the seat map `svg`, if any); it must be stored. */
 export async function pushEvent(
   request: APIRequestContext,
   key: string,
-  event: { ref: string; title: string; description: string; location: Record<string, unknown>; shows: unknown[] },
+  event: {
+    ref: string;
+    title: string;
+    description: string;
+    location: Record<string, unknown>;
+    shows: unknown[];
+    svg?: string;
+  },
 ) {
   const res = await call(request, key, 'POST', '/v1/events', {
     title: event.title,
@@ -229,6 +236,7 @@ export async function pushEvent(
     externalReferenceId: event.ref,
     location: event.location,
     configuration: {},
+    ...(event.svg === undefined ? {} : { seating: { svgCode: event.svg } }),
     shows: event.shows,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -266,12 +274,21 @@ export async function pushCappedEurEvent(
   key: string,
   event: { ref: string; title: string; description: string },
 ) {
+  await pushEurEvent(request, key, event);
+  await capResalePrices(request, key, event.ref);
+}
+
+/** Pushes the market specs' event as `pushCappedEurEvent` does, with the seat map `svg` if given, and no price cap. */
+export async function pushEurEvent(
+  request: APIRequestContext,
+  key: string,
+  event: { ref: string; title: string; description: string; svg?: string },
+) {
   await pushEvent(request, key, {
     ...event,
     location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
     shows: [eventShow('1', '2027-06-12T21:30:00+02:00', 'Night one', EUR_STANDING)],
   });
-  await capResalePrices(request, key, event.ref);
 }
 
 /**

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { EXAMPLE_ORDER } from '../server/testing/example-order';
 import { connects, freePort } from '../server/testing/ports';
 import { baseURL, createPartner, listTicket, RUN } from './helpers';
 
@@ -72,54 +73,6 @@ let prismUrl = '';
 let docDir = '';
 let doc: OpenApi;
 let keys: { partnerId: string; apiKey: string; channelsApiKey: string };
-
-/** Integration order: each example finds what the earlier ones made (server/http/examples.test.ts). */
-const ORDER = [
-  'getMe',
-  'getChannelsMe',
-  'getOpenApiDocument',
-  'createEvent',
-  'updateEvent',
-  'applyRules',
-  'syncTickets',
-  'createTickets',
-  'getTicketBatch',
-  'updateTicket',
-  'getSecureTicketUrl',
-  'getSalePublicUrl',
-  'getBuyingFlowUrl',
-  'getSellingFlowUrl',
-  'getOrderSellingFlowUrl',
-  'getListingDetailsUrl',
-  'getListingByTicket',
-  'getListedTickets',
-  'upsertChannelListing',
-  'upsertChannelListings',
-  'getChannelListing',
-  'listChannelListings',
-  'deleteChannelListing',
-  'sellAccessLayer',
-  'getResaleEntry',
-  'saveLead',
-  'saveUserLead',
-  'saveLeads',
-  'saveUserLeads',
-  'putInventory',
-  'putInventoryDetails',
-  'buyAccessLayer',
-  'bulkAccessLayer',
-  'getCheckoutUrl',
-  'createBuyIntention',
-  'listChannelSales',
-  'getChannelSale',
-  'fulfilChannelSale',
-  'removeListing',
-  'admitTicket',
-  'admitTickets',
-  'deleteTicket',
-  'cancelEvent',
-  'getOneTimeToken',
-];
 
 function operations(): { path: string; method: string; op: Operation }[] {
   return Object.entries(doc.paths).flatMap(([p, ops]) =>
@@ -244,7 +197,7 @@ test.afterAll(async () => {
 
 test('every operation’s worked example passes through Prism both ways', async () => {
   test.setTimeout(120_000);
-  expect([...ORDER].sort()).toEqual(
+  expect([...EXAMPLE_ORDER].sort()).toEqual(
     operations()
       .map((o) => o.op.operationId)
       .sort(),
@@ -252,7 +205,7 @@ test('every operation’s worked example passes through Prism both ways', async 
   let batchId = '';
   let listingId = '';
   let saleId = '';
-  for (const id of ORDER) {
+  for (const id of EXAMPLE_ORDER) {
     if (id === 'getTicketBatch') {
       // The batch is imported by the server's job; its example is read once it completed.
       await expect

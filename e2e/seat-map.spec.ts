@@ -5,9 +5,8 @@ import {
   buyPageAddress,
   call,
   createPartner,
-  EUR_STANDING,
-  eventShow,
   listTicket,
+  pushEurEvent,
   RUN,
   shot,
   shotsEnEs,
@@ -43,16 +42,12 @@ test.beforeAll(async ({ request }) => {
   const { partnerId, apiKey } = await createPartner(`Map Partner ${RUN}`);
   partnerKey = apiKey;
   partner = partnerId;
-  const event = await call(request, apiKey, 'POST', '/v1/events', {
+  await pushEurEvent(request, apiKey, {
+    ref: REF,
     title: `Seat map night ${RUN}`,
     description: '<p>A night with a seat map.</p>',
-    externalReferenceId: REF,
-    location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
-    configuration: {},
-    seating: { svgCode: SVG },
-    shows: [eventShow('1', '2027-06-12T21:30:00+02:00', 'Night one', EUR_STANDING)],
+    svg: SVG,
   });
-  expect(event.status, JSON.stringify(event.body)).toBe(200);
   const seat = (section: string, row: string, s: string) => ({ props: { seating: { section, row, seat: s } } });
   await syncTickets(request, apiKey, [
     syncedTicket(REF, `MAP-A1-${RUN}`, SELLER, { price: 40, ...seat('A', '1', '1') }),

@@ -11,6 +11,8 @@ import {
   pushEvent,
   RUN,
   shot,
+  syncedTicket,
+  syncTickets,
   VerificationServer,
 } from './helpers';
 
@@ -43,23 +45,14 @@ test.beforeAll(async ({ request, browser }) => {
     location: { timeZone: 'Europe/Madrid' },
     shows: [eventShow('1', '2027-07-03T21:00:00+02:00', 'Night one')],
   });
-  const synced = await call(
+  await syncTickets(
     request,
     partner.apiKey,
-    'POST',
-    '/v1/sync/tickets',
-    IDS.map((ticketId) => ({
-      externalReferenceEventId: REF,
-      showId: '1',
-      ticketId,
-      // Pushed to the fan; the partner's endpoint is asked live which the fan still holds.
-      buyer: { email: FAN },
-      ticketAccess: { type: 'OTHER', locator: ticketId },
-      ticketOptionId: 'GA',
-      price: 50,
-    })),
+    // Pushed to the fan; the partner's endpoint is asked live which the fan still holds.
+    IDS.map((ticketId) =>
+      syncedTicket(REF, ticketId, FAN, { ticketAccess: { type: 'OTHER', locator: ticketId }, price: 50 }),
+    ),
   );
-  expect(synced.status, JSON.stringify(synced.body)).toBe(200);
   // The fan holds A and B (C went elsewhere); B is already on sale.
   verification.owned.set(
     FAN,

@@ -2,13 +2,11 @@ import { expect, test } from './fixtures';
 import {
   axe,
   baseURL,
-  call,
   createPartner,
-  EUR_STANDING,
-  eventShow,
   hydrated,
   listTicket,
   PartnerSite,
+  pushEurEvent,
   RUN,
   shot,
   signIn,
@@ -37,16 +35,12 @@ let site: PartnerSite;
 
 test.beforeAll(async ({ request }) => {
   partner = await createPartner(`Widget Partner ${RUN}`);
-  const event = await call(request, partner.apiKey, 'POST', '/v1/events', {
+  await pushEurEvent(request, partner.apiKey, {
+    ref: REF,
     title: `Widget night ${RUN}`,
     description: '<p>A night sold through a widget.</p>',
-    externalReferenceId: REF,
-    location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
-    configuration: {},
-    seating: { svgCode: SVG },
-    shows: [eventShow('1', '2027-06-12T21:30:00+02:00', 'Night one', EUR_STANDING)],
+    svg: SVG,
   });
-  expect(event.status, JSON.stringify(event.body)).toBe(200);
   const seat = (section: string, s: string) => ({ props: { seating: { section, row: '1', seat: s } } });
   await syncTickets(request, partner.apiKey, [
     syncedTicket(REF, `W-A1-${RUN}`, SELLER, { price: 40, ...seat('A', '1') }),

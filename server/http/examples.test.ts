@@ -49,6 +49,7 @@ import { getDb } from '@/db';
 import { channelListings, channelSales, listings } from '@/db/schema';
 import { issueOneTimeToken } from '@/server/modules/fans';
 import { createBuyIntention, createListing, EXAMPLE_SELLER } from '@/server/modules/marketplace';
+import { EXAMPLE_ORDER, type ExampleOperation } from '@/server/testing/example-order';
 import { payOnSandbox } from '@/server/testing/payments';
 import { processBatch } from '@/server/modules/tickets';
 import { apiRequest, makePartner, routeParams } from '@/server/testing/fixtures';
@@ -59,58 +60,56 @@ import { allRoutes } from './registry';
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 /**
- * The handler of every operation, in the spec's integration order (events → rules → tickets), so each
- * example finds what the earlier ones created. The batch is read after the ticket job ran.
+ * The handler of every operation, called in the spec's integration order (EXAMPLE_ORDER) so each example
+ * finds what the earlier ones created. The batch is read after the ticket job ran.
  */
-const ORDER: [string, Handler][] = [
-  ['getMe', me as Handler],
-  ['getChannelsMe', channelsMe as Handler],
-  ['getOpenApiDocument', openapiJson as Handler],
-  ['createEvent', createEvent as Handler],
-  ['updateEvent', updateEvent as Handler],
-  ['applyRules', applyRules as Handler],
-  ['syncTickets', syncTickets as Handler],
-  ['createTickets', createTickets as Handler],
-  ['getTicketBatch', getBatch as Handler],
-  ['updateTicket', updateTicket as Handler],
-  ['getSecureTicketUrl', secureUrl as Handler],
-  ['getSalePublicUrl', salePublicUrl as Handler],
-  // The fan lists T-0002 and T-0003 through the selling flow here (the test does it through the module).
-  ['getBuyingFlowUrl', buyingFlowUrl as Handler],
-  ['getSellingFlowUrl', sellingFlowUrl as Handler],
-  ['getOrderSellingFlowUrl', orderSellingFlowUrl as Handler],
-  ['getListingDetailsUrl', listingDetailsUrl as Handler],
-  ['getListingByTicket', listingByTicket as Handler],
-  ['getListedTickets', listedTickets as Handler],
-  ['upsertChannelListing', upsertChannelListing as Handler],
-  ['upsertChannelListings', upsertChannelListings as Handler],
-  ['getChannelListing', getChannelListing as Handler],
-  ['listChannelListings', listChannelListings as Handler],
-  ['deleteChannelListing', deleteChannelListing as Handler],
-  ['sellAccessLayer', sellAccessLayer as Handler],
-  // Ana's tickets as <encore-sell> shows them, from a token minted for her here (the test does it through the module).
-  ['getResaleEntry', resaleEntry as Handler],
-  ['saveLead', saveLead as Handler],
-  ['saveUserLead', saveUserLead as Handler],
-  ['saveLeads', saveLeads as Handler],
-  ['saveUserLeads', saveUserLeads as Handler],
-  ['putInventory', putInventory as Handler],
-  ['putInventoryDetails', putInventoryDetails as Handler],
-  ['buyAccessLayer', buyAccessLayer as Handler],
-  ['bulkAccessLayer', bulkAccessLayer as Handler],
-  ['getCheckoutUrl', checkoutUrl as Handler],
-  ['createBuyIntention', buyIntention as Handler],
-  // A fan buys one ticket of the channel's RH-88124 here (the test does it through the module).
-  ['listChannelSales', listChannelSales as Handler],
-  ['getChannelSale', getChannelSale as Handler],
-  ['fulfilChannelSale', fulfilChannelSale as Handler],
-  ['removeListing', removeListing as Handler],
-  ['admitTicket', admitTicket as Handler],
-  ['admitTickets', admitTickets as Handler],
-  ['deleteTicket', deleteTicket as Handler],
-  ['cancelEvent', cancelEvent as Handler],
-  ['getOneTimeToken', oneTimeToken as Handler],
-];
+const HANDLERS: Record<ExampleOperation, Handler> = {
+  getMe: me as Handler,
+  getChannelsMe: channelsMe as Handler,
+  getOpenApiDocument: openapiJson as Handler,
+  createEvent: createEvent as Handler,
+  updateEvent: updateEvent as Handler,
+  applyRules: applyRules as Handler,
+  syncTickets: syncTickets as Handler,
+  createTickets: createTickets as Handler,
+  getTicketBatch: getBatch as Handler,
+  updateTicket: updateTicket as Handler,
+  getSecureTicketUrl: secureUrl as Handler,
+  getSalePublicUrl: salePublicUrl as Handler,
+  getBuyingFlowUrl: buyingFlowUrl as Handler,
+  getSellingFlowUrl: sellingFlowUrl as Handler,
+  getOrderSellingFlowUrl: orderSellingFlowUrl as Handler,
+  getListingDetailsUrl: listingDetailsUrl as Handler,
+  getListingByTicket: listingByTicket as Handler,
+  getListedTickets: listedTickets as Handler,
+  upsertChannelListing: upsertChannelListing as Handler,
+  upsertChannelListings: upsertChannelListings as Handler,
+  getChannelListing: getChannelListing as Handler,
+  listChannelListings: listChannelListings as Handler,
+  deleteChannelListing: deleteChannelListing as Handler,
+  sellAccessLayer: sellAccessLayer as Handler,
+  getResaleEntry: resaleEntry as Handler,
+  saveLead: saveLead as Handler,
+  saveUserLead: saveUserLead as Handler,
+  saveLeads: saveLeads as Handler,
+  saveUserLeads: saveUserLeads as Handler,
+  putInventory: putInventory as Handler,
+  putInventoryDetails: putInventoryDetails as Handler,
+  buyAccessLayer: buyAccessLayer as Handler,
+  bulkAccessLayer: bulkAccessLayer as Handler,
+  getCheckoutUrl: checkoutUrl as Handler,
+  createBuyIntention: buyIntention as Handler,
+  listChannelSales: listChannelSales as Handler,
+  getChannelSale: getChannelSale as Handler,
+  fulfilChannelSale: fulfilChannelSale as Handler,
+  removeListing: removeListing as Handler,
+  admitTicket: admitTicket as Handler,
+  admitTickets: admitTickets as Handler,
+  deleteTicket: deleteTicket as Handler,
+  cancelEvent: cancelEvent as Handler,
+  getOneTimeToken: oneTimeToken as Handler,
+};
+const ORDER = EXAMPLE_ORDER.map((id) => [id, HANDLERS[id]] as const);
 
 /** A fan buys one ticket of a channel's listing through the buying flow and pays: the sale's id. */
 async function buyFromChannel(partnerId: string, externalId: string): Promise<string> {
@@ -225,36 +224,13 @@ describe('route examples', () => {
       captured[id] = data;
     }
     // Refreshes the stored answers shown in the docs: UPDATE_EXAMPLES=1 npx vitest run server/http/examples.test.ts
+    // Each module's file keeps the operations it holds, in its order.
     if (process.env.UPDATE_EXAMPLES) {
-      const pick = (ids: string[]) => Object.fromEntries(ids.map((i) => [i, captured[i]]));
-      const write = (mod: string, ids: string[]) =>
-        fs.writeFileSync(
-          path.join(process.cwd(), 'server/modules', mod, 'response-examples.json'),
-          `${JSON.stringify(pick(ids), null, 2)}\n`,
-        );
-      write('catalog', ['createEvent', 'updateEvent', 'applyRules', 'cancelEvent']);
-      write('tickets', [
-        'syncTickets',
-        'createTickets',
-        'getTicketBatch',
-        'updateTicket',
-        'getSecureTicketUrl',
-        'getSalePublicUrl',
-        'deleteTicket',
-      ]);
-      write('marketplace', [
-        'getBuyingFlowUrl',
-        'getSellingFlowUrl',
-        'getOrderSellingFlowUrl',
-        'getListingDetailsUrl',
-        'getListingByTicket',
-        'getListedTickets',
-        'getCheckoutUrl',
-        'createBuyIntention',
-        'removeListing',
-      ]);
-      write('access-layer', ['sellAccessLayer', 'buyAccessLayer', 'bulkAccessLayer', 'getResaleEntry']);
-      write('market-data', ['putInventory', 'putInventoryDetails']);
+      for (const mod of ['catalog', 'tickets', 'marketplace', 'access-layer', 'market-data']) {
+        const file = path.join(process.cwd(), 'server/modules', mod, 'response-examples.json');
+        const ids = Object.keys(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>);
+        fs.writeFileSync(file, `${JSON.stringify(Object.fromEntries(ids.map((i) => [i, captured[i]])), null, 2)}\n`);
+      }
     }
   });
 });

@@ -5,17 +5,7 @@ import { channelsRoutes } from '@/server/modules/channels';
 import { marketplaceRoutes } from '@/server/modules/marketplace';
 import { oneTimeTokenRoute } from '@/server/modules/fans';
 import { meRoute } from '@/server/modules/partners';
-import {
-  admitTicketRoute,
-  admitTicketsRoute,
-  createTicketsRoute,
-  deleteTicketRoute,
-  getBatchRoute,
-  salePublicUrlRoute,
-  secureUrlRoute,
-  syncTicketsRoute,
-  updateTicketRoute,
-} from '@/server/modules/tickets';
+import { ticketsRoutes } from '@/server/modules/tickets';
 import type { RouteContract } from '@/server/lib/contract';
 import { openApiRoute } from './openapi-route';
 
@@ -30,15 +20,7 @@ export const allRoutes: RouteContract[] = [
   updateEventRoute,
   cancelEventRoute,
   applyRulesRoute,
-  createTicketsRoute,
-  syncTicketsRoute,
-  getBatchRoute,
-  updateTicketRoute,
-  deleteTicketRoute,
-  admitTicketRoute,
-  admitTicketsRoute,
-  secureUrlRoute,
-  salePublicUrlRoute,
+  ...ticketsRoutes,
   ...marketplaceRoutes,
   oneTimeTokenRoute,
   ...accessLayerRoutes,

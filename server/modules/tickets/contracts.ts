@@ -178,3 +178,15 @@ export const salePublicUrlRoute = defineRoute({
   errorStatuses: [404],
   examples: salePublicUrlExample,
 });
+
+export const ticketsRoutes = [
+  createTicketsRoute,
+  syncTicketsRoute,
+  getBatchRoute,
+  updateTicketRoute,
+  deleteTicketRoute,
+  admitTicketRoute,
+  admitTicketsRoute,
+  secureUrlRoute,
+  salePublicUrlRoute,
+];

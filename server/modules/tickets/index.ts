@@ -24,6 +24,7 @@ export {
   salePublicUrlRoute,
   secureUrlRoute,
   syncTicketsRoute,
+  ticketsRoutes,
   updateTicketRoute,
 } from './contracts';
 export { onTicketsChangedHands, onTicketsInvalidated, type TicketChangeOfHands } from './events';

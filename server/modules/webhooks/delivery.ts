@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import type { Sql } from 'postgres';
+import type { Fragment, Sql, TransactionSql } from 'postgres';
 import { OutboundError, partnerRequest } from '@/server/lib/outbound';
 import { errorFields, log } from '@/server/lib/log';
 import type { DeliveredAttempt } from '@/db/schema/webhooks';
@@ -253,59 +253,68 @@ export function claim(sql: Sql, now: Date, limit: number): Promise<Claimed[]> {
   return sql.begin(async (tx) => {
     const [, partners, channels] = await Promise.all([
       tx`select set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true)`,
-      tx<Claimed[]>`
-        with due as (
-          select r.ctid from webhook_endpoints e
-          cross join lateral (
-            select d.ctid, d.due_at from webhook_due d
-            where d.partner_id = e.partner_id and d.channel_id is null and d.due_at <= ${at}::text::timestamptz
-              and (d.leased_until is null or d.leased_until <= ${at}::text::timestamptz)
-            order by d.due_at
-            limit ${limit}
-            for update of d skip locked
-          ) r
-          where e.enabled
-          order by r.due_at
-          limit ${limit}
-        ),
-        leased as (
-          update webhook_due d set leased_until = ${lease}::text::timestamptz
-          where d.ctid = any(array(select ctid from due))
-          returning d.message_id
-        )
-        select m.id, m.partner_id, m.family, m.action, m.data::text as data, m.attempts,
-          e.url, e.secret_header_name, e.secret_header_value, e.signing_secret
-        from webhook_messages m join webhook_endpoints e on e.partner_id = m.partner_id
-        where m.id = any(array(select message_id from leased))`,
+      claimOf(tx, at, lease, limit, {
+        receivers: tx`webhook_endpoints`,
+        owns: tx`d.partner_id = e.partner_id and d.channel_id is null`,
+        enabled: tx`where e.enabled`,
+        headers: tx`e.secret_header_name, e.secret_header_value`,
+        sentTo: tx`e.partner_id = m.partner_id`,
+      }),
       // Messages to channels (their own small due index): the channel's URL and secret, through the view the
       // partners module (the channels table's owner) defines for this, in the claim's own statement, since a
       // statement per message would cost more than the delivery.
-      tx<Claimed[]>`
-        with due as (
-          select r.ctid from channel_webhook_endpoints c
-          cross join lateral (
-            select d.ctid, d.due_at from webhook_due d
-            where d.channel_id = c.channel_id and d.due_at <= ${at}::text::timestamptz
-              and (d.leased_until is null or d.leased_until <= ${at}::text::timestamptz)
-            order by d.due_at
-            limit ${limit}
-            for update of d skip locked
-          ) r
-          order by r.due_at
-          limit ${limit}
-        ),
-        leased as (
-          update webhook_due d set leased_until = ${lease}::text::timestamptz
-          where d.ctid = any(array(select ctid from due))
-          returning d.message_id
-        )
-        select m.id, m.partner_id, m.family, m.action, m.data::text as data, m.attempts,
-          c.url, null::text as secret_header_name, null::text as secret_header_value, c.signing_secret
-        from webhook_messages m join channel_webhook_endpoints c on c.channel_id = m.channel_id
-        where m.id = any(array(select message_id from leased))`,
+      claimOf(tx, at, lease, limit, {
+        receivers: tx`channel_webhook_endpoints`,
+        owns: tx`d.channel_id = e.channel_id`,
+        enabled: tx``,
+        headers: tx`null::text as secret_header_name, null::text as secret_header_value`,
+        sentTo: tx`e.channel_id = m.channel_id`,
+      }),
     ]);
     return channels.length ? [...partners, ...channels] : partners;
   });
+}
+
+/** What sets one kind of receiver's claim apart (`e` is a receiver, `d` a due row, `m` a message). */
+interface Receivers {
+  /** The receivers' table or view. */
+  receivers: Fragment;
+  /** Which due rows are receiver `e`'s (read through its due index). */
+  owns: Fragment;
+  /** Which receivers are delivered to (a `where`, or nothing). */
+  enabled: Fragment;
+  /** The columns `secret_header_name` and `secret_header_value` of receiver `e`. */
+  headers: Fragment;
+  /** Which receiver message `m` goes to. */
+  sentTo: Fragment;
+}
+
+/** The claim (see `claim`) of one kind of receiver's due messages, in one statement. */
+function claimOf(tx: TransactionSql, at: string, lease: string, limit: number, kind: Receivers) {
+  return tx<Claimed[]>`
+    with due as (
+      select r.ctid from ${kind.receivers} e
+      cross join lateral (
+        select d.ctid, d.due_at from webhook_due d
+        where ${kind.owns} and d.due_at <= ${at}::text::timestamptz
+          and (d.leased_until is null or d.leased_until <= ${at}::text::timestamptz)
+        order by d.due_at
+        limit ${limit}
+        for update of d skip locked
+      ) r
+      ${kind.enabled}
+      order by r.due_at
+      limit ${limit}
+    ),
+    leased as (
+      update webhook_due d set leased_until = ${lease}::text::timestamptz
+      where d.ctid = any(array(select ctid from due))
+      returning d.message_id
+    )
+    select m.id, m.partner_id, m.family, m.action, m.data::text as data, m.attempts,
+      e.url, ${kind.headers}, e.signing_secret
+    from webhook_messages m join ${kind.receivers} e on ${kind.sentTo}
+    where m.id = any(array(select message_id from leased))`;
 }
 
 /**

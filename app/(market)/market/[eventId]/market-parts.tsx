@@ -41,12 +41,12 @@ export function EventHero({
         {show ? (
           <dl className="buy-head-facts">
             <div>
-              <dt className="mk-visually-hidden">{t('date')}</dt>
+              <dt className="sr-only">{t('date')}</dt>
               <dd data-testid="show-date">{formatShowDate(show.startsAt, locale, venue?.timeZone)}</dd>
             </div>
             {venue?.name || venue?.address ? (
               <div>
-                <dt className="mk-visually-hidden">{t('venue')}</dt>
+                <dt className="sr-only">{t('venue')}</dt>
                 <dd data-testid="show-venue">{[venue.name, venue.address].filter(Boolean).join(' · ')}</dd>
               </div>
             ) : null}
