@@ -117,7 +117,7 @@ export const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}
 
 /**
  * A test-only set-up call on the server under test (`POST /api/test-hooks/<action>`,
- * server/testing/hooks.ts), opened by the per-run secret playwright.config.ts hands the server; its JSON.
+ * server/http/test-hooks.ts), opened by the per-run secret playwright.config.ts hands the server; its JSON.
  */
 export async function setUp<T>(action: string, body: Record<string, unknown>): Promise<T> {
   const res = await fetch(`${baseURL}/api/test-hooks/${action}`, {
