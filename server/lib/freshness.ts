@@ -15,7 +15,11 @@ export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 3;
 /** The pages as sent to anonymous fans, by address (server/http/shared-pages.ts); forgotten by this name. */
 export const BUY_PAGE_HTML = 'buy-page-html';
 
-/** The buy pages' seat map documents (app/(market)/market/[eventId]/map/route.ts), by address; forgotten by this name. */
+/**
+ * The buy pages' seat map documents, by address; forgotten by this name. Made by fan-pages seat-map.ts
+ * (`seatMapDocument`), answered by Encore's HTTP server before Next.js (server/http/listener.ts), and by
+ * app/(market)/market/[eventId]/map/route.ts under `next dev` or when Next.js is asked directly.
+ */
 export const SEAT_MAP_DOCUMENTS = 'seat-map-documents';
 
 /**
