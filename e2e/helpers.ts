@@ -448,7 +448,7 @@ export class VerificationServer {
 }
 
 /**
- * A partner's web page on another origin (issue 47), served by a server of the test: Encore's widget script
+ * A partner's web page on another origin, served by a server of the test: Encore's widget script
  * and, in `body` (set by each test before it opens the page), the widget's elements, under a strict policy
  * allowing scripts, connections and images from Encore only (`frames`: frames too), and no inline script or
  * style at all.
