@@ -175,7 +175,7 @@ function boundaries() {
 }
 
 /**
- * Sizes a newcomer can read in one sitting (issue 30): a server function at most 80 lines, a React
+ * Sizes a newcomer can read in one sitting: a server function at most 80 lines, a React
  * component or page at most 150; past that, a function is split into steps named for what they do.
  */
 function sizes() {
