@@ -55,7 +55,7 @@ function siteRateLimit(): RateLimit {
 /**
  * Counts a call with a publishable key from `site` (an origin, `encore` for Encore's own pages, `none`)
  * in this process's memory (server/lib/memory-rate-limit.ts): nothing is written per call, so the widget's
- * read stays a read (issue 34) however many fans load it. Windows per key, site and client address, and
+ * read stays a read however many fans load it. Windows per key, site and client address, and
  * per key and site.
  */
 function countPublishableCall(req: Request, key: AuthenticatedKey, site: string): Record<string, string> {

@@ -1,5 +1,5 @@
 /**
- * How fresh the buy page's offers are (issue 34, issue 45): an offer that was held, sold, repriced or taken
+ * How fresh the buy page's offers are: an offer that was held, sold, repriced or taken
  * off sale elsewhere is shown as buyable for at most BUY_PAGE_OFFERS_MS on a page this process makes (plus
  * the read's own time). Three layers each keep a third of it: the offers read (fan-pages offers-cache.ts),
  * the page answers made from them, and the pages as sent (server/http/shared-pages.ts). A shared cache in
