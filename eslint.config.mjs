@@ -60,13 +60,6 @@ const noGlobalHandle = {
   message:
     "A module function takes its executor (`db: Db`, `tx: Tx`, `work: Work`) from its caller; only entry points (routes, pages, actions, routers, CLI, boot) and a module's jobs.ts call getDb()/getSql().",
 };
-/**
- * Files still reaching for the handle, each for a reason of its own: the proxy's framing look-up
- * (marketplace/framing.ts, moving with the fan read models) and the partner's return origins it reads
- * through a process-wide cache (partners/return-origins.ts). To be handed their executor by the proxy.
- */
-const GLOBAL_HANDLE_PENDING = [];
-
 function moduleConfig(name, tables, files, ignores, otherModule, entryPoint = false) {
   return {
     files,
@@ -115,10 +108,7 @@ function boundaries() {
   // module is two levels up, and entered through its index.ts like from anywhere else.
   // A module's jobs.ts (its job handlers) is an entry point: it may call getDb()/getSql(); reactions are
   // not (they are handed the publisher's Work).
-  const entryPoints = (name) => [
-    `server/modules/${name}/jobs.ts`,
-    ...GLOBAL_HANDLE_PENDING.filter((f) => f.startsWith(`server/modules/${name}/`)),
-  ];
+  const entryPoints = (name) => [`server/modules/${name}/jobs.ts`];
   const moduleConfigs = Object.entries(OWNED_TABLES).flatMap(([name, tables]) => [
     moduleConfig(
       name,
@@ -185,7 +175,7 @@ function boundaries() {
 }
 
 /**
- * Sizes a newcomer can read in one sitting (issue 30): a server function at most 80 lines, a React
+ * Sizes a newcomer can read in one sitting: a server function at most 80 lines, a React
  * component or page at most 150; past that, a function is split into steps named for what they do.
  */
 function sizes() {

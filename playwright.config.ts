@@ -20,7 +20,7 @@ if (!process.env.DATABASE_URL && !process.env.E2E_DATA_DIR) {
   process.once('exit', () => rmSync(dataDir, { recursive: true, force: true }));
 }
 
-// The secret that opens the server's test-only set-up calls (server/testing/hooks.ts), new per run.
+// The secret that opens the server's test-only set-up calls (server/http/test-hooks.ts), new per run.
 process.env.E2E_TEST_HOOKS_SECRET ??= randomBytes(24).toString('hex');
 
 const serverEnv: Record<string, string> = {

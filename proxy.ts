@@ -66,7 +66,7 @@ export async function proxy(req: NextRequest) {
     ? pageContentSecurityPolicy(nonce, process.env.NODE_ENV === 'development', frameAncestors(framers))
     : API_CONTENT_SECURITY_POLICY;
   const refusal = api ? null : await pageRefusal(req);
-  // An anonymous fan's buy page is the one answer shared by everyone asking for its address (issue 45):
+  // An anonymous fan's buy page is the one answer shared by everyone asking for its address:
   // Encore's server (server/http/shared-pages.ts) makes it cacheable; every other answer is private.
   const shared =
     !api &&

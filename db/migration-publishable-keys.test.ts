@@ -8,7 +8,7 @@ import { databaseBeforeMigration } from '@/server/testing/migration-db';
 import { MIGRATIONS_DIR } from './index';
 
 /**
- * Migration 0043 gives every partner made before it its publishable key (issue 47): `pk_live_` for a live
+ * Migration 0043 gives every partner made before it its publishable key: `pk_live_` for a live
  * partner, `pk_test_` for a test twin, one active each, kept whole and stored by the hash that authenticates it.
  */
 describe('migration 0043 (publishable keys)', () => {

@@ -5,7 +5,7 @@ import { type APIRequestContext, expect, test } from './fixtures';
 import { ADMIN_EMAIL, ADMIN_PASSWORD, baseURL, createPartner, RUN, setUp } from './helpers';
 
 /**
- * Issue 29: bad input to any page or route handler outside /v1 is a 400, 403 or 404 with a branded page,
+ * Bad input to any page or route handler outside /v1 is a 400, 403 or 404 with a branded page,
  * never a 500 and never an error log line. Every page and route handler is found by walking app/ (a new
  * one is fuzzed the day it lands), each dynamic segment is filled in turn with bad values (encodings
  * that are not UTF-8, a NUL, over-long ids), and each route gets bad queries, wrong methods, malformed
@@ -206,7 +206,7 @@ test('bad input to every page and route handler outside /v1 is a 4xx with a bran
   await Promise.all([staff.dispose(), fan.dispose(), anonymous.dispose()]);
 });
 
-test('the findings of issue 29, each a clear 4xx: bad encodings, a NUL, an over-long id, a foreign server action', async ({
+test('the known bad inputs, each a clear 4xx: bad encodings, a NUL, an over-long id, a foreign server action', async ({
   request,
 }) => {
   const partner = await createPartner(`E2E Bad input ${RUN}`);

@@ -2,7 +2,7 @@ import { expect, type Locator, test } from './fixtures';
 import { axe, call, createPartner, hydrated, pushUsdEvent, RUN, shot, signIn } from './helpers';
 
 /*
- * Issue 14's "done when" for banners: staff configure a sell banner in the dashboard, watch its live
+ * Banners end to end: staff configure a sell banner in the dashboard, watch its live
  * preview at a phone's and a desktop's width, and the access layer (over real HTTP, with the partner's
  * key) answers exactly what the preview showed.
  */

@@ -16,7 +16,7 @@ import {
 } from './helpers';
 
 /*
- * The buy page on a phone (issue 31, build 3): the offers start within the first screen (a compact event
+ * The buy page on a phone: the offers start within the first screen (a compact event
  * header, the filters in a sheet opened on demand), each resale price shows its face value, and a channel's
  * listing split ticket by ticket is one row whose quantity picker leads to checkout with that many
  * tickets; in English and Spanish, axe-clean at 390 and 1366 px.

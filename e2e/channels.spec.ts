@@ -16,7 +16,7 @@ import {
 } from './helpers';
 
 /*
- * The Channels API end to end, as the issue's "done when" reads, over HTTP against the built app: staff
+ * The Channels API end to end, over HTTP against the built app: staff
  * create a channel (its webhook URL is a fake channel server in this process) and its key; the channel
  * pushes 1,000 listings in one request (the bad ones named by index, the good ones stored); a fan buys
  * one of them through the buying flow on the sandbox payment page; the channel receives the signed

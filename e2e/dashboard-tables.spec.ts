@@ -17,7 +17,7 @@ import {
 import { expectTablesFit, LAPTOP, tableFitProblems } from './table-fit';
 
 /*
- * Issue 32, "tables that fit": every dashboard table with data fits a 1366 px laptop (no action off
+ * Tables that fit: every dashboard table with data fits a 1366 px laptop (no action off
  * screen, no sideways scroll); a channel's listing is named by its channel, not its marker address; a
  * sold ticket's history names the buyer, the price, the listing and the purchase; the inventory a partner
  * PUTs through /v1 appears on the event page (and an event without it says so, linking the API docs).

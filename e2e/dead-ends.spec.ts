@@ -2,7 +2,7 @@ import { expect, type Page, test } from './fixtures';
 import { axe, call, createPartner, listTicket, pushUsdEvent, RUN, shot, shotsEnEs } from './helpers';
 
 /*
- * Every dead end has a way forward (issue 31, finding 7). A not-found page under a partner's address
+ * Every dead end has a way forward. A not-found page under a partner's address
  * wears that partner's brand and links to its sign-in, which works; the root not-found speaks the fan's
  * language; /me signed out offers the sign-in of the partner the fan last used (else says how to get
  * here), as does the expired-link page; the sell page of tickets that cannot be sold says why beside

@@ -3,8 +3,8 @@ import { type BrowserContext, expect, test as base } from '@playwright/test';
 /**
  * Playwright's `test`, with one automatic check on every test: no Content Security Policy violation in
  * the browser console of any page the test opens, in its own context and in the contexts it makes with
- * `browser.newContext()` (issue 29: every page Playwright visits keeps to the policy, so a script or style
- * the policy would block is found here, not by a fan's broken page).
+ * `browser.newContext()` (every page Playwright visits keeps to the policy, so a script or style the
+ * policy would block is found here, not by a fan's broken page).
  */
 export const test = base.extend<{ cspGuard: void; allowedCspViolations: RegExp[] }>({
   // A test that provokes a violation on purpose (a page framed where it must not be) names it here.

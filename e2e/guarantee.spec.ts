@@ -14,7 +14,7 @@ import {
 } from './helpers';
 
 /*
- * Every promise true, and the buyer guarantee where it counts (issue 28): what the buy page says about
+ * Every promise true, and the buyer guarantee where it counts: what the buy page says about
  * the code follows the partner's reissue setting; checkout, the payment page and the order after payment
  * carry the guarantee block with the partner's support contact (set by staff, validated) and a link to
  * Encore's terms; the seller reads the payout date on the selling page and the listing; the seller's old

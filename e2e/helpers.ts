@@ -117,7 +117,7 @@ export const baseURL = `http://localhost:${Number(process.env.E2E_PORT ?? 3210)}
 
 /**
  * A test-only set-up call on the server under test (`POST /api/test-hooks/<action>`,
- * server/testing/hooks.ts), opened by the per-run secret playwright.config.ts hands the server; its JSON.
+ * server/http/test-hooks.ts), opened by the per-run secret playwright.config.ts hands the server; its JSON.
  */
 export async function setUp<T>(action: string, body: Record<string, unknown>): Promise<T> {
   const res = await fetch(`${baseURL}/api/test-hooks/${action}`, {
@@ -465,7 +465,7 @@ export class VerificationServer {
 }
 
 /**
- * A partner's web page on another origin (issue 47), served by a server of the test: Encore's widget script
+ * A partner's web page on another origin, served by a server of the test: Encore's widget script
  * and, in `body` (set by each test before it opens the page), the widget's elements, under a strict policy
  * allowing scripts, connections and images from Encore only (`frames`: frames too), and no inline script or
  * style at all.

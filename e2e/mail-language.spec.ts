@@ -13,7 +13,7 @@ import {
 } from './helpers';
 
 /*
- * A fan's mails are in the language of the pages they used (issue 31): a seller lists on a Spanish page,
+ * A fan's mails are in the language of the pages they used: a seller lists on a Spanish page,
  * a buyer pays from a Spanish page, a fan asks on a Spanish page to be told of tickets, all on a phone;
  * each of them gets their mails in Spanish (read by staff in the mailbox: the e2e server has no SMTP_URL).
  * The language is recorded with the listing, the buy intention and the lead when the page makes them.

@@ -22,7 +22,7 @@ import {
 } from './helpers';
 
 /*
- * The market end to end, as the issue's "done when" reads: a partner (a fake partner server in this
+ * The market end to end: a partner (a fake partner server in this
  * process receives its webhooks) pushes an event, a price cap and a seller's tickets; the seller arrives
  * from the selling-flow URL with a one-time token and lists a ticket (a price above the cap is refused
  * with the allowed range); a buyer arrives from the buying-flow URL, buys it on the sandbox payment page,

@@ -8,7 +8,7 @@ import { connects, freePort } from '../server/testing/ports';
 import { baseURL, createPartner, listTicket, RUN } from './helpers';
 
 /**
- * Issue 47, item 6: the OpenAPI document is as strict as the API. Prism (`@stoplight/prism-cli`), a
+ * The OpenAPI document is as strict as the API. Prism (`@stoplight/prism-cli`), a
  * validating proxy built from the document the server serves at /v1/openapi.json, stands in front of the
  * built server; every operation is called through it with the document's own worked examples (in the spec's
  * integration order, like server/http/examples.test.ts) and with calls the API refuses (400, 401, 403, 404,

@@ -14,7 +14,7 @@ import {
 } from './helpers';
 
 /*
- * The dashboard's overview answers "how is the market doing?" (issue 32): a fan buys one ticket of
+ * The dashboard's overview answers "how is the market doing?": a fan buys one ticket of
  * partner A through the real pages; staff open the overview, filter by A (and its event) and read the
  * sale; filtered by partner B (nothing sold) the figures change to the empty state. The database is
  * shared with other spec files, so the unfiltered figures are only checked to include the sale.

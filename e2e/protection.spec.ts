@@ -17,7 +17,7 @@ import {
 } from './helpers';
 
 /*
- * Ticket protection (issue 13). The secure view: before unlock, a countdown and no code anywhere the
+ * Ticket protection. The secure view: before unlock, a countdown and no code anywhere the
  * browser receives; after unlock, the QR and a moving code (RFC 6238) a screenshot cannot copy; once
  * admitted, "used" and no code. Then a ticket changing hands: the old link says "transferred", the new
  * owner's says "being reissued" until the partner's PUT brings the new code; staff follow the reissue on

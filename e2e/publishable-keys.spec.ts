@@ -4,7 +4,7 @@ import { expect, type Page, test } from './fixtures';
 import { baseURL, hydrated, partnerCreateCli, pushUsdEvent, RUN, signIn } from './helpers';
 
 /*
- * Issue 47, item 1: a partner's publishable keys, printed by `npm run partner:create`, shown whole on its
+ * A partner's publishable keys, printed by `npm run partner:create`, shown whole on its
  * dashboard page and rotated there; in a real browser, a page of another site calls the buy access layer with
  * the key (CORS preflight and all) from an allowed origin only, and never with a secret key.
  */

@@ -4,7 +4,7 @@ import { expect, type Page, test } from './fixtures';
 import { baseURL, call, createPartner, hydrated, pushUsdEvent, RUN, signIn } from './helpers';
 
 /*
- * Issue 29, finding 5 and framing: a partner's allowed return origins, set by staff in the dashboard,
+ * A partner's allowed return origins, set by staff in the dashboard,
  * decide where a fan's back link may lead (another origin: 400 on the partner API, no back link on the
  * page) and who may frame the buy, resale entry and sell pages. Checkout, payment and the dashboard are
  * never framed.

@@ -16,7 +16,7 @@ import {
 } from './helpers';
 
 /*
- * The seat map on the buy page (issue 46): drawn from the event's `seating.svgCode` above the offers, the
+ * The seat map on the buy page: drawn from the event's `seating.svgCode` above the offers, the
  * sections with tickets on sale highlighted with their count and from-price, each focusable and named; a
  * click, Enter or Space filters the offers to the section (`?section=`), "All sections" resets, and the
  * section links work before JavaScript. English and Spanish, 390 and 1366 px, axe-clean; the fixtures' CSP

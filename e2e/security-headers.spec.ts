@@ -1,6 +1,6 @@
 import { expect, test } from './fixtures';
 
-/** Issue 29: the headers every answer carries, on pages, the partner API, a route handler and a static file. */
+/** The headers every answer carries, on pages, the partner API, a route handler and a static file. */
 test('every answer carries the security headers; pages a fresh CSP nonce each', async ({ request, page }) => {
   const common = {
     'x-content-type-options': 'nosniff',

@@ -2,7 +2,7 @@ import { expect, test } from './fixtures';
 import { axe, call, createPartner, hydrated, listTicket, pushUsdEvent, RUN, setUp, shot, eventShow } from './helpers';
 
 /*
- * Issue 31, builds 4 and 5. A shared listing leads somewhere: an anonymous fan in Spanish on a phone opens
+ * A shared listing leads somewhere: an anonymous fan in Spanish on a phone opens
  * the link a seller shares and sees the event, the date at the venue, the seats and the price with fees,
  * and Buy takes them to the checkout of that listing; the partner's public sale URL is the ticket's own
  * listing while listed and the event's market with a note when not. The selling flow takes the partner's

@@ -13,7 +13,7 @@ import {
 } from './helpers';
 
 /*
- * Sync on demand (issue 31, Build 6): a partner that pushes no tickets sends a fan to sell. The selling
+ * Sync on demand: a partner that pushes no tickets sends a fan to sell. The selling
  * entrypoint answers a URL for a ticket Encore was never sent; that page asks the partner's verification
  * endpoint (a real HTTP server in this process) for the signed-in fan, stores the ticket it vouches for and
  * goes on to the sell form, in Spanish on a phone. A ticket the partner lists for someone else is refused

@@ -1,6 +1,6 @@
 import { expect, type Page } from '@playwright/test';
 
-/** The laptop width the dashboard is held to (the "no action column off-screen at 1366 px"). */
+/** The laptop width the dashboard is held to: no action column off-screen at 1366 px. */
 export const LAPTOP = { width: 1366, height: 768 };
 
 /**

@@ -2,7 +2,7 @@ import { expect, type Page, test } from './fixtures';
 import { axe, call, createPartner, hydrated, pushUsdEvent, RUN, signIn } from './helpers';
 
 /*
- * Test mode (issue 33), through HTTP against the server under test: a partner's test key (sk_test_…)
+ * Test mode, through HTTP against the server under test: a partner's test key (sk_test_…)
  * opens the same API on a data space of its own that the live key never sees (and the reverse); a fan
  * page reached through test data wears a "Test mode" ribbon, live pages none; staff wipe the test data
  * from the partner's dashboard page behind a confirmation, and the live data stays.

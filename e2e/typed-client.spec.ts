@@ -26,7 +26,7 @@ const CLIENT = path.join(ROOT, 'client');
 const QUICK_START = path.join(ROOT, 'docs/quick-start/partner-integration.ts');
 
 /**
- * Issue 47: the typed client is a package (`client/`, `@encore/partner-client`), generated from the OpenAPI
+ * The typed client is a package (`client/`, `@encore/partner-client`), generated from the OpenAPI
  * document on every build. As a partner would use it: `npm pack` in its folder, the tarball unpacked into a
  * project of its own beside a copy of the quick start (docs/quick-start/partner-integration.ts, what /docs
  * and the package's README show), type-checked there against the package's .d.ts and run against the built

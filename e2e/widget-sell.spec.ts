@@ -17,7 +17,7 @@ import {
 } from './helpers';
 
 /*
- * Issue 47, items 3 and 8: `<encore-sell>` on a partner's page of another origin under a strict policy
+ * `<encore-sell>` on a partner's page of another origin under a strict policy
  * (scripts and connections from Encore only, no inline script or style). The partner's server mints a
  * one-time token for its signed-in fan (`GET /v1/auth/oneTimeToken`) and puts it on the element with its
  * publishable key; the element shows the fan's tickets as the partner's verification endpoint (a real server

@@ -15,7 +15,7 @@ import {
 } from './helpers';
 
 /*
- * Issue 47: the drop-in widget as partners use it. A partner's page on another origin (a server in this
+ * The drop-in widget as partners use it. A partner's page on another origin (a server in this
  * process) with its own strict policy — scripts and connections from Encore only, no inline script, no
  * inline style — adds Encore's script once and several `<encore-resale>` elements: the button carries the
  * from-price and opens the buy page, the list shows the cheapest offers, the map draws the sections on sale,

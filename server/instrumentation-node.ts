@@ -1,7 +1,7 @@
 import { bootApp } from './boot';
 import { EnvError } from './env';
+import { captureErrorOutput } from './lib/error-capture';
 import { startedByServerEntry } from './server-entry';
-import { captureErrorOutput } from './testing/error-output';
 
 // The e2e server: keep what is written to stderr, so tests can see that bad input logs no error.
 if (process.env.TEST_HOOKS_SECRET) captureErrorOutput();

@@ -2,10 +2,10 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * `npm start`: Encore's HTTP server, with Next.js's request handler behind it (a Next.js custom server,
- * issue 45). It is the supported place for what a request needs before Next.js sees it — the client's
- * address from the socket, the shared buy page, the render gate (server/http/listener.ts) — where these
- * used to be patched into Node.js's own http.Server. Takes `next start`'s options: `-p`/`--port` (or
+ * `npm start`: Encore's HTTP server, with Next.js's request handler behind it (a Next.js custom server).
+ * It is the supported place for what a request needs before Next.js sees it — the client's address from
+ * the socket, the shared buy page, the render gate (server/http/listener.ts) — so nothing of Node.js's own
+ * http.Server is patched. Takes `next start`'s options: `-p`/`--port` (or
  * PORT, default 3000) and `-H`/`--hostname` (default every interface; not HOSTNAME, which shells and
  * containers set to the machine's name).
  *

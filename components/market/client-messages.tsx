@@ -3,8 +3,8 @@ import { getLocale, getMessages } from 'next-intl/server';
 
 /**
  * The messages the browser gets: only the namespaces of the client components under this provider
- * (issue 34: every fan page carried all 37 KB of messages in its payload, in both languages' pages, for
- * the handful its forms use). Every fan page has these (the language switch, the error page, the
+ * (all of them would put 37 KB of messages in every fan page's payload, in both languages' pages, for the
+ * handful its forms use). Every fan page has these (the language switch, the error page, the
  * wish-list and sign-in forms); a segment whose forms need more names them in its own layout.
  */
 const EVERY_PAGE = ['common', 'wishlist', 'fanSignin'] as const;

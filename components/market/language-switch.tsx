@@ -9,7 +9,7 @@ const NAMES: Record<string, string> = { en: 'English', es: 'Español' };
 
 /**
  * Links to the same page in each language. The choice is remembered in a cookie: by the proxy on a
- * page for one fan, and here on a shared buy page (issue 45), which carries no cookie since every fan
+ * page for one fan, and here on a shared buy page, which carries no cookie since every fan
  * asking for its address gets the same bytes.
  */
 export function LanguageSwitch() {

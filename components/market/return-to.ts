@@ -3,7 +3,7 @@ import { returnToAllowed } from '@/server/lib/return-origins';
 /**
  * The partner's `returnTo` (or `returnURL`) as a link back, only when it is an absolute http(s) URL (a
  * `javascript:` or relative value would run script or stay on Encore) and, when the partner has set
- * allowed return origins, on one of them (issue 29): anyone can craft an Encore link, so a back link
+ * allowed return origins, on one of them: anyone can craft an Encore link, so a back link
  * elsewhere is dropped rather than shown.
  */
 export function safeReturnTo(

@@ -2,7 +2,7 @@ import { EncoreResale } from './resale';
 import { EncoreSell } from './sell';
 
 /*
- * The drop-in widget's entry point (issue 47), bundled by server/widget/bundle.ts into `/widget/v1.js`:
+ * The drop-in widget's entry point, bundled by server/widget/bundle.ts into `/widget/v1.js`:
  *
  *   <script src="https://<encore>/widget/v1.js" async></script>
  *   <encore-resale publishable-key="pk_…" event="<externalReferenceId>" show="<showId>" lang="es"></encore-resale>

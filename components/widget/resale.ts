@@ -1,7 +1,7 @@
 import { h, ORIGIN, WidgetElement } from './dom';
 
 /*
- * `<encore-resale>`: the show's buy access layer drawn on a partner's page (issue 47). Plain DOM in an open
+ * `<encore-resale>`: the show's buy access layer drawn on a partner's page. Plain DOM in an open
  * shadow root, no framework, nothing evaluated from text, no markup written but the seat map Encore cleaned
  * when it was stored (svg.ts's allowlist) and parsed here as SVG. It reads the access layer with the
  * partner's publishable key (`pk_…`, safe in a page: it opens only these reads) at most every 30 s, shared
@@ -9,7 +9,7 @@ import { h, ORIGIN, WidgetElement } from './dom';
  * refused or the show is off resale.
  */
 
-/** How often the data may be read again (the issue: at most every 30 s). */
+/** How often the data may be read again: at most every 30 s. */
 const REFRESH_MS = 30_000;
 
 interface Link {

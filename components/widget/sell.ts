@@ -2,7 +2,7 @@ import { h, ORIGIN, WidgetElement } from './dom';
 
 /*
  * `<encore-sell publishable-key="pk_…" token="ott_…" lang="es">`: the fan's resale entry drawn on a partner's
- * page (issue 47, item 3): their tickets by show, each one's status, why it cannot be sold, and its links
+ * page: their tickets by show, each one's status, why it cannot be sold, and its links
  * (sell, manage the listing) opening Encore in a new tab with the fan signed in. `token` is a one-time token
  * the partner's server minted for the fan (`GET /v1/auth/oneTimeToken`); Encore reads it without spending
  * it. `publishable-key` names the partner and passes CORS, as for `<encore-resale>`. Read once when connected

@@ -19,7 +19,7 @@ export const partners = pgTable(
     id: text().primaryKey(), // ptr_…
     name: text().notNull(),
     /**
-     * `live`, or `test`: a live partner's test twin (issue 33), a partner row of its own whose keys are
+     * `live`, or `test`: a live partner's test twin, a partner row of its own whose keys are
      * `sk_test_…` / `sk_test_ch_…`, whose rows make a data space live keys never see, and whose payments
      * always go through the sandbox. Never changes.
      */

@@ -3,7 +3,7 @@ import { events, shows } from './catalog';
 import { partnerRef } from './columns';
 
 /**
- * Ticket protection as staff set it (issue 13). One row per scope: the partner (its defaults: the hours
+ * Ticket protection as staff set it. One row per scope: the partner (its defaults: the hours
  * before the show a code unlocks, whether it reissues tickets after a resale), one of its events or one
  * show (the protection switch and an unlock override). `scope` is the partner's, event's or show's own
  * id, so each scope has at most one row. A column left null inherits from the wider scope.

@@ -50,7 +50,7 @@ export const tickets = pgTable(
     /**
      * When the current holder was first shown the ticket's code (secure view unlocked, or the code
      * returned by an API). Cleared when the ticket changes hands and when a reissued code arrives: a
-     * code its holder has seen is not resold unless the partner reissues (issue 28).
+     * code its holder has seen is not resold unless the partner reissues.
      */
     codeShownAt: timestamp({ withTimezone: true }),
     ...timestamps(),

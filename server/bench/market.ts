@@ -284,7 +284,7 @@ function seatMapSvg(sections: number): string {
 }
 
 /**
- * Issue 46's case: two shows of 2,000 listings in 200 sections, alike but for a 200-section map: their buy
+ * The seat map's case: two shows of 2,000 listings in 200 sections, alike but for a 200-section map: their buy
  * pages and buy access layers, alternating (a busy machine weighs on both alike). The map moves to the other
  * show half-way, and each pair's order alternates, so neither a show's own data nor the garbage one render
  * leaves to the next weighs on one side. A page with the map is timed with its map document (a frame on the

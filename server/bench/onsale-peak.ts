@@ -17,7 +17,7 @@ import { sharedPageRenders, startEdge } from '@/server/testing/edge';
 import { EDGE_FRESHNESS_MS } from '@/server/lib/freshness';
 
 /**
- * onsale-peak (issue 34, issue 45): the minutes after a show sells out, on the built app over HTTP. A show
+ * onsale-peak: the minutes after a show sells out, on the built app over HTTP. A show
  * with 2,000 listings; for SECONDS at once, with autocannon:
  *   - fans on the buy page: the same 40 addresses (pages 1–40, both sorts, a quantity and a zone filter,
  *     Spanish), sent with `Accept-Encoding: gzip` as browsers do;
@@ -161,8 +161,8 @@ async function rush(
         headers: { 'accept-encoding': 'gzip' },
         // Through the edge, the fans' load from a thread of its own (autocannon's worker): a thousand
         // connections would otherwise hold up this thread, which times the buyers and watches the pages;
-        // each connection goes through the 40 addresses in turn. On one instance (200 fans, issue 34's
-        // figure), the addresses are handed out one after another across the connections, as then.
+        // each connection goes through the 40 addresses in turn. On one instance (200 fans), the addresses
+        // are handed out one after another across the connections, so its figures stay comparable.
         ...(threaded
           ? { workers: 1, requests: Array.from({ length: 40 }, () => ({ path: fanPath() })) }
           : { requests: [{ setupRequest: (r: autocannon.Request) => ({ ...r, path: fanPath() }) }] }),
@@ -309,7 +309,7 @@ async function oneInstance(): Promise<BenchResult> {
   await checkRush(show, figures, baseline);
   console.log(
     `#   one instance: ${rate(figures.fans).toFixed(1)} buy pages/s vs ${rate(baseline).toFixed(1)} bare reads/s ` +
-      `(ratio ${(rate(figures.fans) / rate(baseline)).toFixed(2)}; issue 45: not below issue 34's 39 pages/s: ` +
+      `(ratio ${(rate(figures.fans) / rate(baseline)).toFixed(2)}; goal: not below 39 pages/s: ` +
       `${rate(figures.fans) >= 39 ? 'met' : 'NOT MET'})`,
   );
   return { value: rate(figures.fans), baseline: rate(baseline), unit: 'pages/s', kind: 'rate' };
@@ -400,7 +400,7 @@ async function throughEdge(): Promise<BenchResult> {
     const ratio = rate(figures.fans) / rate(baseline);
     const p99 = figures.fans.result.latency.p99;
     const staticP99 = baseline.result.latency.p99;
-    // Issue 45's goals, each said met or not (a goal missed is a figure to read, not a wrong answer: those throw above).
+    // The edge's goals, each said met or not (a goal missed is a figure to read, not a wrong answer: those throw above).
     const addresses = 41; // the fans' 40, and the watcher's second page
     const goals: [string, boolean][] = [
       [`ratio ${ratio.toFixed(2)} (≥ 0.5)`, ratio >= 0.5],

@@ -25,7 +25,7 @@ async function rate(call: (i: number) => Promise<void>): Promise<number> {
 }
 
 /**
- * widget-rush (issue 47): a sold-out show's rush on a partner's event page, every fan's widget reading the
+ * widget-rush: a sold-out show's rush on a partner's event page, every fan's widget reading the
  * show's buy access layer with the partner's publishable key, each from its own address. Calls a second
  * through the route handler in process (key check, origin, the in-memory limits, the answer shared for a
  * second, envelope, CORS), 100 in flight, against the raw reads one answer needs (the event and show, the

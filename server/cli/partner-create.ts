@@ -2,7 +2,7 @@
  * `npm run partner:create -- --name "Acme"` → one JSON line on stdout:
  * {"partnerId": "...", "apiKey": "...", "channelsApiKey": "...", "publishableKey": "pk_live_...", "testPartnerId": "...",
  *  "testApiKey": "...", "testChannelsApiKey": "...", "testPublishableKey": "pk_test_..."}   (the test keys open the
- *  partner's test twin: test mode, issue 33; the publishable keys are the web widget's, issue 47)
+ *  partner's test twin: test mode; the publishable keys are the web widget's)
  *
  * Works with the server running or not: with DATABASE_URL it uses that server; otherwise it attaches
  * to the app's running embedded PostgreSQL, or starts it for the duration of the command.

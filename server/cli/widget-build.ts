@@ -2,7 +2,7 @@ import { WIDGET_MAX_GZIP_BYTES, widgetBundle } from '@/server/widget/bundle';
 
 /*
  * `npm run build` (and `npm test`'s build) ends here: the widget's script as `/widget/v1.js` serves it,
- * its size printed, and the build failed when it is over its 15 KB gzipped (issue 47).
+ * its size printed, and the build failed when it is over its 15 KB gzipped.
  */
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 const { bytes, gzipBytes } = await widgetBundle();

@@ -62,7 +62,7 @@ describe('the Idempotency-Key example in /docs', () => {
   });
 });
 
-describe('the reference split into pages (issue 47)', () => {
+describe('the reference split into pages', () => {
   const { ops, groups, components } = docsReference();
 
   it('indexes every operation of the document once, under its tag, in the order the pages link them', () => {

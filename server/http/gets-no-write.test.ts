@@ -55,8 +55,8 @@ import { buildOpenApiDocument } from './openapi';
 import { allRoutes } from './registry';
 
 /*
- * Issue 34, "no GET of a fan page or of /v1 issues a write", for every GET of the partner API (the
- * registry, through the OpenAPI document generated from it) and every data function the fan pages call.
+ * No GET of a fan page or of /v1 issues a write: checked for every GET of the partner API (the registry,
+ * through the OpenAPI document generated from it) and every data function the fan pages call.
  * Each runs with the process's database handle swapped for a pool whose sessions are read-only
  * (`default_transaction_read_only`): PostgreSQL itself refuses any write (INSERT, UPDATE, DELETE, a
  * sequence's nextval, SELECT … FOR UPDATE) with an error, which turns the answer into a 500 or the call
@@ -281,7 +281,7 @@ const gets = Object.entries(doc.paths)
   .filter(([, ops]) => 'get' in ops)
   .map(([p]) => p);
 
-describe('no GET of /v1 writes (issue 34)', () => {
+describe('no GET of /v1 writes', () => {
   it('the harness catches a write: a read-only session refuses it and the recorder sees it', async () => {
     const attempt = readOnlyRun((db) =>
       db.insert(schema.oneTimeTokens).values({
@@ -349,7 +349,7 @@ describe('no GET of /v1 writes (issue 34)', () => {
   });
 });
 
-describe('the widget’s read with a publishable key (issue 47)', () => {
+describe('the widget’s read with a publishable key', () => {
   let pk: string;
   beforeAll(async () => {
     pk = (await publishableKeyOf(f.partnerId, getDb()))!.key;
@@ -501,7 +501,7 @@ function fanPageCalls(): Set<string> {
   return called;
 }
 
-describe('no fan page reads with a write (issue 34)', () => {
+describe('no fan page reads with a write', () => {
   it('covers every module function the fan pages call', () => {
     const calls = [...fanPageCalls()];
     expect(calls.length).toBeGreaterThan(25);

@@ -36,7 +36,7 @@ function callAndDie(apiKey: string, idem: string, body: unknown) {
   );
 }
 
-describe('Idempotency-Key: a process dying between the effect and the answer (issue 43)', () => {
+describe('Idempotency-Key: a process dying between the effect and the answer', () => {
   it('POST /v1/tickets killed after its batch committed: the retry replays that batch, and none is added', async () => {
     const { p, tickets } = await partnerWithTicketBatch('Idem crash');
     const died = await callAndDie(p.apiKey, 'crash-1', tickets);

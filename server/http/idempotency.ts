@@ -14,7 +14,7 @@ import type { AuthenticatedKey } from '@/server/modules/partners';
  * `Idempotent-Replayed: true`, and with another request a 422. A call that meets a claim still running
  * waits for it (up to WAIT_MS) and replays its answer, else answers 409.
  *
- * Never run twice (issue 43): every transaction the call commits checks, last, that the call still holds
+ * Never run twice: every transaction the call commits checks, last, that the call still holds
  * the claim and marks its row (`bindIdempotentEffect`: `effect_at`); a handler whose answer is its write
  * transaction's result stores the answer in that same transaction (`storeIdempotentAnswer`, through
  * `ctx.commit` in route.ts). So a process dying between its effect and its answer leaves either both or

@@ -36,7 +36,7 @@ export interface ListenerOptions {
 
 /**
  * Encore's HTTP server's one request listener (server/start.ts), in front of Next.js — the supported place
- * for what Next.js cannot do from inside (issue 45; nothing of Node.js is patched):
+ * for what Next.js cannot do from inside (nothing of Node.js is patched):
  * 1. the client's address, from the socket and the trusted proxies only (client-address.ts);
  * 2. an anonymous fan's buy page answered as a shared page (shared-pages.ts), by its canonical address;
  * 3. the render gate for buy pages rendered for one fan, and for the shared pages' own renders (render-gate.ts);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 /*
- * Issue 45: nothing patches the runtime. The issue's own check, over the same places:
+ * Nothing patches the runtime. This test is, in code, the equivalent of:
  *   grep -rnE "prototype\.(emit|write|end|writeHead)|\.(write|end|writeHead) = " server proxy.ts app instrumentation.ts
  * An upgrade of Next.js or Node.js that routed around a patch would turn what it did off silently; what a
  * request needs before Next.js sees it lives in Encore's own server (server/http/listener.ts).

@@ -5,7 +5,7 @@ import { escapeHtml } from '@/server/lib/escape-html';
 
 /**
  * Bad input to pages and route handlers outside /v1, refused by the proxy before Next.js or a page sees
- * it (issue 29): each of these used to be a 500, some with an error log line. Next.js fails decoding a
+ * it: each of these would otherwise be a 500, some with an error log line. Next.js fails decoding a
  * path that is not UTF-8; a NUL reaches PostgreSQL, which refuses it in any text parameter; a malformed
  * multipart body fails Next.js's server-action parsing; and a server action posted from another site is
  * refused by Next.js with an error. Here each is a 400 or 403 with a branded page instead.

@@ -32,9 +32,9 @@ import { CLIENT_ADDRESS_HEADER } from './client-address';
 import { allRoutes } from './registry';
 
 /*
- * Issue 47, item 1: a partner's publishable keys (`pk_live_…`, its twin's `pk_test_…`), the widget's. They open
- * the buy access layer's GET and the fan's resale entry (`<encore-sell>`) and nothing else, from the partner's widget origins only (CORS), limited per key
- * and origin; a secret key's call never carries a CORS header.
+ * A partner's publishable keys (`pk_live_…`, its twin's `pk_test_…`), the widget's. They open the buy access
+ * layer's GET and the fan's resale entry (`<encore-sell>`) and nothing else, from the partner's widget origins
+ * only (CORS), limited per key and origin; a secret key's call never carries a CORS header.
  */
 
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;

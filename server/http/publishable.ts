@@ -11,7 +11,8 @@ import { requestIdOf } from './request-id';
 
 /*
  * Calls made with a publishable key (`pk_live_…` / `pk_test_…`): the widget on a partner's web pages calls
- * the buy access layer's GET from the fan's browser (docs/decisions.md, "Publishable keys and CORS").
+ * the buy access layer's GET and the fan's resale entry from the fan's browser (docs/decisions.md,
+ * "Publishable keys and CORS").
  * CORS is answered for these calls only, and their preflights: a secret key's call never carries a CORS
  * header, so no page of any site can read what a secret key is answered.
  */
@@ -54,7 +55,7 @@ function siteRateLimit(): RateLimit {
 /**
  * Counts a call with a publishable key from `site` (an origin, `encore` for Encore's own pages, `none`)
  * in this process's memory (server/lib/memory-rate-limit.ts): nothing is written per call, so the widget's
- * read stays a read (issue 34) however many fans load it. Windows per key, site and client address, and
+ * read stays a read however many fans load it. Windows per key, site and client address, and
  * per key and site.
  */
 function countPublishableCall(req: Request, key: AuthenticatedKey, site: string): Record<string, string> {

@@ -2,7 +2,7 @@ import type http from 'node:http';
 import os from 'node:os';
 
 /**
- * Buy pages rendered at once by this process (issue 34). A page is ~35–60 ms of CPU (React's render and its
+ * Buy pages rendered at once by this process. A page is ~35–60 ms of CPU (React's render and its
  * payload); a rush of fans all rendered at once share the CPU and every one of them waits for all the
  * others (200 pages × 60 ms on a core: each answer after ~12 s, none sooner), with 200 render trees in
  * memory for the garbage collector. Past this many, a page waits its turn in arrival order instead, and a

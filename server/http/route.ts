@@ -37,7 +37,7 @@ export interface HandlerContext<Q, B, P, D = unknown> {
   /**
    * Runs the call's write transaction (`transaction()`) whose result is the answer's `data`: with an
    * `Idempotency-Key`, the answer is stored in that same transaction, so the effect and the answer a retry
-   * replays commit together (issue 43). A handler whose repeat would make a second effect answers this way.
+   * replays commit together. A handler whose repeat would make a second effect answers this way.
    */
   commit(fn: (work: Work) => Promise<D>): Promise<D>;
 }

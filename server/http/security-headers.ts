@@ -1,5 +1,5 @@
 /**
- * Security headers of every answer (issue 29). Pages get a Content Security Policy with a nonce made per
+ * Security headers of every answer. Pages get a Content Security Policy with a nonce made per
  * request (Next.js's documented way: the proxy puts the policy on the request too, and Next.js gives its
  * own scripts that nonce), so no script runs unless this server rendered it; `/v1` answers are data and
  * get a policy that allows nothing. Framing is refused (`frame-ancestors 'none'`, and X-Frame-Options

@@ -1,7 +1,7 @@
 import { LOCALE_COOKIE, resolveLocale } from '@/server/lib/i18n/locales';
 
 /**
- * Which answers may be shared by every fan who asks for the same address (issue 45): an anonymous fan's
+ * Which answers may be shared by every fan who asks for the same address: an anonymous fan's
  * buy page. Everything such a page depends on is in its address (the event, the query parameters below)
  * and its language; nothing of a person is in it. Every shared cache in front of Encore (the reference
  * edge, edge/nginx.conf; a CDN; this process's own, shared-pages.ts) keys it the same way, so what one

@@ -10,7 +10,7 @@ import { requestIdFrom } from './request-id';
 import { SHARED_PAGE_CACHE_CONTROL, SHARED_PAGE_VARY } from './shared-page';
 
 /**
- * The shared buy page as sent (issue 45): the answer every anonymous fan asking for one address gets,
+ * The shared buy page as sent: the answer every anonymous fan asking for one address gets,
  * made cacheable by any shared HTTP cache — the reference edge (edge/nginx.conf), a CDN, and, for the
  * one-instance default, this process itself.
  *

@@ -3,7 +3,7 @@ import type { Sql } from 'postgres';
 import { errorFields, log } from './log';
 
 /**
- * "Last used" / "last seen" stamps written off the request path (issue 34: no GET writes, and a burst of
+ * "Last used" / "last seen" stamps written off the request path (a GET never writes, and a burst of
  * calls must not queue behind one row's lock). A request notes the id in memory; a timer writes every noted
  * id in one statement within `flushMs`; the graceful stop writes what is left (`flushTouches`). A crash
  * loses at most those seconds of a stamp, never a request. Kept on globalThis by name: Next.js bundles

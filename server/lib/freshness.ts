@@ -1,5 +1,5 @@
 /**
- * How fresh the buy page's offers are (issue 34, issue 45): an offer that was held, sold, repriced or taken
+ * How fresh the buy page's offers are: an offer that was held, sold, repriced or taken
  * off sale elsewhere is shown as buyable for at most BUY_PAGE_OFFERS_MS on a page this process makes (plus
  * the read's own time). Three layers each keep a third of it: the offers read (fan-pages offers-cache.ts),
  * the page answers made from them, and the pages as sent (server/http/shared-pages.ts). A shared cache in
@@ -15,7 +15,11 @@ export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 3;
 /** The pages as sent to anonymous fans, by address (server/http/shared-pages.ts); forgotten by this name. */
 export const BUY_PAGE_HTML = 'buy-page-html';
 
-/** The buy pages' seat map documents (app/(market)/market/[eventId]/map/route.ts), by address; forgotten by this name. */
+/**
+ * The buy pages' seat map documents, by address; forgotten by this name. Made by fan-pages seat-map.ts
+ * (`seatMapDocument`), answered by Encore's HTTP server before Next.js (server/http/listener.ts), and by
+ * app/(market)/market/[eventId]/map/route.ts under `next dev` or when Next.js is asked directly.
+ */
 export const SEAT_MAP_DOCUMENTS = 'seat-map-documents';
 
 /**

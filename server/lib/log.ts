@@ -23,8 +23,8 @@ function destinationOf(fd: 1 | 2): FdDestination {
 }
 
 /**
- * The e2e server keeps the error lines it writes (server/testing/error-output.ts sets this tap on globalThis;
- * the log does not import test code): each error line is handed to it as well as written.
+ * The e2e server keeps the error lines it writes (server/lib/error-capture.ts sets this tap on globalThis,
+ * only where TEST_HOOKS_SECRET is set): each error line is handed to it as well as written.
  */
 const ERROR_TAP = Symbol.for('encore.log.errorTap');
 

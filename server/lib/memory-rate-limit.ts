@@ -3,7 +3,7 @@ import { type RateDecision, type RateLimit, rateLimitHeaders, rateLimited } from
 
 /**
  * A limiter kept in this process's memory, for calls too many and too cheap to write a row each: the
- * widget's reads with a publishable key (issue 47), which a sold-out show's rush sends by the thousand a
+ * widget's reads with a publishable key, which a sold-out show's rush sends by the thousand a
  * second from one partner's site. `rate-limit.ts` is exact and shared by every instance but writes a row
  * per call; this one writes nothing, and each instance counts only the calls it answers (N instances
  * admit up to N times the limit: docs/decisions.md, "Publishable keys and CORS").

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { safeReturnTo } from '@/components/market/return-to';
 import { frameAncestors, parseReturnOrigin, returnToAllowed } from './return-origins';
 
-describe('return origins (issue 29)', () => {
+describe('return origins', () => {
   it('accepts https origins, normalised, and refuses paths, credentials, other schemes and odd hosts', () => {
     expect(parseReturnOrigin(' HTTPS://Tickets.Partner.Example:443/ ', false)).toEqual({
       origin: 'https://tickets.partner.example',

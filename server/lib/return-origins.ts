@@ -1,5 +1,5 @@
 /**
- * A partner's allowed return origins (issue 29): where a fan's "back" link (`returnTo`) may lead and who
+ * A partner's allowed return origins: where a fan's "back" link (`returnTo`) may lead and who
  * may frame the partner's embeddable fan pages. Pure functions, shared by the partner API's check, the
  * staff form's validation and the fan pages' back link, so all three agree on what an origin is.
  */

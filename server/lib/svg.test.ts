@@ -294,7 +294,7 @@ describe('sanitizeSvg: any markup', () => {
   });
 });
 
-describe('the seat map: sections and drawing (issue 46)', () => {
+describe('the seat map: sections and drawing', () => {
   const MAP =
     '<svg viewBox="0 0 100 50" xmlns="http://www.w3.org/2000/svg"><defs><linearGradient id="g"><stop offset="0"/></linearGradient></defs>' +
     '<g id="A" class="stand" data-label="Grada &quot;A&quot;"><rect width="40" height="40" fill="url(#g)"/>' +

@@ -309,7 +309,7 @@ function run(svg: string, options: sanitizeHtml.IOptions, hooks: Hooks = {}): st
   }
 }
 
-/* ---------- The seat map (issue 46) ---------- */
+/* ---------- The seat map ---------- */
 
 /**
  * How a ticket's `seating.section` and an SVG element name the same section: trimmed, case-insensitive

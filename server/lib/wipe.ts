@@ -1,5 +1,5 @@
 /*
- * Wiping a test partner's data (test mode, issue 33): each module that owns tables deletes the rows of
+ * Wiping a test partner's data (test mode): each module that owns tables deletes the rows of
  * its tables for the partner, inside the caller's transaction, given proof that the partner is a test
  * twin: a `TestPartnerWipe`, which only the partners module's `lockTestPartnerForWipe` makes (its
  * statement locks the partner's row where, and only where, the partner's mode is test).

@@ -1,8 +1,8 @@
 // Test helper process: one partner API call with an Idempotency-Key (POST /v1/tickets, the route handler as
 // Next.js runs it) on the database given, in a process that dies (SIGKILL, as a crash would) at the first job
 // it queues: the ticket batch's import, queued after the batch's transaction has committed and before the
-// handler returns, i.e. between the call's effect and the moment the route wrapper used to store its answer
-// (issue 43). IDEM_CALL: JSON { apiKey, idem, body }.
+// handler returns, i.e. between the call's effect and its answer (an answer stored after the handler returned
+// would be lost here). IDEM_CALL: JSON { apiKey, idem, body }.
 import { resetEnvCache } from '@/server/env';
 
 process.env.DATABASE_URL = process.argv[2];

@@ -19,7 +19,7 @@ import { webhooksRouter } from './routers/webhooks';
 // Modules subscribe to each other's domain events here (see the file); every entry point loads it.
 import '@/server/wiring';
 
-/** The dashboard API. One router per feature; later features (events, webhooks, jobs) add a line here. */
+/** The dashboard API. One router per feature; a new feature's router is a line here. */
 export const appRouter = router({
   partners: partnersRouter,
   setup: setupRouter,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { WIDGET_MAX_GZIP_BYTES, widgetBundle } from './bundle';
 
 /*
- * The widget's script as `/widget/v1.js` serves it (issue 47): small, and nothing in it a strict page policy
+ * The widget's script as `/widget/v1.js` serves it: small, and nothing in it a strict page policy
  * would block or a partner's page should fear.
  */
 describe('the widget script', () => {

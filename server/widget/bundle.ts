@@ -2,7 +2,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-/** The widget's script may be at most this many bytes gzipped (issue 47: 15 KB). */
+/** The widget's script may be at most this many bytes gzipped: 15 KB. */
 export const WIDGET_MAX_GZIP_BYTES = 15 * 1024;
 
 export interface WidgetBundle {

@@ -1,7 +1,7 @@
 import { widgetBundle } from '@/server/widget/bundle';
 
 /**
- * The drop-in widget's script (issue 47): loaded by partners' pages from their own origin, so it may be
+ * The drop-in widget's script: loaded by partners' pages from their own origin, so it may be
  * fetched from anywhere; kept 5 minutes by browsers and caches (a fix reaches pages within that), its
  * address versioned (`v1`) for changes a page would notice.
  */

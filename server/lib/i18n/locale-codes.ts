@@ -11,7 +11,7 @@ export type Locale = (typeof LOCALES)[number];
 export const LOCALE_COOKIE = 'encore_lang';
 /**
  * How it is set: a year, the whole site. Not HttpOnly: a language is no secret, and on a shared buy page
- * (which carries no cookie, issue 45) the page itself writes it (components/market/language-switch.tsx).
+ * (which carries no cookie) the page itself writes it (components/market/language-switch.tsx).
  */
 export const LOCALE_COOKIE_OPTIONS = { path: '/', maxAge: 365 * 86_400, sameSite: 'lax' as const };
 

@@ -3,7 +3,7 @@ import type { Locale } from './locales';
 import { type Messages, messagesFor } from './messages';
 
 /*
- * A `t()` for the hot parts of a page (issue 34: the buy page formats ~700 messages a render). next-intl's
+ * A `t()` for the hot parts of a page (the buy page formats ~700 messages a render). next-intl's
  * request translator compiles each message again on every request and, on every call with values,
  * rebuilds its formats and serialises its arguments to a cache key with JSON.stringify: 60–100 µs a call,
  * tens of milliseconds of CPU a page. This one compiles each message once per process (the message files

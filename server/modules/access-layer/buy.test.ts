@@ -163,7 +163,7 @@ describe('buy access layer (POST bulk)', () => {
   });
 });
 
-describe('the map component (issue 46)', () => {
+describe('the map component', () => {
   const SVG =
     '<svg viewBox="0 0 300 100" xmlns="http://www.w3.org/2000/svg">' +
     '<g id="a" data-label="Grada A"><rect width="90" height="90"/></g>' +

@@ -179,7 +179,7 @@ export async function buyAccessLayer(
 }
 
 /**
- * The event's seat map with each section's tickets on sale and from-price (issue 46): the sections the SVG
+ * The event's seat map with each section's tickets on sale and from-price: the sections the SVG
  * marks (docs "The seat map": `data-section`, or an `id` a ticket names) in its order, then those only
  * tickets name. None for an event without `seating`.
  */

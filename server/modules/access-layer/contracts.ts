@@ -69,8 +69,9 @@ export const buyAccessLayerRoute = defineRoute({
     'and `components`; the GET adds `list`/`listings`: the five cheapest offers, each with its checkout URL. ' +
     COMPONENTS +
     ' Success answers `errors: []`.\n\n' +
-    "**From a browser**: this is the one operation the partner's publishable key (`pk_live_…`, `pk_test_…` for " +
-    'the test data) opens, for the widget on its web pages; every other operation answers a publishable key 403. ' +
+    "**From a browser**: this is one of the two operations the partner's publishable key (`pk_live_…`, `pk_test_…` " +
+    'for the test data) opens for the widget on its web pages (the other is `getResaleEntry`); every other operation ' +
+    'answers a publishable key 403. ' +
     "Answered through CORS to the partner's allowed widget origins (any origin while none are set; set by Encore " +
     'staff): a page of another origin, or a call with no `Origin` once origins are set, is a 403 without CORS ' +
     'headers. The preflight (`OPTIONS`) allows a GET with `Authorization` from any page. Calls with a publishable ' +

@@ -11,7 +11,7 @@ import { sellerMarket } from '@/server/testing/market';
 import { setEnvInFile } from '@/server/testing/env';
 
 /*
- * Issue 47, item 3: GET /v1/wrapper/accesslayer/resale-entry, what `<encore-sell>` draws: the fan a one-time
+ * GET /v1/wrapper/accesslayer/resale-entry, what `<encore-sell>` draws: the fan a one-time
  * token names (read, not spent), their tickets by show with each one's status, CTAs and reasons.
  */
 

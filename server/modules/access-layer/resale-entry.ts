@@ -8,7 +8,7 @@ import type { CallToAction, ResaleEntry } from './schemas';
 import { CtaBuilder } from './sell';
 
 /*
- * GET /v1/wrapper/accesslayer/resale-entry, what `<encore-sell>` draws on a partner's page (issue 47): the
+ * GET /v1/wrapper/accesslayer/resale-entry, what `<encore-sell>` draws on a partner's page: the
  * fan's resale entry (the static resale entry page's tickets, statuses and reasons) for the fan a one-time
  * token names. The token is read, never spent: the widget may read it again, and the fan's links carry
  * tokens of their own (`autologin=true`). One answer for a token Encore does not know, one spent or

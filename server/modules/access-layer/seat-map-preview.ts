@@ -12,7 +12,7 @@ export const seatMapPreviewInput = eventRef.extend({
 });
 
 /**
- * The event's seat map as staff check it (issue 46): drawn as fans see it for one show, each section with
+ * The event's seat map as staff check it: drawn as fans see it for one show, each section with
  * its tickets on sale and from-price, and what does not match — sections the tickets name that the SVG
  * lacks, and SVG sections (`data-section`) that no ticket names. Another partner's event is a 404.
  */

@@ -5,7 +5,7 @@ import { buyAccessLayer } from './buy';
 import type { BuyAccessLayerResponse } from './schemas';
 
 /**
- * The buy access layer as the widget reads it (a publishable key's GET, issue 47), shared by every fan's
+ * The buy access layer as the widget reads it (a publishable key's GET), shared by every fan's
  * browser asking for one show of one partner in one language in this process for BUY_PAGE_OFFERS_MS, one
  * read in flight at a time: in a sold-out show's rush every fan on the partner's event page asks for the same
  * answer twice a minute, and each is then a memory read, not five queries.

@@ -321,10 +321,13 @@ async function mergePriceTypes(tx: Tx, partnerId: string, showPk: string, types:
 }
 
 /**
- * Cancels shows: status CANCELLED, unavailable for sales and transfers, and their tickets invalidated.
- * The one place later features extend (terminate active listings, cancel payouts, issue refunds).
- * The shows are updated first: a ticket import holds a share lock on the shows it checks, so it either
- * commits before this (and its tickets are invalidated here) or sees the show cancelled.
+ * Cancels shows: status CANCELLED, unavailable for sales and transfers. The rest of a cancellation is other
+ * modules' reactions to the Show cancellation event (events.ts), wired in server/wiring.ts and run in this
+ * transaction: tickets invalidates the shows' tickets; the marketplace ends their listings and refunds what
+ * was sold (payouts cancelled); channels closes their channel sales as refunded. A new consequence is a new
+ * reaction, not a change here. The shows are updated first: a ticket import holds a share lock on the shows it
+ * checks, so it either commits before this (and its tickets are invalidated with the others) or sees the show
+ * cancelled.
  */
 async function cancelShows(work: Work, showPks: string[]): Promise<void> {
   if (!showPks.length) return;
@@ -338,7 +341,7 @@ async function cancelShows(work: Work, showPks: string[]): Promise<void> {
     .where(and(inArray(shows.id, showPks), ne(shows.status, 'CANCELLED')))
     .returning({ id: shows.id });
   if (!changed.length) return;
-  // The tickets module invalidates the shows' tickets (and later modules end their listings), in this transaction.
+  // The reactions (tickets, marketplace, channels) run in this transaction, on the shows that changed only.
   await notifyShowsCancelled(
     work,
     changed.map((c) => c.id),

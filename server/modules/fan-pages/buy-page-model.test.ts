@@ -11,7 +11,7 @@ import { createBuyIntention, createListing, setMarketTerms } from '@/server/modu
 import { renamePartner } from '@/server/modules/partners';
 
 /*
- * The buy page's model version (issue 45): what lets a shared cache keep a page on a 304 instead of a
+ * The buy page's model version: what lets a shared cache keep a page on a 304 instead of a
  * render. It must stay the same while nothing the page draws changes, and change with anything it draws.
  */
 

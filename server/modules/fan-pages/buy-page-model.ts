@@ -14,7 +14,7 @@ export { PAGE_VERSION_META } from '@/server/lib/freshness';
 import { namedTicketOnSale } from './pages';
 
 /*
- * The public buy page's model (issue 45): everything app/(market)/market/[eventId]/page.tsx draws for an
+ * The public buy page's model: everything app/(market)/market/[eventId]/page.tsx draws for an
  * anonymous fan, read in one place. The page renders from it and nothing else of the database (a fan's own
  * session is read by the page itself, and never shared). Its version — a hash of the model — is what makes a
  * shared page cheap to keep fresh: a cache in front asks "still this version?" (If-None-Match) and Encore's

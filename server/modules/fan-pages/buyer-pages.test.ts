@@ -135,7 +135,7 @@ describe('buy page read', () => {
       ],
       zones: ['A', 'B'],
       quantities: [1, 2],
-      // The seat map's figures (issue 46): tickets on sale and the cheapest per ticket, fee included.
+      // The seat map's figures: tickets on sale and the cheapest per ticket, fee included.
       sections: [
         { name: 'A', key: 'a', available: 3, minPerTicketMinor: 5050, currency: 'EUR', seats: ['1-3', '1-1', '1-2'] },
         { name: 'B', key: 'b', available: 2, minPerTicketMinor: 3400, currency: 'EUR', seats: ['1-1', '1-2'] },
@@ -208,7 +208,7 @@ describe('buy page read', () => {
     }
 
     // A hold made in this process: the very next page leaves the listing off the offers and shows it held,
-    // with the hold's end (issue 46), in the same read.
+    // with the hold's end, in the same read.
     const before = Date.now();
     const intention = await createBuyIntention(m.partnerId, { items: [m.mid.id], user: 'fast@example.com' }, getDb());
     const heldPage = await buyPage(pk, undefined, recording);

@@ -27,7 +27,7 @@ export interface MarketFilters {
   ticketOptionId?: string;
   /** A section of the venue (`seating.section` of a listed ticket). */
   zone?: string;
-  /** A section of the seat map (issue 46): matched as the map matches, trimmed and case-insensitive. */
+  /** A section of the seat map: matched as the map matches, trimmed and case-insensitive. */
   section?: string;
   /**
    * How many tickets the fan wants: listings of exactly that many tickets. A listing is bought whole,
@@ -59,7 +59,7 @@ async function withProtection<E extends { partnerId: string; eventPk: string; sh
 /** Held offers the buy page lists (the soonest to come back); the rest are counted. */
 const HELD_SHOWN = 10;
 
-/** A section with tickets on sale now, for the seat map (issue 46). */
+/** A section with tickets on sale now, for the seat map. */
 export interface SectionOnSale {
   /** As the first offer's seat names it. */
   name: string;

@@ -6,7 +6,7 @@ import { sellerListing } from '@/server/modules/marketplace';
 import { processCache } from '@/server/lib/short-cache';
 
 /*
- * Whose brand a page that could not be found wears (issue 31, finding 7). A not-found page is handed only
+ * Whose brand a page that could not be found wears. A not-found page is handed only
  * the address; when that address names a partner's page (its buy page, a listing, a ticket's sell page,
  * its resale entry, or `?partner=` on sign-in and the expired-link page) and that partner exists and is
  * not disabled, the page shows its name and logo and the way to sign in there. An id that exists nowhere

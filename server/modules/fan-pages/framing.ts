@@ -5,7 +5,7 @@ import { partnerOfTicket } from '@/server/modules/tickets';
 import { processCache } from '@/server/lib/short-cache';
 
 /*
- * Which origins may frame a fan page (issue 29). A partner may embed three pages in its own site: the
+ * Which origins may frame a fan page. A partner may embed three pages in its own site: the
  * buy page (/market/<eventPk>), the resale entry (/resale/<partnerId>) and the sell page
  * (/sell/<ticketPk>); only its allowed return origins may frame them. Every other page (the dashboard,
  * checkout, payment, transfer, unlisting) is never framed.

@@ -1,6 +1,6 @@
 /**
  * Fan pages: the read models of the fans' pages and the access layer's seller states, apart from the
- * marketplace's write model (issue 44). The buy page and its offers (shared for a third of a second,
+ * marketplace's write model. The buy page and its offers (shared for a third of a second,
  * `offers-cache.ts`, forgotten when listings change: `reactions/listings-changed.ts`), checkout and the
  * payment order, the shared listing page, the seller's ticket states for the sell access layer, each
  * partner's brand and framing origins, and the URLs handed to partners. Read-only (READ_ONLY_MODULES in

@@ -4,8 +4,8 @@ import type { MarketOffer } from './offers';
 
 /**
  * The buy page's offers of a show (the listing read behind it, fees added), shared for BUY_PAGE_LAYER_MS
- * by every fan loading that show in this process, with one read in flight at a time (issue 34: in an
- * on-sale rush a thousand fans on one show would otherwise each read the same thousands of listings).
+ * by every fan loading that show in this process, with one read in flight at a time: in an
+ * on-sale rush a thousand fans on one show would otherwise each read the same thousands of listings.
  *
  * Why it is correct, and for how long: an offer that was held, sold, repriced or taken off sale is shown
  * as buyable for at most BUY_PAGE_OFFERS_MS (plus the read's own time) after the change, on another app
@@ -21,7 +21,7 @@ export { BUY_PAGE_OFFERS_MS, BUY_PAGE_LAYER_MS };
 /** An offer as kept here is about half a kilobyte (ids, names, seats, prices): the byte budget's estimate. */
 export const OFFER_BYTES = 512;
 
-/** A show's offers on sale, and those held now by a buyer paying for them (shown as held, issue 46). */
+/** A show's offers on sale, and those held now by a buyer paying for them (shown as held). */
 export interface ShowOffers {
   onSale: MarketOffer[];
   held: MarketOffer[];

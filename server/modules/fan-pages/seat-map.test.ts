@@ -11,7 +11,7 @@ import { sellerMarket } from '@/server/testing/market';
 import { seatMapDocument } from './seat-map';
 
 /*
- * The buy page's seat map as a document of its own (issue 46; fan-pages seat-map.ts), framed by the page:
+ * The buy page's seat map as a document of its own (fan-pages seat-map.ts), framed by the page:
  * its drawing, its links into the page around it, its policy, and Encore's server answering it without
  * Next.js (server/http/listener.ts).
  */

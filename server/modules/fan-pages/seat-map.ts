@@ -13,7 +13,7 @@ import { framingOriginsOf } from './framing';
 type T = PageT<'buy'>;
 
 /*
- * The buy page's seat map (issue 46): its sections, their names and the filter, as the page lists them, and
+ * The buy page's seat map: its sections, their names and the filter, as the page lists them, and
  * the drawing as a document of its own (`/market/<eventPk>/map?<the page's query>`), which the page shows in
  * a frame. docs/decisions.md, "The map", says why a frame: drawn inline, the map was sent twice per page
  * (its HTML, and again escaped in React's inline payload).

@@ -5,7 +5,7 @@ import { sectionKey } from '@/server/lib/svg';
 import { buyerFeeMinor, isBuyableNow, marketTerms } from '@/server/modules/marketplace';
 import { showTicketSections } from '@/server/modules/tickets';
 
-/** A section of a show's venue as the seat map shows it (issue 46). */
+/** A section of a show's venue as the seat map shows it. */
 export interface SectionFigures {
   /** As the first ticket naming it writes it. */
   name: string;

@@ -63,7 +63,7 @@ export async function buyingFlowUrl(
 }
 
 /**
- * A partner with allowed return origins may send fans back only to one of them (issue 29): another
+ * A partner with allowed return origins may send fans back only to one of them: another
  * origin is a 400 naming the field, so no Encore link can lead a fan off to a site of anyone's choosing.
  * Without origins, any absolute URL is accepted (the partner's dashboard page warns staff).
  */
@@ -101,7 +101,7 @@ async function sellingReturnTo(partnerId: string, q: SellingFlowQuery, db: DbOrT
 }
 
 /**
- * Sync on demand (issue 31): a ticket or order Encore was never sent, for a partner with a verification
+ * Sync on demand: a ticket or order Encore was never sent, for a partner with a verification
  * endpoint, gets the partner's resale entry with `sync=1` (the access layer's URL for such tickets).
  * That page asks the partner for the signed-in fan's tickets, stores the vouched ones and goes on to
  * the sell form, or says the partner does not list it for this fan. Without an endpoint: `otherwise`.

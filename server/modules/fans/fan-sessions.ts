@@ -92,7 +92,7 @@ async function liveSession(cookieValue: string | null | undefined, db: DbOrTx, p
       ),
     );
   if (!row) return null;
-  // Noted, not written here: a page view never writes (issue 34); at most once a minute per session.
+  // Noted, not written here: a page view never writes; at most once a minute per session.
   if (Date.now() - row.lastSeenAt.getTime() > 60_000) sessionSeen.note(row.id);
   const { lastSeenAt: _lastSeenAt, ...session } = row;
   return session satisfies FanSession;

@@ -14,7 +14,7 @@ export function secret(prefix: string): string {
   return `${prefix}${randomBytes(32).toString('base64url')}`;
 }
 
-/** Tokens issued before they carried a tag (issue 43): redeemed the old way until they expire (a day at most). */
+/** Tokens issued before they carried a tag: redeemed the old way until they expire (a day at most). */
 const UNTAGGED_TOKEN_PATTERN = /^ott_[A-Za-z0-9_-]{43}$/;
 const TOKEN_RANDOM_END = 'ott_'.length + 43;
 
@@ -136,7 +136,7 @@ export async function redeemOneTimeToken(
 
 /**
  * The fan a token still signs in (unused, unexpired), read without spending it: the sell widget shows the
- * fan's tickets from the token the partner put on its page, and reads must not write (issue 34). Null for
+ * fan's tickets from the token the partner put on its page, and a read never writes. Null for
  * an unknown, used or expired token; a guess is not looked up.
  */
 export async function fanOfOneTimeToken(

@@ -105,7 +105,7 @@ export async function upsertLead(partnerId: string, input: LeadInput, db: DbOrTx
   return { lead, created: row.created };
 }
 
-/** The partner's leads of one show (newest first); issue 14 builds the partner API on this. */
+/** The partner's leads of one show (newest first). */
 export async function leadsOfShow(partnerId: string, externalReferenceEventId: string, showId: string, db: DbOrTx) {
   return db
     .select()

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buyerFeeMinor, type MarketTerms, NO_FEES, saleSplitOf, sellerPayoutMinor } from './fees';
 
 /*
- * Fees rounded to amounts the payments provider takes (issue 43): a buyer's total Stripe charges (KWD in
+ * Fees rounded to amounts the payments provider takes: a buyer's total Stripe charges (KWD in
  * tens of fils), a payout Stripe pays out (TWD in whole dollars), so what a page shows is what moves.
  */
 

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { buyIntentions, listings, type ListingStatus } from '@/db/schema/marketplace';
 
 /**
- * A listing as every read sees it now, without writing (issue 34: reads never write). A RESERVED listing
+ * A listing as every read sees it now, without writing: no read ever writes. A RESERVED listing
  * whose buy intention is still PENDING past its `expiresAt` is free: the expiry job, the minute sweep or
  * the next buyer's claim (in its own transaction) ends that hold, and until then every read already
  * counts the listing as ACTIVE. `t` names the listings table by an alias (raw SQL), else the table itself.

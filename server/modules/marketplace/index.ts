@@ -1,8 +1,9 @@
 /**
  * The marketplace: listings, buy intentions, market terms (fees, payout delay). Owns the tables of
- * db/schema/marketplace.ts; depends on tickets, the catalogue and partners. Publishes events.ts (channel
- * listings sold); reacts (reactions/<event>.ts, wired in server/wiring.ts) to show cancellations, ticket
- * invalidations, payments, protection or resale turned off and disabled channels.
+ * db/schema/marketplace.ts; depends on ten modules: audit, catalog, fans, mail, market-data, partners,
+ * payments, protection, tickets and webhooks. Publishes events.ts (channel listings sold, listings
+ * changed); reacts (reactions/<event>.ts, wired in server/wiring.ts) to show cancellations, ticket
+ * invalidations, tickets that changed hands, payments, protection or resale turned off and disabled channels.
  */
 export {
   buyerFeeMinor,

@@ -183,7 +183,7 @@ describe('holds ending at once', () => {
   });
 });
 
-describe('a hold that just ran out (issue 34: only the sweep and the claim end it, never a read)', () => {
+describe('a hold that just ran out (only the sweep and the claim end it, never a read)', () => {
   it('20 buyers at once claim a listing whose hold just expired (no job or sweep ran): one wins, the old hold ends EXPIRED, no money moves', async () => {
     const m = await held();
     await expireNow(m.intention.id);

@@ -15,7 +15,7 @@ import { createListing, getListing, listedTickets } from './listings';
 import { buyerCheckout, buyerIntention, buyPage, cheapestListings, showMarketStates } from '@/server/modules/fan-pages';
 
 /*
- * Issue 34, "reads never write": a read that shows listings counts a hold whose time is up as free in its
+ * Reads never write: a read that shows listings counts a hold whose time is up as free in its
  * own SQL (holds.ts) and writes nothing, so a rush of readers never queues behind the row locks of an
  * UPDATE. Proved three ways: the statements a read sends (recorded by a logging handle on the same pool)
  * hold no INSERT, UPDATE or DELETE; the rows of the listing and the intention keep their `xmin` (any
@@ -96,7 +96,7 @@ async function underShareLock<T>(reads: () => Promise<T>): Promise<T> {
   }
 }
 
-describe('reads never write (issue 34)', () => {
+describe('reads never write', () => {
   it('the buy page, the checkout, listedTickets and the other reads show an expired hold as on sale and write nothing', async () => {
     const m = await expiredHold();
     const before = await rowVersions(m.partnerId);

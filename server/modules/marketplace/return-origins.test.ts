@@ -61,7 +61,7 @@ afterEach(() => {
   resetEnvCache();
 });
 
-describe("a partner's allowed return origins (issue 29)", () => {
+describe("a partner's allowed return origins", () => {
   it('are set by staff, normalised and deduplicated; a bad one is a 400 naming returnOrigins', async () => {
     const { partner } = await makePartner('Origins');
     const set = await staff.partners.setReturnOrigins({

@@ -12,7 +12,7 @@ import { sellerListingPage } from './sell';
 import { listingPage, namedTicketOnSale } from '@/server/modules/fan-pages';
 
 /*
- * The shared listing (issue 31, build 4): the public sale URL leads to the ticket's own listing while it is
+ * The shared listing: the public sale URL leads to the ticket's own listing while it is
  * listed and to the event's market naming the ticket when not; the listing's page shows anyone the event,
  * seats and price with fees; the seller's share link is that page. All scoped to the listing's partner.
  */

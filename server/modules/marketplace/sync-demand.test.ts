@@ -15,7 +15,7 @@ import { race, statuses } from '@/server/testing/race';
 import { syncForSale, ticketSellStatuses } from './sell';
 
 /*
- * Sync on demand (issue 31, Build 6; spec: "ticket ownership is synchronised on demand, only when a
+ * Sync on demand (the spec: "ticket ownership is synchronised on demand, only when a
  * user wants to sell"): the selling entrypoints answer a URL for a ticket or order Encore was never sent
  * when the partner has a verification endpoint; that page asks the partner (a real HTTP server here),
  * stores what it vouches for this fan, and goes on to sell, or says why not.

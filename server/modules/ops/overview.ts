@@ -118,7 +118,7 @@ interface Scope {
 
 /**
  * One partner's rows when the filter names one (a test partner too: staff look at its test data on
- * purpose), else every live partner's: test data (test mode, issue 33) never counts in the market's figures.
+ * purpose), else every live partner's: test data (test mode) never counts in the market's figures.
  */
 const inPartnerScope = (column: SQL, partner: string | null) =>
   partner === null ? sql`${column} in (select id from partners where mode = 'live')` : sql`${column} = ${partner}`;

@@ -32,7 +32,7 @@ import { type Period, periodOf, type PeriodInput } from './period';
 
 /**
  * `and` one partner (a test partner too, when staff name it), else every live partner: test data (test
- * mode, issue 33, sandbox money only) never counts in the reconciliation of the market's money.
+ * mode, sandbox money only) never counts in the reconciliation of the market's money.
  */
 const partnerScope = (column: SQL, partnerId: string | undefined) =>
   partnerId ? sql`and ${column} = ${partnerId}` : sql`and ${column} in (select id from partners where mode = 'live')`;

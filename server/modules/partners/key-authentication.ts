@@ -121,7 +121,7 @@ async function lookUpApiKey(hash: string, sql: Sql): Promise<AuthenticatedKey | 
 
 /**
  * A key's use is noted in memory and written within 2 s by a timer (server/lib/deferred-touch.ts), at most
- * once a minute per key: a call never writes (issue 34), and "last used" needs no more precision.
+ * once a minute per key: a call never writes, and "last used" needs no more precision.
  */
 const keyUse = deferredTouch(
   'api key last use',

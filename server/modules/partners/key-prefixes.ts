@@ -2,7 +2,7 @@ import type { ApiKeyKind, PartnerMode } from './schemas';
 
 /**
  * A key's prefix by the mode of its partner and its kind (a test twin's keys say so: `sk_test_…`,
- * `pk_test_…`). `publishable` is the widget's key (`pk_…`): not a secret, it opens one public read.
+ * `pk_test_…`). `publishable` is the widget's key (`pk_…`): not a secret, it opens two public reads.
  */
 export const KEY_PREFIX: Record<PartnerMode, Record<ApiKeyKind, string>> = {
   live: { partner: 'sk_live_', channels: 'sk_ch_', publishable: 'pk_live_' },

@@ -33,7 +33,7 @@ import { forgetCheckedKeys } from './key-authentication';
 export type Partner = typeof partners.$inferSelect;
 
 /**
- * Creates a live partner and, in the same transaction, its test twin (issue 33): a partner row of its own
+ * Creates a live partner and, in the same transaction, its test twin: a partner row of its own
  * (`mode` test, `live_partner_id` the live one, same name) whose rows form the test data space.
  */
 export async function createPartner(input: CreatePartnerInput, db: DbOrTx): Promise<Partner> {

@@ -108,7 +108,7 @@ const originList = z
   .pipe(z.array(z.string()).max(RETURN_ORIGINS_MAX, `At most ${RETURN_ORIGINS_MAX} origins`));
 
 /**
- * The partner's allowed return origins (issue 29), as staff typed them; blank lines are dropped. Each is
+ * The partner's allowed return origins, as staff typed them; blank lines are dropped. Each is
  * checked and normalised by setPartnerReturnOrigins (whether http on loopback is allowed is the server's
  * setting, not something this schema, also bundled into the dashboard, may read).
  */

@@ -33,7 +33,7 @@ export async function startPayment(
     const { tx } = work;
     // Asked on the transaction's own connection: called inside a buy intention's transaction, a read on
     // another pool connection waited for a free one while every connection's transaction waited for it
-    // (a rush of buyers held all of them: issue 34's bench stood still).
+    // (a rush of buyers held all of them: the onsale-peak bench stood still).
     const provider = providerFor(await providerNameFor(partnerId, tx));
     const scope = and(
       eq(payments.partnerId, partnerId),

@@ -10,7 +10,7 @@ import { stripeProvider } from './stripe';
 
 /**
  * The provider a partner's new payments and payout accounts use: PAYMENTS_PROVIDER, except for a test
- * partner (a live partner's test twin, issue 33), whose money always stays in the sandbox.
+ * partner (a live partner's test twin), whose money always stays in the sandbox.
  */
 export async function providerNameFor(partnerId: string, db: DbOrTx): Promise<PaymentProviderName> {
   return (await modeOfPartner(partnerId, db)) === 'test' ? 'sandbox' : env().PAYMENTS_PROVIDER;

@@ -703,7 +703,7 @@ describe('a show cancellation and a staff refund with Stripe', () => {
   });
 });
 
-describe('amounts in Stripe’s own units (issue 43)', () => {
+describe('amounts in Stripe’s own units', () => {
   const SELLER = 'units-seller@example.com';
   const BUYER = 'units-buyer@example.com';
 

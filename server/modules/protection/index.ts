@@ -1,5 +1,5 @@
 /**
- * Ticket protection (issue 13): when a ticket's code unlocks and the moving code of the secure view
+ * Ticket protection: when a ticket's code unlocks and the moving code of the secure view
  * (unlock.ts); staff's switches per event and show, unlock overrides and the partner's reissue setting,
  * with `ticketShield.updated` in the outbox (settings.ts). Owns `protection_settings`. Publishes
  * events.ts (`onProtectionTurnedOff`).

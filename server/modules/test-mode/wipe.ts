@@ -33,7 +33,7 @@ const WIPES = [
 ];
 
 /**
- * Deletes every row of a test partner's data space inside the caller's transaction (issue 33): events
+ * Deletes every row of a test partner's data space inside the caller's transaction: events
  * and their catalogue, tickets, listings, purchases, payouts, payments, leads, inventory, channel
  * listings and sales, webhook messages, fans' sessions and mails. The partner, its keys, channels and
  * settings (integration, webhook endpoint, market terms, partner-wide banners and protection) stay, and

@@ -4,7 +4,7 @@ import { tickets } from '@/db/schema/tickets';
 
 /**
  * The sections a show's tickets name (`props.seating.section`, as the partner wrote them), each once: the
- * seat map lists them even when nothing of theirs is on sale (issue 46). One statement.
+ * seat map lists them even when nothing of theirs is on sale. One statement.
  */
 export async function showTicketSections(partnerId: string, showPk: string, db: DbOrTx): Promise<string[]> {
   const section = sql<string>`${tickets.data} -> 'props' -> 'seating' ->> 'section'`;

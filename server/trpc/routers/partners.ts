@@ -154,7 +154,7 @@ const integrationRouter = router({
 });
 
 /**
- * Test mode (issue 33): a live partner's test twin (its own partner row; its keys, pages and data work as
+ * Test mode: a live partner's test twin (its own partner row; its keys, pages and data work as
  * any partner's) and the wipe of its data. Test keys are created and revoked with `keys` on the twin's id.
  */
 const testModeRouter = router({

@@ -6,7 +6,7 @@ import { HeldTimer } from './held-timer';
 type T = PageT<'buy'>;
 
 /**
- * Offers held now by a buyer paying for them (issue 46): shown as held, with the time left on the hold, not
+ * Offers held now by a buyer paying for them: shown as held, with the time left on the hold, not
  * hidden, so a fan sees the demand and knows when to come back. Nothing here can be bought, and no listing
  * id is on the page (a held offer is not an offer to act on).
  */

@@ -6,7 +6,7 @@ import { hrefWith, type Query } from './market-parts';
 type T = PageT<'buy'>;
 
 /**
- * The seat map above the offers (issue 46). The event's SVG is drawn in a document of its own
+ * The seat map above the offers. The event's SVG is drawn in a document of its own
  * (fan-pages seat-map.ts, `/market/<eventPk>/map`) shown in a frame: each section with tickets on sale a link, named with its count and
  * from-price, to this page filtered to it (`?section=`, opened in this page), the listed seats marked; or,
  * for an image-only map, the image. Below it, "All sections" and the sections the drawing lacks (every

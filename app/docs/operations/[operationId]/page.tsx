@@ -22,7 +22,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
   return { title: found ? `${found.entry.method} ${found.entry.path} · API reference` : 'API reference' };
 }
 
-/** One operation of the partner API on a page of its own (issue 47: the reference loads on a phone). */
+/** One operation of the partner API on a page of its own, so the reference loads on a phone. */
 export default async function OperationPage(props: Props) {
   const found = await operationOf(props);
   if (!found) notFound();

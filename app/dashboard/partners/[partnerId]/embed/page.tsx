@@ -19,7 +19,7 @@ const pick = <T extends string>(value: unknown, allowed: readonly T[], fallback:
   allowed.includes(value as T) ? (value as T) : fallback;
 
 /**
- * Issue 47: how a partner embeds the widget. Staff pick an event, a show, a language, a layout and how it
+ * How a partner embeds the widget. Staff pick an event, a show, a language, a layout and how it
  * opens (a plain GET form: the choice is in the address, and it works before any script); the page shows
  * the two snippets with copy buttons and the widget itself, live.
  */

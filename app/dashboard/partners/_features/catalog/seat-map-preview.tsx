@@ -11,7 +11,7 @@ import styles from './seat-map-preview.module.css';
 type Preview = inferRouterOutputs<AppRouter>['catalog']['seatMap'];
 
 /**
- * The event's seat map as fans see it (issue 46), for one show: each section's tickets on sale and
+ * The event's seat map as fans see it, for one show: each section's tickets on sale and
  * from-price, and what does not match between the map and the tickets, so staff can ask the partner to fix
  * either before fans meet a section they cannot pick.
  */

@@ -29,7 +29,7 @@ const FORMS: Record<OriginsField, { label: string; submit: string; hint: string 
 };
 
 /**
- * The partner's allowed return origins (issue 29), one per line: the only sites a fan's "back" link
+ * The partner's allowed return origins, one per line: the only sites a fan's "back" link
  * (`returnTo`) may lead to, and the only sites that may frame its buy, resale and sell pages. Empty:
  * any returnTo is accepted (the partner page warns: ReturnOriginsWarning).
  */

@@ -11,7 +11,7 @@ import { ApiKeysSection } from '../keys/api-keys-section';
 import { partnerPath } from '../../_shared/paths';
 
 /**
- * A partner's test mode (issue 33): its test twin is a partner of its own, whose `sk_test_…` keys open
+ * A partner's test mode: its test twin is a partner of its own, whose `sk_test_…` keys open
  * the same API on a data space live keys never see. Here staff create and revoke the twin's keys, open
  * its pages (its events, tickets, market, webhooks: the same pages as any partner's) and wipe its data.
  * On the twin's own page (`testPartnerId` = the partner shown) it offers the wipe and the way back.

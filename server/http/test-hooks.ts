@@ -4,13 +4,13 @@ import { getDb } from '@/db';
 import { env } from '@/server/env';
 import { errorResponse, jsonResponse } from '@/server/http/envelope';
 import { requestIdOf } from '@/server/http/request-id';
+import { errorOutput } from '@/server/lib/error-capture';
 import { AppError, clientErrorFrom } from '@/server/lib/errors';
 import { toMinorUnits } from '@/server/lib/money';
 import { createListing, setMarketTerms } from '@/server/modules/marketplace';
 import { createPartnerCredentials } from '@/server/modules/partners';
 import { startPayment } from '@/server/modules/payments';
 import { sendTestMessage, upsertEndpoint } from '@/server/modules/webhooks';
-import { errorOutput } from './error-output';
 
 /**
  * Test-only set-up calls for the Playwright suite (`POST /api/test-hooks/<action>`): what staff or a fan
@@ -36,7 +36,7 @@ function hook<S extends z.ZodType>(input: S, run: (body: z.output<S>) => Promise
 }
 
 const hooks: Record<string, Hook> = {
-  // What the server has written to stderr so far (server/testing/error-output.ts).
+  // What the server has written to stderr so far (server/lib/error-capture.ts).
   'error-output': hook(z.object({}), async () => errorOutput()),
   partner: hook(z.object({ name: z.string().min(1) }), async ({ name }) => createPartnerCredentials(name, getDb())),
   'market-terms': hook(

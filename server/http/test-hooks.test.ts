@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resetEnvCache } from '@/server/env';
-import { runTestHook } from './hooks';
+import { runTestHook } from './test-hooks';
 
 const SECRET = 'a-test-hooks-secret-of-at-least-32-chars';
 
