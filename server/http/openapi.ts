@@ -81,6 +81,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Rate limit exceeded; see the Retry-After header',
   500: 'A failure on Encore’s side: quote the request id (`X-Request-Id`) to support',
   502: 'A server Encore depends on for this call (the payment provider) failed',
+  503: 'Encore is unavailable for a moment (its database is restarting or unreachable): retry after the Retry-After header’s seconds; nothing of the call was applied unless a retry with the same Idempotency-Key says so',
 };
 
 /** Error answers as the API gives them, where the generic one would say less than the real one. */
@@ -184,7 +185,8 @@ function operationOf(r: RouteContract, components: Record<string, unknown>) {
 function responsesOf(r: RouteContract, components: Record<string, unknown>) {
   // 400: any call's path and query are checked for what cannot be stored (a NUL) even where no schema reads them.
   // 500: a failure on Encore's side, answered in the envelope with the request id to quote.
-  const statuses = new Set<number>([400, 500, ...(r.errorStatuses ?? [])]);
+  // 503: Encore's database unreachable for a moment, with Retry-After (any call may meet it).
+  const statuses = new Set<number>([400, 500, 503, ...(r.errorStatuses ?? [])]);
   if (r.auth !== 'none') [401, 403].forEach((s) => statuses.add(s));
   if (r.body) [413, 415].forEach((s) => statuses.add(s));
   if (r.rateLimit) statuses.add(429);
@@ -243,6 +245,7 @@ function errorResponses() {
       headers: {
         'X-Request-Id': { $ref: '#/components/headers/RequestId' },
         ...(s === 429 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' }, ...RATE_LIMIT_HEADERS } : {}),
+        ...(s === 503 ? { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } } : {}),
         ...(s === 405 ? { Allow: { $ref: '#/components/headers/Allow' } } : {}),
       },
       content: {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { getDb } from '@/db';
 import { env } from '@/server/env';
-import { AppError, clientErrorFrom } from '@/server/lib/errors';
+import { AppError, clientErrorFrom, unavailableFrom } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import { recordApiRequest } from '@/server/lib/metrics';
 import { transaction, withCommitGuard, type Work } from '@/server/lib/transaction';
@@ -115,9 +115,12 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
     } catch (err) {
       // The answer committed with the effect is the call's result: a retry replays it, whatever failed after.
       if (answer.stored !== undefined) claim = undefined;
-      const appError = err instanceof AppError ? err : clientErrorFrom(err);
+      const appError = err instanceof AppError ? err : (clientErrorFrom(err) ?? unavailableFrom(err));
       if (appError) {
         status = appError.status;
+        if (appError.code === 'UNAVAILABLE') {
+          log.warn('database unavailable', { requestId, partnerId, route: contract.path, ...errorFields(err) });
+        }
         const response = withCors(errorResponse(appError, requestId));
         // A 4xx the call itself answered is its result (Stripe's rule); it is replayed like a 200. A 5xx
         // (a partner's server failing us) is not: the key is freed, so the retry asks again.

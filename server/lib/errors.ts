@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { isConnectionFault, OUTAGE_RETRY_AFTER_S } from './db-faults';
 /**
  * The one error type modules throw for anything a caller did wrong or asked for that does not
  * exist. The partner API maps it to the envelope; tRPC maps it to its own codes.
@@ -16,6 +17,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'METHOD_NOT_ALLOWED'
   | 'BAD_GATEWAY'
+  | 'UNAVAILABLE'
   | 'INTERNAL';
 
 export const STATUS_OF: Record<ErrorCode, number> = {
@@ -34,6 +36,8 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   INTERNAL: 500,
   /** A partner's own server failed us (unreachable, timed out, answered nonsense). */
   BAD_GATEWAY: 502,
+  /** Encore's database is unreachable for a moment (an outage, a restart): safe to retry after Retry-After. */
+  UNAVAILABLE: 503,
 };
 
 export interface ErrorDetail {
@@ -118,6 +122,19 @@ export function isTransient(err: unknown): boolean {
 }
 
 const CLIENT_VALUE_CODES = new Set(['22P02', '22003', '22001', '22008', '22007', '22P05', '22021', '54000']);
+
+/**
+ * The 503 of a database outage (a connection refused, dropped or shut down: ./db-faults.ts), with
+ * Retry-After; null for any other error.
+ */
+export function unavailableFrom(err: unknown): AppError | null {
+  if (!isConnectionFault(err)) return null;
+  return new AppError(
+    'UNAVAILABLE',
+    `Encore is unavailable for a moment; nothing of this call was lost: retry after ${OUTAGE_RETRY_AFTER_S} s`,
+    { headers: { 'retry-after': String(OUTAGE_RETRY_AFTER_S) } },
+  );
+}
 
 /** Anything that is not an AppError but was still caused by the client (a database refusing a value). */
 export function clientErrorFrom(err: unknown): AppError | null {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db, DbOrTx, Tx } from '@/db';
 import { sendJob, sendJobBatched, sendJobSoon } from '@/server/jobs/client';
 import type { JobInputs, JobName, SendOptions } from '@/server/jobs/types';
+import { isConnectionFault } from './db-faults';
 import { errorFields, log } from './log';
 
 /** Effects that must happen only once the transaction's writes are committed. */
@@ -87,13 +88,35 @@ export async function transaction<T>(fn: (work: Work) => Promise<T>, within: Wor
     },
   };
   const guard = commitGuard.getStore();
-  const result = await within.transaction(async (tx) => {
-    const work = { tx, after };
-    workOf.set(tx, work);
-    const value = await fn(work);
-    if (guard) await guard(tx);
-    return value;
-  });
+  const run = async (): Promise<{ value: T } | { retry: unknown }> => {
+    // Set once the body has ended: from then on the driver sends COMMIT, whose outcome a dropped
+    // connection leaves unknown (never run again); before it, nothing of this transaction committed.
+    let bodyEnded = false;
+    try {
+      const value = await within.transaction(async (tx) => {
+        const work = { tx, after };
+        workOf.set(tx, work);
+        const out = await fn(work);
+        if (guard) await guard(tx);
+        bodyEnded = true;
+        return out;
+      });
+      return { value };
+    } catch (err) {
+      if (!bodyEnded && isConnectionFault(err)) return { retry: err };
+      throw err;
+    }
+  };
+  let outcome = await run();
+  if ('retry' in outcome) {
+    // A connection the server dropped (a restart, a terminated backend): once more, on a fresh connection,
+    // with none of the first run's effects.
+    log.warn('transaction retried after a dropped connection', errorFields(outcome.retry));
+    effects.length = 0;
+    outcome = await run();
+    if ('retry' in outcome) throw outcome.retry;
+  }
+  const result = outcome.value;
   const failed = (what: string) => (err: unknown) =>
     log.warn('an after-commit effect failed; its sweep catches up', { effect: what, ...errorFields(err) });
   for (const effect of effects) {

@@ -3,7 +3,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { z } from 'zod';
 import { getStaffSession } from '@/server/auth/session';
-import { AppError, clientErrorFrom, type ErrorCode } from '@/server/lib/errors';
+import { AppError, clientErrorFrom, type ErrorCode, unavailableFrom } from '@/server/lib/errors';
 
 /** Per-request context: the signed-in staff member (or null). Same for HTTP calls and server components. */
 export async function createTRPCContext() {
@@ -60,6 +60,7 @@ const TRPC_CODE_OF: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   FORBIDDEN: 'FORBIDDEN',
   RATE_LIMITED: 'TOO_MANY_REQUESTS',
   BAD_GATEWAY: 'BAD_GATEWAY',
+  UNAVAILABLE: 'SERVICE_UNAVAILABLE',
 };
 
 function isAppError(err: unknown): err is AppError {
@@ -70,12 +71,15 @@ function isAppError(err: unknown): err is AppError {
 /**
  * The one place module errors become tRPC errors, so callers over HTTP and server components see the
  * same codes (NOT_FOUND stays NOT_FOUND rather than turning into an internal error). A value PostgreSQL
- * refused (a NUL in a search, say) is the caller's bad input: a 400, not an internal error and a log line.
+ * refused (a NUL in a search, say) is the caller's bad input: a 400, not an internal error and a log line;
+ * a database that cannot be reached is SERVICE_UNAVAILABLE (503), which the dashboard shows as such.
  */
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (result.ok) return result;
-  const cause = isAppError(result.error.cause) ? result.error.cause : clientErrorFrom(result.error.cause);
+  const cause = isAppError(result.error.cause)
+    ? result.error.cause
+    : (clientErrorFrom(result.error.cause) ?? unavailableFrom(result.error.cause));
   const code = cause && TRPC_CODE_OF[cause.code];
   if (cause && code) throw new TRPCError({ code, message: cause.message, cause });
   return result;
