@@ -115,12 +115,9 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
     } catch (err) {
       // The answer committed with the effect is the call's result: a retry replays it, whatever failed after.
       if (answer.stored !== undefined) claim = undefined;
-      const appError = err instanceof AppError ? err : (clientErrorFrom(err) ?? unavailableFrom(err));
+      const appError = answeredError(err, { requestId, partnerId, route: contract.path });
       if (appError) {
         status = appError.status;
-        if (appError.code === 'UNAVAILABLE') {
-          log.warn('database unavailable', { requestId, partnerId, route: contract.path, ...errorFields(err) });
-        }
         const response = withCors(errorResponse(appError, requestId));
         // A 4xx the call itself answered is its result (Stripe's rule); it is replayed like a 200. A 5xx
         // (a partner's server failing us) is not: the key is freed, so the retry asks again.
@@ -153,6 +150,17 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
       });
     }
   };
+}
+
+/**
+ * The error as the caller is answered it: its own, a value PostgreSQL refused (400), or the database's
+ * outage (503, logged as a warning); null for a failure of ours (500).
+ */
+function answeredError(err: unknown, where: Record<string, unknown>): AppError | null {
+  if (err instanceof AppError) return err;
+  const known = clientErrorFrom(err) ?? unavailableFrom(err);
+  if (known?.code === 'UNAVAILABLE') log.warn('database unavailable', { ...where, ...errorFields(err) });
+  return known;
 }
 
 /**
