@@ -71,6 +71,35 @@ describe('database faults', () => {
     expect(await eventCount(partner.id)).toBe(1);
   });
 
+  it('under traffic, backends terminated again and again: no 500, and every 200 is stored', async () => {
+    const { partner, apiKey } = await makePartner('Dropped under traffic');
+    await warmPool();
+    let stop = false;
+    const terminator = (async () => {
+      let rounds = 0;
+      while (!stop) {
+        await terminateAppBackends();
+        rounds += 1;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return rounds;
+    })();
+    const statuses = await Promise.all(
+      Array.from({ length: 60 }, async (_, i) => {
+        const res = await createEvent(eventRequest(apiKey, `TRAFFIC-${i}`, [testShow('S1')]));
+        if (res.status === 503) expect(res.headers.get('retry-after')).toBe('5');
+        return res.status;
+      }),
+    );
+    stop = true;
+    expect(await terminator).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s !== 200 && s !== 503)).toEqual([]);
+    // Every event answered 200 is stored (a 503 at COMMIT may or may not have committed: a retry with the
+    // call's Idempotency-Key says which).
+    expect(await eventCount(partner.id)).toBeGreaterThanOrEqual(statuses.filter((s) => s === 200).length);
+    expect(statuses).toContain(200);
+  });
+
   it('PostgreSQL unreachable: the partner API answers 503 UNAVAILABLE with Retry-After in the envelope, never a 500', async () => {
     const { apiKey } = await makePartner('Unreachable');
     await closeDb();
