@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { POST as buyIntentionPost } from '@/app/v1/marketplace/buyingflow/buyIntention/route';
 import { POST as cancelPost } from '@/app/v1/events/[externalReferenceId]/cancellation/route';
 import { getDb, getSql } from '@/db';
+import { publicBaseUrl } from '@/server/env';
 import {
   buyIntentions,
   listings,
@@ -663,6 +664,31 @@ describe('completing a purchase', () => {
     expect((await getPayment(m.partnerId, paid.paymentId, getDb())).status).toBe('refunded');
     expect(await getDb().select().from(refunds).where(eq(refunds.paymentId, paid.paymentId))).toHaveLength(1);
   });
+
+  it('the partner’s verification failing or hanging while the fan pays: back on the checkout told why, nothing charged, and paying again works', async () => {
+    const m = await market();
+    const listing = await listTicket(m, 'T1');
+    const intention = await intend(m.key, [listing.id]);
+    await updateIntegration({ partnerId: m.partnerId, verificationUrl: `${fake.origin}/api` }, getDb());
+    fake.setTickets(SELLER, [
+      fakeTicket({ ticketId: 'T1', externalReferenceEventId: m.ref, showId: '1', ticketOptionId: 'GA' }),
+    ]);
+    for (const misbehaviour of [{ kind: 'status', status: 500 } as const, { kind: 'hang' } as const]) {
+      fake.misbehaviour = misbehaviour;
+      const started = Date.now();
+      const failed = await payOnSandbox(intention.body.data.paymentUrl);
+      expect(failed.status, misbehaviour.kind).toBe(303);
+      expect(failed.location).toBe(`${publicBaseUrl()}/pay/${failed.paymentId}?error=partner_unavailable`);
+      // Within the partner call's own time limit (and a margin for a busy machine), never a blank 500.
+      expect(Date.now() - started).toBeLessThan(15_000);
+      expect((await getPayment(m.partnerId, failed.paymentId, getDb())).status).toBe('pending');
+      expect((await getBuyIntention(m.partnerId, intention.body.data.id, getDb())).status).toBe('PENDING');
+    }
+    fake.misbehaviour = null;
+    const paid = await payOnSandbox(intention.body.data.paymentUrl);
+    expect(paid.location).not.toContain('error=');
+    expect((await getPayment(m.partnerId, paid.paymentId, getDb())).status).toBe('paid');
+  }, 60_000);
 
   it('refuses the purchase when the partner says the seller no longer owns the ticket: listing cancelled, payment refunded', async () => {
     const m = await market();

@@ -92,6 +92,10 @@ export const SANDBOX_CARD_ERRORS = [
   // Refused before the card was charged (the buy intention's hold no longer stands): PaymentRefusal codes.
   'hold_ended',
   'show_cancelled',
+  // Nothing charged, the fan may try again: the partner could not confirm the seller's tickets in time (its
+  // verification endpoint failed or hung), or Encore's database was unreachable for a moment.
+  'partner_unavailable',
+  'unavailable',
 ] as const;
 export type SandboxCardError = (typeof SANDBOX_CARD_ERRORS)[number];
 

@@ -41,6 +41,8 @@ const ERROR_FIELD: Record<SandboxCardError, Field | undefined> = {
   not_payable: undefined,
   hold_ended: undefined,
   show_cancelled: undefined,
+  partner_unavailable: undefined,
+  unavailable: undefined,
 };
 
 /** `4242424242424242` → `4242 4242 4242 4242`. */
@@ -223,7 +225,7 @@ function CardForm({
   ownPage: boolean;
   t: T;
 }) {
-  const error = code ? { message: t(`errors.${code}`), field: ERROR_FIELD[code] } : null;
+  const error = code ? { message: t(`errors.${code}`, { partner: view.partnerName }), field: ERROR_FIELD[code] } : null;
   const invalid = (field: Field) =>
     error?.field === field ? { 'aria-invalid': true, 'aria-describedby': `${field}-error` } : {};
   const fieldError = (field: Field) =>

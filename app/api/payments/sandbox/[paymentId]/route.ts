@@ -1,6 +1,15 @@
 import { getDb } from '@/db';
 import { publicBaseUrl } from '@/server/env';
-import { completeSandboxAuthentication, payWithSandboxCard, type SandboxResult } from '@/server/modules/payments';
+import { requestIdOf } from '@/server/http/request-id';
+import { isConnectionFault } from '@/server/lib/db-faults';
+import { AppError } from '@/server/lib/errors';
+import { errorFields, log } from '@/server/lib/log';
+import {
+  completeSandboxAuthentication,
+  sandboxCheckout,
+  payWithSandboxCard,
+  type SandboxResult,
+} from '@/server/modules/payments';
 // Paying runs the modules' payment listeners (server/wiring.ts): load the subscriptions.
 import '@/server/wiring';
 
@@ -29,22 +38,52 @@ export async function POST(req: Request, { params }: { params: Promise<{ payment
   };
   const action = field('action') || 'pay';
   let result: SandboxResult;
-  if (action === 'authenticate' || action === 'fail_authentication') {
-    result = await completeSandboxAuthentication(paymentId, action === 'authenticate', getDb());
-  } else {
-    result = await payWithSandboxCard(
-      paymentId,
-      {
-        cardNumber: field('cardNumber'),
-        expiry: field('expiry'),
-        cvc: field('cvc'),
-        name: field('name'),
-      },
-      getDb(),
-    );
+  try {
+    if (action === 'authenticate' || action === 'fail_authentication') {
+      result = await completeSandboxAuthentication(paymentId, action === 'authenticate', getDb());
+    } else {
+      result = await payWithSandboxCard(
+        paymentId,
+        {
+          cardNumber: field('cardNumber'),
+          expiry: field('expiry'),
+          cvc: field('cvc'),
+          name: field('name'),
+        },
+        getDb(),
+      );
+    }
+  } catch (err) {
+    // The payment is taken in one transaction with the modules' checks: a failure rolled it back, so
+    // nothing was charged. The fan is back on the checkout, told why, and may pay again.
+    return see(`${back}?error=${await failedPayment(req, paymentId, err)}`);
   }
   if (!result.payment) return new Response('Not found', { status: 404 });
   if (result.outcome === 'paid') return see(result.payment.successUrl);
   if (result.outcome === 'requires_action') return see(back);
   return see(`${back}?error=${result.error}`);
+}
+
+/**
+ * Why a payment failed before it was charged, for the checkout to say: the partner's verification endpoint
+ * failing or hanging (its own time limit), or the database unreachable; anything else is a failure of ours.
+ * One JSON log line with the request id, the payment and its partner.
+ */
+async function failedPayment(
+  req: Request,
+  paymentId: string,
+  err: unknown,
+): Promise<'partner_unavailable' | 'unavailable'> {
+  const partnerId = await sandboxCheckout(paymentId, getDb()).then(
+    (view) => view?.payment.partnerId,
+    () => undefined,
+  );
+  const where = { requestId: requestIdOf(req), paymentId, partnerId, ...errorFields(err) };
+  if (err instanceof AppError && err.code === 'BAD_GATEWAY') {
+    log.warn('payment not taken: the partner could not confirm the tickets', where);
+    return 'partner_unavailable';
+  }
+  if (isConnectionFault(err)) log.warn('payment not taken: database unavailable', where);
+  else log.error('payment not taken: unexpected error', where);
+  return 'unavailable';
 }
