@@ -39,9 +39,6 @@ const channelSeat = z
   })
   .meta({ id: 'ChannelSeat', description: 'One ticket of the listing and its seat, as buyers will see it' });
 
-/** A seat of a channel's listing as stored (the marketplace mirrors the listing with it). */
-export type { ChannelSeat } from '@/db/schema/channels';
-
 const listingFields = {
   eventId: id("The partner's event (its externalReferenceId)"),
   showId: id('A show of that event'),

@@ -2,7 +2,6 @@ import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '@/db';
 import { listingItems, listings } from '@/db/schema/marketplace';
 import { newId } from '@/server/lib/ids';
-import type { ChannelSeat } from '@/server/modules/channels/schemas';
 import { channelSeller } from './channel-seller';
 import { endOpenListings, releaseExpired } from './intentions';
 import { holdIsOver, statusNowIs } from './holds';
@@ -18,6 +17,15 @@ import { listingsChangedAfterCommit } from './events';
  */
 
 export { channelSeller } from './channel-seller';
+
+/** A seat as a channel gives it (the channels module's ChannelSeat). */
+export interface ChannelSeat {
+  ticketId?: string;
+  section?: string;
+  row?: string;
+  seat?: string;
+  door?: string;
+}
 
 export interface ChannelMarketSpec {
   channelListingId: string;
