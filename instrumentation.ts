@@ -7,3 +7,14 @@ export async function register(): Promise<void> {
     await import('./server/instrumentation-node');
   }
 }
+
+/**
+ * Next.js reports each error of a page, a server action or a route handler here: a database that cannot be
+ * reached closes the outage gate (server/lib/db-health.ts), so the pages that follow are a branded 503
+ * until it is back, not a render that fails again.
+ */
+export async function onRequestError(err: unknown): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  const { noteDatabaseFault } = await import('./server/lib/db-health');
+  noteDatabaseFault(err);
+}

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { type SQL, type SQLWrapper, sql } from 'drizzle-orm';
 import { drizzle, type PostgresJsDatabase } from 'drizzle-orm/postgres-js';
 import { migrate } from 'drizzle-orm/postgres-js/migrator';
+import { withStatementRetry } from './statement-retry';
 import postgres, { type Sql } from 'postgres';
 import * as schema from './schema';
 
@@ -21,7 +22,7 @@ interface Handle {
 const g = globalThis as typeof globalThis & { __encoreDb?: Handle };
 
 function connect(url: string, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)): Handle {
-  const sql = postgres(url, {
+  const pool = postgres(url, {
     max,
     onnotice: () => {},
     // No JIT: every statement here is a short OLTP query, and a server with JIT on (PostgreSQL's default
@@ -34,6 +35,8 @@ function connect(url: string, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)
     // postgres.js's timestamp serializers).
     prepare: false,
   });
+  // A statement that met a connection the server dropped runs again on a fresh one (./statement-retry.ts).
+  const sql = withStatementRetry(pool);
   return { url, sql, db: drizzle(sql, { schema, casing: 'snake_case' }) };
 }
 

@@ -11,7 +11,8 @@ export function successBody<T>(data: T, status = 200, emptyErrorsArray = false):
   return { status, data, errors: emptyErrorsArray ? [] : null };
 }
 
-function errorBody(err: AppError): Envelope<never> {
+/** The envelope of an error answer (`data: null`, the message, code and any field details). */
+export function errorBody(err: AppError): Envelope<never> {
   return {
     status: err.status,
     data: null,

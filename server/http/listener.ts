@@ -1,6 +1,10 @@
 import type http from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
+import { OUTAGE_RETRY_AFTER_S } from '@/server/lib/db-faults';
+import { databaseDown } from '@/server/lib/db-health';
+import { databaseUnavailable } from '@/server/lib/errors';
+import { resolveLocale } from '@/server/lib/i18n/locales';
 import { log } from '@/server/lib/log';
 import type { SeatMapDocument } from '@/server/modules/fan-pages';
 import { setClientAddress } from './client-address';
@@ -8,7 +12,14 @@ import { type RenderGate, renderGate } from './render-gate';
 import { sharedPageAddress } from './shared-page';
 import { sharedPages, takeFillMark } from './shared-pages';
 import { requestIdFrom } from './request-id';
-import { COMMON_SECURITY_HEADERS, REFERRER_POLICY, strictTransportSecurity } from './security-headers';
+import { errorBody } from './envelope';
+import { outageDocument } from './page-guard';
+import {
+  API_CONTENT_SECURITY_POLICY,
+  COMMON_SECURITY_HEADERS,
+  REFERRER_POLICY,
+  strictTransportSecurity,
+} from './security-headers';
 
 const gzip = promisify(zlib.gzip);
 /** The buy page's seat map document (fan-pages seat-map.ts): `/market/<eventPk>/map`. */
@@ -65,6 +76,7 @@ export function encoreListener(options: ListenerOptions): http.RequestListener {
         return Array.isArray(value) ? value.join(', ') : value;
       },
     });
+    if (databaseDown() && OUTAGE_GATED.test(req.url ?? '/')) return answerOutage(req, res);
     if (shared) return void pages.answer(req, res, shared);
     if (options.seatMap && req.method === 'GET' && SEAT_MAP_PATH.test(req.url ?? '')) {
       return void answerSeatMap(req, res, options.seatMap).catch((err: unknown) => {
@@ -75,6 +87,51 @@ export function encoreListener(options: ListenerOptions): http.RequestListener {
     render(req, res);
   };
 }
+
+/**
+ * What the outage gate answers itself while the database is unreachable: every page and `/v1` call, not
+ * Next.js's own files, the health check, the widget's script or the API reference (none reads the database).
+ */
+const OUTAGE_GATED = /^\/(?!_next\/|healthz(?:[/?]|$)|widget\/|docs(?:[/?]|$)|icon\.svg|favicon\.ico|robots\.txt)/;
+
+/**
+ * A 503 with Retry-After while the database is unreachable (server/lib/db-health.ts): the envelope on
+ * `/v1`, else Encore's branded page in the fan's language (the address's `lang`, the remembered one, the
+ * browser's), with the headers every answer carries.
+ */
+function answerOutage(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const url = new URL(req.url ?? '/', 'http://encore');
+  const requestId = requestIdFrom(req.headers['x-request-id']);
+  const headers: http.OutgoingHttpHeaders = {
+    'retry-after': String(OUTAGE_RETRY_AFTER_S),
+    'cache-control': 'no-store',
+    'x-request-id': requestId,
+  };
+  for (const { key, value } of [...COMMON_SECURITY_HEADERS, REFERRER_POLICY.usual]) headers[key.toLowerCase()] = value;
+  let body: string;
+  if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
+    headers['content-type'] = 'application/json; charset=utf-8';
+    headers['content-security-policy'] = API_CONTENT_SECURITY_POLICY;
+    body = JSON.stringify(errorBody(databaseUnavailable()));
+  } else {
+    const cookie = /(?:^|;\s*)encore_lang=([^;]+)/.exec(String(req.headers.cookie ?? ''))?.[1];
+    const locale = resolveLocale({
+      lang: url.searchParams.get('lang'),
+      cookie,
+      acceptLanguage: String(req.headers['accept-language'] ?? ''),
+    });
+    headers['content-type'] = 'text/html; charset=utf-8';
+    headers['content-security-policy'] = OUTAGE_PAGE_POLICY;
+    body = outageDocument(locale, `${url.pathname}${url.search}`);
+  }
+  headers['content-length'] = Buffer.byteLength(body);
+  res.writeHead(503, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+/** The outage page is a plain document: its one style block and our icon, nothing else. */
+const OUTAGE_PAGE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
  * Sends the seat map document with the headers Next.js and the proxy give every answer (next.config.ts,

@@ -121,7 +121,29 @@ export function refusalPage(refusal: Refusal, locale: Locale, fanPage: boolean):
   const m = MESSAGES[locale].requestError;
   const copy = refusal.status === 403 ? m.forbidden : m.badRequest;
   const home = fanPage ? { href: '/me', label: MESSAGES[locale].notFound.home } : { href: '/', label: m.home };
-  const html = `<!doctype html>
+  return new Response(brandedDocument(locale, refusal.status, copy, home), {
+    status: refusal.status,
+    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
+  });
+}
+
+/**
+ * The branded 503 of a page asked for while the database is unreachable (server/lib/db-health.ts), in the
+ * fan's language: the way on is the same address again.
+ */
+export function outageDocument(locale: Locale, path: string): string {
+  const m = MESSAGES[locale].requestError.unavailable;
+  return brandedDocument(locale, 503, m, { href: path, label: m.retry });
+}
+
+/** Encore's plain branded document: a title, a sentence and one link on. */
+function brandedDocument(
+  locale: Locale,
+  status: number,
+  copy: { title: string; body: string },
+  next: { href: string; label: string },
+): string {
+  return `<!doctype html>
 <html lang="${locale}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(copy.title)} · Encore</title><link rel="icon" href="/icon.svg">
 <style>body{margin:0;font:16px/1.5 system-ui,sans-serif;color:#14171f;background:#f4f6f9}
@@ -129,12 +151,8 @@ main{max-width:32rem;margin:4rem auto;padding:2rem;background:#fff;border:1px so
 header{display:flex;align-items:center;gap:.5rem;font-weight:600;margin-bottom:1.5rem}
 h1{font-size:1.5rem;line-height:1.2;margin:0 0 .75rem}p{color:#545c6b}
 a.btn{display:inline-block;margin-top:1rem;padding:.6rem 1rem;border-radius:8px;background:#0a58d6;color:#fff;text-decoration:none}</style>
-</head><body><main data-testid="request-error" data-status="${refusal.status}">
+</head><body><main data-testid="request-error" data-status="${status}">
 <header><img src="/icon.svg" alt="" width="28" height="28"> Encore</header>
 <h1>${escapeHtml(copy.title)}</h1><p>${escapeHtml(copy.body)}</p>
-<a class="btn" href="${home.href}">${escapeHtml(home.label)}</a></main></body></html>`;
-  return new Response(html, {
-    status: refusal.status,
-    headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
-  });
+<a class="btn" href="${escapeHtml(next.href)}">${escapeHtml(next.label)}</a></main></body></html>`;
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { getDb } from '@/db';
 import { env } from '@/server/env';
+import { noteDatabaseFault } from '@/server/lib/db-health';
 import { AppError, clientErrorFrom, unavailableFrom } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import { recordApiRequest } from '@/server/lib/metrics';
@@ -159,7 +160,10 @@ export function handle<Q extends z.ZodType, B extends z.ZodType, P extends z.Zod
 function answeredError(err: unknown, where: Record<string, unknown>): AppError | null {
   if (err instanceof AppError) return err;
   const known = clientErrorFrom(err) ?? unavailableFrom(err);
-  if (known?.code === 'UNAVAILABLE') log.warn('database unavailable', { ...where, ...errorFields(err) });
+  if (known?.code === 'UNAVAILABLE') {
+    log.warn('database unavailable', { ...where, ...errorFields(err) });
+    noteDatabaseFault(err);
+  }
   return known;
 }
 

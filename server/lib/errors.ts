@@ -128,7 +128,11 @@ const CLIENT_VALUE_CODES = new Set(['22P02', '22003', '22001', '22008', '22007',
  * Retry-After; null for any other error.
  */
 export function unavailableFrom(err: unknown): AppError | null {
-  if (!isConnectionFault(err)) return null;
+  return isConnectionFault(err) ? databaseUnavailable() : null;
+}
+
+/** The partner API's and the dashboard's answer while the database is unreachable. */
+export function databaseUnavailable(): AppError {
   return new AppError(
     'UNAVAILABLE',
     `Encore is unavailable for a moment; nothing of this call was lost: retry after ${OUTAGE_RETRY_AFTER_S} s`,

@@ -59,6 +59,9 @@ export function afterCommit(executor: DbOrTx | Work, effect: () => void): void {
   else effect();
 }
 
+/** Waits before each new run of a transaction that met a dropped connection (under half a second in all). */
+const RETRY_WAITS_MS = [10, 40, 100, 250];
+
 /**
  * The one way to act after a commit: runs `fn` in a transaction and, only when it commits, the effects it
  * asked for, in order; a rollback (an error) drops them. Given a `Work` already under way, `fn` joins it
@@ -108,14 +111,18 @@ export async function transaction<T>(fn: (work: Work) => Promise<T>, within: Wor
     }
   };
   let outcome = await run();
-  if ('retry' in outcome) {
-    // A connection the server dropped (a restart, a terminated backend): once more, on a fresh connection,
-    // with none of the first run's effects.
+  // A connection the server dropped (a restart, a terminated backend): run again, with none of the failed
+  // run's effects, once the pool hands out a live connection. The pool may still hold other connections the
+  // same restart killed (the driver learns of each when it uses it): each fails at once, so a few short
+  // waits reach a fresh one; past them the outage stands and the caller gets it (a 503).
+  for (const waitMs of RETRY_WAITS_MS) {
+    if (!('retry' in outcome)) break;
     log.warn('transaction retried after a dropped connection', errorFields(outcome.retry));
     effects.length = 0;
+    await new Promise((r) => setTimeout(r, waitMs));
     outcome = await run();
-    if ('retry' in outcome) throw outcome.retry;
   }
+  if ('retry' in outcome) throw outcome.retry;
   const result = outcome.value;
   const failed = (what: string) => (err: unknown) =>
     log.warn('an after-commit effect failed; its sweep catches up', { effect: what, ...errorFields(err) });

@@ -3,6 +3,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { z } from 'zod';
 import { getStaffSession } from '@/server/auth/session';
+import { noteDatabaseFault } from '@/server/lib/db-health';
 import { AppError, clientErrorFrom, type ErrorCode, unavailableFrom } from '@/server/lib/errors';
 
 /** Per-request context: the signed-in staff member (or null). Same for HTTP calls and server components. */
@@ -80,6 +81,7 @@ const mapAppErrors = t.middleware(async ({ next }) => {
   const cause = isAppError(result.error.cause)
     ? result.error.cause
     : (clientErrorFrom(result.error.cause) ?? unavailableFrom(result.error.cause));
+  if (cause?.code === 'UNAVAILABLE') noteDatabaseFault(result.error.cause);
   const code = cause && TRPC_CODE_OF[cause.code];
   if (cause && code) throw new TRPCError({ code, message: cause.message, cause });
   return result;

@@ -2,6 +2,7 @@ import { getDb } from '@/db';
 import { publicBaseUrl } from '@/server/env';
 import { requestIdOf } from '@/server/http/request-id';
 import { isConnectionFault } from '@/server/lib/db-faults';
+import { noteDatabaseFault } from '@/server/lib/db-health';
 import { AppError } from '@/server/lib/errors';
 import { errorFields, log } from '@/server/lib/log';
 import {
@@ -83,7 +84,9 @@ async function failedPayment(
     log.warn('payment not taken: the partner could not confirm the tickets', where);
     return 'partner_unavailable';
   }
-  if (isConnectionFault(err)) log.warn('payment not taken: database unavailable', where);
-  else log.error('payment not taken: unexpected error', where);
+  if (isConnectionFault(err)) {
+    log.warn('payment not taken: database unavailable', where);
+    noteDatabaseFault(err);
+  } else log.error('payment not taken: unexpected error', where);
   return 'unavailable';
 }
