@@ -73,6 +73,50 @@ test('staff sign-in: typed before the scripts, sent after; Enter pressed before 
   }
 });
 
+test('staff accounts: an invitation accepted and a password changed with what was typed before the scripts', async ({
+  browser,
+}) => {
+  const admin = await staffPage(browser);
+  const email = `typed-invitee-${RUN}@encore.test`;
+  const password = 'typed-early-password-1';
+
+  // The invitation form, typed into before it is live.
+  let release = await openHeld(admin, '/dashboard/staff', 'form[aria-label="Invite a staff member"]');
+  const invitations = admin.getByTestId('staff-invitations');
+  await invitations.getByLabel('E-mail').fill(email);
+  await goLive(admin, release, 'form[aria-label="Invite a staff member"]');
+  await invitations.getByRole('button', { name: 'Invite' }).click();
+  const link = (await invitations.getByTestId('secret-value').textContent()) ?? '';
+  expect(link).toMatch(/\/invite\/[A-Za-z0-9]{32}$/);
+  await admin.context().close();
+
+  // The invitee's account form (name and the password twice), typed early.
+  const context = await browser.newContext();
+  const invitee = await context.newPage();
+  release = await openHeld(invitee, new URL(link).pathname, 'form');
+  await invitee.getByLabel('Name').fill('Early Typist');
+  await invitee.getByLabel('Password', { exact: true }).fill(password);
+  await invitee.getByLabel('Repeat password').fill(password);
+  await goLive(invitee, release, 'form');
+  await invitee.getByRole('button', { name: 'Create account' }).click();
+  await expect(invitee).toHaveURL(/\/dashboard$/);
+  await expect(invitee.locator('.sidebar-user')).toHaveText(email);
+
+  // Their own password, changed with both fields typed early: every session ends, the new one signs in.
+  release = await openHeld(invitee, '/dashboard/staff', 'form[aria-label="Change your password"]');
+  const form = invitee.getByTestId('staff-password');
+  await form.getByLabel('Current password').fill(password);
+  await form.getByLabel('New password').fill('typed-early-password-2');
+  await goLive(invitee, release, 'form[aria-label="Change your password"]');
+  await form.getByRole('button', { name: 'Change password' }).click();
+  await expect(invitee).toHaveURL(/\/signin/);
+  await invitee.getByLabel('E-mail').fill(email);
+  await invitee.getByLabel('Password').fill('typed-early-password-2');
+  await invitee.getByLabel('Password').press('Enter');
+  await expect(invitee).toHaveURL(/\/dashboard$/);
+  await context.close();
+});
+
 test('staff forms: new partner, rename, return origins, webhook, protection and fee keep what was typed early', async ({
   browser,
   request,

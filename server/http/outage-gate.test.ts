@@ -1,10 +1,8 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb } from '@/db';
 import { databaseDown, noteDatabaseFault, resetDatabaseHealth } from '@/server/lib/db-health';
 import { onRequestError } from '@/instrumentation';
-import { encoreListener } from './listener';
+import { listenerWithStandIn } from '@/server/testing/listener';
 
 const realUrl = process.env.DATABASE_URL;
 afterEach(async () => {
@@ -14,24 +12,6 @@ afterEach(async () => {
     process.env.DATABASE_URL = realUrl;
   }
 });
-
-/** Encore's listener with a stand-in for Next.js that records what reached it. */
-async function server() {
-  const asked: string[] = [];
-  const srv: http.Server = http.createServer(
-    encoreListener({
-      handle: (req, res) => {
-        asked.push(req.url!);
-        res.end('next');
-      },
-      hops: 0,
-      keepPages: false,
-      port: (): number => (srv.address() as AddressInfo).port,
-    }),
-  );
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  return { base: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, asked, close: () => srv.close() };
-}
 
 // As in an app instance: Next.js's Node.js runtime reports the errors (instrumentation.ts).
 const runtime = process.env.NEXT_RUNTIME;
@@ -47,7 +27,7 @@ const refused = () => Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'
 
 describe('the outage gate', () => {
   it('while PostgreSQL is unreachable: branded 503 pages in the fan’s language, the envelope’s 503 on /v1, then back', async () => {
-    const { base, asked, close } = await server();
+    const { base, asked, close } = await listenerWithStandIn();
     try {
       await closeDb();
       process.env.DATABASE_URL = 'postgres://encore@127.0.0.1:9/encore';
@@ -87,7 +67,7 @@ describe('the outage gate', () => {
       await expect.poll(() => databaseDown(), { timeout: 10_000 }).toBe(false);
       expect(await (await fetch(`${base}/market/evt_1`)).text()).toBe('next');
     } finally {
-      close();
+      await close();
     }
   });
 

@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
-import { encoreListener } from '@/server/http/listener';
 import { createListing } from '@/server/modules/marketplace';
 import { setPartnerReturnOrigins } from '@/server/modules/partners';
+import { listenerWithStandIn } from '@/server/testing/listener';
 import { sellerMarket } from '@/server/testing/market';
 import { seatMapDocument } from './seat-map';
 
@@ -141,21 +139,7 @@ describe('the seat map document', () => {
 
 describe('Encore’s server answers it without Next.js', () => {
   it('with the headers every answer carries, gzipped when taken; any other address goes to Next.js', async () => {
-    const asked: string[] = [];
-    const server: http.Server = http.createServer(
-      encoreListener({
-        handle: (req, res) => {
-          asked.push(req.url!);
-          res.end('next');
-        },
-        hops: 0,
-        keepPages: false,
-        port: (): number => (server.address() as AddressInfo).port,
-        seatMap: (url) => seatMapDocument(url, getDb()),
-      }),
-    );
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { base, asked, close } = await listenerWithStandIn({ seatMap: (url) => seatMapDocument(url, getDb()) });
     try {
       const res = await fetch(`${base}/market/${eventPk}/map?show=${showPk}&lang=en`, {
         headers: { 'x-request-id': 'req-map-1', 'accept-encoding': 'gzip' },
@@ -174,7 +158,7 @@ describe('Encore’s server answers it without Next.js', () => {
       await (await fetch(`${base}/market/${eventPk}/mapping`)).text();
       expect(asked).toEqual([`/market/${eventPk}/map`, `/market/${eventPk}/mapping`]);
     } finally {
-      await new Promise<void>((r) => server.close(() => r()));
+      await close();
     }
   });
 });
