@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb } from '@/db';
-import { databaseDown, noteDatabaseFault, resetDatabaseHealth } from '@/server/lib/db-health';
+import { databaseDown, databaseProbing, noteDatabaseFault, resetDatabaseHealth } from '@/server/lib/db-health';
 import { onRequestError } from '@/instrumentation';
 import { listenerWithStandIn } from '@/server/testing/listener';
 
@@ -33,7 +33,7 @@ describe('the outage gate', () => {
       process.env.DATABASE_URL = 'postgres://encore@127.0.0.1:9/encore';
       // A page's render met the outage: Next.js reports it, and the gate closes.
       await onRequestError(refused());
-      expect(databaseDown()).toBe(true);
+      await expect.poll(() => databaseDown()).toBe(true);
 
       const page = await fetch(`${base}/market/evt_1?show=1&lang=es`, { headers: { 'x-request-id': 'req-out-1' } });
       expect(page.status).toBe(503);
@@ -71,9 +71,15 @@ describe('the outage gate', () => {
     }
   });
 
-  it('only a connection fault closes it', async () => {
+  it('only a connection fault the database has not recovered from closes it', async () => {
     noteDatabaseFault(Object.assign(new Error('duplicate key'), { code: '23505' }));
     await onRequestError(new Error('a bug in a page'));
+    // A terminated backend: a fault, but PostgreSQL answers the probe, so pages stay Next.js's.
+    noteDatabaseFault(
+      Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+    );
+    expect(databaseProbing()).toBe(true);
+    await expect.poll(() => databaseProbing()).toBe(false);
     expect(databaseDown()).toBe(false);
   });
 });
