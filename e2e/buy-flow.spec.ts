@@ -1,16 +1,5 @@
 import { type APIRequestContext, expect, type Page, test } from './fixtures';
-import {
-  axe,
-  call,
-  createPartner,
-  hydrated,
-  listTicket,
-  pageShot,
-  RUN,
-  setUp,
-  payWithTestCard,
-  PRESENTATION,
-} from './helpers';
+import { axe, call, createPartner, listTicket, pageShot, RUN, setUp, payWithTestCard, PRESENTATION } from './helpers';
 
 /*
  * The buying flow in a real browser: the partner's entry URL, the market with every fee shown, filters and
@@ -166,7 +155,6 @@ test('a fan finds tickets with every fee shown, filters and sorts, pays and open
   await expect(page.getByTestId('checkout-breakdown')).toContainText('$60.00');
   await expect(page.getByTestId('checkout-breakdown')).toContainText('$6.00');
   await expect(page.getByTestId('checkout-total')).toHaveText('$66.00');
-  await hydrated(page, '[data-testid="pay"]');
   await page.getByLabel('E-mail for your tickets').fill('not-an-email');
   await page.getByTestId('pay').click();
   await expect(page.getByText('Enter a valid e-mail address.')).toBeVisible();
@@ -208,7 +196,6 @@ test('a declined card leaves the hold running: the purchase page counts down and
 }) => {
   await page.goto(await entry(request, { showId: '1', lang: 'en', ticketOptionId: 'VIP' }));
   await page.getByTestId('buy').click();
-  await hydrated(page, '[data-testid="pay"]');
   await page.getByLabel('E-mail for your tickets').fill(BUYER);
   await page.getByTestId('pay').click();
   await page.waitForURL(/\/pay\/pay_/);
@@ -236,7 +223,6 @@ test('a declined card leaves the hold running: the purchase page counts down and
 test('an empty show offers the wishlist and saves it', async ({ page, request }) => {
   await page.goto(await entry(request, { showId: '2', lang: 'en' }));
   await expect(page.getByTestId('market-empty')).toBeVisible();
-  await hydrated(page, '[data-testid="wishlist-form"] button');
   await page.getByLabel('E-mail').fill(`wish-${RUN}@fans.test`);
   await page.getByRole('button', { name: 'Notify me' }).click();
   await expect(page.getByTestId('wishlist-saved')).toContainText(`wish-${RUN}@fans.test`);

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from './fixtures';
-import { RUN, hydrated, signIn, submitNewPartner } from './helpers';
+import { RUN, signIn, submitNewPartner } from './helpers';
 
 /** The partner's public event feed: a real HTTP server on loopback answering whatever `feed` holds. */
 class FeedServer {
@@ -73,7 +73,6 @@ test('staff point a partner at its event feed and pull it into the catalogue', a
 
   const integration = page.getByTestId('integration');
   await test.step('save the feed URL; nothing has run yet', async () => {
-    await hydrated(page, 'form[aria-label="Integration settings"]');
     await integration.getByLabel('Feed URL').fill(server.url);
     await integration.getByRole('button', { name: 'Save integration' }).click();
     await expect(integration.getByText('Saved.')).toBeVisible();

@@ -3,7 +3,6 @@ import {
   axe,
   call,
   createPartner,
-  hydrated,
   listTicket,
   RUN,
   setUp,
@@ -126,7 +125,6 @@ test('reissue off (the default): transfer promised, the guarantee on checkout, p
   await test.step('staff set the partner’s support contact; a bad value is refused at its field', async () => {
     const admin = await partnerAdmin(browser, m.partnerId, '');
     const form = admin.getByRole('form', { name: 'Support contact' });
-    await hydrated(admin, 'form[aria-label="Support contact"] button');
     await form.getByLabel('Support page').fill('http://help.partner.example');
     await form.getByRole('button', { name: 'Save support contact' }).click();
     await expect(form.getByText('The support URL must be an https:// URL')).toBeVisible();
@@ -178,7 +176,6 @@ test('reissue off (the default): transfer promised, the guarantee on checkout, p
   });
 
   await test.step('the payment page states it too; then the order after payment', async () => {
-    await hydrated(page, '[data-testid="pay"]');
     await page.getByLabel('E-mail for your tickets').fill(BUYER);
     await page.getByTestId('pay').click();
     await page.waitForURL(/\/pay\/pay_/);
@@ -259,7 +256,6 @@ test('reissue on: the buy page and the guarantee promise a new code in the buyer
   const m = await market(request, `Reemisión ${RUN}`, `gua-seller2-${RUN}@fans.test`);
   const admin = await partnerAdmin(browser, m.partnerId, '#protection');
   const section = admin.getByTestId('partner-protection');
-  await hydrated(admin, '#partner-protection');
   await section.getByLabel('Reissue after resale').selectOption('yes');
   await section.getByRole('button', { name: 'Save protection' }).click();
   await expect(section.getByText('Saved.')).toBeVisible();

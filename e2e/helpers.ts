@@ -376,7 +376,6 @@ export async function pointWebhooks(browser: Browser, partnerId: string, url: st
   const admin = await staff.newPage();
   await admin.goto(`/dashboard/partners/${partnerId}`);
   await signIn(admin);
-  await hydrated(admin, '[data-testid="webhooks"] form');
   const section = admin.getByTestId('webhooks');
   await section.getByLabel('Receiver URL').fill(url);
   await section.getByRole('button', { name: 'Create endpoint' }).click();
@@ -391,7 +390,6 @@ export async function pointVerification(browser: Browser, partnerId: string, url
   await signIn(staff);
   await expect(staff).toHaveURL(new RegExp(`/dashboard/partners/${partnerId}$`));
   const integration = staff.getByTestId('integration');
-  await hydrated(staff, '[data-testid="integration"] form');
   await integration.getByLabel('Verification URL').fill(url);
   await integration.getByRole('button', { name: 'Save integration' }).click();
   await expect(integration.getByText('Saved.')).toBeVisible();

@@ -2,7 +2,6 @@ import { type Browser, expect, test } from './fixtures';
 import {
   call,
   createPartner,
-  hydrated,
   listTicket,
   pushCappedEurEvent,
   RUN,
@@ -70,7 +69,6 @@ test('a fan who sells, buys or asks to be told on Spanish pages gets Spanish mai
     const seller = await (await browser.newContext(PHONE)).newPage();
     await seller.goto(`${sellUrl}&token=${token}`);
     await expect(seller.locator('html')).toHaveAttribute('lang', 'es');
-    await hydrated(seller, '[data-testid="price-input"]');
     await seller.getByTestId('price-input').fill('45');
     await seller.getByTestId('price-input').press('Enter');
     await expect(seller.getByTestId('sell-done')).toBeVisible();
@@ -84,7 +82,6 @@ test('a fan who sells, buys or asks to be told on Spanish pages gets Spanish mai
     await buyer.goto(entry);
     await expect(buyer.locator('html')).toHaveAttribute('lang', 'es');
     await buyer.getByTestId('buy').click();
-    await hydrated(buyer, '[data-testid="pay"]');
     await buyer.getByLabel('Correo para tus entradas').fill(BUYER);
     await buyer.getByTestId('pay').click();
     await expect(buyer).toHaveURL(/\/pay\/pay_/);
@@ -103,7 +100,6 @@ test('a fan who sells, buys or asks to be told on Spanish pages gets Spanish mai
     const wish = await (await browser.newContext(PHONE)).newPage();
     const market = await spanishBuyUrl();
     await wish.goto(market);
-    await hydrated(wish, '[data-testid="wishlist-form"] button');
     await wish.getByLabel('Correo electrónico').fill(WISH);
     await wish.getByRole('button', { name: 'Avisarme' }).click();
     await expect(wish.getByTestId('wishlist-saved')).toContainText(WISH);

@@ -79,7 +79,6 @@ test('staff set market terms, filter listings and refund a paid purchase behind 
       page.getByRole('navigation', { name: 'Partner sections' }).getByRole('link', { name: 'Market' }),
     ).toBeVisible();
     const terms = page.getByTestId('market-terms');
-    await hydrated(page, '#market-terms');
     await terms.getByLabel('Buyer fee (%)').fill('150');
     await terms.getByRole('button', { name: 'Save terms' }).click();
     await expect(terms.getByText('At most 100')).toBeVisible();

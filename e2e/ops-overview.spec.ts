@@ -3,7 +3,6 @@ import {
   axe,
   call,
   createPartner,
-  hydrated,
   listTicket,
   payWithTestCard,
   pushCappedEurEvent,
@@ -49,7 +48,6 @@ test('staff read the market’s figures, filtered by partner and event', async (
     await fan.goto(`${u.pathname}${u.search}&lang=en`);
     await fan.getByTestId('buy').first().click();
     await expect(fan).toHaveURL(/\/checkout\?listings=/);
-    await hydrated(fan, '[data-testid="pay"]');
     await fan.getByLabel('E-mail for your tickets').fill(BUYER);
     await fan.getByTestId('pay').click();
     await fan.waitForURL(/\/pay\/pay_/);

@@ -177,7 +177,6 @@ test('a transferred ticket: the old link says so, the new one waits for the reis
       await admin.goto(`/dashboard/partners/${partnerId}#protection`);
       await signIn(admin);
       const section = admin.getByTestId('partner-protection');
-      await hydrated(admin, '#partner-protection');
       await expect(section.getByText('This partner does not reissue')).toBeVisible();
       await section.getByLabel('Reissue after resale').selectOption('yes');
       await section.getByRole('button', { name: 'Save protection' }).click();
@@ -276,7 +275,6 @@ test('a transferred ticket: the old link says so, the new one waits for the reis
       await admin.getByRole('link', { name: title }).click();
       await expect(admin.getByTestId('protection-state-soon')).toHaveText('Protected');
       const form = admin.getByRole('form', { name: 'Protection of show soon' });
-      await hydrated(admin, '[data-testid^="protection-show-"] select');
       await form.getByLabel('Protection').selectOption('off');
       await form.getByRole('button', { name: 'Save' }).click();
       const dialog = admin.getByRole('alertdialog');

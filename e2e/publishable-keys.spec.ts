@@ -85,7 +85,6 @@ test('publishable keys: printed, shown whole, held to the widget origins in a br
     await expect(keys.getByTestId('publishable-key-live')).toContainText(created.publishableKey);
     await expect(keys.getByTestId('publishable-key-test')).toContainText(created.testPublishableKey);
     await expect(page.getByTestId('widget-origins-warning')).toContainText('Any origin may show this partner');
-    await hydrated(page, 'form[aria-label="Allowed widget origins"]');
     const form = page.getByRole('form', { name: 'Allowed widget origins' });
     await form.getByLabel('Allowed widget origins').fill(`${origins[0]}/`);
     await form.getByRole('button', { name: 'Save widget origins' }).click();

@@ -72,7 +72,6 @@ test('staff configure a webhook endpoint, follow deliveries, retry a failed one 
 
   await test.step('sign in and create a partner', async () => {
     ({ partnerId } = await createPartnerOnDashboard(page, partnerName));
-    await hydrated(page, '[data-testid="webhooks"] form');
   });
 
   await test.step('a bad URL is refused with a readable message beside the field', async () => {

@@ -3,7 +3,6 @@ import {
   axe,
   baseURL,
   createPartner,
-  hydrated,
   listTicket,
   PartnerSite,
   pushEurEvent,
@@ -127,7 +126,6 @@ test('mode="dialog" opens the buy page inside the partner’s page, where its re
   // Staff allow the partner's site to frame Encore's pages (its allowed return origins).
   await page.goto(`/dashboard/partners/${partner.partnerId}`);
   await signIn(page);
-  await hydrated(page, 'form[aria-label="Allowed return origins"]');
   const form = page.getByRole('form', { name: 'Allowed return origins' });
   await form.getByLabel('Allowed return origins').fill(site.origin);
   await form.getByRole('button', { name: 'Save return origins' }).click();
