@@ -28,10 +28,14 @@ export const webhookDispatchJob = defineJob({
 });
 
 async function scheduleDispatchAt(at: Date | string): Promise<void> {
-  // One queued dispatch per second of due time, however many messages fall due in it.
+  // One queued dispatch per second of due time, however many messages fall due in it; this process asks
+  // once per second (a dispatcher claims many times a second, each claim's lease ending in the same second).
   const second = Math.ceil(new Date(at).getTime() / 1000);
+  if (second === lastAsked) return;
+  lastAsked = second;
   await sendJob(webhookDispatchJob, {}, { runAt: new Date(second * 1000), singletonKey: `at-${second}` });
 }
+let lastAsked = 0;
 
 /** Asks for a dispatch soon, outside any transaction: at boot, for what the last run left pending. */
 export function requestDispatch(): void {
