@@ -1,5 +1,5 @@
 import type { PendingQuery, Row, Sql } from 'postgres';
-import { isConnectionFault } from '@/server/lib/db-faults';
+import { isConnectionFault, RECONNECT_WAITS_MS } from '@/server/lib/db-faults';
 
 /**
  * The pool's statements (those outside a transaction) with more tries on a fresh connection when the one
@@ -29,7 +29,6 @@ export function withStatementRetry(sql: Sql): Sql {
   });
 }
 
-const WAITS_MS = [10, 40, 100, 250];
 const SERVER_ENDED = new Set(['57P01', '57P02', '57P03']);
 const READ = /^\s*(?:select|show|values|table)\b/i;
 
@@ -56,8 +55,8 @@ function retrying(make: () => PendingQuery<Row[]>, text: string): PendingQuery<R
         try {
           return await settle(query);
         } catch (err) {
-          if (attempt >= WAITS_MS.length || !mayRunAgain(text, err)) throw err;
-          await new Promise((r) => setTimeout(r, WAITS_MS[attempt]));
+          if (attempt >= RECONNECT_WAITS_MS.length || !mayRunAgain(text, err)) throw err;
+          await new Promise((r) => setTimeout(r, RECONNECT_WAITS_MS[attempt]));
           const next = make() as Query;
           next.isRaw = first.isRaw;
           query = next;

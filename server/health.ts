@@ -1,4 +1,4 @@
-import { getSql } from '@/db';
+import { pingDatabase } from '@/server/lib/db-health';
 import { isDraining } from '@/server/shutdown';
 
 export interface Health {
@@ -16,10 +16,7 @@ export interface Health {
 export async function checkHealth(): Promise<Health> {
   if (isDraining()) return { ok: false, database: 'up', draining: true, error: 'the instance is stopping' };
   try {
-    await Promise.race([
-      getSql()`select 1`,
-      new Promise((_, reject) => setTimeout(() => reject(new Error('database did not answer within 2 s')), 2000)),
-    ]);
+    await pingDatabase();
     return { ok: true, database: 'up' };
   } catch (err) {
     return { ok: false, database: 'down', error: (err as Error).message };

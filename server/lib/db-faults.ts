@@ -34,5 +34,11 @@ const CLIENT_CODES = new Set([
   'EAI_AGAIN',
 ]);
 
+/**
+ * Waits before each new run of a statement or transaction that met a dropped connection (under half a
+ * second in all): the pool may still hold other connections the same restart killed, each failing at once.
+ */
+export const RECONNECT_WAITS_MS = [10, 40, 100, 250];
+
 /** Seconds a caller is told to wait before retrying during a database outage. */
 export const OUTAGE_RETRY_AFTER_S = 5;

@@ -20,7 +20,7 @@ const store = globalThis as typeof globalThis & { __encoreDbHealth?: State };
 const state = (): State => (store.__encoreDbHealth ??= { downSince: null, probing: false, timer: null });
 
 const PROBE_EVERY_MS = 1_000;
-const PROBE_TIMEOUT_MS = 2_000;
+const PING_TIMEOUT_MS = 2_000;
 
 export function databaseDown(): boolean {
   return state().downSince !== null;
@@ -40,16 +40,29 @@ export function noteDatabaseFault(err: unknown): void {
   void probe(err);
 }
 
+/** Resolves when PostgreSQL answers `select 1` within two seconds (the health check's and the probe's test). */
+export async function pingDatabase(): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      getSql()`select 1`,
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(Object.assign(new Error('database did not answer within 2 s'), { code: 'ETIMEDOUT' })),
+          PING_TIMEOUT_MS,
+        );
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 async function probe(fault: unknown): Promise<void> {
   const s = state();
   s.timer = null;
   try {
-    await Promise.race([
-      getSql()`select 1`,
-      new Promise((_, reject) =>
-        setTimeout(() => reject(Object.assign(new Error('probe timed out'), { code: 'ETIMEDOUT' })), PROBE_TIMEOUT_MS),
-      ),
-    ]);
+    await pingDatabase();
     if (s.downSince !== null) log.info('database reachable again', { downForMs: Date.now() - s.downSince });
     s.downSince = null;
     s.probing = false;

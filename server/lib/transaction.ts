@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db, DbOrTx, Tx } from '@/db';
 import { sendJob, sendJobBatched, sendJobSoon } from '@/server/jobs/client';
 import type { JobInputs, JobName, SendOptions } from '@/server/jobs/types';
-import { isConnectionFault } from './db-faults';
+import { isConnectionFault, RECONNECT_WAITS_MS } from './db-faults';
 import { errorFields, log } from './log';
 
 /** Effects that must happen only once the transaction's writes are committed. */
@@ -59,9 +59,6 @@ export function afterCommit(executor: DbOrTx | Work, effect: () => void): void {
   else effect();
 }
 
-/** Waits before each new run of a transaction that met a dropped connection (under half a second in all). */
-const RETRY_WAITS_MS = [10, 40, 100, 250];
-
 /**
  * The one way to act after a commit: runs `fn` in a transaction and, only when it commits, the effects it
  * asked for, in order; a rollback (an error) drops them. Given a `Work` already under way, `fn` joins it
@@ -115,7 +112,7 @@ export async function transaction<T>(fn: (work: Work) => Promise<T>, within: Wor
   // run's effects, once the pool hands out a live connection. The pool may still hold other connections the
   // same restart killed (the driver learns of each when it uses it): each fails at once, so a few short
   // waits reach a fresh one; past them the outage stands and the caller gets it (a 503).
-  for (const waitMs of RETRY_WAITS_MS) {
+  for (const waitMs of RECONNECT_WAITS_MS) {
     if (!('retry' in outcome)) break;
     log.warn('transaction retried after a dropped connection', errorFields(outcome.retry));
     effects.length = 0;
