@@ -4,12 +4,11 @@ import zlib from 'node:zlib';
 import { OUTAGE_RETRY_AFTER_S } from '@/server/lib/db-faults';
 import { databaseDown } from '@/server/lib/db-health';
 import { databaseUnavailable } from '@/server/lib/errors';
-import { resolveLocale } from '@/server/lib/i18n/locales';
 import { log } from '@/server/lib/log';
 import type { SeatMapDocument } from '@/server/modules/fan-pages';
 import { setClientAddress } from './client-address';
 import { type RenderGate, renderGate } from './render-gate';
-import { sharedPageAddress } from './shared-page';
+import { requestLocale, sharedPageAddress } from './shared-page';
 import { sharedPages, takeFillMark } from './shared-pages';
 import { requestIdFrom } from './request-id';
 import { errorBody } from './envelope';
@@ -71,10 +70,7 @@ export function encoreListener(options: ListenerOptions): http.RequestListener {
     const shared = sharedPageAddress({
       method: req.method ?? 'GET',
       url: req.url ?? '/',
-      header: (name) => {
-        const value = req.headers[name];
-        return Array.isArray(value) ? value.join(', ') : value;
-      },
+      header: (name) => headerOf(req, name),
     });
     if (databaseDown() && OUTAGE_GATED.test(req.url ?? '/')) return answerOutage(req, res);
     if (shared) return void pages.answer(req, res, shared);
@@ -101,25 +97,18 @@ const OUTAGE_GATED = /^\/(?!_next\/|healthz(?:[/?]|$)|widget\/|docs(?:[/?]|$)|ic
  */
 function answerOutage(req: http.IncomingMessage, res: http.ServerResponse): void {
   const url = new URL(req.url ?? '/', 'http://encore');
-  const requestId = requestIdFrom(req.headers['x-request-id']);
   const headers: http.OutgoingHttpHeaders = {
+    ...everyAnswerHeaders(req),
     'retry-after': String(OUTAGE_RETRY_AFTER_S),
     'cache-control': 'no-store',
-    'x-request-id': requestId,
   };
-  for (const { key, value } of [...COMMON_SECURITY_HEADERS, REFERRER_POLICY.usual]) headers[key.toLowerCase()] = value;
   let body: string;
   if (url.pathname === '/v1' || url.pathname.startsWith('/v1/')) {
     headers['content-type'] = 'application/json; charset=utf-8';
     headers['content-security-policy'] = API_CONTENT_SECURITY_POLICY;
     body = JSON.stringify(errorBody(databaseUnavailable()));
   } else {
-    const cookie = /(?:^|;\s*)encore_lang=([^;]+)/.exec(String(req.headers.cookie ?? ''))?.[1];
-    const locale = resolveLocale({
-      lang: url.searchParams.get('lang'),
-      cookie,
-      acceptLanguage: String(req.headers['accept-language'] ?? ''),
-    });
+    const locale = requestLocale(url, (name) => headerOf(req, name));
     headers['content-type'] = 'text/html; charset=utf-8';
     headers['content-security-policy'] = OUTAGE_PAGE_POLICY;
     body = outageDocument(locale, `${url.pathname}${url.search}`);
@@ -144,17 +133,7 @@ async function answerSeatMap(
   seatMap: (url: URL) => Promise<SeatMapDocument>,
 ): Promise<void> {
   const doc = await seatMap(new URL(req.url ?? '/', 'http://encore'));
-  const headers: http.OutgoingHttpHeaders = {
-    ...doc.headers,
-    'x-request-id': requestIdFrom(req.headers['x-request-id']),
-  };
-  for (const { key, value } of [...COMMON_SECURITY_HEADERS, REFERRER_POLICY.usual]) headers[key.toLowerCase()] = value;
-  const forwarded = req.headers['x-forwarded-proto'];
-  const hsts = strictTransportSecurity(
-    (req.socket as { encrypted?: boolean }).encrypted === true,
-    Array.isArray(forwarded) ? forwarded.join(',') : forwarded,
-  );
-  if (hsts) headers['strict-transport-security'] = hsts;
+  const headers: http.OutgoingHttpHeaders = { ...doc.headers, ...everyAnswerHeaders(req) };
   let body = Buffer.from(doc.body);
   if (/\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
     body = await gzip(body, { level: 6 });
@@ -164,4 +143,25 @@ async function answerSeatMap(
   headers['content-length'] = body.length;
   res.writeHead(doc.status, headers);
   res.end(body);
+}
+
+/** A request header as one string (repeated ones joined). */
+function headerOf(req: http.IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * The headers Next.js and the proxy give every answer (next.config.ts, proxy.ts), for what this server
+ * answers itself: the request id, nosniff, the permissions and referrer policies, HSTS over https.
+ */
+function everyAnswerHeaders(req: http.IncomingMessage): http.OutgoingHttpHeaders {
+  const headers: http.OutgoingHttpHeaders = { 'x-request-id': requestIdFrom(req.headers['x-request-id']) };
+  for (const { key, value } of [...COMMON_SECURITY_HEADERS, REFERRER_POLICY.usual]) headers[key.toLowerCase()] = value;
+  const hsts = strictTransportSecurity(
+    (req.socket as { encrypted?: boolean }).encrypted === true,
+    headerOf(req, 'x-forwarded-proto'),
+  );
+  if (hsts) headers['strict-transport-security'] = hsts;
+  return headers;
 }

@@ -1,4 +1,4 @@
-import { LOCALE_COOKIE, resolveLocale } from '@/server/lib/i18n/locales';
+import { LOCALE_COOKIE, type Locale, resolveLocale } from '@/server/lib/i18n/locales';
 
 /**
  * Which answers may be shared by every fan who asks for the same address: an anonymous fan's
@@ -73,20 +73,32 @@ export function sharedPageAddress(req: RequestFacts): string | null {
   if (!BUY_PAGE.test(url.pathname)) return null;
   if (req.header('authorization') || ROUTER_HEADERS.some((name) => req.header(name) != null)) return null;
   if (url.searchParams.has('token') || url.searchParams.has('_rsc')) return null;
-  const cookies = (req.header('cookie') ?? '')
-    .split(';')
-    .map((c) => c.trim())
-    .filter(Boolean);
-  if (cookies.some((c) => !c.startsWith(`${LOCALE_COOKIE}=`))) return null;
-  const lang = resolveLocale({
-    lang: url.searchParams.get('lang'),
-    cookie: cookies.length ? cookies[cookies.length - 1].slice(LOCALE_COOKIE.length + 1) : null,
-    acceptLanguage: req.header('accept-language'),
-  });
+  if (cookiesOf(req.header('cookie')).some((c) => !c.startsWith(`${LOCALE_COOKIE}=`))) return null;
+  const lang = requestLocale(url, req.header);
   const query = new URLSearchParams({ lang });
   for (const name of BUY_PAGE_PARAMS) {
     const value = url.searchParams.get(name);
     if (value !== null) query.set(name, value);
   }
   return `${url.pathname}?${query}`;
+}
+
+function cookiesOf(header: string | null | undefined): string[] {
+  return (header ?? '')
+    .split(';')
+    .map((c) => c.trim())
+    .filter(Boolean);
+}
+
+/**
+ * A fan's language for a request as Encore's server sees it (before Next.js): the address's `lang`, then
+ * the remembered one (the last `encore_lang` cookie), then the browser's, then the default.
+ */
+export function requestLocale(url: URL, header: (name: string) => string | null | undefined): Locale {
+  const remembered = cookiesOf(header('cookie')).filter((c) => c.startsWith(`${LOCALE_COOKIE}=`));
+  return resolveLocale({
+    lang: url.searchParams.get('lang'),
+    cookie: remembered.length ? remembered[remembered.length - 1].slice(LOCALE_COOKIE.length + 1) : null,
+    acceptLanguage: header('accept-language'),
+  });
 }
