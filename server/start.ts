@@ -1,4 +1,3 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -39,7 +38,7 @@ const { SERVER_ENTRY } = await import('./server-entry');
 (globalThis as Record<symbol, unknown>)[SERVER_ENTRY] = true;
 const { default: next } = await import('next');
 const { env } = await import('./env');
-const { encoreListener } = await import('./http/listener');
+const { encoreListener, encoreServer } = await import('./http/listener');
 const app = next({ dev: false, dir: process.cwd(), hostname: hostname ?? 'localhost', port });
 const handle = app.getRequestHandler();
 // Loads the build and runs instrumentation.ts (database, migrations, jobs) before the first request.
@@ -53,7 +52,8 @@ const { readFileSync } = await import('node:fs');
 const { join } = await import('node:path');
 const buildId = readFileSync(join(process.cwd(), process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID'), 'utf8').trim();
 
-const server = http.createServer();
+// Encore's responses: a page Next.js fails during a database outage is the outage page (listener.ts).
+const server = encoreServer();
 const listener = encoreListener({
   handle: (req, res) => handle(req, res),
   hops: env().TRUSTED_PROXY_HOPS,

@@ -1,8 +1,8 @@
-import type http from 'node:http';
+import http from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { OUTAGE_RETRY_AFTER_S } from '@/server/lib/db-faults';
-import { databaseDown } from '@/server/lib/db-health';
+import { databaseDown, databaseProbing } from '@/server/lib/db-health';
 import { databaseUnavailable } from '@/server/lib/errors';
 import { log } from '@/server/lib/log';
 import type { SeatMapDocument } from '@/server/modules/fan-pages';
@@ -61,11 +61,15 @@ export function encoreListener(options: ListenerOptions): http.RequestListener {
     version: options.pageVersion,
     buildId: options.buildId,
   });
-  const render = (req: http.IncomingMessage, res: http.ServerResponse) =>
+  const render = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (res instanceof EncoreResponse && OUTAGE_PAGES.test(req.url ?? '/')) res.outageAware = true;
     gate.admit(req, res, () => void options.handle(req, res));
+  };
   return (req, res) => {
     // A fill is this process asking itself for a shared page: no one's page, so no client address.
     if (takeFillMark(req, pages.secret)) return render(req, res);
+    // One id for the request, whoever answers it (this server, the proxy, a route, an error line).
+    req.headers['x-request-id'] = requestIdFrom(req.headers['x-request-id']);
     setClientAddress(req, options.hops);
     const shared = sharedPageAddress({
       method: req.method ?? 'GET',
@@ -90,12 +94,69 @@ export function encoreListener(options: ListenerOptions): http.RequestListener {
  */
 const OUTAGE_GATED = /^\/(?!_next\/|healthz(?:[/?]|$)|widget\/|docs(?:[/?]|$)|icon\.svg|favicon\.ico|robots\.txt)/;
 
+/** The pages among them: `/v1` and `/api/` answer a database fault in their own format (a 503 envelope, tRPC's error). */
+const OUTAGE_PAGES =
+  /^\/(?!_next\/|healthz(?:[/?]|$)|widget\/|docs(?:[/?]|$)|icon\.svg|favicon\.ico|robots\.txt|v1(?:[/?]|$)|api\/)/;
+
+/**
+ * Encore's HTTP server's responses (`http.createServer({ ServerResponse: EncoreResponse })`, Node.js's own
+ * option for its response class; nothing is patched). A page the listener marks `outageAware` that Next.js
+ * fails (a 5xx) after a connection fault, while the database is unreachable or the probe asks whether it is
+ * (db-health.ts), is answered with the outage page rather than an error page: the first fans to meet an
+ * outage, before the gate closes, get the same truthful, retryable 503 as those after. Next.js's writeHead
+ * decides, or its first write or end when it set only statusCode; what Next.js writes after that is dropped.
+ */
+class EncoreResponse extends http.ServerResponse {
+  outageAware = false;
+  private replaced = false;
+
+  private takeOver(status: number): boolean {
+    if (this.replaced) return true;
+    if (!this.outageAware || this.headersSent || status < 500 || !(databaseDown() || databaseProbing())) return false;
+    this.replaced = true;
+    for (const name of this.getHeaderNames()) this.removeHeader(name);
+    const { headers, body } = outageAnswer(this.req);
+    super.writeHead(503, headers);
+    super.end(this.req.method === 'HEAD' ? undefined : body);
+    return true;
+  }
+
+  override writeHead(status: number, ...rest: unknown[]): this {
+    if (this.takeOver(status)) return this;
+    return (super.writeHead as (...args: unknown[]) => this)(status, ...rest);
+  }
+
+  override write(...args: unknown[]): boolean {
+    if (this.takeOver(this.statusCode)) return true;
+    return (super.write as (...a: unknown[]) => boolean)(...args);
+  }
+
+  override end(...args: unknown[]): this {
+    if (!this.takeOver(this.statusCode)) return (super.end as (...a: unknown[]) => this)(...args);
+    const done = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+    if (done) queueMicrotask(done);
+    return this;
+  }
+}
+
+/** Encore's HTTP server: its responses are EncoreResponse (server/start.ts, and the tests' stand-in). */
+export function encoreServer(listener?: http.RequestListener): http.Server {
+  const options = { ServerResponse: EncoreResponse as typeof http.ServerResponse };
+  return listener ? http.createServer(options, listener) : http.createServer(options);
+}
+
 /**
  * A 503 with Retry-After while the database is unreachable (server/lib/db-health.ts): the envelope on
  * `/v1`, else Encore's branded page in the fan's language (the address's `lang`, the remembered one, the
  * browser's), with the headers every answer carries.
  */
 function answerOutage(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const { headers, body } = outageAnswer(req);
+  res.writeHead(503, headers);
+  res.end(req.method === 'HEAD' ? undefined : body);
+}
+
+function outageAnswer(req: http.IncomingMessage): { headers: http.OutgoingHttpHeaders; body: string } {
   const url = new URL(req.url ?? '/', 'http://encore');
   const headers: http.OutgoingHttpHeaders = {
     ...everyAnswerHeaders(req),
@@ -114,8 +175,7 @@ function answerOutage(req: http.IncomingMessage, res: http.ServerResponse): void
     body = outageDocument(locale, `${url.pathname}${url.search}`);
   }
   headers['content-length'] = Buffer.byteLength(body);
-  res.writeHead(503, headers);
-  res.end(req.method === 'HEAD' ? undefined : body);
+  return { headers, body };
 }
 
 /** The outage page is a plain document: its one style block and our icon, nothing else. */

@@ -32,7 +32,7 @@ describe('the outage gate', () => {
       await closeDb();
       process.env.DATABASE_URL = 'postgres://encore@127.0.0.1:9/encore';
       // A page's render met the outage: Next.js reports it, and the gate closes.
-      await onRequestError(refused());
+      await onRequestError(refused(), { path: '/market/evt_1', method: 'GET', headers: {} });
       await expect.poll(() => databaseDown()).toBe(true);
 
       const page = await fetch(`${base}/market/evt_1?show=1&lang=es`, { headers: { 'x-request-id': 'req-out-1' } });
@@ -71,9 +71,60 @@ describe('the outage gate', () => {
     }
   });
 
+  it('answers the first pages that meet an outage, before the gate closes, with the outage page', async () => {
+    // As Next.js fails a page whose render met the outage: it reports the error, then writes its error page
+    // (by writeHead, or by statusCode and end), perhaps while the probe still runs.
+    const { base, close } = await listenerWithStandIn({
+      handle: async (req, res) => {
+        const url = req.url ?? '/';
+        if (url.includes('bug')) {
+          res.statusCode = 500;
+          return void res.end('next: a bug');
+        }
+        if (!url.includes('meets')) return void res.end('next');
+        await onRequestError(refused(), { path: url, method: 'GET', headers: {} });
+        res.setHeader('set-cookie', 'a=1');
+        if (url.startsWith('/sell')) {
+          res.statusCode = 500;
+          res.end('next error page');
+        } else {
+          res.writeHead(500, { 'content-type': 'text/html', 'cache-control': 'private' });
+          res.write('next error');
+          res.end(' page');
+        }
+      },
+    });
+    try {
+      const bug = await fetch(`${base}/me?bug=1`);
+      expect([bug.status, await bug.text()]).toEqual([500, 'next: a bug']);
+
+      await closeDb();
+      process.env.DATABASE_URL = 'postgres://encore@127.0.0.1:9/encore';
+      for (const path of ['/checkout/int_1?meets=1&lang=es', '/sell/tkt_1?meets=1&lang=es']) {
+        const page = await fetch(`${base}${path}`, { headers: { 'x-request-id': 'req-first' } });
+        expect(page.status).toBe(503);
+        expect(page.headers.get('retry-after')).toBe('5');
+        expect(page.headers.get('x-request-id')).toBe('req-first');
+        expect(page.headers.get('set-cookie')).toBeNull();
+        expect(page.headers.get('cache-control')).toBe('no-store');
+        const html = await page.text();
+        expect(html).toContain('Encore no está disponible por un momento');
+        expect(html).not.toContain('next');
+      }
+      // While the gate is closed, another bug's 500 is an outage too; once the database is back it is a 500.
+      await closeDb();
+      process.env.DATABASE_URL = realUrl;
+      await expect.poll(() => databaseDown() || databaseProbing(), { timeout: 10_000 }).toBe(false);
+      const after = await fetch(`${base}/me?bug=2`);
+      expect([after.status, await after.text()]).toEqual([500, 'next: a bug']);
+    } finally {
+      await close();
+    }
+  });
+
   it('only a connection fault the database has not recovered from closes it', async () => {
     noteDatabaseFault(Object.assign(new Error('duplicate key'), { code: '23505' }));
-    await onRequestError(new Error('a bug in a page'));
+    await onRequestError(new Error('a bug in a page'), { path: '/market/evt_1', method: 'GET', headers: {} });
     // A terminated backend: a fault, but PostgreSQL answers the probe, so pages stay Next.js's.
     noteDatabaseFault(
       Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),

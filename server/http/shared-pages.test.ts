@@ -161,10 +161,11 @@ describe('the shared buy page', () => {
 
   it('shares no answer but a plain 200 page, and passes the others on as they were made', async () => {
     for (let i = 0; i < 2; i++) {
-      const answer = await fetch(`${base}/market/evt_missing`);
+      const answer = await fetch(`${base}/market/evt_missing`, { headers: { 'x-request-id': `req_fan_${i}` } });
       expect(answer.status).toBe(404);
       expect(answer.headers.get('cache-control')).toContain('private');
-      expect(answer.headers.get('x-request-id')).toBe('req_of_the_render');
+      // The render's own header (it names the fan's request, which the fill passed on).
+      expect(answer.headers.get('x-request-id')).toBe(`req_fan_${i}`);
       await answer.text();
     }
     expect(rendersOf('/market/evt_missing?lang=en')).toBe(2);

@@ -2,7 +2,8 @@
  * What the e2e server reports as errors, kept so a test can ask whether a request it made logged an error
  * (bad input to a page is never an error log line). Two sources: our log's error level
  * (server/lib/log.ts hands each such line to ERROR_TAP while it is set) and Next.js's own reports
- * (`console.error`, `⨯ …`). Warnings are not errors and are left out. Installed only where TEST_HOOKS_SECRET
+ * (`console.error`, `⨯ …`; a production server routes those to the log too, server/lib/error-lines.ts, and
+ * so to the tap). Warnings are not errors and are left out. Installed only where TEST_HOOKS_SECRET
  * is set (the e2e server). Nothing of Node.js's streams is replaced: the log calls the tap itself.
  */
 
