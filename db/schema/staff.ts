@@ -1,4 +1,13 @@
-import { index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+
+/**
+ * The staff roles (server/lib/staff-roles.ts says what each may do; it holds the same list, and a test
+ * checks the two agree). Least privilege by default: a member or invitation without a role is a viewer.
+ */
+const ROLES = ['admin', 'finance', 'support', 'viewer'] as const;
+const roleCheck = (name: string, column: unknown) =>
+  check(name, sql`${column} in ('admin', 'finance', 'support', 'viewer')`);
 
 /** People who sign in to the dashboard. Passwords are bcrypt hashes. */
 export const staffUsers = pgTable(
@@ -8,15 +17,13 @@ export const staffUsers = pgTable(
     email: text().notNull(), // stored lower-cased
     name: text().notNull().default(''),
     passwordHash: text().notNull(),
-    role: text({ enum: ['admin', 'staff'] })
-      .notNull()
-      .default('staff'),
+    role: text({ enum: ROLES }).notNull().default('viewer'),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp({ withTimezone: true }),
     /** Carried in the session token; bumping it ends every session of this member at once. */
     sessionVersion: integer().notNull().default(0),
   },
-  (t) => [uniqueIndex('staff_users_email_idx').on(t.email)],
+  (t) => [uniqueIndex('staff_users_email_idx').on(t.email), roleCheck('staff_users_role_check', t.role)],
 );
 
 /**
@@ -28,9 +35,7 @@ export const staffInvitations = pgTable(
   {
     id: text().primaryKey(), // inv_…
     email: text().notNull(), // stored lower-cased
-    role: text({ enum: ['admin', 'staff'] })
-      .notNull()
-      .default('staff'),
+    role: text({ enum: ROLES }).notNull().default('viewer'),
     tokenHash: text().notNull(),
     /** The inviting member; kept as plain text so removing them keeps the record. */
     invitedBy: text(),
@@ -38,7 +43,11 @@ export const staffInvitations = pgTable(
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     acceptedAt: timestamp({ withTimezone: true }),
   },
-  (t) => [uniqueIndex('staff_invitations_token_idx').on(t.tokenHash), index('staff_invitations_email_idx').on(t.email)],
+  (t) => [
+    uniqueIndex('staff_invitations_token_idx').on(t.tokenHash),
+    index('staff_invitations_email_idx').on(t.email),
+    roleCheck('staff_invitations_role_check', t.role),
+  ],
 );
 
 /**

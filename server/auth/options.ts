@@ -72,7 +72,7 @@ export const authOptions: NextAuthOptions = {
         id: token.sub ?? '',
         email: token.email ?? '',
         name: token.name ?? '',
-        role: token.role ?? 'staff',
+        role: token.role ?? 'viewer',
         sessionVersion: token.sv ?? 0,
         sessionId: token.sid,
       };

@@ -2,6 +2,7 @@ import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db';
+import { may, type Permission, PERMISSIONS } from '@/server/lib/staff-roles';
 import { activeStaff, countStaff, type StaffSession } from '@/server/modules/staff';
 import { authOptions } from './options';
 
@@ -43,4 +44,21 @@ export async function requireStaff(callbackPath = '/dashboard'): Promise<StaffSe
   if (staff) return staff;
   if ((await countStaff(getDb())) === 0) redirect('/setup');
   redirect(signInPath(callbackPath));
+}
+
+/**
+ * For the dashboard's route handlers (the CSV exports): the answer that turns the request away — 401
+ * without a session, 403 when the member's role does not hold `permission` (server/lib/staff-roles.ts) —
+ * or null when it may go on.
+ */
+export async function staffRouteRefusal(permission: Permission): Promise<Response | null> {
+  const staff = await getStaffSession();
+  if (!staff) return new Response('Sign in to the dashboard first.', { status: 401 });
+  if (may(staff.role, permission)) return null;
+  return new Response(
+    `Your role (${staff.role}) may not do this: it needs a role that may ${PERMISSIONS[permission].what}.`,
+    {
+      status: 403,
+    },
+  );
 }

@@ -40,7 +40,7 @@ import { allRoutes } from './registry';
 type Handler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 const staff = createCallerFactory(appRouter)({
-  staff: { id: 'stf_pk', email: 'pk@encore.test', name: 'Keys', role: 'staff' },
+  staff: { id: 'stf_pk', email: 'pk@encore.test', name: 'Keys', role: 'admin' },
 });
 const SELLER = 'pk-seller@example.com';
 const SHOP = 'https://shop.partner.example';

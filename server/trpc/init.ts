@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { getStaffSession } from '@/server/auth/session';
 import { noteDatabaseFault } from '@/server/lib/db-health';
 import { AppError, clientErrorFrom, type ErrorCode, unavailableFrom } from '@/server/lib/errors';
+import { may, type Permission, PERMISSIONS } from '@/server/lib/staff-roles';
 
 /** Per-request context: the signed-in staff member (or null). Same for HTTP calls and server components. */
 export async function createTRPCContext() {
@@ -30,27 +31,36 @@ function fieldErrorsOfDetails(details: AppError['details']): Record<string, stri
   return out;
 }
 
-const t = initTRPC.context<TRPCContext>().create({
-  transformer: superjson,
-  errorFormatter({ shape, error }) {
-    // Unexpected failures keep their detail in the server log, not in the browser.
-    const message = error.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong. Please try again.' : shape.message;
-    return {
-      ...shape,
-      message,
-      data: {
-        ...shape.data,
-        // Field-level messages for forms when input validation fails.
-        fieldErrors:
-          error.cause instanceof z.ZodError
-            ? fieldErrorsOf(error.cause)
-            : isAppError(error.cause)
-              ? fieldErrorsOfDetails(error.cause.details)
-              : null,
-      },
-    };
-  },
-});
+/** What each procedure declares: the permission it needs (server/lib/staff-roles.ts), or `public`. */
+export interface ProcedureMeta {
+  permission: Permission | 'public';
+}
+
+const t = initTRPC
+  .context<TRPCContext>()
+  .meta<ProcedureMeta>()
+  .create({
+    transformer: superjson,
+    errorFormatter({ shape, error }) {
+      // Unexpected failures keep their detail in the server log, not in the browser.
+      const message =
+        error.code === 'INTERNAL_SERVER_ERROR' ? 'Something went wrong. Please try again.' : shape.message;
+      return {
+        ...shape,
+        message,
+        data: {
+          ...shape.data,
+          // Field-level messages for forms when input validation fails.
+          fieldErrors:
+            error.cause instanceof z.ZodError
+              ? fieldErrorsOf(error.cause)
+              : isAppError(error.cause)
+                ? fieldErrorsOfDetails(error.cause.details)
+                : null,
+        },
+      };
+    },
+  });
 
 const TRPC_CODE_OF: Partial<Record<ErrorCode, TRPC_ERROR_CODE_KEY>> = {
   NOT_FOUND: 'NOT_FOUND',
@@ -90,11 +100,25 @@ const mapAppErrors = t.middleware(async ({ next }) => {
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Only for what first-run setup needs before anyone can sign in. */
-export const publicProcedure = t.procedure.use(mapAppErrors);
+const anyone = t.procedure.use(mapAppErrors);
 
-/** Everything else: a signed-in staff member is required (401 otherwise). */
-export const protectedProcedure = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.staff) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
-  return next({ ctx: { staff: ctx.staff } });
-});
+/** Only for what a person does before they can sign in: first-run setup, accepting an invitation. */
+export const publicProcedure = anyone.meta({ permission: 'public' });
+
+/**
+ * Everything else: a signed-in staff member (401 otherwise) whose role holds `permission` (403 otherwise),
+ * checked before the input is read. The only other way to build a procedure: one without a declared
+ * permission does not compile.
+ */
+export function staffProcedure(permission: Permission) {
+  return anyone.meta({ permission }).use(({ ctx, next }) => {
+    if (!ctx.staff) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+    if (!may(ctx.staff.role, permission)) {
+      throw new TRPCError({
+        code: 'FORBIDDEN',
+        message: `Your role (${ctx.staff.role}) may not do this: it needs a role that may ${PERMISSIONS[permission].what}.`,
+      });
+    }
+    return next({ ctx: { staff: ctx.staff } });
+  });
+}

@@ -10,7 +10,7 @@ import { sellerMarket } from '@/server/testing/market';
 import { bannerVisible } from './schemas';
 
 const createCaller = createCallerFactory(appRouter);
-const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
+const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' } });
 const anonymous = createCaller({ staff: null });
 const SELLER = 'seller@example.com';
 

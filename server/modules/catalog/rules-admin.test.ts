@@ -6,7 +6,7 @@ import { apiRequest } from '@/server/testing/fixtures';
 import { postRules, sellerMarket } from '@/server/testing/market';
 
 const createCaller = createCallerFactory(appRouter);
-const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
+const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' } });
 const anonymous = createCaller({ staff: null });
 const SELLER = 'seller@example.com';
 

@@ -15,7 +15,7 @@ import { leadsCsv } from './leads-admin';
 import { joinWishlist, notificationLead, unsubscribeNotification } from './wishlist';
 
 const createCaller = createCallerFactory(appRouter);
-const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
+const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' } });
 const SELLER = 'seller@example.com';
 
 let jobs: ReturnType<typeof recordJobs>;

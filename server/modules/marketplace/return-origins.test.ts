@@ -13,7 +13,7 @@ import { appRouter } from '@/server/trpc/router';
 import { framingOriginsOf, sellingFlowUrl } from '@/server/modules/fan-pages';
 
 const staff = createCallerFactory(appRouter)({
-  staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' },
+  staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' },
 });
 
 /** A partner with one event (show 1) and one ticket; the paths of its three embeddable pages. */

@@ -469,7 +469,7 @@ describe('market overview', () => {
 
 describe('opsOverview router', () => {
   const createCaller = createCallerFactory(appRouter);
-  const staff = createCaller({ staff: { id: 'stf_ops', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
+  const staff = createCaller({ staff: { id: 'stf_ops', email: 'ops@encore.test', name: 'Ops', role: 'admin' } });
 
   it('answers staff the module’s figures, and nobody else', async () => {
     const input = { ...MARCH, partnerId: A.partnerId };

@@ -10,7 +10,7 @@ import { listApiKeys } from './api-keys';
 import { createPartner, listPartners, renamePartner, setPartnerDisabled } from './partners';
 
 const staff = createCallerFactory(appRouter)({
-  staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' },
+  staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' },
 });
 
 async function call(handler: (req: Request) => Promise<Response>, path: string, key: string) {

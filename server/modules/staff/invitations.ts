@@ -1,7 +1,8 @@
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { staffInvitations, staffUsers } from '@/db/schema/staff';
-import { conflict, notFound } from '@/server/lib/errors';
+import { AppError, conflict, notFound } from '@/server/lib/errors';
+import { mayGiveRole, type StaffRole } from '@/server/lib/staff-roles';
 import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
 import {
   type AcceptInvitationInput,
@@ -16,14 +17,17 @@ import type { StaffSession } from './sessions';
 /**
  * Invites someone by e-mail. There is no mail yet, so the returned token goes into a link shown once
  * to the inviting member, who passes it on. Only its hash is stored. Inviting the same address again
- * replaces the pending invitation (the old link stops working).
+ * replaces the pending invitation (the old link stops working). Only an admin invites, and never with a
+ * role above their own (`mayGiveRole`).
  */
 export async function inviteStaff(
-  actorId: string,
+  actor: { id: string; role: StaffRole },
   input: InviteStaffInput,
   db: DbOrTx,
-): Promise<{ invitation: { id: string; email: string; role: 'admin' | 'staff'; expiresAt: Date }; token: string }> {
+): Promise<{ invitation: { id: string; email: string; role: StaffRole; expiresAt: Date }; token: string }> {
   const { email, role } = inviteStaffInput.parse(input);
+  if (!mayGiveRole(actor.role, role)) throw new AppError('FORBIDDEN', `Your role may not invite a member as ${role}`);
+  const actorId = actor.id;
   return db.transaction(async (tx) => {
     const [existing] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, email));
     if (existing) throw conflict('A staff member with this e-mail already exists');

@@ -4,10 +4,20 @@ import type { Db, DbOrTx } from '@/db';
 import { staffUsers } from '@/db/schema/staff';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
-import { type CreateStaffInput, createStaffInput, changePasswordInput } from './schemas';
+import type { StaffRole } from '@/server/lib/staff-roles';
+import {
+  type ChangeStaffRoleInput,
+  changeStaffRoleInput,
+  type CreateStaffInput,
+  createStaffInput,
+  changePasswordInput,
+} from './schemas';
 import { endAllStaffSessions, type StaffSession } from './sessions';
 
 export const BCRYPT_COST = 11;
+
+/** The lock every change of who is staff, or of a role, takes: first-run setup's, so none of them interleave. */
+const STAFF_LOCK = sql`select pg_advisory_xact_lock(727275)`;
 
 export async function countStaff(db: DbOrTx): Promise<number> {
   const [{ n }] = await db.select({ n: count() }).from(staffUsers);
@@ -32,7 +42,7 @@ export async function createStaff(input: CreateStaffInput, db: DbOrTx): Promise<
  */
 export async function createFirstAdmin(input: CreateStaffInput, db: Db): Promise<StaffSession | null> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
+    await tx.execute(STAFF_LOCK);
     if ((await countStaff(tx)) > 0) return null;
     return createStaff({ ...input, role: 'admin' }, tx);
   });
@@ -72,19 +82,54 @@ export async function listStaff(db: DbOrTx) {
     .orderBy(asc(staffUsers.createdAt), asc(staffUsers.id));
 }
 
+async function adminsLeft(tx: DbOrTx): Promise<number> {
+  const [{ n }] = await tx.select({ n: count() }).from(staffUsers).where(eq(staffUsers.role, 'admin'));
+  return n;
+}
+
 /**
  * Removes a staff member; their sessions end with the row. Nobody removes themselves (they would lock
- * themselves out mid-action) and the last member stays, so the dashboard always has someone who can
- * sign in. The advisory lock (the one first-run setup takes) serialises removals so two members cannot
- * remove each other at the same time and leave nobody.
+ * themselves out mid-action), and the last member and the last admin stay, so the dashboard always has
+ * someone who can sign in and someone who can manage staff. The advisory lock (the one first-run setup
+ * takes) serialises removals and role changes, so two admins cannot remove or demote each other at the
+ * same time and leave no admin.
  */
 export async function removeStaff(actorId: string, staffId: string, db: DbOrTx): Promise<void> {
   if (actorId === staffId) throw new AppError('BAD_REQUEST', 'You cannot remove yourself');
   await db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(727275)`);
-    const [target] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.id, staffId));
+    await tx.execute(STAFF_LOCK);
+    const [target] = await tx
+      .select({ id: staffUsers.id, role: staffUsers.role })
+      .from(staffUsers)
+      .where(eq(staffUsers.id, staffId));
     if (!target) throw notFound('Staff member not found');
     if ((await countStaff(tx)) <= 1) throw conflict('The last staff member cannot be removed');
+    if (target.role === 'admin' && (await adminsLeft(tx)) <= 1) throw conflict('The last admin cannot be removed');
     await tx.delete(staffUsers).where(eq(staffUsers.id, staffId));
+  });
+}
+
+/**
+ * Gives a member another role (an admin's act: the router checks the actor may give it). The last admin
+ * cannot be demoted, under the same lock as removals. The member's sessions carry no role (each request
+ * reads it), so the change holds from their next request. Returns the role before and after.
+ */
+export async function changeStaffRole(
+  input: ChangeStaffRoleInput,
+  db: DbOrTx,
+): Promise<{ id: string; email: string; before: StaffRole; after: StaffRole }> {
+  const { staffId, role } = changeStaffRoleInput.parse(input);
+  return db.transaction(async (tx) => {
+    await tx.execute(STAFF_LOCK);
+    const [target] = await tx
+      .select({ id: staffUsers.id, email: staffUsers.email, role: staffUsers.role })
+      .from(staffUsers)
+      .where(eq(staffUsers.id, staffId));
+    if (!target) throw notFound('Staff member not found');
+    if (target.role === 'admin' && role !== 'admin' && (await adminsLeft(tx)) <= 1) {
+      throw conflict('The last admin cannot be given another role');
+    }
+    await tx.update(staffUsers).set({ role }).where(eq(staffUsers.id, staffId));
+    return { id: target.id, email: target.email, before: target.role, after: role };
   });
 }

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { STAFF_ROLES } from '@/server/lib/staff-roles';
+
+const staffRole = z.enum(STAFF_ROLES, 'Choose a role: admin, finance, support or viewer');
 
 const staffEmail = z.email('Enter a valid e-mail address').transform((e) => e.trim().toLowerCase());
 const staffPassword = z.string().min(8, 'Password must be at least 8 characters').max(200);
@@ -7,7 +10,7 @@ export const createStaffInput = z.object({
   email: staffEmail,
   password: staffPassword,
   name: z.string().trim().max(120).default(''),
-  role: z.enum(['admin', 'staff']).default('staff'),
+  role: staffRole.default('viewer'),
 });
 export type CreateStaffInput = z.input<typeof createStaffInput>;
 
@@ -23,7 +26,7 @@ export const INVITATION_TTL_DAYS = 7;
 
 export const inviteStaffInput = z.object({
   email: z.string().trim().max(320, 'E-mail is at most 320 characters').pipe(staffEmail),
-  role: z.enum(['admin', 'staff']).default('staff'),
+  role: staffRole.default('viewer'),
 });
 export type InviteStaffInput = z.input<typeof inviteStaffInput>;
 
@@ -33,3 +36,6 @@ export const acceptInvitationInput = z.object({
   password: staffPassword,
 });
 export type AcceptInvitationInput = z.input<typeof acceptInvitationInput>;
+
+export const changeStaffRoleInput = z.object({ staffId: z.string().min(1).max(100), role: staffRole });
+export type ChangeStaffRoleInput = z.input<typeof changeStaffRoleInput>;

@@ -2,12 +2,13 @@ import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { staffSessions, staffUsers } from '@/db/schema/staff';
 import { newId } from '@/server/lib/ids';
+import type { StaffRole } from '@/server/lib/staff-roles';
 
 export interface StaffSession {
   id: string;
   email: string;
   name: string;
-  role: 'admin' | 'staff';
+  role: StaffRole;
   /** The member's session version when the session began; a different stored version ends it. */
   sessionVersion?: number;
   /** The staff_sessions row of this sign-in (absent on members not reached through a session). */

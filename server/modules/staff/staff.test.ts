@@ -234,7 +234,7 @@ describe('invitations', () => {
     expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.2.2.2', getDb())).toMatchObject({
       email: email.toLowerCase(),
       name: 'New One',
-      role: 'staff',
+      role: 'viewer',
     });
     expect((await asAdmin.staff.list()).invitations.map((i) => i.id)).not.toContain(invitation.id);
     // Already a member now.
@@ -265,5 +265,54 @@ describe('invitations', () => {
       code: 'NOT_FOUND',
     });
     expect(await verifyStaffCredentials({ email, password: 'new password!' }, '10.3.3.3', getDb())).toBeNull();
+  });
+});
+
+describe('roles', () => {
+  it('an admin invites with any role (viewer by default) and changes roles; the new role holds from the next request', async () => {
+    const admin = await createStaff(
+      { email: uniqueEmail('roles-admin'), password: 'correct horse', role: 'admin' },
+      getDb(),
+    );
+    const asAdmin = createCaller({ staff: admin });
+    const plain = await asAdmin.staff.invite({ email: uniqueEmail('invited') });
+    expect(plain.invitation.role).toBe('viewer');
+    const finance = await asAdmin.staff.invite({ email: uniqueEmail('invited'), role: 'finance' });
+    expect(finance.invitation.role).toBe('finance');
+    await expect(asAdmin.staff.invite({ email: uniqueEmail('invited'), role: 'staff' as never })).rejects.toMatchObject(
+      {
+        code: 'BAD_REQUEST',
+      },
+    );
+
+    const member = await createStaff({ email: uniqueEmail('promoted'), password: 'correct horse' }, getDb());
+    expect(member.role).toBe('viewer');
+    const sid = await openStaffSession(member.id, getDb());
+    expect(await asAdmin.staff.changeRole({ staffId: member.id, role: 'support' })).toMatchObject({
+      before: 'viewer',
+      after: 'support',
+    });
+    expect(await activeStaff(member.id, 0, sid, getDb())).toMatchObject({ role: 'support' });
+    await expect(asAdmin.staff.changeRole({ staffId: 'stf_nobody', role: 'viewer' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+    });
+  });
+
+  it('nobody but an admin invites, changes a role or removes a member', async () => {
+    const target = await createStaff({ email: uniqueEmail('target'), password: 'correct horse' }, getDb());
+    for (const role of ['finance', 'support', 'viewer'] as const) {
+      const member = await createStaff({ email: uniqueEmail(role), password: 'correct horse', role }, getDb());
+      const caller = createCaller({ staff: member });
+      await expect(caller.staff.invite({ email: uniqueEmail('x'), role: 'viewer' })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
+      await expect(caller.staff.changeRole({ staffId: member.id, role: 'admin' })).rejects.toMatchObject({
+        code: 'FORBIDDEN',
+      });
+      await expect(caller.staff.remove({ staffId: target.id })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    }
+    expect(await activeStaff(target.id, 0, await openStaffSession(target.id, getDb()), getDb())).toMatchObject({
+      role: 'viewer',
+    });
   });
 });

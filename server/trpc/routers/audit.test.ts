@@ -62,6 +62,7 @@ const AUDITED: Record<string, string> = {
   'staff.invite': 'staff.invited',
   'staff.revokeInvitation': 'staff.invitation_revoked',
   'staff.remove': 'staff.removed',
+  'staff.changeRole': 'staff.role_changed',
   'staff.endSessions': 'staff.sessions_ended',
   'staff.changePassword': 'staff.password_changed',
   'staff.acceptInvitation': 'staff.joined',
@@ -272,14 +273,25 @@ describe('audit router', () => {
 
     // Staff members: global entries (no partner).
     const email = `audit-member-${Date.now()}@encore.test`;
-    const invited = await check('staff.invite', undefined, () => staff.staff.invite({ email, role: 'staff' }));
+    const invited = await check('staff.invite', undefined, () => staff.staff.invite({ email, role: 'admin' }));
     const { token, invitation } = invited.answer as { token: string; invitation: { id: string } };
     expect(invited.entry).toMatchObject({ partnerId: null, targetId: invitation.id, after: { email } });
     const joined = await check('staff.acceptInvitation', undefined, () =>
       staff.staff.acceptInvitation({ token, name: 'New', password: 'a long password 1' }),
     );
     expect(joined.entry).toMatchObject({ actorKind: 'system', after: { email } });
-    const again = await staff.staff.invite({ email: `x-${email}`, role: 'staff' });
+    // Another admin, so the joined one is not the last.
+    await createStaff({ email: `admin-${email}`, password: 'a long password 1', role: 'admin' }, getDb());
+    const promoted = await check('staff.changeRole', undefined, () =>
+      staff.staff.changeRole({ staffId: joined.entry.targetId, role: 'finance' }),
+    );
+    expect(promoted.entry).toMatchObject({
+      partnerId: null,
+      targetId: joined.entry.targetId,
+      before: { email, role: 'admin' },
+      after: { email, role: 'finance' },
+    });
+    const again = await staff.staff.invite({ email: `x-${email}`, role: 'admin' });
     await check('staff.revokeInvitation', undefined, () =>
       staff.staff.revokeInvitation({ invitationId: again.invitation.id }),
     );
@@ -290,7 +302,7 @@ describe('audit router', () => {
     );
     expect(removed.entry).toMatchObject({ before: { email }, after: null });
 
-    const asMember = createCaller({ staff: { id: member.id, email: member.email, name: '', role: 'staff' } });
+    const asMember = createCaller({ staff: { id: member.id, email: member.email, name: '', role: 'admin' } });
     await asMember.staff.changePassword({ currentPassword: 'old password 123', newPassword: 'new password 456' });
     const pw = await latest(undefined, 'staff.password_changed');
     expect(pw).toMatchObject({ actorLabel: member.email, targetId: member.id, after: { passwordChanged: true } });

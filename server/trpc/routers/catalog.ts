@@ -17,7 +17,7 @@ import {
   searchTicketsInput,
   ticketRef,
 } from '@/server/modules/tickets';
-import { protectedProcedure, router } from '../init';
+import { staffProcedure, router } from '../init';
 
 /**
  * The events browser: one partner's events, shows, tickets and ticket batches, read-only. Every
@@ -25,26 +25,42 @@ import { protectedProcedure, router } from '../init';
  */
 export const catalogRouter = router({
   /** Newest first, offset pages, search on title or externalReferenceId. */
-  events: protectedProcedure.input(listEventsInput).query(({ input }) => listEventsWithTickets(input, getDb())),
+  events: staffProcedure('read')
+    .input(listEventsInput)
+    .query(({ input }) => listEventsWithTickets(input, getDb())),
   /** The API's event representation plus our ids, ticket counts, combinations and rules by scope. */
-  event: protectedProcedure.input(eventRef).query(({ input }) => getEventDetailWithTickets(input, getDb())),
+  event: staffProcedure('read')
+    .input(eventRef)
+    .query(({ input }) => getEventDetailWithTickets(input, getDb())),
   /** Heading of a show's ticket page. */
-  show: protectedProcedure.input(showRef).query(({ input }) => getShowSummaryWithTickets(input, getDb())),
+  show: staffProcedure('read')
+    .input(showRef)
+    .query(({ input }) => getShowSummaryWithTickets(input, getDb())),
   /** Keyset pages by partner ticketId; search by ticketId prefix or whole buyer e-mail. */
-  showTickets: protectedProcedure.input(listShowTicketsInput).query(({ input }) => listShowTickets(input, getDb())),
-  batches: protectedProcedure.input(listBatchesInput).query(({ input }) => listBatches(input, getDb())),
+  showTickets: staffProcedure('read')
+    .input(listShowTicketsInput)
+    .query(({ input }) => listShowTickets(input, getDb())),
+  batches: staffProcedure('read')
+    .input(listBatchesInput)
+    .query(({ input }) => listBatches(input, getDb())),
   /** One batch's progress and a page of its failed tickets with their errors. */
-  batch: protectedProcedure.input(batchRef).query(({ input }) => getBatchDetail(input, getDb())),
+  batch: staffProcedure('read')
+    .input(batchRef)
+    .query(({ input }) => getBatchDetail(input, getDb())),
   /** Support: a ticket by our id, partner ticketId prefix or buyer e-mail, across all the partner's events. */
-  searchTickets: protectedProcedure
+  searchTickets: staffProcedure('read')
     .input(searchTicketsInput)
     .query(({ input }) => searchPartnerTickets(input, getDb())),
   /** Support: one ticket by our id with its partner ids, buyer, history, secure view and batch. */
-  ticket: protectedProcedure.input(ticketRef).query(({ input }) => ticketDetailWithMarket(input, getDb())),
+  ticket: staffProcedure('read')
+    .input(ticketRef)
+    .query(({ input }) => ticketDetailWithMarket(input, getDb())),
   /** The inventory the partner pushed for one event (PUT /v1/marketdata/events/{id}/inventory…). */
-  eventInventory: protectedProcedure
+  eventInventory: staffProcedure('read')
     .input(staffEventInventoryInput)
     .query(({ input }) => staffEventInventory(input, getDb())),
   /** The event's seat map drawn for one show with each section's offers, and the sections that do not match. */
-  seatMap: protectedProcedure.input(seatMapPreviewInput).query(({ input }) => seatMapPreview(input, getDb())),
+  seatMap: staffProcedure('read')
+    .input(seatMapPreviewInput)
+    .query(({ input }) => seatMapPreview(input, getDb())),
 });

@@ -11,7 +11,7 @@ import { appRouter } from '../router';
 import { payOnSandbox } from '@/server/testing/payments';
 
 const createCaller = createCallerFactory(appRouter);
-const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
+const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' } });
 const anonymous = createCaller({ staff: null });
 
 recordJobsInFile();

@@ -17,45 +17,55 @@ import {
 } from '@/server/modules/ops';
 import { getPartner } from '@/server/modules/partners';
 import { audited, staffActor } from '@/server/modules/audit';
-import { protectedProcedure, router } from '../init';
+import { staffProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
 
 /** A partner's market terms: the buyer's and the seller's fees and the payout delay. */
 const termsRouter = router({
-  get: protectedProcedure.input(partnerRef).query(async ({ input }) => {
-    await getPartner(input.partnerId, getDb());
-    return marketTerms(input.partnerId, getDb());
-  }),
-  set: protectedProcedure.input(marketTermsInput).mutation(({ input: { partnerId, ...terms }, ctx }) =>
-    audited(
-      async ({ tx }) => {
-        await setMarketTerms(partnerId, terms, tx);
-        return marketTerms(partnerId, tx);
-      },
-      {
-        actor: staffActor(ctx.staff),
-        action: 'market.terms.updated',
-        partnerId,
-        target: { type: 'market_terms', id: partnerId },
-        before: async (tx) => {
-          await getPartner(partnerId, tx);
+  get: staffProcedure('read')
+    .input(partnerRef)
+    .query(async ({ input }) => {
+      await getPartner(input.partnerId, getDb());
+      return marketTerms(input.partnerId, getDb());
+    }),
+  set: staffProcedure('admin')
+    .input(marketTermsInput)
+    .mutation(({ input: { partnerId, ...terms }, ctx }) =>
+      audited(
+        async ({ tx }) => {
+          await setMarketTerms(partnerId, terms, tx);
           return marketTerms(partnerId, tx);
         },
-      },
-      getDb(),
+        {
+          actor: staffActor(ctx.staff),
+          action: 'market.terms.updated',
+          partnerId,
+          target: { type: 'market_terms', id: partnerId },
+          before: async (tx) => {
+            await getPartner(partnerId, tx);
+            return marketTerms(partnerId, tx);
+          },
+        },
+        getDb(),
+      ),
     ),
-  ),
 });
 
 /** A partner's market for staff: listings, purchases with their payments, payouts, terms, refunds. */
 export const marketRouter = router({
-  listings: protectedProcedure.input(listListingsInput).query(({ input }) => listListings(input, getDb())),
-  purchases: protectedProcedure.input(listPurchasesInput).query(({ input }) => listPurchases(input, getDb())),
-  payouts: protectedProcedure.input(listPayoutsInput).query(({ input }) => listPayouts(input, getDb())),
+  listings: staffProcedure('read')
+    .input(listListingsInput)
+    .query(({ input }) => listListings(input, getDb())),
+  purchases: staffProcedure('read')
+    .input(listPurchasesInput)
+    .query(({ input }) => listPurchases(input, getDb())),
+  payouts: staffProcedure('read')
+    .input(listPayoutsInput)
+    .query(({ input }) => listPayouts(input, getDb())),
   terms: termsRouter,
   /** Refunds a completed purchase whole; the signed-in member is recorded with the reason. */
-  refund: protectedProcedure
+  refund: staffProcedure('money')
     .input(refundPurchaseInput.omit({ staffEmail: true }))
     .mutation(({ input, ctx }) =>
       refundPurchase({ ...input, staffEmail: ctx.staff.email }, getDb(), staffActor(ctx.staff)),

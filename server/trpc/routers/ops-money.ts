@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { getDb } from '@/db';
 import { reconcile } from '@/server/modules/ops';
 import { getPartner } from '@/server/modules/partners';
-import { protectedProcedure, router } from '../init';
+import { staffProcedure, router } from '../init';
 
 /** Money reconciled for staff: per partner and currency, the mismatches with their ids, payouts by state. */
 export const opsMoneyRouter = router({
-  reconciliation: protectedProcedure
+  reconciliation: staffProcedure('read')
     .input(
       z.object({
         partnerId: z.string().trim().min(1).max(100).optional(),

@@ -7,7 +7,7 @@ import { createCallerFactory } from '../init';
 import { appRouter } from '../router';
 
 const createCaller = createCallerFactory(appRouter);
-const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'staff' } });
+const staff = createCaller({ staff: { id: 'stf_test', email: 'ops@encore.test', name: 'Ops', role: 'admin' } });
 const anonymous = createCaller({ staff: null });
 
 recordJobsInFile();

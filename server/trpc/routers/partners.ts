@@ -40,7 +40,7 @@ import { forgetTestIdempotencyKeys } from '@/server/http/idempotency';
 import { testPartnerOf } from '@/server/modules/partners';
 import { wipeTestData } from '@/server/modules/test-mode';
 import type { WipeCounts } from '@/server/lib/wipe';
-import { protectedProcedure, router } from '../init';
+import { staffProcedure, router } from '../init';
 
 const partnerIdInput = revokeApiKeyInput.pick({ partnerId: true });
 
@@ -66,37 +66,41 @@ function partnerChange(
 }
 
 const keysRouter = router({
-  list: protectedProcedure
+  list: staffProcedure('read')
     .input(partnerIdInput.extend({ channelId: z.string().min(1).optional() }))
     .query(({ input }) => listApiKeys(input.partnerId, getDb(), input.channelId)),
   /** The secret is in this response only; it is stored hashed and cannot be shown again. */
-  create: protectedProcedure.input(createApiKeyInput).mutation(({ input, ctx }) =>
-    audited(
-      ({ tx }) => createApiKey(input, tx),
-      {
-        actor: staffActor(ctx.staff),
-        action: 'api_key.created',
-        partnerId: input.partnerId,
-        target: (r) => ({ type: 'api_key', id: r.key.id }),
-        // The key record (prefix, label, kind); the secret is never recorded.
-        after: (r) => r.key,
-      },
-      getDb(),
+  create: staffProcedure('admin')
+    .input(createApiKeyInput)
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => createApiKey(input, tx),
+        {
+          actor: staffActor(ctx.staff),
+          action: 'api_key.created',
+          partnerId: input.partnerId,
+          target: (r) => ({ type: 'api_key', id: r.key.id }),
+          // The key record (prefix, label, kind); the secret is never recorded.
+          after: (r) => r.key,
+        },
+        getDb(),
+      ),
     ),
-  ),
-  revoke: protectedProcedure.input(revokeApiKeyInput).mutation(({ input, ctx }) =>
-    audited(
-      ({ tx }) => revokeApiKey(input.partnerId, input.keyId, tx),
-      {
-        actor: staffActor(ctx.staff),
-        action: 'api_key.revoked',
-        partnerId: input.partnerId,
-        target: { type: 'api_key', id: input.keyId },
-        before: async (tx) => (await listApiKeys(input.partnerId, tx)).find((k) => k.id === input.keyId) ?? null,
-      },
-      getDb(),
+  revoke: staffProcedure('admin')
+    .input(revokeApiKeyInput)
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => revokeApiKey(input.partnerId, input.keyId, tx),
+        {
+          actor: staffActor(ctx.staff),
+          action: 'api_key.revoked',
+          partnerId: input.partnerId,
+          target: { type: 'api_key', id: input.keyId },
+          before: async (tx) => (await listApiKeys(input.partnerId, tx)).find((k) => k.id === input.keyId) ?? null,
+        },
+        getDb(),
+      ),
     ),
-  ),
 });
 
 /**
@@ -104,53 +108,63 @@ const keysRouter = router({
  * shown whole. Rotating replaces it at once (the old one is refused); recorded with the old and new prefixes.
  */
 const publishableKeysRouter = router({
-  get: protectedProcedure.input(partnerIdInput).query(({ input }) => publishableKeyOf(input.partnerId, getDb())),
-  rotate: protectedProcedure.input(rotatePublishableKeyInput).mutation(({ input, ctx }) =>
-    audited(
-      ({ tx }) => rotatePublishableKey(input, tx),
-      {
-        actor: staffActor(ctx.staff),
-        action: 'publishable_key.rotated',
-        partnerId: input.partnerId,
-        target: { type: 'api_key', id: input.keyId },
-        // The key as staff see it (the key is public; its visible prefix tells old and new apart).
-        before: async (tx) => {
-          const key = await publishableKeyOf(input.partnerId, tx);
-          return key && { id: key.id, prefix: key.prefix };
+  get: staffProcedure('read')
+    .input(partnerIdInput)
+    .query(({ input }) => publishableKeyOf(input.partnerId, getDb())),
+  rotate: staffProcedure('admin')
+    .input(rotatePublishableKeyInput)
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => rotatePublishableKey(input, tx),
+        {
+          actor: staffActor(ctx.staff),
+          action: 'publishable_key.rotated',
+          partnerId: input.partnerId,
+          target: { type: 'api_key', id: input.keyId },
+          // The key as staff see it (the key is public; its visible prefix tells old and new apart).
+          before: async (tx) => {
+            const key = await publishableKeyOf(input.partnerId, tx);
+            return key && { id: key.id, prefix: key.prefix };
+          },
+          after: (r) => ({ id: r.key.id, prefix: r.key.prefix }),
         },
-        after: (r) => ({ id: r.key.id, prefix: r.key.prefix }),
-      },
-      getDb(),
+        getDb(),
+      ),
     ),
-  ),
 });
 
 /** How Encore calls the partner's servers. The auth header value is write-only: reads show a hint. */
 const integrationRouter = router({
-  get: protectedProcedure.input(partnerIdInput).query(({ input }) => getIntegration(input.partnerId, getDb())),
+  get: staffProcedure('read')
+    .input(partnerIdInput)
+    .query(({ input }) => getIntegration(input.partnerId, getDb())),
   /** Recorded with the settings as staff see them: the auth header value only as "set" and its hint. */
-  update: protectedProcedure.input(updateIntegrationInput).mutation(({ input, ctx }) =>
-    audited(
-      ({ tx }) => updateIntegration(input, tx),
-      {
-        actor: staffActor(ctx.staff),
-        action: 'integration.updated',
-        partnerId: input.partnerId,
-        target: { type: 'integration', id: input.partnerId },
-        before: (tx) => getIntegration(input.partnerId, tx),
-      },
-      getDb(),
+  update: staffProcedure('admin')
+    .input(updateIntegrationInput)
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => updateIntegration(input, tx),
+        {
+          actor: staffActor(ctx.staff),
+          action: 'integration.updated',
+          partnerId: input.partnerId,
+          target: { type: 'integration', id: input.partnerId },
+          before: (tx) => getIntegration(input.partnerId, tx),
+        },
+        getDb(),
+      ),
     ),
-  ),
   /** A partner failure is a result here (`ok: false`), not an error: it is what staff want to see. */
-  testVerification: protectedProcedure
+  testVerification: staffProcedure('admin')
     .input(testVerificationInput)
     .mutation(({ input }) => testVerification(input.partnerId, input.userEmail, getDb())),
-  fetchFeedNow: protectedProcedure
+  fetchFeedNow: staffProcedure('admin')
     .input(partnerIdInput)
     .mutation(({ input }) => fetchFeedNow(input.partnerId, getDb())),
   /** Fetches the feed and applies it to the catalogue now, like a scheduled run (recorded the same way). */
-  pullFeedNow: protectedProcedure.input(partnerIdInput).mutation(({ input }) => pullFeed(input.partnerId, getDb())),
+  pullFeedNow: staffProcedure('admin')
+    .input(partnerIdInput)
+    .mutation(({ input }) => pullFeed(input.partnerId, getDb())),
 });
 
 /**
@@ -159,51 +173,61 @@ const integrationRouter = router({
  */
 const testModeRouter = router({
   /** The live partner's test twin (null when it has none, or when the partner is itself a test partner). */
-  get: protectedProcedure.input(partnerIdInput).query(async ({ input }) => {
-    const twin = await testPartnerOf(input.partnerId, getDb());
-    return twin && { id: twin.id, name: twin.name, createdAt: twin.createdAt };
-  }),
+  get: staffProcedure('read')
+    .input(partnerIdInput)
+    .query(async ({ input }) => {
+      const twin = await testPartnerOf(input.partnerId, getDb());
+      return twin && { id: twin.id, name: twin.name, createdAt: twin.createdAt };
+    }),
   /**
    * Deletes every row of the test partner's data space in one transaction (a live partner is refused by
    * the first statement and nothing is deleted); recorded with how many rows each table lost.
    */
-  wipe: protectedProcedure.input(z.object({ testPartnerId: z.string().min(1).max(100) })).mutation(({ input, ctx }) =>
-    audited(
-      async ({ tx }) => {
-        const counts: WipeCounts = await wipeTestData(input.testPartnerId, tx);
-        counts.idempotency_keys = await forgetTestIdempotencyKeys(input.testPartnerId, tx);
-        return counts;
-      },
-      {
-        actor: staffActor(ctx.staff),
-        action: 'test_data.wiped',
-        partnerId: input.testPartnerId,
-        target: { type: 'partner', id: input.testPartnerId },
-      },
-      getDb(),
+  wipe: staffProcedure('admin')
+    .input(z.object({ testPartnerId: z.string().min(1).max(100) }))
+    .mutation(({ input, ctx }) =>
+      audited(
+        async ({ tx }) => {
+          const counts: WipeCounts = await wipeTestData(input.testPartnerId, tx);
+          counts.idempotency_keys = await forgetTestIdempotencyKeys(input.testPartnerId, tx);
+          return counts;
+        },
+        {
+          actor: staffActor(ctx.staff),
+          action: 'test_data.wiped',
+          partnerId: input.testPartnerId,
+          target: { type: 'partner', id: input.testPartnerId },
+        },
+        getDb(),
+      ),
     ),
-  ),
 });
 
 export const partnersRouter = router({
-  list: protectedProcedure.input(listPartnersInput).query(({ input }) => listPartners(input, getDb())),
-  get: protectedProcedure.input(partnerIdInput).query(({ input }) => getPartner(input.partnerId, getDb())),
+  list: staffProcedure('read')
+    .input(listPartnersInput)
+    .query(({ input }) => listPartners(input, getDb())),
+  get: staffProcedure('read')
+    .input(partnerIdInput)
+    .query(({ input }) => getPartner(input.partnerId, getDb())),
   /** Returns the partner and its two initial keys; the keys are shown once. */
-  create: protectedProcedure.input(createPartnerInput).mutation(({ input, ctx }) =>
-    audited(
-      ({ tx }) => createPartnerWithKeys(input.name, tx),
-      {
-        actor: staffActor(ctx.staff),
-        action: 'partner.created',
-        partnerId: (r) => r.partner.id,
-        target: (r) => ({ type: 'partner', id: r.partner.id }),
-        // The partner only: the two initial keys are in the answer, never in the record.
-        after: (r) => ({ name: r.partner.name }),
-      },
-      getDb(),
+  create: staffProcedure('admin')
+    .input(createPartnerInput)
+    .mutation(({ input, ctx }) =>
+      audited(
+        ({ tx }) => createPartnerWithKeys(input.name, tx),
+        {
+          actor: staffActor(ctx.staff),
+          action: 'partner.created',
+          partnerId: (r) => r.partner.id,
+          target: (r) => ({ type: 'partner', id: r.partner.id }),
+          // The partner only: the two initial keys are in the answer, never in the record.
+          after: (r) => ({ name: r.partner.name }),
+        },
+        getDb(),
+      ),
     ),
-  ),
-  rename: protectedProcedure
+  rename: staffProcedure('admin')
     .input(renamePartnerInput)
     .mutation(({ input, ctx }) =>
       audited(
@@ -213,7 +237,7 @@ export const partnersRouter = router({
       ),
     ),
   /** The logo on every fan page of the partner (https only); an empty value removes it. */
-  setLogo: protectedProcedure
+  setLogo: staffProcedure('admin')
     .input(setPartnerLogoInput)
     .mutation(({ input, ctx }) =>
       audited(
@@ -223,7 +247,7 @@ export const partnersRouter = router({
       ),
     ),
   /** The partner's support contact for fans (https page, e-mail); empty values fall back to Encore's. */
-  setSupport: protectedProcedure
+  setSupport: staffProcedure('admin')
     .input(setPartnerSupportInput)
     .mutation(({ input, ctx }) =>
       audited(
@@ -233,7 +257,7 @@ export const partnersRouter = router({
       ),
     ),
   /** Where fans may be sent back to (returnTo) and who may frame the embeddable fan pages; [] removes all. */
-  setReturnOrigins: protectedProcedure
+  setReturnOrigins: staffProcedure('admin')
     .input(setPartnerReturnOriginsInput)
     .mutation(({ input, ctx }) =>
       audited(
@@ -243,7 +267,7 @@ export const partnersRouter = router({
       ),
     ),
   /** Whose pages may call the API with the partner's publishable key (the widget; CORS); [] lets any origin. */
-  setWidgetOrigins: protectedProcedure
+  setWidgetOrigins: staffProcedure('admin')
     .input(setPartnerWidgetOriginsInput)
     .mutation(({ input, ctx }) =>
       audited(
@@ -253,7 +277,7 @@ export const partnersRouter = router({
       ),
     ),
   /** A disabled partner's keys answer 403; nothing is deleted and enabling again restores access. */
-  setDisabled: protectedProcedure
+  setDisabled: staffProcedure('admin')
     .input(setPartnerDisabledInput)
     .mutation(({ input, ctx }) =>
       audited(
@@ -265,7 +289,7 @@ export const partnersRouter = router({
       ),
     ),
   /** The partner's default primary sales fee (used when ticket, option, show and event set none); null removes it. */
-  setPrimarySalesFee: protectedProcedure
+  setPrimarySalesFee: staffProcedure('admin')
     .input(setPrimarySalesFeeInput)
     .mutation(({ input, ctx }) =>
       audited(

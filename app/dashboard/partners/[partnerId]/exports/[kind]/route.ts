@@ -1,16 +1,17 @@
 import { csvResponse } from '@/server/lib/csv';
 import { getDb } from '@/db';
-import { getStaffSession } from '@/server/auth/session';
+import { staffRouteRefusal } from '@/server/auth/session';
 import { AppError } from '@/server/lib/errors';
 import { isMoneyExportKind, MONEY_EXPORT_KINDS, moneyCsv, periodOf } from '@/server/modules/ops';
 import { getPartner } from '@/server/modules/partners';
 
 /**
  * A partner's listings, purchases, payouts or refunds of a period (`from`, `to`: YYYY-MM-DD, UTC days,
- * inclusive) as CSV, for signed-in staff; streamed a page at a time.
+ * inclusive) as CSV, for staff whose role may take figures away (`money`: admin, finance); streamed a page at a time.
  */
 export async function GET(req: Request, ctx: { params: Promise<{ partnerId: string; kind: string }> }) {
-  if (!(await getStaffSession())) return new Response('Sign in to the dashboard first.', { status: 401 });
+  const refused = await staffRouteRefusal('money');
+  if (refused) return refused;
   const { partnerId, kind } = await ctx.params;
   if (!isMoneyExportKind(kind)) {
     return new Response(`No such export: ${kind.slice(0, 50)}. Exports: ${MONEY_EXPORT_KINDS.join(', ')}.`, {

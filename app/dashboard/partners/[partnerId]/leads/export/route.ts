@@ -1,13 +1,14 @@
 import { csvResponse } from '@/server/lib/csv';
 import { getDb } from '@/db';
-import { getStaffSession } from '@/server/auth/session';
+import { staffRouteRefusal } from '@/server/auth/session';
 import { AppError } from '@/server/lib/errors';
 import { leadsCsv } from '@/server/modules/market-data';
 import { getPartner } from '@/server/modules/partners';
 
-/** The partner's leads (optionally one event's) as CSV, for signed-in staff; streamed a page at a time. */
+/** The partner's leads (optionally one event's) as CSV, for staff whose role may take figures away (`money`: admin, finance); streamed a page at a time. */
 export async function GET(req: Request, ctx: { params: Promise<{ partnerId: string }> }) {
-  if (!(await getStaffSession())) return new Response('Sign in to the dashboard first.', { status: 401 });
+  const refused = await staffRouteRefusal('money');
+  if (refused) return refused;
   const { partnerId } = await ctx.params;
   try {
     await getPartner(partnerId, getDb());

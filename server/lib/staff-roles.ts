@@ -1,0 +1,64 @@
+/**
+ * Who may do what in the dashboard. Every tRPC procedure is built from `staffProcedure(permission)` or
+ * `publicProcedure` (server/trpc/init.ts), so each names one permission of this table, and a procedure
+ * built otherwise does not compile (no other builder is exported); the dashboard shows a control only to a
+ * role that holds its procedure's permission (`useMay`, components/dashboard/staff-role.tsx).
+ * server/trpc/permissions.test.ts walks the whole router with every role; docs/security.md's role table is
+ * checked against ROLE_TABLE. Plain data and functions: the dashboard's client components import it too.
+ *
+ * The roles, least privilege first:
+ * - `viewer` reads, never writes;
+ * - `support` reads, and helps fans: resends mails, ends a fan's sessions;
+ * - `finance` reads, and moves money: refunds, payout set-up, exports of figures;
+ * - `admin` everything, and is the only role that creates or changes staff, partners, their keys and settings.
+ * Every role changes its own password and ends its own sessions (`self`).
+ */
+
+export const STAFF_ROLES = ['admin', 'finance', 'support', 'viewer'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
+
+export const PERMISSIONS = {
+  read: {
+    roles: ['admin', 'finance', 'support', 'viewer'],
+    what: 'read every page of the dashboard',
+  },
+  self: {
+    roles: ['admin', 'finance', 'support', 'viewer'],
+    what: 'change their own password, end their own sessions',
+  },
+  support: {
+    roles: ['admin', 'support'],
+    what: "help fans: resend a mail, end a fan's sessions",
+  },
+  money: {
+    roles: ['admin', 'finance'],
+    what: 'move money and take figures away: refund a purchase, set up a payout account, export CSV',
+  },
+  admin: {
+    roles: ['admin'],
+    what: 'create or change staff, partners, their keys, webhooks, channels, rules, banners, protection and fees',
+  },
+} as const satisfies Record<string, { roles: readonly StaffRole[]; what: string }>;
+
+export type Permission = keyof typeof PERMISSIONS;
+
+/** Whether a member with this role holds the permission. */
+export function may(role: StaffRole, permission: Permission): boolean {
+  return (PERMISSIONS[permission].roles as readonly StaffRole[]).includes(role);
+}
+
+/**
+ * Whether a member with `role` may give `given` to someone (invite with it, or change a member to it): only
+ * an admin gives roles, and nobody gives a role above their own (a permission they do not hold).
+ */
+export function mayGiveRole(role: StaffRole, given: StaffRole): boolean {
+  if (!may(role, 'admin')) return false;
+  return (Object.keys(PERMISSIONS) as Permission[]).every((p) => may(role, p) || !may(given, p));
+}
+
+/** The role table, one row per permission: what it allows and which roles hold it (docs/security.md). */
+export const ROLE_TABLE = (Object.keys(PERMISSIONS) as Permission[]).map((permission) => ({
+  permission,
+  what: PERMISSIONS[permission].what,
+  roles: STAFF_ROLES.filter((role) => may(role, permission)),
+}));
