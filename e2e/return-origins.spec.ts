@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, type Page, test } from './fixtures';
-import { baseURL, call, createPartner, hydrated, pushUsdEvent, RUN, signIn } from './helpers';
+import { baseURL, call, createPartner, hydrated, pushUsdEvent, RUN, setUp, signIn } from './helpers';
 
 /*
  * A partner's allowed return origins, set by staff in the dashboard,
@@ -78,9 +78,17 @@ test("staff set a partner's return origins: other returnTo refused and not shown
   const market = new URL(evilEntry.body.data).pathname;
   const embeddable = [market, new URL(sell.body.data).pathname, `/resale/${partnerId}`];
 
-  await test.step('no origins yet: today’s behaviour, a warning on the partner page, no framing', async () => {
+  await test.step('no origins yet: no back link to another site, a warning on the partner page, no framing', async () => {
     await page.goto(evilEntry.body.data);
-    await expect(page.getByTestId('return-to')).toHaveAttribute('href', EVIL);
+    await expect(page.getByRole('heading', { name: `Origins ${RUN}` })).toBeVisible();
+    await expect(page.getByTestId('return-to')).toHaveCount(0);
+    // Its support page names its own site: the back link leads there instead (once the page, shared for a
+    // moment, is drawn again).
+    await setUp('partner-site', { partnerId, supportUrl: `${ALLOWED}/help` });
+    await expect(async () => {
+      await page.goto(evilEntry.body.data);
+      await expect(page.getByTestId('return-to')).toHaveAttribute('href', `${ALLOWED}/`, { timeout: 1_000 });
+    }).toPass({ timeout: 15_000 });
     for (const path of embeddable) {
       expect(headersOf(await request.get(path)), path).toEqual({ framing: "'none'", xfo: 'DENY' });
     }

@@ -134,7 +134,9 @@ test('an anonymous fan in Spanish on a phone opens a shared listing and buys it 
 test("the selling flow carries the partner's returnTo as a back link on every step", async ({ page, request }) => {
   const ref = `SHRT-${RUN}`;
   const name = `Return Seller ${RUN}`;
-  const { apiKey } = await sharedMarket(request, name, ref);
+  const { apiKey, partnerId } = await sharedMarket(request, name, ref);
+  // No return origins: the back link is kept because it is on the partner's own site (its support page's).
+  await setUp('partner-site', { partnerId, supportUrl: 'https://tickets.example/help' });
   const entry = await call(
     request,
     apiKey,

@@ -1,18 +1,18 @@
-import { returnToAllowed } from '@/server/lib/return-origins';
+import { partnerBackLink } from '@/server/lib/return-origins';
 
 /**
- * The partner's `returnTo` (or `returnURL`) as a link back, only when it is an absolute http(s) URL (a
- * `javascript:` or relative value would run script or stay on Encore) and, when the partner has set
- * allowed return origins, on one of them: anyone can craft an Encore link, so a back link
- * elsewhere is dropped rather than shown.
+ * The partner's `returnTo` (or `returnURL`) as a link back: on one of the partner's allowed return origins,
+ * or, with none set, on its own site (`partnerBackLink`, server/lib/return-origins.ts). Anyone can craft an
+ * Encore link, so a back link elsewhere is never shown; a `javascript:` or relative value never is either.
  */
 export function safeReturnTo(
   value: string | string[] | undefined | null,
-  allowedOrigins: readonly string[],
+  partner: { returnOrigins: readonly string[]; supportUrl: string | null },
 ): string | null {
   const raw = Array.isArray(value) ? value[0] : value;
-  if (!raw || raw.length > 2000 || !returnToAllowed(raw, allowedOrigins)) return null;
-  return new URL(raw).toString();
+  if (!raw || raw.length > 2000) return null;
+  const link = partnerBackLink(raw, partner);
+  return link === null ? null : new URL(link).toString();
 }
 
 /** A same-site path with the fan's `returnTo` (and nothing else of the current query) carried along. */

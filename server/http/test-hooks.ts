@@ -8,7 +8,7 @@ import { errorOutput } from '@/server/lib/error-capture';
 import { AppError, clientErrorFrom } from '@/server/lib/errors';
 import { toMinorUnits } from '@/server/lib/money';
 import { createListing, setMarketTerms } from '@/server/modules/marketplace';
-import { createPartnerCredentials } from '@/server/modules/partners';
+import { createPartnerCredentials, setPartnerSupport } from '@/server/modules/partners';
 import { startPayment } from '@/server/modules/payments';
 import { sendTestMessage, upsertEndpoint } from '@/server/modules/webhooks';
 
@@ -39,6 +39,14 @@ const hooks: Record<string, Hook> = {
   // What the server has written to stderr so far (server/lib/error-capture.ts).
   'error-output': hook(z.object({}), async () => errorOutput()),
   partner: hook(z.object({ name: z.string().min(1) }), async ({ name }) => createPartnerCredentials(name, getDb())),
+  // The partner's support page (its own site, for the fan pages' back link when it set no return origins).
+  'partner-site': hook(
+    z.object({ partnerId: z.string(), supportUrl: z.string() }),
+    async ({ partnerId, supportUrl }) => {
+      await setPartnerSupport({ partnerId, supportUrl, supportEmail: null }, getDb());
+      return {};
+    },
+  ),
   'market-terms': hook(
     z.object({ partnerId: z.string(), buyerFeePercent: z.number().default(0), buyerFeeFixed: z.number().default(0) }),
     async ({ partnerId, buyerFeePercent, buyerFeeFixed }) => {

@@ -37,7 +37,6 @@ describe('return origins', () => {
   });
 
   it('allows any http(s) returnTo without origins, and with origins only those (compared as parsed origins)', () => {
-    expect(returnToAllowed('https://anywhere.example/x', [])).toBe(true);
     expect(returnToAllowed('javascript:alert(1)', [])).toBe(false);
     const origins = ['https://tickets.a.example'];
     expect(returnToAllowed('https://TICKETS.a.example:443/my?x=1', origins)).toBe(true);
@@ -55,14 +54,24 @@ describe('return origins', () => {
     }
   });
 
-  it('safeReturnTo gives the back link only on an allowed origin', () => {
-    expect(safeReturnTo('https://evil.example/back', [])).toBe('https://evil.example/back');
-    expect(safeReturnTo('https://evil.example/back', ['https://tickets.a.example'])).toBeNull();
-    expect(safeReturnTo(['https://tickets.a.example/back', 'x'], ['https://tickets.a.example'])).toBe(
-      'https://tickets.a.example/back',
-    );
-    expect(safeReturnTo('javascript:alert(1)', [])).toBeNull();
-    expect(safeReturnTo(undefined, ['https://tickets.a.example'])).toBeNull();
+  it('safeReturnTo gives the back link only on an allowed origin, else on the partner’s own site', () => {
+    const none = { returnOrigins: [] as string[], supportUrl: null };
+    const allowed = { returnOrigins: ['https://tickets.a.example'], supportUrl: null };
+    // No origins and no site of its own: a crafted link to anywhere shows no back link.
+    expect(safeReturnTo('https://evil.example/back', none)).toBeNull();
+    expect(safeReturnTo('https://evil.example/back', allowed)).toBeNull();
+    expect(safeReturnTo(['https://tickets.a.example/back', 'x'], allowed)).toBe('https://tickets.a.example/back');
+    expect(safeReturnTo('javascript:alert(1)', allowed)).toBeNull();
+    expect(safeReturnTo(undefined, allowed)).toBeNull();
+    // No origins, but its support page names its site: a link there is kept, any other becomes its home page.
+    const site = { returnOrigins: [] as string[], supportUrl: 'https://help.a.example/contact' };
+    expect(safeReturnTo('https://help.a.example/events/1', site)).toBe('https://help.a.example/events/1');
+    expect(safeReturnTo('https://evil.example/phish', site)).toBe('https://help.a.example/');
+    expect(safeReturnTo('javascript:alert(1)', site)).toBe('https://help.a.example/');
+    expect(safeReturnTo(undefined, site)).toBeNull();
+    // Set origins win over the site.
+    expect(safeReturnTo('https://help.a.example/x', { ...allowed, supportUrl: site.supportUrl })).toBeNull();
+    expect(returnToAllowed('https://anywhere.example/x', [])).toBe(false);
   });
 
   it('frame-ancestors lists the origins, or none', () => {

@@ -35,18 +35,41 @@ export function parseReturnOrigin(raw: string, allowLoopbackHttp: boolean): { or
 
 /**
  * Whether `returnTo` may be used as a back link for a partner with these origins: an absolute http(s) URL
- * and, when the partner has set origins, on one of them (compared as parsed origins, so case, default
- * ports and encodings cannot slip another host through).
+ * on one of them (compared as parsed origins, so case, default ports and encodings cannot slip another host
+ * through). With no origins set, none may: anyone can craft an Encore link (`partnerBackLink` then offers
+ * the partner's own site instead).
  */
 export function returnToAllowed(returnTo: string, origins: readonly string[]): boolean {
+  const origin = httpOriginOf(returnTo);
+  return origin !== null && origins.includes(origin);
+}
+
+/** The origin of an absolute http(s) URL, or null. */
+export function httpOriginOf(value: string | null | undefined): string | null {
+  if (!value) return null;
   let url: URL;
   try {
-    url = new URL(returnTo);
+    url = new URL(value);
   } catch {
-    return false;
+    return null;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
-  return origins.length === 0 || origins.includes(url.origin);
+  return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+}
+
+/**
+ * The back link a fan page offers for an asked `returnTo`: the URL itself on one of the partner's allowed
+ * return origins; with none set, the URL when it is on the partner's own site (the origin of its support
+ * page, from its settings), else that site's home page, else nothing. A crafted link to another site is
+ * never shown.
+ */
+export function partnerBackLink(
+  asked: string,
+  partner: { returnOrigins: readonly string[]; supportUrl: string | null },
+): string | null {
+  if (partner.returnOrigins.length) return returnToAllowed(asked, partner.returnOrigins) ? asked : null;
+  const site = httpOriginOf(partner.supportUrl);
+  if (!site) return null;
+  return httpOriginOf(asked) === site ? asked : `${site}/`;
 }
 
 /** The CSP `frame-ancestors` source list of a page the partner may embed: its origins, else nobody. */

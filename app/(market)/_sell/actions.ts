@@ -118,8 +118,7 @@ async function sellerOf(listingId: string) {
 async function withFormReturnTo(path: string, data: FormData, partnerId: string): Promise<string> {
   const asked = field(data, 'returnTo');
   if (!asked) return path;
-  const { returnOrigins } = await getPartner(partnerId, getDb());
-  return withReturnTo(path, safeReturnTo(asked, returnOrigins));
+  return withReturnTo(path, safeReturnTo(asked, await getPartner(partnerId, getDb())));
 }
 
 /**

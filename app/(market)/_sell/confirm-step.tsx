@@ -20,7 +20,7 @@ export async function confirmStepListing(listingId: string, query: Record<string
   const view = fan ? await sellerListingPage(found.partnerId, listingId, fan.email, getDb()) : null;
   if (!view) notFound();
   const partner = await getPartner(found.partnerId, getDb());
-  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner.returnOrigins);
+  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner);
   return { view, partner, returnTo };
 }
 

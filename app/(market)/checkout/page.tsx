@@ -41,7 +41,7 @@ export default async function CheckoutListingsPage({ searchParams }: { searchPar
     fanOf(checkout.event.partnerId),
     buyerPromiseFacts(checkout.show.showPk, getDb(), sourcesOf(checkout.listings)),
   ]);
-  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
+  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner);
   const { event, show } = checkout;
   const marketHref = withReturnTo(`/market/${event.eventPk}?show=${show.showPk}`, returnTo);
   const total = money(checkout.totalMinor, checkout.currency, locale);

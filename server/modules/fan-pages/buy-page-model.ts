@@ -38,6 +38,8 @@ export interface BuyPagePartner {
   name: string;
   logoUrl: string | null;
   returnOrigins: string[];
+  /** Its support page: with no return origins set, its origin is the partner's own site for a back link. */
+  supportUrl: string | null;
 }
 
 export interface BuyPageModel {
@@ -105,7 +107,13 @@ function showContext(partnerId: string, showPk: string | undefined, db: Db): Pro
     ]);
     return {
       ticketSections: [...new Set(sections.map(sectionKey))].sort(),
-      partner: { id: partner.id, name: partner.name, logoUrl: partner.logoUrl, returnOrigins: partner.returnOrigins },
+      partner: {
+        id: partner.id,
+        name: partner.name,
+        logoUrl: partner.logoUrl,
+        returnOrigins: partner.returnOrigins,
+        supportUrl: partner.supportUrl,
+      },
       mode,
       primarySoldOut: !!(showPk && inventory?.get(showPk)?.primarySoldOut),
       promises,

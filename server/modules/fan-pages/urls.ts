@@ -3,7 +3,7 @@ import type { DbOrTx } from '@/db';
 import { listings } from '@/db/schema/marketplace';
 import { publicBaseUrl } from '@/server/env';
 import { type AppError, badRequest, notFound } from '@/server/lib/errors';
-import { returnToAllowed } from '@/server/lib/return-origins';
+import { httpOriginOf, returnToAllowed } from '@/server/lib/return-origins';
 import { showDirectory } from '@/server/modules/catalog';
 import { withOneTimeToken } from '@/server/modules/fans';
 import { getIntegration, getPartner } from '@/server/modules/partners';
@@ -65,7 +65,8 @@ export async function buyingFlowUrl(
 /**
  * A partner with allowed return origins may send fans back only to one of them: another
  * origin is a 400 naming the field, so no Encore link can lead a fan off to a site of anyone's choosing.
- * Without origins, any absolute URL is accepted (the partner's dashboard page warns staff).
+ * Without origins, any absolute URL is accepted here (the partner asks for its own link), but the fan pages
+ * show it only on the partner's own site (`partnerBackLink`), and the partner's dashboard page warns.
  */
 async function checkReturnTo(
   partnerId: string,
@@ -76,7 +77,7 @@ async function checkReturnTo(
   if (value === undefined) return;
   // Read now, not from the proxy's short-lived copy: a removed origin is refused by every instance at once.
   const { returnOrigins: origins } = await getPartner(partnerId, db);
-  if (returnToAllowed(value, origins)) return;
+  if (origins.length === 0 ? httpOriginOf(value) !== null : returnToAllowed(value, origins)) return;
   throw badRequest(`${field} must be on one of the partner's allowed return origins: ${origins.join(', ')}`, [
     { path: field, message: `is not on an allowed return origin (${origins.join(', ')})`, in: 'query' },
   ]);

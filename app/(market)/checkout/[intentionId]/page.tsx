@@ -48,7 +48,7 @@ export default async function IntentionPage({
     show ? buyerPromiseFacts(show.showPk, getDb(), sourcesOf(found.listings)) : null,
   ]);
   const guarantee = promises ? <GuaranteeBlock facts={promises} /> : null;
-  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
+  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner);
   const marketHref = withReturnTo(`/market/${event.eventPk}${show ? `?show=${show.showPk}` : ''}`, returnTo);
   const currency = intention.currency;
   const status = intention.status;

@@ -43,7 +43,7 @@ export default async function ListingPage({ params, searchParams }: Props) {
   if (!found) notFound();
   const partner = await getPartner(found.partnerId, getDb());
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
-  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner.returnOrigins);
+  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner);
   const here = withReturnTo(`/listing/${listingId}`, returnTo);
   const t = await getTranslations('listing');
   const fan = await fanOf(partner.id);

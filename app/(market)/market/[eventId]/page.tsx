@@ -39,7 +39,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const t = pageTranslator(locale, 'buy');
   const tc = pageTranslator(locale, 'common');
   const { partner, promises, event, show, facets, listings, count, page: current, pageCount, sort, wanted } = model;
-  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner.returnOrigins);
+  const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner);
   // The public sale URL names a ticket: on sale, its own listing; else a note above the show's other offers.
   const named = model.named;
   if (named?.listingId) redirect(withReturnTo(`/listing/${named.listingId}`, returnTo));

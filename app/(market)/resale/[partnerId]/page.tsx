@@ -63,7 +63,7 @@ export default async function ResaleEntryPage({ params, searchParams }: Props) {
   const partner = await partnerOrNull(partnerId);
   if (!partner || partner.disabledAt) notFound();
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
-  const returnTo = safeReturnTo(query.returnTo, partner.returnOrigins);
+  const returnTo = safeReturnTo(query.returnTo, partner);
   const t = await getTranslations('entry');
   const fan = await fanOf(partner.id);
   if (!fan) {

@@ -33,7 +33,7 @@ export default async function SellPage({ params, searchParams }: Props) {
   const partner = await getPartner(ticket.partnerId, getDb());
   const shell = { id: partner.id, name: partner.name, logoUrl: partner.logoUrl };
   const order = query.order === '1';
-  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner.returnOrigins);
+  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner);
   const path = withReturnTo(`/sell/${ticket.pk}${order ? '?order=1' : ''}`, returnTo);
   const t = await getTranslations('sell');
   const fan = await fanOf(partner.id);

@@ -34,7 +34,7 @@ export default async function SellDonePage({ params, searchParams }: Props) {
   const partner = await getPartner(ticket.partnerId, getDb());
   const t = await getTranslations('sell');
   const { listing } = view;
-  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner.returnOrigins);
+  const returnTo = safeReturnTo(query.returnTo ?? query.returnURL, partner);
   const listingPath = withReturnTo(`/listing/${listing.id}`, returnTo);
   return (
     <MarketShell partner={{ id: partner.id, name: partner.name, logoUrl: partner.logoUrl }} returnTo={returnTo} narrow>

@@ -112,10 +112,13 @@ function OriginsForm({ partnerId, field }: { partnerId: string; field: OriginsFi
 export function ReturnOriginsWarning({ origins }: { origins: readonly string[] }) {
   if (origins.length) return null;
   return (
-    <OriginsWarning testId="return-origins-warning" title="Any site can be the return link: set your allowed origins">
-      Anyone can craft an Encore link whose back button leads to a site of their choosing, and no site may frame the
-      partner&apos;s buy, resale and sell pages. Set the allowed return origins under{' '}
-      <a href="#settings">Partner settings</a>.
+    <OriginsWarning
+      testId="return-origins-warning"
+      title="No back links to the partner's pages: set your allowed origins"
+    >
+      Without allowed return origins, fans get a back link only to the partner&apos;s own site (its support page&apos;s,
+      when set), never to the page the partner named, and no site may frame the partner&apos;s buy, resale and sell
+      pages. Set the allowed return origins under <a href="#settings">Partner settings</a>.
     </OriginsWarning>
   );
 }
