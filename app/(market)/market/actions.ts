@@ -56,7 +56,10 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
   const fan = await fanOf(checkout.event.partnerId);
   const buyer = fan?.email ?? typed;
   if (!email.safeParse(buyer).success) return { error: 'invalidEmail', email: typed };
-  const returnTo = safeReturnTo(String(form.get('returnTo') ?? ''), await getPartner(checkout.event.partnerId, getDb()));
+  const returnTo = safeReturnTo(
+    String(form.get('returnTo') ?? ''),
+    await getPartner(checkout.event.partnerId, getDb()),
+  );
   let paymentUrl: string;
   try {
     const intention = await createBuyIntention(
