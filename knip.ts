@@ -23,6 +23,8 @@ const config: KnipConfig = {
     'docs/quick-start/partner-integration.ts',
     // The partner client's face: what partners import from `@encore/partner-client` (client/README.md).
     'client/src/index.ts',
+    // The reference edge's njs code, loaded by nginx (edge/nginx.conf `js_import`), never imported.
+    'edge/edge.js',
   ],
   // Prism is started by e2e/openapi-conformance.spec.ts (its CLI's file, in a child process).
   ignoreDependencies: ['@stoplight/prism-cli'],

@@ -158,7 +158,9 @@ test('fans without a session share one cacheable page of an address, its scripts
   const get = async (extra = '') => {
     const res = await fetch(`${baseURL}${marketUrl}${extra}`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=1, stale-while-revalidate=1');
+    expect(res.headers.get('cache-control')).toBe(
+      'public, max-age=0, s-maxage=1, stale-while-revalidate=1, stale-if-error=60',
+    );
     expect(res.headers.get('set-cookie')).toBeNull();
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     const policy = res.headers.get('content-security-policy') ?? '';

@@ -130,7 +130,9 @@ test('two anonymous fans on one address cost one render; a shared link’s param
   expect(bodyA).toBe(bodyB);
   expect(bodyA).toContain(listingId);
   for (const answer of [first, second]) {
-    expect(answer.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=1, stale-while-revalidate=1');
+    expect(answer.headers.get('cache-control')).toBe(
+      'public, max-age=0, s-maxage=1, stale-while-revalidate=1, stale-if-error=60',
+    );
     expect(answer.headers.get('set-cookie')).toBeNull();
   }
   // Each fan's own request id, not the one stored with the page.

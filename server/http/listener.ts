@@ -178,8 +178,11 @@ function outageAnswer(req: http.IncomingMessage): { headers: http.OutgoingHttpHe
   return { headers, body };
 }
 
-/** The outage page is a plain document: its one style block and our icon, nothing else. */
-const OUTAGE_PAGE_POLICY =
+/**
+ * The outage page is a plain document: its one style block and our icon, nothing else. The reference edge's
+ * own outage page (edge/nginx.conf `@outage`) sends the same (its tests compare).
+ */
+export const OUTAGE_PAGE_POLICY =
   "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /**
@@ -213,9 +216,10 @@ function headerOf(req: http.IncomingMessage, name: string): string | undefined {
 
 /**
  * The headers Next.js and the proxy give every answer (next.config.ts, proxy.ts), for what this server
- * answers itself: the request id, nosniff, the permissions and referrer policies, HSTS over https.
+ * answers itself: the request id, nosniff, the permissions and referrer policies, HSTS over https. The
+ * reference edge's outage answers (edge/nginx.conf `@outage`, `@api_outage`) carry the same (its tests compare).
  */
-function everyAnswerHeaders(req: http.IncomingMessage): http.OutgoingHttpHeaders {
+export function everyAnswerHeaders(req: http.IncomingMessage): http.OutgoingHttpHeaders {
   const headers: http.OutgoingHttpHeaders = { 'x-request-id': requestIdFrom(req.headers['x-request-id']) };
   for (const { key, value } of [...COMMON_SECURITY_HEADERS, REFERRER_POLICY.usual]) headers[key.toLowerCase()] = value;
   const hsts = strictTransportSecurity(

@@ -15,7 +15,7 @@ const BUY_PAGE = /^\/market\/[^/?#]+$/;
  * The query parameters the buy page reads (app/(market)/market/[eventId]/page.tsx), in the order of the
  * canonical query. Anything else a shared link carries (`utm_*`, `fbclid`, `gclid`, `?x=1`) is not part of
  * the page, so it is not part of its key either: the fans of one shared link share one page.
- * edge/nginx.conf lists the same (server/http/shared-page.test.ts checks).
+ * The reference edge's edge/edge.js lists the same (server/http/shared-page.test.ts checks).
  */
 export const BUY_PAGE_PARAMS = [
   'show',
@@ -42,9 +42,12 @@ const ROUTER_HEADERS = [
 /**
  * What a shared buy page answers with: fresh in a shared cache for a second (`s-maxage`; the freshness
  * bound, docs/decisions.md "The rush through a shared cache"), served stale for at most one more while one
- * refresh runs, and never kept by the fan's browser past its use (`max-age=0`).
+ * refresh runs (`stale-while-revalidate`), served stale for at most a minute past its freshness while the
+ * origin fails (`stale-if-error`: refused, timed out, a 5xx), and never kept by the fan's browser past its
+ * use (`max-age=0`). A shared cache must keep to these bounds: the reference edge (edge/nginx.conf) takes
+ * them from here and adds none of its own.
  */
-export const SHARED_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=1, stale-while-revalidate=1';
+export const SHARED_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=1, stale-while-revalidate=1, stale-if-error=60';
 /**
  * The request headers the page depends on besides its address: the language is chosen from the
  * Accept-Language header and the `encore_lang` cookie when the address has no `lang`.

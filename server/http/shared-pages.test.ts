@@ -99,7 +99,9 @@ describe('the shared buy page', () => {
     expect(new Set(bodies).size).toBe(1);
     expect(answers.map((a) => a.headers.get('x-request-id'))).toEqual(answers.map((_, i) => `fan-${i}`));
     const [first] = answers;
-    expect(first.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=1, stale-while-revalidate=1');
+    expect(first.headers.get('cache-control')).toBe(
+      'public, max-age=0, s-maxage=1, stale-while-revalidate=1, stale-if-error=60',
+    );
     expect(first.headers.get('vary')).toBe('Accept-Encoding, Accept-Language, Cookie');
     expect(first.headers.get('set-cookie')).toBeNull();
     // Next.js's two inline scripts are allowed by their hashes; the injected one is not; no nonce is left.
@@ -229,7 +231,9 @@ describe('the shared buy page', () => {
         headers: { 'if-none-match': asked, 'x-request-id': 'revalidation' },
       });
       expect([asked, again.status]).toEqual([asked, 304]);
-      expect(again.headers.get('cache-control')).toBe('public, max-age=0, s-maxage=1, stale-while-revalidate=1');
+      expect(again.headers.get('cache-control')).toBe(
+        'public, max-age=0, s-maxage=1, stale-while-revalidate=1, stale-if-error=60',
+      );
       expect(again.headers.get('etag')).toBe(etag);
       expect(again.headers.get('x-request-id')).toBe('revalidation');
       expect(await again.text()).toBe('');

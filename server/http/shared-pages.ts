@@ -21,8 +21,9 @@ import { SHARED_PAGE_CACHE_CONTROL, SHARED_PAGE_VARY } from './shared-page';
  *   render that carry the render's nonce (Next.js's own; markup injected into the page cannot know it) are
  *   allowed by their SHA-256 hashes instead, and `script-src` keeps `'self'` for Next.js's script files
  *   (docs/decisions.md "The rush through a shared cache" says why not `'strict-dynamic'`);
- * - it says `Cache-Control: public, max-age=0, s-maxage=1, stale-while-revalidate=1` and its Vary, and it
- *   never carries a cookie (the proxy sets none on a shared page; an answer with one is not shared);
+ * - it says `Cache-Control: public, max-age=0, s-maxage=1, stale-while-revalidate=1, stale-if-error=60`
+ *   (SHARED_PAGE_CACHE_CONTROL: fresh 1 s, stale 1 s more while one refresh runs, a minute while the origin
+ *   fails) and its Vary, and it never carries a cookie (the proxy sets none on a shared page; an answer with one is not shared);
  * - each fan's answer gets its own X-Request-Id; the body is the same bytes for everyone (gzip made once).
  * With `keep` (the default when no shared cache stands in front, EDGE_CACHE=false), the page is also kept
  * here for BUY_PAGE_LAYER_MS in a bounded LRU (short-cache.ts), one render per address at a time; a

@@ -28,7 +28,9 @@ export const SEAT_MAP_DOCUMENTS = 'seat-map-documents';
  * it stale while one refresh runs (one render); the page was made from an answer at most BUY_PAGE_LAYER_MS
  * old, itself made from offers at most BUY_PAGE_LAYER_MS old (behind an edge the origin keeps no pages of its
  * own). So ≤ 1⅔ s and one render: stated as 2 s, which holds while the instances render every hot address
- * about once a second (docs/operations.md "Running at scale" sizes them). The onsale-peak bench measures the
+ * about once a second (docs/operations.md "Running at scale" sizes them). Whatever the traffic, the edge
+ * never serves a page stale past one more second (the page's stale-while-revalidate): an address asked for
+ * after a quiet spell is at most 2 s + one render old. The onsale-peak bench measures the
  * longest it took under the rush, and e2e/edge.spec.ts checks it across two instances.
  */
 export const EDGE_FRESHNESS_MS = 2000;

@@ -1,7 +1,17 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { everyAnswerHeaders, OUTAGE_PAGE_POLICY } from '@/server/http/listener';
+import { errorBody } from '@/server/http/envelope';
+import { outageDocument } from '@/server/http/page-guard';
+import { strictTransportSecurity } from '@/server/http/security-headers';
+import { requestLocale, SHARED_PAGE_CACHE_CONTROL } from '@/server/http/shared-page';
+import { OUTAGE_RETRY_AFTER_S } from '@/server/lib/db-faults';
+import { databaseUnavailable } from '@/server/lib/errors';
+import { LOCALES } from '@/server/lib/i18n/locale-codes';
+import { buyPageSort, requestedPage, wantedQuantity } from '@/server/modules/fan-pages';
 import { type Edge, renderEdgeConfig, startEdge } from './edge';
 
 /*
@@ -12,13 +22,20 @@ import { type Edge, renderEdgeConfig, startEdge } from './edge';
  * tests poll with generous deadlines and compare orders and counts.
  */
 
-const SHAREABLE = 'public, max-age=0, s-maxage=1, stale-while-revalidate=1';
+/** What Encore sends with a shared buy page: fresh 1 s, stale-while-revalidate 1 s, stale-if-error 60 s. */
+const SHAREABLE = SHARED_PAGE_CACHE_CONTROL;
 /**
  * For the events named `steady-…`: the same page kept a minute, for the tests that look at one entry
  * over several requests (with a 1 s entry a refresh could fall between two of them and make a count
  * depend on the clock).
  */
-const SHAREABLE_STEADY = 'public, max-age=0, s-maxage=60, stale-while-revalidate=1';
+const SHAREABLE_STEADY = SHAREABLE.replace('s-maxage=1,', 's-maxage=60,');
+/**
+ * For the events named `sie-…`: a stale-if-error of 3 s instead of 60, so that a test sees it run out. Counted
+ * from the end of the page's second, it still ends at least 3 s after the render, a second past where
+ * stale-while-revalidate alone would have stopped (2 s), whatever the fraction of the second it was made in.
+ */
+const SHAREABLE_BRIEF_ERRORS = SHAREABLE.replace('stale-if-error=60', 'stale-if-error=3');
 const PRIVATE = 'private, no-cache, no-store, max-age=0, must-revalidate';
 const PERSON_HEADERS = ['authorization', 'rsc', 'next-action', 'next-router-state-tree', 'next-router-prefetch'];
 
@@ -52,6 +69,8 @@ class FakeOrigin {
   readonly versions = new Map<string, number>();
   /** The 304s answered: to which path, and when (ms). */
   readonly unchanged: { path: string; at: number }[] = [];
+  /** What the origin answers instead of a page, by path: a redirect, a 404, its own 500. */
+  readonly overrides = new Map<string, { status: number; headers: http.OutgoingHttpHeaders; body: string }>();
 
   private constructor(private readonly server: http.Server) {}
 
@@ -106,6 +125,12 @@ class FakeOrigin {
     await this.held.get(path)?.released;
     this.inFlight.set(path, (this.inFlight.get(path) ?? 1) - 1);
 
+    const override = this.overrides.get(path);
+    if (override) {
+      res.writeHead(override.status, override.headers);
+      res.end(override.body);
+      return;
+    }
     const fan = this.signedInFan(req, address);
     // As Encore does: a revalidation of a page whose data has not changed is a 304, not a render.
     const etag = path.startsWith('/market/etag-') ? `W/"build.${this.versions.get(path) ?? 1}"` : undefined;
@@ -130,7 +155,9 @@ class FakeOrigin {
         ? PRIVATE
         : event.startsWith('steady-')
           ? SHAREABLE_STEADY
-          : SHAREABLE;
+          : event.startsWith('sie-')
+            ? SHAREABLE_BRIEF_ERRORS
+            : SHAREABLE;
     res.writeHead(200, {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': cacheControl,
@@ -182,12 +209,12 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
 function get(
   path: string,
   headers: http.OutgoingHttpHeaders = {},
-  { method = 'GET', newConnection = false } = {},
+  { method = 'GET', newConnection = false, base = edge.url } = {},
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const sentAt = Date.now();
     const req = http.request(
-      `${edge.url}${path}`,
+      `${base}${path}`,
       { method, agent: newConnection ? false : agent, headers: { 'accept-encoding': 'gzip', ...headers } },
       (res) => {
         const chunks: Buffer[] = [];
@@ -225,6 +252,35 @@ async function until(what: string, check: () => boolean | Promise<boolean>, ms =
   }
 }
 
+/** Asks for `path` again and again, one request at a time, until `done` holds of an answer; returns them all. */
+async function askUntil(
+  path: string,
+  done: (answer: Answer) => boolean,
+  options: { headers?: http.OutgoingHttpHeaders; base?: string; ms?: number } = {},
+): Promise<Answer[]> {
+  const answers: Answer[] = [];
+  await until(
+    `${path} to be answered as expected`,
+    async () => {
+      const answer = await get(path, options.headers, { base: options.base });
+      answers.push(answer);
+      return done(answer);
+    },
+    options.ms,
+  );
+  return answers;
+}
+
+/**
+ * The freshness bound (edge/nginx.conf): a page is fresh until the end of the second it reached the edge in,
+ * then served stale for at most one second more while a refresh runs (Encore's stale-while-revalidate=1):
+ * never to a fan who asks 2 s after its render began or later, plus the render. The fake origin renders at
+ * once; this allows half a second for the page's way from the origin into the cache on a busy machine (it
+ * may reach the edge in the next second).
+ */
+const FRESHNESS_BOUND_MS = 2000;
+const HOP_MS = 500;
+
 beforeAll(async () => {
   origin = await FakeOrigin.start();
   // No nginx is a failure, not a skip: CI installs it first (.ci/ensure-nginx.sh).
@@ -250,6 +306,16 @@ describe('the edge configuration template', () => {
     expect(text).toContain('listen 127.0.0.1:8080;');
     expect(text).toMatch(/server 127\.0\.0\.1:3001;\s+server 10\.0\.0\.2:3001;\s+keepalive 64;/);
     expect(text).toContain('proxy_cache_path /tmp/edge-x/cache ');
+    // njs: Debian's module (NGINX_MODULES_PATH, or `modules`, elsewhere) and the edge's code beside the template.
+    expect(
+      renderEdgeConfig({
+        listen: '127.0.0.1:8080',
+        upstreams: ['127.0.0.1:3001'],
+        prefix: '/tmp/x',
+        modules: '/opt/m/',
+      }),
+    ).toMatch(/^load_module \/opt\/m\/ngx_http_js_module\.so;$/m);
+    expect(text).toContain(`js_import edge from ${process.cwd()}/edge/edge.js;`);
   });
 
   it('refuses values that would write other directives into it', () => {
@@ -258,6 +324,7 @@ describe('the edge configuration template', () => {
     expect(() => renderEdgeConfig({ ...values, upstreams: [] })).toThrow(/at least one/);
     expect(() => renderEdgeConfig({ ...values, prefix: '/tmp/x; y' })).toThrow(/plain absolute path/);
     expect(() => renderEdgeConfig({ ...values, listen: '80; include x' })).toThrow(/listen/);
+    expect(() => renderEdgeConfig({ ...values, modules: '/usr/lib; include x' })).toThrow(/plain absolute path/);
   });
 });
 
@@ -437,7 +504,7 @@ describe('the edge in front of the origin', () => {
     expect(forwarded['x-forwarded-host']).toBe(`127.0.0.1:${edge.port}`);
   });
 
-  it('answers from the stale page while one refresh runs, then from the new one', async () => {
+  it('answers from the stale page while one refresh runs, within the freshness bound, then from the new one', async () => {
     const first = await get('/market/fresh-g', {}, { newConnection: true });
     expect(first.cache).toBe('MISS');
     const release = origin.hold('/market/fresh-g');
@@ -453,25 +520,27 @@ describe('the edge in front of the origin', () => {
     });
     expect(['STALE', 'UPDATING']).toContain(stale!.cache);
     expect(stale!.page.render).toBe(first.page.render);
-    // The refresh reached the origin and is held there, yet the fans are answered.
+    // The refresh reached the origin and is held there, yet the fans are answered at once.
     await until('the refresh to reach the origin', () => origin.requestsFor('/market/fresh-g').length === 2);
     const meanwhile = await Promise.all(
       Array.from({ length: 10 }, () => get('/market/fresh-g', {}, { newConnection: true })),
     );
-    expect(meanwhile.map((a) => a.cache)).toEqual(Array(10).fill('UPDATING'));
-    expect(meanwhile.map((a) => a.page.render)).toEqual(Array(10).fill(first.page.render));
-    // Still so when the refresh outlasts Cache-Control's stale-while-revalidate (1 s past the entry's
-    // validity, which ends with the second the page was made in): a slow render in a rush must not send
-    // every fan to the origin.
-    const pastStaleWhileRevalidate = (Math.floor(first.page.born / 1000) + 3) * 1000;
-    await until('stale-while-revalidate to run out', async () => {
-      const answer = await get('/market/fresh-g', {}, { newConnection: true });
+    for (const answer of meanwhile) {
       expect([answer.cache, answer.page.render]).toEqual(['UPDATING', first.page.render]);
-      return answer.sentAt > pastStaleWhileRevalidate;
-    });
-    expect(origin.requestsFor('/market/fresh-g')).toHaveLength(2);
+      expect(answer.sentAt - first.page.born).toBeLessThan(FRESHNESS_BOUND_MS + HOP_MS);
+    }
+    // Not past the bound, however long the refresh takes: once Encore's stale-while-revalidate (1 s past the
+    // entry's validity) has run out, a fan's request goes to the origin itself (here it waits for the
+    // held render like the refresh) instead of being given the old page.
+    const pastBound = first.page.born + FRESHNESS_BOUND_MS + HOP_MS;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, pastBound - Date.now())));
+    const late = get('/market/fresh-g', {}, { newConnection: true });
+    await until('the late fan’s request to reach the origin', () => origin.requestsFor('/market/fresh-g').length === 3);
 
     release();
+    const answered = await late;
+    expect(answered.page.render).toBeGreaterThan(first.page.render);
+    expect(answered.cache).toBe('EXPIRED');
     let fresh: Answer | undefined;
     await until('the refreshed page', async () => {
       const answer = await get('/market/fresh-g', {}, { newConnection: true });
@@ -562,5 +631,315 @@ describe('the edge in front of the origin', () => {
     const changedAt = Math.min(...answers.filter((a) => a.page.render === renders[1]!.render).map((a) => a.receivedAt));
     const after = answers.filter((a) => a.sentAt > changedAt);
     expect(after.every((a) => a.page.render === renders[1]!.render)).toBe(true);
+  });
+});
+
+describe('the edge’s freshness bound, whatever came before', () => {
+  it('gives the first fan after an idle spell the changed page, not the one made before it', async () => {
+    const path = '/market/etag-idle';
+    const first = await get(path);
+    expect([first.cache, first.headers.etag]).toEqual(['MISS', 'W/"build.1"']);
+    // Nobody asks for longer than the bound (1 s fresh, 1 s stale-while-revalidate: a refresh would have
+    // served the old page once more), then the page's data changes.
+    const idleUntil = (Math.floor((first.page.born + HOP_MS) / 1000) + 2) * 1000 + 50;
+    await new Promise((resolve) => setTimeout(resolve, idleUntil - Date.now()));
+    origin.versions.set(path, 2);
+
+    const next = await get(path);
+    expect(next.cache).toBe('EXPIRED');
+    expect(next.page.render).toBeGreaterThan(first.page.render);
+    expect(next.headers.etag).toBe('W/"build.2"');
+    // The origin was asked whether the stored page still held, and it did not.
+    expect(origin.requestsFor(path).map((r) => r.headers['if-none-match'])).toEqual([undefined, 'W/"build.1"']);
+  });
+
+  it('gives fans the origin’s redirect or 404 within the bound once a stored page’s address answers one', async () => {
+    const cases = [
+      {
+        path: '/market/fresh-moved',
+        answer: { status: 307, headers: { location: '/listing/lst_1', 'cache-control': PRIVATE }, body: '' },
+      },
+      {
+        path: '/market/fresh-gone',
+        answer: { status: 404, headers: { 'content-type': 'text/html', 'cache-control': PRIVATE }, body: 'gone' },
+      },
+    ];
+    await Promise.all(
+      cases.map(async ({ path, answer }) => {
+        const first = await get(path);
+        expect(first.cache).toBe('MISS');
+        origin.overrides.set(path, answer);
+        // Asked again and again until well past the bound.
+        const pastBound = first.page.born + FRESHNESS_BOUND_MS + HOP_MS;
+        const answers = await askUntil(path, (a) => a.sentAt > pastBound + 300);
+        for (const a of answers) {
+          if (a.status === 200) {
+            expect(a.page.render).toBe(first.page.render);
+            expect(a.sentAt - first.page.born, path).toBeLessThan(FRESHNESS_BOUND_MS + HOP_MS);
+          } else {
+            expect([a.status, a.headers.location, a.body], path).toEqual([
+              answer.status,
+              answer.headers.location,
+              answer.body,
+            ]);
+          }
+        }
+        const late = answers.filter((a) => a.sentAt > pastBound);
+        expect(late.length).toBeGreaterThan(0);
+        expect(late.every((a) => a.status === answer.status)).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('the edge when the origin fails', () => {
+  let failing: FakeOrigin;
+  let failingEdge: Edge;
+
+  beforeAll(async () => {
+    failing = await FakeOrigin.start();
+    failingEdge = await startEdge({ upstreams: [failing.address] });
+  });
+
+  afterAll(async () => {
+    await failingEdge?.stop();
+    await failing?.close();
+  });
+
+  /**
+   * Asks for a page past its stale-if-error (3 s here; past the second the page was made in) and checks the
+   * stale page was given until then, beyond stale-while-revalidate, and `failure` after; returns the last answer.
+   */
+  async function staleThenFailure(
+    path: string,
+    born: number,
+    failure: number,
+    headers: http.OutgoingHttpHeaders = {},
+  ): Promise<Answer> {
+    const staleIfErrorEnds = (Math.floor((born + HOP_MS) / 1000) + 4) * 1000;
+    const answers = await askUntil(path, (a) => a.sentAt > staleIfErrorEnds + 300, { base: failingEdge.url, headers });
+    for (const a of answers) {
+      expect([200, failure], `${path} at ${a.sentAt - born} ms`).toContain(a.status);
+      if (a.status === 200) expect(['HIT', 'STALE', 'UPDATING']).toContain(a.cache);
+    }
+    const stale = answers.filter((a) => a.status === 200);
+    // Stale past stale-while-revalidate (2 s past the render at the latest): stale-if-error's doing...
+    expect(stale.filter((a) => a.sentAt > born + FRESHNESS_BOUND_MS + HOP_MS).length).toBeGreaterThan(0);
+    // ...and never past it (4 s past the render's second at the latest).
+    expect(Math.max(...stale.map((a) => a.sentAt))).toBeLessThan(staleIfErrorEnds);
+    const after = answers.filter((a) => a.sentAt > staleIfErrorEnds);
+    expect(after.length).toBeGreaterThan(0);
+    expect(after.every((a) => a.status === failure)).toBe(true);
+    return answers.at(-1)!;
+  }
+
+  it('serves the last page while the origin answers 5xx, for the origin’s stale-if-error, then Encore’s 503', async () => {
+    const path = '/market/sie-5xx';
+    const first = await get(path, {}, { base: failingEdge.url });
+    expect(first.cache).toBe('MISS');
+    failing.overrides.set(path, {
+      status: 500,
+      headers: { 'content-type': 'text/html', 'cache-control': PRIVATE },
+      body: 'the origin’s own error page',
+    });
+    const last = await staleThenFailure(path, first.page.born, 503);
+    expect(last.body).toBe(outageDocument('en', path));
+    expectOutageHeaders(last, OUTAGE_PAGE_POLICY);
+  });
+
+  it('unreachable: the last page for stale-if-error, then Encore’s branded 503 in the fan’s language; /v1 its envelope', async () => {
+    const path = '/market/sie-down?show=s1';
+    const spanish = { 'accept-language': 'es-ES,es;q=0.9' };
+    const first = await get(path, spanish, { base: failingEdge.url });
+    expect([first.cache, first.page.lang]).toEqual(['MISS', 'es']);
+    await failing.close();
+
+    const outage = await staleThenFailure(path, first.page.born, 503, spanish);
+    expectOutageHeaders(outage, OUTAGE_PAGE_POLICY);
+    expect(outage.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(outage.body).toBe(outageDocument('es', path));
+
+    // A page never stored, a person's page, any other page: the same, in each fan's language.
+    for (const [asked, headers, lang] of [
+      ['/market/never-stored?lang=es', {}, 'es'],
+      ['/market/sie-down', { cookie: 'encore_fan=alice' }, 'en'],
+      ['/account/tickets?a=1&b=2', { cookie: 'encore_lang=es' }, 'es'],
+      ['/', { 'accept-language': 'en-GB' }, 'en'],
+    ] as const) {
+      const answer = await get(asked, headers, { base: failingEdge.url });
+      expect([answer.status, answer.body], asked).toEqual([503, outageDocument(lang, asked)]);
+      expectOutageHeaders(answer, OUTAGE_PAGE_POLICY);
+    }
+
+    // The partners' API: the envelope the origin answers its own outage with.
+    for (const method of ['GET', 'POST']) {
+      const api = await get('/v1/listings?limit=1', {}, { base: failingEdge.url, method });
+      expect(api.status).toBe(503);
+      expect(api.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(JSON.parse(api.body)).toEqual(errorBody(databaseUnavailable()));
+      expectOutageHeaders(api, "default-src 'none'; frame-ancestors 'none'");
+    }
+  });
+});
+
+/** The headers the origin gives its own outage answers (server/http/listener.ts answerOutage), on the edge's. */
+function expectOutageHeaders(answer: Answer, policy: string): void {
+  const origins = everyAnswerHeaders({ headers: {}, socket: {} } as http.IncomingMessage);
+  for (const [name, value] of Object.entries(origins)) {
+    if (name === 'x-request-id') expect(answer.headers[name]).toMatch(/^[0-9a-f]{32}$/);
+    else expect(answer.headers[name], name).toBe(value);
+  }
+  expect(answer.headers['retry-after']).toBe(String(OUTAGE_RETRY_AFTER_S));
+  expect(answer.headers['cache-control']).toBe('no-store');
+  expect(answer.headers['content-security-policy']).toBe(policy);
+  // HSTS only over https, as the origin decides it: the edge's is the origin's value.
+  expect(answer.headers['strict-transport-security']).toBeUndefined();
+  expect(fs.readFileSync('edge/nginx.conf', 'utf8')).toContain(`https "${strictTransportSecurity(true, null)}";`);
+}
+
+/**
+ * Fans' requests and the language Encore gives them (`want`): the origin's own reading of a request
+ * (requestLocale, server/http/shared-page.ts, on resolveLocale) and the edge's (edge/edge.js) must both say it.
+ */
+const LANGUAGE_CASES: { query?: string; cookie?: string; acceptLanguage?: string; want: string }[] = [
+  { want: 'en' },
+  { acceptLanguage: 'es', want: 'es' },
+  // Weighed by q-values, not taken in header order.
+  { acceptLanguage: 'es;q=0.1, en;q=0.9', want: 'en' },
+  { acceptLanguage: 'fr-FR, ES;q=0.5', want: 'es' },
+  { acceptLanguage: 'fr-FR,fr;q=0.9,en-US;q=0.3,es-MX;q=0.8', want: 'es' },
+  { acceptLanguage: 'es-AR,es;q=0.9,en;q=0.8', want: 'es' },
+  { acceptLanguage: 'es_419', want: 'es' },
+  // Ties keep the header's order.
+  { acceptLanguage: 'en;q=0.5, es;q=0.5', want: 'en' },
+  { acceptLanguage: 'es;q=0.5, en;q=0.5', want: 'es' },
+  // q=0 is "not this one"; a q that is no number weighs nothing; `Q=` is no q; spaces around parameters.
+  { acceptLanguage: 'es;q=0, fr', want: 'en' },
+  { acceptLanguage: 'en;q=0, es;q=0.001', want: 'es' },
+  { acceptLanguage: 'es;q=abc, en;q=0.2', want: 'en' },
+  { acceptLanguage: 'en;q=0.5, es ; q=1e-1', want: 'en' },
+  { acceptLanguage: 'en;q=0.5,es;Q=0.1', want: 'es' },
+  { acceptLanguage: 'es;q=-1, en;q=0.01', want: 'en' },
+  { acceptLanguage: 'en;q=0.9, es;q=0x1', want: 'es' },
+  // Only the first 20 entries count.
+  { acceptLanguage: `${Array(20).fill('fr').join(',')},es`, want: 'en' },
+  // Garbage.
+  { acceptLanguage: '*', want: 'en' },
+  { acceptLanguage: ';;, ,;q=1,', want: 'en' },
+  { acceptLanguage: 'e s, español, en-', want: 'en' },
+  // The address's `lang` first: any case, a region, decoded as URLSearchParams does.
+  { query: '?lang=es', acceptLanguage: 'en', want: 'es' },
+  { query: '?lang=ES', want: 'es' },
+  { query: '?lang=es-AR', want: 'es' },
+  { query: '?lang=es_419', cookie: 'encore_lang=en', want: 'es' },
+  { query: '?lang=+es', want: 'es' },
+  { query: '?lang=%20es%20', want: 'es' },
+  { query: '?lang=e%73', want: 'es' },
+  { query: '?l%61ng=es', want: 'es' },
+  { query: '?lang=%C2%A0es', want: 'es' },
+  { query: '?lang=%FFes', acceptLanguage: 'es', want: 'es' },
+  { query: '?lang=es%FF', want: 'en' },
+  { query: '?LANG=es', want: 'en' },
+  { query: '?lang=fr', acceptLanguage: 'es', want: 'es' },
+  { query: '?lang=fr&lang=es', want: 'en' },
+  { query: '?lang=&lang=en', acceptLanguage: 'es', want: 'es' },
+  { query: '?lang', cookie: 'encore_lang=es', want: 'es' },
+  // Then the remembered language (the last cookie), before the browser's.
+  { cookie: 'encore_lang=es', acceptLanguage: 'en', want: 'es' },
+  { cookie: 'encore_lang=fr', acceptLanguage: 'es', want: 'es' },
+  { cookie: 'encore_lang=ES-419', want: 'es' },
+  { cookie: 'encore_lang= es ;', want: 'es' },
+  { cookie: 'encore_lang=es; encore_lang=en', acceptLanguage: 'es', want: 'en' },
+  { cookie: 'encore_lang=', acceptLanguage: 'es', want: 'es' },
+];
+
+describe('the edge reads a request as the origin does', () => {
+  it('chooses each fan’s language exactly as the origin does', async () => {
+    const edgeSays = await Promise.all(
+      LANGUAGE_CASES.map(async ({ query = '', cookie, acceptLanguage }, i) => {
+        const path = `/market/steady-lang${i}`;
+        const answer = await get(`${path}${query}`, {
+          ...(cookie ? { cookie } : {}),
+          ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}),
+        });
+        expect(answer.cache, `${query} ${cookie} ${acceptLanguage}`).toBe('MISS');
+        const asked = origin.requestsFor(path);
+        expect(asked).toHaveLength(1);
+        return new URL(asked[0]!.url, 'http://origin.test').searchParams.get('lang');
+      }),
+    );
+    const originSays = LANGUAGE_CASES.map(({ query = '', cookie, acceptLanguage }) =>
+      requestLocale(new URL(`/market/x${query}`, 'http://encore'), (name) =>
+        name === 'cookie' ? cookie : name === 'accept-language' ? acceptLanguage : undefined,
+      ),
+    );
+    const label = (langs: (string | null)[]) => LANGUAGE_CASES.map((c, i) => ({ ...c, lang: langs[i] }));
+    const wanted = LANGUAGE_CASES.map((c) => c.want);
+    expect(label(originSays)).toEqual(label(wanted));
+    expect(label(edgeSays)).toEqual(label(wanted));
+  });
+
+  it('knows the languages the origin knows', () => {
+    const code = fs.readFileSync('edge/edge.js', 'utf8');
+    const copy = /^const OUTAGE_COPY = \{\n([^]*?)\n\};$/m.exec(code)?.[1] ?? '';
+    expect([...copy.matchAll(/^ {2}(\w+): \{$/gm)].map((m) => m[1])).toEqual([...LOCALES]);
+    expect(code).toMatch(/^const LANGS = Object\.keys\(OUTAGE_COPY\);$/m);
+  });
+
+  it('makes one key of the page’s numbers written in different ways, and asks the origin the canonical one', async () => {
+    const path = '/market/steady-n';
+    const pages = [];
+    for (const query of ['page=11', 'page=011', 'page=0011', 'page=+11', 'page=11.0', 'page=1.1e1']) {
+      pages.push(await get(`${path}?${query}`));
+    }
+    expect(pages.map((a) => a.cache)).toEqual(['MISS', ...Array(pages.length - 1).fill('HIT')]);
+    expect(new Set(pages.map((a) => a.page.render)).size).toBe(1);
+    const quantities = [await get(`${path}?qty=001`), await get(`${path}?qty=1`), await get(`${path}?qty=1.0&page=1`)];
+    expect(quantities.map((a) => a.cache)).toEqual(['MISS', 'HIT', 'MISS']);
+    expect(origin.requestsFor(path).map((r) => r.url)).toEqual([
+      `${path}?lang=en&page=11`,
+      `${path}?lang=en&qty=1`,
+      `${path}?lang=en&qty=1&page=1`,
+    ]);
+  });
+
+  it('leaves out the values the page ignores, and reads every value as the page reads it', async () => {
+    const path = '/market/steady-v';
+    const plain = await get(path);
+    const ignored = [
+      'page=0',
+      'page=-2',
+      'page=abc',
+      'page=1.5',
+      'page=Infinity',
+      'qty=0',
+      'qty=abc',
+      'qty=-1',
+      'sort=cheap',
+    ];
+    for (const query of ignored) {
+      const answer = await get(`${path}?${query}`);
+      expect([query, answer.cache, answer.page.render]).toEqual([query, 'HIT', plain.page.render]);
+    }
+    expect(origin.requestsFor(path).map((r) => r.url)).toEqual([`${path}?lang=en`]);
+
+    // The page (server/modules/fan-pages buy-page-model.ts) reads the edge's value as it reads the client's.
+    const readers = { page: requestedPage, qty: wantedQuantity, sort: buyPageSort } as const;
+    const values = ['1', '2', '011', '+7', '%2B7', '7.0', '2e1', '1e21', '0x10', ' 3 ', 'Infinity', '-0', '', 'x'];
+    const sent = Object.keys(readers).flatMap((name) =>
+      [...values, 'price_desc', 'price_asc', 'PRICE_DESC'].map((value) => ({ name, value })),
+    );
+    await Promise.all(
+      sent.map(async ({ name, value }, i) => {
+        const at = `/market/steady-read${i}`;
+        await get(`${at}?${name}=${value.replaceAll(' ', '%20')}`);
+        const asked = new URL(origin.requestsFor(at)[0]!.url, 'http://origin.test').searchParams.get(name);
+        const client = new URLSearchParams(`${name}=${value.replaceAll(' ', '%20')}`).get(name)!;
+        const read = readers[name as keyof typeof readers] as (q: Record<string, string | undefined>) => unknown;
+        expect(read({ [name]: asked ?? undefined }), `${name}=${value} sent as ${asked}`).toEqual(
+          read({ [name]: client }),
+        );
+      }),
+    );
   });
 });

@@ -12,6 +12,10 @@ import { connects, freePort } from './ports';
  */
 
 const TEMPLATE = path.join(process.cwd(), 'edge', 'nginx.conf');
+/** The edge's njs code, beside the template. */
+const EDGE_JS = path.join(process.cwd(), 'edge', 'edge.js');
+/** Where Debian's nginx keeps its dynamic modules (libnginx-mod-http-js puts njs there). */
+const DEBIAN_MODULES = '/usr/lib/nginx/modules';
 
 /**
  * `host:port` or `[v6]:port`, perhaps followed by ` backup` (asked only when the others fail): anything else
@@ -33,6 +37,8 @@ export interface EdgeConfigValues {
   prefix: string;
   /** More locations for the edge's server, written after its `listen` (the bench's static-file baseline). */
   extraLocations?: string;
+  /** nginx's modules directory: NGINX_MODULES_PATH when not given, else Debian's. */
+  modules?: string;
 }
 
 /** edge/nginx.conf with its placeholders replaced, as nginx will read it. */
@@ -48,6 +54,10 @@ export function renderEdgeConfig(values: EdgeConfigValues): string {
     throw new Error(`the prefix is too long for a unix socket path: ${values.prefix}`);
   }
   if (!/^[\w.:[\] ]+$/.test(values.listen)) throw new Error(`unexpected listen value ${JSON.stringify(values.listen)}`);
+  const modules = (values.modules ?? process.env.NGINX_MODULES_PATH ?? DEBIAN_MODULES).replace(/\/$/, '');
+  for (const file of [modules, EDGE_JS]) {
+    if (!/^\/[\w./-]*$/.test(file)) throw new Error(`not a plain absolute path: ${file}`);
+  }
   // Placeholders are filled in directives only: the comments name them too.
   const text = fs
     .readFileSync(TEMPLATE, 'utf8')
@@ -59,7 +69,9 @@ export function renderEdgeConfig(values: EdgeConfigValues): string {
         .replaceAll('{{LISTEN}}', values.listen)
         .replaceAll('{{UPSTREAMS}}', values.upstreams.map((u) => `server ${u};`).join(`\n${indent}`))
         .replaceAll('{{API_UPSTREAMS}}', apiUpstreams.map((u) => `server ${u};`).join(`\n${indent}`))
-        .replaceAll('{{PREFIX}}', values.prefix.replace(/\/$/, ''));
+        .replaceAll('{{PREFIX}}', values.prefix.replace(/\/$/, ''))
+        .replaceAll('{{NGINX_MODULES}}', modules)
+        .replaceAll('{{EDGE_JS}}', EDGE_JS);
       return values.extraLocations && /^\s*listen \{\{LISTEN\}\};/.test(line)
         ? `${filled}\n${indent}${values.extraLocations}`
         : filled;

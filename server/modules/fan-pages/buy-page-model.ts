@@ -78,6 +78,28 @@ export function queryParam(query: BuyPageQuery, key: string): string | undefined
   return (Array.isArray(v) ? v[0] : v) || undefined;
 }
 
+/*
+ * How the page reads its numbers and its order. The reference edge reads them the same way to make one cache
+ * key of one page (edge/edge.js; server/testing/edge.test.ts checks the edge's values read as the client's).
+ */
+
+/** `qty`: how many tickets the fan wants, a whole number of at least 1; anything else is none. */
+export function wantedQuantity(query: BuyPageQuery): number | undefined {
+  const quantity = Number(queryParam(query, 'qty'));
+  return Number.isInteger(quantity) && quantity > 0 ? quantity : undefined;
+}
+
+/** `page`: the page of offers asked for, a whole number of at least 1 (capped later); anything else is the first. */
+export function requestedPage(query: BuyPageQuery): number {
+  const requested = Number(queryParam(query, 'page'));
+  return Number.isInteger(requested) && requested >= 1 ? requested : 1;
+}
+
+/** `sort`: `price_desc`, else the default `price_asc`. */
+export function buyPageSort(query: BuyPageQuery): MarketSort {
+  return queryParam(query, 'sort') === 'price_desc' ? 'price_desc' : 'price_asc';
+}
+
 interface ShowContext {
   /** The section keys the show's tickets name (listed or not): an SVG element whose id is one is a section. */
   ticketSections: string[];
@@ -123,9 +145,8 @@ function showContext(partnerId: string, showPk: string | undefined, db: Db): Pro
 
 /** The buy page's model for an event (by Encore's id) and the page's query; null for an unknown event. */
 export async function buyPageModel(eventPk: string, query: BuyPageQuery, db: Db): Promise<BuyPageModel | null> {
-  const quantity = Number(queryParam(query, 'qty'));
-  const wanted = Number.isInteger(quantity) && quantity > 0 ? quantity : undefined;
-  const sort: MarketSort = queryParam(query, 'sort') === 'price_desc' ? 'price_desc' : 'price_asc';
+  const wanted = wantedQuantity(query);
+  const sort = buyPageSort(query);
   const ticket = queryParam(query, 'ticket');
   // Shared by the fans of this show for under a second (offers-cache.ts says how long and why that is correct).
   const view = await sharedBuyPage(
@@ -148,8 +169,7 @@ export async function buyPageModel(eventPk: string, query: BuyPageQuery, db: Db)
   ]);
   const all = view.listings;
   const pageCount = Math.max(1, Math.ceil(all.length / BUY_PAGE_SIZE));
-  const requested = Number(queryParam(query, 'page'));
-  const page = Number.isInteger(requested) && requested >= 1 ? Math.min(requested, pageCount) : 1;
+  const page = Math.min(requestedPage(query), pageCount);
   return {
     event: view.event,
     show: view.show,

@@ -14,7 +14,10 @@ export {
   buyPageModel,
   buyPageVersion,
   buyPageVersionAt,
+  buyPageSort,
   PAGE_VERSION_META,
+  requestedPage,
+  wantedQuantity,
 } from './buy-page-model';
 export { type MarketOffer, quantitiesOf } from './offers';
 export { showSections } from './sections';
