@@ -29,6 +29,8 @@ test.beforeAll(async ({ request }) => {
   const created = await createPartner(PARTNER);
   apiKey = created.apiKey;
   await setUp('market-terms', { partnerId: created.partnerId, buyerFeePercent: 10 });
+  // Its own site (its support page's): the back link to RETURN_TO is shown (no return origins set).
+  await setUp('partner-site', { partnerId: created.partnerId, supportUrl: 'https://partner.example/help' });
   const pushed = await call(request, apiKey, 'POST', '/v1/events', {
     title: `Noche de rock ${RUN}`,
     description:

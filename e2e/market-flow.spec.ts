@@ -10,6 +10,7 @@ import {
   pointWebhooks,
   Receiver,
   RUN,
+  setUp,
   pushCappedEurEvent,
   payWithTestCard,
   EUR_STANDING,
@@ -86,6 +87,8 @@ test('a ticket listed by its owner is bought on the sandbox page; the buyer gets
   const receiver = await new Receiver().start();
   try {
     const { partnerId, apiKey } = await createPartner(NAME);
+    // Its own site (its support page's): the back link to RETURN_TO is shown (no return origins set).
+    await setUp('partner-site', { partnerId, supportUrl: 'https://tickets.partner.example/help' });
     // The seller's own secure link, from before the sale.
     let sellerLink = '';
     // The buyer's order page (the success page), opened again after the show is cancelled.
