@@ -111,6 +111,7 @@ test.use({ viewport: { width: 390, height: 844 } });
 test('a fan finds tickets with every fee shown, filters and sorts, pays and opens the ticket @database-flow', async ({
   page,
   request,
+  browser,
 }) => {
   await page.goto(await entry(request, { showId: '1', lang: 'en' }));
   await expect(page.getByTestId('event-title')).toHaveText(`Noche de rock ${RUN}`);
@@ -173,6 +174,18 @@ test('a fan finds tickets with every fee shown, filters and sorts, pays and open
   await page.waitForURL(/\/checkout\/bi_/);
   await expect(page.getByTestId('purchase-success')).toContainText(BUYER);
   await expect(page.getByTestId('order-total')).toHaveText('$66.00');
+
+  // Anyone else holding the order's address (another browser) sees its status and what was bought, but
+  // neither the buyer's e-mail nor the tickets; the payment page likewise masks the e-mail.
+  const stranger = await (await browser.newContext()).newPage();
+  await stranger.goto(page.url());
+  await expect(stranger.getByTestId('order-total')).toHaveText('$66.00');
+  await expect(stranger.getByTestId('purchase-success')).toContainText('b•••@f•••.test');
+  await expect(stranger.getByTestId('purchase-success')).not.toContainText(BUYER);
+  await expect(stranger.getByTestId('ticket-link')).toHaveCount(0);
+  await expect(stranger.getByTestId('tickets-by-mail')).toContainText('sent by e-mail to the buyer');
+  expect(await stranger.content()).not.toContain(BUYER);
+  await stranger.context().close();
   await expect(page.getByTestId('return-to')).toHaveAttribute('href', RETURN_TO);
   await axe(page);
   await screenshots(page, 'buy-success');
@@ -195,12 +208,19 @@ test('a fan finds tickets with every fee shown, filters and sorts, pays and open
 test('a declined card leaves the hold running: the purchase page counts down and leads back to paying', async ({
   page,
   request,
+  browser,
 }) => {
   await page.goto(await entry(request, { showId: '1', lang: 'en', ticketOptionId: 'VIP' }));
   await page.getByTestId('buy').click();
   await page.getByLabel('E-mail for your tickets').fill(BUYER);
   await page.getByTestId('pay').click();
   await page.waitForURL(/\/pay\/pay_/);
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue(BUYER);
+  // Another browser with the payment's address: the e-mail masked.
+  const stranger = await (await browser.newContext()).newPage();
+  await stranger.goto(page.url());
+  await expect(stranger.getByLabel('Email', { exact: true })).toHaveValue('b•••@f•••.test');
+  await stranger.context().close();
   await page.getByLabel('Card number').fill('4000 0000 0000 0002');
   await page.getByLabel('Expiry date').fill('12 / 34');
   await page.getByLabel('Security code').fill('123');

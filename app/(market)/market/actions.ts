@@ -4,6 +4,7 @@ import { redirect } from 'next/navigation';
 import { z } from 'zod';
 import { pageLocale } from '@/components/market/page-locale';
 import { fanOf } from '@/components/market/session';
+import { rememberOrder } from '@/components/market/order-access';
 import { safeReturnTo } from '@/components/market/return-to';
 import { getDb } from '@/db';
 import { AppError } from '@/server/lib/errors';
@@ -74,6 +75,8 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
       getDb(),
     );
     paymentUrl = intention.paymentUrl;
+    // This browser made the order: its pages show it the buyer's e-mail and tickets (order-access.ts).
+    await rememberOrder(intention.id);
   } catch (err) {
     if (err instanceof AppError && err.code === 'CONFLICT') {
       return { error: /seller cannot buy/i.test(err.message) ? 'ownListing' : 'taken', email: typed };

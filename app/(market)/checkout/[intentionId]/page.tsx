@@ -14,6 +14,7 @@ import { money, param } from '../../market/buy-format';
 import { HoldCountdown } from '../../market/countdown';
 import '../../market/buy.css';
 import { OrderSummary } from './order-summary';
+import { isOrderBuyer, maskedEmail } from '@/components/market/order-access';
 
 export async function generateMetadata(): Promise<Metadata> {
   const t = await getTranslations('checkout');
@@ -25,8 +26,10 @@ type Query = Record<string, string | string[] | undefined>;
 /**
  * A purchase after the payment page: still paying (the hold's countdown and the way back to the payment),
  * paid (the order and each ticket's secure view), refunded afterwards (why, how much and when; no ticket
- * links), or failed / expired (try again from the market). The
- * intention id is unguessable: whoever holds this link is the buyer.
+ * links), or failed / expired (try again from the market). Its personal side — the buyer's e-mail and the
+ * secure-ticket links — is shown only to the buyer (their fan session, or the browser that made or paid the
+ * order: components/market/order-access.ts); anyone else with the address sees the status and what was
+ * bought, the e-mail masked, and is told the tickets went by mail.
  */
 export default async function IntentionPage({
   params,
@@ -40,13 +43,15 @@ export default async function IntentionPage({
   const found = await buyerIntention(intentionId, getDb());
   if (!found) notFound();
   const { intention, event, show } = found;
-  const [partner, t, tb, locale, promises] = await Promise.all([
+  const [partner, t, tb, locale, promises, buyer] = await Promise.all([
     getPartner(event.partnerId, getDb()),
     getTranslations('checkout'),
     getTranslations('buy'),
     getLocale() as Promise<Locale>,
     show ? buyerPromiseFacts(show.showPk, getDb(), sourcesOf(found.listings)) : null,
+    isOrderBuyer({ intentionId: intention.id, partnerId: event.partnerId, buyerEmail: intention.user }),
   ]);
+  const email = buyer ? intention.user : maskedEmail(intention.user);
   const guarantee = promises ? <GuaranteeBlock facts={promises} /> : null;
   const returnTo = safeReturnTo(param(query, 'returnTo') ?? param(query, 'returnURL'), partner);
   const marketHref = withReturnTo(`/market/${event.eventPk}${show ? `?show=${show.showPk}` : ''}`, returnTo);
@@ -93,12 +98,12 @@ export default async function IntentionPage({
         <>
           <div className="mk-success" role="status" data-testid="purchase-success">
             <h1 className="buy-h2">{t(allPending ? 'successTitleAwaiting' : 'successTitle')}</h1>
-            <p>{t(allPending ? 'successBodyAwaiting' : 'successBody', { email: intention.user })}</p>
+            <p>{t(allPending ? 'successBodyAwaiting' : 'successBody', { email })}</p>
           </div>
           {awaiting ? (
             <div className="mk-card" role="status" data-testid="awaiting-delivery">
               <h2>{t('awaitingTitle')}</h2>
-              <p>{t('awaitingBody', { count: awaiting, email: intention.user })}</p>
+              <p>{t('awaitingBody', { count: awaiting, email })}</p>
             </div>
           ) : null}
           {notDelivered ? (
@@ -106,7 +111,12 @@ export default async function IntentionPage({
               <p>{t('notDelivered', { count: notDelivered })}</p>
             </div>
           ) : null}
-          {found.tickets.length ? (
+          {found.tickets.length && !buyer ? (
+            <p className="mk-card" data-testid="tickets-by-mail">
+              {t('ticketsByMail', { count: found.tickets.length })}
+            </p>
+          ) : null}
+          {found.tickets.length && buyer ? (
             <section className="mk-card" aria-label={tb('listingsHeading')}>
               <ul className="buy-ticket-links">
                 {found.tickets.map((ticket) => (

@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { getLocale, getTranslations } from 'next-intl/server';
 import { GuaranteeBlock } from '@/components/market/guarantee';
 import { CheckIcon } from '@/components/market/icons';
+import { isOrderBuyer, maskedEmail } from '@/components/market/order-access';
 import { getDb } from '@/db';
 import { formatDay, formatMoney, type Locale } from '@/server/lib/i18n';
 import { fromMinorUnits } from '@/server/lib/money';
@@ -66,13 +67,22 @@ export default async function CheckoutPage({
   // A resale purchase: the buyer reads what they buy (event, seats, fee split, the hold) and what Encore
   // guarantees where they pay.
   const resale = view.payment.purpose === BUY_INTENTION_PURPOSE;
-  const [t, tb, locale, promises, order] = await Promise.all([
+  const [t, tb, locale, promises, order, buyer] = await Promise.all([
     getTranslations('pay'),
     getTranslations('buy'),
     getLocale() as Promise<Locale>,
     resale ? intentionPromiseFacts(view.payment.reference, getDb()) : null,
     resale ? paymentOrder(view.payment.reference, getDb()) : null,
+    isOrderBuyer({
+      intentionId: view.payment.reference,
+      partnerId: view.payment.partnerId,
+      buyerEmail: view.payment.buyerEmail,
+    }),
   ]);
+  // The buyer's e-mail is theirs to see: anyone else with the address sees it masked (order-access.ts).
+  const shown = buyer
+    ? view
+    : { ...view, payment: { ...view.payment, buyerEmail: maskedEmail(view.payment.buyerEmail) } };
   const raw = (await searchParams).error;
   const code = (SANDBOX_CARD_ERRORS as readonly string[]).includes(String(raw)) ? (raw as SandboxCardError) : null;
   const { payment, partnerName, state } = view;
@@ -109,7 +119,7 @@ export default async function CheckoutPage({
         </>
       }
     >
-      <Body view={view} amount={amount} code={code} t={t} locale={locale} />
+      <Body view={shown} amount={amount} code={code} t={t} locale={locale} />
       {promises ? <GuaranteeBlock facts={promises} className="co-guarantee" /> : null}
     </SandboxPage>
   );

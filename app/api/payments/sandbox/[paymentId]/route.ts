@@ -11,6 +11,8 @@ import {
   payWithSandboxCard,
   type SandboxResult,
 } from '@/server/modules/payments';
+import { BUY_INTENTION_PURPOSE } from '@/server/modules/marketplace';
+import { orderCookieHeaders } from '@/components/market/order-access';
 // Paying runs the modules' payment listeners (server/wiring.ts): load the subscriptions.
 import '@/server/wiring';
 
@@ -60,7 +62,16 @@ export async function POST(req: Request, { params }: { params: Promise<{ payment
     return see(`${back}?error=${await failedPayment(req, paymentId, err)}`);
   }
   if (!result.payment) return new Response('Not found', { status: 404 });
-  if (result.outcome === 'paid') return see(result.payment.successUrl);
+  if (result.outcome === 'paid') {
+    // The browser that paid is the buyer's: the order's pages show it the e-mail and the tickets.
+    const paid = see(result.payment.successUrl);
+    if (result.payment.purpose === BUY_INTENTION_PURPOSE) {
+      for (const cookie of await orderCookieHeaders(req.headers.get('cookie'), result.payment.reference)) {
+        paid.headers.append('set-cookie', cookie);
+      }
+    }
+    return paid;
+  }
   if (result.outcome === 'requires_action') return see(back);
   return see(`${back}?error=${result.error}`);
 }
