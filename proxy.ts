@@ -15,7 +15,7 @@ import {
   refusalPage,
 } from '@/server/http/page-guard';
 import { requestIdOf } from '@/server/http/request-id';
-import { PRIVATE_CACHE_CONTROL, sharedPageAddress } from '@/server/http/shared-page';
+import { PRIVATE_CACHE_CONTROL, sharedPageAddress } from '@/server/http/shared-page-address';
 import {
   API_CONTENT_SECURITY_POLICY,
   FRAME_OPTIONS_DENY,
@@ -67,7 +67,7 @@ export async function proxy(req: NextRequest) {
     : API_CONTENT_SECURITY_POLICY;
   const refusal = api ? null : await pageRefusal(req);
   // An anonymous fan's buy page is the one answer shared by everyone asking for its address:
-  // Encore's server (server/http/shared-pages.ts) makes it cacheable; every other answer is private.
+  // Encore's server (server/http/shared-page-render.ts) makes it cacheable; every other answer is private.
   const shared =
     !api &&
     !refusal &&

@@ -154,7 +154,7 @@ test(
 test('fans without a session share one cacheable page of an address, its scripts allowed by hash; a hold shows at once', async ({
   request,
 }) => {
-  // Node's fetch keeps no cookies: every request is an anonymous fan's first (server/http/shared-pages.ts).
+  // Node's fetch keeps no cookies: every request is an anonymous fan's first (server/http/shared-page-render.ts).
   const get = async (extra = '') => {
     const res = await fetch(`${baseURL}${marketUrl}${extra}`);
     expect(res.status).toBe(200);

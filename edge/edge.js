@@ -3,7 +3,7 @@
  * module (Debian's libnginx-mod-http-js, njs 0.7.9). Each function runs synchronously, once per request that
  * needs it:
  *   - fanLang (`js_set $fan_lang`): the fan's language exactly as Encore chooses it (resolveLocale,
- *     server/lib/i18n/locales.ts, fed by requestLocale in server/http/shared-page.ts): the address's first
+ *     server/lib/i18n/locales.ts, fed by requestLocale in server/http/shared-page-address.ts): the address's first
  *     `lang`, then the last `encore_lang` cookie, then Accept-Language weighed by its q-values (ties in header
  *     order), then DEFAULT_LANG;
  *   - pageQuery (`js_set $page_query`): the buy page's canonical query, `lang=` then the parameters the page
@@ -151,7 +151,7 @@ function knownSort(value) {
 
 /**
  * The query parameters the buy page reads, in the canonical order (BUY_PAGE_PARAMS,
- * server/http/shared-page.ts; a test checks the two lists are the same), each with how it reads the value.
+ * server/http/shared-page-address.ts; a test checks the two lists are the same), each with how it reads the value.
  */
 const PAGE_PARAMS = [
   ['show', asIs],

@@ -225,7 +225,7 @@ export async function runBuyPage(): Promise<BenchResult> {
 
 /**
  * One render of the buy page a call, timed: each call's address its own (`returnTo`, a parameter the page
- * reads, so never a page shared by an address or kept while its model holds: server/http/shared-pages.ts).
+ * reads, so never a page shared by an address or kept while its model holds: server/http/shared-page-render.ts).
  */
 function pageTimer(address: string, shown: number, drawsMap?: boolean) {
   // Each timer its own addresses: a page kept for an address while its model holds is not a render.

@@ -424,7 +424,7 @@ const fanPageReads: Record<string, (db: Db) => Promise<unknown>> = {
   buyPage: (db) => buyPage(f.eventPk, { show: f.showPk, sort: 'price_desc', quantity: 1 }, db),
   sharedBuyPage: (db) => sharedBuyPage(f.eventPk, { show: f.showPk, zone: 'none' }, db),
   buyPageModel: (db) => buyPageModel(f.eventPk, { show: f.showPk, ticket: f.ticketPk, page: '2' }, db),
-  // Not a page's: Encore's HTTP server reads it to answer a shared cache's revalidation (shared-pages.ts).
+  // Not a page's: Encore's HTTP server reads it to answer a shared cache's revalidation (shared-page-render.ts).
   buyPageVersionAt: async (db) => (await buyPageVersionAt(`/market/${f.eventPk}?lang=es&show=${f.showPk}`, db)) ?? '',
   secureTicketPage: (db) => secureTicketPage(f.secureToken, db),
   namedTicketOnSale: (db) => namedTicketOnSale(f.ticketPk, f.eventPk, db),

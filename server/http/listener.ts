@@ -8,8 +8,8 @@ import { log } from '@/server/lib/log';
 import type { SeatMapDocument } from '@/server/modules/fan-pages';
 import { setClientAddress } from './client-address';
 import { type RenderGate, renderGate } from './render-gate';
-import { requestLocale, sharedPageAddress } from './shared-page';
-import { sharedPages, takeFillMark } from './shared-pages';
+import { requestLocale, sharedPageAddress } from './shared-page-address';
+import { sharedPages, takeFillMark } from './shared-page-render';
 import { requestIdFrom } from './request-id';
 import { errorBody } from './envelope';
 import { outageDocument } from './page-guard';
@@ -36,7 +36,7 @@ export interface ListenerOptions {
   /** The port the server listens on, once it does (fills come back to it over loopback). */
   port: () => number;
   gate?: RenderGate;
-  /** The version of the shared page at a canonical address, as a render now would stamp it (shared-pages.ts). */
+  /** The version of the shared page at a canonical address, as a render now would stamp it (shared-page-render.ts). */
   pageVersion?: (path: string) => Promise<string | null>;
   /** The build's id (part of a shared page's ETag). */
   buildId?: string;
@@ -48,7 +48,7 @@ export interface ListenerOptions {
  * Encore's HTTP server's one request listener (server/start.ts), in front of Next.js — the supported place
  * for what Next.js cannot do from inside (nothing of Node.js is patched):
  * 1. the client's address, from the socket and the trusted proxies only (client-address.ts);
- * 2. an anonymous fan's buy page answered as a shared page (shared-pages.ts), by its canonical address;
+ * 2. an anonymous fan's buy page answered as a shared page (shared-page-render.ts), by its canonical address;
  * 3. the render gate for buy pages rendered for one fan, and for the shared pages' own renders (render-gate.ts);
  * 4. the buy page's seat map document, a memory read and a copy (fan-pages seat-map.ts): through Next.js, its
  *    routing and the proxy cost more than the document itself, and a page view asks for both.

@@ -2,9 +2,9 @@
  * How fresh the buy page's offers are: an offer that was held, sold, repriced or taken
  * off sale elsewhere is shown as buyable for at most BUY_PAGE_OFFERS_MS on a page this process makes (plus
  * the read's own time). Three layers each keep a third of it: the offers read (fan-pages offers-cache.ts),
- * the page answers made from them, and the pages as sent (server/http/shared-pages.ts). A shared cache in
+ * the page answers made from them, and the pages as sent (server/http/shared-page-render.ts). A shared cache in
  * front (the reference edge, a CDN) adds its own window, stated with the page's Cache-Control
- * (server/http/shared-page.ts; docs/decisions.md "The rush through a shared cache").
+ * (server/http/shared-page-address.ts; docs/decisions.md "The rush through a shared cache").
  * Kept apart from the modules so Encore's HTTP server (server/start.ts) reads them without loading the app.
  */
 export const BUY_PAGE_OFFERS_MS = 1000;
@@ -12,7 +12,7 @@ export const BUY_PAGE_OFFERS_MS = 1000;
 /** Each layer's third of the window. */
 export const BUY_PAGE_LAYER_MS = BUY_PAGE_OFFERS_MS / 3;
 
-/** The pages as sent to anonymous fans, by address (server/http/shared-pages.ts); forgotten by this name. */
+/** The pages as sent to anonymous fans, by address (server/http/shared-page-render.ts); forgotten by this name. */
 export const BUY_PAGE_HTML = 'buy-page-html';
 
 /**
@@ -37,6 +37,6 @@ export const EDGE_FRESHNESS_MS = 2000;
 
 /**
  * The meta element the buy page stamps the version of its model into (fan-pages buy-page-model.ts), read back
- * by Encore's HTTP server as the shared page's ETag (server/http/shared-pages.ts).
+ * by Encore's HTTP server as the shared page's ETag (server/http/shared-page-render.ts).
  */
 export const PAGE_VERSION_META = 'encore-page-version';

@@ -82,7 +82,7 @@ function createMetrics(): Metrics {
     ),
     sharedPageRenders: new Counter({
       name: 'encore_shared_page_renders_total',
-      help: "Anonymous fans' buy pages rendered by this instance to be shared (server/http/shared-pages.ts): with a shared cache in front, about one per address a second",
+      help: "Anonymous fans' buy pages rendered by this instance to be shared (server/http/shared-page-render.ts): with a shared cache in front, about one per address a second",
       registers,
     }),
     sharedPagesUnchanged: new Counter({

@@ -7,7 +7,7 @@ import { everyAnswerHeaders, OUTAGE_PAGE_POLICY } from '@/server/http/listener';
 import { errorBody } from '@/server/http/envelope';
 import { outageDocument } from '@/server/http/page-guard';
 import { strictTransportSecurity } from '@/server/http/security-headers';
-import { requestLocale, SHARED_PAGE_CACHE_CONTROL } from '@/server/http/shared-page';
+import { requestLocale, SHARED_PAGE_CACHE_CONTROL } from '@/server/http/shared-page-address';
 import { OUTAGE_RETRY_AFTER_S } from '@/server/lib/db-faults';
 import { databaseUnavailable } from '@/server/lib/errors';
 import { LOCALES } from '@/server/lib/i18n/locale-codes';
@@ -799,7 +799,7 @@ function expectOutageHeaders(answer: Answer, policy: string): void {
 
 /**
  * Fans' requests and the language Encore gives them (`want`): the origin's own reading of a request
- * (requestLocale, server/http/shared-page.ts, on resolveLocale) and the edge's (edge/edge.js) must both say it.
+ * (requestLocale, server/http/shared-page-address.ts, on resolveLocale) and the edge's (edge/edge.js) must both say it.
  */
 const LANGUAGE_CASES: { query?: string; cookie?: string; acceptLanguage?: string; want: string }[] = [
   { want: 'en' },

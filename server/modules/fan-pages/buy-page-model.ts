@@ -19,7 +19,7 @@ import { namedTicketOnSale } from './pages';
  * session is read by the page itself, and never shared). Its version — a hash of the model — is what makes a
  * shared page cheap to keep fresh: a cache in front asks "still this version?" (If-None-Match) and Encore's
  * HTTP server answers 304 from the model alone, without a render, when a render now would draw the same page
- * (server/http/shared-pages.ts). The page stamps the version it was drawn from into its HTML, so the version
+ * (server/http/shared-page-render.ts). The page stamps the version it was drawn from into its HTML, so the version
  * a stored page carries is always that of the data it shows.
  */
 
@@ -204,7 +204,7 @@ export function buyPageVersion(model: BuyPageModel, locale: string): string {
 }
 
 /**
- * The version of the shared buy page at a canonical address (server/http/shared-page.ts: the path, then
+ * The version of the shared buy page at a canonical address (server/http/shared-page-address.ts: the path, then
  * `lang=` and the parameters the page reads), as a render now would stamp it; null when there is no page to
  * share there (an unknown event, or a ticket on sale, which redirects to its listing).
  */

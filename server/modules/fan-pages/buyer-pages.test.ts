@@ -241,7 +241,7 @@ describe('buy page read', () => {
       expect(await sharedBuyPage(pk, {}, recording)).toBe(answers[0]);
 
       // A change made elsewhere (another instance) shows once both data layers have passed (the third,
-      // the page as sent, is server/http/shared-pages.ts's).
+      // the page as sent, is server/http/shared-page-render.ts's).
       await getDb().execute(sql`update listings set price_minor = 2900 where id = ${m.mid.id}`);
       vi.advanceTimersByTime(BUY_PAGE_LAYER_MS - 1);
       expect((await sharedBuyPage(pk, {}, recording))?.listings[0].id).toBe(m.cheap.id);

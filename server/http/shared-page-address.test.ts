@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUY_PAGE_PARAMS, sharedPageAddress } from './shared-page';
+import { BUY_PAGE_PARAMS, sharedPageAddress } from './shared-page-address';
 
 const ask = (url: string, headers: Record<string, string> = {}, method = 'GET') =>
   sharedPageAddress({ method, url, header: (name) => headers[name] });

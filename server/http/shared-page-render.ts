@@ -7,7 +7,7 @@ import { metrics } from '@/server/lib/metrics';
 import { shortCache } from '@/server/lib/short-cache';
 import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, PAGE_VERSION_META } from '@/server/lib/freshness';
 import { requestIdFrom } from './request-id';
-import { SHARED_PAGE_CACHE_CONTROL, SHARED_PAGE_VARY } from './shared-page';
+import { SHARED_PAGE_CACHE_CONTROL, SHARED_PAGE_VARY } from './shared-page-address';
 
 /**
  * The shared buy page as sent: the answer every anonymous fan asking for one address gets,
@@ -16,7 +16,7 @@ import { SHARED_PAGE_CACHE_CONTROL, SHARED_PAGE_VARY } from './shared-page';
  *
  * Encore's own HTTP server (server/start.ts) asks Next.js for the page over loopback, as a cache in front
  * of it would (a "fill", marked with FILL_HEADER and this process's secret), and reads it whole before
- * the first byte goes out. Then:
+ * the first byte goes out (why over loopback: docs/architecture.md "The buy page under a rush"). Then:
  * - the Content Security Policy stays strict without a nonce in the stored bytes: the inline scripts of the
  *   render that carry the render's nonce (Next.js's own; markup injected into the page cannot know it) are
  *   allowed by their SHA-256 hashes instead, and `script-src` keeps `'self'` for Next.js's script files
@@ -102,7 +102,7 @@ export interface SharedPagesOptions {
 export interface SharedPages {
   /** The secret a fill carries in FILL_HEADER. */
   readonly secret: string;
-  /** Answers an anonymous fan's request for the shared page at `path` (shared-page.ts's canonical address). */
+  /** Answers an anonymous fan's request for the shared page at `path` (shared-page-address.ts's canonical address). */
   answer(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void>;
 }
 

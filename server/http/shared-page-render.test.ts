@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUY_PAGE_LAYER_MS, forgetOffersOfChangedListings } from '@/server/modules/fan-pages';
 import { CLIENT_ADDRESS_HEADER } from './client-address';
 import { encoreListener } from './listener';
-import { FILL_HEADER, hashedPolicy } from './shared-pages';
+import { FILL_HEADER, hashedPolicy } from './shared-page-render';
 
 /*
  * Encore's server in front of a stand-in for Next.js (server/http/listener.ts, as server/start.ts runs it):

@@ -4,7 +4,7 @@ import { LOCALE_COOKIE, type Locale, resolveLocale } from '@/server/lib/i18n/loc
  * Which answers may be shared by every fan who asks for the same address: an anonymous fan's
  * buy page. Everything such a page depends on is in its address (the event, the query parameters below)
  * and its language; nothing of a person is in it. Every shared cache in front of Encore (the reference
- * edge, edge/nginx.conf; a CDN; this process's own, shared-pages.ts) keys it the same way, so what one
+ * edge, edge/nginx.conf; a CDN; this process's own, shared-page-render.ts) keys it the same way, so what one
  * fan is sent is exactly what another asking the same is sent.
  */
 
@@ -15,7 +15,7 @@ const BUY_PAGE = /^\/market\/[^/?#]+$/;
  * The query parameters the buy page reads (app/(market)/market/[eventId]/page.tsx), in the order of the
  * canonical query. Anything else a shared link carries (`utm_*`, `fbclid`, `gclid`, `?x=1`) is not part of
  * the page, so it is not part of its key either: the fans of one shared link share one page.
- * The reference edge's edge/edge.js lists the same (server/http/shared-page.test.ts checks).
+ * The reference edge's edge/edge.js lists the same (server/http/shared-page-address.test.ts checks).
  */
 export const BUY_PAGE_PARAMS = [
   'show',
