@@ -2,6 +2,7 @@ import { closeDb } from '@/db';
 import { stopJobs } from '@/server/jobs/client';
 import { errorFields, flushLogs, log } from '@/server/lib/log';
 import { flushTouches } from '@/server/lib/deferred-touch';
+import { startedByServerEntry } from '@/server/server-entry';
 
 const SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
@@ -27,7 +28,7 @@ export function isDraining(): boolean {
  * flight is done here once instead of waiting out its lease to run again elsewhere. Next's exit is held
  * until that is done; then the database pool closes, the log is flushed and the process exits with the code
  * the server chose.
- * Without the server's handler (a process of our own), this exits itself once drained.
+ * Without Encore's server (a process of our own), this exits itself once drained.
  */
 export function installGracefulShutdown(): void {
   let draining: Promise<void> | undefined;
@@ -59,8 +60,11 @@ export function installGracefulShutdown(): void {
   for (const signal of SIGNALS) {
     const onSignal = () => {
       void drain();
-      // Alone on this signal (no Next.js handler to close the server and exit): exit once drained.
-      if (process.listenerCount(signal) === 1) exitAfterDrain(signal === 'SIGTERM' ? 143 : 130);
+      // Under Encore's server (server/start.ts), its own handler closes the server, lets the requests in flight
+      // finish and then calls process.exit, which waits for this drain (above). Alone (a process of our own),
+      // exit once drained. Asked of the server entry, not of the signal's listeners: the server's handler is a
+      // `once`, already removed when this one runs.
+      if (!startedByServerEntry()) exitAfterDrain(signal === 'SIGTERM' ? 143 : 130);
     };
     process.on(signal, onSignal);
   }

@@ -1,5 +1,5 @@
 import { format } from 'node:util';
-import { errorFields, flushLogs, log } from './log';
+import { errorFields, log } from './log';
 
 /*
  * Every error a running Encore reports is one JSON line of its log (server/lib/log.ts), whoever reports it:
@@ -8,8 +8,10 @@ import { errorFields, flushLogs, log } from './log';
  * - anything written with console.error or console.warn (Next.js's own reports, a library's): one line with
  *   the formatted message, and the error's message and stack when one was given. Next.js reports each failed
  *   request again after onRequestError; that second report of the same error is dropped;
- * - an exception nothing caught, or a promise rejection nothing handled: one line, then the process exits
- *   (as Node.js would), after the lines are written.
+ * - an exception nothing caught, or a promise rejection nothing handled: one line, and the process goes on,
+ *   as Next.js's own handlers decide for a server (a rejection left over from a render, or from a library
+ *   settling a job while the database restarts, must not take every request in flight down with it).
+ *   Next.js's handlers report the same error on console.error; whichever reports first writes the line.
  */
 
 /** The errors already written by logRequestError (Next.js reports them again on console.error). */
@@ -53,6 +55,7 @@ const PREFIX = /^\s*[⨯⚠]\s*/;
 function consoleLine(args: unknown[]): { msg: string; fields: Record<string, unknown> } | null {
   const error = args.find((a): a is Error => a instanceof Error);
   if (error && written.has(error)) return null;
+  if (error) written.add(error);
   const rest = args.filter((a) => a !== error);
   const text = format(...rest)
     .replace(COLOURS, '')
@@ -64,7 +67,7 @@ function consoleLine(args: unknown[]): { msg: string; fields: Record<string, unk
 
 const INSTALLED = Symbol.for('encore.errorLines');
 
-/** Routes console.error/console.warn to the log and logs what nothing caught (once per process). */
+/** Routes console.error/console.warn to the log and logs what nothing caught (once per process, never exiting). */
 export function installErrorLines(): void {
   const holder = globalThis as Record<symbol, unknown>;
   if (holder[INSTALLED]) return;
@@ -77,10 +80,13 @@ export function installErrorLines(): void {
     const line = consoleLine(args);
     if (line) log.warn(line.msg, line.fields);
   };
-  const fatal = (msg: string) => (err: unknown) => {
+  const unhandled = (msg: string) => (err: unknown) => {
+    if (typeof err === 'object' && err !== null) {
+      if (written.has(err)) return;
+      written.add(err);
+    }
     log.error(msg, errorFields(err));
-    void flushLogs().finally(() => process.exit(1));
   };
-  process.on('uncaughtException', fatal('uncaught exception: the process stops'));
-  process.on('unhandledRejection', fatal('unhandled promise rejection: the process stops'));
+  process.on('uncaughtException', unhandled('uncaught exception'));
+  process.on('unhandledRejection', unhandled('unhandled promise rejection'));
 }
