@@ -1,6 +1,8 @@
 import { durability } from './checks';
 import type { Chaos, FaultResult } from './context';
-import { describeErrors, eachInstance, firstOk, logSummary, secs, serverErrors, sleep, tally } from './report';
+import type { AppInstance } from './apps';
+import { describeErrors, eachInstance, firstOk, is2xx, logSummary, secs, serverErrors, sleep, tally } from './report';
+import { type Answer, request } from './traffic';
 
 /** Terminations played, a second apart under traffic. */
 const TERMINATIONS = 3;
@@ -46,8 +48,9 @@ export async function terminate(c: Chaos): Promise<FaultResult> {
 /**
  * `outage`: PostgreSQL stopped (a fast shutdown) for five seconds under traffic, then started again on the
  * same port and data. During it every answer must be a 503 with Retry-After (the envelope on /v1, the
- * branded page for fans), never a 500; the figure is how soon both instances answer 2xx once it is back, and
- * every write answered 2xx around it must be in the database.
+ * branded page for fans), never a 500; the figure is how soon each instance answers a partner's read 2xx once
+ * it is back (asked every 100 ms, apart from the traffic), and every write answered 2xx around it must be in
+ * the database.
  */
 export async function outage(c: Chaos): Promise<FaultResult> {
   const from = Date.now();
@@ -57,12 +60,13 @@ export async function outage(c: Chaos): Promise<FaultResult> {
   await sleep(OUTAGE_MS);
   await c.db.restart();
   const upAt = Date.now();
-  const back = await everyInstanceBack(c, upAt, 45_000);
+  const back = await Promise.all(c.apps.map((app) => firstReadAfter(c, app, upAt, 45_000)));
   await sleep(1000);
   const to = Date.now();
   // Every request sent while PostgreSQL was down, whenever it was answered.
   const during = c.traffic.answers.filter((a) => a.sentAt >= downAt && a.sentAt < upAt);
   const pages = during.filter((a) => a.route === 'page' && a.status === 503);
+  const answered503 = during.filter((a) => a.status === 503);
   const durable = await durability(c.db.sql(), c.traffic.writes, from, to);
   c.failures.push(...describeErrors('outage', serverErrors(c.traffic.between(from, to)), c.logs));
   c.failures.push(
@@ -72,7 +76,6 @@ export async function outage(c: Chaos): Promise<FaultResult> {
     if (back[app.index] === null)
       c.failures.push(`outage: instance ${app.name} answered no 2xx within 45 s of PostgreSQL up`);
   }
-  const answered503 = during.filter((a) => a.status === 503);
   return {
     name: 'outage',
     line:
@@ -82,17 +85,32 @@ export async function outage(c: Chaos): Promise<FaultResult> {
       `2xx again after PostgreSQL up: ${eachInstance(c.apps, (a) => back[a.index], from)} · ` +
       `${durable.total - durable.missing.length}/${durable.total} writes durable`,
     details: [
-      `slowest answer to a request sent while down: ${secs(Math.max(0, ...during.map((a) => a.at - a.sentAt)))}`,
+      `outage gate reopened ("database reachable again") after PostgreSQL up: ${eachInstance(c.apps, (a) => reopened(c, a, upAt), from)}`,
+      `slowest answer to a request sent while down: ${slowest(during)}; in the 2 s after PostgreSQL up: ${slowest(c.traffic.answers.filter((a) => a.sentAt >= upAt && a.sentAt < upAt + 2000))}`,
       `logs: ${logSummary(c.logs, downAt, to)}`,
     ],
   };
 }
 
-/** Per instance, milliseconds from `since` to its first 2xx to a request sent after it; null past `limitMs`. */
-async function everyInstanceBack(c: Chaos, since: number, limitMs: number): Promise<(number | null)[]> {
-  for (;;) {
-    const each = c.apps.map((app) => firstOk(c.traffic.answers, app.index, since));
-    if (!each.includes(null) || Date.now() - since > limitMs) return each;
-    await sleep(50);
+/** Milliseconds from `since` to the instance's first 2xx to a partner's read sent after it; null past `limitMs`. */
+async function firstReadAfter(c: Chaos, app: AppInstance, since: number, limitMs: number): Promise<number | null> {
+  const path = `/v1/marketplace/items/events/${c.market.ref}/listedTickets`;
+  while (Date.now() - since < limitMs) {
+    const { answer } = await request(app.base, app.index, 'probe', path, { headers: { authorization: c.market.key } });
+    if (is2xx(answer)) return answer.at - since;
+    await sleep(100);
   }
+  return null;
+}
+
+/** Milliseconds from `since` to the instance's `database reachable again` line; null when it wrote none. */
+function reopened(c: Chaos, app: AppInstance, since: number): number | null {
+  const line = c.logs.find((l) => l.instance === app.index && l.at >= since && l.msg === 'database reachable again');
+  return line ? line.at - since : null;
+}
+
+/** `14.7 s (page on B)`: the longest a request of `answers` waited for its answer. */
+function slowest(answers: Answer[]): string {
+  const worst = answers.reduce<Answer | null>((w, a) => (!w || a.at - a.sentAt > w.at - w.sentAt ? a : w), null);
+  return worst ? `${secs(worst.at - worst.sentAt)} (${worst.route} on ${'AB'[worst.instance]})` : 'none';
 }

@@ -22,13 +22,15 @@ import { partnerDown } from './faults-partner';
 import { WebhookReceiver } from './receiver';
 import { secs, sleep } from './report';
 import { createMarket, setUp } from './setup';
-import { Traffic } from './traffic';
+import { type Answer, Traffic } from './traffic';
 
 /** Listings the traffic's buyers ask for (and one more for the kill's rush). */
 const LISTINGS = 120;
 
 const started = Date.now();
 let cleanup: (() => Promise<void>) | undefined;
+/** The traffic's answers, for CHAOS_ANSWERS however the run ends. */
+const answered: { list: Answer[] } = { list: [] };
 /** Set when the run ends: a crashed instance is not started again then. */
 let closing = false;
 
@@ -59,6 +61,8 @@ async function prepare(): Promise<Chaos> {
       );
       fs.writeFileSync(process.env.CHAOS_LOGS, lines.join('\n') + '\n');
     }
+    // CHAOS_ANSWERS=<file>: every answer the traffic got (route, instance, sent and received times, status).
+    if (process.env.CHAOS_ANSWERS) fs.writeFileSync(process.env.CHAOS_ANSWERS, JSON.stringify(answered.list));
     await receiver.close().catch(() => undefined);
     await closeDb().catch(() => undefined);
     await db.remove();
@@ -89,6 +93,7 @@ async function prepare(): Promise<Chaos> {
     apps.map((a) => a.base),
     market,
   );
+  answered.list = traffic.answers;
   const c: Chaos = {
     db,
     apps,

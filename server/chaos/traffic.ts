@@ -5,7 +5,7 @@
  * kept with when it was sent and received; every write answered 2xx is kept for the durability checks.
  */
 
-export type Route = 'tickets' | 'sync' | 'buy' | 'page' | 'pay' | 'health';
+export type Route = 'tickets' | 'sync' | 'buy' | 'page' | 'probe';
 /** An HTTP status, or what happened instead of one. */
 export type Outcome = number | 'refused' | 'reset' | 'timeout' | 'error';
 
