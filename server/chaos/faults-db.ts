@@ -57,7 +57,9 @@ export async function outage(c: Chaos): Promise<FaultResult> {
   await sleep(1000);
   await c.db.stop();
   const downAt = Date.now();
-  await sleep(OUTAGE_MS);
+  await sleep(OUTAGE_MS / 2);
+  const health = await Promise.all(c.apps.map((app) => app.health().catch(() => null)));
+  await sleep(OUTAGE_MS / 2);
   await c.db.restart();
   const upAt = Date.now();
   const back = await Promise.all(c.apps.map((app) => firstReadAfter(c, app, upAt, 45_000)));
@@ -87,7 +89,8 @@ export async function outage(c: Chaos): Promise<FaultResult> {
     details: [
       `outage gate reopened ("database reachable again") after PostgreSQL up: ${eachInstance(c.apps, (a) => reopened(c, a, upAt), from)}`,
       `slowest answer to a request sent while down: ${slowest(during)}; in the 2 s after PostgreSQL up: ${slowest(c.traffic.answers.filter((a) => a.sentAt >= upAt && a.sentAt < upAt + 2000))}`,
-      `logs: ${logSummary(c.logs, downAt, to)}`,
+      `/healthz while down: ${c.apps.map((a) => `${a.name} ${health[a.index] ?? 'refused'}`).join(', ')}`,
+      `logs from the shutdown on: ${logSummary(c.logs, from, to)}`,
     ],
   };
 }
