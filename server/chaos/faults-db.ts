@@ -58,10 +58,12 @@ export async function outage(c: Chaos): Promise<FaultResult> {
   await c.db.stop();
   const downAt = Date.now();
   await sleep(OUTAGE_MS / 2);
-  const health = await Promise.all(c.apps.map((app) => app.health().catch(() => null)));
+  // Asked halfway, answered within its own 2 s ping: before PostgreSQL is back.
+  const asked = Promise.all(c.apps.map((app) => app.health().catch(() => null)));
   await sleep(OUTAGE_MS / 2);
   await c.db.restart();
   const upAt = Date.now();
+  const health = await asked;
   const back = await Promise.all(c.apps.map((app) => firstReadAfter(c, app, upAt, 45_000)));
   await sleep(1000);
   const to = Date.now();
