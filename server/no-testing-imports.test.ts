@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
  * Production code imports nothing from server/testing/: what the running app needs (the e2e server's
  * error capture, the test-only set-up calls) lives under server/lib or server/http, named for what it does.
  * Only tests (*.test.ts), the test helpers themselves (server/testing/), the benchmarks (server/bench/), the
- * browser suite (e2e/) and the test runner's own configuration reach into server/testing/.
+ * fault runs (server/chaos/), the browser suite (e2e/) and the test runner's own configuration reach into
+ * server/testing/.
  */
 const root = process.cwd();
 
@@ -14,6 +15,7 @@ const root = process.cwd();
 const SKIPPED_DIRS = new Set([
   'server/testing',
   'server/bench',
+  'server/chaos',
   'e2e',
   'node_modules',
   '.git',
