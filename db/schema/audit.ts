@@ -12,7 +12,7 @@ export const auditLog = pgTable(
     /** Ordered by insertion: the keyset for pages, newest first. */
     id: bigserial({ mode: 'number' }).primaryKey(),
     at: timestamp({ withTimezone: true }).notNull().defaultNow(),
-    actorKind: text({ enum: ['staff', 'partner_key', 'channel_key', 'system'] }).notNull(),
+    actorKind: text({ enum: ['staff', 'partner_user', 'partner_key', 'channel_key', 'system'] }).notNull(),
     actorId: text().notNull(),
     /** As shown to staff: the member's e-mail, or a key's visible prefix (never the key). */
     actorLabel: text().notNull(),

@@ -1,15 +1,24 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { partners } from './partners';
 
 /**
- * The staff roles (server/lib/staff-roles.ts says what each may do; it holds the same list, and a test
- * checks the two agree). Least privilege by default: a member or invitation without a role is a viewer.
+ * The roles (server/lib/staff-roles.ts says what each may do; it holds the same lists, and a test checks the
+ * two agree): Encore's staff (no partner) are admin, finance, support or viewer; a partner's own users are
+ * owner, developer or viewer. Least privilege by default: a member or invitation without a role is a viewer.
  */
-const ROLES = ['admin', 'finance', 'support', 'viewer'] as const;
-const roleCheck = (name: string, column: unknown) =>
-  check(name, sql`${column} in ('admin', 'finance', 'support', 'viewer')`);
+const ROLES = ['admin', 'finance', 'support', 'viewer', 'owner', 'developer'] as const;
+const roleCheck = (name: string, role: unknown, partnerId: unknown) =>
+  check(
+    name,
+    sql`(${partnerId} is null and ${role} in ('admin', 'finance', 'support', 'viewer')) or (${partnerId} is not null and ${role} in ('owner', 'developer', 'viewer'))`,
+  );
 
-/** People who sign in to the dashboard. Passwords are bcrypt hashes. */
+/**
+ * People who sign in to the dashboard: Encore's staff (`partner_id` null) and partners' own users (their
+ * partner's live row; they see it and its test twin alone). Passwords are bcrypt hashes; one account per
+ * e-mail across both.
+ */
 export const staffUsers = pgTable(
   'staff_users',
   {
@@ -18,12 +27,18 @@ export const staffUsers = pgTable(
     name: text().notNull().default(''),
     passwordHash: text().notNull(),
     role: text({ enum: ROLES }).notNull().default('viewer'),
+    /** A partner user's partner; null for Encore's staff. */
+    partnerId: text().references(() => partners.id, { onDelete: 'cascade' }),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     lastSignInAt: timestamp({ withTimezone: true }),
     /** Carried in the session token; bumping it ends every session of this member at once. */
     sessionVersion: integer().notNull().default(0),
   },
-  (t) => [uniqueIndex('staff_users_email_idx').on(t.email), roleCheck('staff_users_role_check', t.role)],
+  (t) => [
+    uniqueIndex('staff_users_email_idx').on(t.email),
+    index('staff_users_partner_idx').on(t.partnerId),
+    roleCheck('staff_users_role_check', t.role, t.partnerId),
+  ],
 );
 
 /**
@@ -36,6 +51,8 @@ export const staffInvitations = pgTable(
     id: text().primaryKey(), // inv_…
     email: text().notNull(), // stored lower-cased
     role: text({ enum: ROLES }).notNull().default('viewer'),
+    /** The partner whose user the invitee becomes; null for an invitation to Encore's staff. */
+    partnerId: text().references(() => partners.id, { onDelete: 'cascade' }),
     tokenHash: text().notNull(),
     /** The inviting member; kept as plain text so removing them keeps the record. */
     invitedBy: text(),
@@ -46,7 +63,7 @@ export const staffInvitations = pgTable(
   (t) => [
     uniqueIndex('staff_invitations_token_idx').on(t.tokenHash),
     index('staff_invitations_email_idx').on(t.email),
-    roleCheck('staff_invitations_role_check', t.role),
+    roleCheck('staff_invitations_role_check', t.role, t.partnerId),
   ],
 );
 

@@ -1,12 +1,13 @@
-import type { StaffSession } from '@/server/modules/staff';
+import type {} from 'next-auth';
+import type {} from 'next-auth/jwt';
 
-// The staff member travels in the JWT and in the session next-auth hands back.
+// What the token carries of the member (Encore's staff or a partner's user): who they are and which sign-in.
+// Their role and partner are read from their row on every request (server/auth/session.ts), never from here.
 declare module 'next-auth' {
   interface Session {
-    staff: StaffSession;
+    staff: { id: string; email: string; name: string; sessionVersion?: number; sessionId?: string };
   }
   interface User {
-    role: StaffSession['role'];
     /** Session version at sign-in (see staff_users.session_version). */
     sv?: number;
   }
@@ -14,7 +15,6 @@ declare module 'next-auth' {
 
 declare module 'next-auth/jwt' {
   interface JWT {
-    role?: StaffSession['role'];
     sv?: number;
     /** The staff_sessions row of this sign-in. */
     sid?: string;

@@ -36,9 +36,7 @@ export const authOptions: NextAuthOptions = {
             clientAddressOf(req?.headers),
             getDb(),
           );
-          return staff
-            ? { id: staff.id, email: staff.email, name: staff.name, role: staff.role, sv: staff.sessionVersion ?? 0 }
-            : null;
+          return staff ? { id: staff.id, email: staff.email, name: staff.name, sv: staff.sessionVersion ?? 0 } : null;
         } catch (err) {
           // next-auth hands a thrown error's message to the sign-in page as `error`; the form explains it.
           if (err instanceof SignInLimitedError) throw new Error(SIGN_IN_LIMITED);
@@ -62,7 +60,6 @@ export const authOptions: NextAuthOptions = {
         token.sub = user.id;
         token.email = user.email;
         token.name = user.name;
-        token.role = user.role;
         token.sv = user.sv;
       }
       return token;
@@ -72,7 +69,6 @@ export const authOptions: NextAuthOptions = {
         id: token.sub ?? '',
         email: token.email ?? '',
         name: token.name ?? '',
-        role: token.role ?? 'viewer',
         sessionVersion: token.sv ?? 0,
         sessionId: token.sid,
       };

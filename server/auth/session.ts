@@ -1,23 +1,43 @@
 import { getServerSession } from 'next-auth';
-import { redirect } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db';
 import { may, type Permission, PERMISSIONS } from '@/server/lib/staff-roles';
-import { activeStaff, countStaff, type StaffSession } from '@/server/modules/staff';
+import {
+  activeStaff,
+  countStaff,
+  isPartnerUser,
+  type MemberSession,
+  type PartnerUserSession,
+  type StaffSession,
+} from '@/server/modules/staff';
 import { authOptions } from './options';
 
 /**
- * The signed-in staff member, or null. Works in server components, route handlers and actions; within
- * one server render (layout, page, tRPC calls) the cookie is decoded once. The token alone is not
- * trusted: the member must still exist, with the same session version and the session row the token
- * names still open, so a removed member's next request, or a copy of a signed-out cookie, is turned away
- * though the JWT has not expired.
+ * Whoever is signed in to the dashboard (Encore's staff or a partner's user), or null. Works in server
+ * components, route handlers and actions; within one server render (layout, page, tRPC calls) the cookie is
+ * decoded once. The token alone is not trusted: the member must still exist, with the same session version
+ * and the session row the token names still open, so a removed member's next request, or a copy of a
+ * signed-out cookie, is turned away though the JWT has not expired. The role and partner are read from the
+ * member's row on every request, so a change holds at once.
  */
-export const getStaffSession = cache(async (): Promise<StaffSession | null> => {
+export const getMemberSession = cache(async (): Promise<MemberSession | null> => {
   const session = await getServerSession(authOptions);
   if (!session?.staff?.id) return null;
   return activeStaff(session.staff.id, session.staff.sessionVersion ?? 0, session.staff.sessionId, getDb());
 });
+
+/** The signed-in member of Encore's staff, or null (a partner's user is not staff). */
+export async function getStaffSession(): Promise<StaffSession | null> {
+  const member = await getMemberSession();
+  return member && !isPartnerUser(member) ? member : null;
+}
+
+/** The signed-in user of a partner, or null. */
+async function getPartnerUserSession(): Promise<PartnerUserSession | null> {
+  const member = await getMemberSession();
+  return member && isPartnerUser(member) ? member : null;
+}
 
 /**
  * Only same-site paths are accepted as a place to return to after sign-in, so a crafted link cannot
@@ -42,6 +62,8 @@ function signInPath(callbackPath: string): string {
 export async function requireStaff(callbackPath = '/dashboard'): Promise<StaffSession> {
   const staff = await getStaffSession();
   if (staff) return staff;
+  // A partner's user signed in: Encore's staff pages do not exist for them.
+  if (await getPartnerUserSession()) notFound();
   if ((await countStaff(getDb())) === 0) redirect('/setup');
   redirect(signInPath(callbackPath));
 }

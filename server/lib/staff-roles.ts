@@ -62,3 +62,41 @@ export const ROLE_TABLE = (Object.keys(PERMISSIONS) as Permission[]).map((permis
   what: PERMISSIONS[permission].what,
   roles: STAFF_ROLES.filter((role) => may(role, permission)),
 }));
+
+/*
+ * A partner's own people (partner users) sign in to the same dashboard and see their partner alone (its live
+ * partner and its test twin). Their roles:
+ * - `viewer` reads their partner's pages: keys (never a secret), webhooks and their log, origins, test mode,
+ *   the Embed page, events and shows with resale figures, rules, banners and protection, fees and payouts;
+ * - `developer` also runs the integration: creates and revokes keys, rotates the publishable key and the
+ *   webhook secret, sets the webhook endpoint, the widget and return origins, sends test messages, replays
+ *   deliveries, wipes test data, and exports the statement;
+ * - `owner` also manages the partner's users (invites, changes roles, removes; the last owner stays).
+ * A procedure open to partner users is built with `partnerProcedure(staffPermission, partnerPermission)`
+ * (server/trpc/init.ts); every other refuses them (`FORBIDDEN`).
+ */
+export const PARTNER_ROLES = ['owner', 'developer', 'viewer'] as const;
+export type PartnerRole = (typeof PARTNER_ROLES)[number];
+
+export const PARTNER_PERMISSIONS = {
+  read: { roles: ['owner', 'developer', 'viewer'], what: "read their partner's pages" },
+  develop: {
+    roles: ['owner', 'developer'],
+    what: 'run the integration: keys, webhook endpoint and secret, origins, test data, statement exports',
+  },
+  users: { roles: ['owner'], what: "invite, change and remove the partner's users" },
+} as const satisfies Record<string, { roles: readonly PartnerRole[]; what: string }>;
+
+export type PartnerPermission = keyof typeof PARTNER_PERMISSIONS;
+
+/** Whether a partner user with this role holds the permission. */
+export function partnerMay(role: PartnerRole, permission: PartnerPermission): boolean {
+  return (PARTNER_PERMISSIONS[permission].roles as readonly PartnerRole[]).includes(role);
+}
+
+/** The partner role table (docs/security.md), as ROLE_TABLE. */
+export const PARTNER_ROLE_TABLE = (Object.keys(PARTNER_PERMISSIONS) as PartnerPermission[]).map((permission) => ({
+  permission,
+  what: PARTNER_PERMISSIONS[permission].what,
+  roles: PARTNER_ROLES.filter((role) => partnerMay(role, permission)),
+}));

@@ -2,14 +2,33 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { z } from 'zod';
-import { getStaffSession } from '@/server/auth/session';
+import { getDb } from '@/db';
+import { getMemberSession } from '@/server/auth/session';
+import { type AuditActor, partnerUserActor, staffActor } from '@/server/modules/audit';
+import { testPartnerOf } from '@/server/modules/partners';
 import { noteDatabaseFault } from '@/server/lib/db-health';
 import { AppError, clientErrorFrom, type ErrorCode, unavailableFrom } from '@/server/lib/errors';
-import { may, type Permission, PERMISSIONS } from '@/server/lib/staff-roles';
+import {
+  may,
+  partnerMay,
+  type PartnerPermission,
+  PARTNER_PERMISSIONS,
+  type Permission,
+  PERMISSIONS,
+} from '@/server/lib/staff-roles';
+import { isPartnerUser, type PartnerUserSession, type StaffSession } from '@/server/modules/staff';
 
-/** Per-request context: the signed-in staff member (or null). Same for HTTP calls and server components. */
-export async function createTRPCContext() {
-  return { staff: await getStaffSession() };
+/**
+ * Per-request context: the signed-in member of Encore's staff, or the signed-in user of a partner (at most one
+ * of the two). Same for HTTP calls and server components.
+ */
+export async function createTRPCContext(): Promise<{
+  staff: StaffSession | null;
+  partnerUser?: PartnerUserSession | null;
+}> {
+  const member = await getMemberSession();
+  if (!member) return { staff: null, partnerUser: null };
+  return isPartnerUser(member) ? { staff: null, partnerUser: member } : { staff: member, partnerUser: null };
 }
 export type TRPCContext = Awaited<ReturnType<typeof createTRPCContext>>;
 
@@ -31,9 +50,15 @@ function fieldErrorsOfDetails(details: AppError['details']): Record<string, stri
   return out;
 }
 
-/** What each procedure declares: the permission it needs (server/lib/staff-roles.ts), or `public`. */
+/**
+ * What each procedure declares: the staff permission it needs (server/lib/staff-roles.ts), or `public`; and,
+ * for a procedure open to partners' users, the partner permission it needs of them.
+ */
 export interface ProcedureMeta {
   permission: Permission | 'public';
+  partnerPermission?: PartnerPermission;
+  /** How a partner user's calls are kept to their partner: by the input's partnerId, or by the resolver itself. */
+  partnerScope?: 'input' | 'resolver';
 }
 
 const t = initTRPC
@@ -112,13 +137,67 @@ export const publicProcedure = anyone.meta({ permission: 'public' });
  */
 export function staffProcedure(permission: Permission) {
   return anyone.meta({ permission }).use(({ ctx, next }) => {
+    if (ctx.partnerUser) throw forbidden("This is Encore staff's: a partner's user may not do it.");
     if (!ctx.staff) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
     if (!may(ctx.staff.role, permission)) {
-      throw new TRPCError({
-        code: 'FORBIDDEN',
-        message: `Your role (${ctx.staff.role}) may not do this: it needs a role that may ${PERMISSIONS[permission].what}.`,
-      });
+      throw forbidden(
+        `Your role (${ctx.staff.role}) may not do this: it needs a role that may ${PERMISSIONS[permission].what}.`,
+      );
     }
     return next({ ctx: { staff: ctx.staff } });
   });
+}
+
+const forbidden = (message: string) => new TRPCError({ code: 'FORBIDDEN', message });
+
+/** Who took an action, as the audit log records it. */
+export type Actor = { kind: 'staff'; member: StaffSession } | { kind: 'partner_user'; member: PartnerUserSession };
+
+/**
+ * A procedure open to partners' users too: Encore's staff need `permission`; a partner's user needs
+ * `partnerPermission` of their partner role, and the input's `partnerId` must be their partner or its test
+ * twin (`partnerIds`), else the thing does not exist for them (`NOT_FOUND`: they learn nothing of another
+ * partner). Checked before the input is otherwise read. `ctx.actor` says who acts. With `partnerScope`
+ * `resolver` (a list with no partnerId, `partners.list`), the resolver keeps a partner user to their partner.
+ */
+export function partnerProcedure(
+  permission: Permission,
+  partnerPermission: PartnerPermission,
+  partnerScope: 'input' | 'resolver' = 'input',
+) {
+  return anyone.meta({ permission, partnerPermission, partnerScope }).use(async ({ ctx, next, getRawInput }) => {
+    if (ctx.partnerUser) {
+      const user = ctx.partnerUser;
+      if (!partnerMay(user.role, partnerPermission)) {
+        throw forbidden(
+          `Your role (${user.role}) may not do this: it needs a role that may ${PARTNER_PERMISSIONS[partnerPermission].what}.`,
+        );
+      }
+      // The partner the call names (`testPartnerId` on the test data's wipe).
+      const input = (await getRawInput()) as { partnerId?: unknown; testPartnerId?: unknown } | undefined;
+      const asked = input?.partnerId ?? input?.testPartnerId;
+      if (partnerScope === 'input' && (typeof asked !== 'string' || !(await partnerIdsOf(user)).includes(asked))) {
+        throw new TRPCError({ code: 'NOT_FOUND', message: 'Partner not found' });
+      }
+      return next({ ctx: { actor: { kind: 'partner_user', member: user } as Actor } });
+    }
+    if (!ctx.staff) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+    if (!may(ctx.staff.role, permission)) {
+      throw forbidden(
+        `Your role (${ctx.staff.role}) may not do this: it needs a role that may ${PERMISSIONS[permission].what}.`,
+      );
+    }
+    return next({ ctx: { actor: { kind: 'staff', member: ctx.staff } as Actor } });
+  });
+}
+
+/** Who acted, for the audit log. */
+export function auditActorOf(actor: Actor): AuditActor {
+  return actor.kind === 'staff' ? staffActor(actor.member) : partnerUserActor(actor.member);
+}
+
+/** A partner user's partner and its test twin: the ids they may name. */
+async function partnerIdsOf(user: PartnerUserSession): Promise<string[]> {
+  const twin = await testPartnerOf(user.partnerId, getDb());
+  return twin ? [user.partnerId, twin.id] : [user.partnerId];
 }

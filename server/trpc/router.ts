@@ -12,6 +12,7 @@ import { opsSearchRouter } from './routers/ops-search';
 import { opsOverviewRouter } from './routers/ops-overview';
 import { marketRouter } from './routers/market';
 import { partnersRouter } from './routers/partners';
+import { partnerUsersRouter } from './routers/partner-users';
 import { protectionRouter } from './routers/protection';
 import { setupRouter } from './routers/setup';
 import { staffRouter } from './routers/staff';
@@ -22,6 +23,7 @@ import '@/server/wiring';
 /** The dashboard API. One router per feature; a new feature's router is a line here. */
 export const appRouter = router({
   partners: partnersRouter,
+  partnerUsers: partnerUsersRouter,
   setup: setupRouter,
   webhooks: webhooksRouter,
   jobs: jobsRouter,

@@ -12,6 +12,11 @@ export function staffActor(staff: { id: string; email: string }): AuditActor {
   return { kind: 'staff', id: staff.id, label: staff.email };
 }
 
+/** A partner's signed-in user as an actor: shown by e-mail. */
+export function partnerUserActor(user: { id: string; email: string }): AuditActor {
+  return { kind: 'partner_user', id: user.id, label: user.email };
+}
+
 /**
  * A partner or channels key as an actor: shown by its visible prefix, never the key. (A publishable key opens
  * no call that changes anything; typed here only because it is a kind of key.)

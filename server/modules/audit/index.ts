@@ -9,6 +9,7 @@ export {
   type AuditEntry,
   changedFields,
   keyActor,
+  partnerUserActor,
   listAuditEntries,
   recordAudit,
   staffActor,

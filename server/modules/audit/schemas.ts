@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /** Who made a change: a staff member (by e-mail), a partner or channels key (by prefix), or the system. */
 export interface AuditActor {
-  kind: 'staff' | 'partner_key' | 'channel_key' | 'system';
+  kind: 'staff' | 'partner_user' | 'partner_key' | 'channel_key' | 'system';
   id: string;
   label: string;
 }

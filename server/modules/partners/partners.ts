@@ -184,11 +184,13 @@ export async function setPrimarySalesFee(input: SetPrimarySalesFeeInput, db: DbO
   return row;
 }
 
-export async function listPartners(input: ListPartnersInput, db: DbOrTx) {
+/** A page of live partners; with `only`, just that partner (a partner's user sees their own alone). */
+export async function listPartners(input: ListPartnersInput, db: DbOrTx, only?: string) {
   const { search, page, pageSize } = listPartnersInput.parse(input);
   // Live partners only: a test twin is reached from its live partner's page (its Test mode section).
   const where = and(
     eq(partners.mode, 'live'),
+    only === undefined ? undefined : eq(partners.id, only),
     search ? ilike(partners.name, `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : undefined,
   );
   // Table-qualified by hand: drizzle renders a lone column of the outer table without its table name.

@@ -1,20 +1,37 @@
-/** Staff: dashboard users, invitations and sign-in. Owns the tables of db/schema/staff.ts. */
+/**
+ * Staff: everyone who signs in to the dashboard — Encore's staff and partners' own users — their invitations,
+ * sessions and sign-in. Owns the tables of db/schema/staff.ts.
+ */
 export {
   acceptInvitationInput,
+  changePartnerUserRoleInput,
   changePasswordInput,
   changeStaffRoleInput,
   createStaffInput,
+  invitePartnerUserInput,
   inviteStaffInput,
+  partnerUserRef,
 } from './schemas';
+export { changePartnerUserRole, invitePartnerUser, listPartnerUsers, removePartnerUser } from './partner-users';
 export { acceptInvitation, findInvitation, inviteStaff, listInvitations, revokeInvitation } from './invitations';
 export {
   changeStaffPassword,
   changeStaffRole,
   countStaff,
   createFirstAdmin,
+  createPartnerUser,
   createStaff,
   listStaff,
   removeStaff,
 } from './members';
-export { activeStaff, endAllStaffSessions, endStaffSession, openStaffSession, type StaffSession } from './sessions';
+export {
+  activeStaff,
+  endAllStaffSessions,
+  endStaffSession,
+  isPartnerUser,
+  type MemberSession,
+  openStaffSession,
+  type PartnerUserSession,
+  type StaffSession,
+} from './sessions';
 export { SIGN_IN_LIMITED, SignInLimitedError, verifyStaffCredentials } from './sign-in';

@@ -2,7 +2,7 @@ import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { staffInvitations, staffUsers } from '@/db/schema/staff';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
-import { mayGiveRole, type StaffRole } from '@/server/lib/staff-roles';
+import { mayGiveRole, type PartnerRole, type StaffRole } from '@/server/lib/staff-roles';
 import { newId, randomBase62, sha256Hex } from '@/server/lib/ids';
 import {
   type AcceptInvitationInput,
@@ -11,8 +11,8 @@ import {
   type InviteStaffInput,
   inviteStaffInput,
 } from './schemas';
-import { createStaff } from './members';
-import type { StaffSession } from './sessions';
+import { createPartnerUser, createStaff } from './members';
+import type { MemberSession } from './sessions';
 
 /**
  * Invites someone by e-mail. There is no mail yet, so the returned token goes into a link shown once
@@ -27,26 +27,35 @@ export async function inviteStaff(
 ): Promise<{ invitation: { id: string; email: string; role: StaffRole; expiresAt: Date }; token: string }> {
   const { email, role } = inviteStaffInput.parse(input);
   if (!mayGiveRole(actor.role, role)) throw new AppError('FORBIDDEN', `Your role may not invite a member as ${role}`);
-  const actorId = actor.id;
+  const stored = await storeInvitation({ email, role, partnerId: null, invitedBy: actor.id }, db);
+  return { invitation: { ...stored.invitation, role }, token: stored.token };
+}
+
+/**
+ * Stores an invitation (Encore's staff, or with `partnerId` a partner's user) and answers its one-time token.
+ * Nobody with an account is invited again; inviting the same address again replaces the pending invitation.
+ */
+export async function storeInvitation(
+  data: { email: string; role: StaffRole | PartnerRole; partnerId: string | null; invitedBy: string },
+  db: DbOrTx,
+) {
   return db.transaction(async (tx) => {
-    const [existing] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, email));
-    if (existing) throw conflict('A staff member with this e-mail already exists');
+    const [existing] = await tx.select({ id: staffUsers.id }).from(staffUsers).where(eq(staffUsers.email, data.email));
+    if (existing) throw conflict('An account with this e-mail already exists');
     await tx
       .delete(staffInvitations)
-      .where(and(eq(staffInvitations.email, email), isNull(staffInvitations.acceptedAt)));
+      .where(and(eq(staffInvitations.email, data.email), isNull(staffInvitations.acceptedAt)));
     const token = randomBase62(32);
     const [row] = await tx
       .insert(staffInvitations)
       .values({
         id: newId('inv'),
-        email,
-        role,
+        ...data,
         tokenHash: sha256Hex(token),
-        invitedBy: actorId,
         expiresAt: sql`now() + make_interval(days => ${INVITATION_TTL_DAYS})`,
       })
       .returning();
-    return { invitation: { id: row.id, email: row.email, role: row.role, expiresAt: row.expiresAt }, token };
+    return { invitation: { id: row.id, email: row.email, expiresAt: row.expiresAt }, token };
   });
 }
 
@@ -61,14 +70,31 @@ export async function listInvitations(db: DbOrTx) {
       expiresAt: staffInvitations.expiresAt,
     })
     .from(staffInvitations)
-    .where(and(isNull(staffInvitations.acceptedAt), gt(staffInvitations.expiresAt, sql`now()`)))
+    .where(
+      and(
+        isNull(staffInvitations.partnerId),
+        isNull(staffInvitations.acceptedAt),
+        gt(staffInvitations.expiresAt, sql`now()`),
+      ),
+    )
     .orderBy(desc(staffInvitations.createdAt));
 }
 
-export async function revokeInvitation(invitationId: string, db: DbOrTx): Promise<void> {
+/** Revokes a pending invitation of Encore's staff, or with `partnerId` one of that partner's. */
+export async function revokeInvitation(
+  invitationId: string,
+  db: DbOrTx,
+  partnerId: string | null = null,
+): Promise<void> {
   const deleted = await db
     .delete(staffInvitations)
-    .where(and(eq(staffInvitations.id, invitationId), isNull(staffInvitations.acceptedAt)))
+    .where(
+      and(
+        eq(staffInvitations.id, invitationId),
+        isNull(staffInvitations.acceptedAt),
+        partnerId === null ? isNull(staffInvitations.partnerId) : eq(staffInvitations.partnerId, partnerId),
+      ),
+    )
     .returning({ id: staffInvitations.id });
   if (!deleted.length) throw notFound('Invitation not found');
 }
@@ -95,7 +121,7 @@ export async function findInvitation(token: string, db: DbOrTx) {
  * Accepts an invitation: creates the staff member with the chosen password and uses up the link. The
  * row lock makes a link work once even when submitted twice at the same time.
  */
-export async function acceptInvitation(input: AcceptInvitationInput, db: DbOrTx): Promise<StaffSession> {
+export async function acceptInvitation(input: AcceptInvitationInput, db: DbOrTx): Promise<MemberSession> {
   const { token, name, password } = acceptInvitationInput.parse(input);
   return db.transaction(async (tx) => {
     const [inv] = await tx.select().from(staffInvitations).where(pendingWithToken(token)).for('update');
@@ -104,6 +130,10 @@ export async function acceptInvitation(input: AcceptInvitationInput, db: DbOrTx)
       .update(staffInvitations)
       .set({ acceptedAt: sql`now()` })
       .where(eq(staffInvitations.id, inv.id));
-    return createStaff({ email: inv.email, name, password, role: inv.role }, tx);
+    if (inv.partnerId) {
+      const role = inv.role as PartnerRole;
+      return createPartnerUser({ email: inv.email, name, password, role, partnerId: inv.partnerId }, tx);
+    }
+    return createStaff({ email: inv.email, name, password, role: inv.role as StaffRole }, tx);
   });
 }

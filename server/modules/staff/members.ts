@@ -1,39 +1,58 @@
 import bcrypt from 'bcryptjs';
-import { asc, count, eq, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@/db';
 import { staffUsers } from '@/db/schema/staff';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
 import { newId } from '@/server/lib/ids';
-import type { StaffRole } from '@/server/lib/staff-roles';
+import type { PartnerRole, StaffRole } from '@/server/lib/staff-roles';
 import {
   type ChangeStaffRoleInput,
   changeStaffRoleInput,
+  type CreatePartnerUserInput,
+  createPartnerUserInput,
   type CreateStaffInput,
   createStaffInput,
   changePasswordInput,
 } from './schemas';
-import { endAllStaffSessions, type StaffSession } from './sessions';
+import { endAllStaffSessions, type PartnerUserSession, type StaffSession } from './sessions';
 
 export const BCRYPT_COST = 11;
 
 /** The lock every change of who is staff, or of a role, takes: first-run setup's, so none of them interleave. */
 const STAFF_LOCK = sql`select pg_advisory_xact_lock(727275)`;
 
+/** How many members Encore's staff has (partners' users are not staff). */
 export async function countStaff(db: DbOrTx): Promise<number> {
-  const [{ n }] = await db.select({ n: count() }).from(staffUsers);
+  const [{ n }] = await db.select({ n: count() }).from(staffUsers).where(isNull(staffUsers.partnerId));
   return n;
+}
+
+/** Inserts a member row (staff or a partner's user); one account per e-mail across both. */
+async function insertMember(
+  data: { email: string; name: string; password: string; role: StaffRole | PartnerRole; partnerId: string | null },
+  db: DbOrTx,
+) {
+  const passwordHash = await bcrypt.hash(data.password, BCRYPT_COST);
+  const [row] = await db
+    .insert(staffUsers)
+    .values({ id: newId('stf'), ...data, passwordHash })
+    .onConflictDoNothing()
+    .returning();
+  if (!row) throw conflict('An account with this e-mail already exists');
+  return row;
 }
 
 export async function createStaff(input: CreateStaffInput, db: DbOrTx): Promise<StaffSession> {
   const data = createStaffInput.parse(input);
-  const passwordHash = await bcrypt.hash(data.password, BCRYPT_COST);
-  const [row] = await db
-    .insert(staffUsers)
-    .values({ id: newId('stf'), email: data.email, name: data.name, role: data.role, passwordHash })
-    .onConflictDoNothing()
-    .returning();
-  if (!row) throw conflict('A staff member with this e-mail already exists');
-  return { id: row.id, email: row.email, name: row.name, role: row.role };
+  const row = await insertMember({ ...data, partnerId: null }, db);
+  return { id: row.id, email: row.email, name: row.name, role: data.role };
+}
+
+/** A partner's user (an accepted invitation, or a test's set-up). */
+export async function createPartnerUser(input: CreatePartnerUserInput, db: DbOrTx): Promise<PartnerUserSession> {
+  const data = createPartnerUserInput.parse(input);
+  const row = await insertMember(data, db);
+  return { id: row.id, email: row.email, name: row.name, role: data.role, partnerId: data.partnerId };
 }
 
 /**
@@ -79,6 +98,7 @@ export async function listStaff(db: DbOrTx) {
       lastSignInAt: staffUsers.lastSignInAt,
     })
     .from(staffUsers)
+    .where(isNull(staffUsers.partnerId))
     .orderBy(asc(staffUsers.createdAt), asc(staffUsers.id));
 }
 
@@ -101,7 +121,7 @@ export async function removeStaff(actorId: string, staffId: string, db: DbOrTx):
     const [target] = await tx
       .select({ id: staffUsers.id, role: staffUsers.role })
       .from(staffUsers)
-      .where(eq(staffUsers.id, staffId));
+      .where(and(eq(staffUsers.id, staffId), isNull(staffUsers.partnerId)));
     if (!target) throw notFound('Staff member not found');
     if ((await countStaff(tx)) <= 1) throw conflict('The last staff member cannot be removed');
     if (target.role === 'admin' && (await adminsLeft(tx)) <= 1) throw conflict('The last admin cannot be removed');
@@ -124,12 +144,12 @@ export async function changeStaffRole(
     const [target] = await tx
       .select({ id: staffUsers.id, email: staffUsers.email, role: staffUsers.role })
       .from(staffUsers)
-      .where(eq(staffUsers.id, staffId));
+      .where(and(eq(staffUsers.id, staffId), isNull(staffUsers.partnerId)));
     if (!target) throw notFound('Staff member not found');
     if (target.role === 'admin' && role !== 'admin' && (await adminsLeft(tx)) <= 1) {
       throw conflict('The last admin cannot be given another role');
     }
     await tx.update(staffUsers).set({ role }).where(eq(staffUsers.id, staffId));
-    return { id: target.id, email: target.email, before: target.role, after: role };
+    return { id: target.id, email: target.email, before: target.role as StaffRole, after: role };
   });
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { STAFF_ROLES } from '@/server/lib/staff-roles';
+import { PARTNER_ROLES, STAFF_ROLES } from '@/server/lib/staff-roles';
 
 const staffRole = z.enum(STAFF_ROLES, 'Choose a role: admin, finance, support or viewer');
+const partnerRole = z.enum(PARTNER_ROLES, 'Choose a role: owner, developer or viewer');
+const partnerId = z.string().trim().min(1).max(100);
 
 const staffEmail = z.email('Enter a valid e-mail address').transform((e) => e.trim().toLowerCase());
 const staffPassword = z.string().min(8, 'Password must be at least 8 characters').max(200);
@@ -13,6 +15,9 @@ export const createStaffInput = z.object({
   role: staffRole.default('viewer'),
 });
 export type CreateStaffInput = z.input<typeof createStaffInput>;
+
+export const createPartnerUserInput = createStaffInput.extend({ role: partnerRole.default('viewer'), partnerId });
+export type CreatePartnerUserInput = z.input<typeof createPartnerUserInput>;
 
 export const signInInput = z.object({ email: staffEmail, password: z.string().min(1).max(200) });
 
@@ -39,3 +44,15 @@ export type AcceptInvitationInput = z.input<typeof acceptInvitationInput>;
 
 export const changeStaffRoleInput = z.object({ staffId: z.string().min(1).max(100), role: staffRole });
 export type ChangeStaffRoleInput = z.input<typeof changeStaffRoleInput>;
+
+export const invitePartnerUserInput = inviteStaffInput.extend({ partnerId, role: partnerRole.default('viewer') });
+export type InvitePartnerUserInput = z.input<typeof invitePartnerUserInput>;
+
+export const changePartnerUserRoleInput = z.object({
+  partnerId,
+  userId: z.string().min(1).max(100),
+  role: partnerRole,
+});
+export type ChangePartnerUserRoleInput = z.input<typeof changePartnerUserRoleInput>;
+
+export const partnerUserRef = z.object({ partnerId, userId: z.string().min(1).max(100) });

@@ -2,17 +2,49 @@ import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { staffSessions, staffUsers } from '@/db/schema/staff';
 import { newId } from '@/server/lib/ids';
-import type { StaffRole } from '@/server/lib/staff-roles';
+import type { PartnerRole, StaffRole } from '@/server/lib/staff-roles';
 
+/** A member of Encore's staff, signed in. */
 export interface StaffSession {
   id: string;
   email: string;
   name: string;
   role: StaffRole;
+  /** Never set: a member with a partner is a PartnerUserSession. */
+  partnerId?: null;
   /** The member's session version when the session began; a different stored version ends it. */
   sessionVersion?: number;
   /** The staff_sessions row of this sign-in (absent on members not reached through a session). */
   sessionId?: string;
+}
+
+/** A partner's own user, signed in: they see their partner (and its test twin) alone. */
+export interface PartnerUserSession {
+  id: string;
+  email: string;
+  name: string;
+  role: PartnerRole;
+  partnerId: string;
+  sessionVersion?: number;
+  sessionId?: string;
+}
+
+/** Whoever signed in to the dashboard. */
+export type MemberSession = StaffSession | PartnerUserSession;
+
+export function isPartnerUser(member: MemberSession): member is PartnerUserSession {
+  return typeof member.partnerId === 'string';
+}
+
+/** A `staff_users` row as the member it is (the check constraint keeps role and partner consistent). */
+export function memberOf(
+  row: Pick<typeof staffUsers.$inferSelect, 'id' | 'email' | 'name' | 'role' | 'partnerId' | 'sessionVersion'>,
+  sessionId?: string,
+): MemberSession {
+  const base = { id: row.id, email: row.email, name: row.name, sessionVersion: row.sessionVersion, sessionId };
+  return row.partnerId
+    ? { ...base, role: row.role as PartnerRole, partnerId: row.partnerId }
+    : { ...base, role: row.role as StaffRole };
 }
 
 /**
@@ -61,7 +93,7 @@ export async function activeStaff(
   sessionVersion: number,
   sessionId: string | undefined,
   db: DbOrTx,
-): Promise<StaffSession | null> {
+): Promise<MemberSession | null> {
   if (!sessionId) return null;
   const [row] = await db
     .select({ user: staffUsers })
@@ -72,6 +104,5 @@ export async function activeStaff(
     )
     .where(eq(staffUsers.id, id));
   if (!row || row.user.sessionVersion !== sessionVersion) return null;
-  const u = row.user;
-  return { id: u.id, email: u.email, name: u.name, role: u.role, sessionVersion: u.sessionVersion, sessionId };
+  return memberOf(row.user, sessionId);
 }

@@ -6,7 +6,7 @@ import { consume, type RateLimit, release } from '@/server/lib/rate-limit';
 import { AppError } from '@/server/lib/errors';
 import { signInInput } from './schemas';
 import { BCRYPT_COST } from './members';
-import type { StaffSession } from './sessions';
+import { type MemberSession, memberOf } from './sessions';
 
 // A constant hash to compare against when the e-mail is unknown, so timing does not reveal accounts.
 const DUMMY_HASH = bcrypt.hashSync('not-a-real-password', BCRYPT_COST);
@@ -41,7 +41,7 @@ export async function verifyStaffCredentials(
   input: unknown,
   clientAddress: string | null = null,
   db: Db,
-): Promise<StaffSession | null> {
+): Promise<MemberSession | null> {
   const parsed = signInInput.safeParse(input);
   if (!parsed.success) return null;
   const { email, password } = parsed.data;
@@ -67,5 +67,5 @@ export async function verifyStaffCredentials(
     .update(staffUsers)
     .set({ lastSignInAt: sql`now()` })
     .where(eq(staffUsers.id, row.id));
-  return { id: row.id, email: row.email, name: row.name, role: row.role, sessionVersion: row.sessionVersion };
+  return memberOf(row);
 }

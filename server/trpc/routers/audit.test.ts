@@ -63,6 +63,11 @@ const AUDITED: Record<string, string> = {
   'staff.revokeInvitation': 'staff.invitation_revoked',
   'staff.remove': 'staff.removed',
   'staff.changeRole': 'staff.role_changed',
+  'partnerUsers.invite': 'partner_user.invited',
+  'partnerUsers.acceptInvitation': 'partner_user.joined',
+  'partnerUsers.changeRole': 'partner_user.role_changed',
+  'partnerUsers.remove': 'partner_user.removed',
+  'partnerUsers.revokeInvitation': 'partner_user.invitation_revoked',
   'staff.endSessions': 'staff.sessions_ended',
   'staff.changePassword': 'staff.password_changed',
   'staff.acceptInvitation': 'staff.joined',
@@ -84,6 +89,11 @@ const NOT_AUDITED: Record<string, string> = {
 /** Exercised elsewhere, with the record asserted there. */
 const EXERCISED_ELSEWHERE: Record<string, string> = {
   'market.refund': 'server/trpc/routers/market.test.ts (needs a paid purchase)',
+  'partnerUsers.invite': 'server/trpc/partner-users.test.ts (partner_user.invited)',
+  'partnerUsers.acceptInvitation': 'server/trpc/partner-users.test.ts (partner_user.joined)',
+  'partnerUsers.changeRole': 'server/trpc/partner-users.test.ts (partner_user.role_changed)',
+  'partnerUsers.remove': 'server/trpc/partner-users.test.ts (partner_user.removed)',
+  'partnerUsers.revokeInvitation': 'server/trpc/partner-users.test.ts (partner_user.invitation_revoked)',
 };
 
 function mutationPaths(): string[] {

@@ -10,13 +10,13 @@ import {
 } from '@/server/modules/access-layer';
 import { getPartner } from '@/server/modules/partners';
 import { audited, staffActor } from '@/server/modules/audit';
-import { staffProcedure, router } from '../init';
+import { partnerProcedure, staffProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
 
 /** A partner's sell banners (the access layer's `sellBanner` components): list, create, edit, delete. */
 export const bannersRouter = router({
-  list: staffProcedure('read')
+  list: partnerProcedure('read', 'read')
     .input(partnerRef)
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());

@@ -17,7 +17,7 @@ import {
   searchTicketsInput,
   ticketRef,
 } from '@/server/modules/tickets';
-import { staffProcedure, router } from '../init';
+import { partnerProcedure, router } from '../init';
 
 /**
  * The events browser: one partner's events, shows, tickets and ticket batches, read-only. Every
@@ -25,42 +25,42 @@ import { staffProcedure, router } from '../init';
  */
 export const catalogRouter = router({
   /** Newest first, offset pages, search on title or externalReferenceId. */
-  events: staffProcedure('read')
+  events: partnerProcedure('read', 'read')
     .input(listEventsInput)
     .query(({ input }) => listEventsWithTickets(input, getDb())),
   /** The API's event representation plus our ids, ticket counts, combinations and rules by scope. */
-  event: staffProcedure('read')
+  event: partnerProcedure('read', 'read')
     .input(eventRef)
     .query(({ input }) => getEventDetailWithTickets(input, getDb())),
   /** Heading of a show's ticket page. */
-  show: staffProcedure('read')
+  show: partnerProcedure('read', 'read')
     .input(showRef)
     .query(({ input }) => getShowSummaryWithTickets(input, getDb())),
   /** Keyset pages by partner ticketId; search by ticketId prefix or whole buyer e-mail. */
-  showTickets: staffProcedure('read')
+  showTickets: partnerProcedure('read', 'read')
     .input(listShowTicketsInput)
     .query(({ input }) => listShowTickets(input, getDb())),
-  batches: staffProcedure('read')
+  batches: partnerProcedure('read', 'read')
     .input(listBatchesInput)
     .query(({ input }) => listBatches(input, getDb())),
   /** One batch's progress and a page of its failed tickets with their errors. */
-  batch: staffProcedure('read')
+  batch: partnerProcedure('read', 'read')
     .input(batchRef)
     .query(({ input }) => getBatchDetail(input, getDb())),
   /** Support: a ticket by our id, partner ticketId prefix or buyer e-mail, across all the partner's events. */
-  searchTickets: staffProcedure('read')
+  searchTickets: partnerProcedure('read', 'read')
     .input(searchTicketsInput)
     .query(({ input }) => searchPartnerTickets(input, getDb())),
   /** Support: one ticket by our id with its partner ids, buyer, history, secure view and batch. */
-  ticket: staffProcedure('read')
+  ticket: partnerProcedure('read', 'read')
     .input(ticketRef)
     .query(({ input }) => ticketDetailWithMarket(input, getDb())),
   /** The inventory the partner pushed for one event (PUT /v1/marketdata/events/{id}/inventory…). */
-  eventInventory: staffProcedure('read')
+  eventInventory: partnerProcedure('read', 'read')
     .input(staffEventInventoryInput)
     .query(({ input }) => staffEventInventory(input, getDb())),
   /** The event's seat map drawn for one show with each section's offers, and the sections that do not match. */
-  seatMap: staffProcedure('read')
+  seatMap: partnerProcedure('read', 'read')
     .input(seatMapPreviewInput)
     .query(({ input }) => seatMapPreview(input, getDb())),
 });

@@ -3,26 +3,26 @@ import { getDb } from '@/db';
 import { leadCounts, leadEmails, listLeads, listLeadsInput } from '@/server/modules/market-data';
 import { resaleBuyersAmong } from '@/server/modules/fan-pages';
 import { getPartner } from '@/server/modules/partners';
-import { staffProcedure, router } from '../init';
+import { partnerProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
 
 /** A partner's leads for staff: counts per event and type, a paged list, and an event's funnel. */
 export const leadsRouter = router({
-  counts: staffProcedure('read')
+  counts: partnerProcedure('read', 'read')
     .input(partnerRef)
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());
       return leadCounts(input.partnerId, getDb());
     }),
-  list: staffProcedure('read')
+  list: partnerProcedure('read', 'read')
     .input(listLeadsInput)
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());
       return listLeads(input, getDb());
     }),
   /** Wishlist → abandoned cart → bought on resale: distinct e-mails at each stage of one event. */
-  funnel: staffProcedure('read')
+  funnel: partnerProcedure('read', 'read')
     .input(partnerRef.extend({ eventRef: z.string().trim().min(1).max(200) }))
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());

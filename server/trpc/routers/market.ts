@@ -17,13 +17,13 @@ import {
 } from '@/server/modules/ops';
 import { getPartner } from '@/server/modules/partners';
 import { audited, staffActor } from '@/server/modules/audit';
-import { staffProcedure, router } from '../init';
+import { partnerProcedure, staffProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
 
 /** A partner's market terms: the buyer's and the seller's fees and the payout delay. */
 const termsRouter = router({
-  get: staffProcedure('read')
+  get: partnerProcedure('read', 'read')
     .input(partnerRef)
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());
@@ -54,13 +54,13 @@ const termsRouter = router({
 
 /** A partner's market for staff: listings, purchases with their payments, payouts, terms, refunds. */
 export const marketRouter = router({
-  listings: staffProcedure('read')
+  listings: partnerProcedure('read', 'read')
     .input(listListingsInput)
     .query(({ input }) => listListings(input, getDb())),
-  purchases: staffProcedure('read')
+  purchases: partnerProcedure('read', 'read')
     .input(listPurchasesInput)
     .query(({ input }) => listPurchases(input, getDb())),
-  payouts: staffProcedure('read')
+  payouts: partnerProcedure('read', 'read')
     .input(listPayoutsInput)
     .query(({ input }) => listPayouts(input, getDb())),
   terms: termsRouter,

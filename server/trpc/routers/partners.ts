@@ -40,7 +40,7 @@ import { forgetTestIdempotencyKeys } from '@/server/http/idempotency';
 import { testPartnerOf } from '@/server/modules/partners';
 import { wipeTestData } from '@/server/modules/test-mode';
 import type { WipeCounts } from '@/server/lib/wipe';
-import { staffProcedure, router } from '../init';
+import { type Actor, auditActorOf, partnerProcedure, staffProcedure, router } from '../init';
 
 const partnerIdInput = revokeApiKeyInput.pick({ partnerId: true });
 
@@ -49,14 +49,14 @@ type PartnerField = keyof Partner;
 
 /** A change to some of the partner's own fields, recorded with those fields before and after. */
 function partnerChange(
-  staff: { id: string; email: string },
+  who: Actor | { id: string; email: string },
   partnerId: string,
   action: string,
   fields: PartnerField[],
 ) {
   const pick = (p: Partner) => Object.fromEntries(fields.map((f) => [f, p[f]]));
   return {
-    actor: staffActor(staff),
+    actor: 'kind' in who ? auditActorOf(who) : staffActor(who),
     action,
     partnerId,
     target: { type: 'partner', id: partnerId },
@@ -66,17 +66,17 @@ function partnerChange(
 }
 
 const keysRouter = router({
-  list: staffProcedure('read')
+  list: partnerProcedure('read', 'read')
     .input(partnerIdInput.extend({ channelId: z.string().min(1).optional() }))
     .query(({ input }) => listApiKeys(input.partnerId, getDb(), input.channelId)),
   /** The secret is in this response only; it is stored hashed and cannot be shown again. */
-  create: staffProcedure('admin')
+  create: partnerProcedure('admin', 'develop')
     .input(createApiKeyInput)
     .mutation(({ input, ctx }) =>
       audited(
         ({ tx }) => createApiKey(input, tx),
         {
-          actor: staffActor(ctx.staff),
+          actor: auditActorOf(ctx.actor),
           action: 'api_key.created',
           partnerId: input.partnerId,
           target: (r) => ({ type: 'api_key', id: r.key.id }),
@@ -86,13 +86,13 @@ const keysRouter = router({
         getDb(),
       ),
     ),
-  revoke: staffProcedure('admin')
+  revoke: partnerProcedure('admin', 'develop')
     .input(revokeApiKeyInput)
     .mutation(({ input, ctx }) =>
       audited(
         ({ tx }) => revokeApiKey(input.partnerId, input.keyId, tx),
         {
-          actor: staffActor(ctx.staff),
+          actor: auditActorOf(ctx.actor),
           action: 'api_key.revoked',
           partnerId: input.partnerId,
           target: { type: 'api_key', id: input.keyId },
@@ -108,16 +108,16 @@ const keysRouter = router({
  * shown whole. Rotating replaces it at once (the old one is refused); recorded with the old and new prefixes.
  */
 const publishableKeysRouter = router({
-  get: staffProcedure('read')
+  get: partnerProcedure('read', 'read')
     .input(partnerIdInput)
     .query(({ input }) => publishableKeyOf(input.partnerId, getDb())),
-  rotate: staffProcedure('admin')
+  rotate: partnerProcedure('admin', 'develop')
     .input(rotatePublishableKeyInput)
     .mutation(({ input, ctx }) =>
       audited(
         ({ tx }) => rotatePublishableKey(input, tx),
         {
-          actor: staffActor(ctx.staff),
+          actor: auditActorOf(ctx.actor),
           action: 'publishable_key.rotated',
           partnerId: input.partnerId,
           target: { type: 'api_key', id: input.keyId },
@@ -173,7 +173,7 @@ const integrationRouter = router({
  */
 const testModeRouter = router({
   /** The live partner's test twin (null when it has none, or when the partner is itself a test partner). */
-  get: staffProcedure('read')
+  get: partnerProcedure('read', 'read')
     .input(partnerIdInput)
     .query(async ({ input }) => {
       const twin = await testPartnerOf(input.partnerId, getDb());
@@ -183,7 +183,7 @@ const testModeRouter = router({
    * Deletes every row of the test partner's data space in one transaction (a live partner is refused by
    * the first statement and nothing is deleted); recorded with how many rows each table lost.
    */
-  wipe: staffProcedure('admin')
+  wipe: partnerProcedure('admin', 'develop')
     .input(z.object({ testPartnerId: z.string().min(1).max(100) }))
     .mutation(({ input, ctx }) =>
       audited(
@@ -193,7 +193,7 @@ const testModeRouter = router({
           return counts;
         },
         {
-          actor: staffActor(ctx.staff),
+          actor: auditActorOf(ctx.actor),
           action: 'test_data.wiped',
           partnerId: input.testPartnerId,
           target: { type: 'partner', id: input.testPartnerId },
@@ -204,10 +204,13 @@ const testModeRouter = router({
 });
 
 export const partnersRouter = router({
-  list: staffProcedure('read')
+  /** A partner's user lists their own partner alone. */
+  list: partnerProcedure('read', 'read', 'resolver')
     .input(listPartnersInput)
-    .query(({ input }) => listPartners(input, getDb())),
-  get: staffProcedure('read')
+    .query(({ input, ctx }) =>
+      listPartners(input, getDb(), ctx.actor.kind === 'partner_user' ? ctx.actor.member.partnerId : undefined),
+    ),
+  get: partnerProcedure('read', 'read')
     .input(partnerIdInput)
     .query(({ input }) => getPartner(input.partnerId, getDb())),
   /** Returns the partner and its two initial keys; the keys are shown once. */
@@ -257,22 +260,22 @@ export const partnersRouter = router({
       ),
     ),
   /** Where fans may be sent back to (returnTo) and who may frame the embeddable fan pages; [] removes all. */
-  setReturnOrigins: staffProcedure('admin')
+  setReturnOrigins: partnerProcedure('admin', 'develop')
     .input(setPartnerReturnOriginsInput)
     .mutation(({ input, ctx }) =>
       audited(
         ({ tx }) => setPartnerReturnOrigins(input, tx),
-        partnerChange(ctx.staff, input.partnerId, 'partner.return_origins.updated', ['returnOrigins']),
+        partnerChange(ctx.actor, input.partnerId, 'partner.return_origins.updated', ['returnOrigins']),
         getDb(),
       ),
     ),
   /** Whose pages may call the API with the partner's publishable key (the widget; CORS); [] lets any origin. */
-  setWidgetOrigins: staffProcedure('admin')
+  setWidgetOrigins: partnerProcedure('admin', 'develop')
     .input(setPartnerWidgetOriginsInput)
     .mutation(({ input, ctx }) =>
       audited(
         ({ tx }) => setPartnerWidgetOrigins(input, tx),
-        partnerChange(ctx.staff, input.partnerId, 'partner.widget_origins.updated', ['widgetOrigins']),
+        partnerChange(ctx.actor, input.partnerId, 'partner.widget_origins.updated', ['widgetOrigins']),
         getDb(),
       ),
     ),

@@ -12,7 +12,7 @@ import {
 import { getPartner } from '@/server/modules/partners';
 import { reissueDelayStats, ticketsAwaitingReissue } from '@/server/modules/tickets';
 import { audited, staffActor } from '@/server/modules/audit';
-import { staffProcedure, router } from '../init';
+import { partnerProcedure, staffProcedure, router } from '../init';
 
 /**
  * Ticket protection for staff: the partner's defaults (unlock hours, reissue after resale), the switch and
@@ -20,7 +20,7 @@ import { staffProcedure, router } from '../init';
  * and the tickets awaiting the partner's reissue with the delay metric.
  */
 export const protectionRouter = router({
-  partner: staffProcedure('read')
+  partner: partnerProcedure('read', 'read')
     .input(partnerRef)
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());
@@ -44,7 +44,7 @@ export const protectionRouter = router({
         getDb(),
       ),
     ),
-  event: staffProcedure('read')
+  event: partnerProcedure('read', 'read')
     .input(eventProtectionRef)
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());
@@ -75,7 +75,7 @@ export const protectionRouter = router({
         getDb(),
       );
     }),
-  reissues: staffProcedure('read')
+  reissues: partnerProcedure('read', 'read')
     .input(partnerRef)
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());

@@ -4,13 +4,13 @@ import { deleteStaffRule, eventRules, saveStaffRule, staffRuleInput } from '@/se
 import { explainTicket } from '@/server/modules/fan-pages';
 import { getPartner } from '@/server/modules/partners';
 import { audited, staffActor } from '@/server/modules/audit';
-import { staffProcedure, router } from '../init';
+import { partnerProcedure, staffProcedure, router } from '../init';
 
 const partnerRef = z.object({ partnerId: z.string().min(1) });
 
 /** The eligibility rules editor: an event's rules (partner's and staff's), staff rules, and the explainer. */
 export const rulesRouter = router({
-  ofEvent: staffProcedure('read')
+  ofEvent: partnerProcedure('read', 'read')
     .input(partnerRef.extend({ eventRef: z.string().trim().min(1, 'Enter the event’s externalReferenceId').max(200) }))
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());
@@ -65,7 +65,7 @@ export const rulesRouter = router({
         getDb(),
       ),
     ),
-  explain: staffProcedure('read')
+  explain: partnerProcedure('read', 'read')
     .input(partnerRef.extend({ ticketId: z.string().trim().min(1, 'Enter a ticketId').max(200) }))
     .query(async ({ input }) => {
       await getPartner(input.partnerId, getDb());

@@ -9,25 +9,25 @@ import {
   sendTestMessage,
   upsertEndpoint,
 } from '@/server/modules/webhooks';
-import { audited, staffActor } from '@/server/modules/audit';
-import { staffProcedure, router } from '../init';
+import { audited } from '@/server/modules/audit';
+import { auditActorOf, partnerProcedure, router } from '../init';
 
 /**
  * The partner's webhook receiver. Secrets are write-only: reads show hints, and the signing secret is
  * in the answer of the call that made it (first save, rotation) and nowhere else.
  */
 const endpointRouter = router({
-  get: staffProcedure('read')
+  get: partnerProcedure('read', 'read')
     .input(partnerRef)
     .query(({ input }) => getEndpoint(input.partnerId, getDb())),
   /** `signingSecret` is set only when this call created the endpoint. */
-  upsert: staffProcedure('admin')
+  upsert: partnerProcedure('admin', 'develop')
     .input(upsertEndpointInput)
     .mutation(({ input, ctx }) =>
       audited(
         (work) => upsertEndpoint(input, work),
         {
-          actor: staffActor(ctx.staff),
+          actor: auditActorOf(ctx.actor),
           action: 'webhook_endpoint.updated',
           partnerId: input.partnerId,
           target: { type: 'webhook_endpoint', id: input.partnerId },
@@ -38,13 +38,13 @@ const endpointRouter = router({
         getDb(),
       ),
     ),
-  rotateSecret: staffProcedure('admin')
+  rotateSecret: partnerProcedure('admin', 'develop')
     .input(partnerRef)
     .mutation(async ({ input, ctx }) => ({
       signingSecret: await audited(
         ({ tx }) => rotateSigningSecret(input.partnerId, tx),
         {
-          actor: staffActor(ctx.staff),
+          actor: auditActorOf(ctx.actor),
           action: 'webhook_endpoint.secret_rotated',
           partnerId: input.partnerId,
           target: { type: 'webhook_endpoint', id: input.partnerId },
@@ -58,20 +58,20 @@ const endpointRouter = router({
 
 /** The delivery log. Mutations that make a message due ask for a dispatch after their commit (the service does). */
 const messagesRouter = router({
-  list: staffProcedure('read')
+  list: partnerProcedure('read', 'read')
     .input(listMessagesInput)
     .query(({ input }) => listMessages(input, getDb())),
-  get: staffProcedure('read')
+  get: partnerProcedure('read', 'read')
     .input(messageRef)
     .query(({ input }) => getMessage(input.partnerId, input.messageId, getDb())),
   /** Pending: due now. Delivered: sent again with the same id (a replay). */
-  retryNow: staffProcedure('admin')
+  retryNow: partnerProcedure('admin', 'develop')
     .input(messageRef)
     .mutation(async ({ input, ctx }) => ({
       messageId: await audited(
         (work) => retryNow(input.partnerId, input.messageId, work),
         {
-          actor: staffActor(ctx.staff),
+          actor: auditActorOf(ctx.actor),
           action: 'webhook_message.replayed',
           partnerId: input.partnerId,
           target: { type: 'webhook_message', id: input.messageId },
@@ -83,13 +83,13 @@ const messagesRouter = router({
         getDb(),
       ),
     })),
-  sendTest: staffProcedure('admin')
+  sendTest: partnerProcedure('admin', 'develop')
     .input(partnerRef)
     .mutation(async ({ input, ctx }) => ({
       messageId: await audited(
         (work) => sendTestMessage(input.partnerId, work),
         {
-          actor: staffActor(ctx.staff),
+          actor: auditActorOf(ctx.actor),
           action: 'webhook_message.test_sent',
           partnerId: input.partnerId,
           target: { type: 'webhook_endpoint', id: input.partnerId },

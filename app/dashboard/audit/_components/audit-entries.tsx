@@ -6,6 +6,7 @@ import styles from './audit.module.css';
 
 const ACTOR_KIND: Record<AuditEntry['actorKind'], string> = {
   staff: 'Staff',
+  partner_user: 'Partner user',
   partner_key: 'Partner key',
   channel_key: 'Channel key',
   system: 'System',
