@@ -108,28 +108,31 @@ function OriginsForm({ partnerId, field }: { partnerId: string; field: OriginsFi
   );
 }
 
-/** On the partner's page while it has no allowed return origins: any site can be the return link. */
-export function ReturnOriginsWarning({ origins }: { origins: readonly string[] }) {
+/**
+ * On the partner's page while it has no allowed return origins: any site can be the return link. `admin`:
+ * the member may set them (otherwise the warning says who can).
+ */
+export function ReturnOriginsWarning({ origins, admin }: { origins: readonly string[]; admin: boolean }) {
   if (origins.length) return null;
   return (
     <OriginsWarning testId="return-origins-warning" title="Any site can be the return link: set your allowed origins">
       Anyone can craft an Encore link whose back button leads to a site of their choosing, and no site may frame the
-      partner&apos;s buy, resale and sell pages. Set the allowed return origins under{' '}
+      partner&apos;s buy, resale and sell pages. {admin ? 'Set' : 'An admin sets'} the allowed return origins under{' '}
       <a href="#settings">Partner settings</a>.
     </OriginsWarning>
   );
 }
 
 /** On the partner's page while it has no allowed widget origins: any site may show its widget. */
-export function WidgetOriginsWarning({ origins }: { origins: readonly string[] }) {
+export function WidgetOriginsWarning({ origins, admin }: { origins: readonly string[]; admin: boolean }) {
   if (origins.length) return null;
   return (
     <OriginsWarning
       testId="widget-origins-warning"
       title="Any origin may show this partner's widget: set its allowed widget origins"
     >
-      Any web page can call Encore with the partner&apos;s publishable key and show its resale offers. Set the allowed
-      widget origins under <a href="#settings">Partner settings</a>.
+      Any web page can call Encore with the partner&apos;s publishable key and show its resale offers.{' '}
+      {admin ? 'Set' : 'An admin sets'} the allowed widget origins under <a href="#settings">Partner settings</a>.
     </OriginsWarning>
   );
 }
