@@ -30,8 +30,11 @@ export default async function DashboardLayout({ children }: { children: React.Re
               <SearchBox />
               <DashboardNav />
               <div className="sidebar-footer">
-                <span className="sidebar-user" title={`${staff.email} (${ROLE_LABELS[staff.role].name})`}>
-                  {staff.email} · <span data-testid="signed-in-role">{ROLE_LABELS[staff.role].name}</span>
+                <span className="sidebar-user" title={staff.email}>
+                  {staff.email}
+                </span>
+                <span className="sidebar-role" data-testid="signed-in-role">
+                  {ROLE_LABELS[staff.role].name}
                 </span>
                 <SignOutButton />
               </div>
