@@ -67,7 +67,7 @@ function Members({ data, refresh }: { data: StaffList; refresh: () => Promise<un
       title="Members"
       description={`Roles: ${STAFF_ROLES.map((r) => `${ROLE_LABELS[r].name} (${ROLE_LABELS[r].what})`).join('; ')}.`}
     >
-      <Table label="Staff members" columns={['E-mail', 'Name', 'Role', 'Last sign-in', ACTIONS_COLUMN]}>
+      <Table label="Staff members" columns={['E-mail', 'Role', 'Name', 'Last sign-in', ACTIONS_COLUMN]}>
         {data.items.map((m) => {
           const self = m.id === data.currentStaffId;
           return (
@@ -75,8 +75,8 @@ function Members({ data, refresh }: { data: StaffList; refresh: () => Promise<un
               <td>
                 {m.email} {self && <Badge>You</Badge>}
               </td>
-              <td>{m.name || <span className="muted">—</span>}</td>
               <td data-testid="staff-role">{ROLE_LABELS[m.role].name}</td>
+              <td>{m.name || <span className="muted">—</span>}</td>
               <td>
                 <Time value={m.lastSignInAt} fallback="Never" />
               </td>
