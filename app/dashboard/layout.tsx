@@ -1,8 +1,10 @@
 import type { Metadata } from 'next';
 import Link from '@/components/ui/link';
 import { DashboardNav } from '@/components/dashboard/nav';
+import { ROLE_LABELS } from '@/components/dashboard/role-names';
 import { SearchBox } from '@/components/dashboard/search-box';
 import { SignOutButton } from '@/components/dashboard/sign-out-button';
+import { StaffRoleProvider } from '@/components/dashboard/staff-role';
 import { TRPCReactProvider } from '@/components/trpc/provider';
 import { getStaffSession } from '@/server/auth/session';
 
@@ -15,29 +17,34 @@ export default async function DashboardLayout({ children }: { children: React.Re
   if (!staff) return children;
   return (
     <TRPCReactProvider>
-      <div className="shell">
-        <a href="#main" className="skip-link">
-          Skip to content
-        </a>
-        <aside className="sidebar">
-          <div className="sidebar-inner">
-            <Link href="/dashboard" className="brand">
-              Encore <span className="brand-tag">Staff</span>
-            </Link>
-            <SearchBox />
-            <DashboardNav />
-            <div className="sidebar-footer">
-              <span className="sidebar-user" title={staff.email}>
-                {staff.email}
-              </span>
-              <SignOutButton />
+      <StaffRoleProvider role={staff.role}>
+        <div className="shell">
+          <a href="#main" className="skip-link">
+            Skip to content
+          </a>
+          <aside className="sidebar">
+            <div className="sidebar-inner">
+              <Link href="/dashboard" className="brand">
+                Encore <span className="brand-tag">Staff</span>
+              </Link>
+              <SearchBox />
+              <DashboardNav />
+              <div className="sidebar-footer">
+                <span className="sidebar-user" title={staff.email}>
+                  {staff.email}
+                </span>
+                <span className="sidebar-role" data-testid="signed-in-role">
+                  {ROLE_LABELS[staff.role].name}
+                </span>
+                <SignOutButton />
+              </div>
             </div>
-          </div>
-        </aside>
-        <main id="main" className="main" tabIndex={-1}>
-          {children}
-        </main>
-      </div>
+          </aside>
+          <main id="main" className="main" tabIndex={-1}>
+            {children}
+          </main>
+        </div>
+      </StaffRoleProvider>
     </TRPCReactProvider>
   );
 }

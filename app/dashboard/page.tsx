@@ -9,6 +9,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { param, type SearchParams } from '@/components/ui/search-params';
 import { withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
+import { may } from '@/server/lib/staff-roles';
 import { overviewInput } from '@/server/modules/ops';
 import { getQueryClient, trpc } from '@/server/trpc/server';
 import { OverviewCharts } from './_overview/charts';
@@ -118,9 +119,11 @@ export default async function DashboardOverviewPage({ searchParams }: { searchPa
               <ButtonLink href="/dashboard/partners" size="sm">
                 View partners
               </ButtonLink>
-              <ButtonLink href="/dashboard/partners/new" size="sm" variant="ghost">
-                New partner
-              </ButtonLink>
+              {may(staff.role, 'admin') && (
+                <ButtonLink href="/dashboard/partners/new" size="sm" variant="ghost">
+                  New partner
+                </ButtonLink>
+              )}
             </div>
           </Card>
         </div>

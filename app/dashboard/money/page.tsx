@@ -10,6 +10,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { pageParam, param, type SearchParams } from '@/components/ui/search-params';
 import { withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
+import { may } from '@/server/lib/staff-roles';
 import { periodInput, thisWeek } from '@/server/modules/ops';
 import { getQueryClient, trpc } from '@/server/trpc/server';
 import { Exports, Mismatches, MONEY_PATH, PayoutsByState, ReconciliationTable } from './money-sections';
@@ -21,7 +22,7 @@ const BASE = MONEY_PATH;
 /**
  * Money reconciled: for a period (default this week) and optionally one partner, every captured payment
  * against payouts, fees and refunds per partner and currency, the mismatches with their ids, payouts by
- * state, and the CSV exports.
+ * state, and (for a role that may take figures away: `money`) the CSV exports.
  */
 export default async function MoneyPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const sp = await searchParams;
@@ -29,7 +30,7 @@ export default async function MoneyPage({ searchParams }: { searchParams: Promis
   const asked = { from: param(sp, 'from', 20) || week.from, to: param(sp, 'to', 20) || week.to };
   const partnerId = param(sp, 'partner', 100) || undefined;
   const page = pageParam(sp);
-  await requireStaff(withParams(BASE, { ...asked, partner: partnerId }));
+  const staff = await requireStaff(withParams(BASE, { ...asked, partner: partnerId }));
 
   // A bad date is named on its field; the page shows this week meanwhile.
   const checked = periodInput.safeParse(asked);
@@ -103,7 +104,7 @@ export default async function MoneyPage({ searchParams }: { searchParams: Promis
       />
       <Mismatches money={money} keep={keep} page={page} />
       <PayoutsByState money={money} />
-      <Exports partnerId={partnerId} period={period} />
+      {may(staff.role, 'money') && <Exports partnerId={partnerId} period={period} />}
     </>
   );
 }

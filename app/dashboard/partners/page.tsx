@@ -6,6 +6,7 @@ import { listParams, pageInUrl, type SearchParams } from '@/components/ui/search
 import { TableSuspense } from '@/components/ui/table';
 import { withParams } from '@/components/ui/url';
 import { requireStaff } from '@/server/auth/session';
+import { may } from '@/server/lib/staff-roles';
 import { getQueryClient, HydrateClient, trpc } from '@/server/trpc/server';
 import { PartnerList } from './_features/list/partner-list';
 
@@ -16,7 +17,7 @@ const MAX_SEARCH = 120; // the schema's limit; longer input is cut rather than r
 
 export default async function PartnersPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
   const { q, page } = listParams(await searchParams, MAX_SEARCH);
-  await requireStaff(withParams('/dashboard/partners', { q, page: pageInUrl(page) }));
+  const staff = await requireStaff(withParams('/dashboard/partners', { q, page: pageInUrl(page) }));
 
   const input = { search: q || undefined, page, pageSize: PAGE_SIZE };
   // Started here, streamed to <PartnerList> which suspends on it until the rows arrive.
@@ -28,9 +29,11 @@ export default async function PartnersPage({ searchParams }: { searchParams: Pro
         title="Partners"
         description="Ticketing platforms connected to Encore, and their API keys."
         actions={
-          <ButtonLink href="/dashboard/partners/new" variant="primary">
-            New partner
-          </ButtonLink>
+          may(staff.role, 'admin') && (
+            <ButtonLink href="/dashboard/partners/new" variant="primary">
+              New partner
+            </ButtonLink>
+          )
         }
       />
       <SearchForm

@@ -5,6 +5,7 @@ import { Detail, DetailList } from '@/components/ui/details';
 import { PageHeader } from '@/components/ui/page-header';
 import { SearchForm } from '@/components/ui/search-form';
 import { Time } from '@/components/ui/time';
+import { may } from '@/server/lib/staff-roles';
 import { resaleEntryUrl } from '@/server/modules/fan-pages';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { ChannelsSection } from '../_features/channels/channels-section';
@@ -38,7 +39,7 @@ export const metadata: Metadata = { title: 'Partner' };
 
 export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'params'>) {
   const { partnerId } = await params;
-  const { queryClient, partner } = await loadPartnerPage(partnerId, partnerPath(partnerId));
+  const { queryClient, partner, staff } = await loadPartnerPage(partnerId, partnerPath(partnerId));
   void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.channels.list.queryOptions({ partnerId }));
@@ -47,6 +48,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
   void queryClient.prefetchQuery(trpc.protection.partner.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.protection.reissues.queryOptions({ partnerId }));
   const livePartnerId = partner.livePartnerId ?? partner.id;
+  const admin = may(staff.role, 'admin');
   const testMode = partner.mode === 'test';
   // The test twin's keys are listed in the Test mode section: read here, so the section renders on the server.
   const twin = await queryClient.fetchQuery(trpc.partners.testMode.get.queryOptions({ partnerId: livePartnerId }));
@@ -80,7 +82,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
             <ButtonLink href={batchesPath(partner.id)}>Ticket batches</ButtonLink>
             <ButtonLink href={marketPath(partner.id)}>Market</ButtonLink>
             <ButtonLink href={`/dashboard/money?partner=${encodeURIComponent(partner.id)}`}>
-              Money and exports
+              {may(staff.role, 'money') ? 'Money and exports' : 'Money'}
             </ButtonLink>
             <ButtonLink href={bannersPath(partner.id)}>Banners</ButtonLink>
             <ButtonLink href={rulesPath(partner.id)}>Resale rules</ButtonLink>
@@ -99,8 +101,8 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
           : what its sk_test_ keys created. Live keys never see it; its payments use the sandbox.
         </Alert>
       ) : null}
-      <ReturnOriginsWarning origins={partner.returnOrigins} />
-      <WidgetOriginsWarning origins={partner.widgetOrigins} />
+      <ReturnOriginsWarning origins={partner.returnOrigins} admin={admin} />
+      <WidgetOriginsWarning origins={partner.widgetOrigins} admin={admin} />
       <PartnerSection id="details">
         <Card>
           <CardBody>

@@ -28,7 +28,8 @@ type QueryClient = ReturnType<typeof getQueryClient>;
 /**
  * The start of every page of one partner: staff only (signing in leads back to `path` with `query`),
  * then the partner and what the page shows of it (`load`), read together. An unknown partner, or an
- * unknown thing of it, is the route's not-found page rather than an error inside the page.
+ * unknown thing of it, is the route's not-found page rather than an error inside the page. Also gives the
+ * signed-in member (`staff`), whose role decides which controls the page shows.
  */
 export async function loadPartnerPage<T = undefined>(
   partnerId: string,
@@ -36,13 +37,13 @@ export async function loadPartnerPage<T = undefined>(
   query: Record<string, string | number | undefined> = {},
   load?: (queryClient: QueryClient) => Promise<T>,
 ) {
-  await requireStaff(withParams(path, query));
+  const staff = await requireStaff(withParams(path, query));
   const queryClient = getQueryClient();
   const [partner, data] = await Promise.all([
     queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch(notFoundOn404),
     load ? load(queryClient).catch(notFoundOn404) : (undefined as T),
   ]);
-  return { queryClient, partner, data };
+  return { queryClient, partner, data, staff };
 }
 
 const SIBLINGS = {

@@ -6,12 +6,14 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { RefundDialog } from '../../_shared/refund-dialog';
 
 /*
- * The support actions on the search page, each behind a confirmation. The page is rendered on the
- * server, so after an action it is refreshed (router.refresh) and shows the new state.
+ * The support actions on the search page, each behind a confirmation and shown only to a role that may
+ * take it (a refund needs `money`; a resend or ending a fan's sessions, `support`). The page is rendered
+ * on the server, so after an action it is refreshed (router.refresh) and shows the new state.
  */
 
 function Done({ children }: { children: React.ReactNode }) {
@@ -22,18 +24,19 @@ function Done({ children }: { children: React.ReactNode }) {
   );
 }
 
-/** Refunds a completed purchase whole, behind a required reason (market.refund: the partner gets it). */
-export function RefundAction({
-  partnerId,
-  intentionId,
-  buyerEmail,
-  total,
-}: {
+interface RefundProps {
   partnerId: string;
   intentionId: string;
   buyerEmail: string;
   total: string;
-}) {
+}
+
+/** Refunds a completed purchase whole, behind a required reason (market.refund: the partner gets it). */
+export function RefundAction(props: RefundProps) {
+  return useMay('money') ? <Refund {...props} /> : null;
+}
+
+function Refund({ partnerId, intentionId, buyerEmail, total }: RefundProps) {
   const trpc = useTRPC();
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -80,8 +83,18 @@ export function RefundAction({
   );
 }
 
+interface ResendProps {
+  mailId: string;
+  to: string;
+  subject: string;
+}
+
 /** Sends a stored mail again, as a new mail (mail.resend). */
-export function ResendMailAction({ mailId, to, subject }: { mailId: string; to: string; subject: string }) {
+export function ResendMailAction(props: ResendProps) {
+  return useMay('support') ? <ResendMail {...props} /> : null;
+}
+
+function ResendMail({ mailId, to, subject }: ResendProps) {
   const trpc = useTRPC();
   const router = useRouter();
   const [open, setOpen] = useState(false);
@@ -121,18 +134,19 @@ export function ResendMailAction({ mailId, to, subject }: { mailId: string; to: 
   );
 }
 
-/** Ends every open session of the fan with one partner (opsSearch.endSessions). */
-export function EndSessionsAction({
-  partnerId,
-  partnerName,
-  email,
-  open: openSessions,
-}: {
+interface EndSessionsProps {
   partnerId: string;
   partnerName: string;
   email: string;
   open: number;
-}) {
+}
+
+/** Ends every open session of the fan with one partner (opsSearch.endSessions). */
+export function EndSessionsAction(props: EndSessionsProps) {
+  return useMay('support') ? <EndSessions {...props} /> : null;
+}
+
+function EndSessions({ partnerId, partnerName, email, open: openSessions }: EndSessionsProps) {
   const trpc = useTRPC();
   const router = useRouter();
   const [open, setOpen] = useState(false);

@@ -20,7 +20,7 @@ const TYPE_LABEL: Record<LeadType, string> = {
   WISHLIST: 'Wishlist',
 };
 
-/** Leads per event and type, each event a link to its funnel and list, and the CSV of them. */
+/** Leads per event and type, each event a link to its funnel and list, and (with `csv`) the CSV of them. */
 export function LeadsByEvent({
   counts,
   base,
@@ -30,16 +30,18 @@ export function LeadsByEvent({
   counts: Outputs['counts'];
   base: string;
   eventRef: string;
-  csv: string;
+  csv: string | null;
 }) {
   return (
     <SectionCard
       title="By event"
       description="Leads per event and type. Choose an event for its funnel and its leads."
       actions={
-        <ButtonLink href={csv} prefetch={false}>
-          Download CSV{eventRef ? ` (${eventRef})` : ''}
-        </ButtonLink>
+        csv && (
+          <ButtonLink href={csv} prefetch={false}>
+            Download CSV{eventRef ? ` (${eventRef})` : ''}
+          </ButtonLink>
+        )
       }
     >
       {counts.length === 0 ? (

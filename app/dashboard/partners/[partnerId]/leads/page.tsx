@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { pageParam, param } from '@/components/ui/search-params';
 import { withParams } from '@/components/ui/url';
+import { may } from '@/server/lib/staff-roles';
 import { LEAD_TYPES } from '@/server/modules/market-data';
 import { trpc } from '@/server/trpc/server';
 import { loadPartnerPage, PartnerPageHeader, type PartnerPageProps } from '../../_shared/partner-page';
@@ -22,7 +23,7 @@ export default async function LeadsPage({ params, searchParams }: PartnerPagePro
     : undefined;
   const page = pageParam(sp);
   const base = `${partnerPath(partnerId)}/leads`;
-  const { queryClient, partner } = await loadPartnerPage(partnerId, base, {
+  const { queryClient, partner, staff } = await loadPartnerPage(partnerId, base, {
     event: eventRef || undefined,
     type,
     page: page > 1 ? page : undefined,
@@ -34,7 +35,8 @@ export default async function LeadsPage({ params, searchParams }: PartnerPagePro
     ),
     eventRef ? queryClient.fetchQuery(trpc.leads.funnel.queryOptions({ partnerId, eventRef })) : null,
   ]);
-  const csv = withParams(`${base}/export`, { event: eventRef || undefined });
+  // The CSV takes figures away: only for a role that may (`money`), as its route checks.
+  const csv = may(staff.role, 'money') ? withParams(`${base}/export`, { event: eventRef || undefined }) : null;
 
   return (
     <>

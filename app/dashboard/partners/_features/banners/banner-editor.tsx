@@ -8,6 +8,7 @@ import { SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { DoneStatus } from '../../_shared/done-status';
 import { BannerForm, EMPTY, type Editing, formOf, type Item, PLACEMENTS } from './banner-form';
@@ -28,7 +29,8 @@ function rulesLabel(b: Item): string {
 
 /**
  * The partner's sell banners: the list, and an editor whose live preview (at a phone's and a desktop's
- * width) renders the component the access layer will answer, through the same function.
+ * width) renders the component the access layer will answer, through the same function. Only an admin
+ * creates, edits or deletes them: other roles read the list.
  */
 export function BannerEditor({ partnerId }: { partnerId: string }) {
   const trpc = useTRPC();
@@ -38,6 +40,7 @@ export function BannerEditor({ partnerId }: { partnerId: string }) {
   const [editing, setEditing] = useState<(Editing & { opened: number }) | null>(null);
   const [deleting, setDeleting] = useState<Item | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const admin = useMay('admin');
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.banners.list.queryKey({ partnerId }) });
   const open = (next: Editing) => {
     setEditing((e) => ({ ...next, opened: (e?.opened ?? 0) + 1 }));
@@ -60,7 +63,7 @@ export function BannerEditor({ partnerId }: { partnerId: string }) {
         title="Banners"
         description="Shown by the access layer as sellBanner components, newest first; a show's banners before its event's and the partner's."
         actions={
-          editing ? null : (
+          editing || !admin ? null : (
             <Button
               variant="primary"
               onClick={() => open({ id: null, defaultUrl: data.resaleEntryUrl, values: EMPTY })}
@@ -77,20 +80,24 @@ export function BannerEditor({ partnerId }: { partnerId: string }) {
             description="A banner invites fans to resell (or buy) on the partner's own pages, through the access layer."
           />
         ) : (
-          <Table label="Banners" columns={['Title', 'Where', 'Placement', 'Shown', ACTIONS_COLUMN]}>
+          <Table label="Banners" columns={['Title', 'Where', 'Placement', 'Shown', ...(admin ? [ACTIONS_COLUMN] : [])]}>
             {(data.items as Item[]).map((b) => (
               <BannerRow
                 key={b.id}
                 banner={b}
-                onEdit={() => open({ id: b.id, defaultUrl: b.defaultUrl, values: formOf(b) })}
-                onDelete={() => setDeleting(b)}
+                actions={
+                  admin && {
+                    onEdit: () => open({ id: b.id, defaultUrl: b.defaultUrl, values: formOf(b) }),
+                    onDelete: () => setDeleting(b),
+                  }
+                }
               />
             ))}
           </Table>
         )}
       </SectionCard>
 
-      {editing ? (
+      {editing && admin ? (
         <SectionCard
           data-testid="banner-form"
           title={editing.id ? 'Edit banner' : 'New banner'}
@@ -131,7 +138,14 @@ export function BannerEditor({ partnerId }: { partnerId: string }) {
   );
 }
 
-function BannerRow({ banner: b, onEdit, onDelete }: { banner: Item; onEdit: () => void; onDelete: () => void }) {
+/** A banner's row; with `actions` (an admin's), its Edit and Delete buttons. */
+function BannerRow({
+  banner: b,
+  actions,
+}: {
+  banner: Item;
+  actions: false | { onEdit: () => void; onDelete: () => void };
+}) {
   return (
     <tr data-testid="banner-row">
       <td>
@@ -140,14 +154,16 @@ function BannerRow({ banner: b, onEdit, onDelete }: { banner: Item; onEdit: () =
       <td>{scopeLabel(b)}</td>
       <td>{PLACEMENTS.find((p) => p.value === b.placement)?.label}</td>
       <td>{rulesLabel(b)}</td>
-      <td style={{ whiteSpace: 'nowrap' }}>
-        <Button size="sm" onClick={onEdit}>
-          Edit
-        </Button>{' '}
-        <Button size="sm" variant="danger" onClick={onDelete}>
-          Delete
-        </Button>
-      </td>
+      {actions && (
+        <td style={{ whiteSpace: 'nowrap' }}>
+          <Button size="sm" onClick={actions.onEdit}>
+            Edit
+          </Button>{' '}
+          <Button size="sm" variant="danger" onClick={actions.onDelete}>
+            Delete
+          </Button>
+        </td>
+      )}
     </tr>
   );
 }

@@ -9,6 +9,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Detail, DetailList } from '@/components/ui/details';
 import { OneTimeSecret } from '@/components/ui/secret-reveal';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { ChannelDialog } from './channels-section';
 
@@ -17,6 +18,7 @@ export function ChannelDetails({ partnerId, channelId }: { partnerId: string; ch
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { data: channel } = useSuspenseQuery(trpc.channels.get.queryOptions({ partnerId, channelId }));
+  const admin = useMay('admin');
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.channels.pathKey() });
@@ -36,26 +38,28 @@ export function ChannelDetails({ partnerId, channelId }: { partnerId: string; ch
       data-testid="channel-details"
       title="Channel"
       actions={
-        <>
-          <Button
-            size="sm"
-            onClick={() => {
-              update.reset();
-              setEditing(true);
-            }}
-          >
-            Edit
-          </Button>
-          <Button
-            size="sm"
-            onClick={() => {
-              rotate.reset();
-              setRotating(true);
-            }}
-          >
-            New signing secret
-          </Button>
-        </>
+        admin && (
+          <>
+            <Button
+              size="sm"
+              onClick={() => {
+                update.reset();
+                setEditing(true);
+              }}
+            >
+              Edit
+            </Button>
+            <Button
+              size="sm"
+              onClick={() => {
+                rotate.reset();
+                setRotating(true);
+              }}
+            >
+              New signing secret
+            </Button>
+          </>
+        )
       }
     >
       <CardBody>

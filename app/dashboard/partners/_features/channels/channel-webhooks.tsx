@@ -10,6 +10,7 @@ import { CardBody, SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { webhookMessagePath } from '../../_shared/paths';
 
@@ -20,6 +21,7 @@ export function ChannelWebhooks({ partnerId, channelId }: { partnerId: string; c
   const trpc = useTRPC();
   const { data: channel } = useSuspenseQuery(trpc.channels.get.queryOptions({ partnerId, channelId }));
   const hasUrl = Boolean(channel.webhookUrl);
+  const admin = useMay('admin');
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const list = useQuery({
@@ -38,15 +40,17 @@ export function ChannelWebhooks({ partnerId, channelId }: { partnerId: string; c
       title="Webhook deliveries"
       description="What Encore sent to this channel, signed with its secret; retried like partner webhooks until it answers 2xx."
       actions={
-        <Button size="sm" onClick={() => test.mutate({ partnerId, channelId })} disabled={test.isPending}>
-          {test.isPending ? 'Sending…' : 'Send test message'}
-        </Button>
+        admin && (
+          <Button size="sm" onClick={() => test.mutate({ partnerId, channelId })} disabled={test.isPending}>
+            {test.isPending ? 'Sending…' : 'Send test message'}
+          </Button>
+        )
       }
     >
       {!hasUrl && (
         <CardBody>
           <Alert tone="warning" title="No webhook URL">
-            Messages wait here until the channel has a webhook URL (Edit).
+            Messages wait here until the channel has a webhook URL{admin ? ' (Edit)' : ''}.
           </Alert>
         </CardBody>
       )}

@@ -13,6 +13,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Field } from '@/components/ui/field';
 import { OneTimeSecret } from '@/components/ui/secret-reveal';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import { channelPath, channelsPath } from '../../_shared/paths';
@@ -77,11 +78,49 @@ export function ChannelDialog({
   );
 }
 
+/** Enable a disabled channel at once, or ask before disabling an active one (`onDisable`). */
+function ChannelToggle({
+  channel,
+  onEnable,
+  onDisable,
+}: {
+  channel: { name: string; disabledAt: Date | null };
+  onEnable: () => void;
+  onDisable: () => void;
+}) {
+  return channel.disabledAt ? (
+    <Button size="sm" variant="ghost" aria-label={`Enable ${channel.name}`} onClick={onEnable}>
+      Enable
+    </Button>
+  ) : (
+    <Button
+      size="sm"
+      variant="ghost"
+      className="btn-danger-text"
+      aria-label={`Disable ${channel.name}`}
+      onClick={onDisable}
+    >
+      Disable
+    </Button>
+  );
+}
+
+function CreateChannelButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button variant="primary" size="sm" onClick={onClick}>
+      Create channel
+    </Button>
+  );
+}
+
 /** A partner's channels: create one (its signing secret shown once), each with its keys and listings. */
 export function ChannelsSection({ partnerId, compact = false }: { partnerId: string; compact?: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { data: channels } = useSuspenseQuery(trpc.channels.list.queryOptions({ partnerId }));
+  // The compact list (on the partner's page) links to the channels page, where an admin changes them.
+  const admin = useMay('admin');
+  const editable = admin && !compact;
   const [creating, setCreating] = useState(false);
   const [disabling, setDisabling] = useState<{ id: string; name: string } | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.channels.pathKey() });
@@ -115,16 +154,14 @@ export function ChannelsSection({ partnerId, compact = false }: { partnerId: str
             Manage channels
           </ButtonLink>
         ) : (
-          <Button
-            variant="primary"
-            size="sm"
-            onClick={() => {
-              create.reset();
-              setCreating(true);
-            }}
-          >
-            Create channel
-          </Button>
+          editable && (
+            <CreateChannelButton
+              onClick={() => {
+                create.reset();
+                setCreating(true);
+              }}
+            />
+          )
         )
       }
     >
@@ -143,7 +180,14 @@ export function ChannelsSection({ partnerId, compact = false }: { partnerId: str
       )}
       {channels.length === 0 ? (
         <CardBody>
-          <EmptyState title="No channels" description="Create one to let an external platform push its listings." />
+          <EmptyState
+            title="No channels"
+            description={
+              admin
+                ? 'Create one to let an external platform push its listings.'
+                : 'An admin creates them, to let an external platform push its listings.'
+            }
+          />
         </CardBody>
       ) : (
         <Table
@@ -154,7 +198,7 @@ export function ChannelsSection({ partnerId, compact = false }: { partnerId: str
             'Active keys',
             'Listings on sale',
             'Sold',
-            ...(compact ? [] : [ACTIONS_COLUMN]),
+            ...(editable ? [ACTIONS_COLUMN] : []),
           ]}
           bodyTestId="channel-rows"
         >
@@ -167,31 +211,16 @@ export function ChannelsSection({ partnerId, compact = false }: { partnerId: str
               <td>{c.activeKeys}</td>
               <td>{(c.listings.ACTIVE ?? 0) + (c.listings.RESERVED ?? 0)}</td>
               <td>{c.listings.SOLD ?? 0}</td>
-              {!compact && (
+              {editable && (
                 <td className="actions">
-                  {c.disabledAt ? (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      aria-label={`Enable ${c.name}`}
-                      onClick={() => disable.mutate({ partnerId, channelId: c.id, disabled: false })}
-                    >
-                      Enable
-                    </Button>
-                  ) : (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      className="btn-danger-text"
-                      aria-label={`Disable ${c.name}`}
-                      onClick={() => {
-                        disable.reset();
-                        setDisabling({ id: c.id, name: c.name });
-                      }}
-                    >
-                      Disable
-                    </Button>
-                  )}
+                  <ChannelToggle
+                    channel={c}
+                    onEnable={() => disable.mutate({ partnerId, channelId: c.id, disabled: false })}
+                    onDisable={() => {
+                      disable.reset();
+                      setDisabling({ id: c.id, name: c.name });
+                    }}
+                  />
                 </td>
               )}
             </tr>

@@ -9,6 +9,7 @@ import { SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field, SelectField } from '@/components/ui/field';
 import { useTypedValue } from '@/components/ui/use-typed-value';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import { PRIMARY_SALES_FEE_TYPES } from '@/server/modules/partners/schemas';
@@ -27,6 +28,11 @@ function describeFee(fee: NonNullable<Partner['primarySalesFee']>): string {
   return fee.type === 'PERCENTAGE' ? `${fee.value}%` : `${fee.value} in each ticket’s currency`;
 }
 
+/** The stored default fee, in a sentence. */
+function currentFee(fee: Partner['primarySalesFee']): string {
+  return fee ? `Current default: ${describeFee(fee)}.` : 'No default fee set: such tickets carry no fee.';
+}
+
 /** The value as typed, checked like the server checks it, with a message staff can act on. */
 function checkValue(type: FeeType, text: string): { value: number } | { error: string } {
   const trimmed = text.trim();
@@ -40,14 +46,15 @@ function checkValue(type: FeeType, text: string): { value: number } | { error: s
 
 /**
  * The partner's default primary sales fee: what a ticket carries when neither the ticket, its ticket
- * option, its show nor its event sets one. Staff set it here; partners set the other levels through
- * the API.
+ * option, its show nor its event sets one. An admin sets it here (other roles read it); partners set the
+ * other levels through the API.
  */
 export function SalesFeeSection({ partnerId }: { partnerId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { data: partner } = useSuspenseQuery(trpc.partners.get.queryOptions({ partnerId }));
   const stored = partner.primarySalesFee;
+  const admin = useMay('admin');
 
   // The fields show what is stored (from the query: "2.50" comes back as 2.5) and start again from it once saved.
   const storedKey = stored ? `${stored.type}:${stored.value}` : 'none';
@@ -117,83 +124,85 @@ export function SalesFeeSection({ partnerId }: { partnerId: string }) {
       description="The partner’s default fee, used for a ticket when neither the ticket, its ticket option, its show nor its event sets one."
     >
       <div className="card-body">
-        <p className="muted">
-          {stored ? `Current default: ${describeFee(stored)}.` : 'No default fee set: such tickets carry no fee.'}
-        </p>
-        <ActionForm
-          onSubmit={submit}
-          aria-label="Default primary sales fee"
-          error={save.error}
-          errorAtField={Boolean(serverError)}
-        >
-          <div className={layout.twoColumns}>
-            <SelectField
-              key={`type:${storedKey}`}
-              label="Fee type"
-              name="type"
-              {...typed.field}
-              onChange={(e) => {
-                typed.field.onChange(e);
-                edited();
-              }}
+        <p className="muted">{currentFee(stored)}</p>
+        {admin && (
+          <>
+            <ActionForm
+              onSubmit={submit}
+              aria-label="Default primary sales fee"
+              error={save.error}
+              errorAtField={Boolean(serverError)}
             >
-              {PRIMARY_SALES_FEE_TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {TYPE_LABEL[t]}
-                </option>
-              ))}
-            </SelectField>
-            <Field
-              key={`value:${storedKey}`}
-              ref={valueInput}
-              label={type === 'PERCENTAGE' ? 'Value (%)' : 'Value (amount)'}
-              name="value"
-              type="number"
-              inputMode="decimal"
-              required
-              min={0}
-              max={type === 'PERCENTAGE' ? 100 : undefined}
-              step="any"
-              defaultValue={stored ? String(stored.value) : ''}
-              onChange={edited}
-              error={valueError}
-              hint={
-                type === 'PERCENTAGE'
-                  ? 'From 0 to 100.'
-                  : 'In major units of each ticket’s currency (2.5 is 2.50), 0 or more.'
+              <div className={layout.twoColumns}>
+                <SelectField
+                  key={`type:${storedKey}`}
+                  label="Fee type"
+                  name="type"
+                  {...typed.field}
+                  onChange={(e) => {
+                    typed.field.onChange(e);
+                    edited();
+                  }}
+                >
+                  {PRIMARY_SALES_FEE_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {TYPE_LABEL[t]}
+                    </option>
+                  ))}
+                </SelectField>
+                <Field
+                  key={`value:${storedKey}`}
+                  ref={valueInput}
+                  label={type === 'PERCENTAGE' ? 'Value (%)' : 'Value (amount)'}
+                  name="value"
+                  type="number"
+                  inputMode="decimal"
+                  required
+                  min={0}
+                  max={type === 'PERCENTAGE' ? 100 : undefined}
+                  step="any"
+                  defaultValue={stored ? String(stored.value) : ''}
+                  onChange={edited}
+                  error={valueError}
+                  hint={
+                    type === 'PERCENTAGE'
+                      ? 'From 0 to 100.'
+                      : 'In major units of each ticket’s currency (2.5 is 2.50), 0 or more.'
+                  }
+                />
+              </div>
+              <FormActions submit="Save fee" pending={save.isPending} done={done && DONE_LABEL[done]}>
+                {stored && (
+                  <Button
+                    onClick={() => {
+                      clear.reset();
+                      setConfirmClear(true);
+                    }}
+                    disabled={save.isPending}
+                  >
+                    Remove default fee
+                  </Button>
+                )}
+              </FormActions>
+            </ActionForm>
+            <ConfirmDialog
+              open={confirmClear}
+              title="Remove the default fee?"
+              description={
+                <p>
+                  Tickets whose ticket, ticket option, show and event set no fee will then carry none. Fees set through
+                  the API stay as they are.
+                </p>
               }
+              confirmLabel="Remove fee"
+              pendingLabel="Removing…"
+              pending={clear.isPending}
+              error={clear.error}
+              onCancel={() => setConfirmClear(false)}
+              onConfirm={confirmRemove}
             />
-          </div>
-          <FormActions submit="Save fee" pending={save.isPending} done={done && DONE_LABEL[done]}>
-            {stored && (
-              <Button
-                onClick={() => {
-                  clear.reset();
-                  setConfirmClear(true);
-                }}
-                disabled={save.isPending}
-              >
-                Remove default fee
-              </Button>
-            )}
-          </FormActions>
-        </ActionForm>
-        <ConfirmDialog
-          open={confirmClear}
-          title="Remove the default fee?"
-          description={
-            <p>
-              Tickets whose ticket, ticket option, show and event set no fee will then carry none. Fees set through the
-              API stay as they are.
-            </p>
-          }
-          confirmLabel="Remove fee"
-          pendingLabel="Removing…"
-          pending={clear.isPending}
-          error={clear.error}
-          onCancel={() => setConfirmClear(false)}
-          onConfirm={confirmRemove}
-        />
+          </>
+        )}
       </div>
     </SectionCard>
   );

@@ -11,6 +11,7 @@ import { Field } from '@/components/ui/field';
 import { Table } from '@/components/ui/table';
 import { Detail, DetailList } from '@/components/ui/details';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import type { AppRouter } from '@/server/trpc/router';
@@ -24,11 +25,13 @@ type CallFailure = Extract<Outputs['fetchFeedNow'], { ok: false }>['error'];
 /**
  * The partner's integration: where Encore verifies ticket ownership and reads the event feed, the
  * auth header both calls carry (write-only: only a hint of the stored value is shown), the feed's
- * last and next run, and two live tests against the partner's servers.
+ * last and next run, and two live tests against the partner's servers. Only an admin changes or tests them:
+ * other roles read the settings.
  */
 export function IntegrationSection({ partnerId }: { partnerId: string }) {
   const trpc = useTRPC();
   const { data: settings } = useSuspenseQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
+  const admin = useMay('admin');
 
   return (
     <SectionCard
@@ -37,15 +40,50 @@ export function IntegrationSection({ partnerId }: { partnerId: string }) {
       description="How Encore calls this partner's servers: ticket verification (asked fresh whenever a fan sells or buys) and the event feed."
     >
       <div className="card-body">
-        <SettingsForm settings={settings} />
+        {admin ? <SettingsForm settings={settings} /> : <SettingsSummary settings={settings} />}
       </div>
       <div className="card-body">
         <FeedPanel settings={settings} />
       </div>
-      <div className="card-body">
-        <VerificationTest settings={settings} />
-      </div>
+      {admin && (
+        <div className="card-body">
+          <VerificationTest settings={settings} />
+        </div>
+      )}
     </SectionCard>
+  );
+}
+
+/** The stored settings as text, for a role that may not change them (the header's value stays secret). */
+function SettingsSummary({ settings }: { settings: Settings }) {
+  const fieldMap = Object.entries(settings.verificationFieldMap);
+  const none = <span className="muted">None</span>;
+  return (
+    <DetailList>
+      <Detail term="Verification URL">
+        {settings.verificationUrl ? <code className="mono">{settings.verificationUrl}</code> : none}
+      </Detail>
+      <Detail term="Field names">
+        {fieldMap.length === 0
+          ? none
+          : fieldMap.map(([from, to]) => (
+              <div key={from}>
+                <code className="mono">{from}</code> → <code className="mono">{to}</code>
+              </div>
+            ))}
+      </Detail>
+      <Detail term="Feed URL">{settings.feedUrl ? <code className="mono">{settings.feedUrl}</code> : none}</Detail>
+      <Detail term="Read every">{plural(settings.feedIntervalMinutes, 'minute')}</Detail>
+      <Detail term="Auth header">
+        {settings.authHeaderName ? <code className="mono">{settings.authHeaderName}</code> : none}
+        {settings.authHeaderValueSet && (
+          <span className="muted">
+            {' '}
+            (value set{settings.authHeaderValueHint ? `, ends in ${settings.authHeaderValueHint.slice(1)}` : ''})
+          </span>
+        )}
+      </Detail>
+    </DetailList>
   );
 }
 
@@ -78,6 +116,7 @@ function FeedPanel({ settings }: { settings: Settings }) {
   const run = useMutation(trpc.partners.integration.fetchFeedNow.mutationOptions());
   const pull = useMutation(trpc.partners.integration.pullFeedNow.mutationOptions({ onSettled: refresh }));
   const result = run.data;
+  const admin = useMay('admin');
 
   return (
     <Subsection title="Event feed">
@@ -104,25 +143,27 @@ function FeedPanel({ settings }: { settings: Settings }) {
           <p className={`field-error ${styles.error}`}>{settings.feedLastError}</p>
         </div>
       )}
-      <div className="form-actions">
-        <Button
-          onClick={() => run.mutate({ partnerId: settings.partnerId })}
-          pending={run.isPending}
-          pendingLabel="Reading feed…"
-          disabled={!settings.feedUrl}
-        >
-          Fetch feed now
-        </Button>
-        <Button
-          onClick={() => pull.mutate({ partnerId: settings.partnerId })}
-          pending={pull.isPending}
-          pendingLabel="Pulling feed…"
-          disabled={!settings.feedUrl}
-        >
-          Pull now
-        </Button>
-        {!settings.feedUrl && <span className="muted">Save a feed URL first.</span>}
-      </div>
+      {admin && (
+        <div className="form-actions">
+          <Button
+            onClick={() => run.mutate({ partnerId: settings.partnerId })}
+            pending={run.isPending}
+            pendingLabel="Reading feed…"
+            disabled={!settings.feedUrl}
+          >
+            Fetch feed now
+          </Button>
+          <Button
+            onClick={() => pull.mutate({ partnerId: settings.partnerId })}
+            pending={pull.isPending}
+            pendingLabel="Pulling feed…"
+            disabled={!settings.feedUrl}
+          >
+            Pull now
+          </Button>
+          {!settings.feedUrl && <span className="muted">Save a feed URL first.</span>}
+        </div>
+      )}
       <ErrorAlert error={run.error} />
       {result?.ok === true && (
         <Alert tone="success" title={`Feed read and valid (${result.result.durationMs} ms)`}>

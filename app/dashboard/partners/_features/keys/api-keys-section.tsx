@@ -11,6 +11,7 @@ import { FieldDialog } from '@/components/ui/field-dialog';
 import { OneTimeSecret } from '@/components/ui/secret-reveal';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import type { SecretKeyKind } from '@/server/modules/partners/schemas';
@@ -41,6 +42,7 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description,
   const queryClient = useQueryClient();
   const { data: allKeys } = useSuspenseQuery(trpc.partners.keys.list.queryOptions({ partnerId, channelId }));
   const keys = allKeys.filter((k) => k.kind === kind);
+  const admin = useMay('admin');
 
   const [createOpen, setCreateOpen] = useState(false);
   const [revoking, setRevoking] = useState<KeyRef | null>(null);
@@ -73,16 +75,18 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description,
       title={title}
       description={description}
       actions={
-        <Button
-          variant="primary"
-          size="sm"
-          onClick={() => {
-            create.reset();
-            setCreateOpen(true);
-          }}
-        >
-          Create key
-        </Button>
+        admin && (
+          <Button
+            variant="primary"
+            size="sm"
+            onClick={() => {
+              create.reset();
+              setCreateOpen(true);
+            }}
+          >
+            Create key
+          </Button>
+        )
       }
     >
       {create.data && (
@@ -100,7 +104,10 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description,
 
       {keys.length === 0 ? (
         <div className="card-body">
-          <EmptyState title={`No ${noun}s`} description="Create one to let the partner call the API." />
+          <EmptyState
+            title={`No ${noun}s`}
+            description={admin ? 'Create one to let the partner call the API.' : 'An admin creates them.'}
+          />
         </div>
       ) : (
         <Table label={title} fixed columns={KEY_COLUMNS} widths={KEY_WIDTHS}>
@@ -126,7 +133,7 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description,
                 )}
               </td>
               <td className="actions">
-                {!k.revokedAt && (
+                {admin && !k.revokedAt && (
                   <Button
                     size="sm"
                     variant="ghost"

@@ -8,6 +8,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { CopyButton } from '@/components/ui/copy-button';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { embedPath } from '../../_shared/paths';
 
@@ -89,6 +90,7 @@ export function PublishableKeysSection({ partnerId, testPartnerId }: Props) {
 /** One partner row's active publishable key: whole, with copy and rotate. */
 function KeyRow({ partnerId, onRotate }: { partnerId: string; onRotate: (r: Rotating) => void }) {
   const trpc = useTRPC();
+  const admin = useMay('admin');
   const { data: key } = useSuspenseQuery(trpc.partners.publishableKeys.get.queryOptions({ partnerId }));
   if (!key) {
     return (
@@ -118,15 +120,17 @@ function KeyRow({ partnerId, onRotate }: { partnerId: string; onRotate: (r: Rota
         <Time value={key.lastUsedAt} fallback="Never" />
       </td>
       <td className="actions">
-        <Button
-          size="sm"
-          variant="ghost"
-          className="btn-danger-text"
-          aria-label={`Rotate ${key.prefix}…`}
-          onClick={() => onRotate({ partnerId, keyId: key.id, prefix: key.prefix, mode })}
-        >
-          Rotate
-        </Button>
+        {admin && (
+          <Button
+            size="sm"
+            variant="ghost"
+            className="btn-danger-text"
+            aria-label={`Rotate ${key.prefix}…`}
+            onClick={() => onRotate({ partnerId, keyId: key.id, prefix: key.prefix, mode })}
+          >
+            Rotate
+          </Button>
+        )}
       </td>
     </tr>
   );

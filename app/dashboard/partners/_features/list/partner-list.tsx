@@ -8,6 +8,7 @@ import { EmptyState, NoMatch } from '@/components/ui/empty-state';
 import { PagedList, type PageInput } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 
 export interface PartnerListInput extends PageInput {
@@ -19,6 +20,7 @@ const COLUMNS = ['Name', 'Partner ID', { label: 'Active API keys', num: true }, 
 export function PartnerList({ input }: { input: PartnerListInput }) {
   const trpc = useTRPC();
   const { data } = useSuspenseQuery(trpc.partners.list.queryOptions(input));
+  const admin = useMay('admin');
 
   return (
     <PagedList
@@ -37,11 +39,17 @@ export function PartnerList({ input }: { input: PartnerListInput }) {
         ) : (
           <EmptyState
             title="No partners yet"
-            description="Create a partner to give a ticketing platform its API keys."
+            description={
+              admin
+                ? 'Create a partner to give a ticketing platform its API keys.'
+                : 'An admin creates partners, to give a ticketing platform its API keys.'
+            }
             action={
-              <ButtonLink href="/dashboard/partners/new" variant="primary">
-                Create the first partner
-              </ButtonLink>
+              admin && (
+                <ButtonLink href="/dashboard/partners/new" variant="primary">
+                  Create the first partner
+                </ButtonLink>
+              )
             }
           />
         )

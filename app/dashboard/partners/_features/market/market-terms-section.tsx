@@ -5,7 +5,9 @@ import { useState } from 'react';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
+import { Detail, DetailList } from '@/components/ui/details';
 import { Field } from '@/components/ui/field';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { marketTermsInput } from '@/server/modules/marketplace/schemas';
 import { apiResolver, fieldMessages, useDashboardForm } from '../../../_shared/api-form';
@@ -43,6 +45,7 @@ const resolver = apiResolver(marketTermsInput, inputOf, (values) =>
 /**
  * The partner's market terms: what buyers pay on top of the price, what sellers give up, and how long
  * after the show sellers are paid. New listings and purchases use them; agreed amounts stay as they were.
+ * Only an admin changes them: other roles read them.
  */
 export function MarketTermsSection({ partnerId }: { partnerId: string }) {
   const trpc = useTRPC();
@@ -54,6 +57,7 @@ export function MarketTermsSection({ partnerId }: { partnerId: string }) {
   });
   const form = useDashboardForm<TermValues>({ defaultValues: asText(terms), resolver });
   const [done, setDone] = useState(false);
+  const admin = useMay('admin');
 
   const save = useMutation(
     trpc.market.terms.set.mutationOptions({
@@ -79,37 +83,47 @@ export function MarketTermsSection({ partnerId }: { partnerId: string }) {
       actions={<ButtonLink href={marketPath(partnerId)}>Open the market</ButtonLink>}
     >
       <div className="card-body">
-        <ActionForm
-          id="market-terms"
-          onSubmit={submit}
-          aria-label="Market terms"
-          error={save.error}
-          errorAtField={atField}
-        >
-          <div className={layout.twoColumns}>
+        {!admin ? (
+          <DetailList>
             {FIELDS.map((f) => (
-              <Field
-                key={f.name}
-                label={f.label}
-                type="number"
-                inputMode="decimal"
-                required
-                min={0}
-                max={f.max}
-                step={f.whole ? 1 : 'any'}
-                {...form.register(f.name, {
-                  onChange: () => {
-                    form.clearErrors(f.name);
-                    setDone(false);
-                  },
-                })}
-                error={errorOf(f.name)}
-                hint={f.hint}
-              />
+              <Detail key={f.name} term={f.label}>
+                {terms[f.name]}
+              </Detail>
             ))}
-          </div>
-          <FormActions submit="Save terms" pending={save.isPending} done={done ? 'Saved.' : null} />
-        </ActionForm>
+          </DetailList>
+        ) : (
+          <ActionForm
+            id="market-terms"
+            onSubmit={submit}
+            aria-label="Market terms"
+            error={save.error}
+            errorAtField={atField}
+          >
+            <div className={layout.twoColumns}>
+              {FIELDS.map((f) => (
+                <Field
+                  key={f.name}
+                  label={f.label}
+                  type="number"
+                  inputMode="decimal"
+                  required
+                  min={0}
+                  max={f.max}
+                  step={f.whole ? 1 : 'any'}
+                  {...form.register(f.name, {
+                    onChange: () => {
+                      form.clearErrors(f.name);
+                      setDone(false);
+                    },
+                  })}
+                  error={errorOf(f.name)}
+                  hint={f.hint}
+                />
+              ))}
+            </div>
+            <FormActions submit="Save terms" pending={save.isPending} done={done ? 'Saved.' : null} />
+          </ActionForm>
+        )}
       </div>
     </SectionCard>
   );

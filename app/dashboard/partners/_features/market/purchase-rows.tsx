@@ -7,6 +7,7 @@ import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Button } from '@/components/ui/button';
 import { formatUtc, Time } from '@/components/ui/time';
 import type { inferRouterOutputs } from '@trpc/server';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import type { AppRouter } from '@/server/trpc/router';
 import { RefundDialog } from '../../../_shared/refund-dialog';
@@ -29,13 +30,15 @@ const PAYMENT_LABEL: Record<string, string> = {
 
 /**
  * The purchases table. "Refund" asks for a reason first (the partner receives it with
- * `ticket.refunded`); the whole payment is refunded and the sellers' scheduled payouts cancelled.
+ * `ticket.refunded`); the whole payment is refunded and the sellers' scheduled payouts cancelled. Only a
+ * role that moves money (`money`) sees it.
  */
 export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purchases: Purchase[] }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [refunding, setRefunding] = useState<Purchase | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const mayRefund = useMay('money');
   const refund = useMutation(
     trpc.market.refund.mutationOptions({
       onSuccess: async (result) => {
@@ -70,7 +73,14 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
           column stays on screen (the action column is the one support came for). */}
       <Table
         label="Purchases"
-        columns={['Purchase', 'Status', 'Buyer', { label: 'Total', num: true }, 'Payment', ACTIONS_COLUMN]}
+        columns={[
+          'Purchase',
+          'Status',
+          'Buyer',
+          { label: 'Total', num: true },
+          'Payment',
+          ...(mayRefund ? [ACTIONS_COLUMN] : []),
+        ]}
       >
         {purchases.map((p) => (
           <tr key={p.id} id={p.id} data-purchase-id={p.id}>
@@ -117,13 +127,15 @@ export function PurchaseRows({ partnerId, purchases }: { partnerId: string; purc
                 {p.paymentId && <code className={`mono ${styles.sub}`}>{p.paymentId}</code>}
               </div>
             </td>
-            <td className="actions">
-              {p.refundable && (
-                <Button size="sm" variant="danger" onClick={() => open(p)} aria-label={`Refund ${p.id}`}>
-                  Refund
-                </Button>
-              )}
-            </td>
+            {mayRefund && (
+              <td className="actions">
+                {p.refundable && (
+                  <Button size="sm" variant="danger" onClick={() => open(p)} aria-label={`Refund ${p.id}`}>
+                    Refund
+                  </Button>
+                )}
+              </td>
+            )}
           </tr>
         ))}
       </Table>

@@ -7,8 +7,10 @@ import { ActionForm, FormActions, type FormValues } from '@/components/ui/action
 import { Badge } from '@/components/ui/badge';
 import { CardBody, SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Detail, DetailList } from '@/components/ui/details';
 import { SelectField } from '@/components/ui/field';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import type { AppRouter } from '@/server/trpc/router';
@@ -21,6 +23,23 @@ type Switch = 'inherit' | 'on' | 'off';
 
 const toSwitch = (v: boolean | null): Switch => (v === null ? 'inherit' : v ? 'on' : 'off');
 const fromSwitch = (s: Switch): boolean | null => (s === 'inherit' ? null : s === 'on');
+
+type ScopeProps = Parameters<typeof ScopeForm>[0];
+
+/** A scope's form for an admin; for other roles, its settings as text. */
+function Scope(props: ScopeProps) {
+  const admin = useMay('admin');
+  if (admin) return <ScopeForm {...props} />;
+  const { active, unlockHours, inheritLabel, showPk } = props;
+  return (
+    <DetailList data-testid={showPk ? `protection-show-${showPk}` : 'protection-event'}>
+      <Detail term="Protection">{active === null ? inheritLabel : active ? 'On' : 'Off'}</Detail>
+      <Detail term="Unlock override">
+        {unlockHours === null ? <span className="muted">None</span> : `${unlockHours} h before the show`}
+      </Detail>
+    </DetailList>
+  );
+}
 
 /**
  * One scope's form (the event, or one show): the switch (inherit, on, off) and the unlock override.
@@ -162,7 +181,7 @@ export function EventProtectionSection({ partnerId, eventPk }: { partnerId: stri
         <div className={styles.stack} key={JSON.stringify(data)}>
           <section aria-label="Whole event">
             <h3>Whole event</h3>
-            <ScopeForm
+            <Scope
               partnerId={partnerId}
               eventPk={eventPk}
               showPk={null}
@@ -188,7 +207,7 @@ export function EventProtectionSection({ partnerId, eventPk }: { partnerId: stri
                 <Time value={s.startsAt} />
                 {s.effective.unlockOverride !== null ? ` · unlocks ${s.effective.unlockOverride} h before` : ''}
               </p>
-              <ScopeForm
+              <Scope
                 partnerId={partnerId}
                 eventPk={eventPk}
                 showPk={s.showPk}

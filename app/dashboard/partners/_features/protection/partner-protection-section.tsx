@@ -10,6 +10,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { SelectField } from '@/components/ui/field';
 import { Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { fieldErrors } from '@/components/trpc/errors';
 import layout from '../../_shared/form-layout.module.css';
@@ -32,6 +33,7 @@ function duration(seconds: number | null): string {
  * The partner's protection: its defaults (hours before the show a code unlocks when it sends no
  * ticketDelivery; whether it reissues tickets after a resale), the reissue delay over 30 days, and the
  * tickets waiting for their reissue, longest first. Switches per event and show are on the event pages.
+ * Only an admin changes the defaults: other roles read them.
  */
 export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
   const trpc = useTRPC();
@@ -40,6 +42,7 @@ export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
   const { data: reissues } = useSuspenseQuery(trpc.protection.reissues.queryOptions({ partnerId }));
   const [localError, setLocalError] = useState<string | null>(null);
   const [done, setDone] = useState(false);
+  const admin = useMay('admin');
   const save = useMutation(
     trpc.protection.setPartner.mutationOptions({
       onSuccess: (next) => {
@@ -71,36 +74,47 @@ export function PartnerProtectionSection({ partnerId }: { partnerId: string }) {
       description="Codes stay off the secure view until they unlock; resale needs protection. Switch it per event and show on the event pages."
     >
       <CardBody>
-        <ActionForm
-          id="partner-protection"
-          onSubmit={submit}
-          aria-label="Protection defaults"
-          error={save.error}
-          errorAtField={!!serverErrors.unlockHours}
-        >
-          <div className={layout.twoColumns}>
-            <UnlockHoursField
-              required
-              defaultValue={String(settings.unlockHours)}
-              onChange={() => {
-                setLocalError(null);
-                setDone(false);
-              }}
-              error={localError ?? serverErrors.unlockHours ?? null}
-              hint="When the partner sends no ticketDelivery. Default 3."
-            />
-            <SelectField
-              label="Reissue after resale"
-              name="reissue"
-              defaultValue={settings.reissue ? 'yes' : 'no'}
-              onChange={() => setDone(false)}
-            >
-              <option value="no">No: the original code passes to the buyer</option>
-              <option value="yes">Yes: the partner sends a new ticketAccess (PUT /v1/tickets)</option>
-            </SelectField>
-          </div>
-          <FormActions submit="Save protection" pending={save.isPending} done={done ? 'Saved.' : null} />
-        </ActionForm>
+        {!admin ? (
+          <DetailList>
+            <Detail term="Code unlocks">{settings.unlockHours} h before the show</Detail>
+            <Detail term="Reissue after resale">
+              {settings.reissue
+                ? 'Yes: the partner sends a new ticketAccess'
+                : 'No: the original code passes to the buyer'}
+            </Detail>
+          </DetailList>
+        ) : (
+          <ActionForm
+            id="partner-protection"
+            onSubmit={submit}
+            aria-label="Protection defaults"
+            error={save.error}
+            errorAtField={!!serverErrors.unlockHours}
+          >
+            <div className={layout.twoColumns}>
+              <UnlockHoursField
+                required
+                defaultValue={String(settings.unlockHours)}
+                onChange={() => {
+                  setLocalError(null);
+                  setDone(false);
+                }}
+                error={localError ?? serverErrors.unlockHours ?? null}
+                hint="When the partner sends no ticketDelivery. Default 3."
+              />
+              <SelectField
+                label="Reissue after resale"
+                name="reissue"
+                defaultValue={settings.reissue ? 'yes' : 'no'}
+                onChange={() => setDone(false)}
+              >
+                <option value="no">No: the original code passes to the buyer</option>
+                <option value="yes">Yes: the partner sends a new ticketAccess (PUT /v1/tickets)</option>
+              </SelectField>
+            </div>
+            <FormActions submit="Save protection" pending={save.isPending} done={done ? 'Saved.' : null} />
+          </ActionForm>
+        )}
         <h3>Reissues</h3>
         <DetailList>
           <Detail term="Awaiting reissue">

@@ -8,18 +8,23 @@ import { SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { DoneStatus } from '../../_shared/done-status';
 import { describeRule, scopeOf, TYPES } from './rule-words';
 import { StaffRuleForm } from './staff-rule-form';
 
-/** An event's resale rules, the partner's and staff's, and staff rules set or removed behind a confirmation. */
+/**
+ * An event's resale rules, the partner's and staff's, and (for an admin) staff rules set or removed behind
+ * a confirmation.
+ */
 export function RulesEditor({ partnerId, eventRef }: { partnerId: string; eventRef: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const { data } = useSuspenseQuery(trpc.rules.ofEvent.queryOptions({ partnerId, eventRef }));
   const [removing, setRemoving] = useState<(typeof data.rules)[number] | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const admin = useMay('admin');
   const refresh = () =>
     queryClient.invalidateQueries({ queryKey: trpc.rules.ofEvent.queryKey({ partnerId, eventRef }) });
   const remove = useMutation(
@@ -46,7 +51,7 @@ export function RulesEditor({ partnerId, eventRef }: { partnerId: string; eventR
             description="Resale is open under the show's own settings until a rule says otherwise."
           />
         ) : (
-          <Table label="Resale rules" columns={['Scope', 'Type', 'Rule', 'Set by', ACTIONS_COLUMN]}>
+          <Table label="Resale rules" columns={['Scope', 'Type', 'Rule', 'Set by', ...(admin ? [ACTIONS_COLUMN] : [])]}>
             {data.rules.map((r) => (
               <tr key={r.id} data-testid="rule-row" data-source={r.source}>
                 <td>{scopeOf(r)}</td>
@@ -57,37 +62,41 @@ export function RulesEditor({ partnerId, eventRef }: { partnerId: string; eventR
                   {r.overridden ? <Badge tone="danger">Overridden by staff</Badge> : null}
                   {r.updatedBy ? <span className="field-hint"> {r.updatedBy}</span> : null}
                 </td>
-                <td>
-                  {r.source === 'STAFF' ? (
-                    <Button size="sm" variant="danger" onClick={() => setRemoving(r)}>
-                      Remove
-                    </Button>
-                  ) : null}
-                </td>
+                {admin && (
+                  <td>
+                    {r.source === 'STAFF' ? (
+                      <Button size="sm" variant="danger" onClick={() => setRemoving(r)}>
+                        Remove
+                      </Button>
+                    ) : null}
+                  </td>
+                )}
               </tr>
             ))}
           </Table>
         )}
       </SectionCard>
 
-      <SectionCard
-        data-testid="rule-form"
-        title="Set a staff rule"
-        description="It replaces the partner's rule of the same scope and type until removed; the partner's stays stored."
-      >
-        <div className="card-body">
-          <StaffRuleForm
-            partnerId={partnerId}
-            eventRef={eventRef}
-            shows={data.shows}
-            onChange={() => setDone(null)}
-            onSaved={async () => {
-              setDone('Staff rule saved.');
-              await refresh();
-            }}
-          />
-        </div>
-      </SectionCard>
+      {admin && (
+        <SectionCard
+          data-testid="rule-form"
+          title="Set a staff rule"
+          description="It replaces the partner's rule of the same scope and type until removed; the partner's stays stored."
+        >
+          <div className="card-body">
+            <StaffRuleForm
+              partnerId={partnerId}
+              eventRef={eventRef}
+              shows={data.shows}
+              onChange={() => setDone(null)}
+              onSaved={async () => {
+                setDone('Staff rule saved.');
+                await refresh();
+              }}
+            />
+          </div>
+        </SectionCard>
+      )}
 
       <ConfirmDialog
         open={removing !== null}

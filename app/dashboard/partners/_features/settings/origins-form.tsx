@@ -108,8 +108,11 @@ function OriginsForm({ partnerId, field }: { partnerId: string; field: OriginsFi
   );
 }
 
-/** On the partner's page while it has no allowed return origins: any site can be the return link. */
-export function ReturnOriginsWarning({ origins }: { origins: readonly string[] }) {
+/**
+ * On the partner's page while it has no allowed return origins: any site can be the return link. `admin`:
+ * the member may set them (otherwise the warning says who can).
+ */
+export function ReturnOriginsWarning({ origins, admin }: { origins: readonly string[]; admin: boolean }) {
   if (origins.length) return null;
   return (
     <OriginsWarning
@@ -118,21 +121,22 @@ export function ReturnOriginsWarning({ origins }: { origins: readonly string[] }
     >
       Without allowed return origins, fans get a back link only to the partner&apos;s own site (its support page&apos;s,
       when set), never to the page the partner named, and no site may frame the partner&apos;s buy, resale and sell
-      pages. Set the allowed return origins under <a href="#settings">Partner settings</a>.
+      pages. {admin ? 'Set' : 'An admin sets'} the allowed return origins under <a href="#settings">Partner settings</a>
+      .
     </OriginsWarning>
   );
 }
 
 /** On the partner's page while it has no allowed widget origins: any site may show its widget. */
-export function WidgetOriginsWarning({ origins }: { origins: readonly string[] }) {
+export function WidgetOriginsWarning({ origins, admin }: { origins: readonly string[]; admin: boolean }) {
   if (origins.length) return null;
   return (
     <OriginsWarning
       testId="widget-origins-warning"
       title="Any origin may show this partner's widget: set its allowed widget origins"
     >
-      Any web page can call Encore with the partner&apos;s publishable key and show its resale offers. Set the allowed
-      widget origins under <a href="#settings">Partner settings</a>.
+      Any web page can call Encore with the partner&apos;s publishable key and show its resale offers.{' '}
+      {admin ? 'Set' : 'An admin sets'} the allowed widget origins under <a href="#settings">Partner settings</a>.
     </OriginsWarning>
   );
 }

@@ -8,6 +8,8 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Detail, DetailList } from '@/components/ui/details';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { PARTNER_LOGO_URL_MAX, PARTNER_NAME_MAX } from '@/server/modules/partners/schemas';
 import type { AppRouter } from '@/server/trpc/router';
@@ -20,11 +22,13 @@ type Partner = inferRouterOutputs<AppRouter>['partners']['get'];
 
 /**
  * Renaming and disabling a partner. A disabled partner's keys answer 403 on every API; nothing is
- * deleted, and enabling it again restores access with the same keys.
+ * deleted, and enabling it again restores access with the same keys. Only an admin changes them: other
+ * roles read the settings.
  */
 export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
   const trpc = useTRPC();
   const { data: partner } = useSuspenseQuery(trpc.partners.get.queryOptions({ partnerId }));
+  const admin = useMay('admin');
 
   return (
     <SectionCard
@@ -33,14 +37,53 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
       description="The partner's name and logo (shown on every fan page), its support contact for fans, the sites fans may return to, the sites whose pages may show its widget, and whether its API keys may be used."
     >
       <div className="card-body">
-        <RenameForm partner={partner} />
-        <LogoForm partner={partner} />
-        <SupportContactForm partner={partner} />
-        <ReturnOriginsForm partnerId={partnerId} />
-        <WidgetOriginsForm partnerId={partnerId} />
-        <PartnerStatus partner={partner} />
+        {admin ? <SettingsForms partner={partner} /> : <SettingsSummary partner={partner} />}
       </div>
     </SectionCard>
+  );
+}
+
+function SettingsForms({ partner }: { partner: Partner }) {
+  const partnerId = partner.id;
+  return (
+    <>
+      <RenameForm partner={partner} />
+      <LogoForm partner={partner} />
+      <SupportContactForm partner={partner} />
+      <ReturnOriginsForm partnerId={partnerId} />
+      <WidgetOriginsForm partnerId={partnerId} />
+      <PartnerStatus partner={partner} />
+    </>
+  );
+}
+
+/** What the forms hold, as text, for a role that may not change them. */
+function SettingsSummary({ partner }: { partner: Partner }) {
+  const none = <span className="muted">None</span>;
+  const origins = (list: string[], emptyMeans: string) =>
+    list.length === 0 ? (
+      <span className="muted">None: {emptyMeans}</span>
+    ) : (
+      list.map((o) => (
+        <div key={o}>
+          <code className="mono">{o}</code>
+        </div>
+      ))
+    );
+  return (
+    <DetailList>
+      <Detail term="Name">{partner.name}</Detail>
+      <Detail term="Logo URL">{partner.logoUrl ? <code className="mono">{partner.logoUrl}</code> : none}</Detail>
+      <Detail term="Support page">
+        {partner.supportUrl ? <code className="mono">{partner.supportUrl}</code> : none}
+      </Detail>
+      <Detail term="Support e-mail">{partner.supportEmail ?? none}</Detail>
+      <Detail term="Allowed return origins">{origins(partner.returnOrigins, 'any returnTo is accepted')}</Detail>
+      <Detail term="Allowed widget origins">{origins(partner.widgetOrigins, 'any site may show the widget')}</Detail>
+      <Detail term="Status">
+        {partner.disabledAt !== null ? <Badge tone="danger">Disabled</Badge> : <Badge tone="success">Active</Badge>}
+      </Detail>
+    </DetailList>
   );
 }
 

@@ -6,6 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button, ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { ApiKeysSection } from '../keys/api-keys-section';
 import { partnerPath } from '../../_shared/paths';
@@ -19,6 +20,7 @@ import { partnerPath } from '../../_shared/paths';
 export function TestModeSection({ partnerId, testPartnerId }: { partnerId: string; testPartnerId?: string }) {
   const trpc = useTRPC();
   const { data: twin } = useSuspenseQuery(trpc.partners.testMode.get.queryOptions({ partnerId }));
+  const admin = useMay('admin');
   const testId = testPartnerId ?? twin?.id;
   if (!testId) return null;
   const onTwin = testPartnerId !== undefined;
@@ -40,7 +42,7 @@ export function TestModeSection({ partnerId, testPartnerId }: { partnerId: strin
           <p>
             Test partner ID <code className="mono">{testId}</code>
           </p>
-          <WipeTestData testPartnerId={testId} />
+          {admin && <WipeTestData testPartnerId={testId} />}
         </div>
       </SectionCard>
       {onTwin ? null : (

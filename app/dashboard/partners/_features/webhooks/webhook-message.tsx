@@ -9,6 +9,7 @@ import { Card, CardHeader } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Detail, DetailList } from '@/components/ui/details';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { AttemptsSection, MessageBody } from './webhook-attempts';
 import styles from './webhooks.module.css';
@@ -34,6 +35,7 @@ export function WebhookMessageDetail({ partnerId, messageId }: { partnerId: stri
   const attempts = [...data.attempts].reverse();
   const delivered = message.status === 'delivered';
   const [confirmReplay, setConfirmReplay] = useState(false);
+  const admin = useMay('admin');
   // The attempt count when a retry was queued: the note stays until the next attempt is recorded.
   const [queuedAt, setQueuedAt] = useState<number | null>(null);
 
@@ -61,7 +63,7 @@ export function WebhookMessageDetail({ partnerId, messageId }: { partnerId: stri
                 : 'Waiting for its first attempt (held while the endpoint is missing or paused).'
           }
           actions={
-            delivered ? (
+            !admin ? null : delivered ? (
               <Button
                 onClick={() => {
                   retry.reset();

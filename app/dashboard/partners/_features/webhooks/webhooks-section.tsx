@@ -15,6 +15,7 @@ import { UrlField } from '@/components/ui/field';
 import { OneTimeSecret } from '@/components/ui/secret-reveal';
 import { Detail, DetailList } from '@/components/ui/details';
 import { Time } from '@/components/ui/time';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 import { upsertEndpointInput } from '@/server/modules/webhooks/schemas';
 import type { AppRouter } from '@/server/trpc/router';
@@ -29,13 +30,14 @@ type Endpoint = NonNullable<inferRouterOutputs<AppRouter>['webhooks']['endpoint'
 /**
  * Where Encore delivers this partner's webhooks: receiver URL, on/off, the partner's optional secret
  * header (write-only), the Standard Webhooks signing secret (shown once, on creation and rotation),
- * a test message, and the way to the delivery log.
+ * a test message, and the way to the delivery log. Only an admin changes them: other roles read them.
  */
 export function WebhooksSection({ partnerId }: { partnerId: string }) {
   const trpc = useTRPC();
   const { data: endpoint } = useSuspenseQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId }));
   // The signing secret lives only here, for as long as staff need to copy it.
   const [shownSecret, setShownSecret] = useState<{ value: string; rotated: boolean } | null>(null);
+  const admin = useMay('admin');
 
   return (
     <SectionCard
@@ -63,20 +65,26 @@ export function WebhooksSection({ partnerId }: { partnerId: string }) {
         </div>
       )}
       <div className="card-body">
-        <EndpointForm
-          partnerId={partnerId}
-          endpoint={endpoint}
-          onSigningSecret={(value) => setShownSecret({ value, rotated: false })}
-        />
+        {admin ? (
+          <EndpointForm
+            partnerId={partnerId}
+            endpoint={endpoint}
+            onSigningSecret={(value) => setShownSecret({ value, rotated: false })}
+          />
+        ) : (
+          <EndpointSummary endpoint={endpoint} />
+        )}
       </div>
       <div className="card-body">
         {endpoint ? (
           <SigningAndTest endpoint={endpoint} onRotated={(value) => setShownSecret({ value, rotated: true })} />
         ) : (
-          <p className="muted">
-            Save a receiver URL first: its signing secret is created with it. Messages raised before then wait and are
-            delivered once the endpoint exists.
-          </p>
+          admin && (
+            <p className="muted">
+              Save a receiver URL first: its signing secret is created with it. Messages raised before then wait and are
+              delivered once the endpoint exists.
+            </p>
+          )
         )}
       </div>
     </SectionCard>
@@ -84,6 +92,31 @@ export function WebhooksSection({ partnerId }: { partnerId: string }) {
 }
 
 /* ---------- Endpoint settings ---------- */
+
+/** The endpoint as text, for a role that may not change it (the header's value stays secret). */
+function EndpointSummary({ endpoint }: { endpoint: Endpoint | null }) {
+  if (!endpoint) {
+    return (
+      <p className="muted">
+        No receiver URL yet. Messages raised before an admin saves one wait and are delivered once it exists.
+      </p>
+    );
+  }
+  return (
+    <DetailList>
+      <Detail term="Receiver URL">
+        <code className="mono">{endpoint.url}</code>
+      </Detail>
+      <Detail term="Secret header">
+        {endpoint.secretHeaderName ? (
+          <code className="mono">{endpoint.secretHeaderName}</code>
+        ) : (
+          <span className="muted">None</span>
+        )}
+      </Detail>
+    </DetailList>
+  );
+}
 
 interface EndpointValues {
   partnerId: string;
@@ -217,6 +250,7 @@ function SigningAndTest({ endpoint, onRotated }: { endpoint: Endpoint; onRotated
   const queryClient = useQueryClient();
   const partnerId = endpoint.partnerId;
   const [confirmRotate, setConfirmRotate] = useState(false);
+  const admin = useMay('admin');
 
   const rotate = useMutation(
     trpc.webhooks.endpoint.rotateSecret.mutationOptions({
@@ -235,7 +269,7 @@ function SigningAndTest({ endpoint, onRotated }: { endpoint: Endpoint; onRotated
   );
 
   return (
-    <Subsection title="Signing and testing">
+    <Subsection title={admin ? 'Signing and testing' : 'Signing'}>
       <DetailList>
         <Detail term="Status">
           {endpoint.enabled ? <Badge tone="success">Delivering</Badge> : <Badge tone="warning">Paused</Badge>}
@@ -247,24 +281,26 @@ function SigningAndTest({ endpoint, onRotated }: { endpoint: Endpoint; onRotated
           <Time value={endpoint.updatedAt} />
         </Detail>
       </DetailList>
-      <div className="form-actions">
-        <Button
-          variant="primary"
-          onClick={() => sendTest.mutate({ partnerId })}
-          pending={sendTest.isPending}
-          pendingLabel="Sending…"
-        >
-          Send test message
-        </Button>
-        <Button
-          onClick={() => {
-            rotate.reset();
-            setConfirmRotate(true);
-          }}
-        >
-          Rotate signing secret
-        </Button>
-      </div>
+      {admin && (
+        <div className="form-actions">
+          <Button
+            variant="primary"
+            onClick={() => sendTest.mutate({ partnerId })}
+            pending={sendTest.isPending}
+            pendingLabel="Sending…"
+          >
+            Send test message
+          </Button>
+          <Button
+            onClick={() => {
+              rotate.reset();
+              setConfirmRotate(true);
+            }}
+          >
+            Rotate signing secret
+          </Button>
+        </div>
+      )}
       <ErrorAlert error={sendTest.error} />
       {sendTest.data && !sendTest.isPending && (
         <Alert tone={endpoint.enabled ? 'success' : 'warning'} title="Test message queued">

@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { CardBody, SectionCard } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { Input } from '@/components/ui/field';
+import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
 
 const STATUS: Record<string, string> = {
@@ -30,6 +31,7 @@ export function ChannelPayouts({ partnerId, channelId }: { partnerId: string; ch
     }),
   );
   const active = setup.status === 'active';
+  const money = useMay('money');
   const link = start.data?.onboardingUrl ?? null;
   return (
     <SectionCard
@@ -37,6 +39,7 @@ export function ChannelPayouts({ partnerId, channelId }: { partnerId: string; ch
       title="Payouts"
       description="What the channel earns from its sales is paid to the payout account it sets up."
       actions={
+        money &&
         !active && (
           <Button
             size="sm"
