@@ -61,7 +61,7 @@ export async function storeInvitation(
 
 /** Pending (not yet accepted, not expired) invitations, newest first. */
 export async function listInvitations(db: DbOrTx) {
-  return db
+  const rows = await db
     .select({
       id: staffInvitations.id,
       email: staffInvitations.email,
@@ -78,6 +78,8 @@ export async function listInvitations(db: DbOrTx) {
       ),
     )
     .orderBy(desc(staffInvitations.createdAt));
+  // Invitations to Encore's staff alone: the check constraint keeps them to the staff roles.
+  return rows.map((r) => ({ ...r, role: r.role as StaffRole }));
 }
 
 /** Revokes a pending invitation of Encore's staff, or with `partnerId` one of that partner's. */

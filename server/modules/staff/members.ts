@@ -87,8 +87,9 @@ export async function changeStaffPassword(staffId: string, input: unknown, db: D
   });
 }
 
+/** Encore's staff (not partners' users), oldest first. */
 export async function listStaff(db: DbOrTx) {
-  return db
+  const rows = await db
     .select({
       id: staffUsers.id,
       email: staffUsers.email,
@@ -100,6 +101,8 @@ export async function listStaff(db: DbOrTx) {
     .from(staffUsers)
     .where(isNull(staffUsers.partnerId))
     .orderBy(asc(staffUsers.createdAt), asc(staffUsers.id));
+  // The check constraint keeps a row without a partner to the staff roles.
+  return rows.map((r) => ({ ...r, role: r.role as StaffRole }));
 }
 
 async function adminsLeft(tx: DbOrTx): Promise<number> {
