@@ -1,7 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { drizzle } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
-import * as schema from '@/db/schema';
+import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
 import { enqueueWebhook } from '@/server/modules/webhooks';
 import {
@@ -14,7 +11,7 @@ import {
   verifyStaffCredentials,
 } from '@/server/modules/staff';
 import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
-import { createScratchDatabase } from '@/server/testing/scratch-db';
+import { scratchDrizzleForFile } from '@/server/testing/scratch-drizzle';
 import { createCallerFactory } from './init';
 import { appRouter } from './router';
 
@@ -193,37 +190,26 @@ describe('partner users', () => {
 });
 
 describe('the last owner', () => {
-  let sql: postgres.Sql;
-  let drop: () => Promise<void>;
-  let db: ReturnType<typeof drizzle<typeof schema>>;
-  beforeAll(async () => {
-    const scratch = await createScratchDatabase('owners');
-    drop = scratch.drop;
-    sql = postgres(scratch.url, { max: 12, onnotice: () => {} });
-    db = drizzle(sql, { schema, casing: 'snake_case' });
-  }, 120_000);
-  afterAll(async () => {
-    await sql?.end();
-    await drop?.();
-  });
+  // A partner of its own on a database of its own.
+  const scratch = scratchDrizzleForFile('owners');
 
   it('two owners demoting and removing each other 20 times at once: one owner is left', async () => {
-    await sql`insert into partners (id, name) values ('ptr_owners', 'Owners')`;
+    await scratch.sql`insert into partners (id, name) values ('ptr_owners', 'Owners')`;
     const make = (tag: string) =>
       createPartnerUser(
         { email: `${tag}@owners.test`, password: 'owner password 1', role: 'owner', partnerId: 'ptr_owners' },
-        db,
+        scratch.db,
       );
     const [x, y] = [await make('x'), await make('y')];
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) => {
         const target = i % 2 ? x.id : y.id;
         return i % 4 < 2
-          ? changePartnerUserRole({ partnerId: 'ptr_owners', userId: target, role: 'developer' }, db)
-          : removePartnerUser('ptr_owners', target, db);
+          ? changePartnerUserRole({ partnerId: 'ptr_owners', userId: target, role: 'developer' }, scratch.db)
+          : removePartnerUser('ptr_owners', target, scratch.db);
       }),
     );
-    const owners = await sql`select id from staff_users where partner_id = 'ptr_owners' and role = 'owner'`;
+    const owners = await scratch.sql`select id from staff_users where partner_id = 'ptr_owners' and role = 'owner'`;
     expect(owners).toHaveLength(1);
     for (const r of results) {
       if (r.status === 'rejected')
@@ -232,7 +218,9 @@ describe('the last owner', () => {
         });
     }
     // And a partner user can never be staff: the row's role is one of the partner roles.
-    await expect(createStaff({ email: 'x@owners.test', password: 'owner password 1' }, db)).rejects.toMatchObject({
+    await expect(
+      createStaff({ email: 'x@owners.test', password: 'owner password 1' }, scratch.db),
+    ).rejects.toMatchObject({
       code: 'CONFLICT',
     });
   });

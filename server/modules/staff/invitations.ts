@@ -59,9 +59,12 @@ export async function storeInvitation(
   });
 }
 
-/** Pending (not yet accepted, not expired) invitations, newest first. */
-export async function listInvitations(db: DbOrTx) {
-  const rows = await db
+/**
+ * Pending (not yet accepted, not expired) invitations, newest first: Encore's staff's, or with `partnerId`
+ * that partner's.
+ */
+export async function pendingInvitations(db: DbOrTx, partnerId: string | null) {
+  return db
     .select({
       id: staffInvitations.id,
       email: staffInvitations.email,
@@ -72,12 +75,17 @@ export async function listInvitations(db: DbOrTx) {
     .from(staffInvitations)
     .where(
       and(
-        isNull(staffInvitations.partnerId),
+        partnerId === null ? isNull(staffInvitations.partnerId) : eq(staffInvitations.partnerId, partnerId),
         isNull(staffInvitations.acceptedAt),
         gt(staffInvitations.expiresAt, sql`now()`),
       ),
     )
     .orderBy(desc(staffInvitations.createdAt));
+}
+
+/** Pending invitations to Encore's staff, newest first. */
+export async function listInvitations(db: DbOrTx) {
+  const rows = await pendingInvitations(db, null);
   // Invitations to Encore's staff alone: the check constraint keeps them to the staff roles.
   return rows.map((r) => ({ ...r, role: r.role as StaffRole }));
 }

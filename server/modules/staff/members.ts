@@ -87,9 +87,9 @@ export async function changeStaffPassword(staffId: string, input: unknown, db: D
   });
 }
 
-/** Encore's staff (not partners' users), oldest first. */
-export async function listStaff(db: DbOrTx) {
-  const rows = await db
+/** The members of Encore's staff, or with `partnerId` that partner's users, oldest first. */
+export async function memberRows(db: DbOrTx, partnerId: string | null) {
+  return db
     .select({
       id: staffUsers.id,
       email: staffUsers.email,
@@ -99,8 +99,13 @@ export async function listStaff(db: DbOrTx) {
       lastSignInAt: staffUsers.lastSignInAt,
     })
     .from(staffUsers)
-    .where(isNull(staffUsers.partnerId))
+    .where(partnerId === null ? isNull(staffUsers.partnerId) : eq(staffUsers.partnerId, partnerId))
     .orderBy(asc(staffUsers.createdAt), asc(staffUsers.id));
+}
+
+/** Encore's staff (not partners' users), oldest first. */
+export async function listStaff(db: DbOrTx) {
+  const rows = await memberRows(db, null);
   // The check constraint keeps a row without a partner to the staff roles.
   return rows.map((r) => ({ ...r, role: r.role as StaffRole }));
 }

@@ -1,9 +1,10 @@
-import { and, asc, count, desc, eq, gt, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
-import { staffInvitations, staffUsers } from '@/db/schema/staff';
+import { staffUsers } from '@/db/schema/staff';
 import { conflict, notFound } from '@/server/lib/errors';
 import type { PartnerRole } from '@/server/lib/staff-roles';
-import { storeInvitation } from './invitations';
+import { pendingInvitations, storeInvitation } from './invitations';
+import { memberRows } from './members';
 import {
   type ChangePartnerUserRoleInput,
   changePartnerUserRoleInput,
@@ -38,37 +39,7 @@ export async function invitePartnerUser(invitedBy: string, input: InvitePartnerU
 
 /** The partner's users and pending invitations. */
 export async function listPartnerUsers(partnerId: string, db: DbOrTx) {
-  const [users, invitations] = await Promise.all([
-    db
-      .select({
-        id: staffUsers.id,
-        email: staffUsers.email,
-        name: staffUsers.name,
-        role: staffUsers.role,
-        createdAt: staffUsers.createdAt,
-        lastSignInAt: staffUsers.lastSignInAt,
-      })
-      .from(staffUsers)
-      .where(eq(staffUsers.partnerId, partnerId))
-      .orderBy(asc(staffUsers.createdAt), asc(staffUsers.id)),
-    db
-      .select({
-        id: staffInvitations.id,
-        email: staffInvitations.email,
-        role: staffInvitations.role,
-        createdAt: staffInvitations.createdAt,
-        expiresAt: staffInvitations.expiresAt,
-      })
-      .from(staffInvitations)
-      .where(
-        and(
-          eq(staffInvitations.partnerId, partnerId),
-          isNull(staffInvitations.acceptedAt),
-          gt(staffInvitations.expiresAt, sql`now()`),
-        ),
-      )
-      .orderBy(desc(staffInvitations.createdAt)),
-  ]);
+  const [users, invitations] = await Promise.all([memberRows(db, partnerId), pendingInvitations(db, partnerId)]);
   return { users: users.map((u) => ({ ...u, role: u.role as PartnerRole })), invitations };
 }
 

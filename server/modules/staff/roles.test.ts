@@ -1,39 +1,22 @@
-import { drizzle } from 'drizzle-orm/postgres-js';
-import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as schema from '@/db/schema';
-import { createScratchDatabase } from '@/server/testing/scratch-db';
+import { describe, expect, it } from 'vitest';
+import { scratchDrizzleForFile } from '@/server/testing/scratch-drizzle';
 import { changeStaffRole, createStaff, listStaff, removeStaff } from './members';
 
 /*
  * The last admin stays one, whatever arrives at once. On a database of its own: "the last admin" counts
  * every admin, so the other test files' members must not be there.
  */
-let sql: postgres.Sql;
-let drop: () => Promise<void>;
-let db: ReturnType<typeof drizzle<typeof schema>>;
+const scratch = scratchDrizzleForFile('roles');
 
-beforeAll(async () => {
-  const scratch = await createScratchDatabase('roles');
-  drop = scratch.drop;
-  sql = postgres(scratch.url, { max: 12, onnotice: () => {} });
-  db = drizzle(sql, { schema, casing: 'snake_case' });
-}, 120_000);
-
-afterAll(async () => {
-  await sql?.end();
-  await drop?.();
-});
-
-const admins = async () => (await listStaff(db)).filter((s) => s.role === 'admin').map((s) => s.id);
+const admins = async () => (await listStaff(scratch.db)).filter((s) => s.role === 'admin').map((s) => s.id);
 
 describe('the last admin', () => {
   it('two admins demoting each other 20 times at once: exactly one demotion lands, one admin is left', async () => {
-    const a = await createStaff({ email: 'a@roles.test', password: 'correct horse', role: 'admin' }, db);
-    const b = await createStaff({ email: 'b@roles.test', password: 'correct horse', role: 'admin' }, db);
+    const a = await createStaff({ email: 'a@roles.test', password: 'correct horse', role: 'admin' }, scratch.db);
+    const b = await createStaff({ email: 'b@roles.test', password: 'correct horse', role: 'admin' }, scratch.db);
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) =>
-        changeStaffRole({ staffId: i % 2 ? a.id : b.id, role: i % 3 ? 'viewer' : 'finance' }, db),
+        changeStaffRole({ staffId: i % 2 ? a.id : b.id, role: i % 3 ? 'viewer' : 'finance' }, scratch.db),
       ),
     );
     const landed = results.filter((r) => r.status === 'fulfilled' && r.value.before === 'admin');
@@ -54,14 +37,16 @@ describe('the last admin', () => {
   it('admins removing every other admin 20 times at once: one admin is always left', async () => {
     const ids = [];
     for (let i = 0; i < 5; i++) {
-      ids.push((await createStaff({ email: `r${i}@roles.test`, password: 'correct horse', role: 'admin' }, db)).id);
+      ids.push(
+        (await createStaff({ email: `r${i}@roles.test`, password: 'correct horse', role: 'admin' }, scratch.db)).id,
+      );
     }
     const everyAdmin = await admins();
     const results = await Promise.allSettled(
       Array.from({ length: 20 }, (_, i) => {
         const target = everyAdmin[i % everyAdmin.length];
         const actor = everyAdmin[(i + 1) % everyAdmin.length];
-        return removeStaff(actor, target, db);
+        return removeStaff(actor, target, scratch.db);
       }),
     );
     expect(await admins()).toHaveLength(1);
@@ -70,10 +55,10 @@ describe('the last admin', () => {
     }
     const last = (await admins())[0];
     const another = ids.find((id) => id !== last) ?? 'stf_gone';
-    await expect(removeStaff(another, last, db)).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(changeStaffRole({ staffId: last, role: 'support' }, db)).rejects.toMatchObject({
+    await expect(removeStaff(another, last, scratch.db)).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(changeStaffRole({ staffId: last, role: 'support' }, scratch.db)).rejects.toMatchObject({
       message: 'The last admin cannot be given another role',
     });
-    expect(await changeStaffRole({ staffId: last, role: 'admin' }, db)).toMatchObject({ before: 'admin' });
+    expect(await changeStaffRole({ staffId: last, role: 'admin' }, scratch.db)).toMatchObject({ before: 'admin' });
   });
 });
