@@ -2,7 +2,7 @@ import { getServerSession } from 'next-auth';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db';
-import { may, type Permission, PERMISSIONS } from '@/server/lib/staff-roles';
+import { type Permission, roleRefusal } from '@/server/lib/staff-roles';
 import {
   activeStaff,
   countStaff,
@@ -76,11 +76,6 @@ export async function requireStaff(callbackPath = '/dashboard'): Promise<StaffSe
 export async function staffRouteRefusal(permission: Permission): Promise<Response | null> {
   const staff = await getStaffSession();
   if (!staff) return new Response('Sign in to the dashboard first.', { status: 401 });
-  if (may(staff.role, permission)) return null;
-  return new Response(
-    `Your role (${staff.role}) may not do this: it needs a role that may ${PERMISSIONS[permission].what}.`,
-    {
-      status: 403,
-    },
-  );
+  const refusal = roleRefusal(staff.role, permission);
+  return refusal ? new Response(refusal, { status: 403 }) : null;
 }

@@ -47,6 +47,13 @@ export function may(role: StaffRole, permission: Permission): boolean {
   return (PERMISSIONS[permission].roles as readonly StaffRole[]).includes(role);
 }
 
+/** Why a member with this role may not do what `permission` allows (the words a refusal shows), or null. */
+export function roleRefusal(role: StaffRole, permission: Permission): string | null {
+  return may(role, permission)
+    ? null
+    : `Your role (${role}) may not do this: it needs a role that may ${PERMISSIONS[permission].what}.`;
+}
+
 /**
  * Whether a member with `role` may give `given` to someone (invite with it, or change a member to it): only
  * an admin gives roles, and nobody gives a role above their own (a permission they do not hold).
@@ -92,6 +99,13 @@ export type PartnerPermission = keyof typeof PARTNER_PERMISSIONS;
 /** Whether a partner user with this role holds the permission. */
 export function partnerMay(role: PartnerRole, permission: PartnerPermission): boolean {
   return (PARTNER_PERMISSIONS[permission].roles as readonly PartnerRole[]).includes(role);
+}
+
+/** The same as roleRefusal for a partner user's role. */
+export function partnerRoleRefusal(role: PartnerRole, permission: PartnerPermission): string | null {
+  return partnerMay(role, permission)
+    ? null
+    : `Your role (${role}) may not do this: it needs a role that may ${PARTNER_PERMISSIONS[permission].what}.`;
 }
 
 /** The partner role table (docs/security.md), as ROLE_TABLE. */

@@ -8,14 +8,7 @@ import { type AuditActor, partnerUserActor, staffActor } from '@/server/modules/
 import { testPartnerOf } from '@/server/modules/partners';
 import { noteDatabaseFault } from '@/server/lib/db-health';
 import { AppError, clientErrorFrom, type ErrorCode, unavailableFrom } from '@/server/lib/errors';
-import {
-  may,
-  partnerMay,
-  type PartnerPermission,
-  PARTNER_PERMISSIONS,
-  type Permission,
-  PERMISSIONS,
-} from '@/server/lib/staff-roles';
+import { type PartnerPermission, partnerRoleRefusal, type Permission, roleRefusal } from '@/server/lib/staff-roles';
 import { isPartnerUser, type PartnerUserSession, type StaffSession } from '@/server/modules/staff';
 
 /**
@@ -138,17 +131,19 @@ export const publicProcedure = anyone.meta({ permission: 'public' });
 export function staffProcedure(permission: Permission) {
   return anyone.meta({ permission }).use(({ ctx, next }) => {
     if (ctx.partnerUser) throw forbidden("This is Encore staff's: a partner's user may not do it.");
-    if (!ctx.staff) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
-    if (!may(ctx.staff.role, permission)) {
-      throw forbidden(
-        `Your role (${ctx.staff.role}) may not do this: it needs a role that may ${PERMISSIONS[permission].what}.`,
-      );
-    }
-    return next({ ctx: { staff: ctx.staff } });
+    return next({ ctx: { staff: staffHolding(ctx.staff, permission) } });
   });
 }
 
 const forbidden = (message: string) => new TRPCError({ code: 'FORBIDDEN', message });
+
+/** The signed-in staff member when their role holds `permission`; else 401 (nobody) or 403. */
+function staffHolding(staff: StaffSession | null, permission: Permission): StaffSession {
+  if (!staff) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
+  const refusal = roleRefusal(staff.role, permission);
+  if (refusal) throw forbidden(refusal);
+  return staff;
+}
 
 /** Who took an action, as the audit log records it. */
 export type Actor = { kind: 'staff'; member: StaffSession } | { kind: 'partner_user'; member: PartnerUserSession };
@@ -168,26 +163,19 @@ export function partnerProcedure(
   return anyone.meta({ permission, partnerPermission, partnerScope }).use(async ({ ctx, next, getRawInput }) => {
     if (ctx.partnerUser) {
       const user = ctx.partnerUser;
-      if (!partnerMay(user.role, partnerPermission)) {
-        throw forbidden(
-          `Your role (${user.role}) may not do this: it needs a role that may ${PARTNER_PERMISSIONS[partnerPermission].what}.`,
-        );
-      }
-      // The partner the call names (`testPartnerId` on the test data's wipe).
-      const input = (await getRawInput()) as { partnerId?: unknown; testPartnerId?: unknown } | undefined;
-      const asked = input?.partnerId ?? input?.testPartnerId;
-      if (partnerScope === 'input' && (typeof asked !== 'string' || !(await partnerIdsOf(user)).includes(asked))) {
-        throw new TRPCError({ code: 'NOT_FOUND', message: 'Partner not found' });
+      const refusal = partnerRoleRefusal(user.role, partnerPermission);
+      if (refusal) throw forbidden(refusal);
+      if (partnerScope === 'input') {
+        // The partner the call names (`testPartnerId` on the test data's wipe).
+        const input = (await getRawInput()) as { partnerId?: unknown; testPartnerId?: unknown } | undefined;
+        const asked = input?.partnerId ?? input?.testPartnerId;
+        if (typeof asked !== 'string' || !(await partnerIdsOf(user)).includes(asked)) {
+          throw new TRPCError({ code: 'NOT_FOUND', message: 'Partner not found' });
+        }
       }
       return next({ ctx: { actor: { kind: 'partner_user', member: user } as Actor } });
     }
-    if (!ctx.staff) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'Sign in to continue' });
-    if (!may(ctx.staff.role, permission)) {
-      throw forbidden(
-        `Your role (${ctx.staff.role}) may not do this: it needs a role that may ${PERMISSIONS[permission].what}.`,
-      );
-    }
-    return next({ ctx: { actor: { kind: 'staff', member: ctx.staff } as Actor } });
+    return next({ ctx: { actor: { kind: 'staff', member: staffHolding(ctx.staff, permission) } as Actor } });
   });
 }
 

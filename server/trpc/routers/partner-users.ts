@@ -24,6 +24,12 @@ async function livePartnerId(partnerId: string): Promise<string> {
   return partner.livePartnerId ?? partner.id;
 }
 
+/** One of the partner's users as the audit log records them (their e-mail and role), or null. */
+async function userAsRecorded(partnerId: string, userId: string, tx: Parameters<typeof listPartnerUsers>[1]) {
+  const found = (await listPartnerUsers(partnerId, tx)).users.find((u) => u.id === userId);
+  return found ? { email: found.email, role: found.role } : null;
+}
+
 /**
  * A partner's own users: Encore's admin or the partner's owner invites (the token is in this answer only,
  * stored hashed), changes roles and removes; the last owner stays one. Every change is in the audit log under
@@ -61,10 +67,7 @@ export const partnerUsersRouter = router({
           action: 'partner_user.role_changed',
           partnerId,
           target: { type: 'partner_user', id: input.userId },
-          before: async (tx) => {
-            const found = (await listPartnerUsers(partnerId, tx)).users.find((u) => u.id === input.userId);
-            return found ? { email: found.email, role: found.role } : null;
-          },
+          before: (tx) => userAsRecorded(partnerId, input.userId, tx),
           after: (r) => ({ email: r.email, role: r.after }),
         },
         getDb(),
@@ -84,10 +87,7 @@ export const partnerUsersRouter = router({
           action: 'partner_user.removed',
           partnerId,
           target: { type: 'partner_user', id: input.userId },
-          before: async (tx) => {
-            const found = (await listPartnerUsers(partnerId, tx)).users.find((u) => u.id === input.userId);
-            return found ? { email: found.email, role: found.role } : null;
-          },
+          before: (tx) => userAsRecorded(partnerId, input.userId, tx),
           after: () => null,
         },
         getDb(),
