@@ -62,7 +62,9 @@ export function encoreListener(options: ListenerOptions): http.RequestListener {
     buildId: options.buildId,
   });
   const render = (req: http.IncomingMessage, res: http.ServerResponse) => {
-    if (res instanceof EncoreResponse && OUTAGE_PAGES.test(req.url ?? '/')) res.outageAware = true;
+    const url = req.url ?? '/';
+    // The pages among the gated paths.
+    if (res instanceof EncoreResponse && OUTAGE_GATED.test(url) && !OWN_FAULT_FORMAT.test(url)) res.outageAware = true;
     gate.admit(req, res, () => void options.handle(req, res));
   };
   return (req, res) => {
@@ -94,9 +96,8 @@ export function encoreListener(options: ListenerOptions): http.RequestListener {
  */
 const OUTAGE_GATED = /^\/(?!_next\/|healthz(?:[/?]|$)|widget\/|docs(?:[/?]|$)|icon\.svg|favicon\.ico|robots\.txt)/;
 
-/** The pages among them: `/v1` and `/api/` answer a database fault in their own format (a 503 envelope, tRPC's error). */
-const OUTAGE_PAGES =
-  /^\/(?!_next\/|healthz(?:[/?]|$)|widget\/|docs(?:[/?]|$)|icon\.svg|favicon\.ico|robots\.txt|v1(?:[/?]|$)|api\/)/;
+/** The gated paths that answer a database fault in their own format: `/v1` (a 503 envelope), `/api/` (tRPC's error). */
+const OWN_FAULT_FORMAT = /^\/(?:v1(?:[/?]|$)|api\/)/;
 
 /**
  * Encore's HTTP server's responses (`http.createServer({ ServerResponse: EncoreResponse })`, Node.js's own
