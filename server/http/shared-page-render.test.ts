@@ -22,16 +22,22 @@ const INJECTED = 'alert(document.cookie)';
 /** For the events named `evt_v…`: the version of the page's model, which the stand-in stamps as the app does. */
 const versions = new Map<string, number>();
 /** Made to fail: the version read of `evt_vfail`. */
+const versionReads: string[] = [];
+/** Held until opened: the version reads and renders of a path, so that a crowd's requests all arrive first. */
+const gates = new Map<string, Promise<void>>();
 async function pageVersion(path: string): Promise<string | null> {
   const { pathname } = new URL(path, 'http://page');
+  versionReads.push(pathname);
+  await gates.get(pathname);
   if (pathname === '/market/evt_vfail') throw new Error('the database is away');
   const version = versions.get(pathname);
   return version === undefined ? null : `v${version}`;
 }
 
-function standIn(req: http.IncomingMessage, res: http.ServerResponse) {
+async function standIn(req: http.IncomingMessage, res: http.ServerResponse) {
   renders.push({ url: req.url!, headers: { ...req.headers } });
   const url = new URL(req.url!, 'http://page');
+  await gates.get(url.pathname);
   const nonce = randomBytes(18).toString('base64');
   res.statusCode = url.pathname.includes('missing') ? 404 : 200;
   res.setHeader('content-type', 'text/html; charset=utf-8');
@@ -42,6 +48,7 @@ function standIn(req: http.IncomingMessage, res: http.ServerResponse) {
   );
   res.setHeader('x-request-id', req.headers['x-request-id'] ?? 'req_of_the_render');
   if (req.headers.cookie?.includes('encore_fan=')) res.setHeader('set-cookie', 'encore_fan=renewed; HttpOnly');
+  if (url.pathname.endsWith('_sets_cookie')) res.setHeader('set-cookie', `encore_trial=${renders.length}`);
   const version = versions.get(url.pathname);
   const stamp = version === undefined ? '' : `<meta name="encore-page-version" content="v${version}"/>`;
   res.write(`<html><head>${stamp}<script nonce="${nonce}" src="/_next/static/a.js" async></script></head><body>`);
@@ -60,8 +67,12 @@ let base = '';
 let edgeServer: http.Server;
 let edgeBase = '';
 
+/** The fans' requests each server received, by address as asked (fills included). */
+const arrived: string[] = [];
+
 async function listen(keepPages: boolean): Promise<[http.Server, string]> {
   const s = http.createServer();
+  s.on('request', (req: http.IncomingMessage) => arrived.push(req.url!));
   const listener = encoreListener({
     handle: standIn,
     hops: 0,
@@ -195,6 +206,61 @@ describe('the shared buy page', () => {
       await answer.text();
     }
     expect(rendersOf('/market/evt_six?lang=en')).toBe(3);
+  });
+
+  it('behind a shared cache, makes one render and one model read for the fans who ask while it runs', async () => {
+    const path = '/market/evt_vcrowd';
+    versions.set(path, 1);
+    // Twenty fans whose requests have all arrived before the first read or render is let go.
+    const crowd = async (headers: Record<string, string> = {}) => {
+      let open!: () => void;
+      gates.set(path, new Promise<void>((resolve) => (open = resolve)));
+      const before = arrived.filter((url) => url === path).length;
+      const answers = Promise.all(
+        Array.from({ length: 20 }, async () => {
+          const answer = await fetch(`${edgeBase}${path}`, { headers });
+          return [answer.status, answer.headers.get('etag'), await answer.text()] as const;
+        }),
+      );
+      while (arrived.filter((url) => url === path).length < before + 20) await new Promise((r) => setTimeout(r, 5));
+      gates.delete(path);
+      open();
+      return answers;
+    };
+    const pages = await crowd();
+    expect(rendersOf(`${path}?lang=en`)).toBe(1);
+    expect(new Set(pages.map(([status, etag, body]) => `${status} ${etag} ${body}`)).size).toBe(1);
+    expect(pages[0]![0]).toBe(200);
+
+    // A shared cache's copy expired while its refresh ran long: the crowd asks whether it still holds.
+    const readsBefore = versionReads.filter((p) => p === path).length;
+    const revalidations = await crowd({ 'if-none-match': 'W/"b1.v1"' });
+    expect(revalidations.every(([status]) => status === 304)).toBe(true);
+    expect(versionReads.filter((p) => p === path).length - readsBefore).toBe(1);
+    expect(rendersOf(`${path}?lang=en`)).toBe(1);
+
+    // Changed since: one render for all of them, whose page is the new one.
+    versions.set(path, 2);
+    const changed = await crowd({ 'if-none-match': 'W/"b1.v1"' });
+    expect(changed.every(([status, etag]) => status === 200 && etag === 'W/"b1.v2"')).toBe(true);
+    expect(rendersOf(`${path}?lang=en`)).toBe(2);
+    // Nothing kept once it settled: the next fan's is a render of its own.
+    await (await fetch(`${edgeBase}${path}`)).text();
+    expect(rendersOf(`${path}?lang=en`)).toBe(3);
+  });
+
+  it('behind a shared cache, gives nobody the cookie a render set for the fan who asked first', async () => {
+    const path = '/market/evt_sets_cookie';
+    const cookies = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const answer = await fetch(`${edgeBase}${path}`);
+        await answer.text();
+        expect(answer.headers.get('cache-control')).toContain('private');
+        return answer.headers.get('set-cookie');
+      }),
+    );
+    expect(new Set(cookies).size).toBe(5);
+    expect(rendersOf(`${path}?lang=en`)).toBe(5);
   });
 
   it('keeps its page past the window without a render while the model holds, and renders when it changes', async () => {

@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { metrics } from '@/server/lib/metrics';
 import { shortCache } from '@/server/lib/short-cache';
+import { singleFlight } from '@/server/lib/single-flight';
 import { BUY_PAGE_HTML, BUY_PAGE_LAYER_MS, PAGE_VERSION_META } from '@/server/lib/freshness';
 import { requestIdFrom } from './request-id';
 import { SHARED_PAGE_CACHE_CONTROL, SHARED_PAGE_VARY } from './shared-page-address';
@@ -106,12 +107,13 @@ export interface SharedPages {
   answer(req: http.IncomingMessage, res: http.ServerResponse, path: string): Promise<void>;
 }
 
-export function sharedPages(options: SharedPagesOptions): SharedPages {
-  const secret = randomBytes(24).toString('base64url');
+/** Asks Next.js (through this process's own server) for the page, and reads it whole. */
+function filler(
+  options: SharedPagesOptions,
+  secret: string,
+): (req: http.IncomingMessage, path: string) => Promise<Filled> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
-
-  /** Asks Next.js (through this process's own server) for the page, and reads it whole. */
-  function fill(req: http.IncomingMessage, path: string): Promise<Filled> {
+  return function fill(req: http.IncomingMessage, path: string): Promise<Filled> {
     // The page is made from its address and the host it is served under, never from the fan who asked
     // first: no cookie, no client address, no language header (the address says the language).
     const headers: http.OutgoingHttpHeaders = { accept: 'text/html', 'user-agent': 'Encore shared page' };
@@ -135,13 +137,37 @@ export function sharedPages(options: SharedPagesOptions): SharedPages {
       ask.on('error', reject);
       ask.end();
     });
-  }
+  };
+}
+
+export function sharedPages(options: SharedPagesOptions): SharedPages {
+  const secret = randomBytes(24).toString('base64url');
+  const fill = filler(options, secret);
+
+  // The reads a crowd of fans at one address would each make, made once for all who ask while one runs:
+  // when a shared cache in front lets many requests through at once (its copy expired while its refresh ran
+  // long), each costs the origin a wait, not a model read or a render (docs/architecture.md).
+  const versionReads = singleFlight<string | null>();
+  const renders = singleFlight<Filled>();
 
   /** The ETag a page at `path` would have if rendered now; null when not known (an error is not a match). */
   async function currentEtag(path: string): Promise<string | null> {
-    if (!options.version) return null;
-    const version = await options.version(path).catch(() => null);
-    return version ? etagOf(options.buildId ?? '', version) : null;
+    const { version } = options;
+    if (!version) return null;
+    const read = await versionReads(path, () => version(path).catch(() => null)).answer;
+    return read ? etagOf(options.buildId ?? '', read) : null;
+  }
+
+  /**
+   * A render of the page for this fan: in this process's keep (one per address already), its own; otherwise
+   * the render in flight for the same key if there is one. An answer that is not a page to share and sets a
+   * cookie was made for the fan who asked first: whoever joined it gets a render of their own.
+   */
+  async function render(req: http.IncomingMessage, path: string, key: string): Promise<Filled> {
+    if (options.keep) return fill(req, path);
+    const { answer, joined } = renders(key, () => fill(req, path));
+    const filled = await answer;
+    return joined && !filled.shared && filled.headers['set-cookie'] ? fill(req, path) : filled;
   }
 
   /** The last page made for each key (bounded like the pages kept), to keep when its model has not changed. */
@@ -174,7 +200,7 @@ export function sharedPages(options: SharedPagesOptions): SharedPages {
             metrics().sharedPagesUnchanged.inc();
             return kept;
           }
-          own = fill(req, path);
+          own = render(req, path, key);
           const filled = await own;
           if (options.keep && filled.shared) last.set(key, filled.shared);
           return filled.shared;
