@@ -11,6 +11,7 @@ import {
   type Route,
   test,
 } from '@playwright/test';
+import { partnerTicket } from '../server/testing/partner-ticket';
 
 /** The admin the e2e server is started with (playwright.config.ts, ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const ADMIN_EMAIL = 'e2e-admin@encore.test';
@@ -295,17 +296,7 @@ export async function pushEurEvent(
  * A ticket as the partner pushes it (`POST /v1/sync/tickets`): show `1`, option GA, bought by `owner`,
  * its access code `CODE-<ticketId>`; `extra` adds or overrides fields.
  */
-export function syncedTicket(ref: string, ticketId: string, owner: string, extra: Record<string, unknown> = {}) {
-  return {
-    externalReferenceEventId: ref,
-    showId: '1',
-    ticketId,
-    buyer: { email: owner },
-    ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-    ticketOptionId: 'GA',
-    ...extra,
-  };
-}
+export const syncedTicket = partnerTicket;
 
 /** Pushes tickets through `POST /v1/sync/tickets`; the call must succeed. */
 export async function syncTickets(request: APIRequestContext, key: string, tickets: unknown[]) {
