@@ -1,18 +1,15 @@
 import { expect, type Page, test } from './fixtures';
 import {
   axe,
+  baseURL,
+  buyIntention,
   buyPageAddress,
   call,
-  createPartner,
-  listTicket,
-  pushCappedEurEvent,
+  partnerWithListing,
+  PRESENTATION,
   RUN,
   shot,
   shotsEnEs,
-  PRESENTATION,
-  baseURL,
-  syncedTicket,
-  syncTickets,
 } from './helpers';
 
 /*
@@ -36,13 +33,18 @@ let partnerKey = '';
 let fanListing = '';
 
 test.beforeAll(async ({ request }) => {
-  const { partnerId, apiKey, channelsApiKey } = await createPartner(NAME);
+  const { apiKey, channelsApiKey, listingId } = await partnerWithListing(request, {
+    name: NAME,
+    event: { ref: REF, title: `Sala Norte Nights ${RUN}`, description: DESCRIPTION },
+    listing: {
+      seller: SELLER,
+      ticketId: TICKET,
+      price: '45',
+      ticketFields: { price: 40, props: { seating: { section: 'Pista', row: '2', seat: '14' } } },
+    },
+  });
   partnerKey = apiKey;
-  await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Sala Norte Nights ${RUN}`, description: DESCRIPTION });
-  await syncTickets(request, apiKey, [
-    syncedTicket(REF, TICKET, SELLER, { price: 40, props: { seating: { section: 'Pista', row: '2', seat: '14' } } }),
-  ]);
-  ({ listingId: fanListing } = await listTicket({ partnerId, sellerEmail: SELLER, ticketId: TICKET, price: '45' }));
+  fanListing = listingId;
   // A channel's listing of 3 standing tickets sold one by one: 3 market listings, one offer.
   const pushed = await call(request, channelsApiKey, 'POST', '/v1/channels/listings/bulk', {
     listings: [
@@ -184,11 +186,7 @@ test('fans without a session share one cacheable page of an address, its scripts
   expect(fans[0].body).toContain(fanListing);
 
   // A buyer holds the fan's listing: the very next page leaves it off (the hold forgets the shared pages).
-  const held = await call(request, partnerKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
-    items: [fanListing],
-    user: `bpg-buyer-${RUN}@fans.test`,
-  });
-  expect(held.status, JSON.stringify(held.body)).toBe(200);
+  await buyIntention(request, partnerKey, [fanListing], `bpg-buyer-${RUN}@fans.test`);
   const after = await get();
   expect(after.offers).toBe(1);
   expect(after.body).not.toContain(fanListing);

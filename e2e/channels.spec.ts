@@ -13,6 +13,8 @@ import {
   signIn,
   pushCappedEurEvent,
   payWithTestCard,
+  syncedTicket,
+  syncTickets,
 } from './helpers';
 
 /*
@@ -103,23 +105,16 @@ test('a channel pushes 1,000 listings; one is bought on the sandbox page, told s
 
     await test.step('the partner pushes the event, a price cap and the tickets the channel’s customer holds', async () => {
       await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Channel Fest ${RUN}`, description: 'd' });
-      const synced = await call(
+      await syncTickets(
         request,
         apiKey,
-        'POST',
-        '/v1/sync/tickets',
-        [T1, T2].map((ticketId, i) => ({
-          externalReferenceEventId: REF,
-          showId: '1',
-          ticketId,
-          buyer: { email: HOLDER },
-          ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-          ticketOptionId: 'GA',
-          price: 40,
-          props: { seating: { section: 'Pista', row: '3', seat: String(i + 1) } },
-        })),
+        [T1, T2].map((ticketId, i) =>
+          syncedTicket(REF, ticketId, HOLDER, {
+            price: 40,
+            props: { seating: { section: 'Pista', row: '3', seat: String(i + 1) } },
+          }),
+        ),
       );
-      expect(synced.status, JSON.stringify(synced.body)).toBe(200);
     });
 
     await test.step('each key opens only its own API', async () => {

@@ -11,6 +11,7 @@ import {
   type Route,
   test,
 } from '@playwright/test';
+import { partnerTicket } from '../server/testing/partner-ticket';
 
 /** The admin the e2e server is started with (playwright.config.ts, ADMIN_EMAIL / ADMIN_PASSWORD). */
 export const ADMIN_EMAIL = 'e2e-admin@encore.test';
@@ -295,22 +296,56 @@ export async function pushEurEvent(
  * A ticket as the partner pushes it (`POST /v1/sync/tickets`): show `1`, option GA, bought by `owner`,
  * its access code `CODE-<ticketId>`; `extra` adds or overrides fields.
  */
-export function syncedTicket(ref: string, ticketId: string, owner: string, extra: Record<string, unknown> = {}) {
-  return {
-    externalReferenceEventId: ref,
-    showId: '1',
-    ticketId,
-    buyer: { email: owner },
-    ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-    ticketOptionId: 'GA',
-    ...extra,
-  };
-}
+export const syncedTicket = partnerTicket;
 
 /** Pushes tickets through `POST /v1/sync/tickets`; the call must succeed. */
 export async function syncTickets(request: APIRequestContext, key: string, tickets: unknown[]) {
   const synced = await call(request, key, 'POST', '/v1/sync/tickets', tickets);
   expect(synced.status, JSON.stringify(synced.body)).toBe(200);
+}
+
+/**
+ * A new partner with the market specs' capped event (`pushCappedEurEvent`) and one ticket of it, pushed
+ * as bought by the listing's `seller` (`ticketFields` added as `syncedTicket` takes them) and listed by
+ * them at `price`: the partner's ids and keys, and the listing's id.
+ */
+export async function partnerWithListing(
+  request: APIRequestContext,
+  market: {
+    name: string;
+    event: { ref: string; title: string; description: string };
+    listing: { seller: string; ticketId: string; price: string; ticketFields?: Record<string, unknown> };
+  },
+) {
+  const partner = await createPartner(market.name);
+  const { seller, ticketId, price, ticketFields } = market.listing;
+  await pushCappedEurEvent(request, partner.apiKey, market.event);
+  await syncTickets(request, partner.apiKey, [syncedTicket(market.event.ref, ticketId, seller, ticketFields)]);
+  const { listingId } = await listTicket({ partnerId: partner.partnerId, sellerEmail: seller, ticketId, price });
+  return { ...partner, listingId };
+}
+
+/** A buy intention of `user` holding the listings (`POST …/buyingflow/buyIntention`); it must be made. Its id and payment URL. */
+export async function buyIntention(request: APIRequestContext, key: string, listingIds: string[], user: string) {
+  const intention = await call(request, key, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
+    items: listingIds,
+    user,
+  });
+  expect(intention.status, JSON.stringify(intention.body)).toBe(200);
+  return intention.body.data as { id: string; paymentUrl: string };
+}
+
+/**
+ * The fan, in a browser context of their own, pays on the intention's payment page with the test card and
+ * is on the checkout page after; their page (the caller closes its context).
+ */
+export async function payInOwnContext(browser: Browser, paymentUrl: string): Promise<Page> {
+  const fan = await browser.newContext();
+  const fanPage = await fan.newPage();
+  await fanPage.goto(new URL(paymentUrl).pathname);
+  await payWithTestCard(fanPage);
+  await fanPage.waitForURL(/\/checkout\//);
+  return fanPage;
 }
 
 /**

@@ -1,5 +1,16 @@
 import { expect, test } from './fixtures';
-import { call, createPartner, hydrated, listTicket, RUN, shot, signIn } from './helpers';
+import {
+  buyIntention,
+  call,
+  createPartner,
+  hydrated,
+  listTicket,
+  payWithTestCard,
+  RUN,
+  shot,
+  signIn,
+  syncedTicket,
+} from './helpers';
 
 /*
  * A partner's market in the dashboard: terms, listings with filters, a purchase paid on the sandbox
@@ -43,32 +54,17 @@ test('staff set market terms, filter listings and refund a paid purchase behind 
   const tickets = [
     [REF_A, `MA-${RUN}`],
     [REF_B, `MB-${RUN}`],
-  ].map(([ref, ticketId]) => ({
-    externalReferenceEventId: ref,
-    showId: '1',
-    ticketId,
-    buyer: { email: SELLER },
-    ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-    ticketOptionId: 'GA',
-  }));
+  ].map(([ref, ticketId]) => syncedTicket(ref, ticketId, SELLER));
   expect((await call(request, apiKey, 'POST', '/v1/sync/tickets', tickets)).status).toBe(200);
   const list = async (ticket: string, price: string): Promise<string> =>
     (await listTicket({ partnerId, sellerEmail: SELLER, ticketId: ticket, price })).listingId;
   const sold = await list(`MA-${RUN}`, '80');
   const onSale = await list(`MB-${RUN}`, '60');
-  const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
-    items: [sold],
-    user: BUYER,
-  });
-  expect(intention.status).toBe(200);
+  const intention = await buyIntention(request, apiKey, [sold], BUYER);
 
   await test.step('the buyer pays on the sandbox checkout', async () => {
-    await page.goto(new URL(intention.body.data.paymentUrl).pathname);
-    await page.getByLabel('Card number').fill('4242 4242 4242 4242');
-    await page.getByLabel('Expiry date').fill('12 / 34');
-    await page.getByLabel('Security code').fill('123');
-    await page.getByLabel('Name on card').fill('Ada Fan');
-    await page.getByLabel('Name on card').press('Enter');
+    await page.goto(new URL(intention.paymentUrl).pathname);
+    await payWithTestCard(page);
     await page.waitForURL(/\/checkout\//);
   });
 
@@ -119,11 +115,11 @@ test('staff set market terms, filter listings and refund a paid purchase behind 
 
   await test.step('a purchase is refunded behind a reason; its payout is cancelled', async () => {
     await page.getByRole('link', { name: 'Purchases' }).click();
-    const row = page.locator(`tr[data-purchase-id="${intention.body.data.id}"]`);
+    const row = page.locator(`tr[data-purchase-id="${intention.id}"]`);
     await expect(row).toContainText(BUYER);
     await expect(row).toContainText('Paid');
-    await hydrated(page, `tr[data-purchase-id="${intention.body.data.id}"] button`);
-    await row.getByRole('button', { name: `Refund ${intention.body.data.id}` }).click();
+    await hydrated(page, `tr[data-purchase-id="${intention.id}"] button`);
+    await row.getByRole('button', { name: `Refund ${intention.id}` }).click();
     const dialog = page.getByRole('alertdialog');
     await expect(dialog).toContainText('Refund 80.00 USD');
     await expect(dialog.getByLabel('Reason')).toBeFocused();

@@ -3,7 +3,7 @@ import { expect, type Page, test } from './fixtures';
 import {
   axe,
   baseURL,
-  call,
+  buyIntention,
   createPartner,
   listTicket,
   payWithTestCard,
@@ -49,12 +49,7 @@ test('staff reconcile a partner’s week to the cent, see what is owed to seller
       ['M2', '40'],
     ]) {
       const { listingId } = await listTicket({ partnerId, sellerEmail: SELLER, ticketId, price });
-      const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
-        items: [listingId],
-        user: BUYER,
-      });
-      expect(intention.status, JSON.stringify(intention.body)).toBe(200);
-      const paymentUrl = intention.body.data.paymentUrl as string;
+      const { paymentUrl } = await buyIntention(request, apiKey, [listingId], BUYER);
       paymentIds.push(new URL(paymentUrl).pathname.split('/').pop() ?? '');
       await page.goto(paymentUrl.replace(/^https?:\/\/[^/]+/, ''));
       await payWithTestCard(page, 'Bea Buyer');

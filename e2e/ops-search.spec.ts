@@ -1,19 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import {
-  axe,
-  call,
-  createPartner,
-  hydrated,
-  listTicket,
-  payWithTestCard,
-  pushCappedEurEvent,
-  RUN,
-  shot,
-  signIn,
-  syncedTicket,
-  syncTickets,
-} from './helpers';
+import { axe, buyIntention, hydrated, partnerWithListing, payInOwnContext, RUN, shot, signIn } from './helpers';
 
 /*
  * Support search: a fan buys a ticket and is signed in; staff find them by their e-mail from the sidebar
@@ -47,24 +34,17 @@ test('staff find a fan by e-mail, refund, resend a mail, end their sessions, and
   browser,
   request,
 }) => {
-  const { partnerId, apiKey } = await createPartner(`Search ${RUN}`);
-  await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Search night ${RUN}`, description: 'Support' });
-  await syncTickets(request, apiKey, [syncedTicket(REF, TICKET, SELLER)]);
-  const { listingId } = await listTicket({ partnerId, sellerEmail: SELLER, ticketId: TICKET, price: '44' });
-  const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
-    items: [listingId],
-    user: BUYER,
+  const { partnerId, apiKey, listingId } = await partnerWithListing(request, {
+    name: `Search ${RUN}`,
+    event: { ref: REF, title: `Search night ${RUN}`, description: 'Support' },
+    listing: { seller: SELLER, ticketId: TICKET, price: '44' },
   });
-  expect(intention.status, JSON.stringify(intention.body)).toBe(200);
-  const intentionId = intention.body.data.id as string;
-  const paymentId = new URL(intention.body.data.paymentUrl).pathname.split('/').pop()!;
+  const intention = await buyIntention(request, apiKey, [listingId], BUYER);
+  const intentionId = intention.id;
+  const paymentId = new URL(intention.paymentUrl).pathname.split('/').pop()!;
 
   // The fan pays, and signs in with a one-time token the partner asked for.
-  const fan = await browser.newContext();
-  const fanPage = await fan.newPage();
-  await fanPage.goto(new URL(intention.body.data.paymentUrl).pathname);
-  await payWithTestCard(fanPage);
-  await fanPage.waitForURL(/\/checkout\//);
+  const fanPage = await payInOwnContext(browser, intention.paymentUrl);
   const token = await request.get(`/v1/auth/oneTimeToken?user=${encodeURIComponent(BUYER)}`, {
     headers: { authorization: apiKey },
   });
@@ -138,7 +118,7 @@ test('staff find a fan by e-mail, refund, resend a mail, end their sessions, and
     await expect(partnerCard.getByRole('table', { name: 'Sessions' })).toContainText('Ended');
     await fanPage.goto('/me');
     await expect(fanPage.getByText('You are not signed in.')).toBeVisible();
-    await fan.close();
+    await fanPage.context().close();
   });
 
   await test.step('the listing id and the payment id land on the same purchase', async () => {

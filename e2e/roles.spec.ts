@@ -1,18 +1,5 @@
 import { type APIRequestContext, type Browser, expect, type Locator, type Page, test } from './fixtures';
-import {
-  call,
-  createPartner,
-  hydrated,
-  listTicket,
-  payWithTestCard,
-  pushCappedEurEvent,
-  RUN,
-  setUp,
-  shot,
-  signIn,
-  syncedTicket,
-  syncTickets,
-} from './helpers';
+import { buyIntention, hydrated, partnerWithListing, payInOwnContext, RUN, setUp, shot, signIn } from './helpers';
 
 /*
  * Staff roles in the dashboard: an admin invites a viewer, a support and a finance member; each sees on a
@@ -30,23 +17,15 @@ const member = (role: string) => `role-${role}-${RUN}@encore.test`;
 
 /** A partner with a webhook endpoint and one completed, paid purchase (a refund to offer, a mail to resend). */
 async function partnerWithPurchase(browser: Browser, request: APIRequestContext) {
-  const { partnerId, apiKey } = await createPartner(`Roles ${RUN}`);
-  await setUp('webhook-endpoint', { partnerId, url: 'https://hooks.partner.example/encore' });
-  await pushCappedEurEvent(request, apiKey, { ref: REF, title: `Roles night ${RUN}`, description: 'Roles' });
-  await syncTickets(request, apiKey, [syncedTicket(REF, TICKET, SELLER)]);
-  const { listingId } = await listTicket({ partnerId, sellerEmail: SELLER, ticketId: TICKET, price: '44' });
-  const intention = await call(request, apiKey, 'POST', '/v1/marketplace/buyingflow/buyIntention', {
-    items: [listingId],
-    user: BUYER,
+  const { partnerId, apiKey, listingId } = await partnerWithListing(request, {
+    name: `Roles ${RUN}`,
+    event: { ref: REF, title: `Roles night ${RUN}`, description: 'Roles' },
+    listing: { seller: SELLER, ticketId: TICKET, price: '44' },
   });
-  expect(intention.status, JSON.stringify(intention.body)).toBe(200);
-  const fan = await browser.newContext();
-  const fanPage = await fan.newPage();
-  await fanPage.goto(new URL(intention.body.data.paymentUrl).pathname);
-  await payWithTestCard(fanPage);
-  await fanPage.waitForURL(/\/checkout\//);
-  await fan.close();
-  return { partnerId, intentionId: intention.body.data.id as string };
+  await setUp('webhook-endpoint', { partnerId, url: 'https://hooks.partner.example/encore' });
+  const intention = await buyIntention(request, apiKey, [listingId], BUYER);
+  await (await payInOwnContext(browser, intention.paymentUrl)).context().close();
+  return { partnerId, intentionId: intention.id };
 }
 
 /** An invitation made through the tRPC API with the admin's session, as the invite form makes it; its link. */

@@ -17,6 +17,9 @@ import { partners } from './partners';
 import { tickets } from './tickets';
 import { catalogPlace, fanLocale, partnerRef, timestamps } from './columns';
 
+/** A seat as a channel gives it, which the market listings of a channel's listing mirror (channel_listings.seats). */
+export type { ChannelSeat } from './channels';
+
 /**
  * A partner's market terms, set by staff: the buyer's service fee and the seller's fee (a percentage
  * of the price and/or a fixed amount in major units of the listing's currency) and how long after the

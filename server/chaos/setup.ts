@@ -1,4 +1,5 @@
-import { chaosTicket, type Market } from './traffic';
+import { partnerTicket } from '@/server/testing/partner-ticket';
+import type { Market } from './traffic';
 
 /**
  * A partner's market on the running instances, the way the e2e suite makes one: the partner with its keys,
@@ -69,7 +70,7 @@ export async function createMarket(base: string, secret: string, name: string, l
     apiKey,
     'POST',
     '/v1/sync/tickets',
-    ticketIds.map((t) => chaosTicket(ref, t, SELLER)),
+    ticketIds.map((t) => partnerTicket(ref, t, SELLER)),
   );
   const listingIds: string[] = [];
   for (let i = 0; i < ticketIds.length; i += 8) {

@@ -4,6 +4,7 @@
  * turn (a dead or stopping one included: what it answers, or that it refuses, is counted). Every answer is
  * kept with when it was sent and received; every write answered 2xx is kept for the durability checks.
  */
+import { partnerTicket } from '@/server/testing/partner-ticket';
 
 export type Route = 'tickets' | 'sync' | 'buy' | 'page' | 'probe';
 /** An HTTP status, or what happened instead of one. */
@@ -153,7 +154,7 @@ export class Traffic {
       });
     }
     const tickets = (op === 'tickets' ? [0, 1] : [0]).map((k) =>
-      chaosTicket(m.ref, `CH-${n}-${k}`, `owner${n}@chaos.test`),
+      partnerTicket(m.ref, `CH-${n}-${k}`, `owner${n}@chaos.test`),
     );
     const path = op === 'tickets' ? '/v1/tickets' : '/v1/sync/tickets';
     return this.write(base, instance, op, path, tickets, (data, at) => {
@@ -187,16 +188,4 @@ export class Traffic {
     }
     return sent;
   }
-}
-
-/** A ticket as the partner pushes it: show `1`, option GA, bought by `owner`. */
-export function chaosTicket(ref: string, ticketId: string, owner: string) {
-  return {
-    externalReferenceEventId: ref,
-    showId: '1',
-    ticketId,
-    buyer: { email: owner },
-    ticketAccess: { type: 'OTHER', locator: `CODE-${ticketId}` },
-    ticketOptionId: 'GA',
-  };
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Tx } from '@/db';
-import { listingItems, listings } from '@/db/schema/marketplace';
+import { type ChannelSeat, listingItems, listings } from '@/db/schema/marketplace';
 import { newId } from '@/server/lib/ids';
 import { channelSeller } from './channel-seller';
 import { endOpenListings, releaseExpired } from './intentions';
@@ -17,15 +17,6 @@ import { listingsChangedAfterCommit } from './events';
  */
 
 export { channelSeller } from './channel-seller';
-
-/** A seat as a channel gives it (the channels module's ChannelSeat). */
-export interface ChannelSeat {
-  ticketId?: string;
-  section?: string;
-  row?: string;
-  seat?: string;
-  door?: string;
-}
 
 export interface ChannelMarketSpec {
   channelListingId: string;
