@@ -27,13 +27,15 @@ const QUICK_START = path.join(ROOT, 'docs/quick-start/partner-integration.ts');
 
 /**
  * The typed client is a package (`client/`, `@encore/partner-client`), generated from the OpenAPI
- * document on every build. As a partner would use it: `npm pack` in its folder, the tarball unpacked into a
+ * document on every build. As a partner would use it: the tarball downloaded from the running server
+ * (`/downloads/encore-partner-client.tgz`, the files `npm pack` in its folder packs), unpacked into a
  * project of its own beside a copy of the quick start (docs/quick-start/partner-integration.ts, what /docs
  * and the package's README show), type-checked there against the package's .d.ts and run against the built
  * server, with the package's own `dist/` (not its sources) behind every call.
  */
 let partnerDir = '';
 let packedFiles: string[] = [];
+let downloadedFiles: string[] = [];
 let quickStart: QuickStart;
 let client: PartnerClient;
 
@@ -62,18 +64,22 @@ test.beforeAll(async () => {
   test.setTimeout(120_000);
   assertBuiltFromCurrentSources();
   partnerDir = mkdtempSync(path.join(os.tmpdir(), 'encore-partner-'));
-  // The build is checked above: packing runs no `prepack` (it would build again).
+  // What `npm pack` in client/ would pack (no `prepack`: the build is checked above)...
   const [packed] = JSON.parse(
-    execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', partnerDir], {
-      cwd: CLIENT,
-      encoding: 'utf8',
-    }),
+    execFileSync('npm', ['pack', '--ignore-scripts', '--dry-run', '--json'], { cwd: CLIENT, encoding: 'utf8' }),
   ) as { filename: string; files: { path: string }[] }[];
   packedFiles = packed.files.map((f) => f.path).sort();
+  // ...is what the running server hands out, under the name npm gives it.
+  const download = await fetch(`${baseURL}/downloads/${packed.filename}`);
+  expect([download.status, download.headers.get('content-type')]).toEqual([200, 'application/gzip']);
+  const tarball = path.join(partnerDir, packed.filename);
+  writeFileSync(tarball, Buffer.from(await download.arrayBuffer()));
+  const listed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n');
+  downloadedFiles = listed.map((f) => f.replace(/^package\//, '')).sort();
   const installed = path.join(partnerDir, 'node_modules/@encore/partner-client');
   mkdirSync(installed, { recursive: true });
   // The package has no dependencies: unpacking it is all `npm install <tarball>` would do.
-  execFileSync('tar', ['-xzf', path.join(partnerDir, packed.filename), '-C', installed, '--strip-components=1']);
+  execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
   copyFileSync(QUICK_START, path.join(partnerDir, 'partner-integration.ts'));
   writeFileSync(path.join(partnerDir, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
   writeFileSync(
@@ -99,9 +105,11 @@ test.afterAll(() => {
   if (partnerDir) rmSync(partnerDir, { recursive: true, force: true });
 });
 
-test('npm pack in client/ yields the built package and its README, the partner quick start', async () => {
+test('the server hands out what npm pack in client/ packs: the built package, its README and licence', async () => {
+  expect(downloadedFiles).toEqual(packedFiles);
   expect(packedFiles).toEqual(
     expect.arrayContaining([
+      'LICENSE',
       'README.md',
       'package.json',
       'dist/index.js',
@@ -111,10 +119,20 @@ test('npm pack in client/ yields the built package and its README, the partner q
       'dist/generated/encore-api.d.ts',
     ]),
   );
-  expect(packedFiles.filter((f) => !f.startsWith('dist/') && !['README.md', 'package.json'].includes(f))).toEqual([]);
+  expect(
+    packedFiles.filter((f) => !f.startsWith('dist/') && !['LICENSE', 'README.md', 'package.json'].includes(f)),
+  ).toEqual([]);
   expect(packedFiles.filter((f) => /\.test\.|\.ts$/.test(f) && !f.endsWith('.d.ts'))).toEqual([]);
   const readme = readFileSync(path.join(partnerDir, 'node_modules/@encore/partner-client/README.md'), 'utf8');
-  expect(readme).toContain('npm install ./encore-partner-client-');
+  expect(readme).toContain('/downloads/encore-partner-client-');
+  const manifest = JSON.parse(
+    readFileSync(path.join(partnerDir, 'node_modules/@encore/partner-client/package.json'), 'utf8'),
+  );
+  expect([manifest.license, manifest.publishConfig, manifest.repository.directory]).toEqual([
+    'MIT',
+    { access: 'public' },
+    'client',
+  ]);
   expect(readme).toContain('import {\n  EncoreApiError,\n  EncoreClient,');
 });
 
@@ -311,13 +329,19 @@ test("the quick start's webhook receiver verifies what the server delivers and r
 test('/docs shows that quick start, as the file the tests above run', async ({ page }) => {
   await page.goto('/docs');
   await expect(page.locator('h2#quick-start')).toBeVisible();
-  // Installed from the tarball `npm pack` makes (the name and version the pack test above checks).
+  // Installed from this server's download (the tarball the test above installs).
   const { version } = JSON.parse(readFileSync(path.join(process.cwd(), 'client/package.json'), 'utf8')) as {
     version: string;
   };
-  await expect(page.locator('pre', { hasText: 'npm install ./encore-partner-client-' })).toHaveText(
-    `npm install ./encore-partner-client-${version}.tgz`,
+  await expect(page.locator('pre', { hasText: 'npm install ' })).toHaveText(
+    `npm install ${baseURL}/downloads/encore-partner-client-${version}.tgz`,
   );
+  const link = page.getByRole('link', { name: `encore-partner-client-${version}.tgz` });
+  const served = await page.request.get((await link.getAttribute('href'))!);
+  expect([served.status(), served.headers()['content-disposition']]).toEqual([
+    200,
+    `attachment; filename="encore-partner-client-${version}.tgz"`,
+  ]);
   const source = readFileSync(QUICK_START, 'utf8');
   const shown = await page.locator('pre', { hasText: 'export function encoreClient' }).innerText();
   expect(shown.trim()).toBe(source.trim());

@@ -74,9 +74,13 @@ export default async function DocsPage({ searchParams }: { searchParams: Promise
         answers checked by your compiler. It sends an <code>Idempotency-Key</code> on every write by default, retries a
         429 and a 5xx with backoff honouring <code>Retry-After</code>, throws the envelope&apos;s error as an{' '}
         <code>EncoreApiError</code> (status, code, details, request id) and verifies the webhooks you receive (
-        <code>verifyWebhook</code>). Encore sends you the package as a tarball; install it with:
+        <code>verifyWebhook</code>). This Encore serves the package built with its API (
+        <a href={`/downloads/encore-partner-client-${clientPackage.version}.tgz`}>
+          encore-partner-client-{clientPackage.version}.tgz
+        </a>
+        , MIT-licensed); install it with:
       </p>
-      <Code label="Install the client">{`npm install ./encore-partner-client-${clientPackage.version}.tgz`}</Code>
+      <Code label="Install the client">{`npm install ${doc.servers[0].url}/downloads/encore-partner-client-${clientPackage.version}.tgz`}</Code>
       <p>
         Then an integration is a few typed calls: publish an event and its price rule, sync the tickets you sold, get
         the URLs to send fans to, read what is on sale and hold a listing for a buyer with an idempotency key. Our test

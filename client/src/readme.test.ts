@@ -17,8 +17,10 @@ describe('the README', () => {
     ).toBe(read('../../docs/quick-start/partner-integration.ts'));
   });
 
-  it("installs the tarball of this package's version", () => {
+  it("installs this package's version from a running Encore's downloads", () => {
     const { version } = JSON.parse(read('../package.json')) as { version: string };
-    expect(read('../README.md')).toContain(`npm install ./encore-partner-client-${version}.tgz`);
+    expect(read('../README.md')).toContain(
+      `npm install https://encore.example/downloads/encore-partner-client-${version}.tgz`,
+    );
   });
 });
