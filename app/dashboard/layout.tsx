@@ -4,20 +4,41 @@ import { DashboardNav } from '@/components/dashboard/nav';
 import { ROLE_LABELS } from '@/components/dashboard/role-names';
 import { SearchBox } from '@/components/dashboard/search-box';
 import { SignOutButton } from '@/components/dashboard/sign-out-button';
-import { StaffRoleProvider } from '@/components/dashboard/staff-role';
+import { MemberRoleProvider } from '@/components/dashboard/staff-role';
 import { TRPCReactProvider } from '@/components/trpc/provider';
-import { getStaffSession } from '@/server/auth/session';
+import { getDb } from '@/db';
+import { getMemberSession } from '@/server/auth/session';
+import { getPartner } from '@/server/modules/partners';
+import { isPartnerUser } from '@/server/modules/staff';
+import { PartnerShell } from './partner-shell';
 
 export const metadata: Metadata = { title: { default: 'Dashboard', template: '%s · Encore dashboard' } };
 
+/**
+ * The dashboard's frame: Encore's staff see every section; a partner's user sees their partner's pages
+ * alone (app/dashboard/partner-shell.tsx), and every other page is not found for them.
+ */
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
-  const staff = await getStaffSession();
+  const member = await getMemberSession();
   // A layout cannot know the URL, so the redirect to sign-in is left to each page's requireStaff(path),
   // which keeps the way back. The data stays closed regardless: every tRPC procedure needs a session.
-  if (!staff) return children;
+  if (!member) return children;
+  if (isPartnerUser(member)) {
+    const partner = await getPartner(member.partnerId, getDb());
+    return (
+      <TRPCReactProvider>
+        <MemberRoleProvider member={{ role: member.role, partnerId: member.partnerId }}>
+          <PartnerShell user={member} partnerName={partner.name}>
+            {children}
+          </PartnerShell>
+        </MemberRoleProvider>
+      </TRPCReactProvider>
+    );
+  }
+  const staff = member;
   return (
     <TRPCReactProvider>
-      <StaffRoleProvider role={staff.role}>
+      <MemberRoleProvider member={{ role: staff.role }}>
         <div className="shell">
           <a href="#main" className="skip-link">
             Skip to content
@@ -44,7 +65,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
             {children}
           </main>
         </div>
-      </StaffRoleProvider>
+      </MemberRoleProvider>
     </TRPCReactProvider>
   );
 }

@@ -35,10 +35,23 @@ const STATE_LABEL: Record<PayoutState, { label: string; hint: string; tone: 'neu
 
 const amount = (minor: number, currency: string) => formatMoney(fromMinorUnits(minor, currency), currency);
 
-/** The period's captured payments per partner and currency: each part, and the difference. */
-export function ReconciliationTable({ money, keep, description }: { money: Money; keep: Keep; description: string }) {
+/**
+ * The period's captured payments per partner and currency: each part, and the difference. Each partner links
+ * to the money page of it alone, but on one partner's statement (`keep` null).
+ */
+export function ReconciliationTable({
+  money,
+  keep,
+  title = 'Reconciliation',
+  description,
+}: {
+  money: Pick<Money, 'totals'>;
+  keep: Keep | null;
+  title?: string;
+  description: string;
+}) {
   return (
-    <SectionCard title="Reconciliation" description={description}>
+    <SectionCard title={title} description={description}>
       {money.totals.length === 0 ? (
         <EmptyState title="No captured payments in this period" description="Nothing to reconcile." />
       ) : (
@@ -58,7 +71,11 @@ export function ReconciliationTable({ money, keep, description }: { money: Money
           {money.totals.map((t) => (
             <tr key={`${t.partnerId} ${t.currency}`} data-testid="money-total">
               <td>
-                <Link href={withParams(BASE, { ...keep, partner: t.partnerId })}>{t.partnerName}</Link>
+                {keep ? (
+                  <Link href={withParams(BASE, { ...keep, partner: t.partnerId })}>{t.partnerName}</Link>
+                ) : (
+                  t.partnerName
+                )}
               </td>
               <td>{t.payments}</td>
               <td className="nowrap">{amount(t.capturedMinor, t.currency)}</td>
@@ -141,7 +158,7 @@ export function Mismatches({ money, keep, page }: { money: Money; keep: Keep; pa
 }
 
 /** Payouts by state: owed (due, waiting for payout info, later), paid and cancelled. */
-export function PayoutsByState({ money }: { money: Money }) {
+export function PayoutsByState({ money }: { money: Pick<Money, 'payoutsByState'> }) {
   return (
     <SectionCard
       title="Payouts by state"
