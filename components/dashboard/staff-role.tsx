@@ -29,12 +29,6 @@ export function useStaffRole(): StaffRole {
   return typeof member.partnerId === 'string' ? 'viewer' : member.role;
 }
 
-/** The signed-in partner user's role, or null for Encore's staff. */
-export function usePartnerRole(): PartnerRole | null {
-  const member = useContext(MemberRoleContext);
-  return typeof member.partnerId === 'string' ? member.role : null;
-}
-
 /**
  * Whether the signed-in member may use a procedure declared with these permissions (server/lib/staff-roles.ts:
  * `permission` for staff, `partnerPermission` for a partner's user, who holds nothing without one): a control

@@ -92,7 +92,7 @@ export async function partnerIdsOf(user: PartnerUserSession): Promise<string[]> 
  * without a session, 403 when the member's role does not hold `permission` (server/lib/staff-roles.ts) —
  * or null when it may go on.
  */
-export async function staffRouteRefusal(permission: Permission): Promise<Response | null> {
+async function staffRouteRefusal(permission: Permission): Promise<Response | null> {
   const staff = await getStaffSession();
   if (!staff) return new Response('Sign in to the dashboard first.', { status: 401 });
   const refusal = roleRefusal(staff.role, permission);

@@ -6,7 +6,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { SearchForm } from '@/components/ui/search-form';
 import { Time } from '@/components/ui/time';
 import { may, memberMay } from '@/server/lib/staff-roles';
-import { isPartnerUser } from '@/server/modules/staff';
+import { isPartnerUser, type StaffSession } from '@/server/modules/staff';
 import { resaleEntryUrl } from '@/server/modules/fan-pages';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { ChannelsSection } from '../_features/channels/channels-section';
@@ -92,25 +92,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
               ? { href: '/dashboard/partners', label: 'Partners' }
               : undefined
         }
-        actions={
-          <>
-            <ButtonLink href={eventsPath(partner.id)}>Events</ButtonLink>
-            <ButtonLink href={batchesPath(partner.id)}>Ticket batches</ButtonLink>
-            <ButtonLink href={marketPath(partner.id)}>Market</ButtonLink>
-            {staff ? (
-              <ButtonLink href={`/dashboard/money?partner=${encodeURIComponent(partner.id)}`}>
-                {may(staff.role, 'money') ? 'Money and exports' : 'Money'}
-              </ButtonLink>
-            ) : (
-              <ButtonLink href={statementPath(partner.id)}>Fees and payouts</ButtonLink>
-            )}
-            <ButtonLink href={bannersPath(partner.id)}>Banners</ButtonLink>
-            <ButtonLink href={rulesPath(partner.id)}>Resale rules</ButtonLink>
-            <ButtonLink href={`${partnerPath(partner.id)}/leads`}>Leads</ButtonLink>
-            {staff ? <ButtonLink href={channelsPath(partner.id)}>Channels</ButtonLink> : null}
-            {staff ? <ButtonLink href={teamPath(partner.id)}>Partner users</ButtonLink> : null}
-          </>
-        }
+        actions={<PartnerLinks partnerId={partner.id} staff={staff} />}
       />
       <PartnerNav without={staff ? [] : STAFF_SECTIONS} />
       {testMode ? (
@@ -208,6 +190,29 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
           <PartnerAuditSection partnerId={partner.id} />
         </PartnerSection>
       ) : null}
+    </>
+  );
+}
+
+/** The partner's other pages; a partner's user is not shown Encore's (money across partners, channels, users). */
+function PartnerLinks({ partnerId, staff }: { partnerId: string; staff: StaffSession | null }) {
+  return (
+    <>
+      <ButtonLink href={eventsPath(partnerId)}>Events</ButtonLink>
+      <ButtonLink href={batchesPath(partnerId)}>Ticket batches</ButtonLink>
+      <ButtonLink href={marketPath(partnerId)}>Market</ButtonLink>
+      {staff ? (
+        <ButtonLink href={`/dashboard/money?partner=${encodeURIComponent(partnerId)}`}>
+          {may(staff.role, 'money') ? 'Money and exports' : 'Money'}
+        </ButtonLink>
+      ) : (
+        <ButtonLink href={statementPath(partnerId)}>Fees and payouts</ButtonLink>
+      )}
+      <ButtonLink href={bannersPath(partnerId)}>Banners</ButtonLink>
+      <ButtonLink href={rulesPath(partnerId)}>Resale rules</ButtonLink>
+      <ButtonLink href={`${partnerPath(partnerId)}/leads`}>Leads</ButtonLink>
+      {staff ? <ButtonLink href={channelsPath(partnerId)}>Channels</ButtonLink> : null}
+      {staff ? <ButtonLink href={teamPath(partnerId)}>Partner users</ButtonLink> : null}
     </>
   );
 }
