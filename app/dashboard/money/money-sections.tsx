@@ -1,10 +1,12 @@
 import type { inferRouterOutputs } from '@trpc/server';
+import Form from 'next/form';
 import Link from '@/components/ui/link';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
-import { ButtonLink } from '@/components/ui/button';
+import { Button, ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Field } from '@/components/ui/field';
 import { Pagination } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { withParams } from '@/components/ui/url';
@@ -32,6 +34,65 @@ const STATE_LABEL: Record<PayoutState, { label: string; hint: string; tone: 'neu
   PAID: { label: 'Paid', hint: 'paid out in the period', tone: 'success' },
   CANCELLED: { label: 'Cancelled', hint: 'sales of the period refunded: nothing to pay', tone: 'neutral' },
 };
+
+/**
+ * The period's form (GET to `action`): its two date fields as asked, the one the period check refused
+ * (`bad`) saying why, what else the page filters by (`children`), and the alert that this week is shown
+ * instead of a refused period.
+ */
+export function PeriodForm({
+  action,
+  title,
+  asked,
+  bad,
+  week,
+  children,
+}: {
+  action: string;
+  title: string;
+  asked: { from: string; to: string };
+  bad: PeriodIssue | null | undefined;
+  week: { from: string; to: string };
+  children?: React.ReactNode;
+}) {
+  return (
+    <SectionCard title={title} description="Whole days, UTC; both days included.">
+      <div className="card-body">
+        <Form
+          action={action}
+          className="form-actions"
+          style={{ alignItems: 'flex-end' }}
+          aria-label={`Choose the ${title.toLowerCase()}`}
+        >
+          {(['from', 'to'] as const).map((name) => (
+            <Field
+              key={name}
+              label={name === 'from' ? 'From' : 'To'}
+              name={name}
+              type="date"
+              required
+              defaultValue={asked[name]}
+              error={bad?.path[0] === name ? bad.message : null}
+            />
+          ))}
+          {children}
+          <Button type="submit">Show</Button>
+        </Form>
+        {bad ? (
+          <Alert tone="error" title="The period was not read">
+            {bad.message}. Showing this week ({week.from} to {week.to}) instead.
+          </Alert>
+        ) : null}
+      </div>
+    </SectionCard>
+  );
+}
+
+/** What the period check says of a refused field. */
+interface PeriodIssue {
+  path: PropertyKey[];
+  message: string;
+}
 
 const amount = (minor: number, currency: string) => formatMoney(fromMinorUnits(minor, currency), currency);
 

@@ -63,6 +63,7 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
   void queryClient.prefetchQuery(trpc.protection.reissues.queryOptions({ partnerId }));
   const livePartnerId = partner.livePartnerId ?? partner.id;
   const setsOrigins = memberMay(member, 'admin', 'develop');
+  const setter = staff ? 'An admin' : 'An owner or developer';
   const testMode = partner.mode === 'test';
   // The test twin's keys are listed in the Test mode section: read here, so the section renders on the server.
   const twin = await queryClient.fetchQuery(trpc.partners.testMode.get.queryOptions({ partnerId: livePartnerId }));
@@ -104,8 +105,8 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
           : what its sk_test_ keys created. Live keys never see it; its payments use the sandbox.
         </Alert>
       ) : null}
-      <ReturnOriginsWarning origins={partner.returnOrigins} admin={setsOrigins} />
-      <WidgetOriginsWarning origins={partner.widgetOrigins} admin={setsOrigins} />
+      <ReturnOriginsWarning origins={partner.returnOrigins} admin={setsOrigins} setter={setter} />
+      <WidgetOriginsWarning origins={partner.widgetOrigins} admin={setsOrigins} setter={setter} />
       <PartnerSection id="details">
         <Card>
           <CardBody>

@@ -1,14 +1,9 @@
 import type { Metadata } from 'next';
-import Form from 'next/form';
-import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { SectionCard } from '@/components/ui/card';
-import { Field } from '@/components/ui/field';
 import { param } from '@/components/ui/search-params';
 import { memberMay } from '@/server/lib/staff-roles';
 import { periodInput, thisWeek } from '@/server/modules/ops';
 import { trpc } from '@/server/trpc/server';
-import { Exports, PayoutsByState, ReconciliationTable } from '../../../money/money-sections';
+import { Exports, PayoutsByState, PeriodForm, ReconciliationTable } from '../../../money/money-sections';
 import { loadPartnerPage, PartnerPageHeader, type PartnerPageProps } from '../../_shared/partner-page';
 import { statementPath } from '../../_shared/paths';
 
@@ -43,39 +38,7 @@ export default async function StatementPage({ params, searchParams }: PartnerPag
         title="Fees and payouts"
         description="Every captured payment equals seller payouts + Encore's fees + your primary fee + refunds, to the minor unit; per currency."
       />
-      <SectionCard title="Period" description="Whole days, UTC; both days included.">
-        <div className="card-body">
-          <Form
-            action={base}
-            className="form-actions"
-            style={{ alignItems: 'flex-end' }}
-            aria-label="Choose the period"
-          >
-            <Field
-              label="From"
-              name="from"
-              type="date"
-              required
-              defaultValue={asked.from}
-              error={badField?.path[0] === 'from' ? badField.message : null}
-            />
-            <Field
-              label="To"
-              name="to"
-              type="date"
-              required
-              defaultValue={asked.to}
-              error={badField?.path[0] === 'to' ? badField.message : null}
-            />
-            <Button type="submit">Show</Button>
-          </Form>
-          {badField ? (
-            <Alert tone="error" title="The period was not read">
-              {badField.message}. Showing this week ({week.from} to {week.to}) instead.
-            </Alert>
-          ) : null}
-        </div>
-      </SectionCard>
+      <PeriodForm action={base} title="Period" asked={asked} bad={badField} week={week} />
       <ReconciliationTable
         money={money}
         keep={null}

@@ -123,13 +123,13 @@ function Users({
   );
 }
 
-/** A labelled choice of partner role (`name="role"`), each option saying what the role may do. */
+/** A labelled choice of partner role (`name="role"`); what each may do is said above the users. */
 function PartnerRoleSelect({ defaultValue, inDialog = false }: { defaultValue: PartnerRole; inDialog?: boolean }) {
   return (
     <SelectField label="Role" name="role" defaultValue={defaultValue} data-autofocus={inDialog || undefined}>
       {PARTNER_ROLES.map((r) => (
         <option key={r} value={r}>
-          {PARTNER_ROLE_LABELS[r].name}: {PARTNER_ROLE_LABELS[r].what}
+          {PARTNER_ROLE_LABELS[r].name}
         </option>
       ))}
     </SelectField>
