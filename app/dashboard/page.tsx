@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { TRPCError } from '@trpc/server';
-import { notFound } from 'next/navigation';
+import { notFound, redirect } from 'next/navigation';
 import { Alert } from '@/components/ui/alert';
 import { ButtonLink } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -8,7 +8,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { param, type SearchParams } from '@/components/ui/search-params';
 import { withParams } from '@/components/ui/url';
-import { requireStaff } from '@/server/auth/session';
+import { getPartnerUserSession, requireStaff } from '@/server/auth/session';
 import { may } from '@/server/lib/staff-roles';
 import { overviewInput } from '@/server/modules/ops';
 import { getQueryClient, trpc } from '@/server/trpc/server';
@@ -17,6 +17,7 @@ import { chartsOf, OverviewFigures } from './_overview/figures';
 import { OverviewFilters } from './_overview/filters';
 import styles from './_overview/overview.module.css';
 import { lastThirtyDays } from './_overview/range';
+import { partnerPath } from './partners/_shared/paths';
 
 export const metadata: Metadata = { title: 'Overview' };
 
@@ -24,9 +25,12 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * How the market is doing: the figures for a range of days (the last 30 by default), for every partner,
- * one partner or one of its events, with daily charts. Staff only; the filters live in the URL.
+ * one partner or one of its events, with daily charts. Staff only (a partner's user is sent to their
+ * partner's page); the filters live in the URL.
  */
 export default async function DashboardOverviewPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const partnerUser = await getPartnerUserSession();
+  if (partnerUser) redirect(partnerPath(partnerUser.partnerId));
   const sp = await searchParams;
   const fallback = lastThirtyDays();
   const values = {

@@ -3,7 +3,7 @@
 import Link from '@/components/ui/link';
 import { usePathname } from 'next/navigation';
 
-interface NavItem {
+export interface NavItem {
   href: string;
   label: string;
   /** Active only on this exact path (the overview), not on everything below it. */
@@ -21,12 +21,13 @@ const NAV_ITEMS: NavItem[] = [
   { href: '/dashboard/audit', label: 'Audit log' },
 ];
 
-export function DashboardNav() {
+/** The staff's sections, or `items` (a partner user's: their partner's pages). */
+export function DashboardNav({ items = NAV_ITEMS }: { items?: NavItem[] }) {
   const pathname = usePathname();
   return (
     <nav className="nav" aria-label="Dashboard">
       <ul>
-        {NAV_ITEMS.map((item) => {
+        {items.map((item) => {
           const active = item.exact
             ? pathname === item.href
             : pathname === item.href || pathname.startsWith(`${item.href}/`);

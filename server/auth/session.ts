@@ -2,7 +2,8 @@ import { getServerSession } from 'next-auth';
 import { notFound, redirect } from 'next/navigation';
 import { cache } from 'react';
 import { getDb } from '@/db';
-import { type Permission, roleRefusal } from '@/server/lib/staff-roles';
+import { type PartnerPermission, partnerRoleRefusal, type Permission, roleRefusal } from '@/server/lib/staff-roles';
+import { testPartnerOf } from '@/server/modules/partners';
 import {
   activeStaff,
   countStaff,
@@ -34,7 +35,7 @@ export async function getStaffSession(): Promise<StaffSession | null> {
 }
 
 /** The signed-in user of a partner, or null. */
-async function getPartnerUserSession(): Promise<PartnerUserSession | null> {
+export async function getPartnerUserSession(): Promise<PartnerUserSession | null> {
   const member = await getMemberSession();
   return member && isPartnerUser(member) ? member : null;
 }
@@ -69,13 +70,48 @@ export async function requireStaff(callbackPath = '/dashboard'): Promise<StaffSe
 }
 
 /**
+ * Gate for the pages a partner's user may see too (their partner's): the signed-in member, staff or partner
+ * user, else the same redirects as requireStaff. Which partner they may see is the page's to check
+ * (`partners.get` answers NOT_FOUND for another partner).
+ */
+export async function requireMember(callbackPath = '/dashboard'): Promise<MemberSession> {
+  const member = await getMemberSession();
+  if (member) return member;
+  if ((await countStaff(getDb())) === 0) redirect('/setup');
+  redirect(signInPath(callbackPath));
+}
+
+/** A partner user's partner and its test twin: the partner ids they may name. */
+export async function partnerIdsOf(user: PartnerUserSession): Promise<string[]> {
+  const twin = await testPartnerOf(user.partnerId, getDb());
+  return twin ? [user.partnerId, twin.id] : [user.partnerId];
+}
+
+/**
  * For the dashboard's route handlers (the CSV exports): the answer that turns the request away — 401
  * without a session, 403 when the member's role does not hold `permission` (server/lib/staff-roles.ts) —
  * or null when it may go on.
  */
-export async function staffRouteRefusal(permission: Permission): Promise<Response | null> {
+async function staffRouteRefusal(permission: Permission): Promise<Response | null> {
   const staff = await getStaffSession();
   if (!staff) return new Response('Sign in to the dashboard first.', { status: 401 });
   const refusal = roleRefusal(staff.role, permission);
+  return refusal ? new Response(refusal, { status: 403 }) : null;
+}
+
+/**
+ * The same for a route of one partner that its own users may use too: staff need `permission`; a partner's
+ * user needs `partnerPermission`, and `partnerId` must be their partner or its test twin, else 404 (another
+ * partner does not exist for them).
+ */
+export async function partnerRouteRefusal(
+  partnerId: string,
+  permission: Permission,
+  partnerPermission: PartnerPermission,
+): Promise<Response | null> {
+  const user = await getPartnerUserSession();
+  if (!user) return staffRouteRefusal(permission);
+  if (!(await partnerIdsOf(user)).includes(partnerId)) return new Response('No such partner.', { status: 404 });
+  const refusal = partnerRoleRefusal(user.role, partnerPermission);
   return refusal ? new Response(refusal, { status: 403 }) : null;
 }

@@ -74,10 +74,11 @@ export const ROLE_TABLE = (Object.keys(PERMISSIONS) as Permission[]).map((permis
  * A partner's own people (partner users) sign in to the same dashboard and see their partner alone (its live
  * partner and its test twin). Their roles:
  * - `viewer` reads their partner's pages: keys (never a secret), webhooks and their log, origins, test mode,
- *   the Embed page, events and shows with resale figures, rules, banners and protection, fees and payouts;
+ *   the Embed page, events and shows with resale figures, rules, banners and protection, fees and payouts,
+ *   and exports the statement and leads as CSV (reading them, as the dashboard's exports route does);
  * - `developer` also runs the integration: creates and revokes keys, rotates the publishable key and the
  *   webhook secret, sets the webhook endpoint, the widget and return origins, sends test messages, replays
- *   deliveries, wipes test data, and exports the statement;
+ *   deliveries, and wipes test data;
  * - `owner` also manages the partner's users (invites, changes roles, removes; the last owner stays).
  * A procedure open to partner users is built with `partnerProcedure(staffPermission, partnerPermission)`
  * (server/trpc/init.ts); every other refuses them (`FORBIDDEN`).
@@ -86,10 +87,10 @@ export const PARTNER_ROLES = ['owner', 'developer', 'viewer'] as const;
 export type PartnerRole = (typeof PARTNER_ROLES)[number];
 
 export const PARTNER_PERMISSIONS = {
-  read: { roles: ['owner', 'developer', 'viewer'], what: "read their partner's pages" },
+  read: { roles: ['owner', 'developer', 'viewer'], what: "read their partner's pages and export its CSV" },
   develop: {
     roles: ['owner', 'developer'],
-    what: 'run the integration: keys, webhook endpoint and secret, origins, test data, statement exports',
+    what: 'run the integration: keys, webhook endpoint and secret, origins, test data',
   },
   users: { roles: ['owner'], what: "invite, change and remove the partner's users" },
 } as const satisfies Record<string, { roles: readonly PartnerRole[]; what: string }>;
@@ -106,6 +107,19 @@ export function partnerRoleRefusal(role: PartnerRole, permission: PartnerPermiss
   return partnerMay(role, permission)
     ? null
     : `Your role (${role}) may not do this: it needs a role that may ${PARTNER_PERMISSIONS[permission].what}.`;
+}
+
+/**
+ * Whether the signed-in member may use a procedure declared with `permission` for staff and, when it is open
+ * to partner users, `partnerPermission` for them: a partner's user holds nothing without one.
+ */
+export function memberMay(
+  member: { role: StaffRole; partnerId?: null } | { role: PartnerRole; partnerId: string },
+  permission: Permission,
+  partnerPermission?: PartnerPermission,
+): boolean {
+  if (typeof member.partnerId !== 'string') return may(member.role as StaffRole, permission);
+  return partnerPermission !== undefined && partnerMay(member.role as PartnerRole, partnerPermission);
 }
 
 /** The partner role table (docs/security.md), as ROLE_TABLE. */

@@ -2,10 +2,8 @@ import { initTRPC, TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import superjson from 'superjson';
 import { z } from 'zod';
-import { getDb } from '@/db';
-import { getMemberSession } from '@/server/auth/session';
+import { getMemberSession, partnerIdsOf } from '@/server/auth/session';
 import { type AuditActor, partnerUserActor, staffActor } from '@/server/modules/audit';
-import { testPartnerOf } from '@/server/modules/partners';
 import { noteDatabaseFault } from '@/server/lib/db-health';
 import { AppError, clientErrorFrom, type ErrorCode, unavailableFrom } from '@/server/lib/errors';
 import { type PartnerPermission, partnerRoleRefusal, type Permission, roleRefusal } from '@/server/lib/staff-roles';
@@ -182,10 +180,4 @@ export function partnerProcedure(
 /** Who acted, for the audit log. */
 export function auditActorOf(actor: Actor): AuditActor {
   return actor.kind === 'staff' ? staffActor(actor.member) : partnerUserActor(actor.member);
-}
-
-/** A partner user's partner and its test twin: the ids they may name. */
-async function partnerIdsOf(user: PartnerUserSession): Promise<string[]> {
-  const twin = await testPartnerOf(user.partnerId, getDb());
-  return twin ? [user.partnerId, twin.id] : [user.partnerId];
 }

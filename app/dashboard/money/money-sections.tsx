@@ -1,10 +1,12 @@
 import type { inferRouterOutputs } from '@trpc/server';
+import Form from 'next/form';
 import Link from '@/components/ui/link';
 import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
-import { ButtonLink } from '@/components/ui/button';
+import { Button, ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
+import { Field } from '@/components/ui/field';
 import { Pagination } from '@/components/ui/pagination';
 import { Table } from '@/components/ui/table';
 import { withParams } from '@/components/ui/url';
@@ -33,12 +35,84 @@ const STATE_LABEL: Record<PayoutState, { label: string; hint: string; tone: 'neu
   CANCELLED: { label: 'Cancelled', hint: 'sales of the period refunded: nothing to pay', tone: 'neutral' },
 };
 
+/**
+ * The period's form (GET to `action`): its two date fields as asked, the one the period check refused
+ * (`bad`) saying why, what else the page filters by (`children`), and the alert that this week is shown
+ * instead of a refused period.
+ */
+export function PeriodForm({
+  action,
+  title,
+  asked,
+  bad,
+  week,
+  children,
+}: {
+  action: string;
+  title: string;
+  asked: { from: string; to: string };
+  bad: PeriodIssue | null | undefined;
+  week: { from: string; to: string };
+  children?: React.ReactNode;
+}) {
+  return (
+    <SectionCard title={title} description="Whole days, UTC; both days included.">
+      <div className="card-body">
+        <Form
+          action={action}
+          className="form-actions"
+          style={{ alignItems: 'flex-end' }}
+          aria-label={`Choose the ${title.toLowerCase()}`}
+        >
+          {(['from', 'to'] as const).map((name) => (
+            <Field
+              key={name}
+              label={name === 'from' ? 'From' : 'To'}
+              name={name}
+              type="date"
+              required
+              defaultValue={asked[name]}
+              error={bad?.path[0] === name ? bad.message : null}
+            />
+          ))}
+          {children}
+          <Button type="submit">Show</Button>
+        </Form>
+        {bad ? (
+          <Alert tone="error" title="The period was not read">
+            {bad.message}. Showing this week ({week.from} to {week.to}) instead.
+          </Alert>
+        ) : null}
+      </div>
+    </SectionCard>
+  );
+}
+
+/** What the period check says of a refused field. */
+interface PeriodIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
 const amount = (minor: number, currency: string) => formatMoney(fromMinorUnits(minor, currency), currency);
 
-/** The period's captured payments per partner and currency: each part, and the difference. */
-export function ReconciliationTable({ money, keep, description }: { money: Money; keep: Keep; description: string }) {
+/**
+ * The period's captured payments per partner and currency: each part, and the difference. Each partner links
+ * to the money page of it alone, but on one partner's statement (`keep` null).
+ */
+export function ReconciliationTable({
+  money,
+  keep,
+  title = 'Reconciliation',
+  description,
+}: {
+  money: Pick<Money, 'totals'>;
+  keep: Keep | null;
+  title?: string;
+  description: string;
+}) {
   return (
-    <SectionCard title="Reconciliation" description={description}>
+    <SectionCard title={title} description={description}>
       {money.totals.length === 0 ? (
         <EmptyState title="No captured payments in this period" description="Nothing to reconcile." />
       ) : (
@@ -58,7 +132,11 @@ export function ReconciliationTable({ money, keep, description }: { money: Money
           {money.totals.map((t) => (
             <tr key={`${t.partnerId} ${t.currency}`} data-testid="money-total">
               <td>
-                <Link href={withParams(BASE, { ...keep, partner: t.partnerId })}>{t.partnerName}</Link>
+                {keep ? (
+                  <Link href={withParams(BASE, { ...keep, partner: t.partnerId })}>{t.partnerName}</Link>
+                ) : (
+                  t.partnerName
+                )}
               </td>
               <td>{t.payments}</td>
               <td className="nowrap">{amount(t.capturedMinor, t.currency)}</td>
@@ -141,7 +219,7 @@ export function Mismatches({ money, keep, page }: { money: Money; keep: Keep; pa
 }
 
 /** Payouts by state: owed (due, waiting for payout info, later), paid and cancelled. */
-export function PayoutsByState({ money }: { money: Money }) {
+export function PayoutsByState({ money }: { money: Pick<Money, 'payoutsByState'> }) {
   return (
     <SectionCard
       title="Payouts by state"

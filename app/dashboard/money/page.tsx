@@ -1,11 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { Metadata } from 'next';
-import Form from 'next/form';
 import { notFound } from 'next/navigation';
-import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { SectionCard } from '@/components/ui/card';
-import { Field, SelectField } from '@/components/ui/field';
+import { SelectField } from '@/components/ui/field';
 import { PageHeader } from '@/components/ui/page-header';
 import { pageParam, param, type SearchParams } from '@/components/ui/search-params';
 import { withParams } from '@/components/ui/url';
@@ -13,7 +9,7 @@ import { requireStaff } from '@/server/auth/session';
 import { may } from '@/server/lib/staff-roles';
 import { periodInput, thisWeek } from '@/server/modules/ops';
 import { getQueryClient, trpc } from '@/server/trpc/server';
-import { Exports, Mismatches, MONEY_PATH, PayoutsByState, ReconciliationTable } from './money-sections';
+import { Exports, Mismatches, MONEY_PATH, PayoutsByState, PeriodForm, ReconciliationTable } from './money-sections';
 
 export const metadata: Metadata = { title: 'Money' };
 
@@ -55,47 +51,16 @@ export default async function MoneyPage({ searchParams }: { searchParams: Promis
         title="Money"
         description="Every captured payment equals seller payouts + Encore's fees + the partner's primary fee + refunds, to the minor unit. Per partner and currency; never summed across currencies."
       />
-      <SectionCard title="Period and partner" description="Whole days, UTC; both days included.">
-        <div className="card-body">
-          <Form
-            action={BASE}
-            className="form-actions"
-            style={{ alignItems: 'flex-end' }}
-            aria-label="Choose the period and partner"
-          >
-            <Field
-              label="From"
-              name="from"
-              type="date"
-              required
-              defaultValue={asked.from}
-              error={badField?.path[0] === 'from' ? badField.message : null}
-            />
-            <Field
-              label="To"
-              name="to"
-              type="date"
-              required
-              defaultValue={asked.to}
-              error={badField?.path[0] === 'to' ? badField.message : null}
-            />
-            <SelectField label="Partner" name="partner" defaultValue={partnerId ?? ''} style={{ minWidth: 200 }}>
-              <option value="">All partners</option>
-              {partners.items.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                </option>
-              ))}
-            </SelectField>
-            <Button type="submit">Show</Button>
-          </Form>
-          {badField ? (
-            <Alert tone="error" title="The period was not read">
-              {badField.message}. Showing this week ({week.from} to {week.to}) instead.
-            </Alert>
-          ) : null}
-        </div>
-      </SectionCard>
+      <PeriodForm action={BASE} title="Period and partner" asked={asked} bad={badField} week={week}>
+        <SelectField label="Partner" name="partner" defaultValue={partnerId ?? ''} style={{ minWidth: 200 }}>
+          <option value="">All partners</option>
+          {partners.items.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
+        </SelectField>
+      </PeriodForm>
 
       <ReconciliationTable
         money={money}

@@ -121,7 +121,12 @@ const pendingWithToken = (token: string) =>
 export async function findInvitation(token: string, db: DbOrTx) {
   if (token.length < 10 || token.length > 200) return null;
   const [row] = await db
-    .select({ id: staffInvitations.id, email: staffInvitations.email, expiresAt: staffInvitations.expiresAt })
+    .select({
+      id: staffInvitations.id,
+      email: staffInvitations.email,
+      expiresAt: staffInvitations.expiresAt,
+      partnerId: staffInvitations.partnerId,
+    })
     .from(staffInvitations)
     .where(pendingWithToken(token));
   return row ?? null;

@@ -5,7 +5,8 @@ import { Detail, DetailList } from '@/components/ui/details';
 import { PageHeader } from '@/components/ui/page-header';
 import { SearchForm } from '@/components/ui/search-form';
 import { Time } from '@/components/ui/time';
-import { may } from '@/server/lib/staff-roles';
+import { may, memberMay } from '@/server/lib/staff-roles';
+import { isPartnerUser, type StaffSession } from '@/server/modules/staff';
 import { resaleEntryUrl } from '@/server/modules/fan-pages';
 import { HydrateClient, trpc } from '@/server/trpc/server';
 import { ChannelsSection } from '../_features/channels/channels-section';
@@ -13,7 +14,7 @@ import { IntegrationSection } from '../_features/integration/integration-section
 import { ApiKeysSection } from '../_features/keys/api-keys-section';
 import { PublishableKeysSection } from '../_features/keys/publishable-keys-section';
 import { MarketTermsSection } from '../_features/market/market-terms-section';
-import { PartnerNav, PartnerSection } from '../_features/overview/partner-nav';
+import { PartnerNav, PartnerSection, type PartnerSectionId } from '../_features/overview/partner-nav';
 import { SalesFeeSection } from '../_features/fees/sales-fee-section';
 import { PartnerProtectionSection } from '../_features/protection/partner-protection-section';
 import { PartnerSettingsSection } from '../_features/settings/partner-settings-section';
@@ -30,6 +31,8 @@ import {
   channelsPath,
   rulesPath,
   eventsPath,
+  statementPath,
+  teamPath,
   marketPath,
   partnerPath,
   ticketsPath,
@@ -37,18 +40,30 @@ import {
 
 export const metadata: Metadata = { title: 'Partner' };
 
+/** The sections Encore's staff alone see (their procedures are staff-only). */
+const STAFF_SECTIONS: PartnerSectionId[] = ['channels', 'integration', 'audit'];
+
+/**
+ * One partner: its keys, test mode, webhooks, terms and settings. Encore's staff (every role reads; an admin
+ * changes) and the partner's own users (`read`; owner and developer run the integration), who do not see
+ * the sections that are Encore's alone: channels, integration, audit.
+ */
 export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'params'>) {
   const { partnerId } = await params;
-  const { queryClient, partner, staff } = await loadPartnerPage(partnerId, partnerPath(partnerId));
+  const { queryClient, partner, member } = await loadPartnerPage(partnerId, partnerPath(partnerId));
+  const staff = isPartnerUser(member) ? null : member;
   void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId }));
-  void queryClient.prefetchQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
-  void queryClient.prefetchQuery(trpc.channels.list.queryOptions({ partnerId }));
+  if (staff) {
+    void queryClient.prefetchQuery(trpc.partners.integration.get.queryOptions({ partnerId }));
+    void queryClient.prefetchQuery(trpc.channels.list.queryOptions({ partnerId }));
+  }
   void queryClient.prefetchQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.market.terms.get.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.protection.partner.queryOptions({ partnerId }));
   void queryClient.prefetchQuery(trpc.protection.reissues.queryOptions({ partnerId }));
   const livePartnerId = partner.livePartnerId ?? partner.id;
-  const admin = may(staff.role, 'admin');
+  const setsOrigins = memberMay(member, 'admin', 'develop');
+  const setter = staff ? 'An admin' : 'An owner or developer';
   const testMode = partner.mode === 'test';
   // The test twin's keys are listed in the Test mode section: read here, so the section renders on the server.
   const twin = await queryClient.fetchQuery(trpc.partners.testMode.get.queryOptions({ partnerId: livePartnerId }));
@@ -74,24 +89,13 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
         back={
           testMode
             ? { href: partnerPath(livePartnerId), label: `${partner.name} (live)` }
-            : { href: '/dashboard/partners', label: 'Partners' }
+            : staff
+              ? { href: '/dashboard/partners', label: 'Partners' }
+              : undefined
         }
-        actions={
-          <>
-            <ButtonLink href={eventsPath(partner.id)}>Events</ButtonLink>
-            <ButtonLink href={batchesPath(partner.id)}>Ticket batches</ButtonLink>
-            <ButtonLink href={marketPath(partner.id)}>Market</ButtonLink>
-            <ButtonLink href={`/dashboard/money?partner=${encodeURIComponent(partner.id)}`}>
-              {may(staff.role, 'money') ? 'Money and exports' : 'Money'}
-            </ButtonLink>
-            <ButtonLink href={bannersPath(partner.id)}>Banners</ButtonLink>
-            <ButtonLink href={rulesPath(partner.id)}>Resale rules</ButtonLink>
-            <ButtonLink href={`${partnerPath(partner.id)}/leads`}>Leads</ButtonLink>
-            <ButtonLink href={channelsPath(partner.id)}>Channels</ButtonLink>
-          </>
-        }
+        actions={<PartnerLinks partnerId={partner.id} staff={staff} />}
       />
-      <PartnerNav />
+      <PartnerNav without={staff ? [] : STAFF_SECTIONS} />
       {testMode ? (
         <Alert tone="warning" title="Test data">
           This is the test twin of{' '}
@@ -101,8 +105,8 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
           : what its sk_test_ keys created. Live keys never see it; its payments use the sandbox.
         </Alert>
       ) : null}
-      <ReturnOriginsWarning origins={partner.returnOrigins} admin={admin} />
-      <WidgetOriginsWarning origins={partner.widgetOrigins} admin={admin} />
+      <ReturnOriginsWarning origins={partner.returnOrigins} admin={setsOrigins} setter={setter} />
+      <WidgetOriginsWarning origins={partner.widgetOrigins} admin={setsOrigins} setter={setter} />
       <PartnerSection id="details">
         <Card>
           <CardBody>
@@ -139,12 +143,16 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
         <PartnerSection id="test-mode" loading={{ label: 'Loading test mode', rows: 2, columns: 4 }}>
           <TestModeSection partnerId={livePartnerId} testPartnerId={testMode ? partner.id : undefined} />
         </PartnerSection>
-        <PartnerSection id="channels" loading={{ label: 'Loading channels', rows: 2, columns: 5 }}>
-          <ChannelsSection partnerId={partner.id} compact />
-        </PartnerSection>
-        <PartnerSection id="integration" loading={{ label: 'Loading integration settings', rows: 4, columns: 2 }}>
-          <IntegrationSection partnerId={partner.id} />
-        </PartnerSection>
+        {staff ? (
+          <>
+            <PartnerSection id="channels" loading={{ label: 'Loading channels', rows: 2, columns: 5 }}>
+              <ChannelsSection partnerId={partner.id} compact />
+            </PartnerSection>
+            <PartnerSection id="integration" loading={{ label: 'Loading integration settings', rows: 4, columns: 2 }}>
+              <IntegrationSection partnerId={partner.id} />
+            </PartnerSection>
+          </>
+        ) : null}
         <PartnerSection id="fees" loading={{ label: 'Loading the primary sales fee', rows: 2, columns: 2 }}>
           <SalesFeeSection partnerId={partner.id} />
         </PartnerSection>
@@ -178,9 +186,34 @@ export default async function PartnerPage({ params }: Pick<PartnerPageProps, 'pa
           </CardBody>
         </SectionCard>
       </PartnerSection>
-      <PartnerSection id="audit" loading={{ label: 'Loading the audit log', rows: 3, columns: 4 }}>
-        <PartnerAuditSection partnerId={partner.id} />
-      </PartnerSection>
+      {staff ? (
+        <PartnerSection id="audit" loading={{ label: 'Loading the audit log', rows: 3, columns: 4 }}>
+          <PartnerAuditSection partnerId={partner.id} />
+        </PartnerSection>
+      ) : null}
+    </>
+  );
+}
+
+/** The partner's other pages; a partner's user is not shown Encore's (money across partners, channels, users). */
+function PartnerLinks({ partnerId, staff }: { partnerId: string; staff: StaffSession | null }) {
+  return (
+    <>
+      <ButtonLink href={eventsPath(partnerId)}>Events</ButtonLink>
+      <ButtonLink href={batchesPath(partnerId)}>Ticket batches</ButtonLink>
+      <ButtonLink href={marketPath(partnerId)}>Market</ButtonLink>
+      {staff ? (
+        <ButtonLink href={`/dashboard/money?partner=${encodeURIComponent(partnerId)}`}>
+          {may(staff.role, 'money') ? 'Money and exports' : 'Money'}
+        </ButtonLink>
+      ) : (
+        <ButtonLink href={statementPath(partnerId)}>Fees and payouts</ButtonLink>
+      )}
+      <ButtonLink href={bannersPath(partnerId)}>Banners</ButtonLink>
+      <ButtonLink href={rulesPath(partnerId)}>Resale rules</ButtonLink>
+      <ButtonLink href={`${partnerPath(partnerId)}/leads`}>Leads</ButtonLink>
+      {staff ? <ButtonLink href={channelsPath(partnerId)}>Channels</ButtonLink> : null}
+      {staff ? <ButtonLink href={teamPath(partnerId)}>Partner users</ButtonLink> : null}
     </>
   );
 }

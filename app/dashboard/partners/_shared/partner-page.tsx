@@ -4,7 +4,8 @@ import { ButtonLink } from '@/components/ui/button';
 import { PageHeader } from '@/components/ui/page-header';
 import type { SearchParams } from '@/components/ui/search-params';
 import { withParams } from '@/components/ui/url';
-import { requireStaff } from '@/server/auth/session';
+import { requireMember } from '@/server/auth/session';
+import { isPartnerUser } from '@/server/modules/staff';
 import { getQueryClient, trpc } from '@/server/trpc/server';
 import { batchesPath, eventsPath, partnerPath } from './paths';
 
@@ -26,24 +27,27 @@ export interface PartnerPageProps<P extends object = object> {
 type QueryClient = ReturnType<typeof getQueryClient>;
 
 /**
- * The start of every page of one partner: staff only (signing in leads back to `path` with `query`),
- * then the partner and what the page shows of it (`load`), read together. An unknown partner, or an
- * unknown thing of it, is the route's not-found page rather than an error inside the page. Also gives the
- * signed-in member (`staff`), whose role decides which controls the page shows.
+ * The start of every page of one partner: staff, or the partner's own users (signing in leads back to
+ * `path` with `query`), then the partner and what the page shows of it (`load`), read together. An unknown
+ * partner, another partner of a partner's user, or an unknown thing of it, is the route's not-found page
+ * rather than an error inside the page; so is a page for Encore's staff alone (`staffOnly`) to a partner's
+ * user. Also gives the signed-in member, whose role decides which controls the page shows.
  */
 export async function loadPartnerPage<T = undefined>(
   partnerId: string,
   path: string,
   query: Record<string, string | number | undefined> = {},
   load?: (queryClient: QueryClient) => Promise<T>,
+  { staffOnly = false }: { staffOnly?: boolean } = {},
 ) {
-  const staff = await requireStaff(withParams(path, query));
+  const member = await requireMember(withParams(path, query));
+  if (staffOnly && isPartnerUser(member)) notFound();
   const queryClient = getQueryClient();
   const [partner, data] = await Promise.all([
     queryClient.fetchQuery(trpc.partners.get.queryOptions({ partnerId })).catch(notFoundOn404),
     load ? load(queryClient).catch(notFoundOn404) : (undefined as T),
   ]);
-  return { queryClient, partner, data, staff };
+  return { queryClient, partner, data, member };
 }
 
 const SIBLINGS = {

@@ -24,3 +24,5 @@ export const rulesPath = (partnerId: string) => `${partnerPath(partnerId)}/rules
 export const channelsPath = (partnerId: string) => `${partnerPath(partnerId)}/channels`;
 export const channelPath = (partnerId: string, channelId: string) => `${channelsPath(partnerId)}/${e(channelId)}`;
 export const embedPath = (partnerId: string) => `${partnerPath(partnerId)}/embed`;
+export const statementPath = (partnerId: string) => `${partnerPath(partnerId)}/statement`;
+export const teamPath = (partnerId: string) => `${partnerPath(partnerId)}/team`;

@@ -6,10 +6,12 @@ import { channelsPath } from '../../_shared/paths';
 
 export const metadata: Metadata = { title: 'Channels' };
 
-/** A partner's channels: create, disable, and open one for its keys and listings. */
+/** A partner's channels: create, disable, and open one for its keys and listings. Encore's staff only. */
 export default async function ChannelsPage({ params }: Pick<PartnerPageProps, 'params'>) {
   const { partnerId } = await params;
-  const { queryClient, partner } = await loadPartnerPage(partnerId, channelsPath(partnerId));
+  const { queryClient, partner } = await loadPartnerPage(partnerId, channelsPath(partnerId), {}, undefined, {
+    staffOnly: true,
+  });
   await queryClient.prefetchQuery(trpc.channels.list.queryOptions({ partnerId }));
   return (
     <>

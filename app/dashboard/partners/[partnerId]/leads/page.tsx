@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { pageParam, param } from '@/components/ui/search-params';
 import { withParams } from '@/components/ui/url';
-import { may } from '@/server/lib/staff-roles';
+import { memberMay } from '@/server/lib/staff-roles';
 import { LEAD_TYPES } from '@/server/modules/market-data';
 import { trpc } from '@/server/trpc/server';
 import { loadPartnerPage, PartnerPageHeader, type PartnerPageProps } from '../../_shared/partner-page';
@@ -23,7 +23,7 @@ export default async function LeadsPage({ params, searchParams }: PartnerPagePro
     : undefined;
   const page = pageParam(sp);
   const base = `${partnerPath(partnerId)}/leads`;
-  const { queryClient, partner, staff } = await loadPartnerPage(partnerId, base, {
+  const { queryClient, partner, member } = await loadPartnerPage(partnerId, base, {
     event: eventRef || undefined,
     type,
     page: page > 1 ? page : undefined,
@@ -35,8 +35,10 @@ export default async function LeadsPage({ params, searchParams }: PartnerPagePro
     ),
     eventRef ? queryClient.fetchQuery(trpc.leads.funnel.queryOptions({ partnerId, eventRef })) : null,
   ]);
-  // The CSV takes figures away: only for a role that may (`money`), as its route checks.
-  const csv = may(staff.role, 'money') ? withParams(`${base}/export`, { event: eventRef || undefined }) : null;
+  // The CSV takes figures away: only for a role that may (`money`; a partner's own users, `read`), as its route checks.
+  const csv = memberMay(member, 'money', 'read')
+    ? withParams(`${base}/export`, { event: eventRef || undefined })
+    : null;
 
   return (
     <>

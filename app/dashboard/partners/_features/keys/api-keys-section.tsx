@@ -42,7 +42,7 @@ export function ApiKeysSection({ partnerId, kind, channelId, title, description,
   const queryClient = useQueryClient();
   const { data: allKeys } = useSuspenseQuery(trpc.partners.keys.list.queryOptions({ partnerId, channelId }));
   const keys = allKeys.filter((k) => k.kind === kind);
-  const admin = useMay('admin');
+  const admin = useMay('admin', 'develop');
 
   const [createOpen, setCreateOpen] = useState(false);
   const [revoking, setRevoking] = useState<KeyRef | null>(null);

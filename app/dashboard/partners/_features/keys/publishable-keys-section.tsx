@@ -90,7 +90,7 @@ export function PublishableKeysSection({ partnerId, testPartnerId }: Props) {
 /** One partner row's active publishable key: whole, with copy and rotate. */
 function KeyRow({ partnerId, onRotate }: { partnerId: string; onRotate: (r: Rotating) => void }) {
   const trpc = useTRPC();
-  const admin = useMay('admin');
+  const admin = useMay('admin', 'develop');
   const { data: key } = useSuspenseQuery(trpc.partners.publishableKeys.get.queryOptions({ partnerId }));
   if (!key) {
     return (

@@ -23,11 +23,12 @@ export const PARTNER_SECTIONS = [
 
 export type PartnerSectionId = (typeof PARTNER_SECTIONS)[number]['id'];
 
-export function PartnerNav() {
+/** The anchors, but for the sections `without` names (those the signed-in member is not shown). */
+export function PartnerNav({ without = [] }: { without?: readonly PartnerSectionId[] }) {
   return (
     <nav className={styles.nav} aria-label="Partner sections" data-testid="partner-nav">
       <ul className={styles.list}>
-        {PARTNER_SECTIONS.map((s) => (
+        {PARTNER_SECTIONS.filter((s) => !without.includes(s.id)).map((s) => (
           <li key={s.id}>
             <a className={styles.link} href={`#${s.id}`}>
               {s.label}

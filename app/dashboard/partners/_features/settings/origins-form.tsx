@@ -108,11 +108,18 @@ function OriginsForm({ partnerId, field }: { partnerId: string; field: OriginsFi
   );
 }
 
+/** A warning's origins, whether the member may set them (`admin`), and otherwise who may (`setter`). */
+interface WarningProps {
+  origins: readonly string[];
+  admin: boolean;
+  setter?: string;
+}
+
 /**
  * On the partner's page while it has no allowed return origins: any site can be the return link. `admin`:
- * the member may set them (otherwise the warning says who can).
+ * the member may set them (otherwise the warning says who can: `setter`, Encore's admin by default).
  */
-export function ReturnOriginsWarning({ origins, admin }: { origins: readonly string[]; admin: boolean }) {
+export function ReturnOriginsWarning({ origins, admin, setter = 'An admin' }: WarningProps) {
   if (origins.length) return null;
   return (
     <OriginsWarning
@@ -121,14 +128,14 @@ export function ReturnOriginsWarning({ origins, admin }: { origins: readonly str
     >
       Without allowed return origins, fans get a back link only to the partner&apos;s own site (its support page&apos;s,
       when set), never to the page the partner named, and no site may frame the partner&apos;s buy, resale and sell
-      pages. {admin ? 'Set' : 'An admin sets'} the allowed return origins under <a href="#settings">Partner settings</a>
-      .
+      pages. {admin ? 'Set' : `${setter} sets`} the allowed return origins under{' '}
+      <a href="#settings">Partner settings</a>.
     </OriginsWarning>
   );
 }
 
 /** On the partner's page while it has no allowed widget origins: any site may show its widget. */
-export function WidgetOriginsWarning({ origins, admin }: { origins: readonly string[]; admin: boolean }) {
+export function WidgetOriginsWarning({ origins, admin, setter = 'An admin' }: WarningProps) {
   if (origins.length) return null;
   return (
     <OriginsWarning
@@ -136,7 +143,7 @@ export function WidgetOriginsWarning({ origins, admin }: { origins: readonly str
       title="Any origin may show this partner's widget: set its allowed widget origins"
     >
       Any web page can call Encore with the partner&apos;s publishable key and show its resale offers.{' '}
-      {admin ? 'Set' : 'An admin sets'} the allowed widget origins under <a href="#settings">Partner settings</a>.
+      {admin ? 'Set' : `${setter} sets`} the allowed widget origins under <a href="#settings">Partner settings</a>.
     </OriginsWarning>
   );
 }

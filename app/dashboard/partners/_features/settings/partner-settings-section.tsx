@@ -23,12 +23,13 @@ type Partner = inferRouterOutputs<AppRouter>['partners']['get'];
 /**
  * Renaming and disabling a partner. A disabled partner's keys answer 403 on every API; nothing is
  * deleted, and enabling it again restores access with the same keys. Only an admin changes them: other
- * roles read the settings.
+ * roles read the settings, but for the partner's own owner and developer, who set its origins (`develop`).
  */
 export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
   const trpc = useTRPC();
   const { data: partner } = useSuspenseQuery(trpc.partners.get.queryOptions({ partnerId }));
   const admin = useMay('admin');
+  const setsOrigins = useMay('admin', 'develop');
 
   return (
     <SectionCard
@@ -37,7 +38,17 @@ export function PartnerSettingsSection({ partnerId }: { partnerId: string }) {
       description="The partner's name and logo (shown on every fan page), its support contact for fans, the sites fans may return to, the sites whose pages may show its widget, and whether its API keys may be used."
     >
       <div className="card-body">
-        {admin ? <SettingsForms partner={partner} /> : <SettingsSummary partner={partner} />}
+        {admin ? (
+          <SettingsForms partner={partner} />
+        ) : setsOrigins ? (
+          <>
+            <SettingsSummary partner={partner} withOrigins={false} />
+            <ReturnOriginsForm partnerId={partner.id} />
+            <WidgetOriginsForm partnerId={partner.id} />
+          </>
+        ) : (
+          <SettingsSummary partner={partner} withOrigins />
+        )}
       </div>
     </SectionCard>
   );
@@ -57,8 +68,8 @@ function SettingsForms({ partner }: { partner: Partner }) {
   );
 }
 
-/** What the forms hold, as text, for a role that may not change them. */
-function SettingsSummary({ partner }: { partner: Partner }) {
+/** What the forms hold, as text, for a role that may not change them (the origins too unless `withOrigins` is false). */
+function SettingsSummary({ partner, withOrigins }: { partner: Partner; withOrigins: boolean }) {
   const none = <span className="muted">None</span>;
   const origins = (list: string[], emptyMeans: string) =>
     list.length === 0 ? (
@@ -78,8 +89,14 @@ function SettingsSummary({ partner }: { partner: Partner }) {
         {partner.supportUrl ? <code className="mono">{partner.supportUrl}</code> : none}
       </Detail>
       <Detail term="Support e-mail">{partner.supportEmail ?? none}</Detail>
-      <Detail term="Allowed return origins">{origins(partner.returnOrigins, 'any returnTo is accepted')}</Detail>
-      <Detail term="Allowed widget origins">{origins(partner.widgetOrigins, 'any site may show the widget')}</Detail>
+      {withOrigins ? (
+        <>
+          <Detail term="Allowed return origins">{origins(partner.returnOrigins, 'any returnTo is accepted')}</Detail>
+          <Detail term="Allowed widget origins">
+            {origins(partner.widgetOrigins, 'any site may show the widget')}
+          </Detail>
+        </>
+      ) : null}
       <Detail term="Status">
         {partner.disabledAt !== null ? <Badge tone="danger">Disabled</Badge> : <Badge tone="success">Active</Badge>}
       </Detail>

@@ -20,7 +20,7 @@ import { partnerPath } from '../../_shared/paths';
 export function TestModeSection({ partnerId, testPartnerId }: { partnerId: string; testPartnerId?: string }) {
   const trpc = useTRPC();
   const { data: twin } = useSuspenseQuery(trpc.partners.testMode.get.queryOptions({ partnerId }));
-  const admin = useMay('admin');
+  const admin = useMay('admin', 'develop');
   const testId = testPartnerId ?? twin?.id;
   if (!testId) return null;
   const onTwin = testPartnerId !== undefined;

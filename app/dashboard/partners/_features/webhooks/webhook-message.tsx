@@ -35,7 +35,7 @@ export function WebhookMessageDetail({ partnerId, messageId }: { partnerId: stri
   const attempts = [...data.attempts].reverse();
   const delivered = message.status === 'delivered';
   const [confirmReplay, setConfirmReplay] = useState(false);
-  const admin = useMay('admin');
+  const admin = useMay('admin', 'develop');
   // The attempt count when a retry was queued: the note stays until the next attempt is recorded.
   const [queuedAt, setQueuedAt] = useState<number | null>(null);
 

@@ -37,7 +37,7 @@ export function WebhooksSection({ partnerId }: { partnerId: string }) {
   const { data: endpoint } = useSuspenseQuery(trpc.webhooks.endpoint.get.queryOptions({ partnerId }));
   // The signing secret lives only here, for as long as staff need to copy it.
   const [shownSecret, setShownSecret] = useState<{ value: string; rotated: boolean } | null>(null);
-  const admin = useMay('admin');
+  const admin = useMay('admin', 'develop');
 
   return (
     <SectionCard
@@ -250,7 +250,7 @@ function SigningAndTest({ endpoint, onRotated }: { endpoint: Endpoint; onRotated
   const queryClient = useQueryClient();
   const partnerId = endpoint.partnerId;
   const [confirmRotate, setConfirmRotate] = useState(false);
-  const admin = useMay('admin');
+  const admin = useMay('admin', 'develop');
 
   const rotate = useMutation(
     trpc.webhooks.endpoint.rotateSecret.mutationOptions({

@@ -60,6 +60,7 @@ export default async function ChannelPage({ params, searchParams }: Props) {
       ]);
       return { channel, listings, sales };
     },
+    { staffOnly: true },
   );
   void queryClient.prefetchQuery(trpc.partners.keys.list.queryOptions({ partnerId, channelId }));
   void queryClient.prefetchQuery(trpc.channels.payoutSetup.queryOptions({ partnerId, channelId }));
