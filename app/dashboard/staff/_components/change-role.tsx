@@ -2,10 +2,9 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ActionForm, FormActions, type FormValues } from '@/components/ui/action-form';
-import { Button } from '@/components/ui/button';
+import type { FormValues } from '@/components/ui/action-form';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Dialog } from '@/components/ui/dialog';
+import { ChangeRoleDialog } from '@/components/dashboard/people';
 import { ROLE_LABELS } from '@/components/dashboard/role-names';
 import { useStaffRole } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
@@ -58,39 +57,13 @@ export function ChangeRoleButton({
 
   return (
     <>
-      <Button
-        size="sm"
-        variant="ghost"
-        aria-label={`Change the role of ${member.email}`}
-        onClick={() => {
-          change.reset();
-          setOpen(true);
-        }}
-      >
-        Change role
-      </Button>
-      <Dialog
-        open={open}
-        title={`Change the role of ${member.email}`}
-        description={<p>The new role holds from their next click; they stay signed in.</p>}
-        onClose={() => {
-          if (!change.isPending) setOpen(false);
-        }}
-      >
-        <ActionForm aria-label={`Role of ${member.email}`} onSubmit={submit} error={change.error}>
-          <RoleSelect
-            data-autofocus
-            defaultValue={member.role}
-            roles={STAFF_ROLES.filter((r) => mayGiveRole(ownRole, r))}
-          />
-          <FormActions
-            submit="Change role"
-            pending={change.isPending}
-            pendingLabel="Changing…"
-            onCancel={() => setOpen(false)}
-          />
-        </ActionForm>
-      </Dialog>
+      <ChangeRoleDialog email={member.email} open={open} setOpen={setOpen} mutation={change} onSubmit={submit}>
+        <RoleSelect
+          data-autofocus
+          defaultValue={member.role}
+          roles={STAFF_ROLES.filter((r) => mayGiveRole(ownRole, r))}
+        />
+      </ChangeRoleDialog>
       <ConfirmDialog
         open={demotingTo !== null}
         title={`Make ${member.email} ${demotingTo ? ROLE_LABELS[demotingTo].name : ''}?`}

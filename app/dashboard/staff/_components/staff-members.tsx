@@ -5,13 +5,16 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { useState } from 'react';
 import { ActionForm, FormActions } from '@/components/ui/action-form';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { Field } from '@/components/ui/field';
-import { OneTimeSecret } from '@/components/ui/secret-reveal';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
+import {
+  InvitationLink,
+  PendingInvitations,
+  RemovePersonButton,
+  RemovePersonDialog,
+} from '@/components/dashboard/people';
 import { ROLE_LABELS } from '@/components/dashboard/role-names';
 import { useMay, useStaffRole } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
@@ -84,30 +87,22 @@ function Members({ data, refresh }: { data: StaffList; refresh: () => Promise<un
                 {(admin || self) && <EndSessionsButton member={m} self={self} />}
                 {admin && !self && <ChangeRoleButton member={m} onChanged={refresh} />}
                 {admin && !self && !lastMember && (
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    className="btn-danger-text"
-                    aria-label={`Remove ${m.email}`}
+                  <RemovePersonButton
+                    email={m.email}
                     onClick={() => {
                       remove.reset();
                       setRemoving({ id: m.id, email: m.email });
                     }}
-                  >
-                    Remove
-                  </Button>
+                  />
                 )}
               </td>
             </tr>
           );
         })}
       </Table>
-      <ConfirmDialog
-        open={removing !== null}
-        title={`Remove ${removing?.email ?? ''}?`}
-        description={<p>They are signed out at once and can no longer sign in. You can invite them again later.</p>}
+      <RemovePersonDialog
+        person={removing}
         confirmLabel="Remove member"
-        pendingLabel="Removing…"
         pending={remove.isPending}
         error={remove.error}
         onCancel={() => setRemoving(null)}
@@ -139,44 +134,12 @@ function Invitations({
       }
     >
       {admin && <InviteForm refresh={refresh} />}
-      {invitations.length > 0 ? (
-        <Table
-          label="Pending invitations"
-          columns={['E-mail', 'Role', 'Invited', 'Expires', ...(admin ? [ACTIONS_COLUMN] : [])]}
-        >
-          {invitations.map((i) => (
-            <tr key={i.id} data-invitation-email={i.email}>
-              <td>{i.email}</td>
-              <td>{ROLE_LABELS[i.role].name}</td>
-              <td>
-                <Time value={i.createdAt} />
-              </td>
-              <td>
-                <Time value={i.expiresAt} />
-              </td>
-              {admin && (
-                <td className="actions">
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    aria-label={`Revoke the invitation for ${i.email}`}
-                    pending={revokeInvitation.isPending && revokeInvitation.variables?.invitationId === i.id}
-                    onClick={() => revokeInvitation.mutate({ invitationId: i.id })}
-                  >
-                    Revoke
-                  </Button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </Table>
-      ) : (
-        !admin && (
-          <div className="card-body">
-            <p className="muted">No pending invitations.</p>
-          </div>
-        )
-      )}
+      <PendingInvitations
+        invitations={invitations}
+        roleName={(role) => ROLE_LABELS[role].name}
+        revokingId={revokeInvitation.isPending ? (revokeInvitation.variables?.invitationId ?? null) : null}
+        onRevoke={admin ? (invitationId) => revokeInvitation.mutate({ invitationId }) : null}
+      />
     </SectionCard>
   );
 }
@@ -197,24 +160,11 @@ function InviteForm({ refresh }: { refresh: () => Promise<unknown> }) {
     }),
   );
   const emailError = fieldErrors(invite.error).email ?? null;
-  const inviteLink =
-    invite.data && typeof window !== 'undefined'
-      ? `${window.location.origin}/invite/${encodeURIComponent(invite.data.token)}`
-      : null;
   const roles = STAFF_ROLES.filter((r) => mayGiveRole(ownRole, r));
 
   return (
     <div className="card-body">
-      {invite.data && inviteLink && (
-        <OneTimeSecret
-          title={`Invitation for ${invite.data.invitation.email} (${ROLE_LABELS[invite.data.invitation.role].name}) created. Copy the link now.`}
-          label="Invitation link"
-          value={inviteLink}
-          onDone={() => invite.reset()}
-        >
-          It is shown once and works once, until <Time value={invite.data.invitation.expiresAt} />.
-        </OneTimeSecret>
-      )}
+      <InvitationLink made={invite.data} roleName={(role) => ROLE_LABELS[role].name} onDone={() => invite.reset()} />
       <ActionForm
         key={inviteRound}
         aria-label="Invite a staff member"

@@ -5,14 +5,17 @@ import type { inferRouterOutputs } from '@trpc/server';
 import { useState } from 'react';
 import { ActionForm, FormActions, type FormValues } from '@/components/ui/action-form';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Dialog } from '@/components/ui/dialog';
 import { Field, SelectField } from '@/components/ui/field';
-import { OneTimeSecret } from '@/components/ui/secret-reveal';
 import { ACTIONS_COLUMN, Table } from '@/components/ui/table';
 import { Time } from '@/components/ui/time';
+import {
+  ChangeRoleDialog,
+  InvitationLink,
+  PendingInvitations,
+  RemovePersonButton,
+  RemovePersonDialog,
+} from '@/components/dashboard/people';
 import { PARTNER_ROLE_LABELS } from '@/components/dashboard/role-names';
 import { useMay } from '@/components/dashboard/staff-role';
 import { useTRPC } from '@/components/trpc/client';
@@ -89,18 +92,13 @@ function Users({
                 <td className="actions">
                   {!self && <ChangeRoleButton partnerId={partnerId} user={u} onChanged={refresh} />}
                   {!self && (
-                    <Button
-                      size="sm"
-                      variant="ghost"
-                      className="btn-danger-text"
-                      aria-label={`Remove ${u.email}`}
+                    <RemovePersonButton
+                      email={u.email}
                       onClick={() => {
                         remove.reset();
                         setRemoving(u);
                       }}
-                    >
-                      Remove
-                    </Button>
+                    />
                   )}
                 </td>
               )}
@@ -108,12 +106,9 @@ function Users({
           );
         })}
       </Table>
-      <ConfirmDialog
-        open={removing !== null}
-        title={`Remove ${removing?.email ?? ''}?`}
-        description={<p>They are signed out at once and can no longer sign in. You can invite them again later.</p>}
+      <RemovePersonDialog
+        person={removing}
         confirmLabel="Remove user"
-        pendingLabel="Removing…"
         pending={remove.isPending}
         error={remove.error}
         onCancel={() => setRemoving(null)}
@@ -163,37 +158,9 @@ function ChangeRoleButton({
     else change.mutate({ partnerId, userId: user.id, role });
   }
   return (
-    <>
-      <Button
-        size="sm"
-        variant="ghost"
-        aria-label={`Change the role of ${user.email}`}
-        onClick={() => {
-          change.reset();
-          setOpen(true);
-        }}
-      >
-        Change role
-      </Button>
-      <Dialog
-        open={open}
-        title={`Change the role of ${user.email}`}
-        description={<p>The new role holds from their next click; they stay signed in.</p>}
-        onClose={() => {
-          if (!change.isPending) setOpen(false);
-        }}
-      >
-        <ActionForm aria-label={`Role of ${user.email}`} onSubmit={submit} error={change.error}>
-          <PartnerRoleSelect defaultValue={user.role} inDialog />
-          <FormActions
-            submit="Change role"
-            pending={change.isPending}
-            pendingLabel="Changing…"
-            onCancel={() => setOpen(false)}
-          />
-        </ActionForm>
-      </Dialog>
-    </>
+    <ChangeRoleDialog email={user.email} open={open} setOpen={setOpen} mutation={change} onSubmit={submit}>
+      <PartnerRoleSelect defaultValue={user.role} inDialog />
+    </ChangeRoleDialog>
   );
 }
 
@@ -220,44 +187,12 @@ function Invitations({
       }
     >
       {manage && <InviteForm partnerId={partnerId} refresh={refresh} />}
-      {invitations.length > 0 ? (
-        <Table
-          label="Pending invitations"
-          columns={['E-mail', 'Role', 'Invited', 'Expires', ...(manage ? [ACTIONS_COLUMN] : [])]}
-        >
-          {invitations.map((i) => (
-            <tr key={i.id} data-invitation-email={i.email}>
-              <td>{i.email}</td>
-              <td>{roleName(i.role)}</td>
-              <td>
-                <Time value={i.createdAt} />
-              </td>
-              <td>
-                <Time value={i.expiresAt} />
-              </td>
-              {manage && (
-                <td className="actions">
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    aria-label={`Revoke the invitation for ${i.email}`}
-                    pending={revoke.isPending && revoke.variables?.invitationId === i.id}
-                    onClick={() => revoke.mutate({ partnerId, invitationId: i.id })}
-                  >
-                    Revoke
-                  </Button>
-                </td>
-              )}
-            </tr>
-          ))}
-        </Table>
-      ) : (
-        !manage && (
-          <div className="card-body">
-            <p className="muted">No pending invitations.</p>
-          </div>
-        )
-      )}
+      <PendingInvitations
+        invitations={invitations}
+        roleName={roleName}
+        revokingId={revoke.isPending ? (revoke.variables?.invitationId ?? null) : null}
+        onRevoke={manage ? (invitationId) => revoke.mutate({ partnerId, invitationId }) : null}
+      />
     </SectionCard>
   );
 }
@@ -277,22 +212,9 @@ function InviteForm({ partnerId, refresh }: { partnerId: string; refresh: () => 
     }),
   );
   const emailError = fieldErrors(invite.error).email ?? null;
-  const link =
-    invite.data && typeof window !== 'undefined'
-      ? `${window.location.origin}/invite/${encodeURIComponent(invite.data.token)}`
-      : null;
   return (
     <div className="card-body">
-      {invite.data && link && (
-        <OneTimeSecret
-          title={`Invitation for ${invite.data.invitation.email} (${roleName(invite.data.invitation.role)}) created. Copy the link now.`}
-          label="Invitation link"
-          value={link}
-          onDone={() => invite.reset()}
-        >
-          It is shown once and works once, until <Time value={invite.data.invitation.expiresAt} />.
-        </OneTimeSecret>
-      )}
+      <InvitationLink made={invite.data} roleName={roleName} onDone={() => invite.reset()} />
       <ActionForm
         key={round}
         aria-label="Invite a user"
