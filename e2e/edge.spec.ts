@@ -1,5 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { runningEmbeddedUrl } from '../db/embedded';
 import { EDGE_FRESHNESS_MS } from '../server/lib/freshness';
 import { type Edge, sharedPageRenders, startEdge } from '../server/testing/edge';
 import { expect, test } from './fixtures';
@@ -13,6 +11,7 @@ import {
   syncedTicket,
   syncTickets,
 } from './helpers';
+import { startInstance, stopInstances } from './instances';
 
 /*
  * The reference edge (edge/nginx.conf, Debian's nginx) in front of two more instances of the built app on
@@ -27,7 +26,6 @@ const REF = `EDGE-${RUN}`;
 const SELLER = `edge-seller-${RUN}@fans.test`;
 const RETURN_TO = 'https://tickets.partner.example/events/edge';
 
-const instances: ChildProcess[] = [];
 let edge: Edge;
 let partnerKey = '';
 let partnerId = '';
@@ -42,48 +40,16 @@ const renders = (counter: 'renders' | 'unchanged' = 'renders') =>
     counter,
   );
 
-/** Starts one more instance of the built app, as `npm start` does; resolves when it answers /healthz. */
-async function startInstance(port: number, publicUrl: string): Promise<ChildProcess> {
-  const database = process.env.DATABASE_URL ?? runningEmbeddedUrl(process.env.E2E_DATA_DIR ?? '');
-  if (!database) throw new Error('the e2e server’s database is not running');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/start.ts', '-p', String(port), '-H', '127.0.0.1'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: database,
-      DATA_DIR: '',
-      EDGE_CACHE: '1',
-      TRUSTED_PROXY_HOPS: '1',
-      METRICS_TOKEN,
-      // The e2e server works the jobs; these two only serve.
-      JOBS_WORKER: '0',
-      JOBS_SCHEDULES: '0',
-      DEMO_PARTNER: '0',
-      LOG_LEVEL: 'warn',
-      PUBLIC_BASE_URL: publicUrl,
-      NEXTAUTH_URL: publicUrl,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let output = '';
-  child.stderr!.on('data', (b: Buffer) => (output = (output + b.toString()).slice(-4000)));
-  instances.push(child);
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`instance on ${port} exited: ${output}`);
-    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return child;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
   test.setTimeout(240_000);
   edge = await startEdge({ upstreams: PORTS.map((p) => `127.0.0.1:${p}`) });
-  await Promise.all(PORTS.map((port) => startInstance(port, edge.url)));
+  await Promise.all(
+    PORTS.map((port) =>
+      startInstance({ port, publicUrl: edge.url, env: { EDGE_CACHE: '1', TRUSTED_PROXY_HOPS: '1', METRICS_TOKEN } }),
+    ),
+  );
   ({ apiKey: partnerKey, partnerId } = await createPartner(`Edge Partner ${RUN}`));
   await pushCappedEurEvent(request, partnerKey, { ref: REF, title: `Edge Night ${RUN}`, description: '<p>Edge</p>' });
   await syncTickets(request, partnerKey, [syncedTicket(REF, `EDGE-T1-${RUN}`, SELLER, { price: 40 })]);
@@ -93,16 +59,7 @@ test.beforeAll(async ({ request }) => {
 
 test.afterAll(async () => {
   await edge?.stop();
-  await Promise.all(
-    instances.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
+  await stopInstances();
 });
 
 test('two anonymous fans on one address cost one render; a shared link’s parameters change nothing', async () => {
