@@ -7,10 +7,10 @@ import { HOTP, Secret } from 'otpauth';
  * or after the server's is taken too, for a phone's clock that drifts; the caller refuses a step it has seen.
  */
 
-export const TOTP_PERIOD_SECONDS = 30;
-export const TOTP_DIGITS = 6;
+const TOTP_PERIOD_SECONDS = 30;
+const TOTP_DIGITS = 6;
 /** Steps either side of now whose code is accepted (±30 s of clock drift). */
-export const TOTP_DRIFT_STEPS = 1;
+const TOTP_DRIFT_STEPS = 1;
 const ISSUER = 'Encore';
 
 /** A new secret: 20 random bytes (160 bits, RFC 4226's recommendation) as base32, as the apps take it. */

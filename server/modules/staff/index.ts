@@ -39,9 +39,7 @@ export {
   countedCodeAttempt,
   SIGN_IN_LIMITED,
   SignInLimitedError,
-  TWO_FACTOR_REFUSED,
-  TWO_FACTOR_REQUIRED,
   TwoFactorSignInError,
   verifyStaffCredentials,
 } from './sign-in';
-export { beginTwoFactor, disableTwoFactor, enableTwoFactor, type TwoFactorStatus, twoFactorStatus } from './two-factor';
+export { beginTwoFactor, disableTwoFactor, enableTwoFactor, twoFactorStatus } from './two-factor';

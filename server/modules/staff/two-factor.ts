@@ -1,4 +1,5 @@
 import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
+import QRCode from 'qrcode';
 import type { DbOrTx } from '@/db';
 import { staffUsers } from '@/db/schema/staff';
 import { AppError, conflict, notFound } from '@/server/lib/errors';
@@ -13,7 +14,7 @@ import { twoFactorCodeInput } from './schemas';
  */
 
 /** Whether two-factor sign-in is on for the member, since when, and whether a set-up waits for its code. */
-export interface TwoFactorStatus {
+interface TwoFactorStatus {
   enabled: boolean;
   enabledAt: Date | null;
   pending: boolean;
@@ -44,9 +45,12 @@ export async function twoFactorStatus(memberId: string, db: DbOrTx): Promise<Two
 
 /**
  * Starts (or starts again) the set-up: a new secret, kept but not yet in force. The answer is the only
- * place the secret is shown, as text and as the otpauth:// URI an app reads.
+ * place the secret is shown: as text, as the otpauth:// URI an app reads, and as that URI's QR code (SVG).
  */
-export async function beginTwoFactor(memberId: string, db: DbOrTx): Promise<{ secret: string; uri: string }> {
+export async function beginTwoFactor(
+  memberId: string,
+  db: DbOrTx,
+): Promise<{ secret: string; uri: string; qrSvg: string }> {
   const row = await rowOf(memberId, db);
   if (row.totpEnabledAt) throw conflict('Two-factor sign-in is already on: turn it off first to set up a new app.');
   const secret = newTotpSecret();
@@ -54,7 +58,9 @@ export async function beginTwoFactor(memberId: string, db: DbOrTx): Promise<{ se
     .update(staffUsers)
     .set({ totpSecret: secret, totpEnabledAt: null, totpLastStep: null })
     .where(and(eq(staffUsers.id, memberId), isNull(staffUsers.totpEnabledAt)));
-  return { secret, uri: totpUri(secret, row.email) };
+  const uri = totpUri(secret, row.email);
+  const qrSvg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
+  return { secret, uri, qrSvg };
 }
 
 const wrongCode = (message: string) => new AppError('BAD_REQUEST', message, { details: [{ path: 'code', message }] });
