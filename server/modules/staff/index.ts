@@ -42,4 +42,4 @@ export {
   TwoFactorSignInError,
   verifyStaffCredentials,
 } from './sign-in';
-export { beginTwoFactor, disableTwoFactor, enableTwoFactor, twoFactorStatus } from './two-factor';
+export { beginTwoFactor, switchTwoFactor, twoFactorStatus } from './two-factor';

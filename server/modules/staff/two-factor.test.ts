@@ -15,7 +15,7 @@ import {
   TwoFactorSignInError,
   verifyStaffCredentials,
 } from './sign-in';
-import { beginTwoFactor, disableTwoFactor, enableTwoFactor, spendTotpCode, twoFactorStatus } from './two-factor';
+import { beginTwoFactor, spendTotpCode, switchTwoFactor, twoFactorStatus } from './two-factor';
 
 const createCaller = createCallerFactory(appRouter);
 let seq = 0;
@@ -27,7 +27,7 @@ const STEP = 30_000;
 async function enrolled(tag: string, at = Date.now()) {
   const member = await createStaff({ email: uniqueEmail(tag), password: PASSWORD, role: 'viewer' }, getDb());
   const { secret } = await beginTwoFactor(member.id, getDb());
-  await enableTwoFactor(member.id, { code: totpCode(secret, at) }, getDb(), at);
+  await switchTwoFactor(member.id, true, { code: totpCode(secret, at) }, getDb(), at);
   return { member, secret };
 }
 
@@ -58,10 +58,10 @@ describe('turning two-factor sign-in on and off', () => {
 
     const now = Date.now();
     await expect(
-      enableTwoFactor(member.id, { code: '000000' === totpCode(secret, now) ? '111111' : '000000' }, getDb()),
+      switchTwoFactor(member.id, true, { code: '000000' === totpCode(secret, now) ? '111111' : '000000' }, getDb()),
     ).rejects.toMatchObject({ code: 'BAD_REQUEST', details: [{ path: 'code' }] });
-    await expect(enableTwoFactor(member.id, { code: 'abc' }, getDb())).rejects.toThrow(/6-digit code/);
-    await enableTwoFactor(member.id, { code: totpCode(secret, now) }, getDb(), now);
+    await expect(switchTwoFactor(member.id, true, { code: 'abc' }, getDb())).rejects.toThrow(/6-digit code/);
+    await switchTwoFactor(member.id, true, { code: totpCode(secret, now) }, getDb(), now);
     expect(await twoFactorStatus(member.id, getDb())).toMatchObject({ enabled: true, pending: false });
     // A second set-up would change the secret under a working app: turned off first.
     await expect(beginTwoFactor(member.id, getDb())).rejects.toMatchObject({ code: 'CONFLICT' });
@@ -70,13 +70,13 @@ describe('turning two-factor sign-in on and off', () => {
   it('turns off with a current code, not with a wrong or spent one', async () => {
     const at = Date.now();
     const { member, secret } = await enrolled('disable', at);
-    await expect(disableTwoFactor(member.id, { code: totpCode(secret, at) }, getDb(), at)).rejects.toThrow(
+    await expect(switchTwoFactor(member.id, false, { code: totpCode(secret, at) }, getDb(), at)).rejects.toThrow(
       /used already/,
     );
     await expect(
-      disableTwoFactor(member.id, { code: totpCode(secret, at + 5 * STEP) }, getDb(), at + STEP),
+      switchTwoFactor(member.id, false, { code: totpCode(secret, at + 5 * STEP) }, getDb(), at + STEP),
     ).rejects.toThrow(/not right/);
-    await disableTwoFactor(member.id, { code: totpCode(secret, at + STEP) }, getDb(), at + STEP);
+    await switchTwoFactor(member.id, false, { code: totpCode(secret, at + STEP) }, getDb(), at + STEP);
     expect(await twoFactorStatus(member.id, getDb())).toEqual({ enabled: false, enabledAt: null, pending: false });
     const [row] = await getDb().select().from(staffUsers).where(eq(staffUsers.id, member.id));
     expect(row).toMatchObject({ totpSecret: null, totpEnabledAt: null, totpLastStep: null });

@@ -63,7 +63,6 @@ export async function beginTwoFactor(
   return { secret, uri, qrSvg };
 }
 
-const wrongCode = (message: string) => new AppError('BAD_REQUEST', message, { details: [{ path: 'code', message }] });
 const WRONG = 'That code is not right: enter the 6-digit code your authenticator app shows now.';
 const REUSED = 'That code was used already: wait for the next code of your authenticator app.';
 
@@ -95,43 +94,38 @@ export async function spendTotpCode(
   return spent.length ? null : 'reused';
 }
 
-/** Turns two-factor sign-in on once `code` shows the member's app holds the secret just set up. */
-export async function enableTwoFactor(
-  memberId: string,
-  input: unknown,
-  db: DbOrTx,
-  atMs = Date.now(),
-): Promise<{ enabledAt: Date }> {
+/** Spends the input's code, or refuses it with a message at the `code` field. */
+async function spendOrRefuse(memberId: string, secret: string, input: unknown, db: DbOrTx, atMs: number) {
   const { code } = twoFactorCodeInput.parse(input);
-  const row = await rowOf(memberId, db);
-  if (row.totpEnabledAt) throw conflict('Two-factor sign-in is already on.');
-  if (!row.totpSecret) throw conflict('Start the set-up first: there is no secret waiting for a code.');
-  const refused = await spendTotpCode(memberId, row.totpSecret, code, db, atMs);
-  if (refused) throw wrongCode(refused === 'reused' ? REUSED : WRONG);
-  const [done] = await db
-    .update(staffUsers)
-    .set({ totpEnabledAt: new Date(atMs) })
-    .where(and(eq(staffUsers.id, memberId), isNull(staffUsers.totpEnabledAt)))
-    .returning({ enabledAt: staffUsers.totpEnabledAt });
-  if (!done?.enabledAt) throw conflict('Two-factor sign-in is already on.');
-  return { enabledAt: done.enabledAt };
+  const refused = await spendTotpCode(memberId, secret, code, db, atMs);
+  if (!refused) return;
+  const message = refused === 'reused' ? REUSED : WRONG;
+  throw new AppError('BAD_REQUEST', message, { details: [{ path: 'code', message }] });
 }
 
-/** Turns two-factor sign-in off; a current code (not one used before) is the proof that it is the member. */
-export async function disableTwoFactor(
+/**
+ * Turns two-factor sign-in on (`on`: once the code shows the member's app holds the secret just set up) or
+ * off (a current code, not one used before, is the proof that it is the member), in one conditional update.
+ */
+export async function switchTwoFactor(
   memberId: string,
+  on: boolean,
   input: unknown,
   db: DbOrTx,
   atMs = Date.now(),
-): Promise<{ disabled: true }> {
-  const { code } = twoFactorCodeInput.parse(input);
+): Promise<{ enabled: boolean }> {
   const row = await rowOf(memberId, db);
-  if (!row.totpEnabledAt || !row.totpSecret) throw conflict('Two-factor sign-in is not on.');
-  const refused = await spendTotpCode(memberId, row.totpSecret, code, db, atMs);
-  if (refused) throw wrongCode(refused === 'reused' ? REUSED : WRONG);
-  await db
+  const already = on ? 'Two-factor sign-in is already on.' : 'Two-factor sign-in is not on.';
+  if (Boolean(row.totpEnabledAt) === on) throw conflict(already);
+  if (!row.totpSecret) throw conflict('Start the set-up first: there is no secret waiting for a code.');
+  await spendOrRefuse(memberId, row.totpSecret, input, db, atMs);
+  const [done] = await db
     .update(staffUsers)
-    .set({ totpSecret: null, totpEnabledAt: null, totpLastStep: null })
-    .where(and(eq(staffUsers.id, memberId), isNotNull(staffUsers.totpEnabledAt)));
-  return { disabled: true };
+    .set(on ? { totpEnabledAt: new Date(atMs) } : { totpSecret: null, totpEnabledAt: null, totpLastStep: null })
+    .where(
+      and(eq(staffUsers.id, memberId), on ? isNull(staffUsers.totpEnabledAt) : isNotNull(staffUsers.totpEnabledAt)),
+    )
+    .returning({ id: staffUsers.id });
+  if (!done) throw conflict(already);
+  return { enabled: on };
 }

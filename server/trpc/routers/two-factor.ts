@@ -3,8 +3,7 @@ import { audited } from '@/server/modules/audit';
 import {
   beginTwoFactor,
   countedCodeAttempt,
-  disableTwoFactor,
-  enableTwoFactor,
+  switchTwoFactor,
   twoFactorCodeInput,
   twoFactorStatus,
 } from '@/server/modules/staff';
@@ -13,13 +12,25 @@ import { type Actor, auditActorOf, partnerProcedure, router } from '../init';
 /** Every member, staff or a partner's user, sets up their own two-factor sign-in: nobody else's. */
 const self = () => partnerProcedure('self', 'self', 'resolver');
 
-/** The audit record's partner (a partner user's, so their partner's log shows it) and target: the member. */
-function recordOf(actor: Actor) {
-  return {
-    actor: auditActorOf(actor),
-    partnerId: actor.kind === 'partner_user' ? actor.member.partnerId : null,
-    target: { type: actor.kind === 'staff' ? 'staff' : 'partner_user', id: actor.member.id },
-  };
+/**
+ * Turning it on or off with a code: counted like a sign-in attempt (a wrong code is a failure), and recorded
+ * with the member as the target, under their partner for a partner's user (so their partner's log shows it).
+ */
+function switchWithCode(actor: Actor, input: { code: string }, on: boolean) {
+  return countedCodeAttempt(actor.member.email, getDb(), () =>
+    audited(
+      ({ tx }) => switchTwoFactor(actor.member.id, on, input, tx),
+      {
+        actor: auditActorOf(actor),
+        partnerId: actor.kind === 'partner_user' ? actor.member.partnerId : null,
+        target: { type: actor.kind === 'staff' ? 'staff' : 'partner_user', id: actor.member.id },
+        action: on ? 'two_factor.enabled' : 'two_factor.disabled',
+        before: async () => ({ twoFactor: !on }),
+        after: () => ({ twoFactor: on }),
+      },
+      getDb(),
+    ),
+  );
 }
 
 /**
@@ -32,34 +43,8 @@ export const twoFactorRouter = router({
   begin: self().mutation(({ ctx }) => beginTwoFactor(ctx.actor.member.id, getDb())),
   enable: self()
     .input(twoFactorCodeInput)
-    .mutation(({ ctx, input }) =>
-      countedCodeAttempt(ctx.actor.member.email, getDb(), () =>
-        audited(
-          ({ tx }) => enableTwoFactor(ctx.actor.member.id, input, tx),
-          {
-            ...recordOf(ctx.actor),
-            action: 'two_factor.enabled',
-            before: async () => ({ twoFactor: false }),
-            after: () => ({ twoFactor: true }),
-          },
-          getDb(),
-        ),
-      ),
-    ),
+    .mutation(({ ctx, input }) => switchWithCode(ctx.actor, input, true)),
   disable: self()
     .input(twoFactorCodeInput)
-    .mutation(({ ctx, input }) =>
-      countedCodeAttempt(ctx.actor.member.email, getDb(), () =>
-        audited(
-          ({ tx }) => disableTwoFactor(ctx.actor.member.id, input, tx),
-          {
-            ...recordOf(ctx.actor),
-            action: 'two_factor.disabled',
-            before: async () => ({ twoFactor: true }),
-            after: () => ({ twoFactor: false }),
-          },
-          getDb(),
-        ),
-      ),
-    ),
+    .mutation(({ ctx, input }) => switchWithCode(ctx.actor, input, false)),
 });

@@ -130,14 +130,12 @@ function Confirm({ enrolment, onDone, onCancel }: { enrolment: Enrolment; onDone
 function TurnOff({ enabledAt, refresh }: { enabledAt: Date | null; refresh: () => Promise<unknown> }) {
   const trpc = useTRPC();
   const [open, setOpen] = useState(false);
-  const disable = useMutation(
-    trpc.twoFactor.disable.mutationOptions({
-      onSuccess: () => {
-        setOpen(false);
-        void refresh();
-      },
-    }),
-  );
+  // Closing the dialog and reading the status again: the card then shows it off.
+  const done = async () => {
+    setOpen(false);
+    await refresh();
+  };
+  const disable = useMutation(trpc.twoFactor.disable.mutationOptions({ onSuccess: done }));
   const errors = fieldErrors(disable.error);
   return (
     <>
