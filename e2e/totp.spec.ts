@@ -1,6 +1,6 @@
 import { totpCode } from '../server/lib/totp';
 import { type Browser, expect, type Locator, type Page, test } from './fixtures';
-import { axe, hydrated, RUN, signIn } from './helpers';
+import { axe, createPartner, hydrated, RUN, signIn } from './helpers';
 
 /*
  * Two-factor sign-in, as a member uses it: a new member sets it up on their Security page (the code is
@@ -24,9 +24,16 @@ async function shots(page: Page, name: string, ready: Locator) {
   await page.setViewportSize({ width: 1280, height: 720 });
 }
 
-/** The admin invites a viewer (the tRPC call the invite form makes); the member joins in a browser of their own. */
-async function newMember(browser: Browser, admin: Page): Promise<Page> {
-  const res = await admin.request.post('/api/trpc/staff.invite', { data: { json: { email: EMAIL, role: 'viewer' } } });
+/**
+ * The admin invites a viewer (the tRPC call the invite form makes): of Encore's staff, or of `partnerId` as
+ * the partner's user. The member joins in a browser of their own.
+ */
+async function newMember(browser: Browser, admin: Page, email = EMAIL, partnerId?: string): Promise<Page> {
+  const res = partnerId
+    ? await admin.request.post('/api/trpc/partnerUsers.invite', {
+        data: { json: { partnerId, email, role: 'viewer' } },
+      })
+    : await admin.request.post('/api/trpc/staff.invite', { data: { json: { email, role: 'viewer' } } });
   expect(res.status(), await res.text()).toBe(200);
   const { token } = (await res.json()).result.data.json as { token: string };
   const page = await (await browser.newContext()).newPage();
@@ -48,6 +55,34 @@ async function passwordStep(page: Page) {
   await expect(page.getByTestId('signin-code-step')).toContainText(EMAIL);
 }
 
+/** Sets it up on the Security page the member is on, turned on with the current code; the secret shown. */
+async function turnOn(member: Page, name?: string): Promise<string> {
+  const card = member.getByTestId('two-factor');
+  await expect(card).toContainText('Off');
+  await hydrated(member, '[data-testid="two-factor"] button');
+  await card.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+  const secret = (await card.getByTestId('secret-value').textContent())!.trim();
+  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+  await expect(card.getByTestId('two-factor-uri')).toHaveText(
+    new RegExp(`^otpauth://totp/Encore:.+\\?secret=${secret}&issuer=Encore&algorithm=SHA1&digits=6&period=30$`),
+  );
+  await expect(card.getByTestId('two-factor-qr').locator('svg')).toBeVisible();
+  if (name) {
+    await axe(member, 'security page, setting up');
+    await shots(member, name, card.getByTestId('secret-value'));
+  }
+  // A wrong code does not turn it on; the current one does.
+  const now = totpCode(secret, Date.now());
+  await card.getByLabel('Code from your app').fill(now === '000000' ? '111111' : '000000');
+  await card.getByRole('button', { name: 'Turn on' }).click();
+  await expect(card.getByText(/That code is not right/)).toBeVisible();
+  await card.getByLabel('Code from your app').fill(totpCode(secret, Date.now()));
+  await card.getByRole('button', { name: 'Turn on' }).click();
+  await expect(card.getByText('On', { exact: true })).toBeVisible();
+  await expect(card.getByRole('button', { name: 'Turn off two-factor sign-in' })).toBeVisible();
+  return secret;
+}
+
 async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/signin/);
@@ -66,27 +101,19 @@ test('a member sets up two-factor sign-in; signing in then needs a current code,
   await member.getByRole('link', { name: 'Security' }).click();
   await expect(member.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
   const card = member.getByTestId('two-factor');
-  await expect(card).toContainText('Off');
-  await hydrated(member, '[data-testid="two-factor"] button');
-  await card.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
-  const secret = (await card.getByTestId('secret-value').textContent())!.trim();
-  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await expect(card.getByTestId('two-factor-uri')).toHaveText(
-    new RegExp(`^otpauth://totp/Encore:.+\\?secret=${secret}&issuer=Encore&algorithm=SHA1&digits=6&period=30$`),
-  );
-  await expect(card.getByTestId('two-factor-qr').locator('svg')).toBeVisible();
-  await axe(member, 'security page, setting up');
-  await shots(member, 'security-setup', card.getByTestId('secret-value'));
+  const first = await turnOn(member, 'security-setup');
 
-  // A wrong code does not turn it on; the current one does.
-  const now = totpCode(secret, Date.now());
-  await card.getByLabel('Code from your app').fill(now === '000000' ? '111111' : '000000');
-  await card.getByRole('button', { name: 'Turn on' }).click();
-  await expect(card.getByText(/That code is not right/)).toBeVisible();
-  await card.getByLabel('Code from your app').fill(totpCode(secret, Date.now()));
-  await card.getByRole('button', { name: 'Turn on' }).click();
-  await expect(card.getByText('On', { exact: true })).toBeVisible();
-  await expect(card.getByRole('button', { name: 'Turn off two-factor sign-in' })).toBeVisible();
+  // Turned off after asking, with a code later than the one just spent (the next step's, within the drift).
+  await card.getByRole('button', { name: 'Turn off two-factor sign-in' }).click();
+  const dialog = member.getByRole('alertdialog', { name: 'Turn off two-factor sign-in?' });
+  await dialog.getByLabel('Code from your app').fill(totpCode(first, Date.now() + STEP_MS));
+  await shots(member, 'security-turn-off', dialog);
+  await dialog.getByRole('button', { name: 'Turn off' }).click();
+  await expect(dialog).toBeHidden();
+
+  // On again, with a new secret.
+  const secret = await turnOn(member);
+  expect(secret).not.toBe(first);
   await shots(member, 'security-on', card.getByRole('button', { name: 'Turn off two-factor sign-in' }));
 
   // Signed out: the password alone opens nothing, the form asks for the code.
@@ -116,4 +143,16 @@ test('a member sets up two-factor sign-in; signing in then needs a current code,
   await shots(member, 'signin-code-refused', member.getByText(/That code is wrong or was used already/));
   await member.goto('/dashboard');
   await expect(member).toHaveURL(/\/signin\?callbackUrl=/);
+});
+
+test("a partner's user sets it up on their own Security page too", async ({ browser, page }) => {
+  await page.goto('/signin');
+  await signIn(page);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const { partnerId } = await createPartner(`TOTP ${RUN}`);
+  const user = await newMember(browser, page, `totp-partner-${RUN}@partner.test`, partnerId);
+  await user.goto('/dashboard/security');
+  await expect(user.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
+  await turnOn(user);
+  await shots(user, 'security-partner-user', user.getByTestId('two-factor'));
 });
