@@ -41,18 +41,19 @@ async function newMember(browser: Browser, admin: Page, email = EMAIL, partnerId
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Repeat password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await expect(page).toHaveURL(/\/dashboard$/);
+  // Encore's staff land on the overview, a partner's user on their partner's page.
+  await expect(page).toHaveURL(partnerId ? /\/dashboard\/partners\/ptr_\w+$/ : /\/dashboard$/);
   return page;
 }
 
 /** E-mail and password on the sign-in page the browser is on; the form then asks for the code. */
-async function passwordStep(page: Page) {
+async function passwordStep(page: Page, email = EMAIL) {
   await hydrated(page, 'form');
-  await page.getByLabel('E-mail').fill(EMAIL);
+  await page.getByLabel('E-mail').fill(email);
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByLabel('Password').press('Enter');
   await expect(page.getByTestId('signin-code-step')).toBeVisible();
-  await expect(page.getByTestId('signin-code-step')).toContainText(EMAIL);
+  await expect(page.getByTestId('signin-code-step')).toContainText(email);
 }
 
 /** Sets it up on the Security page the member is on, turned on with the current code; the secret shown. */
@@ -145,14 +146,24 @@ test('a member sets up two-factor sign-in; signing in then needs a current code,
   await expect(member).toHaveURL(/\/signin\?callbackUrl=/);
 });
 
-test("a partner's user sets it up on their own Security page too", async ({ browser, page }) => {
+test("a partner's user sets it up on their own Security page too, and signs in with a code", async ({
+  browser,
+  page,
+}) => {
   await page.goto('/signin');
   await signIn(page);
   await expect(page).toHaveURL(/\/dashboard$/);
   const { partnerId } = await createPartner(`TOTP ${RUN}`);
-  const user = await newMember(browser, page, `totp-partner-${RUN}@partner.test`, partnerId);
-  await user.goto('/dashboard/security');
+  const email = `totp-partner-${RUN}@partner.test`;
+  const user = await newMember(browser, page, email, partnerId);
+  await user.getByRole('link', { name: 'Security' }).click();
   await expect(user.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
-  await turnOn(user);
+  const secret = await turnOn(user);
   await shots(user, 'security-partner-user', user.getByTestId('two-factor'));
+
+  await signOut(user);
+  await passwordStep(user, email);
+  await user.getByLabel('Authentication code').fill(totpCode(secret, Date.now() + STEP_MS));
+  await user.getByLabel('Authentication code').press('Enter');
+  await expect(user).toHaveURL(`/dashboard/partners/${partnerId}`);
 });
