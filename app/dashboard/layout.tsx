@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from '@/components/ui/link';
+import { ButtonLink } from '@/components/ui/button';
 import { DashboardNav } from '@/components/dashboard/nav';
 import { PARTNER_ROLE_LABELS, ROLE_LABELS } from '@/components/dashboard/role-names';
 import { SearchBox } from '@/components/dashboard/search-box';
@@ -65,7 +66,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
   );
 }
 
-/** Who is signed in, with their role, and the way out. */
+/** Who is signed in, with their role, their own Security page (two-factor sign-in), and the way out. */
 function SidebarFooter({ member }: { member: MemberSession }) {
   return (
     <div className="sidebar-footer">
@@ -75,6 +76,9 @@ function SidebarFooter({ member }: { member: MemberSession }) {
       <span className="sidebar-role" data-testid="signed-in-role">
         {isPartnerUser(member) ? PARTNER_ROLE_LABELS[member.role].name : ROLE_LABELS[member.role].name}
       </span>
+      <ButtonLink href="/dashboard/security" size="sm" variant="ghost">
+        Security
+      </ButtonLink>
       <SignOutButton />
     </div>
   );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, index, integer, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { partners } from './partners';
 
 /**
@@ -33,6 +33,17 @@ export const staffUsers = pgTable(
     lastSignInAt: timestamp({ withTimezone: true }),
     /** Carried in the session token; bumping it ends every session of this member at once. */
     sessionVersion: integer().notNull().default(0),
+    /**
+     * Two-factor sign-in (TOTP, RFC 6238): the base32 secret the member's authenticator app holds. It must
+     * stay readable to check codes, so it is kept as is, like a webhook's signing secret: shown once while
+     * enrolling, never answered again, never logged, redacted in the audit log (its name says secret).
+     * Set and not yet enabled while an enrolment waits for its first code.
+     */
+    totpSecret: text(),
+    /** When two-factor sign-in was turned on (a code confirmed the secret); null while it is off. */
+    totpEnabledAt: timestamp({ withTimezone: true }),
+    /** The 30-second step of the last code accepted: a code of this step or an earlier one is refused. */
+    totpLastStep: bigint({ mode: 'number' }),
   },
   (t) => [
     uniqueIndex('staff_users_email_idx').on(t.email),

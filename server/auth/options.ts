@@ -7,6 +7,7 @@ import {
   openStaffSession,
   SIGN_IN_LIMITED,
   SignInLimitedError,
+  TwoFactorSignInError,
   verifyStaffCredentials,
 } from '@/server/modules/staff';
 
@@ -28,11 +29,12 @@ export const authOptions: NextAuthOptions = {
       credentials: {
         email: { label: 'E-mail', type: 'email' },
         password: { label: 'Password', type: 'password' },
+        code: { label: 'Authenticator code', type: 'text' },
       },
       async authorize(credentials, req) {
         try {
           const staff = await verifyStaffCredentials(
-            { email: credentials?.email, password: credentials?.password },
+            { email: credentials?.email, password: credentials?.password, code: credentials?.code },
             clientAddressOf(req?.headers),
             getDb(),
           );
@@ -40,6 +42,8 @@ export const authOptions: NextAuthOptions = {
         } catch (err) {
           // next-auth hands a thrown error's message to the sign-in page as `error`; the form explains it.
           if (err instanceof SignInLimitedError) throw new Error(SIGN_IN_LIMITED);
+          // The code is missing (the form asks for it) or wrong / used already.
+          if (err instanceof TwoFactorSignInError) throw new Error(err.reason);
           throw err;
         }
       },

@@ -11,7 +11,7 @@
  * - `support` reads, and helps fans: resends mails, ends a fan's sessions;
  * - `finance` reads, and moves money: refunds, payout set-up, exports of figures;
  * - `admin` everything, and is the only role that creates or changes staff, partners, their keys and settings.
- * Every role changes its own password and ends its own sessions (`self`).
+ * Every role changes its own password, ends its own sessions and sets up its own two-factor sign-in (`self`).
  */
 
 export const STAFF_ROLES = ['admin', 'finance', 'support', 'viewer'] as const;
@@ -24,7 +24,7 @@ export const PERMISSIONS = {
   },
   self: {
     roles: ['admin', 'finance', 'support', 'viewer'],
-    what: 'change their own password, end their own sessions',
+    what: 'change their own password, end their own sessions, turn their own two-factor sign-in on or off',
   },
   support: {
     roles: ['admin', 'support'],
@@ -80,6 +80,7 @@ export const ROLE_TABLE = (Object.keys(PERMISSIONS) as Permission[]).map((permis
  *   webhook secret, sets the webhook endpoint, the widget and return origins, sends test messages, replays
  *   deliveries, and wipes test data;
  * - `owner` also manages the partner's users (invites, changes roles, removes; the last owner stays).
+ * Every role sets up its own two-factor sign-in (`self`).
  * A procedure open to partner users is built with `partnerProcedure(staffPermission, partnerPermission)`
  * (server/trpc/init.ts); every other refuses them (`FORBIDDEN`).
  */
@@ -93,6 +94,7 @@ export const PARTNER_PERMISSIONS = {
     what: 'run the integration: keys, webhook endpoint and secret, origins, test data',
   },
   users: { roles: ['owner'], what: "invite, change and remove the partner's users" },
+  self: { roles: ['owner', 'developer', 'viewer'], what: 'turn their own two-factor sign-in on or off' },
 } as const satisfies Record<string, { roles: readonly PartnerRole[]; what: string }>;
 
 export type PartnerPermission = keyof typeof PARTNER_PERMISSIONS;

@@ -16,6 +16,7 @@ import { partnerUsersRouter } from './routers/partner-users';
 import { protectionRouter } from './routers/protection';
 import { setupRouter } from './routers/setup';
 import { staffRouter } from './routers/staff';
+import { twoFactorRouter } from './routers/two-factor';
 import { webhooksRouter } from './routers/webhooks';
 // Modules subscribe to each other's domain events here (see the file); every entry point loads it.
 import '@/server/wiring';
@@ -29,6 +30,7 @@ export const appRouter = router({
   jobs: jobsRouter,
   catalog: catalogRouter,
   staff: staffRouter,
+  twoFactor: twoFactorRouter,
   market: marketRouter,
   mail: mailRouter,
   banners: bannersRouter,

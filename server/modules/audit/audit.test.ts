@@ -145,6 +145,10 @@ describe('recordAudit', () => {
       label: '[redacted]',
       id: 'key_1',
     });
+    // A member's two-factor secret (staff_users.totp_secret), in either spelling a row may come in.
+    expect(
+      redactSecrets({ totpSecret: 'JBSWY3DPEHPK3PXP', totp_secret: 'JBSWY3DPEHPK3PXP', totpEnabledAt: null }),
+    ).toEqual({ totpSecret: '[redacted]', totp_secret: '[redacted]', totpEnabledAt: null });
   });
 });
 

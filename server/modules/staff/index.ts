@@ -11,6 +11,7 @@ export {
   invitePartnerUserInput,
   inviteStaffInput,
   partnerUserRef,
+  twoFactorCodeInput,
 } from './schemas';
 export { changePartnerUserRole, invitePartnerUser, listPartnerUsers, removePartnerUser } from './partner-users';
 export { acceptInvitation, findInvitation, inviteStaff, listInvitations, revokeInvitation } from './invitations';
@@ -34,4 +35,11 @@ export {
   type PartnerUserSession,
   type StaffSession,
 } from './sessions';
-export { SIGN_IN_LIMITED, SignInLimitedError, verifyStaffCredentials } from './sign-in';
+export {
+  countedCodeAttempt,
+  SIGN_IN_LIMITED,
+  SignInLimitedError,
+  TwoFactorSignInError,
+  verifyStaffCredentials,
+} from './sign-in';
+export { beginTwoFactor, switchTwoFactor, twoFactorStatus } from './two-factor';

@@ -56,3 +56,12 @@ export const changePartnerUserRoleInput = z.object({
 export type ChangePartnerUserRoleInput = z.input<typeof changePartnerUserRoleInput>;
 
 export const partnerUserRef = z.object({ partnerId, userId: z.string().min(1).max(100) });
+
+/** A code of the member's authenticator app: 6 digits (spaces, as some apps show "123 456", are dropped). */
+const totpCode = z
+  .string('Enter the 6-digit code from your authenticator app')
+  .max(20, 'Enter the 6-digit code from your authenticator app')
+  .transform((s) => s.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app'));
+
+export const twoFactorCodeInput = z.object({ code: totpCode });

@@ -5,6 +5,7 @@ import { staffUsers } from '@/db/schema/staff';
 import { consume, type RateLimit, release } from '@/server/lib/rate-limit';
 import { AppError } from '@/server/lib/errors';
 import { signInInput } from './schemas';
+import { spendTotpCode } from './two-factor';
 import { BCRYPT_COST } from './members';
 import { type MemberSession, memberOf } from './sessions';
 
@@ -30,11 +31,26 @@ export class SignInLimitedError extends AppError {
 }
 
 /**
- * Checks e-mail and password. Each attempt is counted (per e-mail, and per client address when known)
+ * What next-auth passes on when the password is right and the member has two-factor sign-in on: the code is
+ * missing (the form then asks for it), or it is wrong or was used already (counted as a failed attempt).
+ */
+export const TWO_FACTOR_REQUIRED = 'TwoFactorCodeRequired';
+export const TWO_FACTOR_REFUSED = 'TwoFactorCodeRefused';
+
+export class TwoFactorSignInError extends AppError {
+  constructor(readonly reason: typeof TWO_FACTOR_REQUIRED | typeof TWO_FACTOR_REFUSED) {
+    super('UNAUTHORIZED', reason);
+  }
+}
+
+/**
+ * Checks e-mail and password, and the authenticator's code (`code`) of a member with two-factor sign-in on. Each attempt is counted (per e-mail, and per client address when known)
  * before the password is checked, in the limiter's row-locked statement: however many attempts arrive at
  * once, at most `limit` passwords per e-mail are checked in the window. Over the limit: SignInLimitedError,
  * the password unchecked, so a guess cannot succeed either. A right password gives its attempt back, so
- * only failures (and attempts still being checked) count. An unknown address has no bucket of its own:
+ * only failures (and attempts still being checked) count; with two-factor sign-in on, the attempt is given
+ * back only with a right code (or none yet: TwoFactorSignInError asks for it), so a wrong or reused code
+ * counts as a failure like a wrong password. An unknown address has no bucket of its own:
  * a shared "unknown" bucket would let anyone lock every member out; the per-e-mail limit still holds.
  */
 export async function verifyStaffCredentials(
@@ -62,10 +78,40 @@ export async function verifyStaffCredentials(
   const [row] = await db.select().from(staffUsers).where(eq(staffUsers.email, email));
   const ok = await bcrypt.compare(password, row?.passwordHash ?? DUMMY_HASH);
   if (!row || !ok) return null;
+  if (row.totpEnabledAt && row.totpSecret) {
+    const code = codeOf(input);
+    if (code === '') {
+      for (const [l, s] of counted) await release(l, s, db);
+      throw new TwoFactorSignInError(TWO_FACTOR_REQUIRED);
+    }
+    if (await spendTotpCode(row.id, row.totpSecret, code, db)) throw new TwoFactorSignInError(TWO_FACTOR_REFUSED);
+  }
   for (const [l, s] of counted) await release(l, s, db);
   await db
     .update(staffUsers)
     .set({ lastSignInAt: sql`now()` })
     .where(eq(staffUsers.id, row.id));
   return memberOf(row);
+}
+
+/** The sign-in's code field, spaces dropped; '' when absent (a malformed one is simply a wrong code). */
+function codeOf(input: unknown): string {
+  const code = (input as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code.replace(/\s+/g, '').slice(0, 20) : '';
+}
+
+/**
+ * A code typed to turn two-factor sign-in on or off counts like a sign-in attempt of the member's e-mail: a
+ * wrong one is a failure (a stolen session cannot guess its way to turning the second factor off), and over
+ * the limit no code is checked. `run` checks the code; its success gives the attempt back.
+ */
+export async function countedCodeAttempt<T>(email: string, db: Db, run: () => Promise<T>): Promise<T> {
+  const decision = await consume(SIGN_IN_LIMITS.email, email, db);
+  if (!decision.allowed) {
+    const minutes = Math.ceil(decision.retryAfter / 60);
+    throw new AppError('RATE_LIMITED', `Too many failed attempts: try again in ${minutes} min.`);
+  }
+  const result = await run();
+  await release(SIGN_IN_LIMITS.email, email, db);
+  return result;
 }

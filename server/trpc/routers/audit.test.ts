@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
+import { totpCode } from '@/server/lib/totp';
 import { transaction } from '@/server/lib/transaction';
 import { queueMail } from '@/server/modules/mail';
 import { createStaff } from '@/server/modules/staff';
@@ -71,6 +72,8 @@ const AUDITED: Record<string, string> = {
   'staff.endSessions': 'staff.sessions_ended',
   'staff.changePassword': 'staff.password_changed',
   'staff.acceptInvitation': 'staff.joined',
+  'twoFactor.enable': 'two_factor.enabled',
+  'twoFactor.disable': 'two_factor.disabled',
   'mail.resend': 'mail.resent',
   'opsSearch.endSessions': 'fan.sessions_ended',
 };
@@ -84,6 +87,8 @@ const NOT_AUDITED: Record<string, string> = {
   'channels.startPayoutSetup':
     "opens the channel's payout onboarding at the payment provider; the account is the provider's record",
   'setup.createFirstAdmin': 'first-run setup before anyone can sign in; works once, while no staff exists',
+  'twoFactor.begin':
+    "a member's own secret waiting for its first code; it changes nothing until twoFactor.enable, which is recorded",
 };
 
 /** Exercised elsewhere, with the record asserted there. */
@@ -318,6 +323,16 @@ describe('audit router', () => {
     expect(pw).toMatchObject({ actorLabel: member.email, targetId: member.id, after: { passwordChanged: true } });
     exercised.add('staff.changePassword');
     await check('staff.endSessions', undefined, () => staff.staff.endSessions({ staffId: member.id }));
+    // Two-factor sign-in: the member's own; the secret is in the answer of begin only, never in the log.
+    const { secret: totpSecret } = await asMember.twoFactor.begin();
+    const enabled = await check('twoFactor.enable', undefined, () =>
+      asMember.twoFactor.enable({ code: totpCode(totpSecret, Date.now()) }),
+    );
+    expect(enabled.entry).toMatchObject({ actorLabel: member.email, targetId: member.id, after: { twoFactor: true } });
+    // The next step's code: the one just used is spent.
+    await check('twoFactor.disable', undefined, () =>
+      asMember.twoFactor.disable({ code: totpCode(totpSecret, Date.now() + 30_000) }),
+    );
 
     // Support's actions on a fan: ending their sessions at the partner, resending a mail (the invitation's).
     const ended = await check('opsSearch.endSessions', partnerId, () =>
@@ -350,6 +365,7 @@ describe('audit router', () => {
     const all = JSON.stringify([
       ...(await staff.audit.list({ partnerId, limit: 100 })).items,
       ...(await staff.audit.list({ action: 'staff.', limit: 100 })).items,
+      ...(await staff.audit.list({ action: 'two_factor.', limit: 100 })).items,
     ]);
     for (const s of [
       apiKey,
@@ -360,6 +376,7 @@ describe('audit router', () => {
       'hook-header-secret-value',
       token,
       'new password 456',
+      totpSecret,
     ])
       expect(all).not.toContain(s);
 
