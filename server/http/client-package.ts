@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { processCache } from '@/server/lib/short-cache';
 
 /**
  * The partner client's package (`client/`, `@encore/partner-client`) as the tarball `npm pack` makes of it,
@@ -70,13 +71,13 @@ function tar(entries: { name: string; data: Buffer }[]): Buffer {
   return Buffer.concat(blocks);
 }
 
-const store = globalThis as typeof globalThis & { __encoreClientPackages?: Map<string, ClientPackage> };
+/** One package per client folder (one in an instance; tests make others): bounded like every in-process cache. */
+const packages = processCache<ClientPackage>('client-package', { max: 4 });
 
 /** This build's client package; null when `client/dist` has not been built (`npm run build` builds it). */
 export function clientPackage(cwd = process.cwd()): ClientPackage | null {
   const root = path.join(cwd, CLIENT_DIR);
-  store.__encoreClientPackages ??= new Map();
-  const kept = store.__encoreClientPackages.get(root);
+  const kept = packages.get(root);
   if (kept) return kept;
   const files = packageFiles(root);
   if (!files) return null;
@@ -85,13 +86,13 @@ export function clientPackage(cwd = process.cwd()): ClientPackage | null {
     version: string;
   };
   const entries = files.map((file) => ({ name: `package/${file}`, data: readFileSync(path.join(root, file)) }));
-  const made: ClientPackage = {
+  const built: ClientPackage = {
     name: manifest.name,
     version: manifest.version,
     filename: `${manifest.name.replace(/^@/, '').replace('/', '-')}-${manifest.version}.tgz`,
     files,
     tarball: gzipSync(tar(entries), { level: 9 }),
   };
-  store.__encoreClientPackages.set(root, made);
-  return made;
+  packages.set(root, built);
+  return built;
 }

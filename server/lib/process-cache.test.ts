@@ -7,6 +7,7 @@ import '@/server/modules/fan-pages';
 import '@/server/modules/webhooks';
 import '@/server/lib/outbound';
 import '@/server/lib/i18n/format';
+import '@/server/http/client-package';
 import { processCache, processCaches, shortCache } from './short-cache';
 
 const CACHES = [
@@ -19,6 +20,7 @@ const CACHES = [
   'webhook-signing-keys',
   'outbound-targets',
   'show-date-formats',
+  'client-package',
 ];
 
 /** Ten times the cache's capacity of one-off keys, the hot key asked for all along. */
