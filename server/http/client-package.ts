@@ -72,7 +72,7 @@ function tar(entries: { name: string; data: Buffer }[]): Buffer {
 }
 
 /** One package per client folder (one in an instance; tests make others): bounded like every in-process cache. */
-const packages = processCache<ClientPackage>('client-package', { max: 4 });
+const packages = processCache<ClientPackage>('client-package', { max: 64 });
 
 /** This build's client package; null when `client/dist` has not been built (`npm run build` builds it). */
 export function clientPackage(cwd = process.cwd()): ClientPackage | null {
