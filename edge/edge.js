@@ -29,6 +29,31 @@ const OUTAGE_COPY = {
     body: 'No hemos podido cargar esta página ahora mismo. No se ha perdido nada de lo que hiciste: vuelve a intentarlo en unos segundos.',
     retry: 'Volver a intentarlo',
   },
+  fr: {
+    title: 'Encore est momentanément indisponible',
+    body: 'Impossible de charger cette page pour le moment. Rien de ce que vous avez fait n’est perdu : réessayez dans quelques secondes.',
+    retry: 'Réessayer',
+  },
+  de: {
+    title: 'Encore ist kurz nicht erreichbar',
+    body: 'Diese Seite konnte gerade nicht geladen werden. Nichts von dem, was Sie getan haben, ist verloren: Versuchen Sie es in ein paar Sekunden erneut.',
+    retry: 'Erneut versuchen',
+  },
+  it: {
+    title: 'Encore non è disponibile per un momento',
+    body: 'Non siamo riusciti a caricare questa pagina. Niente di ciò che hai fatto è andato perso: riprova tra qualche secondo.',
+    retry: 'Riprova',
+  },
+  pt: {
+    title: 'A Encore está indisponível por um momento',
+    body: 'Não foi possível carregar esta página agora. Nada do que fez se perdeu: tente novamente dentro de alguns segundos.',
+    retry: 'Tentar novamente',
+  },
+  nl: {
+    title: 'Encore is even niet bereikbaar',
+    body: 'We konden deze pagina nu niet laden. Niets van wat je deed is verloren gegaan: probeer het over een paar seconden opnieuw.',
+    retry: 'Opnieuw proberen',
+  },
 };
 const LANGS = Object.keys(OUTAGE_COPY);
 /** Encore's DEFAULT_LANG (server/env.ts, `en` unless set): keep it equal to the origin's. */

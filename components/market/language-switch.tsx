@@ -3,9 +3,7 @@
 import { usePathname, useSearchParams } from 'next/navigation';
 import { useLocale, useTranslations } from 'next-intl';
 import { useEffect } from 'react';
-import { LOCALE_COOKIE, LOCALE_COOKIE_OPTIONS, supportedLocale } from '@/server/lib/i18n/locale-codes';
-
-const NAMES: Record<string, string> = { en: 'English', es: 'Español' };
+import { LOCALE_COOKIE, LOCALE_COOKIE_OPTIONS, LOCALE_NAMES, supportedLocale } from '@/server/lib/i18n/locale-codes';
 
 /**
  * Links to the same page in each language. The choice is remembered in a cookie: by the proxy on a
@@ -26,7 +24,7 @@ export function LanguageSwitch() {
   }, []);
   return (
     <nav className="mk-lang" aria-label={t('language')}>
-      {Object.entries(NAMES).map(([code, name]) => {
+      {Object.entries(LOCALE_NAMES).map(([code, name]) => {
         const params = new URLSearchParams(query.toString());
         params.set('lang', code);
         return (

@@ -1,3 +1,4 @@
+import { INTL_TAGS, type Locale } from '@/server/lib/i18n/locale-codes';
 import { h, ORIGIN, WidgetElement } from './dom';
 
 /*
@@ -45,12 +46,32 @@ interface Layer {
 
 type Answer = { layer: Layer } | { refused: string };
 
-const WORDS = {
+interface Words {
+  section: string;
+  row: string;
+  seat: string;
+  tickets: (n: number) => string;
+  all: string;
+  close: string;
+  map: string;
+  page: string;
+  newTab: string;
+}
+
+/** `1 ticket`, `3 tickets`: the count in the language's own digits, the noun by its CLDR plural rule. */
+function count(tag: string, one: string, other: string): (n: number) => string {
+  const rules = new Intl.PluralRules(tag);
+  return (n) => `${n.toLocaleString(tag)} ${rules.select(n) === 'one' ? one : other}`;
+}
+
+type Lang = Locale;
+
+const WORDS: Record<Lang, Words> = {
   en: {
     section: 'Section',
     row: 'Row',
     seat: 'Seat',
-    tickets: (n: number) => (n === 1 ? '1 ticket' : `${n} tickets`),
+    tickets: count(INTL_TAGS.en, 'ticket', 'tickets'),
     all: 'See all offers',
     close: 'Close',
     map: 'Seat map',
@@ -61,15 +82,69 @@ const WORDS = {
     section: 'Sector',
     row: 'Fila',
     seat: 'Asiento',
-    tickets: (n: number) => (n === 1 ? '1 entrada' : `${n} entradas`),
+    tickets: count(INTL_TAGS.es, 'entrada', 'entradas'),
     all: 'Ver todas las ofertas',
     close: 'Cerrar',
     map: 'Plano de asientos',
     page: 'Entradas de reventa',
     newTab: '(se abre en una pestaña nueva)',
   },
+  fr: {
+    section: 'Zone',
+    row: 'Rang',
+    seat: 'Place',
+    tickets: count(INTL_TAGS.fr, 'billet', 'billets'),
+    all: 'Voir toutes les offres',
+    close: 'Fermer',
+    map: 'Plan de salle',
+    page: 'Billets en revente',
+    newTab: '(s’ouvre dans un nouvel onglet)',
+  },
+  de: {
+    section: 'Bereich',
+    row: 'Reihe',
+    seat: 'Platz',
+    tickets: count(INTL_TAGS.de, 'Ticket', 'Tickets'),
+    all: 'Alle Angebote ansehen',
+    close: 'Schließen',
+    map: 'Saalplan',
+    page: 'Weiterverkaufstickets',
+    newTab: '(öffnet in einem neuen Tab)',
+  },
+  it: {
+    section: 'Settore',
+    row: 'Fila',
+    seat: 'Posto',
+    tickets: count(INTL_TAGS.it, 'biglietto', 'biglietti'),
+    all: 'Vedi tutte le offerte',
+    close: 'Chiudi',
+    map: 'Mappa dei posti',
+    page: 'Biglietti in rivendita',
+    newTab: '(si apre in una nuova scheda)',
+  },
+  pt: {
+    section: 'Setor',
+    row: 'Fila',
+    seat: 'Lugar',
+    tickets: count(INTL_TAGS.pt, 'bilhete', 'bilhetes'),
+    all: 'Ver todas as ofertas',
+    close: 'Fechar',
+    map: 'Planta da sala',
+    page: 'Bilhetes de revenda',
+    newTab: '(abre num novo separador)',
+  },
+  nl: {
+    section: 'Vak',
+    row: 'Rij',
+    seat: 'Stoel',
+    tickets: count(INTL_TAGS.nl, 'ticket', 'tickets'),
+    all: 'Alle aanbiedingen bekijken',
+    close: 'Sluiten',
+    map: 'Zaalplattegrond',
+    page: 'Doorverkooptickets',
+    newTab: '(opent in een nieuw tabblad)',
+  },
 };
-type Lang = keyof typeof WORDS;
 
 /** One read per show, key and language every 30 s, however many elements show it. */
 const reads = new Map<string, { at: number; answer: Promise<Answer> }>();
@@ -209,7 +284,9 @@ export class EncoreResale extends WidgetElement {
             .filter(Boolean)
             .join(' · ')
         : '';
-      const price = new Intl.NumberFormat(lang, { style: 'currency', currency: item.currency }).format(item.price);
+      const price = new Intl.NumberFormat(INTL_TAGS[lang], { style: 'currency', currency: item.currency }).format(
+        item.price,
+      );
       const text = [where, words.tickets(item.quantity)].filter(Boolean).join(' · ');
       return h(
         'li',

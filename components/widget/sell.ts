@@ -1,3 +1,4 @@
+import { INTL_TAGS, type Locale } from '@/server/lib/i18n/locale-codes';
 import { h, ORIGIN, WidgetElement } from './dom';
 
 /*
@@ -31,13 +32,23 @@ interface Show {
   timeZone: string | null;
   tickets: Ticket[];
 }
+interface Words {
+  title: string;
+  empty: string;
+  unavailable: string;
+  status: Record<'SELLABLE' | 'FOR_SALE' | 'SOLD' | 'NOT_SELLABLE', string>;
+  seat: [string, string, string];
+  newTab: string;
+}
 interface Entry {
   unavailable: boolean;
   url: string;
   shows: Show[];
 }
 
-const WORDS = {
+type Lang = Locale;
+
+const WORDS: Record<Lang, Words> = {
   en: {
     title: 'My tickets',
     empty: 'You have no tickets to sell.',
@@ -54,8 +65,62 @@ const WORDS = {
     seat: ['Sector', 'Fila', 'Asiento'],
     newTab: '(se abre en una pestaña nueva)',
   },
+  fr: {
+    title: 'Mes billets',
+    empty: 'Vous n’avez aucun billet à vendre.',
+    unavailable: 'Impossible de charger vos billets pour le moment. Réessayez dans un instant.',
+    status: {
+      SELLABLE: 'Peut être vendu',
+      FOR_SALE: 'En vente',
+      SOLD: 'Vendu',
+      NOT_SELLABLE: 'Ne peut pas être vendu',
+    },
+    seat: ['Zone', 'Rang', 'Place'],
+    newTab: '(s’ouvre dans un nouvel onglet)',
+  },
+  de: {
+    title: 'Meine Tickets',
+    empty: 'Sie haben keine Tickets zum Verkaufen.',
+    unavailable: 'Ihre Tickets konnten gerade nicht geladen werden. Bitte versuchen Sie es gleich noch einmal.',
+    status: { SELLABLE: 'Verkaufbar', FOR_SALE: 'Im Verkauf', SOLD: 'Verkauft', NOT_SELLABLE: 'Nicht verkaufbar' },
+    seat: ['Bereich', 'Reihe', 'Platz'],
+    newTab: '(öffnet in einem neuen Tab)',
+  },
+  it: {
+    title: 'I miei biglietti',
+    empty: 'Non hai biglietti da vendere.',
+    unavailable: 'Non siamo riusciti a caricare i tuoi biglietti. Riprova tra un momento.',
+    status: { SELLABLE: 'Vendibile', FOR_SALE: 'In vendita', SOLD: 'Venduto', NOT_SELLABLE: 'Non vendibile' },
+    seat: ['Settore', 'Fila', 'Posto'],
+    newTab: '(si apre in una nuova scheda)',
+  },
+  pt: {
+    title: 'Os meus bilhetes',
+    empty: 'Não tem bilhetes para vender.',
+    unavailable: 'Não foi possível carregar os seus bilhetes. Tente novamente daqui a pouco.',
+    status: {
+      SELLABLE: 'Pode ser vendido',
+      FOR_SALE: 'À venda',
+      SOLD: 'Vendido',
+      NOT_SELLABLE: 'Não pode ser vendido',
+    },
+    seat: ['Setor', 'Fila', 'Lugar'],
+    newTab: '(abre num novo separador)',
+  },
+  nl: {
+    title: 'Mijn tickets',
+    empty: 'Je hebt geen tickets om te verkopen.',
+    unavailable: 'We konden je tickets nu niet laden. Probeer het zo nog eens.',
+    status: {
+      SELLABLE: 'Kan verkocht worden',
+      FOR_SALE: 'Te koop',
+      SOLD: 'Verkocht',
+      NOT_SELLABLE: 'Kan niet verkocht worden',
+    },
+    seat: ['Vak', 'Rij', 'Stoel'],
+    newTab: '(opent in een nieuw tabblad)',
+  },
 };
-type Lang = keyof typeof WORDS;
 
 export class EncoreSell extends WidgetElement {
   static observedAttributes = ['publishable-key', 'token', 'lang'];
@@ -115,7 +180,7 @@ export class EncoreSell extends WidgetElement {
     }
     if (!entry.shows.length) box.append(h('p', { class: 'empty' }, words.empty));
     for (const show of entry.shows) {
-      const date = new Intl.DateTimeFormat(lang, {
+      const date = new Intl.DateTimeFormat(INTL_TAGS[lang], {
         dateStyle: 'medium',
         timeStyle: 'short',
         ...(show.timeZone ? { timeZone: show.timeZone } : {}),
