@@ -1,5 +1,6 @@
-import { INTL_TAGS, type Locale } from '@/server/lib/i18n/locale-codes';
+import { INTL_TAGS, type Locale, LOCALES } from '@/server/lib/i18n/locale-codes';
 import { h, ORIGIN, WidgetElement } from './dom';
+import WIDGET_WORDS from './words.json';
 
 /*
  * `<encore-resale>`: the show's buy access layer drawn on a partner's page. Plain DOM in an open
@@ -66,85 +67,13 @@ function count(tag: string, one: string, other: string): (n: number) => string {
 
 type Lang = Locale;
 
-const WORDS: Record<Lang, Words> = {
-  en: {
-    section: 'Section',
-    row: 'Row',
-    seat: 'Seat',
-    tickets: count(INTL_TAGS.en, 'ticket', 'tickets'),
-    all: 'See all offers',
-    close: 'Close',
-    map: 'Seat map',
-    page: 'Resale tickets',
-    newTab: '(opens in a new tab)',
-  },
-  es: {
-    section: 'Sector',
-    row: 'Fila',
-    seat: 'Asiento',
-    tickets: count(INTL_TAGS.es, 'entrada', 'entradas'),
-    all: 'Ver todas las ofertas',
-    close: 'Cerrar',
-    map: 'Plano de asientos',
-    page: 'Entradas de reventa',
-    newTab: '(se abre en una pestaña nueva)',
-  },
-  fr: {
-    section: 'Zone',
-    row: 'Rang',
-    seat: 'Place',
-    tickets: count(INTL_TAGS.fr, 'billet', 'billets'),
-    all: 'Voir toutes les offres',
-    close: 'Fermer',
-    map: 'Plan de salle',
-    page: 'Billets en revente',
-    newTab: '(s’ouvre dans un nouvel onglet)',
-  },
-  de: {
-    section: 'Bereich',
-    row: 'Reihe',
-    seat: 'Platz',
-    tickets: count(INTL_TAGS.de, 'Ticket', 'Tickets'),
-    all: 'Alle Angebote ansehen',
-    close: 'Schließen',
-    map: 'Saalplan',
-    page: 'Weiterverkaufstickets',
-    newTab: '(öffnet in einem neuen Tab)',
-  },
-  it: {
-    section: 'Settore',
-    row: 'Fila',
-    seat: 'Posto',
-    tickets: count(INTL_TAGS.it, 'biglietto', 'biglietti'),
-    all: 'Vedi tutte le offerte',
-    close: 'Chiudi',
-    map: 'Mappa dei posti',
-    page: 'Biglietti in rivendita',
-    newTab: '(si apre in una nuova scheda)',
-  },
-  pt: {
-    section: 'Setor',
-    row: 'Fila',
-    seat: 'Lugar',
-    tickets: count(INTL_TAGS.pt, 'bilhete', 'bilhetes'),
-    all: 'Ver todas as ofertas',
-    close: 'Fechar',
-    map: 'Planta da sala',
-    page: 'Bilhetes de revenda',
-    newTab: '(abre num novo separador)',
-  },
-  nl: {
-    section: 'Vak',
-    row: 'Rij',
-    seat: 'Stoel',
-    tickets: count(INTL_TAGS.nl, 'ticket', 'tickets'),
-    all: 'Alle aanbiedingen bekijken',
-    close: 'Sluiten',
-    map: 'Zaalplattegrond',
-    page: 'Doorverkooptickets',
-    newTab: '(opent in een nieuw tabblad)',
-  },
-};
+/** Each language's words (./words.json); the count of tickets by the language's plural rule. */
+const WORDS = Object.fromEntries(
+  LOCALES.map((lang) => {
+    const { ticket, tickets, ...rest } = WIDGET_WORDS.resale[lang];
+    return [lang, { ...rest, tickets: count(INTL_TAGS[lang], ticket, tickets) }];
+  }),
+) as Record<Lang, Words>;
 
 /** One read per show, key and language every 30 s, however many elements show it. */
 const reads = new Map<string, { at: number; answer: Promise<Answer> }>();

@@ -1,5 +1,6 @@
 import { INTL_TAGS, type Locale } from '@/server/lib/i18n/locale-codes';
 import { h, ORIGIN, WidgetElement } from './dom';
+import WIDGET_WORDS from './words.json';
 
 /*
  * `<encore-sell publishable-key="pk_…" token="ott_…" lang="es">`: the fan's resale entry drawn on a partner's
@@ -48,79 +49,8 @@ interface Entry {
 
 type Lang = Locale;
 
-const WORDS: Record<Lang, Words> = {
-  en: {
-    title: 'My tickets',
-    empty: 'You have no tickets to sell.',
-    unavailable: 'Your tickets could not be loaded just now. Please try again in a moment.',
-    status: { SELLABLE: 'Can be sold', FOR_SALE: 'On sale', SOLD: 'Sold', NOT_SELLABLE: "Can't be sold" },
-    seat: ['Section', 'Row', 'Seat'],
-    newTab: '(opens in a new tab)',
-  },
-  es: {
-    title: 'Mis entradas',
-    empty: 'No tienes entradas para vender.',
-    unavailable: 'No pudimos cargar tus entradas ahora. Vuelve a intentarlo en un momento.',
-    status: { SELLABLE: 'Se puede vender', FOR_SALE: 'En venta', SOLD: 'Vendida', NOT_SELLABLE: 'No se puede vender' },
-    seat: ['Sector', 'Fila', 'Asiento'],
-    newTab: '(se abre en una pestaña nueva)',
-  },
-  fr: {
-    title: 'Mes billets',
-    empty: 'Vous n’avez aucun billet à vendre.',
-    unavailable: 'Impossible de charger vos billets pour le moment. Réessayez dans un instant.',
-    status: {
-      SELLABLE: 'Peut être vendu',
-      FOR_SALE: 'En vente',
-      SOLD: 'Vendu',
-      NOT_SELLABLE: 'Ne peut pas être vendu',
-    },
-    seat: ['Zone', 'Rang', 'Place'],
-    newTab: '(s’ouvre dans un nouvel onglet)',
-  },
-  de: {
-    title: 'Meine Tickets',
-    empty: 'Sie haben keine Tickets zum Verkaufen.',
-    unavailable: 'Ihre Tickets konnten gerade nicht geladen werden. Bitte versuchen Sie es gleich noch einmal.',
-    status: { SELLABLE: 'Verkaufbar', FOR_SALE: 'Im Verkauf', SOLD: 'Verkauft', NOT_SELLABLE: 'Nicht verkaufbar' },
-    seat: ['Bereich', 'Reihe', 'Platz'],
-    newTab: '(öffnet in einem neuen Tab)',
-  },
-  it: {
-    title: 'I miei biglietti',
-    empty: 'Non hai biglietti da vendere.',
-    unavailable: 'Non siamo riusciti a caricare i tuoi biglietti. Riprova tra un momento.',
-    status: { SELLABLE: 'Vendibile', FOR_SALE: 'In vendita', SOLD: 'Venduto', NOT_SELLABLE: 'Non vendibile' },
-    seat: ['Settore', 'Fila', 'Posto'],
-    newTab: '(si apre in una nuova scheda)',
-  },
-  pt: {
-    title: 'Os meus bilhetes',
-    empty: 'Não tem bilhetes para vender.',
-    unavailable: 'Não foi possível carregar os seus bilhetes. Tente novamente daqui a pouco.',
-    status: {
-      SELLABLE: 'Pode ser vendido',
-      FOR_SALE: 'À venda',
-      SOLD: 'Vendido',
-      NOT_SELLABLE: 'Não pode ser vendido',
-    },
-    seat: ['Setor', 'Fila', 'Lugar'],
-    newTab: '(abre num novo separador)',
-  },
-  nl: {
-    title: 'Mijn tickets',
-    empty: 'Je hebt geen tickets om te verkopen.',
-    unavailable: 'We konden je tickets nu niet laden. Probeer het zo nog eens.',
-    status: {
-      SELLABLE: 'Kan verkocht worden',
-      FOR_SALE: 'Te koop',
-      SOLD: 'Verkocht',
-      NOT_SELLABLE: 'Kan niet verkocht worden',
-    },
-    seat: ['Vak', 'Rij', 'Stoel'],
-    newTab: '(opent in een nieuw tabblad)',
-  },
-};
+/** Each language's words (./words.json). */
+const WORDS = WIDGET_WORDS.sell as Record<Lang, Words>;
 
 export class EncoreSell extends WidgetElement {
   static observedAttributes = ['publishable-key', 'token', 'lang'];

@@ -10,16 +10,7 @@ import { type Locale, supportedLocale } from './locale-codes';
  */
 
 export { localeOfCountry } from './country-languages';
-export {
-  INTL_TAGS,
-  isLocale,
-  type Locale,
-  LOCALE_COOKIE,
-  LOCALE_COOKIE_OPTIONS,
-  LOCALE_NAMES,
-  LOCALES,
-  supportedLocale,
-} from './locale-codes';
+export { isLocale, type Locale, LOCALE_COOKIE, LOCALE_COOKIE_OPTIONS, LOCALES, supportedLocale } from './locale-codes';
 
 /** The request header the proxy sets on fan pages with the chosen locale (read by next-intl's request config). */
 export const LOCALE_HEADER = 'x-encore-locale';
