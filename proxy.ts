@@ -27,14 +27,18 @@ import {
 } from '@/server/http/security-headers';
 import { frameAncestors } from '@/server/lib/return-origins';
 import {
+  chosenLocale,
+  defaultLocale,
+  type Locale,
   LOCALE_COOKIE,
   LOCALE_COOKIE_OPTIONS,
   LOCALE_HEADER,
+  localeOfCountry,
   resolveLocale,
   supportedLocale,
 } from '@/server/lib/i18n/locales';
 import { FAN_ADDRESS_HEADER, getsFanLocale, redeemRedirectFor } from '@/server/modules/fans';
-import { framingOriginsOf } from '@/server/modules/fan-pages';
+import { eventCountryOfPage, framingOriginsOf } from '@/server/modules/fan-pages';
 
 const templates = compileTemplates(allRoutes);
 
@@ -46,7 +50,7 @@ const templates = compileTemplates(allRoutes);
  * not have a 405. Elsewhere, bad input Next.js or a page would answer with a 500 (server/http/page-guard.ts)
  * is a 400 or 403 with a branded page, in the fan's language on fan pages. On fan pages, a `token` query parameter (a one-time sign-in token) is sent to
  * /auth/redeem first, and the page's language is chosen (URL `lang`, remembered in a cookie, then the
- * browser, then DEFAULT_LANG) and handed to the page in a request header — on fan pages and on the
+ * browser, then the event's country on a buy or sell page, then DEFAULT_LANG) and handed to the page in a request header — on fan pages and on the
  * expired-link page under /auth, where tokens are still never redeemed.
  */
 export async function proxy(req: NextRequest) {
@@ -76,7 +80,8 @@ export async function proxy(req: NextRequest) {
       url: `${pathname}${req.nextUrl.search}`,
       header: (name) => req.headers.get(name),
     }) !== null;
-  const res = refusal ? refused(req, refusal) : route(req, id, nonce, csp, shared);
+  const locale = !refusal && !api && getsFanLocale(pathname) ? await fanPageLocale(req) : null;
+  const res = refusal ? refused(req, refusal) : route(req, id, nonce, csp, shared, locale);
   if (!shared && !res.headers.has('cache-control')) res.headers.set('cache-control', PRIVATE_CACHE_CONTROL);
   res.headers.set('x-request-id', id);
   res.headers.set('content-security-policy', csp);
@@ -95,6 +100,23 @@ async function pageRefusal(req: NextRequest): Promise<Refusal | null> {
   return foreignOriginRefusal(req) ?? actionIdRefusal(req) ?? (await actionBodyRefusal(req));
 }
 
+/**
+ * A fan page's language: what the fan chose (URL `lang`, the remembered cookie, the browser), else the
+ * primary language of the country of the event the page is about (a buy or sell page; a failed look-up is
+ * none), else DEFAULT_LANG. A shared buy page is asked for with `lang=auto` when nothing of the fan's chose
+ * (shared-page-address.ts EVENT_LANG): `auto` is no language, so it lands here too.
+ */
+async function fanPageLocale(req: NextRequest): Promise<Locale> {
+  const chosen = chosenLocale({
+    lang: req.nextUrl.searchParams.get('lang'),
+    cookie: req.cookies.get(LOCALE_COOKIE)?.value,
+    acceptLanguage: req.headers.get('accept-language'),
+  });
+  if (chosen) return chosen;
+  const country = await eventCountryOfPage(req.nextUrl.pathname, getDb()).catch(() => null);
+  return localeOfCountry(country) ?? defaultLocale();
+}
+
 function refused(req: NextRequest, refusal: Refusal): Response {
   const fanPage = getsFanLocale(req.nextUrl.pathname);
   const locale = resolveLocale({
@@ -105,7 +127,14 @@ function refused(req: NextRequest, refusal: Refusal): Response {
   return refusalPage(refusal, fanPage ? locale : 'en', fanPage);
 }
 
-function route(req: NextRequest, id: string, nonce: string | null, csp: string, shared: boolean): Response {
+function route(
+  req: NextRequest,
+  id: string,
+  nonce: string | null,
+  csp: string,
+  shared: boolean,
+  locale: Locale | null,
+): Response {
   const { pathname } = req.nextUrl;
 
   if (pathname.startsWith('/v1/')) {
@@ -152,20 +181,13 @@ function route(req: NextRequest, id: string, nonce: string | null, csp: string, 
     headers.set('content-security-policy', csp);
     headers.set(NONCE_HEADER, nonce);
   }
-  const fanPage = getsFanLocale(pathname);
+  const fanPage = locale !== null;
   const lang = supportedLocale(req.nextUrl.searchParams.get('lang'));
   // A not-found page is handed no address: it reads this one to wear the brand of the partner it names.
   headers.delete(FAN_ADDRESS_HEADER);
   if (fanPage) {
     headers.set(FAN_ADDRESS_HEADER, `${pathname}${req.nextUrl.search}`);
-    headers.set(
-      LOCALE_HEADER,
-      resolveLocale({
-        lang,
-        cookie: req.cookies.get(LOCALE_COOKIE)?.value,
-        acceptLanguage: req.headers.get('accept-language'),
-      }),
-    );
+    headers.set(LOCALE_HEADER, locale);
   } else headers.delete(LOCALE_HEADER);
   const res = NextResponse.next({ request: { headers } });
   // A shared page carries no cookie: there the page remembers the language itself (LanguageSwitch).

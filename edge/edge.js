@@ -2,10 +2,11 @@
  * The reference edge's own code, for what nginx's maps cannot do: edge/nginx.conf loads it into nginx's njs
  * module (Debian's libnginx-mod-http-js, njs 0.7.9). Each function runs synchronously, once per request that
  * needs it:
- *   - fanLang (`js_set $fan_lang`): the fan's language exactly as Encore chooses it (resolveLocale,
- *     server/lib/i18n/locales.ts, fed by requestLocale in server/http/shared-page-address.ts): the address's first
+ *   - fanLang (`js_set $fan_lang`): the buy page's `lang=` exactly as Encore chooses it (pageLang,
+ *     server/http/shared-page-address.ts, on chosenLocale, server/lib/i18n/locales.ts): the address's first
  *     `lang`, then the last `encore_lang` cookie, then Accept-Language weighed by its q-values (ties in header
- *     order), then DEFAULT_LANG;
+ *     order), else `auto` (EVENT_LANG): "the event's own language", which only the origin knows (the primary
+ *     language of the event's country, else DEFAULT_LANG) and which is the same for every such fan of that page;
  *   - pageQuery (`js_set $page_query`): the buy page's canonical query, `lang=` then the parameters the page
  *     reads, each normalised the way the page reads it (the cache key, and exactly what the origin is asked);
  *   - outagePage (`js_content`): Encore's branded 503 (outageDocument, server/http/page-guard.ts) in the fan's
@@ -29,10 +30,37 @@ const OUTAGE_COPY = {
     body: 'No hemos podido cargar esta página ahora mismo. No se ha perdido nada de lo que hiciste: vuelve a intentarlo en unos segundos.',
     retry: 'Volver a intentarlo',
   },
+  fr: {
+    title: 'Encore est momentanément indisponible',
+    body: 'Impossible de charger cette page pour le moment. Rien de ce que vous avez fait n’est perdu : réessayez dans quelques secondes.',
+    retry: 'Réessayer',
+  },
+  de: {
+    title: 'Encore ist kurz nicht erreichbar',
+    body: 'Diese Seite konnte gerade nicht geladen werden. Nichts von dem, was Sie getan haben, ist verloren: Versuchen Sie es in ein paar Sekunden erneut.',
+    retry: 'Erneut versuchen',
+  },
+  it: {
+    title: 'Encore non è disponibile per un momento',
+    body: 'Non siamo riusciti a caricare questa pagina. Niente di ciò che hai fatto è andato perso: riprova tra qualche secondo.',
+    retry: 'Riprova',
+  },
+  pt: {
+    title: 'A Encore está indisponível por um momento',
+    body: 'Não foi possível carregar esta página agora. Nada do que fez se perdeu: tente novamente dentro de alguns segundos.',
+    retry: 'Tentar novamente',
+  },
+  nl: {
+    title: 'Encore is even niet bereikbaar',
+    body: 'We konden deze pagina nu niet laden. Niets van wat je deed is verloren gegaan: probeer het over een paar seconden opnieuw.',
+    retry: 'Opnieuw proberen',
+  },
 };
 const LANGS = Object.keys(OUTAGE_COPY);
 /** Encore's DEFAULT_LANG (server/env.ts, `en` unless set): keep it equal to the origin's. */
 const DEFAULT_LANG = 'en';
+/** The buy page's `lang=` when nothing of the fan's chose one (EVENT_LANG, server/http/shared-page-address.ts). */
+const EVENT_LANG = 'auto';
 /** The cookie remembering a fan's language (LOCALE_COOKIE, server/lib/i18n/locale-codes.ts). */
 const LOCALE_COOKIE = 'encore_lang';
 /** Accept-Language entries weighed, as the origin does (localeFromAcceptLanguage). */
@@ -118,15 +146,19 @@ function rememberedLang(cookieHeader) {
   return remembered.length ? remembered[remembered.length - 1].slice(LOCALE_COOKIE.length + 1) : null;
 }
 
-/** The fan's language for this request, exactly as Encore's server resolves it (`$fan_lang`). */
-function fanLang(r) {
+/** The language the fan chose for this request, exactly as Encore's server reads it, or null. */
+function fanChoice(r) {
   const lang = queryPairs(r.variables.args).find((pair) => pair[0] === 'lang');
   return (
     supportedLocale(lang ? lang[1] : null) ||
     supportedLocale(rememberedLang(headerValues(r, 'cookie', '; '))) ||
-    localeFromAcceptLanguage(headerValues(r, 'accept-language', ', ')) ||
-    DEFAULT_LANG
+    localeFromAcceptLanguage(headerValues(r, 'accept-language', ', '))
   );
+}
+
+/** The buy page's `lang=` (`$fan_lang`): the fan's choice, else EVENT_LANG, exactly as Encore's pageLang. */
+function fanLang(r) {
+  return fanChoice(r) || EVENT_LANG;
 }
 
 /** A value the page reads as it is. */
@@ -212,7 +244,9 @@ a.btn{display:inline-block;margin-top:1rem;padding:.6rem 1rem;border-radius:8px;
  */
 function outagePage(r) {
   r.headersOut['Content-Type'] = 'text/html; charset=utf-8';
-  r.return(503, outageDocument(fanLang(r), r.variables.request_uri));
+  // Without its origin the edge cannot know an event's language: the fan's choice, else DEFAULT_LANG
+  // (requestLocale, server/http/shared-page-address.ts, which the origin's own outage page uses).
+  r.return(503, outageDocument(fanChoice(r) || DEFAULT_LANG, r.variables.request_uri));
 }
 
 const edge = { fanLang, pageQuery, outagePage };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from './lib/i18n/locale-codes';
 
 /**
  * Every environment variable Encore reads, validated once. docs/configuration.md's table mirrors this list.
@@ -92,8 +93,11 @@ const schema = z
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     /** A Stripe-compatible API server to call instead of api.stripe.com (tests, proxies), e.g. `http://127.0.0.1:12111`. */
     STRIPE_API_BASE: z.url().optional(),
-    /** Language of fan pages and mails when neither the URL (`lang`) nor the browser names a supported one. */
-    DEFAULT_LANG: z.enum(['en', 'es']).default('en'),
+    /**
+     * Language of fan pages and mails when neither the URL (`lang`), the remembered choice, the browser nor the
+     * event's country names a supported one.
+     */
+    DEFAULT_LANG: z.enum(LOCALES).default('en'),
     /** Where mail goes (`smtp://user:pass@host:587`, `smtps://…`). Unset: mails are stored and shown in the staff mailbox. */
     SMTP_URL: z
       .string()

@@ -1,3 +1,4 @@
+import { type Locale, supportedLocale } from '@/server/lib/i18n/locale-codes';
 import { WIDGET_CSS } from './styles';
 
 /* What the widget's elements share: Encore's origin, their stylesheet and the one way they build DOM. */
@@ -50,9 +51,8 @@ export abstract class WidgetElement extends HTMLElement {
     if (this.isConnected) void this.refresh();
   }
 
-  protected get language(): 'en' | 'es' {
-    const lang = (this.getAttribute('lang') || this.closest('[lang]')?.getAttribute('lang') || 'en').slice(0, 2);
-    return lang === 'es' ? 'es' : 'en';
+  protected get language(): Locale {
+    return supportedLocale(this.getAttribute('lang') || this.closest('[lang]')?.getAttribute('lang')) ?? 'en';
   }
 
   /** One warning per element, the reason it shows nothing. */

@@ -1,4 +1,6 @@
+import { INTL_TAGS, type Locale, LOCALES } from '@/server/lib/i18n/locale-codes';
 import { h, ORIGIN, WidgetElement } from './dom';
+import WIDGET_WORDS from './words.json';
 
 /*
  * `<encore-resale>`: the show's buy access layer drawn on a partner's page. Plain DOM in an open
@@ -45,31 +47,33 @@ interface Layer {
 
 type Answer = { layer: Layer } | { refused: string };
 
-const WORDS = {
-  en: {
-    section: 'Section',
-    row: 'Row',
-    seat: 'Seat',
-    tickets: (n: number) => (n === 1 ? '1 ticket' : `${n} tickets`),
-    all: 'See all offers',
-    close: 'Close',
-    map: 'Seat map',
-    page: 'Resale tickets',
-    newTab: '(opens in a new tab)',
-  },
-  es: {
-    section: 'Sector',
-    row: 'Fila',
-    seat: 'Asiento',
-    tickets: (n: number) => (n === 1 ? '1 entrada' : `${n} entradas`),
-    all: 'Ver todas las ofertas',
-    close: 'Cerrar',
-    map: 'Plano de asientos',
-    page: 'Entradas de reventa',
-    newTab: '(se abre en una pestaña nueva)',
-  },
-};
-type Lang = keyof typeof WORDS;
+interface Words {
+  section: string;
+  row: string;
+  seat: string;
+  tickets: (n: number) => string;
+  all: string;
+  close: string;
+  map: string;
+  page: string;
+  newTab: string;
+}
+
+/** `1 ticket`, `3 tickets`: the count in the language's own digits, the noun by its CLDR plural rule. */
+function count(tag: string, one: string, other: string): (n: number) => string {
+  const rules = new Intl.PluralRules(tag);
+  return (n) => `${n.toLocaleString(tag)} ${rules.select(n) === 'one' ? one : other}`;
+}
+
+type Lang = Locale;
+
+/** Each language's words (./words.json); the count of tickets by the language's plural rule. */
+const WORDS = Object.fromEntries(
+  LOCALES.map((lang) => {
+    const { ticket, tickets, ...rest } = WIDGET_WORDS.resale[lang];
+    return [lang, { ...rest, tickets: count(INTL_TAGS[lang], ticket, tickets) }];
+  }),
+) as Record<Lang, Words>;
 
 /** One read per show, key and language every 30 s, however many elements show it. */
 const reads = new Map<string, { at: number; answer: Promise<Answer> }>();
@@ -209,7 +213,9 @@ export class EncoreResale extends WidgetElement {
             .filter(Boolean)
             .join(' · ')
         : '';
-      const price = new Intl.NumberFormat(lang, { style: 'currency', currency: item.currency }).format(item.price);
+      const price = new Intl.NumberFormat(INTL_TAGS[lang], { style: 'currency', currency: item.currency }).format(
+        item.price,
+      );
       const text = [where, words.tickets(item.quantity)].filter(Boolean).join(' · ');
       return h(
         'li',

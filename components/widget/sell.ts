@@ -1,4 +1,6 @@
+import { INTL_TAGS, type Locale } from '@/server/lib/i18n/locale-codes';
 import { h, ORIGIN, WidgetElement } from './dom';
+import WIDGET_WORDS from './words.json';
 
 /*
  * `<encore-sell publishable-key="pk_…" token="ott_…" lang="es">`: the fan's resale entry drawn on a partner's
@@ -31,31 +33,24 @@ interface Show {
   timeZone: string | null;
   tickets: Ticket[];
 }
+interface Words {
+  title: string;
+  empty: string;
+  unavailable: string;
+  status: Record<'SELLABLE' | 'FOR_SALE' | 'SOLD' | 'NOT_SELLABLE', string>;
+  seat: [string, string, string];
+  newTab: string;
+}
 interface Entry {
   unavailable: boolean;
   url: string;
   shows: Show[];
 }
 
-const WORDS = {
-  en: {
-    title: 'My tickets',
-    empty: 'You have no tickets to sell.',
-    unavailable: 'Your tickets could not be loaded just now. Please try again in a moment.',
-    status: { SELLABLE: 'Can be sold', FOR_SALE: 'On sale', SOLD: 'Sold', NOT_SELLABLE: "Can't be sold" },
-    seat: ['Section', 'Row', 'Seat'],
-    newTab: '(opens in a new tab)',
-  },
-  es: {
-    title: 'Mis entradas',
-    empty: 'No tienes entradas para vender.',
-    unavailable: 'No pudimos cargar tus entradas ahora. Vuelve a intentarlo en un momento.',
-    status: { SELLABLE: 'Se puede vender', FOR_SALE: 'En venta', SOLD: 'Vendida', NOT_SELLABLE: 'No se puede vender' },
-    seat: ['Sector', 'Fila', 'Asiento'],
-    newTab: '(se abre en una pestaña nueva)',
-  },
-};
-type Lang = keyof typeof WORDS;
+type Lang = Locale;
+
+/** Each language's words (./words.json). */
+const WORDS = WIDGET_WORDS.sell as Record<Lang, Words>;
 
 export class EncoreSell extends WidgetElement {
   static observedAttributes = ['publishable-key', 'token', 'lang'];
@@ -115,7 +110,7 @@ export class EncoreSell extends WidgetElement {
     }
     if (!entry.shows.length) box.append(h('p', { class: 'empty' }, words.empty));
     for (const show of entry.shows) {
-      const date = new Intl.DateTimeFormat(lang, {
+      const date = new Intl.DateTimeFormat(INTL_TAGS[lang], {
         dateStyle: 'medium',
         timeStyle: 'short',
         ...(show.timeZone ? { timeZone: show.timeZone } : {}),

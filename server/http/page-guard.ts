@@ -1,5 +1,4 @@
-import en from '@/server/lib/i18n/messages/en.json';
-import es from '@/server/lib/i18n/messages/es.json';
+import { messagesFor } from '@/server/lib/i18n/messages';
 import type { Locale } from '@/server/lib/i18n/locales';
 import { escapeHtml } from '@/server/lib/escape-html';
 
@@ -111,16 +110,14 @@ export async function actionBodyRefusal(req: Request): Promise<Refusal | null> {
   }
 }
 
-const MESSAGES = { en, es } as const;
-
 /**
  * The branded page of a refused request, in the fan's language on fan pages (English elsewhere). A plain
  * document: the proxy cannot render React, and the page must not depend on anything the bad request named.
  */
 export function refusalPage(refusal: Refusal, locale: Locale, fanPage: boolean): Response {
-  const m = MESSAGES[locale].requestError;
+  const m = messagesFor(locale).requestError;
   const copy = refusal.status === 403 ? m.forbidden : m.badRequest;
-  const home = fanPage ? { href: '/me', label: MESSAGES[locale].notFound.home } : { href: '/', label: m.home };
+  const home = fanPage ? { href: '/me', label: messagesFor(locale).notFound.home } : { href: '/', label: m.home };
   return new Response(brandedDocument(locale, refusal.status, copy, home), {
     status: refusal.status,
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
@@ -132,7 +129,7 @@ export function refusalPage(refusal: Refusal, locale: Locale, fanPage: boolean):
  * fan's language: the way on is the same address again.
  */
 export function outageDocument(locale: Locale, path: string): string {
-  const m = MESSAGES[locale].requestError.unavailable;
+  const m = messagesFor(locale).requestError.unavailable;
   return brandedDocument(locale, 503, m, { href: path, label: m.retry });
 }
 

@@ -6,15 +6,21 @@ const ask = (url: string, headers: Record<string, string> = {}, method = 'GET') 
   sharedPageAddress({ method, url, header: (name) => headers[name] });
 
 describe('sharedPageAddress', () => {
-  it('keeps the parameters the page reads, in one order, and the language as the page chooses it', () => {
+  it('keeps the parameters the page reads, in one order, and the language the fan chose, else the event’s own', () => {
     expect(ask('/market/evt_1?utm_source=x&page=2&fbclid=y&show=s1&gclid=z&x=1')).toBe(
-      '/market/evt_1?lang=en&show=s1&page=2',
+      '/market/evt_1?lang=auto&show=s1&page=2',
     );
     expect(ask('/market/evt_1?lang=ES-ar')).toBe('/market/evt_1?lang=es');
     expect(ask('/market/evt_1', { cookie: 'encore_lang=es' })).toBe('/market/evt_1?lang=es');
-    expect(ask('/market/evt_1', { 'accept-language': 'fr, es;q=0.8' })).toBe('/market/evt_1?lang=es');
+    expect(ask('/market/evt_1', { 'accept-language': 'ja, es;q=0.8' })).toBe('/market/evt_1?lang=es');
+    expect(ask('/market/evt_1', { 'accept-language': 'de-AT, es;q=0.8' })).toBe('/market/evt_1?lang=de');
+    expect(ask('/market/evt_1?lang=pt-PT')).toBe('/market/evt_1?lang=pt');
+    // Nothing of the fan's names a language Encore speaks: one page, in the event's own (EVENT_LANG).
+    expect(ask('/market/evt_1', { 'accept-language': 'ja' })).toBe('/market/evt_1?lang=auto');
+    expect(ask('/market/evt_1?lang=auto')).toBe('/market/evt_1?lang=auto');
+    expect(ask('/market/evt_1?lang=auto', { 'accept-language': 'nl' })).toBe('/market/evt_1?lang=nl');
     // A name is read as written: ?SHOW= is not the page's show.
-    expect(ask('/market/evt_1?SHOW=2')).toBe('/market/evt_1?lang=en');
+    expect(ask('/market/evt_1?SHOW=2')).toBe('/market/evt_1?lang=auto');
   });
 
   it('is null for what carries a person or the router, and for any other page', () => {

@@ -1,4 +1,4 @@
-import { LOCALE_COOKIE, type Locale, resolveLocale } from '@/server/lib/i18n/locales';
+import { chosenLocale, defaultLocale, LOCALE_COOKIE, type Locale } from '@/server/lib/i18n/locales';
 
 /**
  * Which answers may be shared by every fan who asks for the same address: an anonymous fan's
@@ -53,6 +53,15 @@ export const SHARED_PAGE_CACHE_CONTROL = 'public, max-age=0, s-maxage=1, stale-w
  * Accept-Language header and the `encore_lang` cookie when the address has no `lang`.
  */
 export const SHARED_PAGE_VARY = 'Accept-Encoding, Accept-Language, Cookie';
+/**
+ * The `lang=` of a shared page's address when nothing of the fan's chose a language (no `lang`, no
+ * remembered one, no browser language Encore speaks): "the event's own", the primary language of the
+ * event's country, else DEFAULT_LANG (server/lib/i18n/locales.ts resolveLocale). Every such fan of one
+ * event gets that same page, so it is one key: neither a shared cache nor the edge (edge/edge.js) knows the
+ * event's country, and need not. The page itself, asked with it, resolves it (the proxy looks the country up).
+ */
+export const EVENT_LANG = 'auto';
+
 /** Every answer that is not a shared page (a person's page, checkout, the API, anything with a token). */
 export const PRIVATE_CACHE_CONTROL = 'private, no-store';
 
@@ -66,7 +75,7 @@ export interface RequestFacts {
 
 /**
  * The canonical address of a shared page request: its path and the parameters it reads, in a fixed order,
- * after the language chosen as the page would choose it (`lang=`). Null when the answer is a person's (a session or
+ * after the language the fan chose, or EVENT_LANG when nothing of theirs chose one (`lang=`). Null when the answer is a person's (a session or
  * any cookie but the remembered language, Authorization, a one-time `token`, the router's own requests)
  * or not a buy page.
  */
@@ -77,7 +86,7 @@ export function sharedPageAddress(req: RequestFacts): string | null {
   if (req.header('authorization') || ROUTER_HEADERS.some((name) => req.header(name) != null)) return null;
   if (url.searchParams.has('token') || url.searchParams.has('_rsc')) return null;
   if (cookiesOf(req.header('cookie')).some((c) => !c.startsWith(`${LOCALE_COOKIE}=`))) return null;
-  const lang = requestLocale(url, req.header);
+  const lang = pageLang(url, req.header);
   const query = new URLSearchParams({ lang });
   for (const name of BUY_PAGE_PARAMS) {
     const value = url.searchParams.get(name);
@@ -94,14 +103,28 @@ function cookiesOf(header: string | null | undefined): string[] {
 }
 
 /**
- * A fan's language for a request as Encore's server sees it (before Next.js): the address's `lang`, then
- * the remembered one (the last `encore_lang` cookie), then the browser's, then the default.
+ * What the fan chose for a request as Encore's server sees it (before Next.js): the address's `lang`, then
+ * the remembered one (the last `encore_lang` cookie), then the browser's; null when none names a language
+ * Encore speaks.
  */
-export function requestLocale(url: URL, header: (name: string) => string | null | undefined): Locale {
+function fanChoice(url: URL, header: (name: string) => string | null | undefined): Locale | null {
   const remembered = cookiesOf(header('cookie')).filter((c) => c.startsWith(`${LOCALE_COOKIE}=`));
-  return resolveLocale({
+  return chosenLocale({
     lang: url.searchParams.get('lang'),
     cookie: remembered.length ? remembered[remembered.length - 1].slice(LOCALE_COOKIE.length + 1) : null,
     acceptLanguage: header('accept-language'),
   });
+}
+
+/** The `lang=` of a buy page's canonical address: the fan's choice, else EVENT_LANG (the event's own). */
+export function pageLang(url: URL, header: (name: string) => string | null | undefined): Locale | typeof EVENT_LANG {
+  return fanChoice(url, header) ?? EVENT_LANG;
+}
+
+/**
+ * A fan's language for a request Encore answers before Next.js, without its database (the outage page):
+ * the fan's choice, else the default.
+ */
+export function requestLocale(url: URL, header: (name: string) => string | null | undefined): Locale {
+  return fanChoice(url, header) ?? defaultLocale();
 }

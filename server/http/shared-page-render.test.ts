@@ -105,7 +105,7 @@ describe('the shared buy page', () => {
         fetch(`${base}/market/evt_one?page=2`, { headers: { 'x-request-id': `fan-${i}` } }),
       ),
     );
-    expect(rendersOf('/market/evt_one?lang=en&page=2')).toBe(1);
+    expect(rendersOf('/market/evt_one?lang=auto&page=2')).toBe(1);
     const bodies = await Promise.all(answers.map((a) => a.text()));
     expect(new Set(bodies).size).toBe(1);
     expect(answers.map((a) => a.headers.get('x-request-id'))).toEqual(answers.map((_, i) => `fan-${i}`));
@@ -122,15 +122,15 @@ describe('the shared buy page', () => {
     );
     expect(policy).not.toContain(sha(INJECTED));
     // The page is made from the address alone: nothing of the fan who asked first reaches the render.
-    expect(bodies[0]).toContain('<p>?lang=en&page=2 · nobody ·');
-    const render = renders.find((r) => r.url === '/market/evt_one?lang=en&page=2')!;
+    expect(bodies[0]).toContain('<p>?lang=auto&page=2 · nobody ·');
+    const render = renders.find((r) => r.url === '/market/evt_one?lang=auto&page=2')!;
     expect(Object.keys(render.headers).sort()).toEqual(['accept', 'connection', 'host', 'user-agent', 'x-request-id']);
     // Kept plain, sent compressed to a fan who takes gzip: the same bytes.
     const zipped = await fetch(`${base}/market/evt_one?page=2`, { headers: { 'accept-encoding': 'gzip' } });
     expect(zipped.headers.get('content-encoding')).toBe('gzip');
     // (fetch undoes the gzip it was sent)
     expect(await zipped.text()).toBe(bodies[0]);
-    expect(rendersOf('/market/evt_one?lang=en&page=2')).toBe(1);
+    expect(rendersOf('/market/evt_one?lang=auto&page=2')).toBe(1);
   });
 
   it('keys a page by the parameters it reads: a shared link’s utm_*, fbclid, gclid and unknown ones share it', async () => {
@@ -139,7 +139,7 @@ describe('the shared buy page', () => {
       await (await fetch(`${base}/market/evt_two?show=s1&${extra}`)).text();
     }
     expect(renders.filter((r) => r.url.startsWith('/market/evt_two')).map((r) => r.url)).toEqual([
-      '/market/evt_two?lang=en&show=s1',
+      '/market/evt_two?lang=auto&show=s1',
     ]);
     // The language is part of the address: from Accept-Language, the cookie, or the URL.
     await (await fetch(`${base}/market/evt_two?show=s1`, { headers: { 'accept-language': 'es-AR,es;q=0.9' } })).text();
@@ -181,22 +181,22 @@ describe('the shared buy page', () => {
       expect(answer.headers.get('x-request-id')).toBe(`req_fan_${i}`);
       await answer.text();
     }
-    expect(rendersOf('/market/evt_missing?lang=en')).toBe(2);
+    expect(rendersOf('/market/evt_missing?lang=auto')).toBe(2);
   });
 
   it('renders again after a listing write in this process, and once the window has passed', async () => {
     const path = '/market/evt_five';
     await (await fetch(`${base}${path}`)).text();
     await (await fetch(`${base}${path}`)).text();
-    expect(rendersOf(`${path}?lang=en`)).toBe(1);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(1);
     // What every committed listing write in the process does (the listingsChanged reaction).
     await forgetOffersOfChangedListings();
     await (await fetch(`${base}${path}`)).text();
-    expect(rendersOf(`${path}?lang=en`)).toBe(2);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(2);
     const passed = Date.now() + BUY_PAGE_LAYER_MS + 5;
     while (Date.now() < passed) await new Promise((r) => setTimeout(r, 20));
     await (await fetch(`${base}${path}`)).text();
-    expect(rendersOf(`${path}?lang=en`)).toBe(3);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(3);
   });
 
   it('behind a shared cache (EDGE_CACHE) keeps nothing itself, and still answers cacheable bytes', async () => {
@@ -205,7 +205,7 @@ describe('the shared buy page', () => {
       expect(answer.headers.get('cache-control')).toContain('s-maxage=1');
       await answer.text();
     }
-    expect(rendersOf('/market/evt_six?lang=en')).toBe(3);
+    expect(rendersOf('/market/evt_six?lang=auto')).toBe(3);
   });
 
   it('behind a shared cache, makes one render and one model read for the fans who ask while it runs', async () => {
@@ -228,7 +228,7 @@ describe('the shared buy page', () => {
       return answers;
     };
     const pages = await crowd();
-    expect(rendersOf(`${path}?lang=en`)).toBe(1);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(1);
     expect(new Set(pages.map(([status, etag, body]) => `${status} ${etag} ${body}`)).size).toBe(1);
     expect(pages[0]![0]).toBe(200);
 
@@ -237,16 +237,16 @@ describe('the shared buy page', () => {
     const revalidations = await crowd({ 'if-none-match': 'W/"b1.v1"' });
     expect(revalidations.every(([status]) => status === 304)).toBe(true);
     expect(versionReads.filter((p) => p === path).length - readsBefore).toBe(1);
-    expect(rendersOf(`${path}?lang=en`)).toBe(1);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(1);
 
     // Changed since: one render for all of them, whose page is the new one.
     versions.set(path, 2);
     const changed = await crowd({ 'if-none-match': 'W/"b1.v1"' });
     expect(changed.every(([status, etag]) => status === 200 && etag === 'W/"b1.v2"')).toBe(true);
-    expect(rendersOf(`${path}?lang=en`)).toBe(2);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(2);
     // Nothing kept once it settled: the next fan's is a render of its own.
     await (await fetch(`${edgeBase}${path}`)).text();
-    expect(rendersOf(`${path}?lang=en`)).toBe(3);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(3);
   });
 
   it('behind a shared cache, gives nobody the cookie a render set for the fan who asked first', async () => {
@@ -260,7 +260,7 @@ describe('the shared buy page', () => {
       }),
     );
     expect(new Set(cookies).size).toBe(5);
-    expect(rendersOf(`${path}?lang=en`)).toBe(5);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(5);
   });
 
   it('keeps its page past the window without a render while the model holds, and renders when it changes', async () => {
@@ -275,11 +275,11 @@ describe('the shared buy page', () => {
       await waitWindow();
       expect(await (await fetch(`${base}${path}`)).text()).toBe(first);
     }
-    expect(rendersOf(`${path}?lang=en`)).toBe(1);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(1);
     versions.set(path, 2);
     await waitWindow();
     const changed = await (await fetch(`${base}${path}`)).text();
-    expect(rendersOf(`${path}?lang=en`)).toBe(2);
+    expect(rendersOf(`${path}?lang=auto`)).toBe(2);
     expect(changed).toContain('content="v2"');
   });
 
@@ -290,7 +290,7 @@ describe('the shared buy page', () => {
     await page.text();
     const etag = page.headers.get('etag');
     expect(etag).toBe('W/"b1.v1"');
-    expect(rendersOf(`${path}?lang=en&show=1`)).toBe(1);
+    expect(rendersOf(`${path}?lang=auto&show=1`)).toBe(1);
 
     for (const asked of [etag!, '"b1.v1"', 'W/"x", W/"b1.v1"', '*']) {
       const again = await fetch(`${edgeBase}${path}?show=1`, {
@@ -304,7 +304,7 @@ describe('the shared buy page', () => {
       expect(again.headers.get('x-request-id')).toBe('revalidation');
       expect(await again.text()).toBe('');
     }
-    expect(rendersOf(`${path}?lang=en&show=1`)).toBe(1);
+    expect(rendersOf(`${path}?lang=auto&show=1`)).toBe(1);
 
     // Another version, another build, or the model changed since: the page, rendered now.
     for (const asked of ['W/"b1.v0"', 'W/"b0.v1"']) {
@@ -317,7 +317,7 @@ describe('the shared buy page', () => {
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).toBe('W/"b1.v2"');
     expect(await changed.text()).toContain('content="v2"');
-    expect(rendersOf(`${path}?lang=en&show=1`)).toBe(4);
+    expect(rendersOf(`${path}?lang=auto&show=1`)).toBe(4);
   });
 
   it('renders when the version cannot be read, and gives a page that stamped none no ETag', async () => {
@@ -325,14 +325,14 @@ describe('the shared buy page', () => {
     const failing = await fetch(`${edgeBase}/market/evt_vfail`, { headers: { 'if-none-match': 'W/"b1.v1"' } });
     expect(failing.status).toBe(200);
     await failing.text();
-    expect(rendersOf('/market/evt_vfail?lang=en')).toBe(1);
+    expect(rendersOf('/market/evt_vfail?lang=auto')).toBe(1);
     const unstamped = await fetch(`${edgeBase}/market/evt_unstamped`);
     expect(unstamped.headers.get('etag')).toBeNull();
     await unstamped.text();
     const asked = await fetch(`${edgeBase}/market/evt_unstamped`, { headers: { 'if-none-match': '*' } });
     expect(asked.status).toBe(200);
     await asked.text();
-    expect(rendersOf('/market/evt_unstamped?lang=en')).toBe(2);
+    expect(rendersOf('/market/evt_unstamped?lang=auto')).toBe(2);
   });
 
   it('trusts no fill mark from outside, and writes the client address from the socket', async () => {

@@ -7,7 +7,7 @@ import { everyAnswerHeaders, OUTAGE_PAGE_POLICY } from '@/server/http/listener';
 import { errorBody } from '@/server/http/envelope';
 import { outageDocument } from '@/server/http/page-guard';
 import { strictTransportSecurity } from '@/server/http/security-headers';
-import { requestLocale, SHARED_PAGE_CACHE_CONTROL } from '@/server/http/shared-page-address';
+import { EVENT_LANG, pageLang, requestLocale, SHARED_PAGE_CACHE_CONTROL } from '@/server/http/shared-page-address';
 import { OUTAGE_RETRY_AFTER_S } from '@/server/lib/db-faults';
 import { databaseUnavailable } from '@/server/lib/errors';
 import { LOCALES } from '@/server/lib/i18n/locale-codes';
@@ -335,7 +335,7 @@ describe('the edge in front of the origin', () => {
     await until('the origin to be asked', () => origin.requestsFor('/market/steady-a').length > 0);
     release();
     const all = await Promise.all(answers);
-    expect(origin.count('/market/steady-a?lang=en&show=1')).toBe(1);
+    expect(origin.count('/market/steady-a?lang=auto&show=1')).toBe(1);
     expect(origin.requestsFor('/market/steady-a')).toHaveLength(1);
     expect(all.map((a) => a.status)).toEqual(Array(20).fill(200));
     expect(new Set(all.map((a) => a.page.render)).size).toBe(1);
@@ -368,13 +368,13 @@ describe('the edge in front of the origin', () => {
     expect(plain.cache).toBe('MISS');
     expect(variants.map((a) => a.cache)).toEqual(['HIT', 'HIT', 'HIT']);
     expect(variants.map((a) => a.page.render)).toEqual(Array(3).fill(plain.page.render));
-    expect(origin.requestsFor('/market/steady-b').map((r) => r.url)).toEqual(['/market/steady-b?lang=en']);
+    expect(origin.requestsFor('/market/steady-b').map((r) => r.url)).toEqual(['/market/steady-b?lang=auto']);
 
     // The parameters the page reads, in any order, make one key and reach the origin in a fixed order.
     const a = await get('/market/steady-b?page=2&utm_source=x&show=7');
     const b = await get('/market/steady-b?show=7&page=2');
     expect([a.cache, b.cache]).toEqual(['MISS', 'HIT']);
-    expect(origin.count('/market/steady-b?lang=en&show=7&page=2')).toBe(1);
+    expect(origin.count('/market/steady-b?lang=auto&show=7&page=2')).toBe(1);
   });
 
   it('does not let ?SHOW=2 poison ?show=2 (parameter names are matched as the app reads them)', async () => {
@@ -383,11 +383,11 @@ describe('the edge in front of the origin', () => {
     expect(upper.cache).toBe('MISS');
     expect(lower.cache).toBe('MISS');
     expect(origin.requestsFor('/market/steady-c').map((r) => r.url)).toEqual([
-      '/market/steady-c?lang=en',
-      '/market/steady-c?lang=en&show=2',
+      '/market/steady-c?lang=auto',
+      '/market/steady-c?lang=auto&show=2',
     ]);
     expect(lower.page.render).not.toBe(upper.page.render);
-    expect(lower.page.url).toBe('/market/steady-c?lang=en&show=2');
+    expect(lower.page.url).toBe('/market/steady-c?lang=auto&show=2');
   });
 
   it('never stores a signed-in fan’s page nor gives one fan’s page to another', async () => {
@@ -460,7 +460,7 @@ describe('the edge in front of the origin', () => {
     // The same language chosen other ways: the address (any case, a region), the remembered cookie, the browser.
     const sameAsEs: [string, http.OutgoingHttpHeaders][] = [
       ['/market/steady-e', { 'accept-language': 'es-AR,es;q=0.9,en;q=0.8' }],
-      ['/market/steady-e', { 'accept-language': 'fr-FR, ES;q=0.5' }],
+      ['/market/steady-e', { 'accept-language': 'ja-JP, ES;q=0.5' }],
       ['/market/steady-e', { cookie: 'encore_lang=es', 'accept-language': 'en' }],
       ['/market/steady-e?lang=es', { 'accept-language': 'en' }],
       ['/market/steady-e?lang=es_419', {}],
@@ -470,9 +470,6 @@ describe('the edge in front of the origin', () => {
       const answer = await get(path, headers);
       expect([answer.cache, answer.page.render], `${path} ${JSON.stringify(headers)}`).toEqual(['HIT', es.page.render]);
     }
-    // Nothing usable: Encore's default language.
-    const fallback = await get('/market/steady-e?lang=fr', { 'accept-language': 'fr, de' });
-    expect([fallback.cache, fallback.page.render]).toEqual(['HIT', en.page.render]);
     expect(origin.requestsFor('/market/steady-e')).toHaveLength(2);
 
     // The same bytes for every fan: no cookie (the page remembers a language itself), each its own request id.
@@ -481,6 +478,32 @@ describe('the edge in front of the origin', () => {
     expect([chosen.headers['set-cookie'], again.headers['set-cookie']]).toEqual([undefined, undefined]);
     expect(chosen.headers['x-request-id']).toMatch(/^[0-9a-f]{32}$/);
     expect(again.headers['x-request-id']).not.toBe(chosen.headers['x-request-id']);
+  });
+
+  it('keeps one page in the event’s own language for every fan whose request names none, and asks the origin for it', async () => {
+    // Nothing of the fan's names a language Encore speaks: the key and the origin's address say `auto`, the
+    // event's own language, which only the origin knows (its country's) and which is the same for all of them.
+    const first = await get('/market/steady-auto');
+    expect([first.cache, first.page.lang]).toEqual(['MISS', EVENT_LANG]);
+    const same: [string, http.OutgoingHttpHeaders][] = [
+      ['/market/steady-auto', { 'accept-language': 'ja-JP, ko;q=0.5' }],
+      ['/market/steady-auto?lang=xx', { 'accept-language': '*' }],
+      ['/market/steady-auto?lang=auto', {}],
+      ['/market/steady-auto', { cookie: 'encore_lang=tlh' }],
+    ];
+    for (const [path, headers] of same) {
+      const answer = await get(path, headers);
+      expect([answer.cache, answer.page.render], `${path} ${JSON.stringify(headers)}`).toEqual([
+        'HIT',
+        first.page.render,
+      ]);
+    }
+    expect(origin.requestsFor('/market/steady-auto').map((r) => [r.url, r.headers['accept-language']])).toEqual([
+      ['/market/steady-auto?lang=auto', 'auto'],
+    ]);
+    // A fan who names one gets that page, not the event's.
+    const german = await get('/market/steady-auto', { 'accept-language': 'de-AT' });
+    expect([german.cache, german.page.lang]).toEqual(['MISS', 'de']);
   });
 
   it('never stores an answer the origin marks private', async () => {
@@ -548,7 +571,7 @@ describe('the edge in front of the origin', () => {
       return fresh !== undefined;
     });
     expect(fresh!.page.render).toBeGreaterThan(first.page.render);
-    expect(origin.requestsFor('/market/fresh-g').every((r) => r.url === '/market/fresh-g?lang=en')).toBe(true);
+    expect(origin.requestsFor('/market/fresh-g').every((r) => r.url === '/market/fresh-g?lang=auto')).toBe(true);
     // Served fresh no longer than the end of the second it was made in, with half a second for the
     // answer's way from the origin into the cache (without the render hop's X-Accel-Expires: up to 2 s).
     for (const hit of hits) expect(hit.sentAt - first.page.born).toBeLessThan(1500);
@@ -760,13 +783,19 @@ describe('the edge when the origin fails', () => {
     expect(outage.body).toBe(outageDocument('es', path));
 
     // A page never stored, a person's page, any other page: the same, in each fan's language.
+    const origins = (asked: string, headers: Record<string, string>) =>
+      requestLocale(new URL(asked, 'http://encore'), (name) => headers[name]);
     for (const [asked, headers, lang] of [
       ['/market/never-stored?lang=es', {}, 'es'],
+      ['/market/never-stored?lang=de', {}, 'de'],
+      // Nothing of the fan's chose: neither can look the event's country up, so DEFAULT_LANG, as the origin's.
+      ['/market/never-stored-either', { 'accept-language': 'ja' }, 'en'],
       ['/market/sie-down', { cookie: 'encore_fan=alice' }, 'en'],
       ['/account/tickets?a=1&b=2', { cookie: 'encore_lang=es' }, 'es'],
       ['/', { 'accept-language': 'en-GB' }, 'en'],
     ] as const) {
       const answer = await get(asked, headers, { base: failingEdge.url });
+      expect(origins(asked, headers), asked).toBe(lang);
       expect([answer.status, answer.body], asked).toEqual([503, outageDocument(lang, asked)]);
       expectOutageHeaders(answer, OUTAGE_PAGE_POLICY);
     }
@@ -799,22 +828,28 @@ function expectOutageHeaders(answer: Answer, policy: string): void {
 
 /**
  * Fans' requests and the language Encore gives them (`want`): the origin's own reading of a request
- * (requestLocale, server/http/shared-page-address.ts, on resolveLocale) and the edge's (edge/edge.js) must both say it.
+ * (pageLang, server/http/shared-page-address.ts, on chosenLocale: the fan's choice, else EVENT_LANG) and the
+ * edge's (edge/edge.js) must both say it.
  */
 const LANGUAGE_CASES: { query?: string; cookie?: string; acceptLanguage?: string; want: string }[] = [
-  { want: 'en' },
+  { want: EVENT_LANG },
   { acceptLanguage: 'es', want: 'es' },
   // Weighed by q-values, not taken in header order.
   { acceptLanguage: 'es;q=0.1, en;q=0.9', want: 'en' },
-  { acceptLanguage: 'fr-FR, ES;q=0.5', want: 'es' },
-  { acceptLanguage: 'fr-FR,fr;q=0.9,en-US;q=0.3,es-MX;q=0.8', want: 'es' },
+  { acceptLanguage: 'ja-JP, ES;q=0.5', want: 'es' },
+  { acceptLanguage: 'fr-FR, ES;q=0.5', want: 'fr' },
+  { acceptLanguage: 'de-CH,de;q=0.9,en;q=0.8', want: 'de' },
+  { acceptLanguage: 'pt-PT, pt;q=0.9', want: 'pt' },
+  { acceptLanguage: 'nl-BE', want: 'nl' },
+  { acceptLanguage: 'it_IT', want: 'it' },
+  { acceptLanguage: 'ja-JP,ja;q=0.9,en-US;q=0.3,es-MX;q=0.8', want: 'es' },
   { acceptLanguage: 'es-AR,es;q=0.9,en;q=0.8', want: 'es' },
   { acceptLanguage: 'es_419', want: 'es' },
   // Ties keep the header's order.
   { acceptLanguage: 'en;q=0.5, es;q=0.5', want: 'en' },
   { acceptLanguage: 'es;q=0.5, en;q=0.5', want: 'es' },
   // q=0 is "not this one"; a q that is no number weighs nothing; `Q=` is no q; spaces around parameters.
-  { acceptLanguage: 'es;q=0, fr', want: 'en' },
+  { acceptLanguage: 'es;q=0, ja', want: EVENT_LANG },
   { acceptLanguage: 'en;q=0, es;q=0.001', want: 'es' },
   { acceptLanguage: 'es;q=abc, en;q=0.2', want: 'en' },
   { acceptLanguage: 'en;q=0.5, es ; q=1e-1', want: 'en' },
@@ -822,10 +857,10 @@ const LANGUAGE_CASES: { query?: string; cookie?: string; acceptLanguage?: string
   { acceptLanguage: 'es;q=-1, en;q=0.01', want: 'en' },
   { acceptLanguage: 'en;q=0.9, es;q=0x1', want: 'es' },
   // Only the first 20 entries count.
-  { acceptLanguage: `${Array(20).fill('fr').join(',')},es`, want: 'en' },
+  { acceptLanguage: `${Array(20).fill('ja').join(',')},es`, want: EVENT_LANG },
   // Garbage.
-  { acceptLanguage: '*', want: 'en' },
-  { acceptLanguage: ';;, ,;q=1,', want: 'en' },
+  { acceptLanguage: '*', want: EVENT_LANG },
+  { acceptLanguage: ';;, ,;q=1,', want: EVENT_LANG },
   { acceptLanguage: 'e s, español, en-', want: 'en' },
   // The address's `lang` first: any case, a region, decoded as URLSearchParams does.
   { query: '?lang=es', acceptLanguage: 'en', want: 'es' },
@@ -838,15 +873,19 @@ const LANGUAGE_CASES: { query?: string; cookie?: string; acceptLanguage?: string
   { query: '?l%61ng=es', want: 'es' },
   { query: '?lang=%C2%A0es', want: 'es' },
   { query: '?lang=%FFes', acceptLanguage: 'es', want: 'es' },
-  { query: '?lang=es%FF', want: 'en' },
-  { query: '?LANG=es', want: 'en' },
-  { query: '?lang=fr', acceptLanguage: 'es', want: 'es' },
-  { query: '?lang=fr&lang=es', want: 'en' },
+  { query: '?lang=es%FF', want: EVENT_LANG },
+  { query: '?LANG=es', want: EVENT_LANG },
+  { query: '?lang=ja', acceptLanguage: 'es', want: 'es' },
+  { query: '?lang=fr', acceptLanguage: 'es', want: 'fr' },
+  { query: '?lang=auto', acceptLanguage: 'nl', want: 'nl' },
+  { query: '?lang=auto', want: EVENT_LANG },
+  { query: '?lang=ja&lang=es', want: EVENT_LANG },
   { query: '?lang=&lang=en', acceptLanguage: 'es', want: 'es' },
   { query: '?lang', cookie: 'encore_lang=es', want: 'es' },
   // Then the remembered language (the last cookie), before the browser's.
   { cookie: 'encore_lang=es', acceptLanguage: 'en', want: 'es' },
-  { cookie: 'encore_lang=fr', acceptLanguage: 'es', want: 'es' },
+  { cookie: 'encore_lang=ja', acceptLanguage: 'es', want: 'es' },
+  { cookie: 'encore_lang=it', acceptLanguage: 'es', want: 'it' },
   { cookie: 'encore_lang=ES-419', want: 'es' },
   { cookie: 'encore_lang= es ;', want: 'es' },
   { cookie: 'encore_lang=es; encore_lang=en', acceptLanguage: 'es', want: 'en' },
@@ -869,7 +908,7 @@ describe('the edge reads a request as the origin does', () => {
       }),
     );
     const originSays = LANGUAGE_CASES.map(({ query = '', cookie, acceptLanguage }) =>
-      requestLocale(new URL(`/market/x${query}`, 'http://encore'), (name) =>
+      pageLang(new URL(`/market/x${query}`, 'http://encore'), (name) =>
         name === 'cookie' ? cookie : name === 'accept-language' ? acceptLanguage : undefined,
       ),
     );
@@ -897,9 +936,9 @@ describe('the edge reads a request as the origin does', () => {
     const quantities = [await get(`${path}?qty=001`), await get(`${path}?qty=1`), await get(`${path}?qty=1.0&page=1`)];
     expect(quantities.map((a) => a.cache)).toEqual(['MISS', 'HIT', 'MISS']);
     expect(origin.requestsFor(path).map((r) => r.url)).toEqual([
-      `${path}?lang=en&page=11`,
-      `${path}?lang=en&qty=1`,
-      `${path}?lang=en&qty=1&page=1`,
+      `${path}?lang=auto&page=11`,
+      `${path}?lang=auto&qty=1`,
+      `${path}?lang=auto&qty=1&page=1`,
     ]);
   });
 
@@ -921,7 +960,7 @@ describe('the edge reads a request as the origin does', () => {
       const answer = await get(`${path}?${query}`);
       expect([query, answer.cache, answer.page.render]).toEqual([query, 'HIT', plain.page.render]);
     }
-    expect(origin.requestsFor(path).map((r) => r.url)).toEqual([`${path}?lang=en`]);
+    expect(origin.requestsFor(path).map((r) => r.url)).toEqual([`${path}?lang=auto`]);
 
     // The page (server/modules/fan-pages buy-page-model.ts) reads the edge's value as it reads the client's.
     const readers = { page: requestedPage, qty: wantedQuantity, sort: buyPageSort } as const;

@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { getTranslations } from 'next-intl/server';
-import { pageLocale } from '@/components/market/page-locale';
+import { carriedPageLocale } from '@/components/market/page-locale';
 import { safeReturnTo, withReturnTo } from '@/components/market/return-to';
 import { fanOf } from '@/components/market/session';
 import { type Db, getDb } from '@/db';
@@ -81,7 +81,14 @@ async function listTickets(_prev: FormState, data: FormData): Promise<FormState>
   if (!fan) return { error: t('signInFirst') };
   const chosen = data.getAll('tickets').filter((v): v is string => typeof v === 'string');
   if (!chosen.length) return { error: t('chooseTickets') };
-  const result = await listForSeller(ticket.partnerId, fan.email, chosen, priceOf(data), getDb(), await pageLocale());
+  const result = await listForSeller(
+    ticket.partnerId,
+    fan.email,
+    chosen,
+    priceOf(data),
+    getDb(),
+    await carriedPageLocale(),
+  );
   if (!result.ok) return refused(result, field(data, 'partnerName'));
   redirect(
     await withFormReturnTo(

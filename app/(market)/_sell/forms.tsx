@@ -5,11 +5,10 @@ import { useFormStatus } from 'react-dom';
 import { useLocale, useTranslations } from 'next-intl';
 import { payoutPreviewMinor, type PayoutModel } from '@/server/modules/marketplace/schemas';
 import { useTypedValue } from '@/components/ui/use-typed-value';
+import { INTL_TAGS } from '@/server/lib/i18n/locale-codes';
 import type { FormState } from './actions';
 
 type Action = (prev: FormState, data: FormData) => Promise<FormState>;
-
-const INTL: Record<string, string> = { en: 'en-US', es: 'es-ES' };
 
 function digitsOf(currency: string): number {
   try {
@@ -26,9 +25,7 @@ function useMoney(currency: string) {
     digits,
     format: (minor: number) => {
       try {
-        return new Intl.NumberFormat(INTL[locale] ?? 'en-US', { style: 'currency', currency }).format(
-          minor / 10 ** digits,
-        );
+        return new Intl.NumberFormat(INTL_TAGS[locale], { style: 'currency', currency }).format(minor / 10 ** digits);
       } catch {
         return `${(minor / 10 ** digits).toFixed(digits)} ${currency}`;
       }

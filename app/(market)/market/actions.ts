@@ -2,7 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import { z } from 'zod';
-import { pageLocale } from '@/components/market/page-locale';
+import { carriedPageLocale, pageLocale } from '@/components/market/page-locale';
 import { fanOf } from '@/components/market/session';
 import { rememberOrder } from '@/components/market/order-access';
 import { safeReturnTo } from '@/components/market/return-to';
@@ -70,7 +70,7 @@ export async function payAction(_: PayState, form: FormData): Promise<PayState> 
         user: buyer,
         pageQuery: returnTo ? new URLSearchParams({ returnTo }).toString() : undefined,
         // The fan's language: their mails and Stripe Checkout's lines are written in it.
-        locale: await pageLocale(),
+        locale: await carriedPageLocale(),
       },
       getDb(),
     );

@@ -1,4 +1,4 @@
-import type { Locale } from './locales';
+import { INTL_TAGS as INTL_TAG, type Locale } from './locale-codes';
 import { processCache } from '../short-cache';
 
 /*
@@ -6,8 +6,6 @@ import { processCache } from '../short-cache';
  * major units (the API's decimal strings, or stored minor units through `fromMinorUnits`); dates are
  * shown in the venue's time zone.
  */
-
-const INTL_TAG: Record<Locale, string> = { en: 'en-US', es: 'es-ES' };
 
 // Building an Intl formatter costs tens of microseconds; a buy page formats thousands of prices.
 const formatters = new Map<string, Intl.NumberFormat | null>();

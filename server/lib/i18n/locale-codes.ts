@@ -4,8 +4,33 @@
  * environment; the choice of a request's locale (./locales.ts) does.
  */
 
-export const LOCALES = ['en', 'es'] as const;
+export const LOCALES = ['en', 'es', 'fr', 'de', 'it', 'pt', 'nl'] as const;
 export type Locale = (typeof LOCALES)[number];
+
+/** Each language in its own words, for the language switch (components/market/language-switch.tsx). */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  en: 'English',
+  es: 'Español',
+  fr: 'Français',
+  de: 'Deutsch',
+  it: 'Italiano',
+  pt: 'Português',
+  nl: 'Nederlands',
+};
+
+/**
+ * The CLDR locale whose formats (numbers, money, dates) each language's fans read: `pt` is Portuguese as
+ * written in Portugal, `es` Spain's Spanish, `en` American English (the product's English).
+ */
+export const INTL_TAGS: Record<Locale, string> = {
+  en: 'en-US',
+  es: 'es-ES',
+  fr: 'fr-FR',
+  de: 'de-DE',
+  it: 'it-IT',
+  pt: 'pt-PT',
+  nl: 'nl-NL',
+};
 
 /** The cookie remembering the fan's last `lang`. */
 export const LOCALE_COOKIE = 'encore_lang';

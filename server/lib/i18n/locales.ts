@@ -1,12 +1,15 @@
 import { env } from '@/server/env';
+import { localeOfCountry } from './country-languages';
 import { type Locale, supportedLocale } from './locale-codes';
 
 /*
  * The languages of fan pages and mails. A locale is chosen from, in order: the URL's `lang` (the
  * partner passes the fan's language on every entry URL; the proxy remembers it in a cookie so later
- * steps keep it), the browser's Accept-Language, then DEFAULT_LANG.
+ * steps keep it), the browser's Accept-Language, then the primary language of the event's country
+ * (./country-languages.ts) on pages about one event, then DEFAULT_LANG.
  */
 
+export { localeOfCountry } from './country-languages';
 export { isLocale, type Locale, LOCALE_COOKIE, LOCALE_COOKIE_OPTIONS, LOCALES, supportedLocale } from './locale-codes';
 
 /** The request header the proxy sets on fan pages with the chosen locale (read by next-intl's request config). */
@@ -37,16 +40,24 @@ export function defaultLocale(): Locale {
   return env().DEFAULT_LANG;
 }
 
-/** The locale of a fan request: URL `lang`, then the remembered cookie, then the browser, then the default. */
+/** What the fan chose, if anything: URL `lang`, then the remembered cookie, then the browser; else null. */
+export function chosenLocale(input: {
+  lang?: string | null;
+  cookie?: string | null;
+  acceptLanguage?: string | null;
+}): Locale | null {
+  return supportedLocale(input.lang) ?? supportedLocale(input.cookie) ?? localeFromAcceptLanguage(input.acceptLanguage);
+}
+
+/**
+ * The locale of a fan request: what the fan chose (`chosenLocale`), then the language of the event's
+ * country (`location.country`, when the page is about one event), then the default.
+ */
 export function resolveLocale(input: {
   lang?: string | null;
   cookie?: string | null;
   acceptLanguage?: string | null;
+  country?: string | null;
 }): Locale {
-  return (
-    supportedLocale(input.lang) ??
-    supportedLocale(input.cookie) ??
-    localeFromAcceptLanguage(input.acceptLanguage) ??
-    defaultLocale()
-  );
+  return chosenLocale(input) ?? localeOfCountry(input.country) ?? defaultLocale();
 }

@@ -40,6 +40,7 @@ export {
 } from './seller-states';
 export { type BrandPartner, fanBrandOf } from './fan-brand';
 export { framingOriginsOf } from './framing';
+export { eventCountryOfPage } from './page-country';
 export {
   buyPageHref,
   SEAT_MAP_ID_PREFIX,

@@ -12,7 +12,15 @@ import { escapeHtml } from '@/server/lib/escape-html';
 export const metadata: Metadata = { title: 'Embed' };
 
 const LAYOUTS = ['button', 'banner', 'list', 'map'] as const;
-const LANGUAGES = { es: 'Spanish', en: 'English' } as const;
+const LANGUAGES = {
+  es: 'Spanish',
+  en: 'English',
+  fr: 'French',
+  de: 'German',
+  it: 'Italian',
+  pt: 'Portuguese (Portugal)',
+  nl: 'Dutch',
+} as const;
 const MODES = { tab: 'A new tab', dialog: 'A dialog in the page' } as const;
 
 const pick = <T extends string>(value: unknown, allowed: readonly T[], fallback: T): T =>
