@@ -42,8 +42,8 @@ export const webhookExamples = [
   {
     family: 'ticket',
     action: 'ticket.updated',
-    data: { id: 'T-0001', newOwnerEmail: 'maria.lopez@example.com' },
-    when: 'A ticket field changes, most often a transfer after a resale purchase. `id` is your ticketId.',
+    data: { id: 'T-0001', newOwnerEmail: 'maria.lopez@example.com', oldOwnerEmail: 'ana.garcia@example.com' },
+    when: 'A ticket field changes, most often a transfer after a resale purchase. `id` is your ticketId; `oldOwnerEmail` is who held it before.',
   },
   {
     family: 'ticket',
