@@ -156,7 +156,7 @@ test('the server hands out what npm pack in client/ packs: the built package, it
     { access: 'public' },
     'client',
   ]);
-  expect(readme).toContain('import {\n  EncoreApiError,\n  EncoreClient,');
+  expect(readme).toContain('import {\n  type components,\n  EncoreApiError,\n  EncoreClient,');
 });
 
 test("the package's types were generated from the document this server serves", async () => {
