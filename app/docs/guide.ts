@@ -63,6 +63,12 @@ export const webhookExamples = [
     when: 'Protection is switched on (true) or off (false) for an event or show: while on, show the secure view URL.',
   },
   {
+    family: 'test',
+    action: 'test.ping',
+    data: { partnerId: 'ptr_7Hq2', sentAt: '2026-11-26T14:03:00.000Z' },
+    when: 'You or Encore staff sent a test message from the dashboard, to check your receiver and its signature check end to end. To a channel’s webhook URL it also names the `channelId`.',
+  },
+  {
     family: 'channelListing',
     action: 'channelListing.sold',
     data: getChannelSaleExample.response,

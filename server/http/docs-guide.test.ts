@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { feedEvent } from '@/server/modules/catalog';
 import { verificationAnswer } from '@/server/modules/partners';
-import { webhookMessage } from '@/server/modules/webhooks';
+import { webhookMessage, webhookMessages } from '@/server/modules/webhooks';
 import { POST as eventsPost } from '@/app/v1/events/route';
 import {
   IDEMPOTENCY_REPLAY,
@@ -34,6 +34,10 @@ describe('partner-side examples in /docs', () => {
       // A channel's messages carry a sale as the Channels API answers it.
       if (family.startsWith('channel')) expect(channelSaleResponse.safeParse(data).error?.issues ?? []).toEqual([]);
     }
+  });
+
+  it('show every message Encore declares, once', () => {
+    expect(webhookExamples.map((w) => w.action)).toEqual(webhookMessages().map((m) => m.action));
   });
 });
 
