@@ -7,6 +7,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import http from 'node:http';
@@ -23,7 +24,41 @@ type VerifiedWebhook = import('@encore/partner-client').VerifiedWebhook;
 
 const ROOT = process.cwd();
 const CLIENT = path.join(ROOT, 'client');
-const QUICK_START = path.join(ROOT, 'docs/quick-start/partner-integration.ts');
+const QUICK_START_DIR = path.join(ROOT, 'docs/quick-start');
+const QUICK_START = path.join(QUICK_START_DIR, 'partner-integration.ts');
+
+/**
+ * What `npm install` does for the quick start project's dev dependencies (typescript, tsx, @types/node at
+ * the versions Encore builds with: client/src/readme.test.ts), without the network: Encore's own copies,
+ * linked where npm would put them, with their commands in node_modules/.bin.
+ */
+function linkDevDependencies(dir: string) {
+  const { devDependencies } = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  for (const name of Object.keys(devDependencies)) {
+    mkdirSync(path.dirname(path.join(dir, 'node_modules', name)), { recursive: true });
+    symlinkSync(path.join(ROOT, 'node_modules', name), path.join(dir, 'node_modules', name));
+  }
+  mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
+  symlinkSync('../typescript/bin/tsc', path.join(dir, 'node_modules/.bin/tsc'));
+  symlinkSync('../tsx/dist/cli.mjs', path.join(dir, 'node_modules/.bin/tsx'));
+}
+
+/** `npm run <script>` in the partner's project: its output, or an error with tsc's (or the run's) own. */
+function npmRun(script: string, env: Record<string, string> = {}): string {
+  try {
+    return execFileSync('npm', ['run', '--silent', script], {
+      cwd: partnerDir,
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+      stdio: 'pipe',
+    });
+  } catch (err) {
+    const { stdout, stderr } = err as { stdout: string; stderr: string };
+    throw new Error(`npm run ${script} failed:\n${stdout}\n${stderr}`);
+  }
+}
 
 /**
  * The typed client is a package (`client/`, `@encore/partner-client`), generated from the OpenAPI
@@ -80,23 +115,11 @@ test.beforeAll(async () => {
   mkdirSync(installed, { recursive: true });
   // The package has no dependencies: unpacking it is all `npm install <tarball>` would do.
   execFileSync('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
-  copyFileSync(QUICK_START, path.join(partnerDir, 'partner-integration.ts'));
-  writeFileSync(path.join(partnerDir, 'package.json'), JSON.stringify({ private: true, type: 'module' }));
-  writeFileSync(
-    path.join(partnerDir, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noEmit: true,
-        types: ['node'],
-        typeRoots: [path.join(ROOT, 'node_modules/@types')],
-      },
-      files: ['partner-integration.ts'],
-    }),
-  );
+  // The project as /docs and the README show it: these three files, as they are.
+  for (const file of ['partner-integration.ts', 'package.json', 'tsconfig.json']) {
+    copyFileSync(path.join(QUICK_START_DIR, file), path.join(partnerDir, file));
+  }
+  linkDevDependencies(partnerDir);
   quickStart = (await import(path.join(partnerDir, 'partner-integration.ts'))) as QuickStart;
   client = (await import(path.join(installed, 'dist/index.js'))) as PartnerClient;
 });
@@ -133,7 +156,7 @@ test('the server hands out what npm pack in client/ packs: the built package, it
     { access: 'public' },
     'client',
   ]);
-  expect(readme).toContain('import {\n  EncoreApiError,\n  EncoreClient,');
+  expect(readme).toContain('import {\n  type components,\n  EncoreApiError,\n  EncoreClient,');
 });
 
 test("the package's types were generated from the document this server serves", async () => {
@@ -150,11 +173,7 @@ test("the package's types were generated from the document this server serves", 
 test('the quick start type-checks against the packed package and runs on the server', async () => {
   test.setTimeout(120_000);
   // A type error in the quick start against the package's .d.ts fails here, with tsc's message.
-  try {
-    execFileSync(path.join(ROOT, 'node_modules/.bin/tsc'), ['-p', partnerDir], { encoding: 'utf8' });
-  } catch (err) {
-    throw new Error(`the quick start does not type-check against the package:\n${(err as { stdout: string }).stdout}`);
-  }
+  npmRun('check');
 
   const { partnerId, apiKey } = await createPartner(`Typed client e2e ${RUN}`);
   const encore = quickStart.encoreClient(baseURL, apiKey);
@@ -198,6 +217,35 @@ test('the quick start type-checks against the packed package and runs on the ser
     replayed: true,
   });
   expect(await quickStart.holdForBuyer(encore, listingId, 'eva@example.com', `cart-eva-${RUN}`)).toBeNull();
+});
+
+test("the quick start's main runs as documented (npm start), and a misspelled field does not compile", async () => {
+  test.setTimeout(60_000);
+  const { apiKey } = await createPartner(`Typed client main ${RUN}`);
+  const printed = npmRun('start', { ENCORE_URL: baseURL, ENCORE_KEY: apiKey });
+  expect(printed).toMatch(/^quick-start-\d+: 1 ticket imported\nbuy: http\S+\nsell: http\S+\n$/);
+
+  // The tickets built in a .map() satisfy the API's type: a misspelled optional field is a compile error.
+  const source = readFileSync(QUICK_START, 'utf8');
+  const misspelled = source.replace('          price: 40,\n', '          prise: 40,\n');
+  expect(misspelled).not.toBe(source);
+  writeFileSync(path.join(partnerDir, 'misspelled.ts'), misspelled);
+  writeFileSync(
+    path.join(partnerDir, 'tsconfig.misspelled.json'),
+    JSON.stringify({ extends: './tsconfig.json', files: ['misspelled.ts'] }),
+  );
+  let output = '';
+  try {
+    execFileSync(path.join(partnerDir, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.misspelled.json'], {
+      cwd: partnerDir,
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
+  } catch (err) {
+    output = (err as { stdout: string }).stdout;
+  }
+  expect(output).toContain("'prise' does not exist in type");
+  expect(output).toContain("Did you mean to write 'price'?");
 });
 
 test('every write carries an Idempotency-Key of its own; refusals are EncoreApiErrors with the envelope', async () => {
@@ -307,6 +355,8 @@ test("the quick start's webhook receiver verifies what the server delivers and r
       body: { family: 'test', action: 'test.ping', data: { partnerId } },
     });
     expect(Math.abs(received[0].timestamp.getTime() - Date.now())).toBeLessThan(60_000);
+    // The quick start's handler reads the message by its action.
+    expect(quickStart.whatHappened(received[0])).toMatch(/^test message from Encore, sent at \d{4}-\d\d-\d\dT/);
 
     // The delivery's signature headers on another body: refused, and not handled.
     const signature = Object.fromEntries(
@@ -345,4 +395,9 @@ test('/docs shows that quick start, as the file the tests above run', async ({ p
   const source = readFileSync(QUICK_START, 'utf8');
   const shown = await page.locator('pre', { hasText: 'export function encoreClient' }).innerText();
   expect(shown.trim()).toBe(source.trim());
+  // The project around it: the package.json and tsconfig.json the tests above write.
+  for (const file of ['package.json', 'tsconfig.json']) {
+    const project = await page.getByLabel(file, { exact: true }).innerText();
+    expect(project.trim()).toBe(readFileSync(path.join(QUICK_START_DIR, file), 'utf8').trim());
+  }
 });

@@ -82,7 +82,7 @@ describe('graceful shutdown', () => {
     const id = await enqueueWebhook(getDb(), partner.id, {
       family: 'ticket',
       action: 'ticket.updated',
-      data: { ticketId: `SD-${Date.now()}` },
+      data: { id: `SD-${Date.now()}`, newOwnerEmail: 'b@example.com', oldOwnerEmail: null },
     });
 
     const instance = bootInstance(process.env.DATABASE_URL!, { JOBS_SCHEDULES: '0', BOOT_CHILD_HEALTH: '1' });

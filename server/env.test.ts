@@ -90,8 +90,10 @@ describe('the configuration tables (docs/configuration.md)', () => {
       'TEST_PG_TEMPLATE',
       // Bash's own clock, read by the CI scripts.
       'SECONDS',
-      // In the sample code /docs shows partners (their receiver's variable, not ours).
+      // In the sample code /docs shows partners (their quick start's and receiver's variables, not ours).
       'ENCORE_WEBHOOK_SECRET',
+      'ENCORE_URL',
+      'ENCORE_KEY',
     ]);
     const read = new Set<string>();
     const walk = (dir: string) => {

@@ -104,7 +104,11 @@ describe('GET /metrics', () => {
     const { partner } = await makePartner('Metrics webhooks');
     await upsertEndpoint({ partnerId: partner.id, url: 'http://127.0.0.1:9/hook', enabled: true }, getDb());
     const before = await value('encore_webhook_backlog');
-    await enqueueWebhook(getDb(), partner.id, { family: 'test', action: 'test.ping', data: { n: 1 } });
+    await enqueueWebhook(getDb(), partner.id, {
+      family: 'test',
+      action: 'test.ping',
+      data: { partnerId: partner.id, sentAt: new Date().toISOString() },
+    });
     await getDb().execute(
       sql`update webhook_due set due_at = now() - interval '90 seconds' where partner_id = ${partner.id}`,
     );

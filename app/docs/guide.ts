@@ -42,8 +42,8 @@ export const webhookExamples = [
   {
     family: 'ticket',
     action: 'ticket.updated',
-    data: { id: 'T-0001', newOwnerEmail: 'maria.lopez@example.com' },
-    when: 'A ticket field changes, most often a transfer after a resale purchase. `id` is your ticketId.',
+    data: { id: 'T-0001', newOwnerEmail: 'maria.lopez@example.com', oldOwnerEmail: 'ana.garcia@example.com' },
+    when: 'A ticket field changes, most often a transfer after a resale purchase. `id` is your ticketId; `oldOwnerEmail` is who held it before.',
   },
   {
     family: 'ticket',
@@ -61,6 +61,12 @@ export const webhookExamples = [
     action: 'ticketShield.updated',
     data: { status: true, eventId: EXAMPLE_EVENT_ID, showId: EXAMPLE_SHOW_ID },
     when: 'Protection is switched on (true) or off (false) for an event or show: while on, show the secure view URL.',
+  },
+  {
+    family: 'test',
+    action: 'test.ping',
+    data: { partnerId: 'ptr_7Hq2', sentAt: '2026-11-26T14:03:00.000Z' },
+    when: 'You or Encore staff sent a test message from the dashboard, to check your receiver and its signature check end to end. To a channel’s webhook URL it also names the `channelId`.',
   },
   {
     family: 'channelListing',

@@ -7,8 +7,8 @@ import { IdempotencySection } from './idempotency';
 import { OperationIndex } from './operation-index';
 import { MAX_OPERATION_SEARCH, operationHref } from './operation-search';
 import { docsReference } from './reference';
+import { QuickStartSection } from './quick-start';
 import { WebhooksSection } from './webhooks';
-import clientPackage from '@/client/package.json';
 
 export const metadata: Metadata = { title: 'Partner API reference' };
 export const dynamic = 'force-dynamic';
@@ -19,7 +19,7 @@ export const dynamic = 'force-dynamic';
  * searchable; each operation has a page of its own (operations/[operationId]).
  */
 export default async function DocsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const { doc, groups, errorResponses, quickStart } = docsReference();
+  const { doc, groups, errorResponses } = docsReference();
   const query = param(await searchParams, 'q', MAX_OPERATION_SEARCH);
   return (
     <DocsShell groups={groups}>
@@ -67,27 +67,7 @@ export default async function DocsPage({ searchParams }: { searchParams: Promise
         <a href={operationHref(groups[0].ops[0].id)}>the first operation</a> and follow each page&apos;s <em>Next</em>{' '}
         link.
       </p>
-      <h2 id="quick-start">Quick start: a typed client</h2>
-      <p>
-        <code>@encore/partner-client</code> is Encore&apos;s typed client, generated from this API&apos;s OpenAPI
-        document (<code>{doc.servers[0].url}/v1/openapi.json</code>) on every build: paths, parameters, bodies and
-        answers checked by your compiler. It sends an <code>Idempotency-Key</code> on every write by default, retries a
-        429 and a 5xx with backoff honouring <code>Retry-After</code>, throws the envelope&apos;s error as an{' '}
-        <code>EncoreApiError</code> (status, code, details, request id) and verifies the webhooks you receive (
-        <code>verifyWebhook</code>). This Encore serves the package built with its API (
-        <a href={`/downloads/encore-partner-client-${clientPackage.version}.tgz`}>
-          encore-partner-client-{clientPackage.version}.tgz
-        </a>
-        , MIT-licensed); install it with:
-      </p>
-      <Code label="Install the client">{`npm install ${doc.servers[0].url}/downloads/encore-partner-client-${clientPackage.version}.tgz`}</Code>
-      <p>
-        Then an integration is a few typed calls: publish an event and its price rule, sync the tickets you sold, get
-        the URLs to send fans to, read what is on sale and hold a listing for a buyer with an idempotency key. Our test
-        suite packs the client, type-checks this file against the tarball and runs it on the built server on every
-        change.
-      </p>
-      <Code label="partner-integration.ts">{quickStart}</Code>
+      <QuickStartSection baseUrl={doc.servers[0].url} />
       <h2 id="errors">Errors</h2>
       <p>
         Errors use the same envelope with <code>data: null</code> and{' '}

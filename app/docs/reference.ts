@@ -30,6 +30,8 @@ interface Reference {
   groups: IndexGroup[];
   /** The quick start's source, as e2e/typed-client.spec.ts type-checks and runs it against the API. */
   quickStart: string;
+  /** The project around it, the files that test writes as they are: its package.json and tsconfig.json. */
+  quickStartProject: { packageJson: string; tsconfig: string };
 }
 
 /** `Build your own buying flow` → `build-your-own-buying-flow`: a tag's anchor on the overview. */
@@ -64,8 +66,13 @@ function build(): Reference {
         .filter((o) => o.tag === tag)
         .map((o) => ({ id: o.op.operationId, method: o.method, path: o.path, summary: o.op.summary })),
     })),
-    quickStart: readFileSync(path.join(process.cwd(), 'docs/quick-start/partner-integration.ts'), 'utf8'),
+    quickStart: quickStartFile('partner-integration.ts'),
+    quickStartProject: { packageJson: quickStartFile('package.json'), tsconfig: quickStartFile('tsconfig.json') },
   };
+}
+
+function quickStartFile(name: string): string {
+  return readFileSync(path.join(process.cwd(), 'docs/quick-start', name), 'utf8');
 }
 
 let built: Reference | undefined;

@@ -8,7 +8,9 @@ export function WebhooksSection() {
       <h2 id="webhooks">Webhooks</h2>
       <p>
         Encore sends a <code>POST</code> with a JSON body <code>{'{ family, action, data }'}</code> to the URL you give
-        your account manager (HTTPS with a valid certificate; there is no registration endpoint).
+        your account manager (HTTPS with a valid certificate; there is no registration endpoint). The OpenAPI document
+        lists each message under <code>webhooks</code>, keyed by its <code>action</code>, with the schema of its body
+        and its signature headers; the typed client&apos;s <code>verifyWebhook</code> answers them typed by action.
       </p>
       {webhookExamples.map((w) => (
         <div key={w.action}>

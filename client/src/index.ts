@@ -20,7 +20,9 @@ export {
   WebhookVerificationError,
   type VerifiedWebhook,
   type VerifyWebhookInput,
+  type WebhookAction,
   type WebhookBody,
   type WebhookHeaders,
+  type WebhookOf,
 } from './webhooks.js';
-export type { components, operations, paths } from './generated/encore-api.js';
+export type { components, operations, paths, webhooks } from './generated/encore-api.js';

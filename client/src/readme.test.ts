@@ -17,6 +17,24 @@ describe('the README', () => {
     ).toBe(read('../../docs/quick-start/partner-integration.ts'));
   });
 
+  it("shows the quick start project's package.json and tsconfig.json as they are", () => {
+    const readme = read('../README.md');
+    for (const file of ['package.json', 'tsconfig.json']) {
+      const text = read(`../../docs/quick-start/${file}`);
+      expect(readme, `client/README.md must show docs/quick-start/${file}`).toContain(`\`\`\`json\n${text}\`\`\``);
+    }
+  });
+
+  it("pins the quick start's tools to the versions Encore's own build uses", () => {
+    type Manifest = { type?: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+    const project = JSON.parse(read('../../docs/quick-start/package.json')) as Manifest;
+    const root = JSON.parse(read('../../package.json')) as Manifest;
+    const ours = { ...root.dependencies, ...root.devDependencies };
+    expect(project.type).toBe('module');
+    expect(Object.keys(project.devDependencies ?? {}).sort()).toEqual(['@types/node', 'tsx', 'typescript']);
+    for (const [name, version] of Object.entries(project.devDependencies ?? {})) expect(version, name).toBe(ours[name]);
+  });
+
   it("installs this package's version from a running Encore's downloads", () => {
     const { version } = JSON.parse(read('../package.json')) as { version: string };
     expect(read('../README.md')).toContain(

@@ -1,8 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
-import { webhookRequest } from '@/server/modules/webhooks';
-import { verifyWebhook, WebhookVerificationError } from './index.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { webhookRequest, type WebhookMessage } from '@/server/modules/webhooks';
+import {
+  type VerifiedWebhook,
+  verifyWebhook,
+  type WebhookAction,
+  type WebhookBody,
+  type WebhookOf,
+  WebhookVerificationError,
+} from './index.js';
 
 const secret = `whsec_${randomBytes(24).toString('base64')}`;
 const sentAt = new Date('2027-06-12T20:00:00Z');
@@ -10,7 +17,12 @@ const sentAt = new Date('2027-06-12T20:00:00Z');
 /** A message exactly as Encore's dispatcher sends it: its body and Standard Webhooks headers. */
 function delivered(at = sentAt, signingSecret = secret) {
   return webhookRequest(
-    { id: 'msg_2x9', family: 'ticket', action: 'ticket.updated', data: '{"ticketId":"T-1","status":"SOLD"}' },
+    {
+      id: 'msg_2x9',
+      family: 'ticket',
+      action: 'ticket.updated',
+      data: '{"id":"T-1","newOwnerEmail":"b@example.com","oldOwnerEmail":"a@example.com"}',
+    },
     signingSecret,
     { name: 'X-Partner-Secret', value: 'shh' },
     at,
@@ -33,7 +45,11 @@ describe('verifyWebhook', () => {
     const expected = {
       id: 'msg_2x9',
       timestamp: sentAt,
-      body: { family: 'ticket', action: 'ticket.updated', data: { ticketId: 'T-1', status: 'SOLD' } },
+      body: {
+        family: 'ticket',
+        action: 'ticket.updated',
+        data: { id: 'T-1', newOwnerEmail: 'b@example.com', oldOwnerEmail: 'a@example.com' },
+      },
     };
     expect(verifyWebhook({ secret, payload: body, headers, now: sentAt })).toEqual(expected);
     expect(verifyWebhook({ secret, payload: Buffer.from(body), headers, now: sentAt })).toEqual(expected);
@@ -58,9 +74,9 @@ describe('verifyWebhook', () => {
   it('refuses a changed body, id or timestamp, and another secret', () => {
     const { body, headers } = delivered();
     const now = sentAt;
-    expect(refusal(() => verifyWebhook({ secret, payload: body.replace('SOLD', 'FREE'), headers, now }))).toBe(
-      'No matching signature',
-    );
+    expect(
+      refusal(() => verifyWebhook({ secret, payload: body.replace('b@example.com', 'x@example.com'), headers, now })),
+    ).toBe('No matching signature');
     expect(
       refusal(() => verifyWebhook({ secret, payload: body, headers: { ...headers, 'webhook-id': 'msg_other' }, now })),
     ).toBe('No matching signature');
@@ -115,5 +131,60 @@ describe('verifyWebhook', () => {
     ).toBe('webhook-timestamp is not a number of seconds');
     expect(() => verifyWebhook({ secret: 'whsec_', payload: body, headers, now: sentAt })).toThrow(TypeError);
     expect(() => verifyWebhook({ secret: 'not base64!', payload: body, headers, now: sentAt })).toThrow(TypeError);
+  });
+});
+
+/** What a receiver does with a message: `switch` on its action narrows its data. */
+function said(message: VerifiedWebhook): string {
+  const { body } = message;
+  switch (body.action) {
+    case 'ticket.updated':
+      return `${body.data.id}: ${body.data.oldOwnerEmail ?? 'nobody'} → ${body.data.newOwnerEmail}`;
+    case 'ticket.refunded':
+      return `${body.data.ids.join(', ')} refunded (${body.data.refundReason})`;
+    case 'ticketShield.updated':
+      return `${body.data.eventId}/${body.data.showId} protection ${body.data.status ? 'on' : 'off'}`;
+    case 'test.ping':
+      return `ping of ${body.data.partnerId}`;
+    default:
+      return `not handled here: ${body.action}`;
+  }
+}
+
+describe('the verified body, typed from the OpenAPI document', () => {
+  it('is told apart by its action', () => {
+    const { body, headers } = delivered();
+    expect(said(verifyWebhook({ secret, payload: body, headers, now: sentAt }))).toBe(
+      'T-1: a@example.com → b@example.com',
+    );
+  });
+
+  it("is the server's declared union of messages, and a wrong field or action does not compile", () => {
+    // The generated union (client) and the declared one (server/modules/webhooks/messages.ts) are the same.
+    expectTypeOf<WebhookAction>().toEqualTypeOf<WebhookMessage['action']>();
+    expectTypeOf<WebhookBody>().toEqualTypeOf<WebhookMessage>();
+    expectTypeOf<WebhookOf<'test.ping'>['data']['channelId']>().toEqualTypeOf<string | undefined>();
+    const updated: WebhookBody = {
+      family: 'ticket',
+      action: 'ticket.updated',
+      data: { id: 'T-1', newOwnerEmail: 'b@example.com', oldOwnerEmail: null },
+    };
+    const misspelled: WebhookBody = {
+      family: 'ticket',
+      action: 'ticket.updated',
+      // @ts-expect-error ticket.updated names the ticket `id`
+      data: { ticketId: 'T-1', newOwnerEmail: 'b@example.com', oldOwnerEmail: null },
+    };
+    // @ts-expect-error Encore sends no such action
+    const unknown: WebhookAction = 'ticket.deleted';
+    const narrowed = (b: WebhookBody) =>
+      // @ts-expect-error ticketShield.updated's data has `status`; ticket.updated's has not
+      b.action === 'ticket.updated' ? b.data.status : null;
+    expect([updated.action, misspelled.action, unknown, narrowed(updated)]).toEqual([
+      'ticket.updated',
+      'ticket.updated',
+      'ticket.deleted',
+      undefined,
+    ]);
   });
 });

@@ -1,11 +1,20 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { webhooks } from './generated/encore-api.js';
 
-/** What Encore posts to your receiver: `{ family, action, data }` (e.g. `ticket` / `ticket.updated`). */
-export interface WebhookBody {
-  family: string;
-  action: string;
-  data: Record<string, unknown>;
-}
+type BodyOf<W> = W extends { post: { requestBody: { content: { 'application/json': infer B } } } } ? B : never;
+
+/**
+ * What Encore posts to your receiver: `{ family, action, data }`, one of the messages the OpenAPI document
+ * lists under `webhooks`, told apart by `action` (`switch (body.action)` narrows `data`). An Encore newer than
+ * this package may send an action it does not know yet: keep a `default` branch.
+ */
+export type WebhookBody = { [A in keyof webhooks]: BodyOf<webhooks[A]> }[keyof webhooks];
+
+/** The actions Encore sends (`ticket.updated`, `ticketShield.updated`, `test.ping`…). */
+export type WebhookAction = WebhookBody['action'];
+
+/** One action's body: `WebhookOf<'ticket.updated'>['data']['newOwnerEmail']`. */
+export type WebhookOf<A extends WebhookAction> = Extract<WebhookBody, { action: A }>;
 
 /** A verified message: its id (the same on every delivery attempt: deduplicate by it), when it was signed, its body. */
 export interface VerifiedWebhook {

@@ -1,16 +1,22 @@
 /**
  * A partner's first afternoon with Encore, on its typed client `@encore/partner-client`: publish an event,
  * sync tickets, send fans to the market, hold a listing for a buyer, receive webhooks. Encore's test suite
- * runs this file as it is, against the packed package and the server, on every change.
+ * type-checks and runs this file as it is, in a project made of the package.json and tsconfig.json shown
+ * beside it, against the downloaded package and the server, on every change.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { pathToFileURL } from 'node:url';
 import {
+  type components,
   EncoreApiError,
   EncoreClient,
   type VerifiedWebhook,
   verifyWebhook,
   WebhookVerificationError,
 } from '@encore/partner-client';
+
+/** The API's shapes, by the names the OpenAPI document gives them. */
+type TicketCreate = components['schemas']['TicketCreate'];
 
 /** One client per API key. Every call below is typed: paths, parameters, bodies and answers. */
 export function encoreClient(baseUrl: string, apiKey: string) {
@@ -50,22 +56,28 @@ export async function publishEvent(encore: EncoreClient, eventRef: string) {
   return event;
 }
 
-/** 2. The tickets fans bought on your platform; the batch imports in the background. */
+/**
+ * 2. The tickets fans bought on your platform; the batch imports in the background. Each ticket built in the
+ * `.map()` `satisfies` the API's `TicketCreate`, so a misspelled field (even an optional one) does not compile.
+ */
 export async function syncTickets(
   encore: EncoreClient,
   eventRef: string,
   tickets: { ticketId: string; buyer: string }[],
 ) {
   const accepted = await encore.post('/v1/tickets', {
-    body: tickets.map((t) => ({
-      externalReferenceEventId: eventRef,
-      showId: '1',
-      ticketOptionId: 'GA',
-      ticketId: t.ticketId,
-      buyer: t.buyer,
-      price: 40,
-      ticketAccess: { type: 'URL' as const, locator: `https://tickets.example/${t.ticketId}` },
-    })),
+    body: tickets.map(
+      (t) =>
+        ({
+          externalReferenceEventId: eventRef,
+          showId: '1',
+          ticketOptionId: 'GA',
+          ticketId: t.ticketId,
+          buyer: t.buyer,
+          price: 40,
+          ticketAccess: { type: 'URL', locator: `https://tickets.example/${t.ticketId}` },
+        }) satisfies TicketCreate,
+    ),
   });
   for (let attempt = 0; attempt < 100; attempt++) {
     const batch = await encore.get('/v1/tickets/batches/{batchId}', { path: { batchId: accepted.batchId } });
@@ -141,3 +153,45 @@ export function webhookReceiver(signingSecret: string, handle: (message: Verifie
     res.writeHead(204).end();
   };
 }
+
+/**
+ * 7. What a message means for you. Its `body` is typed by its `action` (the messages the OpenAPI document
+ * lists under `webhooks`): each `case` narrows `data`, and a field Encore does not send is a compile error.
+ * An Encore newer than your package may send an action it does not know yet: it lands in `default`.
+ */
+export function whatHappened({ body }: VerifiedWebhook): string {
+  switch (body.action) {
+    case 'ticket.updated':
+      return `ticket ${body.data.id} now belongs to ${body.data.newOwnerEmail}: reissue it to them`;
+    case 'ticket.refunded':
+      return `tickets ${body.data.ids.join(', ')} refunded to ${body.data.buyerEmail} (${body.data.refundReason})`;
+    case 'ticketShield.updated':
+      return `protection ${body.data.status ? 'on' : 'off'} for show ${body.data.showId} of event ${body.data.eventId}`;
+    case 'test.ping':
+      return `test message from Encore, sent at ${body.data.sentAt}`;
+    default:
+      return `not handled by this receiver: ${body.action}`;
+  }
+}
+
+/**
+ * 8. Run it (`npm start`, with ENCORE_URL and your test key in ENCORE_KEY): publishes an event, syncs a ticket
+ * and prints where to send fans; given ENCORE_WEBHOOK_SECRET (your endpoint's `whsec_…`), it then receives
+ * webhooks on port 3000 and prints what each one means.
+ */
+export async function main() {
+  const encore = encoreClient(process.env.ENCORE_URL ?? 'https://encore.example', process.env.ENCORE_KEY ?? '');
+  const eventRef = `quick-start-${Date.now()}`;
+  await publishEvent(encore, eventRef);
+  const batch = await syncTickets(encore, eventRef, [{ ticketId: `${eventRef}-1`, buyer: 'ana@example.com' }]);
+  console.log(`${eventRef}: ${batch.imported} ticket imported`);
+  const { buyingUrl, sellingUrl } = await fanUrls(encore, eventRef, `${eventRef}-1`);
+  console.log(`buy: ${buyingUrl}\nsell: ${sellingUrl}`);
+  const secret = process.env.ENCORE_WEBHOOK_SECRET;
+  if (secret) {
+    const receive = webhookReceiver(secret, async (message) => console.log(whatHappened(message)));
+    createServer((req, res) => void receive(req, res)).listen(3000);
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

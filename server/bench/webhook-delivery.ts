@@ -11,7 +11,7 @@ import { USER_AGENT } from '@/server/lib/outbound';
 import {
   enqueueWebhook,
   upsertEndpoint,
-  type WebhookBody,
+  type PartnerWebhookMessage,
   webhookDispatchJob,
   webhookRequest,
 } from '@/server/modules/webhooks';
@@ -92,10 +92,10 @@ export async function run(): Promise<BenchResult> {
   /** The receiver's count, once it is at least `atLeast` (the receiver holds the request until then). */
   const receivedCount = async (atLeast = 0) =>
     Number(await (await fetch(`${receiver}/count?atLeast=${atLeast}`)).text());
-  const messages = Array.from({ length: N }, (_, i) => ({
+  const messages = Array.from({ length: N }, (_, i): PartnerWebhookMessage => ({
     family: 'ticket',
     action: 'ticket.updated',
-    data: { id: `T-${i}`, newOwnerEmail: `fan${i}@example.com` },
+    data: { id: `T-${i}`, newOwnerEmail: `fan${i}@example.com`, oldOwnerEmail: null },
   }));
   // The bare clients post what the dispatcher posts, byte for byte in form: the same bodies and headers
   // (Standard Webhooks id, timestamp and signature, the user agent), signed before their clock starts.
@@ -113,7 +113,7 @@ export async function run(): Promise<BenchResult> {
   await provider.start(allJobs());
 
   /** One delivery of `messages` through the project; answers the milliseconds from the dispatch to the last record. */
-  const project = async (label: string, messages: WebhookBody[]): Promise<number> => {
+  const project = async (label: string, messages: PartnerWebhookMessage[]): Promise<number> => {
     // Enqueued before the clock starts, as the state changes that make them would have.
     const { partner } = await createPartnerWithKeys(`Bench webhooks ${label}`, getDb());
     await upsertEndpoint({ partnerId: partner.id, url }, getDb());

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { describe, expect, it } from 'vitest';
 import { GET as openapiJson } from '@/app/v1/openapi.json/route';
+import { webhookMessage } from '@/server/modules/webhooks';
 import { apiRequest } from '@/server/testing/fixtures';
 import { buildOpenApiDocument } from './openapi';
 import { allRoutes } from './registry';
@@ -47,6 +48,40 @@ describe('OpenAPI document', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
+  });
+
+  it('lists every webhook message Encore sends, its body and its signature headers', () => {
+    type Post = {
+      parameters: { $ref: string }[];
+      requestBody: { content: { 'application/json': { schema: { $ref: string } } } };
+    };
+    const webhooks = doc.webhooks as Record<string, { post: Post }>;
+    const declared = webhookMessage.options.map((o) => o.shape.action.value);
+    expect(Object.keys(webhooks).sort()).toEqual([...declared].sort());
+    expect(declared).toEqual(expect.arrayContaining(['ticket.updated', 'ticketShield.updated', 'test.ping']));
+    const parameters = doc.components.parameters as Record<string, { name: string; in: string; required: boolean }>;
+    for (const option of webhookMessage.options) {
+      const action = option.shape.action.value;
+      const { post } = webhooks[action];
+      const headers = post.parameters.map((p) => parameters[p.$ref.replace('#/components/parameters/', '')]);
+      expect(headers.map((h) => [h.name, h.in, h.required])).toEqual([
+        ['webhook-id', 'header', true],
+        ['webhook-timestamp', 'header', true],
+        ['webhook-signature', 'header', true],
+      ]);
+      // The body: the message's schema, its action and family fixed, its data described field by field.
+      const ref = post.requestBody.content['application/json'].schema.$ref;
+      const schema = (doc.components.schemas as Record<string, Json[string]>)[ref.split('/').at(-1)!] as {
+        properties: Record<string, { const?: string }>;
+        required: string[];
+      };
+      expect(schema.properties.action.const, action).toBe(action);
+      expect(schema.properties.family.const, action).toBe(option.shape.family.value);
+      expect(schema.required).toEqual(['family', 'action', 'data']);
+    }
+    const updated = (doc.components.schemas as Record<string, { properties: { data: Json[string] } }>)
+      .TicketUpdatedWebhook.properties.data;
+    expect(updated).toMatchObject({ required: ['id', 'newOwnerEmail', 'oldOwnerEmail'] });
   });
 
   it('lists exactly the routes that exist under app/v1', () => {

@@ -4,6 +4,7 @@ import { STATUS_OF } from '@/server/lib/errors';
 import type { RouteContract } from '@/server/lib/contract';
 import { documentedAs } from '@/server/lib/json-schema';
 import { MAX_JSON_DEPTH } from '@/server/lib/storable';
+import { webhookMessages } from '@/server/modules/webhooks';
 import { IDEMPOTENCY_HEADER, isMutating } from './idempotency';
 
 type Json = Record<string, unknown>;
@@ -120,6 +121,7 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
     paths[r.path] ??= {};
     paths[r.path][r.method.toLowerCase()] = operationOf(r, components);
   }
+  const webhooks = webhooksOf(components);
 
   return {
     openapi: '3.1.0',
@@ -137,14 +139,73 @@ export function buildOpenApiDocument(routes: RouteContract[]) {
     servers: [{ url: publicBaseUrl() }],
     tags: [...new Set(routes.map((r) => r.tag))].map((name) => ({ name })),
     paths,
+    webhooks,
     components: {
       securitySchemes: SECURITY_SCHEMES,
       responses: errorResponses(),
       headers: HEADERS,
+      parameters: WEBHOOK_HEADERS,
       schemas: { ...components, ErrorEnvelope: ERROR_ENVELOPE },
     },
   };
 }
+
+/**
+ * What Encore POSTs to a partner's webhook endpoint (or a channel's webhook URL), one entry per message
+ * (server/modules/webhooks/messages.ts), keyed by its action: the body and the signature headers.
+ */
+function webhooksOf(components: Record<string, unknown>) {
+  const webhooks: Record<string, unknown> = {};
+  for (const m of webhookMessages()) {
+    const camel = m.action.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase());
+    webhooks[m.action] = {
+      post: {
+        operationId: `${camel}Webhook`,
+        summary: m.title,
+        description:
+          `\`${m.action}\`. Signed per Standard Webhooks: HMAC-SHA256 of \`webhook-id.webhook-timestamp.body\` ` +
+          'under your `whsec_…` secret. The same message is delivered until your receiver answers 200, 201, 202 ' +
+          'or 204, with the same `webhook-id` each time.',
+        tags: ['Webhooks'],
+        parameters: Object.keys(WEBHOOK_HEADERS).map((name) => ({ $ref: `#/components/parameters/${name}` })),
+        requestBody: {
+          required: true,
+          content: { 'application/json': { schema: toSchema(m.schema, 'output', components) } },
+        },
+        responses: {
+          '200': { description: 'Received: 200, 201, 202 or 204 ends the delivery; any other answer is retried' },
+        },
+      },
+    };
+  }
+  return webhooks;
+}
+
+/** The Standard Webhooks headers on every webhook Encore sends (`components.parameters`). */
+const WEBHOOK_HEADERS = {
+  WebhookId: {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: "The message's id (`msg_…`): the same on every delivery attempt; handle each id once",
+    schema: { type: 'string', minLength: 1 },
+  },
+  WebhookTimestamp: {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: 'When this attempt was signed, in seconds since the epoch: refuse one far from now (a replay)',
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  WebhookSignature: {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      '`v1,<base64 HMAC-SHA256>`, space-separated when there are several (while a secret is rotated): one match is enough',
+    schema: { type: 'string', pattern: '^v1,[A-Za-z0-9+/=]+( v1,[A-Za-z0-9+/=]+)*$' },
+  },
+};
 
 /** One route's operation; the zod schemas it names are added to `components` as they are met. */
 function operationOf(r: RouteContract, components: Record<string, unknown>) {

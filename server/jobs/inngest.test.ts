@@ -42,7 +42,7 @@ describe('Inngest wiring', () => {
       const id = await enqueueWebhook(getDb(), partner.id, {
         family: 'ticket',
         action: 'ticket.updated',
-        data: { id: 'I-1' },
+        data: { id: 'I-1', newOwnerEmail: 'b@example.com', oldOwnerEmail: null },
       });
       const fn = functions[allJobs().findIndex((j) => j.id === 'webhooks.dispatch')];
       const t = new InngestTestEngine({ function: fn });

@@ -167,7 +167,11 @@ describe('webhook delivery stats', () => {
     const before = await webhookDeliveryStats(getDb());
     const { partner } = await makePartner('Ops stats');
     const startedAt = Date.now();
-    await enqueueWebhook(getDb(), partner.id, { family: 'test', action: 'test.ping', data: {} });
+    await enqueueWebhook(getDb(), partner.id, {
+      family: 'test',
+      action: 'test.ping',
+      data: { partnerId: partner.id, sentAt: new Date().toISOString() },
+    });
     const after = await webhookDeliveryStats(getDb());
     // Other test files write messages at the same time: only what this test added is certain.
     expect(after.pending).toBeGreaterThanOrEqual(before.pending + 1);

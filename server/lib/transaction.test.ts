@@ -4,7 +4,7 @@ import { getDb } from '@/db';
 import { webhookMessages } from '@/db/schema';
 import { recordJobs } from '@/server/testing/jobs';
 import { makePartner } from '@/server/testing/fixtures';
-import { enqueueWebhook } from '@/server/modules/webhooks';
+import { enqueueWebhook, type PartnerWebhookMessage } from '@/server/modules/webhooks';
 import { transaction } from './transaction';
 
 const restores: (() => void)[] = [];
@@ -16,7 +16,11 @@ function recorder(opts: { fail?: boolean } = {}) {
   return rec;
 }
 
-const ping = { family: 'test', action: 'test.ping', data: {} };
+const ping: PartnerWebhookMessage = {
+  family: 'test',
+  action: 'test.ping',
+  data: { partnerId: 'ptr_after_commit', sentAt: '2026-01-01T00:00:00.000Z' },
+};
 const stored = async (id: string) =>
   (await getDb().select().from(webhookMessages).where(eq(webhookMessages.id, id))).length;
 

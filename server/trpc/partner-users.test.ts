@@ -105,7 +105,7 @@ describe('partner users', () => {
     const bMessage = await enqueueWebhook(getDb(), b.partner.id, {
       family: 'ticket',
       action: 'ticket.updated',
-      data: { ticketId: 'B-1' },
+      data: { id: 'B-1', newOwnerEmail: 'b@example.com', oldOwnerEmail: null },
     });
     const bUser = await createPartnerUser(
       { email: email('b-owner'), password: 'b password 123', role: 'owner', partnerId: b.partner.id },

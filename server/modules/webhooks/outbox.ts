@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '@/db';
 import { newId } from '@/server/lib/ids';
 import { transaction, type Work } from '@/server/lib/transaction';
+import { type ChannelWebhookMessage, type PartnerWebhookMessage, webhookMessage } from './messages';
 import { type WebhookBody, webhookBody } from './schemas';
 
 /** The dispatch job's id (webhooks/jobs.ts defines it; named here so the outbox needs no import of it). */
@@ -10,6 +11,22 @@ export const WEBHOOK_DISPATCH_JOB = 'webhooks.dispatch';
 /** Asks, once the transaction commits, for a dispatch soon (merged with other asks within 25 ms). */
 export function dispatchSoon(after: Work['after']): void {
   after.job(WEBHOOK_DISPATCH_JOB, {}, { merge: true });
+}
+
+const FAMILY_OF = new Map<string, string>(
+  webhookMessage.options.map((o) => [o.shape.action.value, o.shape.family.value]),
+);
+
+/**
+ * The envelope as stored, its action one of the declared messages (messages.ts) with its family. The types
+ * check the data; it is not parsed again here, where a stricter reading could only fail a sale's commit.
+ */
+function declared(body: WebhookBody): WebhookBody {
+  const msg = webhookBody.parse(body);
+  if (FAMILY_OF.get(msg.action) !== msg.family) {
+    throw new TypeError(`Undeclared webhook message: ${msg.family} / ${msg.action}`);
+  }
+  return msg;
 }
 
 /** A new message and its place in the delivery queue (`webhook_due`), due now: one statement. */
@@ -31,8 +48,12 @@ async function insertMessage(tx: DbOrTx, id: string, partnerId: string, channelI
  * is disabled: they wait, they are never dropped. Given the database instead of a Work, it is its own
  * transaction.
  */
-export async function enqueueWebhook(within: Work | Db, partnerId: string, body: WebhookBody): Promise<string> {
-  const msg = webhookBody.parse(body);
+export async function enqueueWebhook(
+  within: Work | Db,
+  partnerId: string,
+  body: PartnerWebhookMessage,
+): Promise<string> {
+  const msg = declared(body);
   return transaction(async ({ tx, after }) => {
     const id = newId('msg');
     await insertMessage(tx, id, partnerId, null, msg);
@@ -50,9 +71,9 @@ export async function enqueueChannelWebhook(
   within: Work | Db,
   partnerId: string,
   channelId: string,
-  body: WebhookBody,
+  body: ChannelWebhookMessage,
 ): Promise<string> {
-  const msg = webhookBody.parse(body);
+  const msg = declared(body);
   return transaction(async ({ tx, after }) => {
     const id = newId('msg');
     await insertMessage(tx, id, partnerId, channelId, msg);

@@ -16,6 +16,7 @@ import { FAST_RETRIES, retryDelayMs } from './schedule';
 import { createChannel, getChannel, setChannelDisabled, updateChannel } from '@/server/modules/partners';
 import { getMessage, listMessages, retryNow, sendChannelTestMessage, sendTestMessage } from './delivery-log';
 import { upsertEndpoint } from './endpoints';
+import type { PartnerWebhookMessage } from './messages';
 import { enqueueWebhook } from './outbox';
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -52,10 +53,10 @@ async function setup(opts: { secretHeader?: [string, string] } = {}) {
   return { partner, receiver, signingSecret: signingSecret! };
 }
 
-const ticketUpdated = (id: string) => ({
+const ticketUpdated = (id: string): PartnerWebhookMessage => ({
   family: 'ticket',
   action: 'ticket.updated',
-  data: { id, newOwnerEmail: 'b@example.com' },
+  data: { id, newOwnerEmail: 'b@example.com', oldOwnerEmail: null },
 });
 
 describe('retry schedule', () => {
