@@ -34,6 +34,11 @@ function connect(url: string, max = Number(process.env.DATABASE_POOL_SIZE ?? 10)
     // described afresh (a cached prepared statement re-typed raw parameters after drizzle replaced
     // postgres.js's timestamp serializers).
     prepare: false,
+    // How long a connection the server closed waits before it connects again. postgres.js's default grows
+    // with a count shared by the whole pool (3^n / 100 s, up to 20 s): after a burst of dropped connections
+    // (a restart, terminated backends) every new statement waited out seconds of backoff on a healthy
+    // server. Here at most one second, jittered; an outage is the outage gate's to answer (503), not this.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1) * (0.5 + Math.random() / 2),
   });
   // A statement that met a connection the server dropped runs again on a fresh one (./statement-retry.ts).
   const sql = withStatementRetry(pool);
