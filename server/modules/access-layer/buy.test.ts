@@ -54,7 +54,7 @@ describe('buy access layer (GET type=buy)', () => {
         button: { text: 'No resale tickets yet', url: empty.body.data.url, enabled: false },
       },
     ]);
-    expect(empty.body.data.url).toMatch(/^http:\/\/encore\.test\/market\/evt_\w+\?show=shw_\w+&lang=en$/);
+    expect(empty.body.data.url).toMatch(/^http:\/\/encore\.test\/market\/evt_\w+\?show=shw_\w+$/);
 
     await setMarketTerms(
       m.partnerId,
@@ -126,6 +126,21 @@ describe('buy access layer (GET type=buy)', () => {
     expect(res.body.data.market.resaleEnabled).toBe(false);
     expect(types(res.body.data.components)).toEqual(['button/buyButton']);
     expect(res.body.data.components[0].button.enabled).toBe(false);
+  });
+
+  it('speaks the event country’s language when the partner names none, and links without a language', async () => {
+    const m = await sellerMarket({ seller: SELLER, name: 'Buy layer France' });
+    await getSql()`update events set location = '{"country": "FR"}'::jsonb where partner_id = ${m.partnerId}`;
+    const q = `type=buy&eventId=${m.ref}&showId=1`;
+    const french = await get(m.key, q);
+    expect(french.body.data.components[0].button.text).toBe('Pas encore de billets en revente');
+    // The fan's own language (remembered, browser) still comes first on the page the link opens.
+    expect(new URL(french.body.data.url).searchParams.has('lang')).toBe(false);
+    const german = await get(m.key, `${q}&lang=de`);
+    expect(german.body.data.components[0].button.text).toBe('Noch keine Tickets im Weiterverkauf');
+    expect(new URL(german.body.data.url).searchParams.get('lang')).toBe('de');
+    const bulkFrench = await bulk(m.key, [{ eventId: m.ref, showIds: ['1'] }]);
+    expect(bulkFrench.body.data[0].components[0].button.text).toBe('Pas encore de billets en revente');
   });
 });
 

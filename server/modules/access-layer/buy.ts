@@ -2,14 +2,13 @@ import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@/db';
 import { publicBaseUrl } from '@/server/env';
 import { notFound } from '@/server/lib/errors';
-import { formatMoney, type Locale, supportedLocale, translator } from '@/server/lib/i18n';
+import { formatMoney, resolveLocale, translator } from '@/server/lib/i18n';
 import { fromMinorUnits } from '@/server/lib/money';
 import { eventSeating, showDirectory } from '@/server/modules/catalog';
 import { showInventories } from '@/server/modules/market-data';
 import { protectionOf } from '@/server/modules/protection';
 import {
   cheapestListings,
-  DEFAULT_LANG,
   type ShowMarketState,
   showMarketStates,
   showSections,
@@ -39,6 +38,8 @@ interface ShowRow {
   showStatus: string;
   resaleEnabled: boolean;
   startsAt: Date;
+  /** The event's `location.country`: the components' language when the partner names none. */
+  country: string | null;
   partnerName?: string;
 }
 
@@ -55,6 +56,7 @@ async function showsOf(partnerId: string, refs: string[], db: DbOrTx): Promise<S
         showStatus: d.showStatus,
         resaleEnabled: d.resaleEnabled,
         startsAt: d.startsAt,
+        country: d.country,
       })
       .from(d)
       .where(and(eq(d.partnerId, partnerId), inArray(d.eventRef, [...new Set(refs)]))),
@@ -64,8 +66,16 @@ async function showsOf(partnerId: string, refs: string[], db: DbOrTx): Promise<S
   return rows.map((r) => ({ ...r, resaleEnabled: r.resaleEnabled && protection.active(r.eventPk, r.showPk) }));
 }
 
-function marketUrl(show: ShowRow, lang: string, extra = ''): string {
-  return `${publicBaseUrl()}/market/${show.eventPk}?show=${show.showPk}&lang=${encodeURIComponent(lang)}${extra}`;
+/**
+ * The show's buy page, with the partner's `lang` when it named one; without, the page opens in the fan's own
+ * language (remembered, browser), else the event's country's (server/lib/i18n/locales.ts resolveLocale).
+ */
+function marketUrl(show: ShowRow, lang: string | undefined, extra = ''): string {
+  return `${publicBaseUrl()}/market/${show.eventPk}?show=${show.showPk}${langParam(lang)}${extra}`;
+}
+
+function langParam(lang: string | undefined): string {
+  return lang === undefined ? '' : `&lang=${encodeURIComponent(lang)}`;
 }
 
 interface Built {
@@ -78,10 +88,10 @@ function build(
   show: ShowRow,
   state: ShowMarketState,
   primarySoldOut: boolean,
-  lang: string,
+  lang: string | undefined,
   partnerName: string,
 ): Built {
-  const locale = (supportedLocale(lang) ?? DEFAULT_LANG) as Locale;
+  const locale = resolveLocale({ lang, country: show.country });
   const t = translator(locale, 'accessLayer');
   const url = marketUrl(show, lang);
   const resaleEnabled = show.resaleEnabled && show.showStatus === 'LIVE' && show.startsAt.getTime() > Date.now();
@@ -144,7 +154,7 @@ export async function buyAccessLayer(
   q: { eventId: string; showId: string; lang?: string },
   db: DbOrTx,
 ): Promise<BuyAccessLayerResponse> {
-  const lang = q.lang ?? DEFAULT_LANG;
+  const lang = q.lang;
   const rows = await showsOf(partnerId, [q.eventId], db);
   if (!rows.length) throw notFound('Event not found');
   const show = rows.find((r) => r.showId === q.showId);
@@ -169,7 +179,7 @@ export async function buyAccessLayer(
           currency: l.currency,
           seats: l.seats as Record<string, unknown>[],
           source: l.source,
-          url: `${publicBaseUrl()}/checkout?listings=${l.listingId}&lang=${encodeURIComponent(lang)}`,
+          url: `${publicBaseUrl()}/checkout?listings=${l.listingId}${langParam(lang)}`,
         })),
       },
     });
@@ -183,7 +193,12 @@ export async function buyAccessLayer(
  * marks (docs "The seat map": `data-section`, or an `id` a ticket names) in its order, then those only
  * tickets name. None for an event without `seating`.
  */
-async function mapComponent(partnerId: string, show: ShowRow, lang: string, db: DbOrTx): Promise<MapComponent | null> {
+async function mapComponent(
+  partnerId: string,
+  show: ShowRow,
+  lang: string | undefined,
+  db: DbOrTx,
+): Promise<MapComponent | null> {
   const [seating, figures] = await Promise.all([
     eventSeating(show.eventPk, db),
     showSections(partnerId, show.showPk, db),
@@ -223,7 +238,13 @@ async function mapComponent(partnerId: string, show: ShowRow, lang: string, db: 
  * Reads what these shows' components are built from (three queries whatever their number); the answer
  * builds one show's market, url and components, with the staff's banners for it beside them.
  */
-async function showBuilder(partnerId: string, shows: ShowRow[], lang: string, partnerName: string, db: DbOrTx) {
+async function showBuilder(
+  partnerId: string,
+  shows: ShowRow[],
+  lang: string | undefined,
+  partnerName: string,
+  db: DbOrTx,
+) {
   const pks = shows.map((r) => r.showPk);
   const [states, inventory, staffBanners] = await Promise.all([
     showMarketStates(partnerId, pks, db),
@@ -251,7 +272,7 @@ export async function bulkAccessLayer(
   partnerId: string,
   partnerName: string,
   items: { eventId: string; showIds: string[] }[],
-  lang: string = DEFAULT_LANG,
+  lang: string | undefined,
   db: DbOrTx,
 ) {
   const rows = await showsOf(

@@ -1,8 +1,7 @@
 import type { Db } from '@/db';
 import { notFound } from '@/server/lib/errors';
-import { type Locale, supportedLocale, translator } from '@/server/lib/i18n';
+import { defaultLocale, supportedLocale, translator } from '@/server/lib/i18n';
 import { fanOfOneTimeToken } from '@/server/modules/fans';
-import { DEFAULT_LANG } from '@/server/modules/fan-pages';
 import { resaleEntryPage, type SellReason, type TicketSellStatus } from '@/server/modules/marketplace';
 import type { CallToAction, ResaleEntry } from './schemas';
 import { CtaBuilder } from './sell';
@@ -79,9 +78,8 @@ export async function resaleEntry(
   const fan = await fanOfOneTimeToken(query.token, db);
   // Another partner's token answers as an unknown one: nothing about it, or its fan, leaves Encore.
   if (!fan || fan.partnerId !== partner.partnerId) throw notFound(TOKEN_REFUSED);
-  const lang = query.lang ?? DEFAULT_LANG;
-  const t = translator((supportedLocale(lang) ?? DEFAULT_LANG) as Locale, 'sell');
-  const b = new CtaBuilder(lang);
+  const t = translator(supportedLocale(query.lang) ?? defaultLocale(), 'sell');
+  const b = new CtaBuilder(query.lang);
   const page = b.make({ key: 'MANAGE', path: `/resale/${encodeURIComponent(partner.partnerId)}` });
   const entry = await resaleEntryPage(partner.partnerId, fan.email, {}, db);
   const shows = entry.groups.map((g) => {

@@ -1,9 +1,8 @@
 import type { DbOrTx } from '@/db';
 import { publicBaseUrl } from '@/server/env';
-import { type Locale, supportedLocale, translator } from '@/server/lib/i18n';
+import { defaultLocale, supportedLocale, translator } from '@/server/lib/i18n';
 import { issueOneTimeTokens, ONE_TIME_TOKEN_PARAM } from '@/server/modules/fans';
 import {
-  DEFAULT_LANG,
   orderListingStates,
   type SellerItem,
   type SellerItemState,
@@ -44,8 +43,12 @@ export class CtaBuilder {
   /** Each key's text, formatted once per request (a thousand tickets share a handful of labels). */
   private readonly texts = new Map<CtaKey, string>();
 
-  constructor(private readonly lang: string) {
-    this.t = translator((supportedLocale(lang) ?? DEFAULT_LANG) as Locale, 'accessLayer');
+  /**
+   * `lang`: the partner's; without one, the texts are in the deployment's default language and the links
+   * carry none, so each page opens in the fan's own (remembered, browser, the event's country).
+   */
+  constructor(private readonly lang: string | undefined) {
+    this.t = translator(supportedLocale(lang) ?? defaultLocale(), 'accessLayer');
   }
 
   private text(key: CtaKey): string {
@@ -67,14 +70,15 @@ export class CtaBuilder {
   async finish(partnerId: string, user: string, autologin: boolean, db: DbOrTx) {
     const tokens = autologin ? await issueOneTimeTokens(partnerId, user, this.pending.length, db) : [];
     const base = publicBaseUrl();
-    const lang = `lang=${encodeURIComponent(this.lang)}`;
+    const lang = this.lang === undefined ? '' : `lang=${encodeURIComponent(this.lang)}`;
     this.pending.forEach(({ cta, out }, i) => {
       // Paths are built from Encore's ids; the query is encoded here (the URL class cost ~5 µs a link).
       let query = '';
       for (const [k, v] of Object.entries(cta.params ?? {})) query += `${k}=${encodeURIComponent(v)}&`;
       query += lang;
-      if (autologin) query += `&${ONE_TIME_TOKEN_PARAM}=${tokens[i]}`;
-      out.url = `${base}${cta.path}?${query}`;
+      if (autologin) query += `${lang ? '&' : ''}${ONE_TIME_TOKEN_PARAM}=${tokens[i]}`;
+      query = query.replace(/&$/, '');
+      out.url = query ? `${base}${cta.path}?${query}` : `${base}${cta.path}`;
     });
   }
 }
@@ -151,7 +155,7 @@ function groupSales(sold: SoldTicket[]) {
 export async function sellAccessLayer(
   partnerId: string,
   body: SellAccessLayerRequest,
-  lang: string = DEFAULT_LANG,
+  lang: string | undefined,
   db: DbOrTx,
   opts: { now?: Date } = {},
 ): Promise<SellAccessLayerResponse> {

@@ -150,6 +150,8 @@ export function showDirectory(db: DbOrTx) {
       partnerId: sql`${events.partnerId}`.mapWith(events.partnerId).as('directory_partner_id'),
       eventRef: sql`${events.externalReferenceId}`.mapWith(events.externalReferenceId).as('directory_event_ref'),
       eventTitle: sql`${events.title}`.mapWith(events.title).as('directory_event_title'),
+      /** The event's `location.country` as its partner sent it (a page's language may follow it). */
+      country: sql<string | null>`${events.location}->>'country'`.as('directory_country'),
       /** The venue's IANA time zone (the show's location, else the event's), for showing local times. */
       timeZone: sql<string | null>`coalesce(${shows.location}->>'timeZone', ${events.location}->>'timeZone')`.as(
         'directory_time_zone',

@@ -52,7 +52,6 @@ export {
 export {
   buyingFlowUrl,
   checkoutUrl,
-  DEFAULT_LANG,
   listingDetailsUrl,
   orderSellingFlowUrl,
   resaleEntryUrl,

@@ -17,8 +17,6 @@ import { assertPurchasable, listingOfTicket, listingStatusNow } from '@/server/m
  * names exists for this partner, so a partner learns of a wrong id now, not from a fan.
  */
 
-export const DEFAULT_LANG = 'en';
-
 function url(path: string, params: Record<string, string | undefined>): string {
   const u = new URL(`${publicBaseUrl()}${path}`);
   for (const [k, v] of Object.entries(params)) if (v !== undefined) u.searchParams.set(k, v);
@@ -56,7 +54,7 @@ export async function buyingFlowUrl(
   const entry = url(`/market/${eventPk}`, {
     show: showPk,
     ticketOptionId: q.ticketOptionId,
-    lang: q.lang ?? DEFAULT_LANG,
+    lang: q.lang,
     returnTo: q.returnTo ?? q.returnURL,
   });
   return trusted(entry, partnerId, q['loginTrust[user]'], db);
@@ -120,7 +118,7 @@ async function syncEntryUrl(
   return url(`/resale/${encodeURIComponent(partnerId)}`, {
     sync: '1',
     ...target,
-    lang: q.lang ?? DEFAULT_LANG,
+    lang: q.lang,
     returnTo,
   });
 }
@@ -130,7 +128,7 @@ export async function sellingFlowUrl(partnerId: string, q: SellingFlowQuery & { 
   const returnTo = await sellingReturnTo(partnerId, q, db);
   const [ticket] = await ticketsForSale(partnerId, [q.ticketId], db);
   if (!ticket) return syncEntryUrl(partnerId, { ticketId: q.ticketId }, q, returnTo, notFound('Ticket not found'), db);
-  return url(`/sell/${ticket.pk}`, { lang: q.lang ?? DEFAULT_LANG, returnTo });
+  return url(`/sell/${ticket.pk}`, { lang: q.lang, returnTo });
 }
 
 /** GET /v1/marketplace/sellingflow/url/order/entrypoint: starts a bulk sale of an order's tickets. */
@@ -140,7 +138,7 @@ export async function orderSellingFlowUrl(partnerId: string, q: SellingFlowQuery
   if (!list.length)
     return syncEntryUrl(partnerId, { orderId: q.orderId }, q, returnTo, notFound('Order not found'), db);
   // The first ticket of the order stands for it: the page lists the order's tickets from it.
-  return url(`/sell/${list[0].pk}`, { order: '1', lang: q.lang ?? DEFAULT_LANG, returnTo });
+  return url(`/sell/${list[0].pk}`, { order: '1', lang: q.lang, returnTo });
 }
 
 /**

@@ -51,7 +51,7 @@ describe('marketplace API', () => {
     const ok = await get(buyingFlowGet, m.key, `${base}&returnURL=${encodeURIComponent('https://p.example/back')}`);
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatch(
-      /^http:\/\/encore\.test\/market\/evt_[A-Za-z0-9]+\?show=shw_[A-Za-z0-9]+&lang=en&returnTo=https%3A%2F%2Fp\.example%2Fback$/,
+      /^http:\/\/encore\.test\/market\/evt_[A-Za-z0-9]+\?show=shw_[A-Za-z0-9]+&returnTo=https%3A%2F%2Fp\.example%2Fback$/,
     );
     expect(
       (await get(buyingFlowGet, m.key, `${base.replace('showId=1', 'showId=9')}&returnTo=https://x.example`)).body
