@@ -7,12 +7,7 @@ import { fromMinorUnits } from '@/server/lib/money';
 import { eventSeating, showDirectory } from '@/server/modules/catalog';
 import { showInventories } from '@/server/modules/market-data';
 import { protectionOf } from '@/server/modules/protection';
-import {
-  cheapestListings,
-  type ShowMarketState,
-  showMarketStates,
-  showSections,
-} from '@/server/modules/fan-pages';
+import { cheapestListings, type ShowMarketState, showMarketStates, showSections } from '@/server/modules/fan-pages';
 import { cleanSeatMap, svgSections } from '@/server/lib/svg';
 import { buyBannerComponents } from './banners';
 import type { BuyAccessLayerResponse } from './schemas';
