@@ -10,6 +10,7 @@ import {
   RUN,
   shot,
   shotsEnEs,
+  withParams,
 } from './helpers';
 
 /*
@@ -55,7 +56,7 @@ test.beforeAll(async ({ request }) => {
   marketUrl = await buyPageAddress(request, apiKey, REF, RETURN_TO);
 });
 
-const withLang = (url: string, lang: 'en' | 'es') => url.replace(/lang=(en|es)/, `lang=${lang}`);
+const withLang = (url: string, lang: 'en' | 'es') => withParams(url, { lang });
 const splitRow = (page: Page) => page.getByTestId('listing').filter({ has: page.getByTestId('split-picker') });
 
 for (const [lang, text] of [

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from './fixtures';
-import { axe, call, createPartner, listTicket, pushUsdEvent, RUN, shot, shotsEnEs } from './helpers';
+import { axe, call, createPartner, listTicket, pushUsdEvent, RUN, shot, shotsEnEs, withParams } from './helpers';
 
 /*
  * Every dead end has a way forward. A not-found page under a partner's address
@@ -154,7 +154,7 @@ test('the sell page says beside each ticket why it cannot be sold', async ({ pag
   expect((await call(request, apiKey, 'POST', `/v1/tickets/A-${RUN}/eventAdmission`)).status).toBe(200);
   expect((await call(request, apiKey, 'DELETE', `/v1/tickets/D-${RUN}`)).status).toBe(200);
 
-  await page.goto(`${sellUrl}&order=1&lang=en&token=${await token()}`);
+  await page.goto(withParams(sellUrl, { order: '1', lang: 'en', token: await token() }));
   await expect(page.getByTestId('sell-ticket')).toHaveCount(3);
   const reasons = (id: string) => page.locator(`[data-ticket="${id}-${RUN}"]`).getByTestId('sell-reasons');
   await expect(reasons('L')).toHaveText('This ticket is already on sale. View listing');

@@ -10,6 +10,7 @@ import {
   signIn,
   payWithTestCard,
   svgIconsOnly,
+  withParams,
 } from './helpers';
 
 /*
@@ -211,7 +212,7 @@ test('reissue off (the default): transfer promised, the guarantee on checkout, p
     const sellUrl = (
       await call(request, m.apiKey, 'GET', `/v1/marketplace/sellingflow/url/entrypoint?ticketId=${m.ticket('T2')}`)
     ).body.data as string;
-    await seller.goto(`${sellUrl}&token=${token}&lang=en`);
+    await seller.goto(withParams(sellUrl, { token, lang: 'en' }));
     await expect(seller.getByTestId('payout-date')).toHaveText(
       'If they sell, we pay you on Sep 10, 2027, once the show has taken place.',
     );

@@ -191,6 +191,16 @@ export async function buyPageAddress(request: APIRequestContext, key: string, re
   return url.pathname + url.search;
 }
 
+/**
+ * `url` (absolute, or a path) with `params` set in its query, absolute or a path as it came: an entry URL
+ * carries a query or not (no `lang` when the partner sent none), so nothing is appended with a bare `&`.
+ */
+export function withParams(url: string, params: Record<string, string>): string {
+  const u = new URL(url, 'http://encore.invalid');
+  for (const [name, value] of Object.entries(params)) u.searchParams.set(name, value);
+  return url.startsWith('/') ? `${u.pathname}${u.search}` : u.toString();
+}
+
 /** No serious or critical axe-core violation on the page as it is now. */
 export async function axe(page: Page, what?: string) {
   const { violations } = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();

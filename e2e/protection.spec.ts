@@ -14,6 +14,7 @@ import {
   signIn,
   svgIconsOnly,
   eventShow,
+  withParams,
 } from './helpers';
 
 /*
@@ -327,7 +328,7 @@ test('once the secure view showed the code, the sell page says why the ticket ca
   await page.setViewportSize({ width: 390, height: 844 });
 
   await test.step('before the code is shown, the ticket can be sold', async () => {
-    await page.goto(`${sellUrl}&token=${token}`);
+    await page.goto(withParams(sellUrl, { token }));
     await expect(page).not.toHaveURL(/token=/);
     await expect(page.getByTestId('sell-status')).toHaveText('Can be sold');
   });

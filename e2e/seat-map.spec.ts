@@ -13,6 +13,7 @@ import {
   signIn,
   syncedTicket,
   syncTickets,
+  withParams,
 } from './helpers';
 
 /*
@@ -129,7 +130,7 @@ for (const width of [390, 1366]) {
 test('in Spanish, and before JavaScript: the section links filter the server-rendered page', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
   const page = await context.newPage();
-  await page.goto(address.replace(/lang=(en|es)/, 'lang=es'));
+  await page.goto(withParams(address, { lang: 'es' }));
   const sections = page.getByTestId('seat-map-sections');
   await expect(sections.getByRole('link', { name: 'Todas las secciones' })).toHaveAttribute('aria-current', 'true');
   // The drawn section is a link in the map itself (no script runs here); the list below holds only the sections
@@ -222,7 +223,7 @@ test('an offer held by a buyer paying is shown as held, with the time left, and 
   // Without JavaScript, in Spanish: the hold's end at the venue's clock.
   const context = await browser.newContext({ javaScriptEnabled: false });
   const plain = await context.newPage();
-  await plain.goto(address.replace(/lang=(en|es)/, 'lang=es'));
+  await plain.goto(withParams(address, { lang: 'es' }));
   await expect(plain.getByTestId('held-offers')).toContainText('1 oferta reservada');
   await expect(plain.getByTestId('held-offer')).toContainText(/reservada hasta las \d{1,2}:\d\d \(hora del recinto\)/);
   await context.close();

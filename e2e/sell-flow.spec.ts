@@ -16,6 +16,7 @@ import {
   pushEvent,
   syncedTicket,
   syncTickets,
+  withParams,
 } from './helpers';
 
 /*
@@ -88,7 +89,7 @@ test('a seller lists within the cap, manages a listing, sells an order and finds
   // The partner hands the seller the selling-flow URL with a one-time token.
   const token = (await call(request, apiKey, 'GET', `/v1/auth/oneTimeToken?user=${encodeURIComponent(SELLER)}`)).body
     .data as string;
-  await page.goto(`${sellUrl}&token=${token}`);
+  await page.goto(withParams(sellUrl, { token }));
   await expect(page).not.toHaveURL(/token=/);
   await expect(page.getByRole('heading', { level: 1, name: 'Sell your ticket' })).toBeVisible();
   await expect(page.getByTestId('sell-ticket')).toContainText('General · Section A · Row 3 · Seat 1');

@@ -15,6 +15,7 @@ import {
   signIn,
   syncedTicket,
   syncTickets,
+  withParams,
 } from './helpers';
 
 /*
@@ -231,7 +232,7 @@ async function sellUrl(request: Parameters<typeof call>[0], apiKey: string, tick
     .body.data as string;
   const token = (await call(request, apiKey, 'GET', `/v1/auth/oneTimeToken?user=${encodeURIComponent(seller)}`)).body
     .data as string;
-  return `${url}&token=${token}`;
+  return withParams(url, { token });
 }
 
 test('fan forms: sign-in, sell, checkout and pay keep what was typed before the scripts @database-flow', async ({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDb } from '@/db';
+import { getDb, getSql } from '@/db';
 import { shortCache } from '@/server/lib/short-cache';
 import { makePartner, pushEvent, testShow } from '@/server/testing/fixtures';
 import { recordJobs } from '@/server/testing/jobs';
@@ -92,5 +92,11 @@ describe('the buy page model and its version', () => {
     expect(await buyPageVersionAt('/market/evt_nothing_here?lang=en', getDb())).toBeNull();
     expect(await buyPageVersionAt('/market/%E0%A4%A?lang=en', getDb())).toBeNull();
     expect(await buyPageVersionAt(`/market/${m.eventPk}`, getDb())).toBeNull();
+    // `lang=auto` (a fan who chose no language): the page renders, and stamps, the event country's language.
+    const auto = await buyPageModel(m.eventPk, { lang: 'auto' }, getDb());
+    expect(await buyPageVersionAt(`/market/${m.eventPk}?lang=auto`, getDb())).toBe(buyPageVersion(auto!, 'en'));
+    await getSql()`update events set location = '{"country": "DE"}'::jsonb where id = ${m.eventPk}`;
+    shortCache('page-event-country', 60_000).forget();
+    expect(await buyPageVersionAt(`/market/${m.eventPk}?lang=auto`, getDb())).toBe(buyPageVersion(auto!, 'de'));
   });
 });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '@/db';
+import { resolveLocale } from '@/server/lib/i18n';
 import type { BuyerPromiseFacts } from '@/server/lib/promises';
 import { shortCache } from '@/server/lib/short-cache';
 import { showInventories } from '@/server/modules/market-data';
@@ -12,6 +13,7 @@ import type { MarketOffer } from './offers';
 import { BUY_PAGE_OFFERS_MS } from './offers-cache';
 export { PAGE_VERSION_META } from '@/server/lib/freshness';
 import { namedTicketOnSale } from './pages';
+import { eventCountryOfPage } from './page-country';
 
 /*
  * The public buy page's model: everything app/(market)/market/[eventId]/page.tsx draws for an
@@ -219,7 +221,12 @@ export async function buyPageVersionAt(address: string, db: Db): Promise<string 
   } catch {
     return null;
   }
-  const model = await buyPageModel(eventPk, Object.fromEntries(url.searchParams), db);
+  // The language the page renders in, as the proxy resolves it: `lang=auto` (EVENT_LANG, the address of a fan who
+  // chose none) is the event's country's language, else DEFAULT_LANG; the page stamps its version with that.
+  const [model, country] = await Promise.all([
+    buyPageModel(eventPk, Object.fromEntries(url.searchParams), db),
+    eventCountryOfPage(url.pathname, db).catch(() => null),
+  ]);
   if (!model || model.named?.listingId) return null;
-  return buyPageVersion(model, lang);
+  return buyPageVersion(model, resolveLocale({ lang, country }));
 }
