@@ -16,8 +16,9 @@ export default defineConfig({
     // Files run in parallel, each worker on its own copy of the migrated template database
     // (server/testing/global-setup.ts): the background jobs under test (webhook dispatch) act on every
     // partner's due rows, so a dispatch in one worker's file must not race another worker's clock.
-    // Two cores: two workers keep both busy while one waits on PostgreSQL, a third only thrashes.
-    maxWorkers: Number(process.env.VITEST_WORKERS) || 2,
+    // Three on two cores: many files wait (a lease running out, a child process starting, PostgreSQL); with two
+    // workers the cores were 76 % busy and the suite took 186 s, with three 89 % and 150 s (docs/testing.md).
+    maxWorkers: Number(process.env.VITEST_WORKERS) || 3,
     // The files that start processes of their own first, so the run does not end on one of them alone.
     sequence: { sequencer: LongFilesFirst },
     // One dependency defect the fault tests provoke on purpose (server/testing/driver-defects.ts); any other

@@ -43,6 +43,11 @@ export async function shot(page: Page, name: string) {
   await page.screenshot({ path: `e2e/artifacts/${name}.png`, fullPage: true });
 }
 
+/** A screenshot for a person to look at, at `path` (skipped like `shot`). */
+export async function screenshot(page: Page, path: string, options: { fullPage?: boolean } = {}) {
+  if (SHOTS) await page.screenshot({ path, ...options });
+}
+
 /** A full-page screenshot into the test's own output folder (skipped like `shot`). */
 export async function pageShot(page: Page, file: string) {
   if (SHOTS) await page.screenshot({ path: test.info().outputPath(file), fullPage: true });

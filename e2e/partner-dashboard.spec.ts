@@ -1,5 +1,5 @@
 import { expect, type Page, test } from './fixtures';
-import { createPartner, hydrated, RUN, setUp, signIn } from './helpers';
+import { createPartner, hydrated, RUN, screenshot, setUp, signIn } from './helpers';
 import { acceptPartnerInvitation, invitePartnerUserByApi, signInPartnerUser, statusOf } from './partner-helpers';
 
 /*
@@ -18,7 +18,7 @@ async function shots(page: Page, name: string, ready: string) {
     await page.setViewportSize({ width, height: 900 });
     await expect(page.getByTestId(ready)).toBeVisible();
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `test-results/partner-${name}-${width}.png`, fullPage: true });
+    await screenshot(page, `test-results/partner-${name}-${width}.png`, { fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 720 });
 }

@@ -1,5 +1,5 @@
 import { expect, type Page, test } from './fixtures';
-import { axe, call, createPartner, hydrated, pushUsdEvent, RUN, signIn } from './helpers';
+import { axe, call, createPartner, hydrated, pushUsdEvent, RUN, screenshot, signIn } from './helpers';
 
 /*
  * Test mode, through HTTP against the server under test: a partner's test key (sk_test_…)
@@ -23,7 +23,7 @@ async function buyingPage(request: Parameters<typeof call>[0], key: string, ref:
 async function ribbonShots(page: Page, name: string) {
   for (const width of [390, 1366]) {
     await page.setViewportSize({ width, height: 844 });
-    await page.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+    await screenshot(page, test.info().outputPath(`${name}-${width}.png`));
   }
 }
 
