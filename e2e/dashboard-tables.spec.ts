@@ -143,11 +143,16 @@ test('dashboard tables fit at 1366 px and name channels, sales and pushed invent
         if (!withRows) {
           await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
           await expectTablesFit(page, what);
-          continue;
+        } else {
+          await expect(page.locator('main table').first(), what).toBeVisible();
+          const rows = await expectTablesFit(page, what);
+          expect(rows, `${what}: rows checked`).toBeGreaterThan(0);
         }
-        await expect(page.locator('main table').first(), what).toBeVisible();
-        const rows = await expectTablesFit(page, what);
-        expect(rows, `${what}: rows checked`).toBeGreaterThan(0);
+        // axe-clean at both widths: on a phone a table too wide scrolls in a named region the keyboard reaches.
+        await axe(page, `${what} at 1366 px`);
+        await page.setViewportSize({ width: 390, height: 844 });
+        await axe(page, `${what} at 390 px`);
+        await page.setViewportSize(LAPTOP);
       }
     });
 

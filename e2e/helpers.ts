@@ -367,11 +367,17 @@ export async function payInOwnContext(browser: Browser, paymentUrl: string): Pro
  * Staff, signed out so far, create a partner on the dashboard (signing in on the way); the new partner's
  * page is open after. Its id and the API key the form shows once.
  */
-/** On /dashboard/partners/new: the name typed (live or not yet: the form keeps it), and sent with Enter. */
+/**
+ * On /dashboard/partners/new: the name typed (live or not yet: the form keeps it), and sent with Enter once the
+ * form is live. Before that, React's replay of an early submit holds only once its script (sent after the form,
+ * at the end of the page's first chunk) has run: a submit in between is refused by the page's policy
+ * (e2e/typed-before-scripts.spec.ts covers typing early; docs/architecture.md "Forms").
+ */
 export async function submitNewPartner(page: Page, name: string) {
   const field = page.getByLabel('Partner name');
   await field.fill(name);
   await expect(field).toHaveValue(name);
+  await hydrated(page, 'form');
   await field.press('Enter');
 }
 

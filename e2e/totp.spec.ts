@@ -84,6 +84,20 @@ async function turnOn(member: Page, name?: string): Promise<string> {
   return secret;
 }
 
+/**
+ * The admin signed in on `admin`, a new member (of Encore's staff, or `partnerId`'s user) joined in a browser of
+ * their own and on their Security page, from the sidebar.
+ */
+async function memberOnSecurityPage(browser: Browser, admin: Page, email = EMAIL, partnerId?: string) {
+  await admin.goto('/signin');
+  await signIn(admin);
+  await expect(admin).toHaveURL(/\/dashboard$/);
+  const member = await newMember(browser, admin, email, partnerId);
+  await member.getByRole('link', { name: 'Security' }).click();
+  await expect(member.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
+  return member;
+}
+
 async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/signin/);
@@ -93,14 +107,8 @@ test('a member sets up two-factor sign-in; signing in then needs a current code,
   browser,
   page,
 }) => {
-  await page.goto('/signin');
-  await signIn(page);
-  await expect(page).toHaveURL(/\/dashboard$/);
-  const member = await newMember(browser, page);
-
-  // The Security page, from the sidebar: off, then set up.
-  await member.getByRole('link', { name: 'Security' }).click();
-  await expect(member.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
+  // The Security page: off, then set up.
+  const member = await memberOnSecurityPage(browser, page);
   const card = member.getByTestId('two-factor');
   const first = await turnOn(member, 'security-setup');
 
@@ -150,14 +158,9 @@ test("a partner's user sets it up on their own Security page too, and signs in w
   browser,
   page,
 }) => {
-  await page.goto('/signin');
-  await signIn(page);
-  await expect(page).toHaveURL(/\/dashboard$/);
   const { partnerId } = await createPartner(`TOTP ${RUN}`);
   const email = `totp-partner-${RUN}@partner.test`;
-  const user = await newMember(browser, page, email, partnerId);
-  await user.getByRole('link', { name: 'Security' }).click();
-  await expect(user.getByRole('heading', { name: 'Security', level: 1 })).toBeVisible();
+  const user = await memberOnSecurityPage(browser, page, email, partnerId);
   const secret = await turnOn(user);
   await shots(user, 'security-partner-user', user.getByTestId('two-factor'));
 

@@ -3,9 +3,12 @@ import {
   axe,
   baseURL,
   createPartner,
+  EUR_STANDING,
+  eventShow,
   listTicket,
   PartnerSite,
   pushEurEvent,
+  pushEvent,
   RUN,
   shot,
   signIn,
@@ -145,13 +148,38 @@ test('mode="dialog" opens the buy page inside the partner’s page, where its re
 
 test('staff embed it: pick the show, language and layout, copy both snippets, see the widget live', async ({
   page,
+  request,
 }) => {
+  // An event of two shows sent latest first, in Lisbon's time: the Embed page offers the next one to start.
+  await pushEvent(request, partner.apiKey, {
+    ref: `${REF}-TOUR`,
+    title: `Widget tour ${RUN}`,
+    description: '<p>Two nights.</p>',
+    location: { city: 'Lisboa', venueName: 'Coliseu', timeZone: 'Europe/Lisbon' },
+    shows: [
+      eventShow('late', '2027-09-04T21:00:00+01:00', 'Night two', EUR_STANDING),
+      eventShow('early', '2027-07-03T21:00:00+01:00', 'Night one', EUR_STANDING),
+    ],
+  });
   await page.goto(`/dashboard/partners/${partner.partnerId}`);
   await signIn(page);
   await page.getByRole('link', { name: 'Embed the widget' }).click();
   await expect(page.getByRole('heading', { name: 'Embed' })).toBeVisible();
   const form = page.getByRole('form', { name: 'What to show' });
   await expect(form.getByLabel('Event')).toContainText(`Widget night ${RUN} (${REF})`);
+  await form.getByLabel('Event').selectOption({ label: `Widget tour ${RUN} (${REF}-TOUR)` });
+  await form.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(/event=evt_/);
+  // Each show at the venue's time; the next to start chosen, though the partner sent it second.
+  await expect(form.getByLabel('Show')).toHaveValue('early');
+  await expect(form.getByLabel('Show').locator('option')).toHaveText([
+    'late · 4 Sep 2027, 21:00 Europe/Lisbon',
+    'early · 3 Jul 2027, 21:00 Europe/Lisbon',
+  ]);
+  await expect(page.getByTestId('snippet-element')).toContainText(`event="${REF}-TOUR" show="early"`);
+  await form.getByLabel('Event').selectOption({ label: `Widget night ${RUN} (${REF})` });
+  await form.getByRole('button', { name: 'Show' }).click();
+  await expect(form.getByLabel('Show').locator('option')).toHaveText(['1 · 12 Jun 2027, 21:30 Europe/Madrid']);
   await form.getByLabel('Language').selectOption('en');
   await form.getByLabel('Layout').selectOption('list');
   await form.getByRole('button', { name: 'Show' }).click();

@@ -26,6 +26,19 @@ function HeaderCell({ column }: { column: Column }) {
 export const ACTIONS_COLUMN: Column = { label: 'Actions', hidden: true };
 
 /**
+ * The box a table scrolls sideways in on a narrow screen: a named region a keyboard can reach (Tab, then the
+ * arrow keys scroll it), so no column is out of reach without a pointer (WCAG 2.1.1; axe's
+ * scrollable-region-focusable).
+ */
+export function TableRegion({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="table-wrap" role="region" aria-label={label} tabIndex={0}>
+      {children}
+    </div>
+  );
+}
+
+/**
  * A data table that scrolls sideways on narrow screens instead of squeezing its columns. With
  * `columns`, it writes the header row and `children` are the body's rows.
  */
@@ -48,7 +61,7 @@ export function Table({
   bodyTestId?: string;
 }) {
   return (
-    <div className="table-wrap">
+    <TableRegion label={label}>
       <table className={fixed ? 'table table-fixed' : 'table'} aria-label={label}>
         {widths && (
           <colgroup>
@@ -72,7 +85,7 @@ export function Table({
           children
         )}
       </table>
-    </div>
+    </TableRegion>
   );
 }
 

@@ -138,6 +138,9 @@ export async function getEventDetail(input: z.input<typeof eventRef>, db: DbOrTx
       id: meta.id,
       showId: show.showId,
       startsAt: meta.startsAt,
+      /** The venue's IANA time zone (the show's location, else the event's), and the date as the partner sent it. */
+      timeZone: show.location?.timeZone ?? event.location?.timeZone ?? null,
+      sentAs: show.date,
       cancelledAt: meta.cancelledAt,
       combinations: combinationsOfShow(
         show,

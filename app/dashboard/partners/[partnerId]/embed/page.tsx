@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { SectionCard } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { EmptyState } from '@/components/ui/empty-state';
+import { formatInVenue } from '@/components/ui/time';
 import { publicBaseUrl } from '@/server/env';
 import { trpc } from '@/server/trpc/server';
 import { WidgetPreview } from '../../_features/embed/widget-preview';
@@ -44,7 +45,7 @@ export default async function EmbedPage({ params, searchParams }: PartnerPagePro
     ? await queryClient.fetchQuery(trpc.catalog.event.queryOptions({ partnerId, eventId: event.id }))
     : null;
   const shows = detail?.shows ?? [];
-  const show = shows.find((s) => s.showId === query.show) ?? shows[0];
+  const show = showToEmbed(shows, query.show);
   const lang = pick(query.lang, Object.keys(LANGUAGES) as (keyof typeof LANGUAGES)[], 'es');
   const layout = pick(query.layout, LAYOUTS, 'button');
   const mode = pick(query.mode, Object.keys(MODES) as (keyof typeof MODES)[], 'tab');
@@ -102,9 +103,10 @@ export default async function EmbedPage({ params, searchParams }: PartnerPagePro
                 label="Show"
                 name="show"
                 value={show.showId}
+                // Each show at the venue's time (its time zone, else the offset it was sent with), as fans read it.
                 options={shows.map((s) => [
                   s.showId,
-                  `${s.showId} · ${s.startsAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+                  `${s.showId} · ${formatInVenue(s.startsAt, s.timeZone, s.sentAs) ?? `${s.startsAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`}${s.cancelledAt ? ' (cancelled)' : ''}`,
                 ])}
               />
               <Choice label="Language" name="lang" value={lang} options={Object.entries(LANGUAGES)} />
@@ -165,6 +167,21 @@ export default async function EmbedPage({ params, searchParams }: PartnerPagePro
         </>
       )}
     </>
+  );
+}
+
+/** The show asked for, else the next one to start (not cancelled), else the last: the one a partner embeds now. */
+function showToEmbed<S extends { showId: string; startsAt: Date; cancelledAt: Date | null }>(
+  shows: S[],
+  asked: unknown,
+): S | undefined {
+  const now = Date.now();
+  return (
+    shows.find((s) => s.showId === asked) ??
+    shows
+      .filter((s) => !s.cancelledAt && s.startsAt.getTime() > now)
+      .sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime())[0] ??
+    shows.at(-1)
   );
 }
 

@@ -5,6 +5,7 @@ import { ButtonLink } from '@/components/ui/button';
 import { SectionCard } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Pagination } from '@/components/ui/pagination';
+import { TableRegion } from '@/components/ui/table';
 import { withParams } from '@/components/ui/url';
 import { LEAD_TYPES } from '@/server/modules/market-data';
 import type { AppRouter } from '@/server/trpc/router';
@@ -50,7 +51,7 @@ export function LeadsByEvent({
           description="Partners send them with POST /v1/marketdata/ticket-leads; fans join wishlists on the buy page."
         />
       ) : (
-        <div className="table-wrap">
+        <TableRegion label="Leads by event">
           <table className="table" aria-label="Leads by event">
             <thead>
               <tr>
@@ -77,7 +78,7 @@ export function LeadsByEvent({
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
     </SectionCard>
   );
@@ -148,7 +149,7 @@ export function LeadList({
       {list.items.length === 0 ? (
         <EmptyState title="No leads match" />
       ) : (
-        <div className="table-wrap">
+        <TableRegion label="Leads">
           <table className="table" aria-label="Leads">
             <thead>
               <tr>
@@ -177,7 +178,7 @@ export function LeadList({
               ))}
             </tbody>
           </table>
-        </div>
+        </TableRegion>
       )}
       <Pagination
         page={list.page}

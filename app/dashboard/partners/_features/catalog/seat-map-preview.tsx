@@ -69,14 +69,15 @@ export function SeatMapPreviewSection({ preview, hrefOf }: { preview: Preview; h
           <Table
             label="Sections of the seat map"
             bodyTestId="seat-map-sections"
-            columns={['Section', 'Label', 'On the map', { label: 'On sale', num: true }, { label: 'From', num: true }]}
+            columns={['Section', 'On the map', { label: 'On sale', num: true }, { label: 'From', num: true }]}
           >
             {map.sections.map((s) => (
               <tr key={s.key}>
+                {/* Its name as fans read it (the map's label), the id tickets name it by beneath. */}
                 <td>
-                  <code className="mono">{s.name}</code>
+                  {s.label}
+                  {s.label !== s.name ? <code className={`mono ${styles.sectionId}`}>{s.name}</code> : null}
                 </td>
-                <td>{s.label}</td>
                 <td>{s.inMap ? 'Yes' : 'No'}</td>
                 <td className="num">{formatCount(s.available)}</td>
                 <td className="num">
