@@ -66,26 +66,28 @@ export function SeatMapPreviewSection({ preview, hrefOf }: { preview: Preview; h
             // eslint-disable-next-line @next/next/no-img-element -- the partner's image URL, not ours to optimise
             <img className={styles.image} src={map.image} alt="The event’s seat map" />
           ) : null}
-          <Table
-            label="Sections of the seat map"
-            bodyTestId="seat-map-sections"
-            columns={['Section', 'On the map', { label: 'On sale', num: true }, { label: 'From', num: true }]}
-          >
-            {map.sections.map((s) => (
-              <tr key={s.key}>
-                {/* Its name as fans read it (the map's label), the id tickets name it by beneath. */}
-                <td>
-                  {s.label}
-                  {s.label !== s.name ? <code className={`mono ${styles.sectionId}`}>{s.name}</code> : null}
-                </td>
-                <td>{s.inMap ? 'Yes' : 'No'}</td>
-                <td className="num">{formatCount(s.available)}</td>
-                <td className="num">
-                  {s.minPrice !== null && s.currency ? (formatMoney(s.minPrice, s.currency) ?? '—') : '—'}
-                </td>
-              </tr>
-            ))}
-          </Table>
+          <div className={styles.sections}>
+            <Table
+              label="Sections of the seat map"
+              bodyTestId="seat-map-sections"
+              columns={['Section', 'On the map', { label: 'On sale', num: true }, { label: 'From', num: true }]}
+            >
+              {map.sections.map((s) => (
+                <tr key={s.key}>
+                  {/* Its name as fans read it (the map's label), the id tickets name it by beneath. */}
+                  <td>
+                    {s.label}
+                    {s.label !== s.name ? <code className={`mono ${styles.sectionId}`}>{s.name}</code> : null}
+                  </td>
+                  <td>{s.inMap ? 'Yes' : 'No'}</td>
+                  <td className="num">{formatCount(s.available)}</td>
+                  <td className="num">
+                    {s.minPrice !== null && s.currency ? (formatMoney(s.minPrice, s.currency) ?? '—') : '—'}
+                  </td>
+                </tr>
+              ))}
+            </Table>
+          </div>
         </>
       )}
     </SectionCard>
