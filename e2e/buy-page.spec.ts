@@ -5,7 +5,11 @@ import {
   buyIntention,
   buyPageAddress,
   call,
+  createPartner,
+  EUR_STANDING,
+  eventShow,
   partnerWithListing,
+  pushEvent,
   PRESENTATION,
   RUN,
   shot,
@@ -191,4 +195,36 @@ test('fans without a session share one cacheable page of an address, its scripts
   const after = await get();
   expect(after.offers).toBe(1);
   expect(after.body).not.toContain(fanListing);
+});
+
+test('an event image sent over http is asked over https, and one that fails shows a placeholder, not a broken icon', async ({
+  page,
+  request,
+}) => {
+  const { apiKey } = await createPartner(`Image Partner ${RUN}`);
+  const ref = `BPG-IMG-${RUN}`;
+  // Nothing listens on port 9 of this machine: the image fails, over http or https.
+  const show = {
+    ...eventShow('1', '2027-06-12T21:30:00+02:00', 'Night one', EUR_STANDING),
+    images: [{ url: 'http://127.0.0.1:9/poster.jpg' }],
+  };
+  await pushEvent(request, apiKey, {
+    ref,
+    title: `Image Night ${RUN}`,
+    description: '<p>Pictured.</p>',
+    location: { city: 'Madrid', venueName: 'Sala Norte', timeZone: 'Europe/Madrid' },
+    shows: [show],
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(withParams(await buyPageAddress(request, apiKey, ref, RETURN_TO), { lang: 'en' }));
+  const image = page.getByTestId('event-head').locator('img');
+  await expect(image).toHaveAttribute('src', 'https://127.0.0.1:9/poster.jpg');
+  await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth === 0)).toBe(true);
+  // The failed image keeps its box, covered by the placeholder the page draws for it.
+  expect(await image.evaluate((img) => getComputedStyle(img, '::after').backgroundImage)).toContain(
+    'data:image/svg+xml',
+  );
+  const box = await image.boundingBox();
+  expect([Math.round(box!.width), Math.round(box!.height)]).toEqual([96, 54]);
+  await shot(page, 'buy-page-image-failed-390');
 });

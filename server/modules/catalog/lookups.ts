@@ -184,16 +184,29 @@ function venueOf(location: unknown): VenueView {
   };
 }
 
-/** The images' URLs, `main` ones first (http(s) only: a page must not load anything else). */
+/**
+ * A partner's image URL as a fan page loads it: https as sent; http upgraded to https (the pages are served over
+ * https and their policy loads images from https only, so an http image would be refused: the same address over
+ * https is the one chance it has; if that fails too, the page shows its placeholder); anything else, nothing.
+ * The API accepts the URL as sent (the spec asks a string) and answers it back unchanged.
+ */
+function pageImageUrl(url: unknown): string | null {
+  if (typeof url !== 'string') return null;
+  if (/^https:\/\//i.test(url)) return url;
+  if (/^http:\/\//i.test(url)) return `https://${url.slice('http://'.length)}`;
+  return null;
+}
+
+/** The images' URLs as a page loads them (pageImageUrl), `main` ones first. */
 function imageUrls(images: unknown): string[] {
   if (!Array.isArray(images)) return [];
   const rows = images.map((i) =>
     typeof i === 'string' ? { url: i, kind: 'main' } : ((i ?? {}) as { url?: unknown; kind?: unknown }),
   );
   return rows
-    .filter((i) => typeof i.url === 'string' && /^https?:\/\//.test(i.url))
+    .filter((i) => pageImageUrl(i.url) !== null)
     .sort((a, b) => Number(b.kind === 'main') - Number(a.kind === 'main'))
-    .map((i) => i.url as string);
+    .map((i) => pageImageUrl(i.url)!);
 }
 
 /** An event's seat map as a page uses it: an image URL and/or SVG markup (cleaned when written). */
@@ -207,7 +220,7 @@ export interface EventSeating {
 function seatingOf(value: unknown): EventSeating | null {
   const seating = value as { image?: unknown; svgCode?: unknown } | null | undefined;
   if (!seating) return null;
-  const image = typeof seating.image === 'string' && seating.image ? seating.image : null;
+  const image = pageImageUrl(seating.image);
   const svg = typeof seating.svgCode === 'string' && seating.svgCode ? seating.svgCode : null;
   if (!image && !svg) return null;
   return { image, svg, svgVersion: svg ? createHash('sha256').update(svg).digest('base64url').slice(0, 22) : null };
