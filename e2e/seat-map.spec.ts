@@ -219,6 +219,7 @@ test('an offer held by a buyer paying is shown as held, with the time left, and 
   await page.goto(address);
   const box = page.getByTestId('held-offers');
   await expect(box.getByRole('heading', { name: '1 offer on hold' })).toBeVisible();
+  await expect(box).toContainText('Someone is paying for this one right now.');
   await expect(box.getByTestId('held-offer')).toHaveCount(1);
   await expect(box.getByTestId('held-offer')).toContainText('Section B');
   // Counted down once the page runs; never a way to buy it, nor its id on the page.
@@ -230,6 +231,12 @@ test('an offer held by a buyer paying is shown as held, with the time left, and 
   await expect(drawing(page).locator('[data-map-section="b"]')).toHaveAttribute('aria-label', 'B, no tickets on sale');
   await axe(page, 'buy page with an offer on hold');
   await shotsEnEs(page, 'held-offers-390');
+  // The held offer follows the section filter: not under section A, still under B.
+  await page.goto(withParams(address, { section: 'A' }));
+  await expect(offers(page)).toHaveCount(1);
+  await expect(page.getByTestId('held-offers')).toHaveCount(0);
+  await page.goto(withParams(address, { section: 'B' }));
+  await expect(page.getByTestId('held-offers').getByTestId('held-offer')).toHaveCount(1);
 
   // Without JavaScript, in Spanish: the hold's end at the venue's clock.
   const context = await browser.newContext({ javaScriptEnabled: false });

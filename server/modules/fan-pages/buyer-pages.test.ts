@@ -221,6 +221,11 @@ describe('buy page read', () => {
     expect(endsAt).toBe(new Date(intention.expiresAt).getTime());
     // Not counted as on sale in the map's figures either.
     expect(heldPage?.facets.sections.find((s) => s.key === 'a')?.available).toBe(2);
+    // Held offers follow the page's filters, like the offers: none held in a section it is not in.
+    expect((await buyPage(pk, { section: 'Nowhere' }, recording))?.held.count).toBe(0);
+    expect((await buyPage(pk, { section: heldPage!.held.soonest[0].seats[0].section! }, recording))?.held.count).toBe(
+      1,
+    );
   });
 
   it('shares one answer per event and filters between fans, kept under the second; a listing write here forgets it', async () => {

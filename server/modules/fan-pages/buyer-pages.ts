@@ -152,19 +152,20 @@ export async function buyPage(eventPk: string, filters: MarketFilters = {}, db: 
     sections: sectionsOnSale(all),
   };
   const section = filters.section ? sectionKey(filters.section) : '';
-  const chosen = all.filter(
-    (l) =>
-      (!filters.ticketOptionId || l.ticketOptionId === filters.ticketOptionId) &&
-      (!filters.zone || l.seats.some((s) => s.section === filters.zone)) &&
-      (!section || l.seats.some((s) => !!s.section && sectionKey(s.section) === section)) &&
-      (!filters.quantity || quantitiesOf(l).includes(filters.quantity)),
-  );
+  const wanted = (l: MarketOffer) =>
+    (!filters.ticketOptionId || l.ticketOptionId === filters.ticketOptionId) &&
+    (!filters.zone || l.seats.some((s) => s.section === filters.zone)) &&
+    (!section || l.seats.some((s) => !!s.section && sectionKey(s.section) === section)) &&
+    (!filters.quantity || quantitiesOf(l).includes(filters.quantity));
+  const chosen = all.filter(wanted);
   // Sorted by the price per ticket the fan pays (fees included); the query gave price then id.
   if (filters.sort === 'price_desc')
     chosen.sort((a, b) => b.perTicketMinor - a.perTicketMinor || a.id.localeCompare(b.id));
   else chosen.sort((a, b) => a.perTicketMinor - b.perTicketMinor || a.id.localeCompare(b.id));
-  // Held offers as the page shows them: how many, and the first to come back on sale.
-  const held = { count: offers.held.length, soonest: offers.held.slice(0, HELD_SHOWN) };
+  // Held offers as the page shows them, under the same filters as the offers: how many, and the first to come
+  // back on sale.
+  const heldWanted = offers.held.filter(wanted);
+  const held = { count: heldWanted.length, soonest: heldWanted.slice(0, HELD_SHOWN) };
   return { event, show, listings: chosen, facets, held };
 }
 

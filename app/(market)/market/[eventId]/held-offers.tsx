@@ -17,7 +17,7 @@ export function HeldOffers({ model, locale, t }: { model: BuyPageModel; locale: 
   return (
     <section className="mk-card buy-held" aria-labelledby="held-heading" data-testid="held-offers">
       <h3 id="held-heading">{t('heldHeading', { count })}</h3>
-      <p className="mk-muted">{t('heldBody')}</p>
+      <p className="mk-muted">{t('heldBody', { count })}</p>
       <ul className="buy-held-list">
         {soonest.map((o, i) => (
           // Keyed by place, not by listing: React writes keys into the page's payload.
