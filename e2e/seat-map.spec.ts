@@ -109,6 +109,8 @@ for (const width of [390, 1366]) {
     await expect(page).toHaveURL(/[?&]section=A(&|$)/);
     await expect(offers(page)).toHaveCount(1);
     await expect(offers(page).first()).toHaveAttribute('data-listing-id', listings.A1);
+    // The offer names its section as the map does ("Grada A"), not by the id tickets carry ("Section A").
+    await expect(offers(page).first().getByTestId('listing-seat')).toHaveText('Grada A · Row 1 · Seat 1');
     await expect(drawing(page).getByRole('link', { name: /^Grada A/ })).toHaveAttribute('aria-current', 'true');
     // Space on another.
     await drawing(page).getByRole('link', { name: /^B,/ }).focus();
@@ -132,7 +134,7 @@ test('in Spanish, and before JavaScript: the section links filter the server-ren
   const page = await context.newPage();
   await page.goto(withParams(address, { lang: 'es' }));
   const sections = page.getByTestId('seat-map-sections');
-  await expect(sections.getByRole('link', { name: 'Todas las secciones' })).toHaveAttribute('aria-current', 'true');
+  await expect(sections.getByRole('link', { name: 'Todos los sectores' })).toHaveAttribute('aria-current', 'true');
   // The drawn section is a link in the map itself (no script runs here); the list below holds only the sections
   // on sale the map lacks (none here: Pista has nothing on sale).
   const map = drawing(page);

@@ -46,6 +46,7 @@ export {
   SEAT_MAP_ID_PREFIX,
   type SeatMapDocument,
   seatMapData,
+  sectionLabeler,
   seatMapDocument,
   sectionHref,
 } from './seat-map';

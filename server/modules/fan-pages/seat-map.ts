@@ -62,6 +62,21 @@ export interface SeatMapData {
   drawnKeys: Set<string>;
 }
 
+/**
+ * A section's name as the seat map labels it (an element's `data-label`, `aria-label`, `<title>`), by the name
+ * tickets give it; null where the map gives none (or the event has no drawing). The offers, the held offers
+ * and the filters name sections by it, as the map does.
+ */
+export function sectionLabeler(model: BuyPageModel): (section: string) => string | null {
+  const seating = model.event.seating;
+  if (!seating?.svg) return () => null;
+  const named = new Set([...model.ticketSections, ...model.facets.sections.map((s) => s.key)]);
+  const labels = new Map<string, string>();
+  for (const d of svgSections(seating.svg, named, seating.svgVersion ?? undefined))
+    if (d.label) labels.set(d.key, d.label);
+  return (section) => labels.get(sectionKey(section)) ?? null;
+}
+
 /** The seat map's sections, names and filter for the page at `query`; null when the event has no `seating`. */
 export function seatMapData(query: BuyPageQuery, model: BuyPageModel, locale: Locale, t: T): SeatMapData | null {
   const seating = model.event.seating;

@@ -15,8 +15,11 @@ export interface Seat {
 
 type SeatT = (key: 'section' | 'row' | 'seat' | 'seats' | 'noSeat', values?: { value: string }) => string;
 
-/** "Section A · Row 3 · Seats 7, 8" for a listing's tickets (one section and row when they share them). */
-export function seatText(seats: Seat[], t: SeatT): string {
+/**
+ * "Section A · Row 3 · Seats 7, 8" for a listing's tickets (one section and row when they share them). With
+ * `labelOf`, a section the seat map names reads by that name alone ("Grada Fondo · Row 3"), as on the map.
+ */
+export function seatText(seats: Seat[], t: SeatT, labelOf?: (section: string) => string | null): string {
   const known = seats.filter((s) => s.section || s.row || s.seat);
   if (!known.length) return t('noSeat');
   const one = (k: keyof Seat) => {
@@ -25,7 +28,10 @@ export function seatText(seats: Seat[], t: SeatT): string {
   };
   const [section, row, seat] = [one('section'), one('row'), one('seat')];
   const parts: string[] = [];
-  if (section) parts.push(t('section', { value: section }));
+  if (section) {
+    const labels = labelOf && [...new Set(known.map((s) => s.section).filter((v): v is string => !!v))].map(labelOf);
+    parts.push(labels?.every((l) => l !== null) ? labels.join(', ') : t('section', { value: section }));
+  }
   if (row) parts.push(t('row', { value: row }));
   if (seat) parts.push(known.length > 1 ? t('seats', { value: seat }) : t('seat', { value: seat }));
   return parts.join(' · ');

@@ -25,6 +25,8 @@ type FilterProps = {
   returnTo: string | null;
   facets: Facets;
   sort: MarketSort;
+  /** A section's name on the seat map, if it has one (sectionLabeler). */
+  labelOf: (section: string) => string | null;
   t: T;
 };
 
@@ -61,7 +63,7 @@ export function FilterSheet(props: FilterProps) {
 }
 
 function FilterForm(props: FilterProps) {
-  const { eventId, query, showPk, returnTo, facets, sort, t } = props;
+  const { eventId, query, showPk, returnTo, facets, sort, labelOf, t } = props;
   return (
     <form
       method="get"
@@ -89,7 +91,7 @@ function FilterForm(props: FilterProps) {
             <option value="">{t('allZones')}</option>
             {facets.zones.map((z) => (
               <option key={z} value={z}>
-                {z}
+                {labelOf(z) ?? z}
               </option>
             ))}
           </select>

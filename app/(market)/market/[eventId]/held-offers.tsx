@@ -1,5 +1,5 @@
 import { formatClock, type Locale, type PageT } from '@/server/lib/i18n';
-import type { BuyPageModel } from '@/server/modules/fan-pages';
+import { type BuyPageModel, sectionLabeler } from '@/server/modules/fan-pages';
 import { money, seatText } from '../buy-format';
 import { HeldTimer } from './held-timer';
 
@@ -14,6 +14,7 @@ export function HeldOffers({ model, locale, t }: { model: BuyPageModel; locale: 
   const { count, soonest } = model.held;
   if (!count) return null;
   const zone = model.show?.venue.timeZone;
+  const labelOf = sectionLabeler(model);
   return (
     <section className="mk-card buy-held" aria-labelledby="held-heading" data-testid="held-offers">
       <h3 id="held-heading">{t('heldHeading', { count })}</h3>
@@ -23,7 +24,7 @@ export function HeldOffers({ model, locale, t }: { model: BuyPageModel; locale: 
           // Keyed by place, not by listing: React writes keys into the page's payload.
           <li key={i} data-testid="held-offer">
             <span className="buy-held-what">
-              {o.optionTitle} · {seatText(o.seats, t)} · {money(o.perTicketMinor, o.currency, locale)}
+              {o.optionTitle} · {seatText(o.seats, t, labelOf)} · {money(o.perTicketMinor, o.currency, locale)}
             </span>
             <span className="buy-held-when">
               <HeldTimer

@@ -19,8 +19,10 @@ export function OfferCard(props: {
   locale: Locale;
   t: T;
   tc: TCommon;
+  /** A section's name on the seat map (sectionLabeler), which the card uses as the map does. */
+  labelOf: (section: string) => string | null;
 }) {
-  const { offer: l, returnTo, wanted, locale, t, tc } = props;
+  const { offer: l, returnTo, wanted, locale, t, tc, labelOf } = props;
   const price = (minor: number) => money(minor, l.currency, locale);
   return (
     <li className="mk-listing buy-listing" data-testid="listing" data-listing-id={l.id}>
@@ -35,7 +37,7 @@ export function OfferCard(props: {
           ) : null}
         </p>
         <p className="mk-listing-seat" data-testid="listing-seat">
-          {seatText(l.seats, t)}
+          {seatText(l.seats, t, labelOf)}
         </p>
         <p className="mk-listing-seat" data-testid="listing-quantity">
           {l.split

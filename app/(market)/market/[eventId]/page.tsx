@@ -8,7 +8,14 @@ import { MarketShell } from '@/components/market/shell';
 import { getDb } from '@/db';
 import { type Locale, pageTranslator } from '@/server/lib/i18n';
 import { deliveryText } from '@/server/lib/promises';
-import { BUY_PAGE_SIZE, buyPageModel, buyPageVersion, PAGE_VERSION_META, showOnSale } from '@/server/modules/fan-pages';
+import {
+  BUY_PAGE_SIZE,
+  buyPageModel,
+  buyPageVersion,
+  PAGE_VERSION_META,
+  sectionLabeler,
+  showOnSale,
+} from '@/server/modules/fan-pages';
 import { param } from '../buy-format';
 import { Description } from '../description';
 import { WishlistForm } from '../wishlist-form';
@@ -44,6 +51,8 @@ export default async function MarketPage({ params, searchParams }: Props) {
   const named = model.named;
   if (named?.listingId) redirect(withReturnTo(`/listing/${named.listingId}`, returnTo));
   const filtered = activeFilters(query) > 0;
+  // Sections by the seat map's names, on the offers and in the filters as on the map.
+  const labelOf = sectionLabeler(model);
   const onSale = show ? showOnSale(show) : false;
 
   return (
@@ -80,6 +89,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
                 returnTo={returnTo}
                 facets={facets}
                 sort={sort}
+                labelOf={labelOf}
                 t={t}
               />
             ) : null}
@@ -106,7 +116,16 @@ export default async function MarketPage({ params, searchParams }: Props) {
               </p>
               <ul className="mk-listings" data-testid="market-listings">
                 {listings.map((l) => (
-                  <OfferCard key={l.id} offer={l} returnTo={returnTo} wanted={wanted} locale={locale} t={t} tc={tc} />
+                  <OfferCard
+                    key={l.id}
+                    offer={l}
+                    returnTo={returnTo}
+                    wanted={wanted}
+                    locale={locale}
+                    t={t}
+                    tc={tc}
+                    labelOf={labelOf}
+                  />
                 ))}
               </ul>
               {pageCount > 1 ? (
