@@ -176,7 +176,7 @@ test('a channel pushes 1,000 listings; one is bought on the sandbox page, told s
       const fan = await (await browser.newContext()).newPage();
       await fan.goto(entry);
       const first = fan.getByTestId('listing').first();
-      await expect(first.getByTestId('listing-source')).toHaveText('Partner platform');
+      await expect(first.getByTestId('listing-source')).toHaveText('Sent by e-mail after payment');
       await expect(first.getByTestId('listing-seat')).toContainText('Pista');
       await first.getByTestId('buy').click();
       await expect(fan.getByTestId('checkout-source')).toBeVisible();
