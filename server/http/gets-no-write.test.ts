@@ -467,6 +467,7 @@ const NOT_DATA = new Set([
   'safeNextPath',
   'seatMapData',
   'seatText',
+  'sectionLabeler',
   'sectionHref',
   'showOnSale',
   'sourcesOf',
