@@ -1,3 +1,4 @@
+import bcrypt from 'bcryptjs';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { getDb } from '@/db';
@@ -5,9 +6,9 @@ import { consume } from '@/server/lib/rate-limit';
 import { createCallerFactory } from '@/server/trpc/init';
 import { appRouter } from '@/server/trpc/router';
 import { acceptInvitation, findInvitation } from './invitations';
-import { countStaff, createStaff, removeStaff } from './members';
+import { BCRYPT_COST, countStaff, createStaff, removeStaff } from './members';
 import { activeStaff, endStaffSession, openStaffSession } from './sessions';
-import { SIGN_IN_LIMITS, SignInLimitedError, verifyStaffCredentials } from './sign-in';
+import { DUMMY_HASH, SIGN_IN_LIMITS, SignInLimitedError, verifyStaffCredentials } from './sign-in';
 
 const createCaller = createCallerFactory(appRouter);
 let seq = 0;
@@ -171,6 +172,13 @@ describe('sign-in limit', () => {
     expect(
       await verifyStaffCredentials({ email: uniqueEmail('spray'), password: 'nope' }, `${ip}-other`, getDb()),
     ).toBeNull();
+  });
+});
+
+describe('an unknown e-mail', () => {
+  it('costs a comparison as dear as a member’s: the stand-in hash is a bcrypt hash at BCRYPT_COST', () => {
+    expect(DUMMY_HASH).toMatch(/^\$2b\$\d{2}\$[./A-Za-z0-9]{53}$/);
+    expect(bcrypt.getRounds(DUMMY_HASH)).toBe(BCRYPT_COST);
   });
 });
 
