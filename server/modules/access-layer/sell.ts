@@ -70,15 +70,15 @@ export class CtaBuilder {
   async finish(partnerId: string, user: string, autologin: boolean, db: DbOrTx) {
     const tokens = autologin ? await issueOneTimeTokens(partnerId, user, this.pending.length, db) : [];
     const base = publicBaseUrl();
-    const lang = this.lang === undefined ? '' : `lang=${encodeURIComponent(this.lang)}`;
+    const lang = this.lang === undefined ? '' : `&lang=${encodeURIComponent(this.lang)}`;
     this.pending.forEach(({ cta, out }, i) => {
-      // Paths are built from Encore's ids; the query is encoded here (the URL class cost ~5 µs a link).
+      // Paths are built from Encore's ids; the query is encoded here (the URL class cost ~5 µs a link). Each
+      // parameter is written `&name=value`; the first `&` becomes the `?`.
       let query = '';
-      for (const [k, v] of Object.entries(cta.params ?? {})) query += `${k}=${encodeURIComponent(v)}&`;
+      for (const [k, v] of Object.entries(cta.params ?? {})) query += `&${k}=${encodeURIComponent(v)}`;
       query += lang;
-      if (autologin) query += `${lang ? '&' : ''}${ONE_TIME_TOKEN_PARAM}=${tokens[i]}`;
-      query = query.replace(/&$/, '');
-      out.url = query ? `${base}${cta.path}?${query}` : `${base}${cta.path}`;
+      if (autologin) query += `&${ONE_TIME_TOKEN_PARAM}=${tokens[i]}`;
+      out.url = query ? `${base}${cta.path}?${query.slice(1)}` : `${base}${cta.path}`;
     });
   }
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '@/db';
-import { resolveLocale } from '@/server/lib/i18n';
+import { resolveLocale, supportedLocale } from '@/server/lib/i18n';
 import type { BuyerPromiseFacts } from '@/server/lib/promises';
 import { shortCache } from '@/server/lib/short-cache';
 import { showInventories } from '@/server/modules/market-data';
@@ -222,10 +222,11 @@ export async function buyPageVersionAt(address: string, db: Db): Promise<string 
     return null;
   }
   // The language the page renders in, as the proxy resolves it: `lang=auto` (EVENT_LANG, the address of a fan who
-  // chose none) is the event's country's language, else DEFAULT_LANG; the page stamps its version with that.
+  // chose none) is the event's country's language, else DEFAULT_LANG; the page stamps its version with that. The
+  // country is looked up only then: a language Encore speaks decides alone.
   const [model, country] = await Promise.all([
     buyPageModel(eventPk, Object.fromEntries(url.searchParams), db),
-    eventCountryOfPage(url.pathname, db).catch(() => null),
+    supportedLocale(lang) ? null : eventCountryOfPage(url.pathname, db).catch(() => null),
   ]);
   if (!model || model.named?.listingId) return null;
   return buyPageVersion(model, resolveLocale({ lang, country }));

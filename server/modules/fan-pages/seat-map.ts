@@ -6,7 +6,7 @@ import { formatMoney, type Locale, type PageT, pageTranslator } from '@/server/l
 import { defaultLocale, supportedLocale } from '@/server/lib/i18n/locales';
 import { fromMinorUnits } from '@/server/lib/money';
 import { shortCache } from '@/server/lib/short-cache';
-import { drawSeatMap, sectionKey, svgSections } from '@/server/lib/svg';
+import { drawSeatMap, sectionKey, type SvgSection, svgSections } from '@/server/lib/svg';
 import { type BuyPageModel, type BuyPageQuery, buyPageModel, queryParam } from './buy-page-model';
 import { framingOriginsOf } from './framing';
 
@@ -63,17 +63,24 @@ export interface SeatMapData {
 }
 
 /**
- * A section's name as the seat map labels it (an element's `data-label`, `aria-label`, `<title>`), by the name
+ * The sections the event's drawing has, in its order. An element is a section when its data-section, or its
+ * id, is a section some ticket names (listed or not).
+ */
+function drawnSectionsOf(model: BuyPageModel): { ticketNamed: Set<string>; drawn: SvgSection[] } {
+  const seating = model.event.seating;
+  const ticketNamed = new Set([...model.ticketSections, ...model.facets.sections.map((s) => s.key)]);
+  const drawn = seating?.svg ? svgSections(seating.svg, ticketNamed, seating.svgVersion ?? undefined) : [];
+  return { ticketNamed, drawn };
+}
+
+/**
+ * A section's name as the seat map labels it (an element's `data-label`, else its `aria-label`), by the name
  * tickets give it; null where the map gives none (or the event has no drawing). The offers, the held offers
  * and the filters name sections by it, as the map does.
  */
 export function sectionLabeler(model: BuyPageModel): (section: string) => string | null {
-  const seating = model.event.seating;
-  if (!seating?.svg) return () => null;
-  const named = new Set([...model.ticketSections, ...model.facets.sections.map((s) => s.key)]);
   const labels = new Map<string, string>();
-  for (const d of svgSections(seating.svg, named, seating.svgVersion ?? undefined))
-    if (d.label) labels.set(d.key, d.label);
+  for (const d of drawnSectionsOf(model).drawn) if (d.label) labels.set(d.key, d.label);
   return (section) => labels.get(sectionKey(section)) ?? null;
 }
 
@@ -83,9 +90,7 @@ export function seatMapData(query: BuyPageQuery, model: BuyPageModel, locale: Lo
   if (!seating) return null;
   const onSale = new Map(model.facets.sections.map((s) => [s.key, s]));
   const chosen = queryParam(query, 'section');
-  // An element is a section when its data-section, or its id, is a section some ticket names (listed or not).
-  const ticketNamed = new Set([...model.ticketSections, ...onSale.keys()]);
-  const drawnSections = seating.svg ? svgSections(seating.svg, ticketNamed, seating.svgVersion ?? undefined) : [];
+  const { ticketNamed, drawn: drawnSections } = drawnSectionsOf(model);
   const entries = [
     ...drawnSections.map((d) => ({
       key: d.key,

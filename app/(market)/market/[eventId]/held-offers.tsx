@@ -1,5 +1,5 @@
 import { formatClock, type Locale, type PageT } from '@/server/lib/i18n';
-import { type BuyPageModel, sectionLabeler } from '@/server/modules/fan-pages';
+import type { BuyPageModel } from '@/server/modules/fan-pages';
 import { money, seatText } from '../buy-format';
 import { HeldTimer } from './held-timer';
 
@@ -10,11 +10,21 @@ type T = PageT<'buy'>;
  * hidden, so a fan sees the demand and knows when to come back. Nothing here can be bought, and no listing
  * id is on the page (a held offer is not an offer to act on).
  */
-export function HeldOffers({ model, locale, t }: { model: BuyPageModel; locale: Locale; t: T }) {
+export function HeldOffers({
+  model,
+  labelOf,
+  locale,
+  t,
+}: {
+  model: BuyPageModel;
+  /** A section's name on the seat map (sectionLabeler), as the offers use it. */
+  labelOf: (section: string) => string | null;
+  locale: Locale;
+  t: T;
+}) {
   const { count, soonest } = model.held;
   if (!count) return null;
   const zone = model.show?.venue.timeZone;
-  const labelOf = sectionLabeler(model);
   return (
     <section className="mk-card buy-held" aria-labelledby="held-heading" data-testid="held-offers">
       <h3 id="held-heading">{t('heldHeading', { count })}</h3>

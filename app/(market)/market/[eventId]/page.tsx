@@ -160,7 +160,7 @@ export default async function MarketPage({ params, searchParams }: Props) {
               )}
             </div>
           ) : null}
-          {onSale ? <HeldOffers model={model} locale={locale} t={t} /> : null}
+          {onSale ? <HeldOffers model={model} labelOf={labelOf} locale={locale} t={t} /> : null}
         </section>
 
         <aside className="buy-aside">

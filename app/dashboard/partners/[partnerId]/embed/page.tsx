@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { SectionCard } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { formatInVenue } from '@/components/ui/time';
+import { formatInVenue, formatUtc } from '@/components/ui/time';
 import { publicBaseUrl } from '@/server/env';
 import { trpc } from '@/server/trpc/server';
 import { WidgetPreview } from '../../_features/embed/widget-preview';
@@ -106,7 +106,7 @@ export default async function EmbedPage({ params, searchParams }: PartnerPagePro
                 // Each show at the venue's time (its time zone, else the offset it was sent with), as fans read it.
                 options={shows.map((s) => [
                   s.showId,
-                  `${s.showId} · ${formatInVenue(s.startsAt, s.timeZone, s.sentAs) ?? `${s.startsAt.toISOString().slice(0, 16).replace('T', ' ')} UTC`}${s.cancelledAt ? ' (cancelled)' : ''}`,
+                  `${s.showId} · ${formatInVenue(s.startsAt, s.timeZone, s.sentAs) ?? formatUtc(s.startsAt)}${s.cancelledAt ? ' (cancelled)' : ''}`,
                 ])}
               />
               <Choice label="Language" name="lang" value={lang} options={Object.entries(LANGUAGES)} />
